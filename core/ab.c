@@ -1,0 +1,127 @@
+/*
+ * ab.c — errors, the allocation hook and small arithmetic (see ab.h).
+ */
+#include "ab.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+ab_status ab_fail(ab_error *err, ab_status status, const char *fmt, ...) {
+    if (err == NULL) return status;
+    err->status = status;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    if (n >= (int)sizeof err->msg) memcpy(err->msg + sizeof err->msg - 4, "...", 4);
+    return status;
+}
+
+void ab_error_clear(ab_error *err) {
+    if (err == NULL) return;
+    err->status = AB_OK;
+    err->msg[0] = '\0';
+}
+
+int ab_status_exit_code(ab_status st) {
+    switch (st) {
+    case AB_OK: return 0;
+    case AB_ECHECK: return 1;
+    case AB_EINPUT: return 2;
+    case AB_ELIMIT: return 1;
+    case AB_EINTERNAL:
+    case AB_ENOMEM: return 3;
+    }
+    return 3;
+}
+
+/* The allocation hook: a countdown to one failing call. */
+static long alloc_countdown; /* 0 = disarmed */
+static long alloc_calls;
+
+static bool alloc_should_fail(void) {
+    alloc_calls++;
+    if (alloc_countdown > 0 && --alloc_countdown == 0) return true;
+    return false;
+}
+
+long ab_alloc_fail_at(long n) {
+    long calls = alloc_calls;
+    alloc_calls = 0;
+    alloc_countdown = n > 0 ? n : 0;
+    return calls;
+}
+
+void *ab_malloc(size_t size) {
+    if (alloc_should_fail()) return NULL;
+    return malloc(size ? size : 1);
+}
+
+void *ab_calloc(size_t n, size_t size) {
+    if (alloc_should_fail()) return NULL;
+    if (n == 0 || size == 0) n = size = 1;
+    return calloc(n, size);
+}
+
+void *ab_realloc(void *p, size_t size) {
+    if (alloc_should_fail()) return NULL;
+    return realloc(p, size ? size : 1);
+}
+
+void *ab_alloc_array(size_t n, size_t size) {
+    size_t total;
+    if (__builtin_mul_overflow(n, size, &total)) return NULL;
+    return ab_malloc(total);
+}
+
+void *ab_realloc_array(void *p, size_t n, size_t size) {
+    size_t total;
+    if (__builtin_mul_overflow(n, size, &total)) return NULL;
+    return ab_realloc(p, total);
+}
+
+char *ab_strndup(const char *s, size_t n) {
+    char *d = ab_malloc(n + 1);
+    if (d == NULL) return NULL;
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
+char *ab_strdup(const char *s) { return ab_strndup(s, strlen(s)); }
+
+void ab_free(void *p) { free(p); }
+
+bool ab_grow(void **arr, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap) return true;
+    size_t ncap = *cap ? *cap : 8;
+    while (ncap < need) {
+        if (ncap > SIZE_MAX / 2) return false;
+        ncap *= 2;
+    }
+    void *p = ab_realloc_array(*arr, ncap, elem);
+    if (p == NULL) return false;
+    *arr = p;
+    *cap = ncap;
+    return true;
+}
+
+bool ab_align_up_ovf(int64_t v, int64_t m, int64_t *r) {
+    int64_t rem = v % m;
+    if (rem == 0) {
+        *r = v;
+        return false;
+    }
+    return ab_add_ovf(v, m - rem, r);
+}
+
+int64_t ab_gcd(int64_t a, int64_t b) {
+    while (b != 0) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}

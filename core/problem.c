@@ -1,0 +1,420 @@
+/*
+ * problem.c — problems, plans, name lookup, scaling and coarsening, planner
+ * parameters (see problem.h).
+ */
+#include "problem.h"
+
+#include <string.h>
+
+/* ---- problems ------------------------------------------------------------ */
+
+void ab_problem_init(ab_problem *p) {
+    memset(p, 0, sizeof *p);
+    p->alignment = 1;
+    p->io = AB_IO_SEPARATE;
+    p->capacity = AB_NONE;
+    p->expect_lower_bound = AB_NONE;
+    p->expect_optimum = AB_NONE;
+}
+
+static void tensor_free(ab_tensor *t) {
+    ab_free(t->name);
+    ab_free(t->shape);
+}
+
+void ab_problem_free(ab_problem *p) {
+    if (p == NULL) return;
+    for (size_t i = 0; i < p->n; i++) tensor_free(&p->t[i]);
+    ab_free(p->t);
+    ab_free(p->name);
+    ab_free(p->description);
+    ab_free(p->source);
+    ab_problem_init(p);
+}
+
+/* Copies src into dst with its own name and shape; false on OOM (dst then
+ * owns nothing). */
+static bool tensor_copy(ab_tensor *dst, const ab_tensor *src) {
+    *dst = *src;
+    dst->name = NULL;
+    dst->shape = NULL;
+    dst->name = ab_strdup(src->name ? src->name : "");
+    if (dst->name == NULL) return false;
+    if (src->shape != NULL && src->ndim > 0) {
+        dst->shape = ab_alloc_array((size_t)src->ndim, sizeof *dst->shape);
+        if (dst->shape == NULL) {
+            ab_free(dst->name);
+            dst->name = NULL;
+            return false;
+        }
+        memcpy(dst->shape, src->shape, (size_t)src->ndim * sizeof *dst->shape);
+    }
+    return true;
+}
+
+ab_status ab_problem_add(ab_problem *p, const ab_tensor *t, ab_error *err) {
+    if (!ab_grow((void **)&p->t, &p->cap, p->n + 1, sizeof *p->t))
+        return ab_fail(err, AB_ENOMEM, "out of memory adding tensor %zu", p->n);
+    if (!tensor_copy(&p->t[p->n], t))
+        return ab_fail(err, AB_ENOMEM, "out of memory adding tensor %zu", p->n);
+    p->n++;
+    return AB_OK;
+}
+
+/* Copies the suite-level fields (strings duplicated) but no tensors. */
+static ab_status header_copy(const ab_problem *src, ab_problem *dst, ab_error *err) {
+    ab_problem_init(dst);
+    dst->alignment = src->alignment;
+    dst->io = src->io;
+    dst->capacity = src->capacity;
+    dst->expect_lower_bound = src->expect_lower_bound;
+    dst->expect_optimum = src->expect_optimum;
+    if ((src->name && !(dst->name = ab_strdup(src->name))) ||
+        (src->description && !(dst->description = ab_strdup(src->description))) ||
+        (src->source && !(dst->source = ab_strdup(src->source)))) {
+        ab_problem_free(dst);
+        return ab_fail(err, AB_ENOMEM, "out of memory copying a problem");
+    }
+    return AB_OK;
+}
+
+/* Copies the tensors of src for which keep(src, i) holds into dst, recording
+ * their indices in map (when not NULL, sized src->n). */
+static ab_status tensors_copy(const ab_problem *src, ab_problem *dst,
+                              bool (*keep)(const ab_problem *, size_t), size_t *map,
+                              ab_error *err) {
+    size_t n = 0;
+    for (size_t i = 0; i < src->n; i++) n += keep(src, i);
+    if (n > 0) {
+        dst->t = ab_alloc_array(n, sizeof *dst->t);
+        if (dst->t == NULL) return ab_fail(err, AB_ENOMEM, "out of memory copying tensors");
+        dst->cap = n;
+    }
+    for (size_t i = 0; i < src->n; i++) {
+        if (!keep(src, i)) continue;
+        if (!tensor_copy(&dst->t[dst->n], &src->t[i]))
+            return ab_fail(err, AB_ENOMEM, "out of memory copying tensors");
+        if (map) map[dst->n] = i;
+        dst->n++;
+    }
+    return AB_OK;
+}
+
+static bool keep_all(const ab_problem *p, size_t i) {
+    (void)p;
+    (void)i;
+    return true;
+}
+
+ab_status ab_problem_clone(const ab_problem *src, ab_problem *dst, ab_error *err) {
+    ab_status st = header_copy(src, dst, err);
+    if (st != AB_OK) return st;
+    st = tensors_copy(src, dst, keep_all, NULL, err);
+    if (st != AB_OK) ab_problem_free(dst);
+    return st;
+}
+
+bool ab_in_arena(const ab_problem *p, size_t i) {
+    return p->io == AB_IO_WORKSPACE || p->t[i].kind == AB_KIND_INTERMEDIATE;
+}
+
+ab_status ab_problem_arena_view(const ab_problem *src, ab_problem *dst, size_t **map,
+                                ab_error *err) {
+    size_t *m = NULL;
+    if (map != NULL) {
+        *map = NULL;
+        m = ab_alloc_array(src->n ? src->n : 1, sizeof *m);
+        if (m == NULL) return ab_fail(err, AB_ENOMEM, "out of memory building the arena view");
+    }
+    ab_status st = header_copy(src, dst, err);
+    if (st == AB_OK) st = tensors_copy(src, dst, ab_in_arena, m, err);
+    if (st != AB_OK) {
+        ab_problem_free(dst);
+        ab_free(m);
+        return st;
+    }
+    if (map != NULL) *map = m;
+    return AB_OK;
+}
+
+int64_t ab_problem_io_outside(const ab_problem *p) {
+    int64_t sum = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        if (ab_in_arena(p, i)) continue;
+        if (ab_add_ovf(sum, p->t[i].size, &sum)) return INT64_MAX;
+    }
+    return sum;
+}
+
+/* ---- scaling and coarsening --------------------------------------------- */
+
+int64_t ab_problem_unit(const ab_problem *p) {
+    int64_t g = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        const ab_tensor *t = &p->t[i];
+        g = ab_gcd(g, t->size);
+        if (t->align > 1) g = ab_gcd(g, t->align);
+        if (t->offset > 0) g = ab_gcd(g, t->offset);
+    }
+    if (p->capacity > 0) g = ab_gcd(g, p->capacity);
+    return g > 0 ? g : 1;
+}
+
+ab_status ab_problem_coarsen(const ab_problem *src, int64_t k, ab_problem *dst, ab_error *err) {
+    if (k < 1) return ab_fail(err, AB_EINPUT, "coarsening k must be >= 1, got %lld", (long long)k);
+    ab_status st = ab_problem_clone(src, dst, err);
+    if (st != AB_OK || k == 1) return st;
+    for (size_t i = 0; i < dst->n; i++) {
+        ab_tensor *t = &dst->t[i];
+        int64_t up;
+        if (ab_align_up_ovf(t->size, k, &up)) {
+            ab_problem_free(dst);
+            return ab_fail(err, AB_EINPUT, "tensor '%s': size overflows when rounded up to %lld",
+                           t->name, (long long)k);
+        }
+        t->size = up / k;
+        /* offsets are k*u; k*u must be a multiple of align: u a multiple of
+         * align / gcd(align, k) */
+        t->align = t->align / ab_gcd(t->align, k);
+        if (t->offset != AB_NONE) {
+            if (t->offset % k != 0) {
+                ab_problem_free(dst);
+                return ab_fail(err, AB_EINPUT,
+                               "tensor '%s': fixed offset %lld is not a multiple of k = %lld",
+                               t->name, (long long)t->offset, (long long)k);
+            }
+            t->offset /= k;
+        }
+    }
+    if (dst->capacity != AB_NONE) dst->capacity /= k;
+    if (dst->expect_lower_bound != AB_NONE) dst->expect_lower_bound = AB_NONE;
+    if (dst->expect_optimum != AB_NONE) dst->expect_optimum = AB_NONE;
+    dst->alignment = dst->alignment / ab_gcd(dst->alignment, k);
+    return AB_OK;
+}
+
+/* ---- name lookup ---------------------------------------------------------- */
+
+struct ab_names {
+    const ab_problem *p;
+    size_t mask;     /* capacity - 1, capacity a power of two */
+    size_t *slot;    /* index + 1, 0 = empty */
+};
+
+/* FNV-1a over len bytes. */
+static uint64_t hash_bytes(const char *s, size_t len) {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static bool name_is(const char *name, const char *s, size_t len) {
+    return strncmp(name, s, len) == 0 && name[len] == '\0';
+}
+
+ab_status ab_names_build(const ab_problem *p, ab_names **out, size_t *dup_a, size_t *dup_b,
+                         ab_error *err) {
+    *out = NULL;
+    size_t cap = 16;
+    while (cap < p->n * 2 + 1) cap *= 2;
+    ab_names *t = ab_malloc(sizeof *t);
+    if (t == NULL) return ab_fail(err, AB_ENOMEM, "out of memory building the name table");
+    t->p = p;
+    t->mask = cap - 1;
+    t->slot = ab_calloc(cap, sizeof *t->slot);
+    if (t->slot == NULL) {
+        ab_free(t);
+        return ab_fail(err, AB_ENOMEM, "out of memory building the name table");
+    }
+    for (size_t i = 0; i < p->n; i++) {
+        const char *name = p->t[i].name;
+        size_t len = strlen(name);
+        size_t h = (size_t)hash_bytes(name, len) & t->mask;
+        while (t->slot[h] != 0) {
+            size_t j = t->slot[h] - 1;
+            if (name_is(p->t[j].name, name, len)) {
+                if (dup_a) *dup_a = j;
+                if (dup_b) *dup_b = i;
+                ab_names_free(t);
+                return ab_fail(err, AB_EINPUT, "duplicate tensor name '%s'", name);
+            }
+            h = (h + 1) & t->mask;
+        }
+        t->slot[h] = i + 1;
+    }
+    *out = t;
+    return AB_OK;
+}
+
+size_t ab_names_find(const ab_names *t, const char *name, size_t len) {
+    size_t h = (size_t)hash_bytes(name, len) & t->mask;
+    while (t->slot[h] != 0) {
+        size_t j = t->slot[h] - 1;
+        if (name_is(t->p->t[j].name, name, len)) return j;
+        h = (h + 1) & t->mask;
+    }
+    return AB_NO_TENSOR;
+}
+
+void ab_names_free(ab_names *t) {
+    if (t == NULL) return;
+    ab_free(t->slot);
+    ab_free(t);
+}
+
+/* ---- plans ------------------------------------------------------------------ */
+
+void ab_plan_init(ab_plan *pl) { memset(pl, 0, sizeof *pl); }
+
+void ab_plan_free(ab_plan *pl) {
+    if (pl == NULL) return;
+    for (size_t i = 0; i < pl->n; i++) ab_free(pl->v[i].name);
+    ab_free(pl->v);
+    ab_plan_init(pl);
+}
+
+ab_status ab_plan_add(ab_plan *pl, size_t tensor, int64_t offset, const char *name, int line,
+                      ab_error *err) {
+    if (!ab_grow((void **)&pl->v, &pl->cap, pl->n + 1, sizeof *pl->v))
+        return ab_fail(err, AB_ENOMEM, "out of memory growing a plan");
+    char *copy = NULL;
+    if (name != NULL && (copy = ab_strdup(name)) == NULL)
+        return ab_fail(err, AB_ENOMEM, "out of memory growing a plan");
+    pl->v[pl->n++] = (ab_placement){.tensor = tensor, .offset = offset, .name = copy, .line = line};
+    return AB_OK;
+}
+
+ab_status ab_plan_from_offsets(ab_plan *pl, const int64_t *offsets, size_t n, ab_error *err) {
+    ab_plan_init(pl);
+    if (n == 0) return AB_OK;
+    pl->v = ab_calloc(n, sizeof *pl->v);
+    if (pl->v == NULL) return ab_fail(err, AB_ENOMEM, "out of memory making a plan");
+    pl->cap = pl->n = n;
+    for (size_t i = 0; i < n; i++) pl->v[i] = (ab_placement){.tensor = i, .offset = offsets[i]};
+    return AB_OK;
+}
+
+/* ---- integers and planner parameters ------------------------------------- */
+
+bool ab_parse_int64(const char *s, size_t len, int64_t *out) {
+    size_t i = 0;
+    bool neg = false;
+    if (i < len && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
+    if (i == len) return false;
+    int64_t v = 0;
+    for (; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9') return false;
+        int d = s[i] - '0';
+        if (ab_mul_ovf(v, 10, &v) || ab_add_ovf(v, neg ? -d : d, &v)) return false;
+    }
+    *out = v;
+    return true;
+}
+
+void ab_params_free(ab_params *params) {
+    if (params == NULL) return;
+    for (size_t i = 0; i < params->n; i++) {
+        ab_free(params->v[i].key);
+        ab_free(params->v[i].value);
+    }
+    ab_free(params->v);
+    params->v = NULL;
+    params->n = 0;
+}
+
+const char *ab_params_get(const ab_params *params, const char *key) {
+    for (size_t i = 0; params && i < params->n; i++)
+        if (strcmp(params->v[i].key, key) == 0) return params->v[i].value;
+    return NULL;
+}
+
+ab_status ab_params_int(const ab_params *params, const char *key, int64_t def, int64_t lo,
+                        int64_t hi, int64_t *out, ab_error *err) {
+    const char *v = ab_params_get(params, key);
+    if (v == NULL) {
+        *out = def;
+        return AB_OK;
+    }
+    int64_t x;
+    if (!ab_parse_int64(v, strlen(v), &x) || x < lo || x > hi)
+        return ab_fail(err, AB_EINPUT, "parameter %s: expected an integer in [%lld, %lld], got '%s'",
+                       key, (long long)lo, (long long)hi, v);
+    *out = x;
+    return AB_OK;
+}
+
+/* Reads one value starting at *s: a '...'-quoted string or text up to the next
+ * ','. Advances *s past it. Returns an owned copy or NULL (err set). */
+static char *spec_value(const char **s, const char *spec, ab_error *err) {
+    const char *p = *s;
+    if (*p == '\'') {
+        const char *close = strchr(p + 1, '\'');
+        if (close == NULL) {
+            ab_fail(err, AB_EINPUT, "planner spec '%s': unterminated quote", spec);
+            return NULL;
+        }
+        *s = close + 1;
+        char *v = ab_strndup(p + 1, (size_t)(close - p - 1));
+        if (v == NULL) ab_fail(err, AB_ENOMEM, "out of memory parsing a planner spec");
+        return v;
+    }
+    size_t len = strcspn(p, ",");
+    *s = p + len;
+    char *v = ab_strndup(p, len);
+    if (v == NULL) ab_fail(err, AB_ENOMEM, "out of memory parsing a planner spec");
+    return v;
+}
+
+/* Parses "key=value[,key=value...]" into params. */
+static ab_status spec_params(const char *s, const char *spec, ab_params *params, ab_error *err) {
+    while (*s != '\0') {
+        size_t klen = strcspn(s, "=,");
+        if (klen == 0 || s[klen] != '=')
+            return ab_fail(err, AB_EINPUT, "planner spec '%s': expected key=value after ':'", spec);
+        char *key = ab_strndup(s, klen);
+        if (key == NULL) return ab_fail(err, AB_ENOMEM, "out of memory parsing a planner spec");
+        if (ab_params_get(params, key) != NULL) {
+            ab_fail(err, AB_EINPUT, "planner spec '%s': parameter '%s' given twice", spec, key);
+            ab_free(key);
+            return AB_EINPUT;
+        }
+        s += klen + 1;
+        char *value = spec_value(&s, spec, err);
+        ab_kv *v = value ? ab_realloc_array(params->v, params->n + 1, sizeof *v) : NULL;
+        if (v == NULL) {
+            ab_free(key);
+            ab_free(value);
+            return value ? ab_fail(err, AB_ENOMEM, "out of memory parsing a planner spec")
+                         : err->status;
+        }
+        params->v = v;
+        params->v[params->n++] = (ab_kv){.key = key, .value = value};
+        if (*s == ',') s++;
+        else if (*s != '\0')
+            return ab_fail(err, AB_EINPUT, "planner spec '%s': expected ',' after a quoted value",
+                           spec);
+    }
+    return AB_OK;
+}
+
+ab_status ab_spec_parse(const char *spec, char **name, ab_params *params, ab_error *err) {
+    ab_error local;
+    if (err == NULL) err = &local;
+    *name = NULL;
+    params->n = 0;
+    params->v = NULL;
+    size_t nlen = strcspn(spec, ":");
+    if (nlen == 0) return ab_fail(err, AB_EINPUT, "planner spec '%s': missing planner name", spec);
+    *name = ab_strndup(spec, nlen);
+    if (*name == NULL) return ab_fail(err, AB_ENOMEM, "out of memory parsing a planner spec");
+    ab_status st = spec[nlen] == ':' ? spec_params(spec + nlen + 1, spec, params, err) : AB_OK;
+    if (st != AB_OK) {
+        ab_free(*name);
+        *name = NULL;
+        ab_params_free(params);
+    }
+    return st;
+}

@@ -1,0 +1,462 @@
+/*
+ * main.c — the arenabench command: a table of subcommands, each a function
+ * that parses its own options, calls the library and prints. This is the only
+ * layer that prints or exits. Exit codes (DESIGN.md §5): 0 ok, 1 a check
+ * failed, 2 bad usage or input, 3 internal error.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/problem.h"
+#include "harness/plan_csv.h"
+#include "harness/suite.h"
+#include "oracle/bounds.h"
+#include "oracle/check.h"
+#include "planners/planner.h"
+
+#define EXIT_CHECK 1
+#define EXIT_USAGE 2
+
+typedef struct command {
+    const char *name;
+    const char *usage;   /* the synopsis line after "arenabench " */
+    const char *summary; /* one line for `arenabench --help` */
+    const char *help;    /* the rest of `arenabench CMD --help` */
+    int (*run)(int argc, char **argv);
+} command;
+
+static const command *current; /* the subcommand being run, for messages */
+
+/* Prints "arenabench: msg" to stderr and returns the exit code for st. */
+static int report_error(const ab_error *err) {
+    fprintf(stderr, "arenabench: %s\n", err->msg);
+    return ab_status_exit_code(err->status);
+}
+
+/* Prints a usage error about the current subcommand and returns 2. */
+__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "arenabench: ");
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nusage: arenabench %s\n(see 'arenabench %s --help')\n", current->usage,
+            current->name);
+    return EXIT_USAGE;
+}
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- option parsing --------------------------------------------------------
+ * A small parser: options may come before or after operands; "--opt=value",
+ * "--opt value", "-o value" and "-ovalue" are accepted; "--" ends options. */
+
+typedef struct opt_spec {
+    const char *shrt;   /* "-p" or NULL */
+    const char *lng;    /* "--planner" */
+    bool has_arg;
+    const char **value; /* where the argument (or "1" for a flag) goes */
+} opt_spec;
+
+/* Parses argv[1..] against specs; operands are collected into ops (at most
+ * max_ops). Returns -1 after printing a usage error (the caller returns 2),
+ * 1 when --help was asked (help printed), else 0. */
+static int parse_opts(int argc, char **argv, const opt_spec *specs, const char **ops,
+                      int max_ops, int *nops);
+
+static void print_command_help(const command *c) {
+    printf("usage: arenabench %s\n\n%s\n%s", c->usage, c->summary, c->help);
+}
+
+static int match_opt(const opt_spec *s, const char *arg, const char **inline_val) {
+    *inline_val = NULL;
+    if (s->lng != NULL) {
+        size_t n = strlen(s->lng);
+        if (strncmp(arg, s->lng, n) == 0 && (arg[n] == '\0' || arg[n] == '=')) {
+            if (arg[n] == '=') *inline_val = arg + n + 1;
+            return 1;
+        }
+    }
+    if (s->shrt != NULL && strncmp(arg, s->shrt, 2) == 0 && arg[1] != '-') {
+        if (arg[2] != '\0') *inline_val = arg + 2;
+        return 1;
+    }
+    return 0;
+}
+
+static int parse_opts(int argc, char **argv, const opt_spec *specs, const char **ops,
+                      int max_ops, int *nops) {
+    *nops = 0;
+    bool only_operands = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!only_operands && strcmp(a, "--") == 0) {
+            only_operands = true;
+            continue;
+        }
+        if (!only_operands && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
+            print_command_help(current);
+            return 1;
+        }
+        if (only_operands || a[0] != '-' || strcmp(a, "-") == 0) {
+            if (*nops >= max_ops) {
+                usage_error("unexpected operand '%s'", a);
+                return -1;
+            }
+            ops[(*nops)++] = a;
+            continue;
+        }
+        const opt_spec *s = specs;
+        const char *val = NULL;
+        while (s->lng != NULL && !match_opt(s, a, &val)) s++;
+        if (s->lng == NULL) {
+            usage_error("unknown option '%s'", a);
+            return -1;
+        }
+        if (!s->has_arg) {
+            if (val != NULL) {
+                usage_error("option %s takes no value", s->lng);
+                return -1;
+            }
+            *s->value = "1";
+            continue;
+        }
+        if (val == NULL) {
+            if (i + 1 >= argc) {
+                usage_error("option %s needs a value", s->lng);
+                return -1;
+            }
+            val = argv[++i];
+        }
+        *s->value = val;
+    }
+    return 0;
+}
+
+/* ---- shared steps ------------------------------------------------------------ */
+
+/* Loads a suite, printing the error; returns 0 or an exit code. */
+static int load_suite(const char *path, ab_problem *p) {
+    ab_error err;
+    ab_error_clear(&err);
+    if (abh_suite_load(path, p, &err) != AB_OK) return report_error(&err);
+    return 0;
+}
+
+static void print_bytes(FILE *to, const char *label, int64_t v) {
+    fprintf(to, "%-10s %lld bytes\n", label, (long long)v);
+}
+
+/* Gap of arena over bound in percent (0 when bound is 0). */
+static double gap_percent(int64_t arena, int64_t bound) {
+    return bound > 0 ? 100.0 * (double)(arena - bound) / (double)bound : 0.0;
+}
+
+/* Prints the checker's verdict and messages; returns 0 or EXIT_CHECK. */
+static int print_verdict(const abo_report *r, FILE *to) {
+    if (r->verdict == ABO_OK) {
+        fprintf(to, "check      ok (%s)\n", abo_verdict_text(ABO_OK));
+        return 0;
+    }
+    fprintf(to, "check      INVALID: %s (%zu problem%s)\n", abo_verdict_text(r->verdict),
+            r->nproblems, r->nproblems == 1 ? "" : "s");
+    const char *m = r->msg;
+    while (*m != '\0') {
+        size_t len = strcspn(m, "\n");
+        fprintf(to, "  %.*s\n", (int)len, m);
+        m += len + (m[len] == '\n');
+    }
+    return EXIT_CHECK;
+}
+
+/* Explains unknown plan entries that name an I/O tensor kept outside the arena. */
+static void explain_io_entries(const ab_problem *full, const ab_plan *pl) {
+    if (full->io != AB_IO_SEPARATE) return;
+    for (size_t i = 0; i < pl->n; i++) {
+        if (pl->v[i].tensor != AB_NO_TENSOR || pl->v[i].name == NULL) continue;
+        for (size_t j = 0; j < full->n; j++) {
+            if (strcmp(full->t[j].name, pl->v[i].name) != 0) continue;
+            printf("  note: '%s' is an %s tensor; with io: separate it lives outside the arena "
+                   "and takes no offset\n",
+                   full->t[j].name, full->t[j].kind == AB_KIND_INPUT ? "input" : "output");
+        }
+    }
+}
+
+/* ---- arenabench planners ------------------------------------------------------ */
+
+static int cmd_planners(int argc, char **argv) {
+    const char *ops[1];
+    int nops, rc = parse_opts(argc, argv, (const opt_spec[]){{0}}, ops, 0, &nops);
+    if (rc != 0) return rc < 0 ? EXIT_USAGE : 0;
+    for (size_t i = 0; ab_planners[i] != NULL; i++) {
+        const ab_planner *pl = ab_planners[i];
+        if (pl->flags & AB_PLANNER_TEST) continue;
+        printf("%-14s %s%s\n", pl->name, pl->flags & AB_PLANNER_EXACT ? "[exact] " : "",
+               pl->summary);
+        for (const ab_param_desc *d = pl->params; d && d->key; d++)
+            printf("    %s=%s (default %s)\n        %s\n", d->key, d->values, d->def, d->help);
+    }
+    return 0;
+}
+
+/* ---- arenabench bound ------------------------------------------------------------ */
+
+static int cmd_bound(int argc, char **argv) {
+    const char *ops[1];
+    int nops, rc = parse_opts(argc, argv, (const opt_spec[]){{0}}, ops, 1, &nops);
+    if (rc != 0) return rc < 0 ? EXIT_USAGE : 0;
+    if (nops != 1) return usage_error("expected one suite file");
+    ab_problem p;
+    if ((rc = load_suite(ops[0], &p)) != 0) return rc;
+    abo_bounds b;
+    ab_error err;
+    ab_error_clear(&err);
+    if (abo_bounds_compute(&p, &b, &err) != AB_OK) {
+        ab_problem_free(&p);
+        return report_error(&err);
+    }
+    printf("suite      %s (%zu tensors)\n", p.name, p.n);
+    printf("max-load   %lld bytes at instruction %lld (%zu tensors live)\n",
+           (long long)b.max_load, (long long)b.max_load_instr, b.max_load_count);
+    print_bytes(stdout, "largest", b.max_single);
+    print_bytes(stdout, "logical", b.logical_bytes);
+    print_bytes(stdout, "physical", b.physical_bytes);
+    print_bytes(stdout, "peak-live", b.max_load);
+    if (p.io == AB_IO_SEPARATE) print_bytes(stdout, "io-outside", b.io_outside);
+    rc = 0;
+    if (p.expect_lower_bound != AB_NONE && p.expect_lower_bound != b.max_load) {
+        fprintf(stderr, "arenabench: %s: expect.lower_bound is %lld but the max-load bound is %lld\n",
+                ops[0], (long long)p.expect_lower_bound, (long long)b.max_load);
+        rc = EXIT_CHECK;
+    }
+    ab_problem_free(&p);
+    return rc;
+}
+
+/* ---- arenabench plan ------------------------------------------------------------- */
+
+typedef struct plan_job {
+    const char *path, *spec, *out;
+    ab_problem full, view;
+    ab_plan plan;
+    ab_plan_stats stats;
+    abo_bounds bounds;
+    abo_report report;
+    double seconds;
+} plan_job;
+
+static void plan_job_free(plan_job *j) {
+    ab_problem_free(&j->full);
+    ab_problem_free(&j->view);
+    ab_plan_free(&j->plan);
+}
+
+/* Resolves the spec, plans, checks and bounds; returns 0 or an exit code. */
+static int plan_job_run(plan_job *j) {
+    const ab_planner *pl;
+    ab_params params;
+    ab_error err;
+    ab_error_clear(&err);
+    if (ab_planner_resolve(j->spec, &pl, &params, &err) != AB_OK) return report_error(&err);
+    int rc = load_suite(j->path, &j->full);
+    if (rc != 0) {
+        ab_params_free(&params);
+        return rc;
+    }
+    double t0 = now_seconds();
+    ab_status st = ab_planner_run(pl, &params, &j->full, &j->view, &j->plan, &j->stats, &err);
+    j->seconds = now_seconds() - t0;
+    ab_params_free(&params);
+    if (st == AB_OK) st = abo_bounds_compute(&j->full, &j->bounds, &err);
+    if (st == AB_OK) st = abo_check(&j->view, &j->plan, &j->report, &err);
+    if (st != AB_OK) return report_error(&err);
+    return 0;
+}
+
+static int plan_job_print(const plan_job *j, FILE *to) {
+    const ab_problem *p = &j->full;
+    int64_t arena = j->report.arena, lb = j->bounds.max_load;
+    fprintf(to, "suite      %s (%zu tensors in the arena", p->name, j->view.n);
+    if (p->n > j->view.n) fprintf(to, ", %zu I/O outside", p->n - j->view.n);
+    fprintf(to, ")\nplanner    %s\n", j->spec);
+    print_bytes(to, "arena", arena);
+    fprintf(to, "bound      %lld bytes (max-load at instruction %lld)\n", (long long)lb,
+           (long long)j->bounds.max_load_instr);
+    fprintf(to, "gap        %+.2f%%%s\n", gap_percent(arena, lb),
+           arena == lb && j->report.verdict == ABO_OK ? " (optimal: equals the lower bound)" : "");
+    if (p->io == AB_IO_SEPARATE && j->bounds.io_outside > 0)
+        fprintf(to, "footprint  %lld bytes (arena + %lld I/O bytes outside)\n",
+               (long long)(arena + j->bounds.io_outside), (long long)j->bounds.io_outside);
+    fprintf(to, "time       %.3f ms\n", j->seconds * 1e3);
+    int rc = print_verdict(&j->report, to);
+    if (j->report.verdict == ABO_OK && p->expect_optimum != AB_NONE && arena < p->expect_optimum) {
+        fprintf(stderr, "arenabench: %s: arena %lld is below the known optimum %lld: "
+                "the expectation or the checker is wrong\n", j->path, (long long)arena,
+                (long long)p->expect_optimum);
+        rc = EXIT_CHECK;
+    }
+    return rc;
+}
+
+static int cmd_plan(int argc, char **argv) {
+    plan_job j = {.spec = "first-fit"};
+    const char *ops[1];
+    int nops;
+    const opt_spec specs[] = {
+        {"-p", "--planner", true, &j.spec}, {"-o", "--output", true, &j.out}, {0}};
+    int rc = parse_opts(argc, argv, specs, ops, 1, &nops);
+    if (rc != 0) return rc < 0 ? EXIT_USAGE : 0;
+    if (nops != 1) return usage_error("expected one suite file");
+    j.path = ops[0];
+    ab_problem_init(&j.full);
+    ab_problem_init(&j.view);
+    ab_plan_init(&j.plan);
+    rc = plan_job_run(&j);
+    if (rc == 0 && j.out != NULL) {
+        ab_error err;
+        ab_error_clear(&err);
+        if (abh_plan_write(j.out, &j.view, &j.plan, &err) != AB_OK) rc = report_error(&err);
+    }
+    if (rc == 0) {
+        bool plan_on_stdout = j.out != NULL && strcmp(j.out, "-") == 0;
+        rc = plan_job_print(&j, plan_on_stdout ? stderr : stdout);
+    }
+    plan_job_free(&j);
+    return rc;
+}
+
+/* ---- arenabench validate ---------------------------------------------------------- */
+
+static int cmd_validate(int argc, char **argv) {
+    const char *ops[2];
+    int nops, rc = parse_opts(argc, argv, (const opt_spec[]){{0}}, ops, 2, &nops);
+    if (rc != 0) return rc < 0 ? EXIT_USAGE : 0;
+    if (nops != 2) return usage_error("expected a suite file and a plan file");
+    ab_problem full, view;
+    ab_plan pl;
+    ab_problem_init(&view);
+    ab_plan_init(&pl);
+    if ((rc = load_suite(ops[0], &full)) != 0) return rc;
+    ab_error err;
+    ab_error_clear(&err);
+    abo_report r;
+    ab_status st = ab_problem_arena_view(&full, &view, NULL, &err);
+    if (st == AB_OK) st = abh_plan_read(ops[1], &view, &pl, &err);
+    if (st == AB_OK) st = abo_check(&view, &pl, &r, &err);
+    if (st != AB_OK) {
+        rc = report_error(&err);
+    } else {
+        printf("suite      %s (%zu tensors in the arena)\n", full.name, view.n);
+        printf("plan       %s (%zu entries)\n", ops[1], pl.n);
+        if (r.verdict == ABO_OK) print_bytes(stdout, "arena", r.arena);
+        rc = print_verdict(&r, stdout);
+        if (r.verdict == ABO_UNKNOWN) explain_io_entries(&full, &pl);
+    }
+    ab_plan_free(&pl);
+    ab_problem_free(&view);
+    ab_problem_free(&full);
+    return rc;
+}
+
+/* ---- the table -------------------------------------------------------------------- */
+
+static int cmd_help(int argc, char **argv);
+
+static const command commands[] = {
+    {"planners", "planners", "List the planners, whether each is exact, and their parameters.",
+     "\nA planner spec is name[:key=value[,key=value...]], e.g. first-fit:order=size.\n"
+     "A value may be quoted with '...' to hold commas.\n",
+     cmd_planners},
+    {"plan", "plan [-p SPEC] SUITE [-o PLAN]",
+     "Plan one suite, check the plan, print the arena, the lower bound and the gap.",
+     "\nOptions:\n"
+     "  -p, --planner SPEC   the planner spec (default first-fit; see 'arenabench planners')\n"
+     "  -o, --output PLAN    write the plan as CSV (tensor,offset,size,start,end); '-' for\n"
+     "                       stdout (the summary then goes to stderr)\n"
+     "\nThe plan covers the tensors that live in the arena: intermediates, and inputs and\n"
+     "outputs too when the suite says io: workspace. Every plan is checked by the oracle,\n"
+     "independently of the planner.\n"
+     "\nExit status: 0 valid plan; 1 the plan is invalid or below the suite's known optimum;\n"
+     "2 bad usage or input; 3 internal error.\n"
+     "\nExample:\n"
+     "  arenabench plan -p best-fit:order=size suites/examples/hole.yaml -o plan.csv\n",
+     cmd_plan},
+    {"validate", "validate SUITE PLAN",
+     "Check a plan file against a suite with the independent overlap checker.",
+     "\nChecks, in order: every entry names a tensor, none is placed twice, none is missing,\n"
+     "offsets are aligned, fixed offsets honoured, no 64-bit overflow, no two tensors live\n"
+     "at the same instruction share a byte (live ranges are inclusive), the arena fits the\n"
+     "suite's capacity. An overlap names both tensors, the instruction and the byte ranges.\n"
+     "\nExit status: 0 valid; 1 invalid; 2 bad usage or input (malformed files, a plan column\n"
+     "that disagrees with the suite); 3 internal error.\n",
+     cmd_validate},
+    {"bound", "bound SUITE",
+     "Print the max-load lower bound, where it occurs, and the suite's memory figures.",
+     "\nFigures: max-load (peak live bytes at one instruction, a lower bound for every plan),\n"
+     "largest tensor, logical bytes (shape x element bits, sub-byte types packed), physical\n"
+     "bytes (sizes rounded up to their alignment) and, with io: separate, the I/O bytes kept\n"
+     "outside the arena.\n"
+     "\nExit status: 0 ok; 1 the suite's expect.lower_bound disagrees; 2 bad input.\n",
+     cmd_bound},
+    {"help", "help [COMMAND]", "Show help for arenabench or one command.", "", cmd_help},
+};
+
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void print_main_help(FILE *to) {
+    fprintf(to,
+            "arenabench — verify and benchmark static memory planners for ML inference\n\n"
+            "usage: arenabench COMMAND [OPTIONS] [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(to, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(to,
+            "\nA suite is a YAML file of tensors with inclusive live ranges [start, end]\n"
+            "(see suites/examples/). 'arenabench COMMAND --help' tells more.\n"
+            "Exit status: 0 ok, 1 a check failed, 2 bad usage or input, 3 internal error.\n");
+}
+
+static const command *find_command(const char *name) {
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0) return &commands[i];
+    return NULL;
+}
+
+static int cmd_help(int argc, char **argv) {
+    if (argc < 2) {
+        print_main_help(stdout);
+        return 0;
+    }
+    const command *c = find_command(argv[1]);
+    if (c == NULL) return usage_error("unknown command '%s'", argv[1]);
+    print_command_help(c);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        print_main_help(stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        print_main_help(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("arenabench 0.1.0\n");
+        return 0;
+    }
+    current = find_command(argv[1]);
+    if (current == NULL) {
+        fprintf(stderr, "arenabench: unknown command '%s' (see 'arenabench --help')\n", argv[1]);
+        return EXIT_USAGE;
+    }
+    return current->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,29 @@
+/*
+ * plan_csv.h — plan files (DESIGN.md §4).
+ *
+ * Format: CSV with a header row. `tensor,offset` are required, in any order;
+ * `size`, `start`, `end` may follow and, when present, must agree with the
+ * suite. Example:
+ *
+ *     tensor,offset,size,start,end
+ *     conv1,0,802816,0,2
+ *     fire2_sq,802816,200704,2,4
+ *
+ * Offsets are bytes. Names are resolved against the arena view of the suite
+ * (the tensors a plan places); a name that is unknown there is kept as an
+ * entry with tensor AB_NO_TENSOR so the checker reports it.
+ */
+#ifndef AB_PLAN_CSV_H
+#define AB_PLAN_CSV_H
+
+#include "../core/problem.h"
+
+/* Reads the plan at path for problem p (the arena view). *pl is initialised by
+ * the call. AB_EINPUT with "file:line: column: message" on malformed input or
+ * extra columns that disagree with the suite. */
+ab_status abh_plan_read(const char *path, const ab_problem *p, ab_plan *pl, ab_error *err);
+
+/* Writes pl for problem p to path ("-" for stdout), with size,start,end. */
+ab_status abh_plan_write(const char *path, const ab_problem *p, const ab_plan *pl, ab_error *err);
+
+#endif

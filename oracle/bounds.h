@@ -1,0 +1,26 @@
+/*
+ * bounds.h — lower bounds and the three memory figures of a problem.
+ *
+ * Max-load bound: the largest sum of sizes of tensors live at one instruction
+ * (inclusive ranges). No valid plan has a smaller arena.
+ */
+#ifndef AB_BOUNDS_H
+#define AB_BOUNDS_H
+
+#include "../core/problem.h"
+
+typedef struct abo_bounds {
+    int64_t max_load;        /* peak live bytes over arena tensors */
+    int64_t max_load_instr;  /* the first instruction where it is reached (0 when empty) */
+    size_t max_load_count;   /* tensors live there */
+    int64_t max_single;      /* the largest arena tensor, also a bound */
+    int64_t logical_bytes;   /* sum over all tensors of ceil(logical_bits / 8) */
+    int64_t physical_bytes;  /* sum over all tensors of size rounded up to align */
+    int64_t io_outside;      /* I/O bytes kept outside the arena (io: separate) */
+} abo_bounds;
+
+/* Computes the figures of p (arena tensors only, per p->io, for max_load).
+ * O(n log n). Returns AB_EINPUT when a sum overflows int64, AB_ENOMEM. */
+ab_status abo_bounds_compute(const ab_problem *p, abo_bounds *b, ab_error *err);
+
+#endif

@@ -1,0 +1,41 @@
+/*
+ * greedy.h — the driver shared by the one-tensor-at-a-time planners
+ * (first-fit, best-fit): order the tensors, place fixed offsets first, then
+ * ask a placement rule where each next tensor goes among the already placed
+ * tensors it conflicts with.
+ */
+#ifndef AB_GREEDY_H
+#define AB_GREEDY_H
+
+#include "planner.h"
+
+/* A placed, conflicting tensor as the placement rule sees it: [lo, hi). */
+typedef struct abp_busy {
+    int64_t lo, hi;
+} abp_busy;
+
+/* A placement rule: given the busy byte ranges of the placed tensors that
+ * conflict with the next one, sorted by lo (ties by hi), returns in *offset
+ * where a tensor of the given size and align goes. Returns false when the
+ * offset would overflow int64. */
+typedef bool (*abp_rule)(const abp_busy *busy, size_t n, int64_t size, int64_t align,
+                         int64_t *offset);
+
+/* The orders a greedy planner takes (parameter `order`). */
+typedef enum abp_order { ABP_ORDER_START, ABP_ORDER_SIZE, ABP_ORDER_AREA } abp_order;
+
+/* Reads `order` from opt (default start). */
+ab_status abp_order_param(const ab_params *opt, abp_order *order, ab_error *err);
+
+/* Places every tensor of p in the given order with the rule, fixed offsets
+ * first; writes offsets[0 .. p->n). */
+ab_status abp_greedy(const ab_problem *p, abp_order order, abp_rule rule, int64_t *offsets,
+                     ab_error *err);
+
+/* The parameter rows both greedy planners take. */
+#define ABP_ORDER_PARAM_ROW                                                            \
+    {"order", "start|size|area", "start",                                              \
+     "start: program order, ties larger first, then name; size: decreasing size; "     \
+     "area: decreasing size x live length"}
+
+#endif

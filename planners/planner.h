@@ -1,0 +1,69 @@
+/*
+ * planner.h — the plug-in contract every planner implements.
+ *
+ * A planner receives the arena view of a problem (only the tensors that live
+ * in the arena, see ab_problem_arena_view) and writes one offset per tensor
+ * into offsets[0 .. p->n). It must honour fixed offsets and alignments; it
+ * never prints, never touches files or the database, and never judges its own
+ * plan: the oracle checks every plan independently.
+ *
+ * Adding a planner is one new file in planners/ and one row in registry.c.
+ */
+#ifndef AB_PLANNER_H
+#define AB_PLANNER_H
+
+#include "../core/problem.h"
+
+enum {
+    AB_PLANNER_EXACT = 1u << 0,   /* returns an optimum when it finishes (at k = 1) */
+    AB_PLANNER_ANYTIME = 1u << 1, /* returns its best plan when a budget runs out */
+    AB_PLANNER_TEST = 1u << 2     /* for tests only: hidden from `planners` */
+};
+
+/* One parameter a planner accepts, for validation and for `arenabench planners`. */
+typedef struct ab_param_desc {
+    const char *key;
+    const char *values;  /* what it takes, e.g. "start|size|area" or "integer >= 1" */
+    const char *def;     /* default, as text */
+    const char *help;    /* one line */
+} ab_param_desc;
+
+/* What a planner reports besides its plan. Zeroed by the caller. */
+typedef struct ab_plan_stats {
+    int64_t nodes;        /* search nodes, 0 for heuristics */
+    bool proven_optimal;  /* the planner's own claim (the harness re-derives it) */
+    int64_t lower_bound;  /* a bound the planner proved, or AB_NONE */
+    char note[160];       /* one line on how it ended */
+} ab_plan_stats;
+
+typedef struct ab_planner {
+    const char *name;             /* "first-fit", ... */
+    const char *summary;          /* one line for `arenabench planners` */
+    unsigned flags;               /* AB_PLANNER_* */
+    const ab_param_desc *params;  /* ends with a {NULL} row */
+    /* Plans p. Params were validated against `params` (unknown keys rejected)
+     * but values are the planner's to parse. Returns AB_OK with offsets filled,
+     * or a status with err set (AB_EINPUT for a bad parameter value). */
+    ab_status (*plan)(const ab_problem *p, const ab_params *opt, int64_t *offsets,
+                      ab_plan_stats *st, ab_error *err);
+} ab_planner;
+
+/* The registry: a NULL-terminated table of every planner. */
+extern const ab_planner *const ab_planners[];
+
+/* The planner called name, or NULL. */
+const ab_planner *ab_planner_find(const char *name);
+
+/* Parses a spec ("first-fit:order=size"), finds its planner and rejects keys
+ * it does not take (naming the ones it does). On success *pl is set and
+ * *params is owned by the caller (ab_params_free). */
+ab_status ab_planner_resolve(const char *spec, const ab_planner **pl, ab_params *params,
+                             ab_error *err);
+
+/* Runs planner pl on the arena view of p (built here), and returns the plan as
+ * entries indexed into the view: *view is initialised by the call and owned by
+ * the caller, and so is *out. */
+ab_status ab_planner_run(const ab_planner *pl, const ab_params *opt, const ab_problem *p,
+                         ab_problem *view, ab_plan *out, ab_plan_stats *st, ab_error *err);
+
+#endif

@@ -1,0 +1,91 @@
+/*
+ * registry.c — the planner table and the glue that resolves a spec and runs a
+ * planner on the arena view of a problem. Adding a planner: one file, one row.
+ */
+#include "planner.h"
+
+#include <stdio.h>
+#include <string.h>
+
+extern const ab_planner abp_first_fit;
+extern const ab_planner abp_best_fit;
+
+const ab_planner *const ab_planners[] = {
+    &abp_first_fit,
+    &abp_best_fit,
+    NULL,
+};
+
+const ab_planner *ab_planner_find(const char *name) {
+    for (size_t i = 0; ab_planners[i] != NULL; i++)
+        if (strcmp(ab_planners[i]->name, name) == 0) return ab_planners[i];
+    return NULL;
+}
+
+/* The names of every visible planner, comma-separated, into buf. */
+static void planner_names(char *buf, size_t len) {
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; ab_planners[i] != NULL && used < len; i++) {
+        if (ab_planners[i]->flags & AB_PLANNER_TEST) continue;
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+                                 ab_planners[i]->name);
+    }
+}
+
+/* The keys planner pl takes, comma-separated, into buf. */
+static void param_names(const ab_planner *pl, char *buf, size_t len) {
+    size_t used = 0;
+    buf[0] = '\0';
+    for (const ab_param_desc *d = pl->params; d && d->key && used < len; d++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", d->key);
+    if (used == 0) snprintf(buf, len, "none");
+}
+
+static bool takes_key(const ab_planner *pl, const char *key) {
+    for (const ab_param_desc *d = pl->params; d && d->key; d++)
+        if (strcmp(d->key, key) == 0) return true;
+    return false;
+}
+
+ab_status ab_planner_resolve(const char *spec, const ab_planner **pl, ab_params *params,
+                             ab_error *err) {
+    char *name;
+    ab_status st = ab_spec_parse(spec, &name, params, err);
+    if (st != AB_OK) return st;
+    char names[512];
+    *pl = ab_planner_find(name);
+    if (*pl == NULL) {
+        planner_names(names, sizeof names);
+        ab_fail(err, AB_EINPUT, "unknown planner '%s' (planners: %s)", name, names);
+        ab_free(name);
+        ab_params_free(params);
+        return AB_EINPUT;
+    }
+    ab_free(name);
+    for (size_t i = 0; i < params->n; i++) {
+        if (takes_key(*pl, params->v[i].key)) continue;
+        param_names(*pl, names, sizeof names);
+        ab_fail(err, AB_EINPUT, "planner %s takes no parameter '%s' (it takes: %s)", (*pl)->name,
+                params->v[i].key, names);
+        ab_params_free(params);
+        return AB_EINPUT;
+    }
+    return AB_OK;
+}
+
+ab_status ab_planner_run(const ab_planner *pl, const ab_params *opt, const ab_problem *p,
+                         ab_problem *view, ab_plan *out, ab_plan_stats *st, ab_error *err) {
+    ab_plan_init(out);
+    memset(st, 0, sizeof *st);
+    st->lower_bound = AB_NONE;
+    ab_status s = ab_problem_arena_view(p, view, NULL, err);
+    if (s != AB_OK) return s;
+    int64_t *offsets = ab_alloc_array(view->n ? view->n : 1, sizeof *offsets);
+    if (offsets == NULL) return ab_fail(err, AB_ENOMEM, "out of memory running %s", pl->name);
+    for (size_t i = 0; i < view->n; i++) offsets[i] = AB_NONE;
+    s = pl->plan(view, opt, offsets, st, err);
+    if (s == AB_OK) s = ab_plan_from_offsets(out, offsets, view->n, err);
+    ab_free(offsets);
+    return s;
+}

@@ -1,0 +1,93 @@
+/*
+ * support.c — test helpers (see support.h).
+ */
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+char *abt_tmpdir(void) {
+    const char *base = getenv("TMPDIR");
+    if (base == NULL || *base == '\0') base = "/tmp";
+    size_t n = strlen(base) + 32;
+    char *dir = malloc(n);
+    if (dir == NULL) abort();
+    snprintf(dir, n, "%s/abtest.XXXXXX", base);
+    if (mkdtemp(dir) == NULL) abort();
+    return dir;
+}
+
+const char *abt_write_tmp(const char *content, const char *suffix) {
+    static char path[4096];
+    char *dir = abt_tmpdir();
+    snprintf(path, sizeof path, "%s/file%s", dir, suffix ? suffix : "");
+    free(dir);
+    FILE *f = fopen(path, "wb");
+    if (f == NULL) abort();
+    fwrite(content, 1, strlen(content), f);
+    fclose(f);
+    return path;
+}
+
+char *abt_slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    if (buf == NULL) abort();
+    for (;;) {
+        if (n + 4096 + 1 > cap) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+            if (buf == NULL) abort();
+        }
+        size_t got = fread(buf + n, 1, 4096, f);
+        n += got;
+        if (got == 0) break;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    if (len) *len = n;
+    return buf;
+}
+
+int abt_run(const char *args, char **out, char **err) {
+    char *dir = abt_tmpdir();
+    size_t n = strlen(args) + strlen(dir) * 2 + strlen(AB_BINARY_DIR) + 64;
+    char *cmd = malloc(n);
+    if (cmd == NULL) abort();
+    snprintf(cmd, n, "%s/arenabench %s >%s/out 2>%s/err </dev/null", AB_BINARY_DIR, args, dir,
+             dir);
+    int status = system(cmd);
+    free(cmd);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/out", dir);
+    char *o = abt_slurp(path, NULL);
+    snprintf(path, sizeof path, "%s/err", dir);
+    char *e = abt_slurp(path, NULL);
+    if (out) *out = o; else free(o);
+    if (err) *err = e; else free(e);
+    free(dir);
+    if (status == -1) return -1;
+    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+    int code = WEXITSTATUS(status);
+    return code;
+}
+
+const char *abt_src(const char *rel) {
+    static char path[4096];
+    snprintf(path, sizeof path, "%s/%s", AB_SOURCE_DIR, rel);
+    return path;
+}
+
+const char *abt_shared_data(void) {
+    static char path[4096];
+    snprintf(path, sizeof path, "%s/../shared/data", AB_SOURCE_DIR);
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) return NULL;
+    return path;
+}

@@ -1,0 +1,34 @@
+/*
+ * support.h — helpers shared by the Criterion tests: temporary files, running
+ * the arenabench command, finding the shared data folder.
+ */
+#ifndef AB_TEST_SUPPORT_H
+#define AB_TEST_SUPPORT_H
+
+#include <stddef.h>
+
+/* Writes content to a new file in a fresh temporary folder and returns its path
+ * (static storage, valid until the next call from the same slot: use the
+ * returned path before calling again, or copy it). suffix is e.g. ".yaml". */
+const char *abt_write_tmp(const char *content, const char *suffix);
+
+/* A fresh temporary folder (mkdtemp under $TMPDIR or /tmp); owned by the caller. */
+char *abt_tmpdir(void);
+
+/* Runs the built arenabench with the given argument string (passed through
+ * /bin/sh, so quote as in a shell). Captures stdout and stderr into *out and
+ * *err (owned by the caller, NUL-terminated; either pointer may be NULL).
+ * Returns the exit code, or 128 + signal when it was killed. */
+int abt_run(const char *args, char **out, char **err);
+
+/* The path to a file of the source tree (static buffer, one at a time). */
+const char *abt_src(const char *rel);
+
+/* The shared data folder (../shared/data beside the source tree) or NULL when
+ * it is absent: tests that need it call cr_skip with a message then. */
+const char *abt_shared_data(void);
+
+/* Reads a whole file; owned by the caller; NULL when it cannot be read. */
+char *abt_slurp(const char *path, size_t *len);
+
+#endif
