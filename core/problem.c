@@ -168,9 +168,10 @@ ab_status ab_problem_coarsen(const ab_problem *src, int64_t k, ab_problem *dst, 
         ab_tensor *t = &dst->t[i];
         int64_t up;
         if (ab_align_up_ovf(t->size, k, &up)) {
+            ab_fail(err, AB_EINPUT, "tensor '%s': size overflows when rounded up to %lld", t->name,
+                    (long long)k);
             ab_problem_free(dst);
-            return ab_fail(err, AB_EINPUT, "tensor '%s': size overflows when rounded up to %lld",
-                           t->name, (long long)k);
+            return AB_EINPUT;
         }
         t->size = up / k;
         /* offsets are k*u; k*u must be a multiple of align: u a multiple of
@@ -178,10 +179,10 @@ ab_status ab_problem_coarsen(const ab_problem *src, int64_t k, ab_problem *dst, 
         t->align = t->align / ab_gcd(t->align, k);
         if (t->offset != AB_NONE) {
             if (t->offset % k != 0) {
+                ab_fail(err, AB_EINPUT, "tensor '%s': fixed offset %lld is not a multiple of k = %lld",
+                        t->name, (long long)t->offset, (long long)k);
                 ab_problem_free(dst);
-                return ab_fail(err, AB_EINPUT,
-                               "tensor '%s': fixed offset %lld is not a multiple of k = %lld",
-                               t->name, (long long)t->offset, (long long)k);
+                return AB_EINPUT;
             }
             t->offset /= k;
         }

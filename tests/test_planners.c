@@ -1,0 +1,285 @@
+/*
+ * test_planners.c — first-fit and best-fit: known placements, orders,
+ * alignment, fixed offsets, determinism, and validity on random problems
+ * (judged by a plain O(n^2) check written here, not by the oracle).
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/problem.h"
+#include "planners/planner.h"
+
+#define T(nm, sz, s, e, ...) \
+    ((ab_tensor){.name = (char *)(nm), .size = (sz), .start = (s), .end = (e), .align = 1, \
+                 .offset = AB_NONE, .logical_bits = (sz) * 8, __VA_ARGS__})
+
+static void make(ab_problem *p, const ab_tensor *t, size_t n) {
+    ab_problem_init(p);
+    for (size_t i = 0; i < n; i++) cr_assert_eq(ab_problem_add(p, &t[i], NULL), AB_OK);
+}
+
+/* Plans p with spec into offsets (p->n entries; p has no I/O tensors). */
+static ab_status plan(const char *spec, const ab_problem *p, int64_t *offsets, ab_error *err) {
+    const ab_planner *pl;
+    ab_params prm;
+    ab_status st = ab_planner_resolve(spec, &pl, &prm, err);
+    if (st != AB_OK) return st;
+    ab_problem view;
+    ab_plan out;
+    ab_plan_stats stats;
+    st = ab_planner_run(pl, &prm, p, &view, &out, &stats, err);
+    if (st == AB_OK) {
+        cr_assert_eq(out.n, p->n);
+        for (size_t i = 0; i < out.n; i++) offsets[out.v[i].tensor] = out.v[i].offset;
+    }
+    ab_plan_free(&out);
+    ab_problem_free(&view);
+    ab_params_free(&prm);
+    return st;
+}
+
+static int64_t arena_of(const ab_problem *p, const int64_t *off) {
+    int64_t a = 0;
+    for (size_t i = 0; i < p->n; i++)
+        if (off[i] + p->t[i].size > a) a = off[i] + p->t[i].size;
+    return a;
+}
+
+/* The plain reference: every pair, every rule. Returns NULL or what is wrong. */
+static const char *plain_check(const ab_problem *p, const int64_t *off) {
+    static char why[256];
+    for (size_t i = 0; i < p->n; i++) {
+        if (off[i] < 0 || off[i] % p->t[i].align != 0) return "misaligned";
+        if (p->t[i].offset != AB_NONE && off[i] != p->t[i].offset) return "fixed offset moved";
+        for (size_t j = i + 1; j < p->n; j++) {
+            if (!ab_conflict(&p->t[i], &p->t[j])) continue;
+            if (off[i] < off[j] + p->t[j].size && off[j] < off[i] + p->t[i].size) {
+                snprintf(why, sizeof why, "%s and %s overlap", p->t[i].name, p->t[j].name);
+                return why;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* first-fit in program order leaves a hole: a (2 bytes, [0,1]) goes at 0, b
+ * (1 byte, [0,3]) above it at 2, and c (3 bytes, [2,3]) cannot use [0,2). */
+static const ab_tensor hole[] = {T("a", 2, 0, 1), T("b", 1, 0, 3), T("c", 3, 2, 3)};
+
+Test(first_fit, program_order_leaves_a_hole) {
+    ab_problem p;
+    make(&p, hole, 3);
+    int64_t off[3];
+    cr_assert_eq(plan("first-fit", &p, off, NULL), AB_OK);
+    cr_assert_eq(off[0], 0);
+    cr_assert_eq(off[1], 2);
+    cr_assert_eq(off[2], 3);
+    cr_assert_eq(arena_of(&p, off), 6);
+    cr_assert_eq(plan("first-fit:order=size", &p, off, NULL), AB_OK);
+    cr_assert_eq(arena_of(&p, off), 4, "decreasing size reaches the optimum 4");
+    ab_problem_free(&p);
+}
+
+/* Busy [0,10), [20,30), [34,40) by fixed tensors; a 3-byte tensor goes in
+ * the first gap for first-fit and the smallest gap for best-fit. */
+static const ab_tensor gaps[] = {T("f0", 10, 0, 5, .offset = 0), T("f1", 10, 0, 5, .offset = 20),
+                                 T("f2", 6, 0, 5, .offset = 34), T("x", 3, 0, 5)};
+
+Test(best_fit, takes_the_smallest_gap_that_holds_the_tensor) {
+    ab_problem p;
+    make(&p, gaps, 4);
+    int64_t off[4];
+    cr_assert_eq(plan("first-fit", &p, off, NULL), AB_OK);
+    cr_assert_eq(off[3], 10);
+    cr_assert_eq(plan("best-fit", &p, off, NULL), AB_OK);
+    cr_assert_eq(off[3], 30);
+    cr_assert_eq(off[0], 0);
+    cr_assert_eq(off[1], 20);
+    cr_assert_eq(off[2], 34);
+    p.t[3].size = 12; /* no gap holds it: on top */
+    cr_assert_eq(plan("best-fit", &p, off, NULL), AB_OK);
+    cr_assert_eq(off[3], 40);
+    ab_problem_free(&p);
+}
+
+Test(best_fit, breaks_gap_ties_by_lowest_offset) {
+    ab_tensor t[] = {T("f0", 4, 0, 1, .offset = 4), T("f1", 4, 0, 1, .offset = 12), T("x", 4, 0, 1)};
+    ab_problem p;
+    make(&p, t, 3);
+    int64_t off[3];
+    cr_assert_eq(plan("best-fit", &p, off, NULL), AB_OK);
+    cr_assert_eq(off[2], 0);
+    ab_problem_free(&p);
+}
+
+Test(first_fit, aligns_offsets) {
+    ab_tensor t[] = {T("a", 3, 0, 1), T("b", 8, 1, 2, .align = 8), T("c", 1, 2, 2, .align = 4)};
+    ab_problem p;
+    make(&p, t, 3);
+    int64_t off[3];
+    cr_assert_eq(plan("first-fit", &p, off, NULL), AB_OK);
+    cr_assert_eq(off[0], 0);
+    cr_assert_eq(off[1], 8);
+    cr_assert_eq(off[2], 0);
+    ab_problem_free(&p);
+}
+
+Test(first_fit, touching_ranges_conflict) {
+    ab_tensor t[] = {T("a", 4, 0, 2), T("b", 4, 2, 3)};
+    ab_problem p;
+    make(&p, t, 2);
+    int64_t off[2];
+    cr_assert_eq(plan("first-fit", &p, off, NULL), AB_OK);
+    cr_assert_eq(arena_of(&p, off), 8);
+    p.t[1].start = 3;
+    cr_assert_eq(plan("first-fit", &p, off, NULL), AB_OK);
+    cr_assert_eq(arena_of(&p, off), 4);
+    ab_problem_free(&p);
+}
+
+Test(planners, reject_bad_specs_with_the_choices) {
+    ab_error err;
+    int64_t off[1];
+    ab_problem p;
+    make(&p, hole, 1);
+    cr_assert_eq(plan("first-fit:order=random", &p, off, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "start, size or area") != NULL, "%s", err.msg);
+    cr_assert_eq(plan("first-fit:k=3", &p, off, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "takes no parameter 'k' (it takes: order)") != NULL, "%s", err.msg);
+    cr_assert_eq(plan("worst-fit", &p, off, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "first-fit, best-fit") != NULL, "%s", err.msg);
+    ab_problem_free(&p);
+}
+
+Test(planners, report_arena_overflow_instead_of_wrapping) {
+    int64_t big = AB_MAX_SIZE;
+    ab_tensor t[] = {T("a", 1, 0, 1, .size = big), T("b", 1, 0, 1, .size = big), T("c", 1, 0, 1, .size = big)};
+    ab_problem p;
+    make(&p, t, 3);
+    int64_t off[3];
+    ab_error err;
+    const char *specs[] = {"first-fit", "best-fit"};
+    for (int s = 0; s < 2; s++) {
+        cr_assert_eq(plan(specs[s], &p, off, &err), AB_EINPUT, "%s", specs[s]);
+        cr_assert(strstr(err.msg, "overflows") != NULL, "%s", err.msg);
+    }
+    ab_problem_free(&p);
+}
+
+/* A deterministic generator (xorshift) of random problems. */
+static uint64_t rng;
+static uint64_t next(void) {
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static void random_problem(ab_problem *p, size_t n, bool fixed) {
+    static char names[256][24];
+    ab_problem_init(p);
+    int64_t horizon = 2 + (int64_t)(next() % 40);
+    for (size_t i = 0; i < n; i++) {
+        snprintf(names[i], sizeof names[i], "t%zu", i);
+        int64_t s = (int64_t)(next() % (uint64_t)horizon);
+        int64_t e = s + (int64_t)(next() % 6);
+        int64_t sz = 1 + (int64_t)(next() % 100);
+        ab_tensor t = T(names[i], sz, s, e, .align = (int64_t)1 << (next() % 5));
+        if (fixed && next() % 8 == 0) t.offset = t.align * (int64_t)(next() % 4) * 64;
+        cr_assert_eq(ab_problem_add(p, &t, NULL), AB_OK);
+    }
+    if (fixed) { /* drop fixed offsets that collide with each other */
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < i; j++) {
+                const ab_tensor *a = &p->t[i], *b = &p->t[j];
+                if (a->offset == AB_NONE || b->offset == AB_NONE || !ab_conflict(a, b)) continue;
+                if (a->offset < b->offset + b->size && b->offset < a->offset + a->size)
+                    p->t[i].offset = AB_NONE;
+            }
+    }
+}
+
+static int64_t max_load(const ab_problem *p) {
+    int64_t best = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        int64_t sum = 0;
+        for (size_t j = 0; j < p->n; j++)
+            if (p->t[j].start <= p->t[i].start && p->t[i].start <= p->t[j].end) sum += p->t[j].size;
+        if (sum > best) best = sum;
+    }
+    return best;
+}
+
+Test(planners, give_valid_plans_on_random_problems) {
+    const char *specs[] = {"first-fit", "first-fit:order=size", "first-fit:order=area",
+                           "best-fit", "best-fit:order=size", "best-fit:order=area"};
+    rng = 0x9E3779B97F4A7C15ull;
+    int64_t off[256];
+    for (int round = 0; round < 400; round++) {
+        ab_problem p;
+        random_problem(&p, 1 + next() % 60, round % 2 == 1);
+        for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
+            cr_assert_eq(plan(specs[s], &p, off, NULL), AB_OK);
+            const char *why = plain_check(&p, off);
+            cr_assert_null(why, "round %d, %s: %s", round, specs[s], why);
+            cr_assert_geq(arena_of(&p, off), max_load(&p));
+        }
+        ab_problem_free(&p);
+    }
+}
+
+Test(first_fit, program_order_is_optimal_for_equal_sizes) {
+    /* Greedy colouring of an interval graph in start order uses as many
+     * colours as the largest clique: with equal sizes, arena = max-load. */
+    rng = 12345;
+    int64_t off[256];
+    for (int round = 0; round < 200; round++) {
+        ab_problem p;
+        random_problem(&p, 1 + next() % 80, false);
+        for (size_t i = 0; i < p.n; i++) {
+            p.t[i].size = 16;
+            p.t[i].align = 1;
+        }
+        cr_assert_eq(plan("first-fit", &p, off, NULL), AB_OK);
+        cr_assert_eq(arena_of(&p, off), max_load(&p), "round %d", round);
+        ab_problem_free(&p);
+    }
+}
+
+Test(planners, are_deterministic_under_input_permutation) {
+    rng = 777;
+    int64_t a[128], b[128];
+    for (int round = 0; round < 50; round++) {
+        ab_problem p, q;
+        random_problem(&p, 2 + next() % 40, false);
+        /* q: the same tensors in reverse order */
+        ab_problem_init(&q);
+        for (size_t i = p.n; i-- > 0;) cr_assert_eq(ab_problem_add(&q, &p.t[i], NULL), AB_OK);
+        const char *specs[] = {"first-fit", "best-fit:order=area"};
+        for (int s = 0; s < 2; s++) {
+            cr_assert_eq(plan(specs[s], &p, a, NULL), AB_OK);
+            cr_assert_eq(plan(specs[s], &q, b, NULL), AB_OK);
+            for (size_t i = 0; i < p.n; i++)
+                cr_assert_eq(a[i], b[p.n - 1 - i], "round %d %s tensor %zu", round, specs[s], i);
+        }
+        ab_problem_free(&p);
+        ab_problem_free(&q);
+    }
+}
+
+Test(alloc, planner_fails_cleanly_at_every_allocation) {
+    ab_problem p;
+    make(&p, gaps, 4);
+    int64_t off[4];
+    ab_alloc_fail_at(0);
+    cr_assert_eq(plan("best-fit", &p, off, NULL), AB_OK);
+    long calls = ab_alloc_fail_at(0);
+    for (long n = 1; n <= calls; n++) {
+        ab_alloc_fail_at(n);
+        ab_status st = plan("best-fit", &p, off, NULL);
+        ab_alloc_fail_at(0);
+        cr_assert(st == AB_ENOMEM, "allocation %ld of %ld gave %d", n, calls, st);
+    }
+    ab_problem_free(&p);
+}
