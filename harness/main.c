@@ -13,6 +13,7 @@
 #include "core/problem.h"
 #include "harness/plan_csv.h"
 #include "harness/suite.h"
+#include "harness/svg.h"
 #include "oracle/bounds.h"
 #include "oracle/check.h"
 #include "planners/planner.h"
@@ -244,7 +245,7 @@ static int cmd_bound(int argc, char **argv) {
 /* ---- arenabench plan ------------------------------------------------------------- */
 
 typedef struct plan_job {
-    const char *path, *spec, *out;
+    const char *path, *spec, *out, *svg;
     ab_problem full, view;
     ab_plan plan;
     ab_plan_stats stats;
@@ -306,12 +307,29 @@ static int plan_job_print(const plan_job *j, FILE *to) {
     return rc;
 }
 
+/* Draws the plan to j->svg; returns 0 or an exit code. */
+static int plan_job_svg(const plan_job *j) {
+    ab_buf b = {0};
+    ab_error err;
+    ab_error_clear(&err);
+    char title[512];
+    snprintf(title, sizeof title, "%s — %s", j->full.name, j->spec);
+    ab_status st = abh_svg_plan(&b, &j->view, &j->plan, j->bounds.max_load, title,
+                                j->report.overlap_a, j->report.overlap_b, &err);
+    if (st == AB_OK) st = ab_buf_write_file(&b, j->svg, &err);
+    ab_buf_free(&b);
+    return st == AB_OK ? 0 : report_error(&err);
+}
+
 static int cmd_plan(int argc, char **argv) {
     plan_job j = {.spec = "first-fit"};
     const char *ops[1];
     int nops;
     const opt_spec specs[] = {
-        {"-p", "--planner", true, &j.spec}, {"-o", "--output", true, &j.out}, {0}};
+        {"-p", "--planner", true, &j.spec},
+        {"-o", "--output", true, &j.out},
+        {NULL, "--svg", true, &j.svg},
+        {0}};
     int rc = parse_opts(argc, argv, specs, ops, 1, &nops);
     if (rc != 0) return rc < 0 ? EXIT_USAGE : 0;
     if (nops != 1) return usage_error("expected one suite file");
@@ -325,6 +343,7 @@ static int cmd_plan(int argc, char **argv) {
         ab_error_clear(&err);
         if (abh_plan_write(j.out, &j.view, &j.plan, &err) != AB_OK) rc = report_error(&err);
     }
+    if (rc == 0 && j.svg != NULL) rc = plan_job_svg(&j);
     if (rc == 0) {
         bool plan_on_stdout = j.out != NULL && strcmp(j.out, "-") == 0;
         rc = plan_job_print(&j, plan_on_stdout ? stderr : stdout);
@@ -373,21 +392,26 @@ static int cmd_help(int argc, char **argv);
 static const command commands[] = {
     {"planners", "planners", "List the planners, whether each is exact, and their parameters.",
      "\nA planner spec is name[:key=value[,key=value...]], e.g. first-fit:order=size.\n"
-     "A value may be quoted with '...' to hold commas.\n",
+     "A value may be quoted with '...' to hold commas. [exact] marks planners that return\n"
+     "an optimum when they finish.\n"
+     "\nExit status: 0 ok; 2 bad usage.\n",
      cmd_planners},
-    {"plan", "plan [-p SPEC] SUITE [-o PLAN]",
+    {"plan", "plan [-p SPEC] SUITE [-o PLAN] [--svg FILE]",
      "Plan one suite, check the plan, print the arena, the lower bound and the gap.",
      "\nOptions:\n"
      "  -p, --planner SPEC   the planner spec (default first-fit; see 'arenabench planners')\n"
      "  -o, --output PLAN    write the plan as CSV (tensor,offset,size,start,end); '-' for\n"
      "                       stdout (the summary then goes to stderr)\n"
+     "      --svg FILE       draw the plan: instructions across, offsets up, a rectangle per\n"
+     "                       tensor, the live-bytes profile and the lower bound as lines,\n"
+     "                       overlaps in red\n"
      "\nThe plan covers the tensors that live in the arena: intermediates, and inputs and\n"
      "outputs too when the suite says io: workspace. Every plan is checked by the oracle,\n"
      "independently of the planner.\n"
      "\nExit status: 0 valid plan; 1 the plan is invalid or below the suite's known optimum;\n"
      "2 bad usage or input; 3 internal error.\n"
      "\nExample:\n"
-     "  arenabench plan -p best-fit:order=size suites/examples/hole.yaml -o plan.csv\n",
+     "  arenabench plan -p best-fit:order=size suites/examples/first_fit_hole.yaml -o plan.csv\n",
      cmd_plan},
     {"validate", "validate SUITE PLAN",
      "Check a plan file against a suite with the independent overlap checker.",

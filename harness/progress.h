@@ -1,0 +1,30 @@
+/*
+ * progress.h — progress of a run for the person watching: on a terminal one
+ * live line (jobs done / total, failures, elapsed, ETA) redrawn in place;
+ * elsewhere one line per finished job; nothing with quiet. Part of the
+ * command layer: it prints, to the FILE it is given.
+ */
+#ifndef AB_PROGRESS_H
+#define AB_PROGRESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct abh_progress {
+    FILE *out;
+    bool tty, quiet;
+    size_t total, done, failed;
+    double t0, last_draw;
+} abh_progress;
+
+/* Starts a display of total jobs on out (a terminal gets the live line). */
+void abh_progress_start(abh_progress *pr, size_t total, bool quiet, FILE *out);
+/* Records a finished job; failed when its status is not ok. arena < 0 = none. */
+void abh_progress_job(abh_progress *pr, const char *suite, const char *spec, const char *status,
+                      int64_t arena, double seconds, bool failed);
+/* Ends the display (the live line gets its final state and a newline). */
+void abh_progress_end(abh_progress *pr);
+
+#endif

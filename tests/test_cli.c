@@ -1,0 +1,176 @@
+/*
+ * test_cli.c — the arenabench command end to end: help and usage errors,
+ * plan + validate on every example suite with every planner, an invalid plan
+ * named precisely, and bad input giving exit 2 with a located message.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+#define HAS(s, sub) cr_assert(strstr((s), (sub)) != NULL, "expected '%s' in:\n%s", (sub), (s))
+
+Test(cli, help_goes_to_stdout_with_exit_0) {
+    char *out, *err;
+    cr_assert_eq(abt_run("--help", &out, &err), 0);
+    HAS(out, "usage: arenabench COMMAND");
+    HAS(out, "validate");
+    free(out), free(err);
+    const char *cmds[] = {"plan --help", "validate --help", "bound -h", "planners --help",
+                          "help plan"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        cr_assert_eq(abt_run(cmds[i], &out, &err), 0, "%s", cmds[i]);
+        HAS(out, "usage: arenabench ");
+        HAS(out, "Exit status");
+        free(out), free(err);
+    }
+}
+
+Test(cli, misuse_goes_to_stderr_with_exit_2) {
+    char *out, *err;
+    cr_assert_eq(abt_run("", &out, &err), 2);
+    free(out), free(err);
+    cr_assert_eq(abt_run("frobnicate", &out, &err), 2);
+    HAS(err, "arenabench: unknown command 'frobnicate'");
+    free(out), free(err);
+    cr_assert_eq(abt_run("plan --bogus x.yaml", &out, &err), 2);
+    HAS(err, "arenabench: unknown option '--bogus'");
+    HAS(err, "usage: arenabench plan");
+    free(out), free(err);
+    cr_assert_eq(abt_run("validate only-one.yaml", &out, &err), 2);
+    HAS(err, "expected a suite file and a plan file");
+    free(out), free(err);
+    cr_assert_eq(abt_run("plan -p", &out, &err), 2);
+    HAS(err, "option --planner needs a value");
+    free(out), free(err);
+}
+
+Test(cli, planners_lists_each_with_parameters) {
+    char *out;
+    cr_assert_eq(abt_run("planners", &out, NULL), 0);
+    HAS(out, "first-fit");
+    HAS(out, "best-fit");
+    HAS(out, "order=start|size|area (default start)");
+    free(out);
+}
+
+static const char *two_tensors =
+    "suite: two\n"
+    "tensors:\n"
+    "  - {name: a, size: 16, start: 0, end: 2}\n"
+    "  - {name: b, size: 16, start: 2, end: 3}\n";
+
+Test(cli, validate_names_both_tensors_of_an_overlap) {
+    char suite[4096], args[8192];
+    snprintf(suite, sizeof suite, "%s", abt_write_tmp(two_tensors, ".yaml"));
+    const char *plan = abt_write_tmp("tensor,offset\na,0\nb,8\n", ".csv");
+    snprintf(args, sizeof args, "validate %s %s", suite, plan);
+    char *out, *err;
+    cr_assert_eq(abt_run(args, &out, &err), 1, "%s%s", out, err);
+    HAS(out, "'a'");
+    HAS(out, "'b'");
+    HAS(out, "[0, 16)");
+    HAS(out, "[8, 24)");
+    HAS(out, "instruction 2");
+    free(out), free(err);
+    plan = abt_write_tmp("tensor,offset\na,0\nb,16\n", ".csv");
+    snprintf(args, sizeof args, "validate %s %s", suite, plan);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s%s", out, err);
+    HAS(out, "arena      32 bytes");
+    free(out), free(err);
+}
+
+Test(cli, validate_explains_io_tensors_outside_the_arena) {
+    char suite[4096], args[8192];
+    snprintf(suite, sizeof suite, "%s",
+             abt_write_tmp("suite: io\ntensors:\n"
+                           "  - {name: in, size: 8, start: 0, end: 0, kind: input}\n"
+                           "  - {name: x, size: 8, start: 0, end: 1}\n", ".yaml"));
+    const char *plan = abt_write_tmp("tensor,offset\nx,0\nin,8\n", ".csv");
+    snprintf(args, sizeof args, "validate %s %s", suite, plan);
+    char *out, *err;
+    cr_assert_eq(abt_run(args, &out, &err), 1, "%s%s", out, err);
+    HAS(out, "'in' is an input tensor; with io: separate it lives outside the arena");
+    free(out), free(err);
+}
+
+Test(cli, bad_input_exits_2_naming_file_line_and_field) {
+    char args[8192];
+    char *out, *err;
+    const char *suite = abt_write_tmp("suite: bad\ntensors:\n"
+                                      "  - {name: a, size: -4, start: 0, end: 1}\n", ".yaml");
+    snprintf(args, sizeof args, "plan %s", suite);
+    cr_assert_eq(abt_run(args, &out, &err), 2);
+    HAS(err, "arenabench: ");
+    HAS(err, "file.yaml:3:");
+    HAS(err, "size");
+    free(out), free(err);
+    cr_assert_eq(abt_run("bound /nonexistent/s.yaml", &out, &err), 2);
+    HAS(err, "/nonexistent/s.yaml");
+    free(out), free(err);
+    suite = abt_write_tmp("suite: [unclosed\n", ".yaml");
+    snprintf(args, sizeof args, "bound %s", suite);
+    cr_assert_eq(abt_run(args, &out, &err), 2);
+    HAS(err, "file.yaml:");
+    free(out), free(err);
+    cr_assert_eq(abt_run("plan -p worst-fit x.yaml", &out, &err), 2);
+    HAS(err, "unknown planner 'worst-fit'");
+    free(out), free(err);
+}
+
+Test(cli, plan_csv_that_disagrees_with_the_suite_exits_2) {
+    char suite[4096], args[8192];
+    snprintf(suite, sizeof suite, "%s", abt_write_tmp(two_tensors, ".yaml"));
+    const char *plan = abt_write_tmp("tensor,offset,size\na,0,16\nb,16,99\n", ".csv");
+    snprintf(args, sizeof args, "validate %s %s", suite, plan);
+    char *out, *err;
+    cr_assert_eq(abt_run(args, &out, &err), 2, "%s%s", out, err);
+    HAS(err, "file.csv:3");
+    free(out), free(err);
+}
+
+/* Every example suite, every planner: plan -o, then validate, both exit 0,
+ * and bound agrees with expect.lower_bound. */
+Test(cli, every_example_plans_and_validates_with_every_planner, .timeout = 120) {
+    const char *dir = abt_src("suites/examples");
+    char dirpath[4096];
+    snprintf(dirpath, sizeof dirpath, "%s", dir);
+    DIR *d = opendir(dirpath);
+    cr_assert_not_null(d, "no %s", dirpath);
+    char *out, *err;
+    cr_assert_eq(abt_run("planners", &out, NULL), 0);
+    char specs[16][64];
+    int nspecs = 0;
+    for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"))
+        if (line[0] >= 'a' && line[0] <= 'z' && nspecs < 16) sscanf(line, "%63s", specs[nspecs++]);
+    free(out);
+    cr_assert_geq(nspecs, 2);
+    char *tmp = abt_tmpdir();
+    int suites = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".yaml") != 0) continue;
+        suites++;
+        char args[12288];
+        snprintf(args, sizeof args, "bound %s/%s", dirpath, e->d_name);
+        cr_assert_eq(abt_run(args, &out, &err), 0, "%s: %s%s", args, out, err);
+        free(out), free(err);
+        for (int s = 0; s < nspecs; s++) {
+            snprintf(args, sizeof args, "plan -p %s %s/%s -o %s/p.csv", specs[s], dirpath,
+                     e->d_name, tmp);
+            cr_assert_eq(abt_run(args, &out, &err), 0, "%s: %s%s", args, out, err);
+            free(out), free(err);
+            snprintf(args, sizeof args, "validate %s/%s %s/p.csv", dirpath, e->d_name, tmp);
+            cr_assert_eq(abt_run(args, &out, &err), 0, "%s: %s%s", args, out, err);
+            HAS(out, "check      ok");
+            free(out), free(err);
+        }
+    }
+    closedir(d);
+    free(tmp);
+    cr_assert_geq(suites, 8, "expected at least eight example suites, found %d", suites);
+}
