@@ -1,0 +1,31 @@
+/*
+ * sha256.h — SHA-256 (FIPS 180-4), for the content hashes of the results
+ * store: a suite is identified by the hash of its canonical text, a plan by
+ * the hash of its encoded offsets. Small and dependency-free.
+ */
+#ifndef AB_SHA256_H
+#define AB_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ABR_SHA256_HEX 65 /* 64 lower-case hex digits and a NUL */
+
+/* An incremental hashing context; plain data, no allocation, no cleanup. */
+typedef struct abr_sha256 {
+    uint32_t h[8];
+    uint64_t len;          /* bytes hashed so far */
+    unsigned char buf[64];
+    size_t nbuf;
+} abr_sha256;
+
+/* Starts a hash. */
+void abr_sha256_init(abr_sha256 *c);
+/* Adds len bytes at data (data may be NULL when len is 0). */
+void abr_sha256_update(abr_sha256 *c, const void *data, size_t len);
+/* Ends the hash and writes its 32 bytes to out; c must be re-initialised to reuse it. */
+void abr_sha256_final(abr_sha256 *c, unsigned char out[32]);
+/* The hash of len bytes at data as 64 lower-case hex digits, NUL-terminated, in hex. */
+void abr_sha256_hex(const void *data, size_t len, char hex[ABR_SHA256_HEX]);
+
+#endif

@@ -1,0 +1,1202 @@
+/*
+ * test_store.c — the results store: creating and opening files, clear errors
+ * for bad places, rows in and out in order, one row per (run, suite, spec),
+ * resume pairs, plan dedup, migration and version refusal, merging shards,
+ * a full disk, a kill -9, the integrity check and allocation failures.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "results/store.h"
+#include "support.h"
+
+/* ---- helpers ------------------------------------------------------------- */
+
+/* A path `name` in a fresh temporary folder; owned by the caller. */
+static char *tmp_path(const char *name) {
+    char *dir = abt_tmpdir();
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(n);
+    cr_assert_not_null(p);
+    snprintf(p, n, "%s/%s", dir, name);
+    free(dir);
+    return p;
+}
+
+static abr_store *open_ok(const char *path, unsigned flags) {
+    abr_store *s = NULL;
+    ab_error err = {0};
+    ab_status rc = abr_open(path, flags, &s, &err);
+    cr_assert_eq(rc, AB_OK, "open %s: %s", path, err.msg);
+    return s;
+}
+
+static bool file_exists(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* Runs raw SQL on path, outside the store (to forge old or broken files). */
+static void raw_exec(const char *path, const char *sql) {
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+    char *msg = NULL;
+    int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
+    cr_assert_eq(rc, SQLITE_OK, "%s: %s", sql, msg ? msg : "");
+    sqlite3_close(db);
+}
+
+/* The integer a raw query on path returns. */
+static int64_t raw_int(const char *path, const char *sql) {
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s", sql);
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "%s", sql);
+    int64_t v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
+static int64_t begin_run(abr_store *s, const char *key, const char *tag) {
+    int64_t id;
+    ab_error err;
+    abr_run info = {.key = key, .tag = tag, .revision = "abc123", .host = "box",
+                    .command = "arenabench run suites/"};
+    cr_assert_eq(abr_run_begin(s, &info, &id, &err), AB_OK, "%s", err.msg);
+    cr_assert_gt(id, 0);
+    return id;
+}
+
+static int64_t put_suite(abr_store *s, const char *name, const char *text) {
+    abr_suite su;
+    abr_suite_init(&su);
+    su.name = name;
+    su.text = text;
+    su.text_len = strlen(text);
+    su.source = "suites/examples/x.yaml";
+    su.tensors = (int64_t)strlen(text);
+    su.lower_bound = 100;
+    su.peak_live_bytes = 100;
+    su.logical_bytes = 90;
+    su.physical_bytes = 120;
+    int64_t id;
+    ab_error err;
+    cr_assert_eq(abr_suite_put(s, &su, &id, &err), AB_OK, "%s", err.msg);
+    cr_assert_gt(id, 0);
+    return id;
+}
+
+static void put_result(abr_store *s, const abr_result *r) {
+    ab_error err;
+    cr_assert_eq(abr_result_put(s, r, &err), AB_OK, "%s", err.msg);
+}
+
+/* A simple ok result with a plan of n offsets 0, 16, 32, ... */
+static abr_result simple_result(int64_t run, int64_t suite, const char *spec,
+                                const int64_t *offsets, size_t n) {
+    abr_result r;
+    abr_result_init(&r);
+    r.run = run;
+    r.suite = suite;
+    r.spec = spec;
+    r.arena = 64;
+    r.verdict = "ok";
+    r.offsets = offsets;
+    r.noffsets = n;
+    return r;
+}
+
+static const int64_t plan4[] = {0, 16, 32, 48};
+
+/* ---- SHA-256 ------------------------------------------------------------- */
+
+Test(sha256, matches_published_vectors) {
+    char hex[ABR_SHA256_HEX];
+    abr_sha256_hex("", 0, hex);
+    cr_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    abr_sha256_hex("abc", 3, hex);
+    cr_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    abr_sha256_hex(two, strlen(two), hex);
+    cr_assert_str_eq(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    /* A million 'a', fed in uneven pieces. */
+    abr_sha256 c;
+    unsigned char d[32];
+    char chunk[997];
+    memset(chunk, 'a', sizeof chunk);
+    abr_sha256_init(&c);
+    size_t left = 1000000;
+    while (left > 0) {
+        size_t take = left < sizeof chunk ? left : sizeof chunk;
+        abr_sha256_update(&c, chunk, take);
+        left -= take;
+    }
+    abr_sha256_final(&c, d);
+    cr_assert_eq(d[0], 0xcd);
+    cr_assert_eq(d[1], 0xc7);
+    cr_assert_eq(d[31], 0xd0);
+}
+
+/* ---- opening ------------------------------------------------------------- */
+
+Test(open, creates_a_file_at_the_current_version_in_wal_mode) {
+    char *path = tmp_path("r.db");
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    cr_assert_str_eq(abr_path(s), path);
+    cr_assert_eq(abr_check(s, NULL), AB_OK);
+    abr_close(s);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABR_SCHEMA_VERSION);
+    cr_assert_eq(raw_int(path, "PRAGMA application_id"), 1094865491);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM sqlite_schema WHERE name IN "
+                               "('runs', 'suites', 'results', 'plans')"), 4);
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, NULL), SQLITE_OK);
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+    cr_assert_str_eq((const char *)sqlite3_column_text(st, 0), "wal");
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    /* Opening again leaves it as it is. */
+    abr_close(open_ok(path, 0));
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABR_SCHEMA_VERSION);
+    free(path);
+}
+
+Test(open, enables_foreign_keys) {
+    char *path = tmp_path("r.db");
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    abr_result r = simple_result(7, 9, "first-fit", NULL, 0);
+    ab_error err;
+    cr_assert_eq(abr_result_put(s, &r, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "no run 7 or no suite 9") != NULL, "%s", err.msg);
+    abr_close(s);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM results"), 0);
+    free(path);
+}
+
+Test(open, does_not_create_without_the_create_flag) {
+    char *path = tmp_path("missing.db");
+    abr_store *s = (abr_store *)1;
+    ab_error err;
+    cr_assert_eq(abr_open(path, 0, &s, &err), AB_EINPUT);
+    cr_assert_null(s);
+    cr_assert(strstr(err.msg, path) != NULL && strstr(err.msg, "no such database"), "%s",
+              err.msg);
+    cr_assert(!file_exists(path));
+    cr_assert_eq(abr_open(path, ABR_OPEN_READONLY | ABR_OPEN_CREATE, &s, &err), AB_EINPUT);
+    cr_assert(!file_exists(path));
+    free(path);
+}
+
+Test(open, names_a_missing_folder_and_creates_nothing) {
+    char *dir = tmp_path("nope");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/r.db", dir);
+    abr_store *s;
+    ab_error err;
+    cr_assert_eq(abr_open(path, ABR_OPEN_CREATE, &s, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, path) != NULL, "%s", err.msg);
+    cr_assert(strstr(err.msg, "does not exist") != NULL, "%s", err.msg);
+    cr_assert(!file_exists(dir));
+    free(dir);
+}
+
+Test(open, names_a_folder_that_is_a_regular_file) {
+    char *file = tmp_path("plain");
+    FILE *f = fopen(file, "w");
+    cr_assert_not_null(f);
+    fputs("not a folder\n", f);
+    fclose(f);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/r.db", file);
+    abr_store *s;
+    ab_error err;
+    cr_assert_eq(abr_open(path, ABR_OPEN_CREATE, &s, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, path) != NULL && strstr(err.msg, "is not a folder") != NULL, "%s",
+              err.msg);
+    size_t len;
+    char *text = abt_slurp(file, &len);
+    cr_assert_str_eq(text, "not a folder\n");
+    free(text);
+    free(file);
+}
+
+Test(open, names_a_read_only_folder) {
+    if (geteuid() == 0)
+        cr_skip("running as root: permission bits do not stop root from writing "
+                "(names_a_folder_that_is_a_regular_file covers the unwritable path)");
+    char *dir = tmp_path("ro");
+    cr_assert_eq(mkdir(dir, 0755), 0);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/r.db", dir);
+    abr_close(open_ok(path, ABR_OPEN_CREATE)); /* an existing database ... */
+    char path2[4096];
+    snprintf(path2, sizeof path2, "%s/new.db", dir);
+    cr_assert_eq(chmod(dir, 0555), 0);       /* ... in a folder made read-only */
+    abr_store *s;
+    ab_error err;
+    cr_assert_eq(abr_open(path2, ABR_OPEN_CREATE, &s, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, path2) && strstr(err.msg, "not writable"), "%s", err.msg);
+    cr_assert(!file_exists(path2));
+    cr_assert_eq(abr_open(path, 0, &s, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, path) && strstr(err.msg, "not writable"), "%s", err.msg);
+    chmod(dir, 0755);
+    free(dir);
+}
+
+Test(open, refuses_a_folder_and_a_file_that_is_not_a_database) {
+    char *dir = abt_tmpdir();
+    abr_store *s;
+    ab_error err;
+    cr_assert_eq(abr_open(dir, ABR_OPEN_CREATE, &s, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "is a folder") != NULL, "%s", err.msg);
+    free(dir);
+    const char *text = "suite: x\ntensors: []\n";
+    const char *path = abt_write_tmp(text, ".db");
+    char copy[4096];
+    snprintf(copy, sizeof copy, "%s", path);
+    ab_status rc = abr_open(copy, ABR_OPEN_CREATE, &s, &err);
+    cr_assert_neq(rc, AB_OK);
+    cr_assert(strstr(err.msg, copy) && strstr(err.msg, "not a database"), "%s", err.msg);
+    char *back = abt_slurp(copy, NULL);
+    cr_assert_str_eq(back, text, "the file was changed");
+    free(back);
+}
+
+Test(open, read_only_reads_but_does_not_write) {
+    char *path = tmp_path("r.db");
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    int64_t run = begin_run(s, NULL, "t");
+    abr_close(s);
+    s = open_ok(path, ABR_OPEN_READONLY);
+    abr_run info;
+    ab_error err;
+    cr_assert_eq(abr_run_get(s, run, &info, &err), AB_OK, "%s", err.msg);
+    cr_assert_str_eq(info.tag, "t");
+    abr_run_free(&info);
+    int64_t id;
+    cr_assert_neq(abr_run_begin(s, &(abr_run){.tag = "x"}, &id, &err), AB_OK);
+    cr_assert(strstr(err.msg, path) != NULL, "%s", err.msg);
+    abr_close(s);
+    free(path);
+}
+
+/* ---- versions and migration ---------------------------------------------- */
+
+Test(migrate, turns_an_empty_version_0_file_into_the_schema) {
+    char *path = tmp_path("empty.db");
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fclose(f);
+    abr_store *s = open_ok(path, 0);
+    int64_t run = begin_run(s, NULL, NULL);
+    cr_assert_eq(run, 1);
+    abr_close(s);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABR_SCHEMA_VERSION);
+    free(path);
+}
+
+/* A fake version 2: one step from version 1 adds a column. */
+static const abr_migration fake_steps[] = {
+    {1, "ALTER TABLE runs ADD COLUMN fake_note TEXT DEFAULT 'migrated';"
+        "PRAGMA user_version = 2;"},
+};
+
+Test(migrate, steps_an_older_version_forward_keeping_its_rows) {
+    char *path = tmp_path("old.db");
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE); /* version 1: "older" than the fake 2 */
+    int64_t run = begin_run(s, "k1", "nightly");
+    abr_close(s);
+    abr_test_migrations(fake_steps, 1, 2);
+    s = open_ok(path, 0);
+    abr_close(s);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 2);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM runs WHERE fake_note = 'migrated'"), 1);
+    /* A new file under the fake version gets schema.sql, then the step. */
+    char *fresh = tmp_path("fresh.db");
+    abr_close(open_ok(fresh, ABR_OPEN_CREATE));
+    cr_assert_eq(raw_int(fresh, "PRAGMA user_version"), 2);
+    cr_assert_eq(raw_int(fresh, "SELECT count(*) FROM pragma_table_info('runs') "
+                                "WHERE name = 'fake_note'"), 1);
+    /* Back to the real code: version 2 is now newer than known. */
+    abr_test_migrations(NULL, 0, 0);
+    ab_error err;
+    cr_assert_eq(abr_open(path, 0, &s, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "newer") != NULL, "%s", err.msg);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM runs WHERE id = 1"), 1);
+    (void)run;
+    free(path);
+    free(fresh);
+}
+
+Test(migrate, a_failing_step_leaves_the_file_as_it_was) {
+    static const abr_migration bad[] = {
+        {1, "ALTER TABLE runs ADD COLUMN half TEXT; SELECT no_such_function();"
+            "PRAGMA user_version = 2;"},
+    };
+    char *path = tmp_path("old.db");
+    abr_close(open_ok(path, ABR_OPEN_CREATE));
+    abr_test_migrations(bad, 1, 2);
+    abr_store *s;
+    ab_error err;
+    cr_assert_neq(abr_open(path, 0, &s, &err), AB_OK);
+    cr_assert(strstr(err.msg, path) && strstr(err.msg, "migrate"), "%s", err.msg);
+    abr_test_migrations(NULL, 0, 0);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 1);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM pragma_table_info('runs') "
+                               "WHERE name = 'half'"), 0);
+    cr_assert(file_exists(path), "an existing file is never removed");
+    free(path);
+}
+
+Test(migrate, refuses_a_newer_version_with_a_clear_message) {
+    char *path = tmp_path("new.db");
+    abr_close(open_ok(path, ABR_OPEN_CREATE));
+    raw_exec(path, "PRAGMA user_version = 99");
+    abr_store *s;
+    ab_error err;
+    cr_assert_eq(abr_open(path, 0, &s, &err), AB_EINPUT);
+    cr_assert_null(s);
+    cr_assert(strstr(err.msg, path) != NULL, "%s", err.msg);
+    cr_assert(strstr(err.msg, "schema version 99 is newer than this arenabench knows (1)"),
+              "%s", err.msg);
+    cr_assert_eq(abr_open(path, ABR_OPEN_READONLY, &s, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "newer") != NULL, "%s", err.msg);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 99);
+    free(path);
+}
+
+Test(migrate, refuses_a_database_of_another_program) {
+    char *path = tmp_path("other.db");
+    raw_exec(path, "CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('keep me');");
+    abr_store *s;
+    ab_error err;
+    cr_assert_eq(abr_open(path, 0, &s, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "not an arenabench results database") != NULL, "%s", err.msg);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM notes"), 1);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM sqlite_schema"), 1);
+    size_t len;
+    char *bytes = abt_slurp(path, &len);
+    cr_assert(len > 19 && bytes[18] == 1 && bytes[19] == 1, "still a rollback-journal file");
+    free(bytes);
+    free(path);
+}
+
+/* ---- runs ---------------------------------------------------------------- */
+
+Test(runs, begin_get_finish_and_key_uniqueness) {
+    char *path = tmp_path("r.db");
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    int64_t a = begin_run(s, "shared-key", "nightly");
+    int64_t b = begin_run(s, NULL, NULL);
+    abr_run r;
+    ab_error err;
+    cr_assert_eq(abr_run_get(s, a, &r, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(r.id, a);
+    cr_assert_str_eq(r.key, "shared-key");
+    cr_assert_str_eq(r.tag, "nightly");
+    cr_assert_str_eq(r.revision, "abc123");
+    cr_assert_str_eq(r.host, "box");
+    cr_assert_str_eq(r.command, "arenabench run suites/");
+    cr_assert_eq(strlen(r.started), 24, "%s", r.started);
+    cr_assert_null(r.finished);
+    cr_assert_eq(r.status, ABR_RUN_RUNNING);
+    abr_run_free(&r);
+    cr_assert_eq(abr_run_get(s, b, &r, &err), AB_OK);
+    cr_assert_eq(strlen(r.key), 32, "a random 128-bit key: %s", r.key);
+    cr_assert_null(r.tag);
+    abr_run_free(&r);
+    cr_assert_eq(abr_run_finish(s, a, ABR_RUN_DONE, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abr_run_get(s, a, &r, &err), AB_OK);
+    cr_assert_eq(r.status, ABR_RUN_DONE);
+    cr_assert_not_null(r.finished);
+    abr_run_free(&r);
+    int64_t id;
+    cr_assert_eq(abr_run_begin(s, &(abr_run){.key = "shared-key"}, &id, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "shared-key") != NULL, "%s", err.msg);
+    cr_assert_eq(abr_run_finish(s, 99, ABR_RUN_DONE, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "no run 99") != NULL, "%s", err.msg);
+    cr_assert_eq(abr_run_finish(s, a, ABR_RUN_RUNNING, &err), AB_EINPUT);
+    cr_assert_eq(abr_run_get(s, 99, &r, &err), AB_EINPUT);
+    abr_close(s);
+    free(path);
+}
+
+Test(runs, finds_latest_and_previous_by_tag) {
+    char *path = tmp_path("r.db");
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    int64_t id = -1, n1 = begin_run(s, NULL, "nightly");
+    int64_t other = begin_run(s, NULL, "manual");
+    int64_t n2 = begin_run(s, NULL, "nightly");
+    int64_t untagged = begin_run(s, NULL, NULL);
+    ab_error err;
+    cr_assert_eq(abr_run_latest(s, NULL, &id, &err), AB_OK);
+    cr_assert_eq(id, untagged);
+    cr_assert_eq(abr_run_latest(s, "nightly", &id, &err), AB_OK);
+    cr_assert_eq(id, n2);
+    cr_assert_eq(abr_run_latest(s, "weekly", &id, &err), AB_OK);
+    cr_assert_eq(id, 0, "none is not an error");
+    cr_assert_eq(abr_run_previous(s, n2, &id, &err), AB_OK);
+    cr_assert_eq(id, n1);
+    cr_assert_eq(abr_run_previous(s, n1, &id, &err), AB_OK);
+    cr_assert_eq(id, 0);
+    cr_assert_eq(abr_run_previous(s, other, &id, &err), AB_OK);
+    cr_assert_eq(id, 0);
+    cr_assert_eq(abr_run_previous(s, 42, &id, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "no run 42") != NULL, "%s", err.msg);
+    abr_close(s);
+    free(path);
+}
+
+/* ---- suites -------------------------------------------------------------- */
+
+Test(suites, same_text_is_one_suite_an_edit_is_another) {
+    char *path = tmp_path("r.db");
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    int64_t a = put_suite(s, "net", "suite: net\ntensors: [a]\n");
+    int64_t b = put_suite(s, "net", "suite: net\ntensors: [a]\n");
+    int64_t c = put_suite(s, "net", "suite: net\ntensors: [a, b]\n");
+    cr_assert_eq(a, b);
+    cr_assert_neq(a, c);
+    char *text;
+    size_t len;
+    ab_error err;
+    cr_assert_eq(abr_suite_text(s, c, &text, &len, &err), AB_OK, "%s", err.msg);
+    cr_assert_str_eq(text, "suite: net\ntensors: [a, b]\n");
+    cr_assert_eq(len, strlen(text));
+    ab_free(text);
+    cr_assert_eq(abr_suite_text(s, 77, &text, &len, &err), AB_EINPUT);
+    cr_assert_null(text);
+    abr_suite bad;
+    abr_suite_init(&bad);
+    bad.name = "nameless-text";
+    int64_t id;
+    cr_assert_eq(abr_suite_put(s, &bad, &id, &err), AB_EINPUT);
+    abr_close(s);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM suites"), 2);
+    free(path);
+}
+
+/* ---- results ------------------------------------------------------------- */
+
+/* Every field of a result set, from one number. */
+static abr_result full_result(int64_t run, int64_t suite, const char *spec, int j,
+                              int64_t *offsets, size_t n) {
+    abr_result r;
+    abr_result_init(&r);
+    r.run = run;
+    r.suite = suite;
+    r.spec = spec;
+    r.status = (abr_job_status)(j % ABR_NJOB_STATUSES);
+    r.arena = 1000 + j;
+    r.lower_bound = 900 + j;
+    r.k = j % 2 ? 64 : AB_NONE;
+    r.ilp_status = j % 3 == 0 ? "optimal" : NULL;
+    r.ilp_objective = j % 3 == 0 ? 1000 + j : AB_NONE;
+    r.ilp_bound = j % 3 == 0 ? 950 + j : AB_NONE;
+    r.proven_by = (abr_proof)(j % ABR_NPROOFS);
+    r.wall_s = 0.25 * j;
+    r.cpu_s = j % 4 == 0 ? -1.0 : 0.125 * j;
+    r.peak_rss = 1 << 20;
+    r.nodes = j * 10;
+    r.signal = r.status == ABR_JOB_CRASH ? 11 : 0;
+    r.verdict = r.status == ABR_JOB_INVALID ? "overlap" : "ok";
+    r.check_message = r.status == ABR_JOB_INVALID ? "overlap: 'a' and 'b' share bytes" : NULL;
+    r.error = r.status == ABR_JOB_ERROR ? "planner said no" : NULL;
+    r.note = "fine";
+    for (size_t i = 0; i < n; i++) offsets[i] = (int64_t)(i * 16 + (size_t)j);
+    bool plan = r.status == ABR_JOB_OK || r.status == ABR_JOB_INVALID;
+    r.offsets = plan ? offsets : NULL;
+    r.noffsets = plan ? n : 0;
+    return r;
+}
+
+/* Asserts two rows hold the same data (ids and times aside). */
+static void assert_same_row(const abr_row *a, const abr_row *b) {
+    cr_assert_str_eq(a->suite.name, b->suite.name);
+    cr_assert_str_eq(a->suite.hash, b->suite.hash);
+    cr_assert_eq(a->suite.tensors, b->suite.tensors);
+    cr_assert_eq(a->suite.lower_bound, b->suite.lower_bound);
+    cr_assert_eq(a->suite.optimum, b->suite.optimum);
+    cr_assert_eq(a->suite.peak_live_bytes, b->suite.peak_live_bytes);
+    const abr_result *x = &a->r, *y = &b->r;
+    cr_assert_str_eq(x->spec, y->spec);
+    cr_assert_eq(x->status, y->status, "%s", x->spec);
+    cr_assert_eq(x->arena, y->arena);
+    cr_assert_eq(x->lower_bound, y->lower_bound);
+    cr_assert_eq(x->k, y->k);
+    cr_assert_eq(x->ilp_objective, y->ilp_objective);
+    cr_assert_eq(x->ilp_bound, y->ilp_bound);
+    cr_assert_eq(x->ilp_status == NULL, y->ilp_status == NULL);
+    if (x->ilp_status) cr_assert_str_eq(x->ilp_status, y->ilp_status);
+    cr_assert_eq(x->proven_by, y->proven_by);
+    cr_assert_eq(x->wall_s, y->wall_s);
+    cr_assert_eq(x->cpu_s, y->cpu_s);
+    cr_assert_eq(x->peak_rss, y->peak_rss);
+    cr_assert_eq(x->nodes, y->nodes);
+    cr_assert_eq(x->signal, y->signal);
+    cr_assert_str_eq(x->verdict, y->verdict);
+    cr_assert_eq(x->check_message == NULL, y->check_message == NULL);
+    cr_assert_eq(x->error == NULL, y->error == NULL);
+    cr_assert_str_eq(x->note, y->note);
+    cr_assert_str_eq(x->plan_hash, y->plan_hash);
+}
+
+Test(results, reads_rows_back_in_suite_name_hash_spec_order) {
+    char *path = tmp_path("r.db");
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    int64_t run = begin_run(s, NULL, "t");
+    int64_t other = begin_run(s, NULL, "t");
+    int64_t zeta = put_suite(s, "zeta", "zeta v1");
+    int64_t alpha = put_suite(s, "alpha", "alpha v1");
+    int64_t alpha2 = put_suite(s, "alpha", "alpha v2 (edited)");
+    const char *specs[] = {"first-fit:order=size", "best-fit", "first-fit"};
+    int64_t suites[] = {zeta, alpha2, alpha};
+    int64_t offsets[3][3][5];
+    int j = 0;
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++, j++) {
+            abr_result r = full_result(run, suites[i], specs[k], j, offsets[i][k], 5);
+            put_result(s, &r);
+        }
+    abr_result noise = simple_result(other, alpha, "best-fit", plan4, 4);
+    put_result(s, &noise);
+    abr_rows rows;
+    ab_error err;
+    cr_assert_eq(abr_rows_read(s, run, &rows, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(rows.n, 9);
+    for (size_t i = 0; i + 1 < rows.n; i++) {
+        const abr_row *a = &rows.v[i], *b = &rows.v[i + 1];
+        int c = strcmp(a->suite.name, b->suite.name);
+        if (c == 0) c = strcmp(a->suite.hash, b->suite.hash);
+        if (c == 0) c = strcmp(a->r.spec, b->r.spec);
+        cr_assert_lt(c, 0, "row %zu out of order", i);
+    }
+    cr_assert_str_eq(rows.v[0].suite.name, "alpha");
+    cr_assert_str_eq(rows.v[0].r.spec, "best-fit");
+    cr_assert_str_eq(rows.v[8].suite.name, "zeta");
+    cr_assert_str_eq(rows.v[8].r.spec, "first-fit:order=size");
+    /* Every field comes back as it went in. */
+    j = 0;
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++, j++) {
+            int64_t scratch[5];
+            abr_result want = full_result(run, suites[i], specs[k], j, scratch, 5);
+            const abr_row *got = NULL;
+            for (size_t m = 0; m < rows.n; m++)
+                if (rows.v[m].r.suite == suites[i] && strcmp(rows.v[m].r.spec, specs[k]) == 0)
+                    got = &rows.v[m];
+            cr_assert_not_null(got);
+            const abr_result *g = &got->r;
+            cr_assert_eq(g->run, run);
+            cr_assert_eq(got->suite.id, suites[i]);
+            cr_assert_eq(g->status, want.status);
+            cr_assert_eq(g->arena, want.arena);
+            cr_assert_eq(g->lower_bound, want.lower_bound);
+            cr_assert_eq(g->k, want.k);
+            cr_assert_eq(g->ilp_objective, want.ilp_objective);
+            cr_assert_eq(g->ilp_bound, want.ilp_bound);
+            if (want.ilp_status) cr_assert_str_eq(g->ilp_status, want.ilp_status);
+            else cr_assert_null(g->ilp_status);
+            cr_assert_eq(g->proven_by, want.proven_by);
+            cr_assert_eq(g->wall_s, want.wall_s);
+            cr_assert_eq(g->cpu_s, want.cpu_s);
+            cr_assert_eq(g->peak_rss, want.peak_rss);
+            cr_assert_eq(g->nodes, want.nodes);
+            cr_assert_eq(g->signal, want.signal);
+            cr_assert_str_eq(g->verdict, want.verdict);
+            if (want.check_message) cr_assert_str_eq(g->check_message, want.check_message);
+            else cr_assert_null(g->check_message);
+            if (want.error) cr_assert_str_eq(g->error, want.error);
+            else cr_assert_null(g->error);
+            cr_assert_str_eq(g->note, "fine");
+            cr_assert_not_null(g->recorded);
+            cr_assert_eq(got->suite.lower_bound, 100);
+            cr_assert_eq(got->suite.optimum, AB_NONE);
+            cr_assert_str_eq(got->suite.source, "suites/examples/x.yaml");
+            cr_assert_null(got->suite.text);
+            if (want.offsets != NULL) {
+                char hash[ABR_SHA256_HEX];
+                cr_assert_eq(abr_plan_hash(want.offsets, 5, hash, NULL), AB_OK);
+                cr_assert_str_eq(g->plan_hash, hash);
+            } else {
+                cr_assert_str_eq(g->plan_hash, "");
+            }
+        }
+    abr_rows_free(&rows);
+    abr_rows_free(&rows); /* freeing twice is harmless */
+    cr_assert_eq(abr_rows_read(s, 123, &rows, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "no run 123") != NULL, "%s", err.msg);
+    abr_close(s);
+    free(path);
+}
+
+Test(results, a_second_row_for_the_same_pair_is_refused_and_the_first_kept) {
+    char *path = tmp_path("r.db");
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    int64_t run = begin_run(s, NULL, NULL);
+    int64_t suite = put_suite(s, "net", "net text");
+    abr_result r = simple_result(run, suite, "first-fit", plan4, 4);
+    put_result(s, &r);
+    static const int64_t other[] = {7, 7, 7};
+    abr_result again = simple_result(run, suite, "first-fit", other, 3);
+    again.arena = 1;
+    ab_error err;
+    cr_assert_eq(abr_result_put(s, &again, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "already has a result") && strstr(err.msg, "first-fit") &&
+                  strstr(err.msg, path),
+              "%s", err.msg);
+    abr_close(s);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM results"), 1);
+    cr_assert_eq(raw_int(path, "SELECT arena FROM results"), 64);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM plans"), 1, "no orphan plan");
+    free(path);
+}
+
+Test(results, rejects_malformed_rows) {
+    char *path = tmp_path("r.db");
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    int64_t run = begin_run(s, NULL, NULL);
+    int64_t suite = put_suite(s, "net", "net text");
+    ab_error err;
+    abr_result r = simple_result(run, suite, NULL, NULL, 0);
+    cr_assert_eq(abr_result_put(s, &r, &err), AB_EINPUT);
+    r.spec = "ff";
+    r.k = 0;
+    cr_assert_eq(abr_result_put(s, &r, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "coarsening") != NULL, "%s", err.msg);
+    r.k = AB_NONE;
+    r.status = ABR_NJOB_STATUSES;
+    cr_assert_eq(abr_result_put(s, &r, &err), AB_EINPUT);
+    abr_close(s);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM results"), 0);
+    free(path);
+}
+
+Test(results, resume_pairs_list_what_a_run_has) {
+    char *path = tmp_path("r.db");
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    int64_t run = begin_run(s, NULL, NULL);
+    int64_t other = begin_run(s, NULL, NULL);
+    int64_t a = put_suite(s, "a", "a text"), b = put_suite(s, "b", "b text");
+    abr_result r = simple_result(run, b, "first-fit", plan4, 4);
+    put_result(s, &r);
+    r = simple_result(run, a, "best-fit", plan4, 4);
+    put_result(s, &r);
+    r = simple_result(run, a, "exact:k=64", NULL, 0);
+    put_result(s, &r);
+    r = simple_result(other, b, "best-fit", NULL, 0);
+    put_result(s, &r);
+    abr_pairs pairs;
+    ab_error err;
+    cr_assert_eq(abr_pairs_read(s, run, &pairs, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(pairs.n, 3);
+    cr_assert_eq(pairs.v[0].suite, a);
+    cr_assert_str_eq(pairs.v[0].spec, "best-fit");
+    cr_assert_str_eq(pairs.v[1].spec, "exact:k=64");
+    cr_assert_eq(pairs.v[2].suite, b);
+    cr_assert(abr_pairs_has(&pairs, a, "best-fit"));
+    cr_assert(abr_pairs_has(&pairs, a, "exact:k=64"));
+    cr_assert(abr_pairs_has(&pairs, b, "first-fit"));
+    cr_assert(!abr_pairs_has(&pairs, b, "best-fit"));
+    cr_assert(!abr_pairs_has(&pairs, a, "first-fit"));
+    cr_assert(!abr_pairs_has(&pairs, 99, "best-fit"));
+    abr_pairs_free(&pairs);
+    cr_assert_eq(abr_pairs_read(s, 99, &pairs, &err), AB_EINPUT);
+    cr_assert_eq(pairs.n, 0);
+    abr_close(s);
+    free(path);
+}
+
+/* ---- plans --------------------------------------------------------------- */
+
+Test(plans, are_stored_once_and_read_back_exactly) {
+    char *path = tmp_path("r.db");
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    int64_t run = begin_run(s, NULL, NULL);
+    int64_t suite = put_suite(s, "net", "net text");
+    const int64_t odd[] = {0, 1, 127, 128, -1, -64, INT64_MAX, INT64_MIN, (int64_t)1 << 62, 300};
+    const size_t nodd = sizeof odd / sizeof odd[0];
+    abr_result r = simple_result(run, suite, "a", plan4, 4);
+    put_result(s, &r);
+    r = simple_result(run, suite, "b", plan4, 4); /* same plan, another planner */
+    put_result(s, &r);
+    r = simple_result(run, suite, "c", odd, nodd);
+    put_result(s, &r);
+    static const int64_t none[1] = {0};
+    r = simple_result(run, suite, "d", none, 0); /* an empty plan */
+    put_result(s, &r);
+    r = simple_result(run, suite, "e", NULL, 0); /* no plan */
+    put_result(s, &r);
+    abr_rows rows;
+    ab_error err;
+    cr_assert_eq(abr_rows_read(s, run, &rows, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(rows.n, 5);
+    cr_assert_str_eq(rows.v[0].r.plan_hash, rows.v[1].r.plan_hash);
+    cr_assert_str_neq(rows.v[0].r.plan_hash, rows.v[2].r.plan_hash);
+    cr_assert_str_eq(rows.v[4].r.plan_hash, "");
+    int64_t *got;
+    size_t n;
+    cr_assert_eq(abr_plan_get(s, rows.v[0].r.plan_hash, &got, &n, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(n, 4);
+    cr_assert_arr_eq(got, plan4, sizeof plan4);
+    ab_free(got);
+    cr_assert_eq(abr_plan_get(s, rows.v[2].r.plan_hash, &got, &n, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(n, nodd);
+    cr_assert_arr_eq(got, odd, sizeof odd);
+    ab_free(got);
+    cr_assert_eq(abr_plan_get(s, rows.v[3].r.plan_hash, &got, &n, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(n, 0);
+    cr_assert_null(got);
+    cr_assert_eq(abr_plan_get(s, "00", &got, &n, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "no plan 00") != NULL, "%s", err.msg);
+    abr_rows_free(&rows);
+    abr_close(s);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM plans"), 3);
+    /* Compact: 4 small offsets take 4 bytes. */
+    cr_assert_eq(raw_int(path, "SELECT min(length(offsets)) FROM plans WHERE tensors = 4"), 4);
+    free(path);
+}
+
+Test(plans, a_malformed_blob_is_reported) {
+    char *path = tmp_path("r.db");
+    abr_close(open_ok(path, ABR_OPEN_CREATE));
+    raw_exec(path, "INSERT INTO plans VALUES ('"
+                   "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                   "', 3, x'8080')");
+    abr_store *s = open_ok(path, 0);
+    int64_t *got;
+    size_t n;
+    ab_error err;
+    cr_assert_eq(abr_plan_get(s, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+                              &got, &n, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "malformed") != NULL, "%s", err.msg);
+    cr_assert_null(got);
+    abr_close(s);
+    free(path);
+}
+
+/* ---- merge --------------------------------------------------------------- */
+
+#define NSUITES 5
+#define NSPECS 3
+static const char *const merge_specs[NSPECS] = {"first-fit", "best-fit:order=size", "ilp:time=30"};
+
+/* Records jobs j (suite j / NSPECS, spec j % NSPECS) with j % nshards == shard
+ * into a run keyed key; suites are stored in an order that depends on shard,
+ * so their ids differ between files. */
+static void record_jobs(const char *path, const char *key, int shard, int nshards,
+                        const char *host) {
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    int64_t run;
+    ab_error err;
+    abr_run info = {.key = key, .tag = "nightly", .revision = "abc123", .host = host,
+                    .command = "arenabench run --shard"};
+    cr_assert_eq(abr_run_begin(s, &info, &run, &err), AB_OK, "%s", err.msg);
+    int64_t ids[NSUITES];
+    char names[NSUITES][16], texts[NSUITES][32];
+    for (int k = 0; k < NSUITES; k++) {
+        int i = (k + shard) % NSUITES;
+        snprintf(names[i], sizeof names[i], "suite-%d", i % 3); /* names repeat */
+        snprintf(texts[i], sizeof texts[i], "canonical text %d", i);
+        ids[i] = put_suite(s, names[i], texts[i]);
+    }
+    for (int j = 0; j < NSUITES * NSPECS; j++) {
+        if (j % nshards != shard) continue;
+        int64_t offsets[6];
+        abr_result r = full_result(run, ids[j / NSPECS], merge_specs[j % NSPECS], j, offsets, 6);
+        put_result(s, &r);
+    }
+    cr_assert_eq(abr_run_finish(s, run, ABR_RUN_DONE, &err), AB_OK);
+    abr_close(s);
+}
+
+static void read_run_rows(abr_store *s, int64_t run, abr_rows *rows) {
+    ab_error err;
+    cr_assert_eq(abr_rows_read(s, run, rows, &err), AB_OK, "%s", err.msg);
+}
+
+Test(merge, three_shards_give_the_rows_of_one_unsharded_run) {
+    char *dir = abt_tmpdir();
+    char whole[4096], out[4096], shard[3][4096];
+    snprintf(whole, sizeof whole, "%s/whole.db", dir);
+    snprintf(out, sizeof out, "%s/out.db", dir);
+    record_jobs(whole, "nightly-42", 0, 1, "box");
+    for (int i = 0; i < 3; i++) {
+        snprintf(shard[i], sizeof shard[i], "%s/shard%d.db", dir, i);
+        char host[16];
+        snprintf(host, sizeof host, "host%d", i);
+        record_jobs(shard[i], "nightly-42", i, 3, host);
+    }
+    /* OUT already holds an unrelated run, so ids shift. */
+    abr_store *s = open_ok(out, ABR_OPEN_CREATE);
+    int64_t before = begin_run(s, NULL, "manual");
+    put_suite(s, "unrelated", "unrelated text");
+    abr_merge_stats st = {0};
+    ab_error err;
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(abr_merge(s, shard[i], &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(st.runs_added, 1);
+    cr_assert_eq(st.runs_joined, 2);
+    cr_assert_eq(st.suites_added, NSUITES);
+    cr_assert_eq(st.results_added, NSUITES * NSPECS);
+    cr_assert_eq(st.results_skipped, 0);
+    int64_t merged;
+    cr_assert_eq(abr_run_latest(s, "nightly", &merged, &err), AB_OK);
+    cr_assert_neq(merged, before);
+    abr_run run;
+    cr_assert_eq(abr_run_get(s, merged, &run, &err), AB_OK);
+    cr_assert_str_eq(run.key, "nightly-42");
+    cr_assert_str_eq(run.host, "host0,host1,host2");
+    cr_assert_eq(run.status, ABR_RUN_DONE);
+    cr_assert_not_null(run.finished);
+    abr_run_free(&run);
+
+    abr_store *w = open_ok(whole, 0);
+    abr_rows a, b;
+    read_run_rows(w, 1, &a);
+    read_run_rows(s, merged, &b);
+    cr_assert_eq(a.n, (size_t)(NSUITES * NSPECS));
+    cr_assert_eq(a.n, b.n);
+    for (size_t i = 0; i < a.n; i++) {
+        assert_same_row(&a.v[i], &b.v[i]);
+        if (b.v[i].r.plan_hash[0] == '\0') continue;
+        int64_t *x, *y;
+        size_t nx, ny;
+        cr_assert_eq(abr_plan_get(w, a.v[i].r.plan_hash, &x, &nx, &err), AB_OK);
+        cr_assert_eq(abr_plan_get(s, b.v[i].r.plan_hash, &y, &ny, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(nx, ny);
+        cr_assert_arr_eq(x, y, nx * sizeof *x);
+        ab_free(x);
+        ab_free(y);
+    }
+    abr_rows_free(&a);
+    abr_rows_free(&b);
+    abr_close(w);
+    cr_assert_eq(abr_check(s, &err), AB_OK, "%s", err.msg);
+
+    /* Merging a shard again changes nothing. */
+    abr_merge_stats again = {0};
+    cr_assert_eq(abr_merge(s, shard[1], &again, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(again.results_added, 0);
+    cr_assert_eq(again.results_skipped, 5);
+    cr_assert_eq(again.suites_added, 0);
+    cr_assert_eq(again.plans_added, 0);
+    cr_assert_eq(again.runs_joined, 1);
+    abr_close(s);
+    cr_assert_eq(raw_int(out, "SELECT count(*) FROM runs"), 2);
+    cr_assert_eq(raw_int(out, "SELECT count(*) FROM results"), NSUITES * NSPECS);
+    free(dir);
+}
+
+Test(merge, keeps_runs_with_other_keys_apart_and_joins_unfinished_shards) {
+    char *dir = abt_tmpdir();
+    char a[4096], b[4096];
+    snprintf(a, sizeof a, "%s/a.db", dir);
+    snprintf(b, sizeof b, "%s/b.db", dir);
+    record_jobs(a, "run-a", 0, 1, "x");
+    abr_store *s = open_ok(b, ABR_OPEN_CREATE);
+    int64_t run = begin_run(s, "run-b", "nightly");
+    int64_t suite = put_suite(s, "b", "b text");
+    abr_result r = simple_result(run, suite, "first-fit", plan4, 4);
+    put_result(s, &r);
+    abr_close(s); /* never finished: a killed shard */
+    s = open_ok(a, 0);
+    abr_merge_stats st = {0};
+    ab_error err;
+    cr_assert_eq(abr_merge(s, b, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(st.runs_added, 1);
+    cr_assert_eq(st.runs_joined, 0);
+    int64_t id;
+    cr_assert_eq(abr_run_latest(s, NULL, &id, &err), AB_OK);
+    abr_rows rows;
+    read_run_rows(s, id, &rows);
+    cr_assert_eq(rows.n, 1);
+    cr_assert_str_eq(rows.v[0].suite.name, "b");
+    abr_rows_free(&rows);
+    /* A shard of run-a that is still running makes the joined run unfinished. */
+    char c[4096];
+    snprintf(c, sizeof c, "%s/c.db", dir);
+    abr_store *t = open_ok(c, ABR_OPEN_CREATE);
+    abr_run info = {.key = "run-a", .tag = "nightly", .revision = "abc123", .host = "y"};
+    cr_assert_eq(abr_run_begin(t, &info, &id, &err), AB_OK);
+    abr_close(t);
+    cr_assert_eq(abr_merge(s, c, &st, &err), AB_OK, "%s", err.msg);
+    abr_run got;
+    cr_assert_eq(abr_run_get(s, 1, &got, &err), AB_OK);
+    cr_assert_str_eq(got.key, "run-a");
+    cr_assert_eq(got.status, ABR_RUN_RUNNING);
+    cr_assert_null(got.finished);
+    cr_assert_str_eq(got.host, "x,y");
+    abr_run_free(&got);
+    abr_close(s);
+    free(dir);
+}
+
+Test(merge, refuses_itself_and_a_key_with_another_revision_changing_nothing) {
+    char *dir = abt_tmpdir();
+    char a[4096], b[4096], missing[4096];
+    snprintf(a, sizeof a, "%s/a.db", dir);
+    snprintf(b, sizeof b, "%s/b.db", dir);
+    snprintf(missing, sizeof missing, "%s/missing.db", dir);
+    record_jobs(a, "same-key", 0, 1, "x");
+    abr_store *t = open_ok(b, ABR_OPEN_CREATE);
+    int64_t run;
+    ab_error err;
+    abr_run info = {.key = "same-key", .tag = "nightly", .revision = "other"};
+    cr_assert_eq(abr_run_begin(t, &info, &run, &err), AB_OK);
+    put_suite(t, "fresh", "a suite only b has");
+    abr_close(t);
+    abr_store *s = open_ok(a, 0);
+    abr_merge_stats st = {0};
+    cr_assert_eq(abr_merge(s, a, &st, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "into itself") != NULL, "%s", err.msg);
+    cr_assert_eq(abr_merge(s, b, &st, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "same-key") && strstr(err.msg, b), "%s", err.msg);
+    cr_assert_eq(abr_merge(s, missing, &st, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, missing) != NULL, "%s", err.msg);
+    cr_assert(!file_exists(missing));
+    cr_assert_eq(st.suites_added, 0, "a refused merge counts nothing");
+    cr_assert_eq(abr_check(s, &err), AB_OK, "%s", err.msg);
+    abr_close(s);
+    cr_assert_eq(raw_int(a, "SELECT count(*) FROM suites WHERE name = 'fresh'"), 0,
+                 "the refused merge was rolled back");
+    free(dir);
+}
+
+Test(merge, migrates_an_older_input_first) {
+    char *dir = abt_tmpdir();
+    char in[4096], out[4096], empty[4096];
+    snprintf(in, sizeof in, "%s/in.db", dir);
+    snprintf(out, sizeof out, "%s/out.db", dir);
+    snprintf(empty, sizeof empty, "%s/empty.db", dir);
+    record_jobs(in, "k", 0, 1, "x");          /* version 1 ... */
+    abr_test_migrations(fake_steps, 1, 2);    /* ... is older than the fake 2 */
+    abr_store *s = open_ok(out, ABR_OPEN_CREATE);
+    abr_merge_stats st = {0};
+    ab_error err;
+    cr_assert_eq(abr_merge(s, in, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(st.results_added, NSUITES * NSPECS);
+    FILE *f = fopen(empty, "w");             /* an empty file is version 0 */
+    cr_assert_not_null(f);
+    fclose(f);
+    cr_assert_eq(abr_merge(s, empty, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(st.results_added, NSUITES * NSPECS);
+    abr_close(s);
+    abr_test_migrations(NULL, 0, 0);
+    cr_assert_eq(raw_int(in, "PRAGMA user_version"), 2);
+    cr_assert_eq(raw_int(empty, "PRAGMA user_version"), 2);
+    cr_assert_eq(raw_int(out, "SELECT count(*) FROM runs WHERE fake_note = 'migrated'"), 1);
+    free(dir);
+}
+
+/* ---- faults -------------------------------------------------------------- */
+
+/* Records results with large plans into path until one fails; writes the
+ * number recorded, then the status of the failure, to fd. */
+static void fill_until_failure(const char *path, int64_t run, int64_t suite, int fd) {
+    abr_store *s = open_ok(path, 0);
+    static int64_t offsets[4000];
+    for (size_t i = 0; i < 4000; i++) offsets[i] = (int64_t)(i * 7919 % 4000) << 20;
+    int64_t done = 0;
+    ab_status rc = AB_OK;
+    ab_error err = {0};
+    char spec[32];
+    for (int i = 0; i < 100000 && rc == AB_OK; i++) {
+        snprintf(spec, sizeof spec, "planner-%d", i);
+        offsets[0] = i; /* a new plan each time */
+        abr_result r = simple_result(run, suite, spec, offsets, 4000);
+        rc = abr_result_put(s, &r, &err);
+        if (rc == AB_OK) done++;
+    }
+    int64_t msg[2] = {done, rc};
+    bool named = strstr(err.msg, path) != NULL;
+    if (write(fd, msg, sizeof msg) != sizeof msg || !named) _exit(2);
+    if (write(fd, err.msg, sizeof err.msg) != sizeof err.msg) _exit(2);
+    abr_close(s);
+    _exit(0);
+}
+
+Test(faults, a_full_disk_gives_an_error_and_a_consistent_file) {
+    char *path = tmp_path("full.db");
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    int64_t run = begin_run(s, NULL, NULL);
+    int64_t suite = put_suite(s, "net", "net text");
+    abr_close(s);
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1);
+    if (pid == 0) {
+        close(fds[0]);
+        signal(SIGXFSZ, SIG_IGN); /* writes past the limit fail with EFBIG */
+        struct rlimit rl = {256 * 1024, 256 * 1024};
+        if (setrlimit(RLIMIT_FSIZE, &rl) != 0) _exit(3);
+        fill_until_failure(path, run, suite, fds[1]);
+    }
+    close(fds[1]);
+    int64_t msg[2] = {-1, -1};
+    ssize_t got = read(fds[0], msg, sizeof msg);
+    char why[AB_ERROR_MAX] = "";
+    ssize_t wgot = read(fds[0], why, sizeof why);
+    why[sizeof why - 1] = '\0';
+    close(fds[0]);
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
+    cr_assert_eq(got, (ssize_t)sizeof msg);
+    cr_assert_gt(msg[0], 0, "some rows fit before the limit");
+    cr_assert_lt(msg[0], 100000, "the limit was hit");
+    cr_assert_neq(msg[1], AB_OK);
+    cr_assert_gt(wgot, 0);
+    cr_log_info("full disk: %lld rows recorded, then: %s", (long long)msg[0], why);
+    /* The file is sound and holds exactly the rows that were acknowledged. */
+    s = open_ok(path, 0);
+    ab_error err;
+    cr_assert_eq(abr_check(s, &err), AB_OK, "%s", err.msg);
+    abr_pairs pairs;
+    cr_assert_eq(abr_pairs_read(s, run, &pairs, &err), AB_OK);
+    cr_assert_eq((int64_t)pairs.n, msg[0]);
+    abr_pairs_free(&pairs);
+    abr_result r = simple_result(run, suite, "after", plan4, 4);
+    put_result(s, &r); /* with room again, writing works */
+    abr_close(s);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM results WHERE plan IS NOT NULL AND plan "
+                               "NOT IN (SELECT hash FROM plans)"), 0, "no half row");
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM plans p WHERE NOT EXISTS (SELECT 1 FROM "
+                               "results r WHERE r.plan = p.hash)"), 0, "no orphan plan");
+    free(path);
+}
+
+Test(faults, a_kill_9_loses_only_the_row_in_flight_and_resume_fills_the_rest) {
+    char *path = tmp_path("kill.db");
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    int64_t run = begin_run(s, NULL, NULL);
+    int64_t suite = put_suite(s, "net", "net text");
+    abr_close(s);
+    enum { JOBS = 400 };
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1);
+    if (pid == 0) {
+        close(fds[0]);
+        abr_store *c = open_ok(path, 0);
+        static int64_t offsets[2000];
+        char spec[32];
+        for (int i = 0; i < JOBS; i++) {
+            snprintf(spec, sizeof spec, "p%03d", i);
+            offsets[0] = i;
+            abr_result r = simple_result(run, suite, spec, offsets, 2000);
+            if (abr_result_put(c, &r, NULL) != AB_OK) _exit(1);
+            if (i == 5 && write(fds[1], "x", 1) != 1) _exit(1);
+        }
+        pause(); /* all done: wait for the kill */
+        _exit(0);
+    }
+    close(fds[1]);
+    char x;
+    cr_assert_eq(read(fds[0], &x, 1), 1);
+    close(fds[0]);
+    nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+    kill(pid, SIGKILL);
+    int status;
+    waitpid(pid, &status, 0);
+    s = open_ok(path, 0);
+    ab_error err;
+    cr_assert_eq(abr_check(s, &err), AB_OK, "%s", err.msg);
+    abr_pairs pairs;
+    cr_assert_eq(abr_pairs_read(s, run, &pairs, &err), AB_OK);
+    cr_assert_geq(pairs.n, 6);
+    cr_log_info("kill -9: %zu of %d rows were committed", pairs.n, (int)JOBS);
+    char spec[32];
+    static int64_t offsets[2000];
+    for (int i = 0; i < JOBS; i++) {
+        snprintf(spec, sizeof spec, "p%03d", i);
+        if (abr_pairs_has(&pairs, suite, spec)) continue;
+        offsets[0] = i;
+        abr_result r = simple_result(run, suite, spec, offsets, 2000);
+        put_result(s, &r);
+    }
+    abr_pairs_free(&pairs);
+    abr_rows rows;
+    cr_assert_eq(abr_rows_read(s, run, &rows, &err), AB_OK);
+    cr_assert_eq(rows.n, JOBS);
+    for (size_t i = 0; i < rows.n; i++) {
+        snprintf(spec, sizeof spec, "p%03zu", i);
+        cr_assert_str_eq(rows.v[i].r.spec, spec);
+    }
+    abr_rows_free(&rows);
+    abr_close(s);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM plans"), JOBS);
+    free(path);
+}
+
+Test(faults, the_integrity_check_reports_a_dangling_plan) {
+    char *path = tmp_path("r.db");
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    int64_t run = begin_run(s, NULL, NULL);
+    int64_t suite = put_suite(s, "net", "net text");
+    abr_result r = simple_result(run, suite, "ff", plan4, 4);
+    put_result(s, &r);
+    ab_error err;
+    cr_assert_eq(abr_check(s, &err), AB_OK, "%s", err.msg);
+    abr_close(s);
+    raw_exec(path, "PRAGMA foreign_keys = OFF; DELETE FROM plans;");
+    s = open_ok(path, 0);
+    cr_assert_eq(abr_check(s, &err), AB_ECHECK);
+    cr_assert(strstr(err.msg, path) && strstr(err.msg, "integrity check failed") &&
+                  strstr(err.msg, "plans"),
+              "%s", err.msg);
+    abr_close(s);
+    free(path);
+}
+
+Test(faults, allocation_failures_while_reading_leak_nothing) {
+    char *path = tmp_path("r.db");
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    int64_t run = begin_run(s, NULL, NULL);
+    char text[8][16], spec[8][16];
+    for (int i = 0; i < 8; i++) {
+        snprintf(text[i], sizeof text[i], "suite %d", i);
+        snprintf(spec[i], sizeof spec[i], "planner-%d", i);
+        int64_t suite = put_suite(s, text[i], text[i]);
+        abr_result r = simple_result(run, suite, spec[i], plan4, 4);
+        r.note = "a note long enough to need its own copy";
+        put_result(s, &r);
+    }
+    ab_alloc_fail_at(0);
+    abr_rows rows;
+    cr_assert_eq(abr_rows_read(s, run, &rows, NULL), AB_OK);
+    abr_rows_free(&rows);
+    long calls = ab_alloc_fail_at(0);
+    cr_assert_gt(calls, 0);
+    for (long n = 1; n <= calls; n++) {
+        ab_alloc_fail_at(n);
+        ab_error err;
+        cr_assert_eq(abr_rows_read(s, run, &rows, &err), AB_ENOMEM, "failing call %ld", n);
+        cr_assert_eq(rows.n, 0);
+        cr_assert_null(rows.v);
+        abr_pairs pairs;
+        ab_alloc_fail_at(n);
+        ab_status rc = abr_pairs_read(s, run, &pairs, NULL);
+        cr_assert(rc == AB_OK || rc == AB_ENOMEM);
+        abr_pairs_free(&pairs);
+    }
+    ab_alloc_fail_at(0);
+    abr_close(s);
+    free(path);
+}
