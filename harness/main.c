@@ -13,7 +13,7 @@
 #include "core/problem.h"
 #include "harness/plan_csv.h"
 #include "harness/suite.h"
-#include "harness/svg.h"
+#include "results/svg.h"
 #include "oracle/bounds.h"
 #include "oracle/check.h"
 #include "planners/planner.h"
@@ -314,7 +314,7 @@ static int plan_job_svg(const plan_job *j) {
     ab_error_clear(&err);
     char title[512];
     snprintf(title, sizeof title, "%s — %s", j->full.name, j->spec);
-    ab_status st = abh_svg_plan(&b, &j->view, &j->plan, j->bounds.max_load, title,
+    ab_status st = abr_svg_plan(&b, &j->view, &j->plan, j->bounds.max_load, title,
                                 j->report.overlap_a, j->report.overlap_b, &err);
     if (st == AB_OK) st = ab_buf_write_file(&b, j->svg, &err);
     ab_buf_free(&b);

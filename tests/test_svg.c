@@ -6,7 +6,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "harness/svg.h"
+#include "results/svg.h"
 
 #define T(nm, sz, s, e) \
     ((ab_tensor){.name = (char *)(nm), .size = (sz), .start = (s), .end = (e), .align = 1, \
@@ -25,7 +25,7 @@ static void render(const int64_t *off, ab_buf *b) {
     for (int i = 0; i < 3; i++) cr_assert_eq(ab_problem_add(&p, &t[i], NULL), AB_OK);
     ab_plan pl;
     cr_assert_eq(ab_plan_from_offsets(&pl, off, 3, NULL), AB_OK);
-    cr_assert_eq(abh_svg_plan(b, &p, &pl, 32, "t & t", AB_NO_TENSOR, AB_NO_TENSOR, NULL), AB_OK);
+    cr_assert_eq(abr_svg_plan(b, &p, &pl, 32, "t & t", AB_NO_TENSOR, AB_NO_TENSOR, NULL), AB_OK);
     ab_plan_free(&pl);
     ab_problem_free(&p);
 }

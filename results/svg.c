@@ -152,7 +152,7 @@ static frame make_frame(const ab_problem *p, const int64_t *off, int64_t lb, int
     return f;
 }
 
-ab_status abh_svg_plan(ab_buf *b, const ab_problem *p, const ab_plan *pl, int64_t lower_bound,
+ab_status abr_svg_plan(ab_buf *b, const ab_problem *p, const ab_plan *pl, int64_t lower_bound,
                        const char *title, size_t overlap_a, size_t overlap_b, ab_error *err) {
     int64_t *off = plan_offsets(p, pl);
     if (off == NULL) return ab_fail(err, AB_ENOMEM, "out of memory drawing a plan");
@@ -170,7 +170,7 @@ ab_status abh_svg_plan(ab_buf *b, const ab_problem *p, const ab_plan *pl, int64_
     draw_axes(b, &f);
     for (size_t i = 0; i < p->n; i++)
         if (off[i] != AB_NONE) draw_tensor(b, &f, &p->t[i], off[i], i);
-    if (p->n <= ABH_SVG_PAIRWISE_MAX) {
+    if (p->n <= ABR_SVG_PAIRWISE_MAX) {
         for (size_t i = 0; i < p->n; i++)
             for (size_t j = i + 1; j < p->n; j++)
                 if (off[i] != AB_NONE && off[j] != AB_NONE && ab_conflict(&p->t[i], &p->t[j]))
@@ -181,7 +181,7 @@ ab_status abh_svg_plan(ab_buf *b, const ab_problem *p, const ab_plan *pl, int64_
             draw_overlap(b, &f, p, off, overlap_a, overlap_b);
         ab_buf_printf(b, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\" fill=\"red\">over %d "
                          "tensors: only the checker's first overlap is drawn</text>\n",
-                      LEFT + W / 2, 38.0, ABH_SVG_PAIRWISE_MAX);
+                      LEFT + W / 2, 38.0, ABR_SVG_PAIRWISE_MAX);
     }
     bool ok = draw_profile(b, &f, p);
     if (lower_bound != AB_NONE) draw_hline(b, &f, lower_bound, "#1f4e9c", "6,3", "lower bound");
