@@ -17,27 +17,50 @@
  *       align    power of two >= 1    (default: the suite's alignment)
  *       kind     intermediate|input|output
  *       offset   integer >= 0, a multiple of align: a fixed offset
- *   expect       mapping: lower_bound, optimum (integers)
+ *   expect       mapping: lower_bound, optimum (integers >= 0, lower_bound <= optimum)
  *
  * Every error names file:line:column and the field, e.g.
  *   "s.yaml:12:15: tensors[3].size: must be a positive integer, got '-4'"
+ * (once a tensor's name has been read the field reads
+ * "tensors[3] (name 'conv1').size"; indices count from 0, lines and columns
+ * from 1).
+ *
+ * Details of the format, as the loader (suite.c) reads it:
+ *   - integers are plain decimal and unquoted: 64, not "64", 64.0, 1e6 or 064;
+ *   - size only: logical_bits = size * 8 (INT64_MAX above 2^60 bytes), dtype
+ *     and shape NULL. shape + dtype: logical_bits = product(shape) * bits,
+ *     size = ceil(logical_bits / 8) unless `size` is also given, which is then
+ *     the physical size and must be at least that;
+ *   - a tensor without `align` takes the suite's alignment, wherever
+ *     `alignment` appears in the file; a tensor's line is its mapping's line;
+ *   - anchors and aliases work; the nodes aliases expand to are limited to a
+ *     million per file (an alias bomb fails at once). Merge keys ('<<') do
+ *     not work. `generate:` is reserved and rejected for now;
+ *   - the first error stops the load.
  */
 #ifndef AB_SUITE_H
 #define AB_SUITE_H
 
 #include "../core/problem.h"
 
-/* Loads the suite at path into *p (initialised by the call; freed with
- * ab_problem_free even on failure). AB_EINPUT with a located message on bad
- * input; nothing is half-loaded: on failure *p is empty. */
+/* Loads the suite at path ("-" for stdin) into *p (initialised by the call;
+ * freed with ab_problem_free even on failure); p->source is a copy of path.
+ * AB_EINPUT with a located message on bad input, or naming the path and the
+ * system's reason when it cannot be read; AB_ENOMEM when memory runs out.
+ * Nothing is half-loaded: on failure *p is empty. */
 ab_status abh_suite_load(const char *path, ab_problem *p, ab_error *err);
 
-/* Same, from a buffer; name is used in messages in place of a path. */
+/* Same, from a buffer of len bytes (no NUL needed); name is used in messages
+ * and as p->source in place of a path ("<buffer>" when NULL). */
 ab_status abh_suite_load_buffer(const char *name, const char *buf, size_t len, ab_problem *p,
                                 ab_error *err);
 
 /* Writes p as suite YAML to path ("-" for stdout). Loading the file again gives
- * an equal problem (round trip). */
+ * an equal problem (round trip). One flow mapping per tensor; keys equal to
+ * their defaults are left out; a tensor with a dtype is written as shape +
+ * dtype, with `size` only when it exceeds the logical bytes. libyaml quotes
+ * what needs quoting. AB_EINPUT when path cannot be opened, AB_EINTERNAL when
+ * writing fails (the file may then be partly written). */
 ab_status abh_suite_write(const ab_problem *p, const char *path, ab_error *err);
 
 #endif
