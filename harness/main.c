@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/problem.h"
+#include "harness/commands.h"
 #include "harness/plan_csv.h"
 #include "harness/suite.h"
 #include "results/svg.h"
@@ -64,6 +66,9 @@ typedef struct opt_spec {
     const char *lng;    /* "--planner" */
     bool has_arg;
     const char **value; /* where the argument (or "1" for a flag) goes */
+    int *count;         /* when set, a repeatable option: value is an array of
+                           max entries and *count the number used */
+    int max;
 } opt_spec;
 
 /* Parses argv[1..] against specs; operands are collected into ops (at most
@@ -136,7 +141,15 @@ static int parse_opts(int argc, char **argv, const opt_spec *specs, const char *
             }
             val = argv[++i];
         }
-        *s->value = val;
+        if (s->count != NULL) {
+            if (*s->count >= s->max) {
+                usage_error("option %s given more than %d times", s->lng, s->max);
+                return -1;
+            }
+            s->value[(*s->count)++] = val;
+        } else {
+            *s->value = val;
+        }
     }
     return 0;
 }
@@ -326,9 +339,9 @@ static int cmd_plan(int argc, char **argv) {
     const char *ops[1];
     int nops;
     const opt_spec specs[] = {
-        {"-p", "--planner", true, &j.spec},
-        {"-o", "--output", true, &j.out},
-        {NULL, "--svg", true, &j.svg},
+        {"-p", "--planner", true, &j.spec, NULL, 0},
+        {"-o", "--output", true, &j.out, NULL, 0},
+        {NULL, "--svg", true, &j.svg, NULL, 0},
         {0}};
     int rc = parse_opts(argc, argv, specs, ops, 1, &nops);
     if (rc != 0) return rc < 0 ? EXIT_USAGE : 0;
@@ -385,6 +398,76 @@ static int cmd_validate(int argc, char **argv) {
     return rc;
 }
 
+/* ---- arenabench run / merge ------------------------------------------------------ */
+
+/* Joins argv into one line for the runs table (static storage). */
+static const char *command_line(int argc, char **argv) {
+    static char line[4096];
+    size_t used = snprintf(line, sizeof line, "arenabench");
+    for (int i = 0; i < argc && used < sizeof line; i++)
+        used += (size_t)snprintf(line + used, sizeof line - used, " %s", argv[i]);
+    return line;
+}
+
+static int cmd_run(int argc, char **argv) {
+    abh_run_args a = {.db = "results/arenabench.db", .shard_i = 1, .shard_n = 1};
+    const char *jobs = NULL, *tl = NULL, *ml = NULL, *shard = NULL, *quiet = NULL;
+    const char *ops[256];
+    int nops;
+    const opt_spec specs[] = {
+        {"-p", "--planner", true, a.specs, &a.nspecs, ABH_MAX_SPECS},
+        {NULL, "--planners", true, &a.planner_set, NULL, 0},
+        {NULL, "--db", true, &a.db, NULL, 0},
+        {"-j", "--jobs", true, &jobs, NULL, 0},
+        {NULL, "--time-limit", true, &tl, NULL, 0},
+        {NULL, "--mem-limit", true, &ml, NULL, 0},
+        {NULL, "--shard", true, &shard, NULL, 0},
+        {NULL, "--resume", true, &a.resume, NULL, 0},
+        {NULL, "--tag", true, &a.tag, NULL, 0},
+        {NULL, "--run-key", true, &a.run_key, NULL, 0},
+        {NULL, "--revision", true, &a.revision, NULL, 0},
+        {"-q", "--quiet", false, &quiet, NULL, 0},
+        {0}};
+    int rc = parse_opts(argc, argv, specs, ops, 256, &nops);
+    if (rc != 0) return rc < 0 ? EXIT_USAGE : 0;
+    if (nops == 0) return usage_error("expected suite files or folders");
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    a.jobs = cpus > 0 ? (int)cpus : 1;
+    int64_t v;
+    if (jobs && (!ab_parse_int64(jobs, strlen(jobs), &v) || v < 1 || v > 1024))
+        return usage_error("-j takes a number of jobs from 1 to 1024, not '%s'", jobs);
+    if (jobs) a.jobs = (int)v;
+    a.time_limit = 60;
+    if (tl) {
+        char *end;
+        a.time_limit = strtod(tl, &end);
+        if (*end != '\0' || !(a.time_limit > 0))
+            return usage_error("--time-limit takes seconds > 0, not '%s'", tl);
+    }
+    a.mem_limit = (int64_t)4 << 30;
+    if (ml && !abh_parse_bytes(ml, &a.mem_limit))
+        return usage_error("--mem-limit takes bytes (e.g. 2G, 512M), not '%s'", ml);
+    int used = 0;
+    if (shard && (sscanf(shard, "%d/%d%n", &a.shard_i, &a.shard_n, &used) != 2 ||
+                  shard[used] != '\0' ||
+                  a.shard_n < 1 || a.shard_i < 1 || a.shard_i > a.shard_n))
+        return usage_error("--shard takes I/N with 1 <= I <= N, not '%s'", shard);
+    if (a.resume && a.run_key) return usage_error("--resume and --run-key do not go together");
+    a.quiet = quiet != NULL;
+    a.paths = ops;
+    a.npaths = nops;
+    a.command = command_line(argc, argv);
+    return abh_cmd_run(&a);
+}
+
+static int cmd_merge(int argc, char **argv) {
+    const char *ops[256];
+    int nops, rc = parse_opts(argc, argv, (const opt_spec[]){{0}}, ops, 256, &nops);
+    if (rc != 0) return rc < 0 ? EXIT_USAGE : 0;
+    if (nops < 2) return usage_error("expected OUT.db and at least one IN.db");
+    return abh_cmd_merge(ops[0], ops + 1, nops - 1);
+}
+
 /* ---- the table -------------------------------------------------------------------- */
 
 static int cmd_help(int argc, char **argv);
@@ -430,6 +513,45 @@ static const command commands[] = {
      "outside the arena.\n"
      "\nExit status: 0 ok; 1 the suite's expect.lower_bound disagrees; 2 bad input.\n",
      cmd_bound},
+    {"run",
+     "run [-p SPEC]... [--planners default|all] [--db F] [-j N] [--time-limit S]\n"
+     "                  [--mem-limit B] [--shard I/N] [--resume ID|latest] [--tag T] SUITE|DIR...",
+     "Run every planner spec over every suite, isolated, in parallel, into SQLite.",
+     "\nEach (suite, spec) job runs in its own child process under a wall-clock and a memory\n"
+     "limit; the parent checks every plan with the oracle and commits its row as the job\n"
+     "ends. A planner that crashes, hangs, runs out of memory or returns an invalid plan is\n"
+     "recorded (crash with its signal, timeout, oom, invalid with the checker's message)\n"
+     "and the run goes on. Folders are searched recursively for *.yaml and *.yml.\n"
+     "\nOptions:\n"
+     "  -p, --planner SPEC      a planner spec; repeat for several (default: --planners default)\n"
+     "      --planners SET      default (first-fit and best-fit, orders start and size) or all\n"
+     "      --db FILE           the results database (default results/arenabench.db)\n"
+     "  -j, --jobs N            jobs at once (default: the number of CPUs); the rows do not\n"
+     "                          depend on N\n"
+     "      --time-limit S      wall-clock seconds per job, then SIGKILL (default 60)\n"
+     "      --mem-limit B       memory per job, e.g. 512M, 4G (default 4G)\n"
+     "      --shard I/N         run only jobs I, I+N, I+2N, ... (1-based) of the sorted job list;\n"
+     "                          give every shard the same --run-key, then 'arenabench merge'\n"
+     "      --run-key K         the run's identity across shards (default: a random key)\n"
+     "      --resume ID|latest  add the missing (suite, spec) rows to an earlier run\n"
+     "      --tag T             a tag for the run (compare looks for the previous run with it)\n"
+     "      --revision R        the revision stored with the run (default: git rev-parse HEAD)\n"
+     "  -q, --quiet             no progress (by default a live line on a terminal, else one\n"
+     "                          line per finished job, on stderr)\n"
+     "\nExit status: 0 every job ran and no plan was invalid; 1 an invalid plan, a crash or\n"
+     "error of a planner, an arena below a suite's known optimum, or an interrupted run\n"
+     "(timeouts, oom and infeasible are recorded outcomes); 2 bad usage or input (nothing\n"
+     "is written); 3 internal error.\n"
+     "\nExample:\n"
+     "  arenabench run --tag nightly suites/ && arenabench report -o results/report.md\n",
+     cmd_run},
+    {"merge", "merge OUT.db IN.db...",
+     "Merge shard databases into one (rows of shards with the same run key join one run).",
+     "\nExample: three machines each ran\n"
+     "  arenabench run --shard I/3 --run-key nightly-2026-11-29 --db shard-I.db suites/\n"
+     "then: arenabench merge results/arenabench.db shard-1.db shard-2.db shard-3.db\n"
+     "\nExit status: 0 ok; 2 bad usage or a database that cannot be read or joined.\n",
+     cmd_merge},
     {"help", "help [COMMAND]", "Show help for arenabench or one command.", "", cmd_help},
 };
 

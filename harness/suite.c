@@ -1246,11 +1246,21 @@ static bool emit_suite(yaml_emitter_t *em, const ab_problem *p) {
     return ok && yaml_emitter_flush(em);
 }
 
-static ab_status emit_to(FILE *f, const ab_problem *p, const char *path, ab_error *err) {
+/* libyaml's output handler appending to an ab_buf; 0 (failure) on OOM. */
+static int buf_output(void *data, unsigned char *bytes, size_t size) {
+    ab_buf *b = data;
+    ab_buf_append(b, (const char *)bytes, size);
+    return !b->oom;
+}
+
+/* Emits p to the file f, or to the buffer b when f is NULL. */
+static ab_status emit_to(FILE *f, ab_buf *b, const ab_problem *p, const char *path,
+                         ab_error *err) {
     yaml_emitter_t em;
     if (!yaml_emitter_initialize(&em))
         return ab_fail(err, AB_ENOMEM, "%s: out of memory while writing the suite", path);
-    yaml_emitter_set_output_file(&em, f);
+    if (f != NULL) yaml_emitter_set_output_file(&em, f);
+    else yaml_emitter_set_output(&em, buf_output, b);
     yaml_emitter_set_unicode(&em, 1);
     yaml_emitter_set_width(&em, -1);
     ab_status st = AB_OK;
@@ -1272,9 +1282,15 @@ ab_status abh_suite_write(const ab_problem *p, const char *path, ab_error *err) 
     FILE *f = std_out ? stdout : fopen(path, "w");
     if (f == NULL)
         return ab_fail(err, AB_EINPUT, "%s: cannot open for writing: %s", path, strerror(errno));
-    ab_status st = emit_to(f, p, path, err);
+    ab_status st = emit_to(f, NULL, p, path, err);
     int closed = std_out ? fflush(f) : fclose(f);
     if (st == AB_OK && closed != 0)
         st = ab_fail(err, AB_EINTERNAL, "%s: cannot write: %s", path, strerror(errno));
+    return st;
+}
+
+ab_status abh_suite_render(const ab_problem *p, ab_buf *b, ab_error *err) {
+    ab_status st = emit_to(NULL, b, p, p->name ? p->name : "suite", err);
+    if (st == AB_OK && b->oom) st = ab_fail(err, AB_ENOMEM, "out of memory rendering a suite");
     return st;
 }

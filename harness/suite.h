@@ -41,6 +41,7 @@
 #ifndef AB_SUITE_H
 #define AB_SUITE_H
 
+#include "../core/buf.h"
 #include "../core/problem.h"
 
 /* Loads the suite at path ("-" for stdin) into *p (initialised by the call;
@@ -62,5 +63,10 @@ ab_status abh_suite_load_buffer(const char *name, const char *buf, size_t len, a
  * what needs quoting. AB_EINPUT when path cannot be opened, AB_EINTERNAL when
  * writing fails (the file may then be partly written). */
 ab_status abh_suite_write(const ab_problem *p, const char *path, ab_error *err);
+
+/* Appends p as suite YAML to b: the same text abh_suite_write writes, which is
+ * also the suite's canonical form (its content hash in the results store:
+ * comments and layout of the source file do not change it). */
+ab_status abh_suite_render(const ab_problem *p, ab_buf *b, ab_error *err);
 
 #endif

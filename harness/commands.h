@@ -1,0 +1,44 @@
+/*
+ * commands.h — subcommands that live in their own files (the command layer:
+ * they print and return exit codes). main.c parses the options into these
+ * argument structs and dispatches.
+ */
+#ifndef AB_COMMANDS_H
+#define AB_COMMANDS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define ABH_MAX_SPECS 64
+
+typedef struct abh_run_args {
+    const char *specs[ABH_MAX_SPECS]; /* -p SPEC, in order */
+    int nspecs;
+    const char *planner_set;  /* --planners default|all, or NULL */
+    const char *db;           /* --db, default results/arenabench.db */
+    int jobs;                 /* -j, default: CPUs online */
+    double time_limit;        /* --time-limit seconds per job */
+    int64_t mem_limit;        /* --mem-limit bytes per job */
+    int shard_i, shard_n;     /* --shard I/N, 1-based; 1/1 = everything */
+    const char *resume;       /* --resume ID|latest, or NULL */
+    const char *tag;          /* --tag */
+    const char *run_key;      /* --run-key (shards of one run share it) */
+    const char *revision;     /* --revision, default: git rev-parse in the cwd */
+    const char *command;      /* the command line, for the runs table */
+    bool quiet;
+    const char **paths;       /* suite files and folders */
+    int npaths;
+} abh_run_args;
+
+/* `arenabench run`: plan every suite with every spec in isolated children,
+ * check each plan, store every row. Returns the exit code. */
+int abh_cmd_run(const abh_run_args *a);
+
+/* `arenabench merge OUT IN...`. Returns the exit code. */
+int abh_cmd_merge(const char *out, const char *const *in, int nin);
+
+/* Parses "512M", "4G", "1048576" (K, M, G, T are powers of 1024) into bytes.
+ * false when it is not a positive size. */
+bool abh_parse_bytes(const char *s, int64_t *out);
+
+#endif
