@@ -461,8 +461,11 @@ static int plan_jobs(const abh_run_args *a, run_ctx *c, size_t nsuites, int nspe
 }
 
 static void print_summary(const run_ctx *c, const abh_run_args *a, size_t njobs) {
-    fprintf(stderr, "run %lld in %s: %zu job%s", (long long)c->run, a->db, njobs,
-            njobs == 1 ? "" : "s");
+    size_t finished = 0;
+    for (int s = 0; s < ABR_NJOB_STATUSES; s++) finished += c->counts[s];
+    fprintf(stderr, "run %lld in %s: ", (long long)c->run, a->db);
+    if (finished < njobs) fprintf(stderr, "%zu of ", finished);
+    fprintf(stderr, "%zu job%s%s", njobs, njobs == 1 ? "" : "s", finished < njobs ? " finished" : "");
     for (int s = 0; s < ABR_NJOB_STATUSES; s++)
         if (c->counts[s]) fprintf(stderr, ", %zu %s", c->counts[s], abr_job_status_word(s));
     fprintf(stderr, "\n");

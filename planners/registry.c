@@ -9,10 +9,24 @@
 
 extern const ab_planner abp_first_fit;
 extern const ab_planner abp_best_fit;
+extern const ab_planner abp_test_crash;      /* planners/testing.c: AB_PLANNER_TEST */
+extern const ab_planner abp_test_abort;      /* planners/testing.c: AB_PLANNER_TEST */
+extern const ab_planner abp_test_hang;       /* planners/testing.c: AB_PLANNER_TEST */
+extern const ab_planner abp_test_alloc_bomb; /* planners/testing.c: AB_PLANNER_TEST */
+extern const ab_planner abp_test_overlap;    /* planners/testing.c: AB_PLANNER_TEST */
+extern const ab_planner abp_test_error;      /* planners/testing.c: AB_PLANNER_TEST */
+extern const ab_planner abp_test_sleep;      /* planners/testing.c: AB_PLANNER_TEST */
 
 const ab_planner *const ab_planners[] = {
     &abp_first_fit,
     &abp_best_fit,
+    &abp_test_crash,
+    &abp_test_abort,
+    &abp_test_hang,
+    &abp_test_alloc_bomb,
+    &abp_test_overlap,
+    &abp_test_error,
+    &abp_test_sleep,
     NULL,
 };
 

@@ -17,7 +17,7 @@ cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DARENABENCH_WERROR=ON \
       -DARENABENCH_SANITIZE="$san" -DBUILD_TESTING=ON >/dev/null || exit 1
 cmake --build "$dir" -j "$(nproc)" >/dev/null 2>"$dir.build.log" || { cat "$dir.build.log"; exit 1; }
 
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:allocator_may_return_null=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 tested=0 passing=0 failing=0 crashing=0 skipped=0 bad=0
 for t in "$dir"/test_*; do

@@ -134,7 +134,7 @@ Test(cli, plan_csv_that_disagrees_with_the_suite_exits_2) {
 
 /* Every example suite, every planner: plan -o, then validate, both exit 0,
  * and bound agrees with expect.lower_bound. */
-Test(cli, every_example_plans_and_validates_with_every_planner, .timeout = 120) {
+Test(cli, every_example_plans_and_validates_with_every_planner) {
     const char *dir = abt_src("suites/examples");
     char dirpath[4096];
     snprintf(dirpath, sizeof dirpath, "%s", dir);
