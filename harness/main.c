@@ -14,6 +14,7 @@
 #include "core/problem.h"
 #include "harness/commands.h"
 #include "harness/plan_csv.h"
+#include "harness/runner.h"
 #include "harness/suite.h"
 #include "results/svg.h"
 #include "oracle/bounds.h"
@@ -51,11 +52,6 @@ __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ..
     return EXIT_USAGE;
 }
 
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* ---- option parsing --------------------------------------------------------
  * A small parser: options may come before or after operands; "--opt=value",
@@ -259,6 +255,8 @@ static int cmd_bound(int argc, char **argv) {
 
 typedef struct plan_job {
     const char *path, *spec, *out, *svg;
+    double time_limit; /* seconds, 0 = none */
+    int64_t mem_limit; /* bytes, 0 = none */
     ab_problem full, view;
     ab_plan plan;
     ab_plan_stats stats;
@@ -274,6 +272,31 @@ static void plan_job_free(plan_job *j) {
 }
 
 /* Resolves the spec, plans, checks and bounds; returns 0 or an exit code. */
+/* Runs the planner in an isolated child (as `run` does), so a planner that
+ * crashes, hangs or runs out of memory is reported, not fatal. Returns 0 with
+ * j->plan filled, or an exit code: 1 when the planner failed, 2 for a planner
+ * error about its input (a bad parameter value, an arena that overflows). */
+static int plan_isolated(plan_job *j, const ab_planner *pl, const ab_params *params) {
+    abh_job job = {.view = &j->view, .planner = pl, .params = params};
+    abh_options opt = {.jobs = 1, .time_limit = j->time_limit, .mem_limit = j->mem_limit};
+    abh_job_result r;
+    ab_error err;
+    ab_error_clear(&err);
+    if (abh_run(&job, 1, &opt, &r, NULL, NULL, &err) != AB_OK) return report_error(&err);
+    int rc = 0;
+    j->seconds = r.wall_seconds;
+    j->stats = r.stats;
+    if (r.status == ABH_OK) {
+        if (ab_plan_from_offsets(&j->plan, r.offsets, r.n, &err) != AB_OK) rc = report_error(&err);
+    } else {
+        fprintf(stderr, "arenabench: %s: planner %s failed: %s%s%s\n", j->path, j->spec,
+                abh_status_name(r.status), r.message[0] ? ": " : "", r.message);
+        rc = r.status == ABH_ERROR && r.planner_status == AB_EINPUT ? EXIT_USAGE : EXIT_CHECK;
+    }
+    abh_result_free(&r);
+    return rc;
+}
+
 static int plan_job_run(plan_job *j) {
     const ab_planner *pl;
     ab_params params;
@@ -281,14 +304,11 @@ static int plan_job_run(plan_job *j) {
     ab_error_clear(&err);
     if (ab_planner_resolve(j->spec, &pl, &params, &err) != AB_OK) return report_error(&err);
     int rc = load_suite(j->path, &j->full);
-    if (rc != 0) {
-        ab_params_free(&params);
-        return rc;
-    }
-    double t0 = now_seconds();
-    ab_status st = ab_planner_run(pl, &params, &j->full, &j->view, &j->plan, &j->stats, &err);
-    j->seconds = now_seconds() - t0;
+    ab_status st = AB_OK;
+    if (rc == 0) st = ab_problem_arena_view(&j->full, &j->view, NULL, &err);
+    if (rc == 0 && st == AB_OK) rc = plan_isolated(j, pl, &params);
     ab_params_free(&params);
+    if (rc != 0) return rc;
     if (st == AB_OK) st = abo_bounds_compute(&j->full, &j->bounds, &err);
     if (st == AB_OK) st = abo_check(&j->view, &j->plan, &j->report, &err);
     if (st != AB_OK) return report_error(&err);
@@ -336,15 +356,26 @@ static int plan_job_svg(const plan_job *j) {
 
 static int cmd_plan(int argc, char **argv) {
     plan_job j = {.spec = "first-fit"};
+    const char *tl = NULL, *ml = NULL;
     const char *ops[1];
     int nops;
     const opt_spec specs[] = {
         {"-p", "--planner", true, &j.spec, NULL, 0},
         {"-o", "--output", true, &j.out, NULL, 0},
         {NULL, "--svg", true, &j.svg, NULL, 0},
+        {NULL, "--time-limit", true, &tl, NULL, 0},
+        {NULL, "--mem-limit", true, &ml, NULL, 0},
         {0}};
     int rc = parse_opts(argc, argv, specs, ops, 1, &nops);
     if (rc != 0) return rc < 0 ? EXIT_USAGE : 0;
+    if (tl) {
+        char *end;
+        j.time_limit = strtod(tl, &end);
+        if (*end != '\0' || !(j.time_limit > 0))
+            return usage_error("--time-limit takes seconds > 0, not '%s'", tl);
+    }
+    if (ml && !abh_parse_bytes(ml, &j.mem_limit))
+        return usage_error("--mem-limit takes bytes (e.g. 2G, 512M), not '%s'", ml);
     if (nops != 1) return usage_error("expected one suite file");
     j.path = ops[0];
     ab_problem_init(&j.full);
@@ -479,7 +510,7 @@ static const command commands[] = {
      "an optimum when they finish.\n"
      "\nExit status: 0 ok; 2 bad usage.\n",
      cmd_planners},
-    {"plan", "plan [-p SPEC] SUITE [-o PLAN] [--svg FILE]",
+    {"plan", "plan [-p SPEC] SUITE [-o PLAN] [--svg FILE] [--time-limit S] [--mem-limit B]",
      "Plan one suite, check the plan, print the arena, the lower bound and the gap.",
      "\nOptions:\n"
      "  -p, --planner SPEC   the planner spec (default first-fit; see 'arenabench planners')\n"
@@ -488,9 +519,12 @@ static const command commands[] = {
      "      --svg FILE       draw the plan: instructions across, offsets up, a rectangle per\n"
      "                       tensor, the live-bytes profile and the lower bound as lines,\n"
      "                       overlaps in red\n"
+     "      --time-limit S   kill the planner after S seconds (default: no limit)\n"
+     "      --mem-limit B    the planner's memory, e.g. 2G (default: no limit)\n"
      "\nThe plan covers the tensors that live in the arena: intermediates, and inputs and\n"
      "outputs too when the suite says io: workspace. Every plan is checked by the oracle,\n"
-     "independently of the planner.\n"
+     "independently of the planner. The planner runs in a child process: if it crashes,\n"
+     "hangs past the time limit or runs out of memory, that is reported (exit 1).\n"
      "\nExit status: 0 valid plan; 1 the plan is invalid or below the suite's known optimum;\n"
      "2 bad usage or input; 3 internal error.\n"
      "\nExample:\n"

@@ -26,7 +26,7 @@ for t in "$dir"/test_*; do
     log="$dir/$name.log"
     "$t" --verbose=0 -j"$(nproc)" >"$log" 2>&1
     rc=$?
-    grep -E '^\[(----|SKIP|FAIL|====)\]|Assertion|ERROR|runtime error' "$log" | grep -v '^\[----\] *$' || true
+    grep -E '^\[(SKIP|FAIL)\]|Synthesis|Assertion|ERROR|runtime error' "$log" || true
     line=$(grep -E 'Synthesis: Tested:' "$log" | tail -n 1)
     if [ -z "$line" ] || [ $rc -ne 0 ]; then
         echo "test.sh: $name exited $rc"; tail -n 30 "$log"; bad=$((bad + 1))

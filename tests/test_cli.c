@@ -174,3 +174,34 @@ Test(cli, every_example_plans_and_validates_with_every_planner) {
     free(tmp);
     cr_assert_geq(suites, 8, "expected at least eight example suites, found %d", suites);
 }
+
+Test(cli, plan_reports_a_crashing_or_hanging_planner) {
+    char args[8192], *out, *err;
+    snprintf(args, sizeof args, "plan -p test-crash %s", abt_src("suites/examples/diamond.yaml"));
+    cr_assert_eq(abt_run(args, &out, &err), 1, "%s%s", out, err);
+    HAS(err, "planner test-crash failed: crash");
+    HAS(err, "SIGSEGV");
+    free(out), free(err);
+    snprintf(args, sizeof args, "plan -p test-hang --time-limit 0.3 %s",
+             abt_src("suites/examples/diamond.yaml"));
+    cr_assert_eq(abt_run(args, &out, &err), 1, "%s%s", out, err);
+    HAS(err, "timeout");
+    free(out), free(err);
+}
+
+Test(cli, plan_draws_an_svg) {
+    char *dir = abt_tmpdir();
+    char args[8192], *out, *err;
+    snprintf(args, sizeof args, "plan -p first-fit %s --svg %s/p.svg",
+             abt_src("suites/examples/first_fit_hole.yaml"), dir);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s%s", out, err);
+    free(out), free(err);
+    snprintf(args, sizeof args, "%s/p.svg", dir);
+    char *svg = abt_slurp(args, NULL);
+    cr_assert_not_null(svg);
+    HAS(svg, "<svg xmlns=");
+    HAS(svg, "lower bound 4096");
+    HAS(svg, "arena 6144");
+    free(svg);
+    free(dir);
+}
