@@ -37,6 +37,19 @@ int abh_cmd_run(const abh_run_args *a);
 /* `arenabench merge OUT IN...`. Returns the exit code. */
 int abh_cmd_merge(const char *out, const char *const *in, int nin);
 
+/* `arenabench show-plan`: writes the stored plan of (suite name, spec) in a
+ * run (an id or "latest"; NULL = latest) as CSV to out (NULL = stdout) and,
+ * when svg is not NULL, its picture. Returns the exit code. */
+int abh_cmd_show_plan(const char *db, const char *which, const char *suite, const char *spec,
+                      const char *out, const char *svg);
+
+/* Resolves which ("latest", NULL or an id) to a run of db (tag: only runs
+ * with that tag for latest; NULL for any). Prints and returns 2 when there is
+ * none; 0 otherwise. */
+struct abr_store;
+int abh_resolve_run(struct abr_store *db, const char *path, const char *which, const char *tag,
+                    int64_t *run);
+
 /* Parses "512M", "4G", "1048576" (K, M, G, T are powers of 1024) into bytes.
  * false when it is not a positive size. */
 bool abh_parse_bytes(const char *s, int64_t *out);

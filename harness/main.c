@@ -491,6 +491,21 @@ static int cmd_run(int argc, char **argv) {
     return abh_cmd_run(&a);
 }
 
+static int cmd_show_plan(int argc, char **argv) {
+    const char *db = "results/arenabench.db", *run = NULL, *out = NULL, *svg = NULL;
+    const char *ops[2];
+    int nops;
+    const opt_spec specs[] = {{NULL, "--db", true, &db, NULL, 0},
+                              {NULL, "--run", true, &run, NULL, 0},
+                              {"-o", "--output", true, &out, NULL, 0},
+                              {NULL, "--svg", true, &svg, NULL, 0},
+                              {0}};
+    int rc = parse_opts(argc, argv, specs, ops, 2, &nops);
+    if (rc != 0) return rc < 0 ? EXIT_USAGE : 0;
+    if (nops != 2) return usage_error("expected a suite name and a planner spec");
+    return abh_cmd_show_plan(db, run, ops[0], ops[1], out, svg);
+}
+
 static int cmd_merge(int argc, char **argv) {
     const char *ops[256];
     int nops, rc = parse_opts(argc, argv, (const opt_spec[]){{0}}, ops, 256, &nops);
@@ -586,6 +601,16 @@ static const command commands[] = {
      "then: arenabench merge results/arenabench.db shard-1.db shard-2.db shard-3.db\n"
      "\nExit status: 0 ok; 2 bad usage or a database that cannot be read or joined.\n",
      cmd_merge},
+    {"show-plan", "show-plan [--db F] [--run ID|latest] SUITE SPEC [-o PLAN] [--svg FILE]",
+     "Export a plan stored by 'run' again, as CSV (and as a picture).",
+     "\nSUITE is the suite's name (its 'suite:' field), SPEC the planner spec as run.\n"
+     "\nOptions:\n"
+     "      --db FILE     the results database (default results/arenabench.db)\n"
+     "      --run ID      a run id or latest (default latest)\n"
+     "  -o, --output F    write the CSV there (default stdout)\n"
+     "      --svg FILE    also draw the plan\n"
+     "\nExit status: 0 ok; 1 the row has no plan (its planner failed); 2 no such run or row.\n",
+     cmd_show_plan},
     {"help", "help [COMMAND]", "Show help for arenabench or one command.", "", cmd_help},
 };
 

@@ -122,11 +122,12 @@ static void draw_axes(ab_buf *b, const frame *f) {
                   LEFT, TOP + H, LEFT + W, TOP + H);
     ab_buf_printf(b, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#000\"/>\n",
                   LEFT, TOP, LEFT, TOP + H);
-    for (int k = 0; k <= 5; k++) {
-        int64_t t = f->tmin + (f->tmax + 1 - f->tmin) * k / 5;
-        int64_t o = f->ymax * k / 5;
+    int64_t span = f->tmax + 1 - f->tmin, step = (span + 4) / 5;
+    for (int64_t t = f->tmin; t <= f->tmax + 1; t += step)
         ab_buf_printf(b, "<text x=\"%.2f\" y=\"%.0f\" font-size=\"10\" text-anchor=\"middle\">"
                          "%lld</text>\n", fx(f, t), TOP + H + 14, (long long)t);
+    for (int k = 0; k <= 5; k++) {
+        int64_t o = f->ymax * k / 5;
         ab_buf_printf(b, "<text x=\"%.0f\" y=\"%.2f\" font-size=\"10\" text-anchor=\"end\">"
                          "%lld</text>\n", LEFT - 4, fy(f, o) + 3, (long long)o);
     }
