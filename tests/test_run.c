@@ -235,3 +235,22 @@ Test(run, full_disk_fails_cleanly) {
     }
     free(dir);
 }
+
+Test(run, stored_plans_export_again_as_planned) {
+    char *dir = abt_tmpdir();
+    char ex[4096];
+    snprintf(ex, sizeof ex, "%s", abt_src("suites/examples/first_fit_hole.yaml"));
+    run_ok(0, "run -q --db %s/r.db -p best-fit %s", dir, ex);
+    run_ok(0, "show-plan --db %s/r.db example-first-fit-hole best-fit -o %s/a.csv --svg %s/a.svg",
+           dir, dir, dir);
+    run_ok(0, "plan -p best-fit %s -o %s/b.csv", ex, dir);
+    char a[4096], b[4096];
+    snprintf(a, sizeof a, "%s/a.csv", dir);
+    snprintf(b, sizeof b, "%s/b.csv", dir);
+    char *ta = abt_slurp(a, NULL), *tb = abt_slurp(b, NULL);
+    cr_assert_not_null(ta);
+    cr_assert_str_eq(ta, tb);
+    free(ta), free(tb);
+    run_ok(2, "show-plan --db %s/r.db example-first-fit-hole worst-fit", dir);
+    free(dir);
+}
