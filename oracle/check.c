@@ -4,17 +4,18 @@
  * A checker context walks the plan once per check, in the numbered order, so
  * the messages come out grouped by check and, within a check, in entry or
  * tensor order. Check 7 is a sweep over instructions: the tensors live at the
- * current instruction are kept in a Fenwick tree over their (compressed)
- * offsets; the live set is pairwise disjoint in bytes, so a newcomer overlaps
- * some live tensor iff it overlaps its predecessor or its successor by offset.
- * A newcomer that overlaps is reported and left out, so the set stays disjoint.
+ * current instruction are kept ordered by offset in a 64-ary bitset tree over
+ * the compressed offsets; the live set is pairwise disjoint in bytes, so a
+ * newcomer overlaps some live tensor iff it overlaps its predecessor or its
+ * successor by offset. A newcomer that overlaps is reported and left out, so
+ * the set stays disjoint. Sorts are stable radix sorts (ties by index), so the
+ * whole check is O(n log n) at worst and deterministic.
  */
 #include "check.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* Longest text of one message line, so ABO_MAX_MESSAGES lines, their '\n'
@@ -54,7 +55,7 @@ typedef struct checker {
     const ab_plan *plan;
     abo_report *r;
     size_t *entry_of;  /* per tensor: the first entry placing it, or AB_NO_TENSOR */
-    int64_t *byte_end; /* per placed tensor: offset + size (valid when has_range) */
+    int64_t *off;      /* per placed tensor: the offset of that entry */
     bool *has_range;   /* per tensor: placed and offset + size fits in int64 */
     bool failed[ABO_NVERDICTS];
     size_t nlines;     /* message lines written */
@@ -149,6 +150,7 @@ static void check_duplicates(checker *c) {
         size_t first = c->entry_of[e->tensor];
         if (first == AB_NO_TENSOR) {
             c->entry_of[e->tensor] = k;
+            c->off[e->tensor] = e->offset;
             continue;
         }
         const ab_placement *f = &c->plan->v[first];
@@ -170,9 +172,6 @@ static void check_missing(checker *c) {
             note(c, ABO_MISSING, "'%s' has no offset", tname(c, i, buf));
 }
 
-/* The offset the plan gives tensor i (which must be placed). */
-static int64_t offset_of(const checker *c, size_t i) { return c->plan->v[c->entry_of[i]].offset; }
-
 /* ---- checks 4 to 6: each placed tensor ------------------------------------ */
 
 /* Check 4: offsets are >= 0 and multiples of the tensor's align. */
@@ -180,7 +179,7 @@ static void check_aligned(checker *c) {
     char buf[NAME_SHOW + 4];
     for (size_t i = 0; i < c->p->n; i++) {
         if (c->entry_of[i] == AB_NO_TENSOR) continue;
-        int64_t off = offset_of(c, i), align = c->p->t[i].align;
+        int64_t off = c->off[i], align = c->p->t[i].align;
         if (off < 0)
             note(c, ABO_MISALIGNED, "'%s' offset %" PRId64 " is negative", tname(c, i, buf), off);
         else if (off % align != 0)
@@ -195,7 +194,7 @@ static void check_fixed(checker *c) {
     for (size_t i = 0; i < c->p->n; i++) {
         int64_t fixed = c->p->t[i].offset;
         if (c->entry_of[i] == AB_NO_TENSOR || fixed == AB_NONE) continue;
-        int64_t off = offset_of(c, i);
+        int64_t off = c->off[i];
         if (off != fixed)
             note(c, ABO_FIXED_MOVED,
                  "'%s' must be at %" PRId64 " (fixed), plan puts it at %" PRId64,
@@ -203,88 +202,203 @@ static void check_fixed(checker *c) {
     }
 }
 
-/* Check 6: offset + size fits in int64. Fills byte_end and has_range, and the
- * arena (over the placed tensors whose end is defined, never below 0). */
+/* Check 6: offset + size fits in int64. Fills has_range, and the arena (over
+ * the placed tensors whose end is defined, never below 0). */
 static void check_overflow(checker *c) {
     char buf[NAME_SHOW + 4];
     for (size_t i = 0; i < c->p->n; i++) {
         if (c->entry_of[i] == AB_NO_TENSOR) continue;
-        int64_t off = offset_of(c, i), size = c->p->t[i].size;
-        if (ab_add_ovf(off, size, &c->byte_end[i])) {
+        int64_t off = c->off[i], size = c->p->t[i].size, end;
+        if (ab_add_ovf(off, size, &end)) {
             note(c, ABO_OVERFLOW, "'%s' offset %" PRId64 " + size %" PRId64 " overflows 64 bits",
                  tname(c, i, buf), off, size);
             continue;
         }
         c->has_range[i] = true;
-        if (c->byte_end[i] > c->r->arena) c->r->arena = c->byte_end[i];
+        if (end > c->r->arena) c->r->arena = end;
     }
 }
 
 /* ---- check 7: the sweep --------------------------------------------------- */
 
-/* A sort record: a key, ties broken by the tensor index (a total order). */
+/* A sort record: a key and the tensor index that breaks ties. */
 typedef struct keyed {
     int64_t key;
     size_t idx;
 } keyed;
 
-static int keyed_cmp(const void *a, const void *b) {
-    const keyed *x = a, *y = b;
-    if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    return (x->idx > y->idx) - (x->idx < y->idx);
-}
+#define RADIX_BITS 11
+#define RADIX_SIZE ((size_t)1 << RADIX_BITS)
 
-/* A Fenwick tree of 0/1 counts over slots 1..n: which offsets are live. */
-typedef struct fenwick {
-    size_t *t; /* 1-based, n + 1 entries */
-    size_t n;
-    size_t top; /* the largest power of two <= n */
-    size_t total;
-} fenwick;
-
-static void fen_add(fenwick *f, size_t pos, bool up) {
-    f->total += up ? 1 : (size_t)-1;
-    for (; pos <= f->n; pos += pos & (~pos + 1)) f->t[pos] += up ? 1 : (size_t)-1;
-}
-
-/* The number of live slots in 1..pos. */
-static size_t fen_prefix(const fenwick *f, size_t pos) {
-    size_t s = 0;
-    for (; pos > 0; pos -= pos & (~pos + 1)) s += f->t[pos];
-    return s;
-}
-
-/* The slot of the kth live offset (1 <= k <= total). */
-static size_t fen_kth(const fenwick *f, size_t k) {
-    size_t pos = 0;
-    for (size_t step = f->top; step > 0; step >>= 1) {
-        if (pos + step <= f->n && f->t[pos + step] < k) {
-            pos += step;
-            k -= f->t[pos];
-        }
+/* Sorts v[0 .. m) by key, ties by idx, given v in increasing idx order: an LSD
+ * radix sort (stable, so ties keep idx order) over RADIX_BITS-bit digits of
+ * the key with its sign bit flipped, skipping digits every key shares.
+ * tmp holds m records; count holds RADIX_SIZE + 1 counters. */
+static void radix_sort(keyed *v, keyed *tmp, size_t *count, size_t m) {
+    const uint64_t flip = (uint64_t)1 << 63;
+    uint64_t differ = 0;
+    for (size_t i = 1; i < m; i++) differ |= (uint64_t)v[i].key ^ (uint64_t)v[0].key;
+    keyed *src = v, *dst = tmp;
+    for (unsigned shift = 0; shift < 64; shift += RADIX_BITS) {
+        if (((differ >> shift) & (RADIX_SIZE - 1)) == 0) continue;
+        memset(count, 0, (RADIX_SIZE + 1) * sizeof *count);
+        for (size_t i = 0; i < m; i++)
+            count[((((uint64_t)src[i].key ^ flip) >> shift) & (RADIX_SIZE - 1)) + 1]++;
+        for (size_t d = 1; d <= RADIX_SIZE; d++) count[d] += count[d - 1];
+        for (size_t i = 0; i < m; i++)
+            dst[count[(((uint64_t)src[i].key ^ flip) >> shift) & (RADIX_SIZE - 1)]++] = src[i];
+        keyed *t = src;
+        src = dst;
+        dst = t;
     }
-    return pos + 1;
+    if (src != v) memcpy(v, src, m * sizeof *v);
 }
+
+/* ---- the live set: a 64-ary bitset tree over offset slots -----------------
+ * The offsets of the swept tensors, sorted and deduplicated, are numbered
+ * 0 .. nslots-1 (slots). The live set holds at most one tensor per slot (live
+ * tensors are disjoint, so their offsets differ). Level 0 has one bit per slot;
+ * bit w of level k+1 says word w of level k is not zero. Predecessor and
+ * successor take O(log64 nslots) word operations, and level 0 is nslots / 8
+ * bytes, so the walks stay in the cache. */
+
+#define NIL SIZE_MAX
+#define MAX_LEVELS 12 /* 64^11 > 2^64 */
+
+typedef struct bitset {
+    uint64_t *words;            /* every level, one allocation */
+    uint64_t *lv[MAX_LEVELS];   /* level k's words, inside words */
+    size_t nwords[MAX_LEVELS];
+    int depth;
+} bitset;
+
+/* Sizes and allocates b for nbits >= 1 bits, all clear; false on OOM. */
+static bool bits_init(bitset *b, size_t nbits) {
+    size_t total = 0, bits = nbits;
+    b->depth = 0;
+    do {
+        size_t w = bits / 64 + (bits % 64 != 0);
+        b->nwords[b->depth++] = w;
+        total += w;
+        bits = w;
+    } while (bits > 1);
+    b->words = ab_calloc(total, sizeof *b->words);
+    if (b->words == NULL) return false;
+    uint64_t *at = b->words;
+    for (int k = 0; k < b->depth; k++) {
+        b->lv[k] = at;
+        at += b->nwords[k];
+    }
+    return true;
+}
+
+static void bits_set(bitset *b, size_t pos) {
+    for (int k = 0; k < b->depth; k++, pos >>= 6) {
+        uint64_t *w = &b->lv[k][pos >> 6];
+        bool was_empty = *w == 0;
+        *w |= (uint64_t)1 << (pos & 63);
+        if (!was_empty) return;
+    }
+}
+
+static void bits_clear(bitset *b, size_t pos) {
+    for (int k = 0; k < b->depth; k++, pos >>= 6) {
+        uint64_t *w = &b->lv[k][pos >> 6];
+        *w &= ~((uint64_t)1 << (pos & 63));
+        if (*w != 0) return;
+    }
+}
+
+/* The largest set position <= pos, or NIL. */
+static size_t bits_pred(const bitset *b, size_t pos) {
+    int k = 0;
+    for (;;) {
+        size_t w = pos >> 6;
+        unsigned bit = pos & 63;
+        uint64_t word = b->lv[k][w] & (bit == 63 ? ~(uint64_t)0 : ((uint64_t)2 << bit) - 1);
+        if (word != 0) {
+            pos = (w << 6) + 63 - (size_t)__builtin_clzll(word);
+            break;
+        }
+        if (w == 0 || k + 1 == b->depth) return NIL;
+        pos = w - 1;
+        k++;
+    }
+    for (; k > 0; k--) pos = (pos << 6) + 63 - (size_t)__builtin_clzll(b->lv[k - 1][pos]);
+    return pos;
+}
+
+/* The smallest set position >= pos, or NIL. */
+static size_t bits_succ(const bitset *b, size_t pos) {
+    int k = 0;
+    for (;;) {
+        size_t w = pos >> 6;
+        if (w >= b->nwords[k]) return NIL;
+        uint64_t word = b->lv[k][w] & (~(uint64_t)0 << (pos & 63));
+        if (word != 0) {
+            pos = (w << 6) + (size_t)__builtin_ctzll(word);
+            break;
+        }
+        if (++k == b->depth) return NIL;
+        pos = w + 1;
+    }
+    for (; k > 0; k--) pos = (pos << 6) + (size_t)__builtin_ctzll(b->lv[k - 1][pos]);
+    return pos;
+}
+
+/* ---- check 7: the sweep --------------------------------------------------- */
+
+/* One tensor of the sweep, stored in sweep (start) order. */
+typedef struct node {
+    int64_t off, end; /* its bytes [off, end) */
+    size_t tensor;    /* its index in the problem */
+    size_t slot;      /* its offset's slot */
+} node;
 
 /* The working arrays of the sweep over the m tensors that have a byte range. */
 typedef struct sweep {
-    size_t m;
-    keyed *by_start, *by_end, *by_off;
-    size_t *slot;     /* per tensor: its offset's slot (1-based) */
-    size_t *occupant; /* per slot: the live tensor there, or AB_NO_TENSOR */
-    fenwick fen;
+    size_t m, nslots;
+    keyed *by_start;   /* (start, tensor), sorted: the sweep order */
+    keyed *by_end;     /* (end, position in the sweep order), sorted */
+    node *nodes;       /* nodes[j]: the tensor at position j of the sweep order */
+    int64_t *slot_off; /* per slot: its offset */
+    size_t *slot_node; /* per slot: the live node there, or NIL */
+    bitset live;       /* the slots holding a live node */
 } sweep;
 
 static void sweep_free(sweep *s) {
     ab_free(s->by_start);
     ab_free(s->by_end);
-    ab_free(s->by_off);
-    ab_free(s->slot);
-    ab_free(s->occupant);
-    ab_free(s->fen.t);
+    ab_free(s->nodes);
+    ab_free(s->slot_off);
+    ab_free(s->slot_node);
+    ab_free(s->live.words);
 }
 
-/* Allocates and sorts the sweep's arrays; false on OOM (s then owns what it got). */
+/* Numbers the distinct offsets of the nodes (by_off is scratch of m records)
+ * and fills each node's slot, slot_off and slot_node; false on OOM. */
+static bool sweep_slots(sweep *s, keyed *by_off, keyed *tmp, size_t *count) {
+    size_t m = s->m;
+    for (size_t j = 0; j < m; j++) by_off[j] = (keyed){s->nodes[j].off, j};
+    radix_sort(by_off, tmp, count, m);
+    s->slot_off = ab_alloc_array(m, sizeof *s->slot_off);
+    s->slot_node = ab_alloc_array(m, sizeof *s->slot_node);
+    if (s->slot_off == NULL || s->slot_node == NULL) return false;
+    size_t nslots = 0;
+    for (size_t k = 0; k < m; k++) {
+        if (k == 0 || by_off[k].key != by_off[k - 1].key) {
+            s->slot_off[nslots] = by_off[k].key;
+            s->slot_node[nslots] = NIL;
+            nslots++;
+        }
+        s->nodes[by_off[k].idx].slot = nslots - 1;
+    }
+    s->nslots = nslots;
+    return bits_init(&s->live, nslots);
+}
+
+/* Allocates, fills and sorts the sweep's arrays; false on OOM (s then owns
+ * what it got). */
 static bool sweep_init(const checker *c, sweep *s) {
     const ab_problem *p = c->p;
     size_t m = 0;
@@ -293,42 +407,36 @@ static bool sweep_init(const checker *c, sweep *s) {
     if (m == 0) return true;
     s->by_start = ab_alloc_array(m, sizeof *s->by_start);
     s->by_end = ab_alloc_array(m, sizeof *s->by_end);
-    s->by_off = ab_alloc_array(m, sizeof *s->by_off);
-    s->slot = ab_alloc_array(p->n, sizeof *s->slot);
-    if (!s->by_start || !s->by_end || !s->by_off || !s->slot) return false;
-    size_t j = 0;
-    for (size_t i = 0; i < p->n; i++) {
-        if (!c->has_range[i]) continue;
-        s->by_start[j] = (keyed){p->t[i].start, i};
-        s->by_end[j] = (keyed){p->t[i].end, i};
-        s->by_off[j] = (keyed){offset_of(c, i), i};
-        j++;
+    s->nodes = ab_alloc_array(m, sizeof *s->nodes);
+    keyed *tmp = ab_alloc_array(m, sizeof *tmp);
+    keyed *by_off = ab_alloc_array(m, sizeof *by_off);
+    size_t *count = ab_alloc_array(RADIX_SIZE + 1, sizeof *count);
+    bool ok = s->by_start && s->by_end && s->nodes && tmp && by_off && count;
+    if (ok) {
+        size_t j = 0;
+        for (size_t i = 0; i < p->n; i++)
+            if (c->has_range[i]) s->by_start[j++] = (keyed){p->t[i].start, i};
+        radix_sort(s->by_start, tmp, count, m);
+        for (j = 0; j < m; j++) {
+            size_t i = s->by_start[j].idx;
+            s->nodes[j] = (node){.off = c->off[i], .end = c->off[i] + p->t[i].size, .tensor = i};
+            s->by_end[j] = (keyed){p->t[i].end, j};
+        }
+        radix_sort(s->by_end, tmp, count, m);
+        ok = sweep_slots(s, by_off, tmp, count);
     }
-    qsort(s->by_start, m, sizeof *s->by_start, keyed_cmp);
-    qsort(s->by_end, m, sizeof *s->by_end, keyed_cmp);
-    qsort(s->by_off, m, sizeof *s->by_off, keyed_cmp);
-    size_t nslots = 0;
-    for (size_t k = 0; k < m; k++) {
-        if (k == 0 || s->by_off[k].key != s->by_off[k - 1].key) nslots++;
-        s->slot[s->by_off[k].idx] = nslots;
-    }
-    s->occupant = ab_alloc_array(nslots + 1, sizeof *s->occupant);
-    s->fen.t = ab_calloc(nslots + 1, sizeof *s->fen.t);
-    if (!s->occupant || !s->fen.t) return false;
-    for (size_t k = 0; k <= nslots; k++) s->occupant[k] = AB_NO_TENSOR;
-    s->fen.n = nslots;
-    s->fen.top = 1;
-    while (s->fen.top <= nslots / 2) s->fen.top <<= 1;
-    return true;
+    ab_free(tmp);
+    ab_free(by_off);
+    ab_free(count);
+    return ok;
 }
 
 /* Reports that tensors x and y (both live at instruction t) share bytes. */
 static void report_overlap(checker *c, size_t x, size_t y, int64_t t) {
-    int64_t ox = offset_of(c, x), oy = offset_of(c, y);
     size_t a = x, b = y;
-    if (oy < ox || (oy == ox && y < x)) a = y, b = x;
-    int64_t oa = offset_of(c, a), ob = offset_of(c, b);
-    int64_t ea = c->byte_end[a], eb = c->byte_end[b];
+    if (c->off[y] < c->off[x] || (c->off[y] == c->off[x] && y < x)) a = y, b = x;
+    int64_t oa = c->off[a], ob = c->off[b];
+    int64_t ea = oa + c->p->t[a].size, eb = ob + c->p->t[b].size;
     if (c->r->overlap_a == AB_NO_TENSOR) {
         c->r->overlap_a = a;
         c->r->overlap_b = b;
@@ -341,47 +449,43 @@ static void report_overlap(checker *c, size_t x, size_t y, int64_t t) {
          tname(c, a, na), oa, ea, tname(c, b, nb), ob, eb, t, ob, ea < eb ? ea : eb);
 }
 
-/* The live tensor whose bytes tensor i would share, or AB_NO_TENSOR: the
- * lowest by offset, which is i's predecessor or else its successor. */
-static size_t first_clash(const checker *c, const sweep *s, size_t i) {
-    int64_t off = offset_of(c, i);
-    size_t below = fen_prefix(&s->fen, s->slot[i]); /* live offsets <= off */
-    if (below > 0) {
-        size_t pred = s->occupant[fen_kth(&s->fen, below)];
-        if (c->byte_end[pred] > off) return pred;
-    }
-    if (below < s->fen.total) {
-        size_t succ = s->occupant[fen_kth(&s->fen, below + 1)];
-        if (offset_of(c, succ) < c->byte_end[i]) return succ;
-    }
-    return AB_NO_TENSOR;
+/* The live node whose bytes node x would share, or NIL: the lowest by
+ * offset. The live set is disjoint, so it is x's predecessor (the live node
+ * at the last slot <= x's) or else its successor (at the first slot above). */
+static size_t first_clash(const sweep *s, size_t x) {
+    const node *nx = &s->nodes[x];
+    size_t pred = bits_pred(&s->live, nx->slot);
+    if (pred != NIL && s->nodes[s->slot_node[pred]].end > nx->off) return s->slot_node[pred];
+    size_t succ = nx->slot + 1 < s->nslots ? bits_succ(&s->live, nx->slot + 1) : NIL;
+    if (succ != NIL && s->slot_off[succ] < nx->end) return s->slot_node[succ];
+    return NIL;
 }
 
 /* Check 7: no two conflicting tensors share a byte. Tensors enter the live set
- * by start (ties by index) after every tensor ending before that start left. */
+ * by start (ties by index) after every tensor ending before that start left;
+ * one that would share bytes is reported and stays out. */
 static ab_status check_overlaps(checker *c) {
     sweep s = {0};
     if (!sweep_init(c, &s)) {
         sweep_free(&s);
         return AB_ENOMEM;
     }
-    size_t j = 0;
-    for (size_t k = 0; k < s.m; k++) {
-        size_t i = s.by_start[k].idx;
-        int64_t t = s.by_start[k].key;
-        for (; j < s.m && s.by_end[j].key < t; j++) {
-            size_t gone = s.by_end[j].idx;
-            if (s.occupant[s.slot[gone]] != gone) continue; /* was never inserted */
-            s.occupant[s.slot[gone]] = AB_NO_TENSOR;
-            fen_add(&s.fen, s.slot[gone], false);
+    size_t e = 0;
+    for (size_t j = 0; j < s.m; j++) {
+        int64_t t = s.by_start[j].key;
+        for (; e < s.m && s.by_end[e].key < t; e++) {
+            size_t gone = s.by_end[e].idx, slot = s.nodes[gone].slot;
+            if (s.slot_node[slot] != gone) continue; /* it never entered */
+            s.slot_node[slot] = NIL;
+            bits_clear(&s.live, slot);
         }
-        size_t clash = first_clash(c, &s, i);
-        if (clash != AB_NO_TENSOR) {
-            report_overlap(c, clash, i, t);
+        size_t clash = first_clash(&s, j);
+        if (clash != NIL) {
+            report_overlap(c, s.nodes[clash].tensor, s.nodes[j].tensor, t);
             continue;
         }
-        s.occupant[s.slot[i]] = i;
-        fen_add(&s.fen, s.slot[i], true);
+        s.slot_node[s.nodes[j].slot] = j;
+        bits_set(&s.live, s.nodes[j].slot);
     }
     sweep_free(&s);
     return AB_OK;
@@ -425,10 +529,10 @@ ab_status abo_check(const ab_problem *p, const ab_plan *plan, abo_report *r, ab_
     checker c = {.p = p, .plan = plan, .r = r};
     size_t n = p->n ? p->n : 1;
     c.entry_of = ab_alloc_array(n, sizeof *c.entry_of);
-    c.byte_end = ab_alloc_array(n, sizeof *c.byte_end);
+    c.off = ab_alloc_array(n, sizeof *c.off);
     c.has_range = ab_calloc(n, sizeof *c.has_range);
     st = AB_ENOMEM;
-    if (c.entry_of && c.byte_end && c.has_range) {
+    if (c.entry_of && c.off && c.has_range) {
         for (size_t i = 0; i < p->n; i++) c.entry_of[i] = AB_NO_TENSOR;
         check_unknown(&c);
         check_duplicates(&c);
@@ -440,7 +544,7 @@ ab_status abo_check(const ab_problem *p, const ab_plan *plan, abo_report *r, ab_
         check_capacity(&c);
     }
     ab_free(c.entry_of);
-    ab_free(c.byte_end);
+    ab_free(c.off);
     ab_free(c.has_range);
     if (st != AB_OK) {
         report_reset(r);

@@ -14,9 +14,32 @@
  *   7. no two conflicting tensors share a byte           (ABO_OVERLAP)
  *   8. the arena fits the capacity, when one is set      (ABO_OVER_CAPACITY)
  *
+ * Every check runs, whatever failed before it; checks 4 to 8 look at the
+ * well-formed entries: the first entry of each tensor of the problem (an
+ * unknown entry, a second placement of a tensor and a missing tensor take no
+ * further part). Check 7 also leaves out a tensor whose offset + size
+ * overflows; the arena is max(0, offset + size) over the same tensors.
+ *
  * Check 7 is a sweep over instructions with the live tensors kept ordered by
- * offset: O(n log n). Messages are collected, each on its own line, up to
- * ABO_MAX_MESSAGES; the count goes on past the cap.
+ * offset: O(n log n). Tensors enter by start (ties by index) once every tensor
+ * ending before that start has left; a tensor that shares bytes with a live one
+ * is reported against the lowest such tensor and stays out, so the live set
+ * stays disjoint. So overlaps count one per tensor that could not enter: a
+ * plan has an overlap iff the count is >= 1, never more than the overlapping
+ * pairs. The first one reported fills overlap_a/b/instr.
+ *
+ * Counting: one problem per unknown entry, per extra placement, per missing
+ * tensor, and per tensor failing each of checks 4, 5, 6; one per tensor for
+ * check 7 (above); one for check 8. Messages, one per problem in check order
+ * (then entry or tensor order, then sweep order), "<verdict word>: <sentence>"
+ * naming the tensor and the values, e.g.
+ *
+ *   overlap: 'conv1' [0, 802816) and 'pool1' [786432, 987136) are both live at
+ *   instruction 3 and share bytes [786432, 802816)
+ *
+ * are kept up to ABO_MAX_MESSAGES lines, separated by '\n' (no final newline);
+ * nproblems goes on counting past the cap. A tensor name longer than 100 bytes
+ * is cut and ends in "..."; control bytes in names show as '?'.
  */
 #ifndef AB_CHECK_H
 #define AB_CHECK_H
@@ -49,17 +72,22 @@ const char *abo_verdict_text(abo_verdict v);
 #define ABO_MESSAGE_MAX 4096
 
 typedef struct abo_report {
-    abo_verdict verdict;     /* the first failing check, or ABO_OK */
-    size_t nproblems;        /* every problem found (at least one overlap per pair found) */
+    abo_verdict verdict;     /* the first failing check, or ABO_OK; ABO_NVERDICTS
+                                when abo_check did not return AB_OK */
+    size_t nproblems;        /* every problem found (see "Counting" above) */
     int64_t arena;           /* max(offset + size) over placed tensors; 0 when empty */
-    /* For the first overlap found (verdict ABO_OVERLAP): */
-    size_t overlap_a, overlap_b; /* tensor indices, a placed lower or equal */
-    int64_t overlap_instr;   /* an instruction where both are live */
+    /* The first overlap found, in sweep order, whatever the verdict (an earlier
+     * check may have failed too); AB_NO_TENSOR and AB_NONE when there is none: */
+    size_t overlap_a, overlap_b; /* tensor indices, a placed lower (equal: lower index) */
+    int64_t overlap_instr;   /* an instruction where both are live (the later start) */
     char msg[ABO_MESSAGE_MAX]; /* the messages, one per line, capped */
 } abo_report;
 
 /* Checks plan against p and fills *r. Returns AB_OK when the check ran (the
- * verdict is in r, valid or not), AB_ENOMEM when it could not. */
+ * verdict is in r, valid or not), AB_ENOMEM when it could not, AB_EINPUT when
+ * a tensor of p is malformed (size < 1, align < 1 or start > end: the loaders
+ * never make one). Plan entries index p's tensors. Allocates only scratch,
+ * freed before it returns. */
 ab_status abo_check(const ab_problem *p, const ab_plan *plan, abo_report *r, ab_error *err);
 
 #endif
