@@ -228,10 +228,11 @@ static int time_check(const char *label, const ab_problem *p, const ab_plan *pla
 /* Times planner `name` on p, R runs, then checks its last plan. Returns 0, 1
  * when its plan is invalid, 3 on an error. */
 static int time_planner(const char *name, const ab_problem *p, const abo_bounds *b, int runs) {
-    const ab_planner *pl = ab_planner_find(name); /* checked in parse_args */
+    const ab_planner *pl;
+    ab_params params = {0};
+    if (ab_planner_resolve(name, &pl, &params, NULL) != AB_OK) return 3; /* checked in parse_args */
     double *t = malloc((size_t)runs * sizeof *t);
     if (t == NULL) return 3;
-    ab_params params = {0};
     ab_problem view;
     ab_plan plan;
     ab_plan_stats st;
@@ -248,10 +249,12 @@ static int time_planner(const char *name, const ab_problem *p, const abo_bounds 
             fprintf(stderr, "bench_plan: %s: %s\n", name, err.msg);
             ab_problem_free(&view);
             ab_plan_free(&plan);
+            ab_params_free(&params);
             free(t);
             return 3;
         }
     }
+    ab_params_free(&params);
     char line[128];
     snprintf(line, sizeof line, "plan %s", name);
     print_timing(line, t, runs);
@@ -375,8 +378,14 @@ static int parse_args(int argc, char **argv, options *o) {
     }
     if (optind != argc) goto bad;
     for (size_t k = 0; k < o->nplanners; k++) {
-        if (ab_planner_find(o->planners[k]) != NULL) continue;
-        fprintf(stderr, "bench_plan: unknown planner '%s'\n", o->planners[k]);
+        const ab_planner *pl;
+        ab_params params;
+        ab_error err;
+        if (ab_planner_resolve(o->planners[k], &pl, &params, &err) == AB_OK) {
+            ab_params_free(&params);
+            continue;
+        }
+        fprintf(stderr, "bench_plan: %s\n", err.msg);
         return 2;
     }
     return -1;

@@ -822,7 +822,7 @@ static ab_status tensor_value(ld *L, tin *ti, int key) {
     const fld *f = TENSOR_FIELD(ti, tensor_keys[key]);
     mk *at = &ti->ks.val[key];
     ab_tensor *t = &ti->t;
-    int word;
+    int word = 0;
     switch (key) {
     case TK_NAME: return read_name(L, ti);
     case TK_SIZE: return read_int(L, f, 1, AB_MAX_SIZE, &t->size, at);
@@ -906,7 +906,7 @@ static ab_status read_tensor(ld *L, size_t idx, mk at) {
     ti.t = (ab_tensor){.offset = AB_NONE, .kind = AB_KIND_INTERMEDIATE, .line = at.line};
     for (;;) {
         ev k;
-        int key;
+        int key = 0;
         TRY(src_next(&L->s, &k));
         if (k.kind == EV_MAP_END) break;
         TRY(map_key(L, &k, TENSOR_FIELD(&ti, NULL), tensor_keys, TK_COUNT, &ti.ks, &key));
@@ -946,7 +946,7 @@ static ab_status read_expect(ld *L) {
     }
     keyset ks = {0};
     for (;;) {
-        int key;
+        int key = 0;
         mk at;
         TRY(src_next(&L->s, &e));
         if (e.kind == EV_MAP_END) return AB_OK;
@@ -979,7 +979,7 @@ static ab_status top_value(ld *L, int key) {
     ab_problem *p = L->p;
     const fld *f = TOP_FIELD(top_keys[key]);
     mk *at = &L->top.val[key];
-    int word;
+    int word = 0;
     switch (key) {
     case TOP_SUITE: return read_owned_str(L, "suite", &p->name);
     case TOP_DESCRIPTION: return read_description(L);
@@ -998,7 +998,7 @@ static ab_status top_value(ld *L, int key) {
 static ab_status read_top(ld *L) {
     for (;;) {
         ev k;
-        int key;
+        int key = 0;
         TRY(src_next(&L->s, &k));
         if (k.kind == EV_MAP_END) return AB_OK;
         if (k.kind == EV_SCALAR && strcmp(k.text, "generate") == 0)

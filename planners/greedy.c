@@ -65,6 +65,7 @@ static int by_busy(const void *pa, const void *pb) {
     const abp_busy *a = pa, *b = pb;
     CMP_ASC(a->lo, b->lo);
     CMP_ASC(a->hi, b->hi);
+    CMP_ASC(a->idx, b->idx);
     return 0;
 }
 
@@ -82,9 +83,39 @@ static size_t *make_order(const ab_problem *p, abp_order order) {
 typedef struct scratch {
     size_t *hits;
     size_t hits_cap;
-    abp_busy *busy;
-    size_t busy_cap;
+    abp_busy *busy, *tmp;
+    size_t busy_cap, tmp_cap;
 } scratch;
+
+/* Sorts busy[0..n) by lo. The rules need nothing more: their results do not
+ * depend on the order of ranges with equal lo. Short lists take an insertion
+ * sort; long ones an LSD radix sort on the bytes of lo that vary (lo >= 0),
+ * linear where a comparison sort of the long conflict lists of long-lived
+ * tensors dominated the planners' time. tmp holds n entries. */
+static void sort_by_lo(abp_busy *busy, size_t n, abp_busy *tmp) {
+    if (n < 64) {
+        for (size_t i = 1; i < n; i++) {
+            abp_busy b = busy[i];
+            size_t j = i;
+            for (; j > 0 && busy[j - 1].lo > b.lo; j--) busy[j] = busy[j - 1];
+            busy[j] = b;
+        }
+        return;
+    }
+    uint64_t all = 0;
+    for (size_t i = 0; i < n; i++) all |= (uint64_t)busy[i].lo;
+    abp_busy *from = busy, *to = tmp;
+    for (int shift = 0; shift < 64 && (all >> shift) != 0; shift += 8) {
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; i++) count[(((uint64_t)from[i].lo >> shift) & 0xff) + 1]++;
+        for (int d = 0; d < 256; d++) count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++) to[count[((uint64_t)from[i].lo >> shift) & 0xff]++] = from[i];
+        abp_busy *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != busy) memcpy(busy, from, n * sizeof *busy);
+}
 
 /* Places tensor i by the rule among its placed conflicts. */
 static ab_status place_one(const ab_problem *p, abp_conflicts *c, size_t i, abp_rule rule,
@@ -92,13 +123,14 @@ static ab_status place_one(const ab_problem *p, abp_conflicts *c, size_t i, abp_
     size_t k;
     ab_status st = abp_conflicts_query(c, i, &s->hits, &s->hits_cap, &k, err);
     if (st != AB_OK) return st;
-    if (!ab_grow((void **)&s->busy, &s->busy_cap, k + 1, sizeof *s->busy))
+    if (!ab_grow((void **)&s->busy, &s->busy_cap, k + 1, sizeof *s->busy) ||
+        !ab_grow((void **)&s->tmp, &s->tmp_cap, k + 1, sizeof *s->tmp))
         return ab_fail(err, AB_ENOMEM, "out of memory placing '%s'", p->t[i].name);
     for (size_t j = 0; j < k; j++) {
         size_t h = s->hits[j];
-        s->busy[j] = (abp_busy){offsets[h], offsets[h] + p->t[h].size};
+        s->busy[j] = (abp_busy){offsets[h], offsets[h] + p->t[h].size, h};
     }
-    qsort(s->busy, k, sizeof *s->busy, by_busy);
+    sort_by_lo(s->busy, k, s->tmp);
     int64_t off;
     if (!rule(s->busy, k, p->t[i].size, p->t[i].align, &off))
         return ab_fail(err, AB_EINPUT, "placing '%s': the arena overflows 64 bits", p->t[i].name);
@@ -122,12 +154,12 @@ static ab_status place_fixed(const ab_problem *p, abp_conflicts *c, int64_t *off
     return AB_OK;
 }
 
-ab_status abp_greedy(const ab_problem *p, abp_order order, abp_rule rule, int64_t *offsets,
-                     ab_error *err) {
+/* The general path: any order; each tensor's placed conflicts come from the
+ * conflict index and are sorted by offset. */
+static ab_status greedy_indexed(const ab_problem *p, const size_t *idx, abp_rule rule,
+                                int64_t *offsets, ab_error *err) {
     abp_conflicts *c = NULL;
     scratch s = {0};
-    size_t *idx = make_order(p, order);
-    if (idx == NULL) return ab_fail(err, AB_ENOMEM, "out of memory ordering tensors");
     ab_status st = abp_conflicts_new(p, &c, err);
     if (st == AB_OK) st = place_fixed(p, c, offsets, err);
     for (size_t r = 0; st == AB_OK && r < p->n; r++)
@@ -135,6 +167,157 @@ ab_status abp_greedy(const ab_problem *p, abp_order order, abp_rule rule, int64_
     abp_conflicts_free(c);
     ab_free(s.hits);
     ab_free(s.busy);
+    ab_free(s.tmp);
+    return st;
+}
+
+/* ---- program order: a sweep over instructions ---------------------------------
+ * In order=start the placed tensors that conflict with tensor i are exactly
+ * those still live at i's start (every placed tensor started no later), plus
+ * fixed tensors that start later inside i's range (fixed tensors are placed
+ * first, whatever the order). The live ones are kept in an array sorted by
+ * offset and a heap by end, so no per-tensor gathering or sorting is needed:
+ * a tensor costs O(log n) for the heap plus the rule's walk over the live set. */
+
+typedef struct live_set {
+    const ab_problem *p;
+    abp_busy *v;    /* sorted by (lo, hi, idx) */
+    size_t n, cap;
+    size_t *heap;   /* live tensors, a min-heap by (end, idx) */
+    size_t hn;
+} live_set;
+
+static bool heap_less(const live_set *L, size_t a, size_t b) {
+    const ab_tensor *x = &L->p->t[a], *y = &L->p->t[b];
+    return x->end != y->end ? x->end < y->end : a < b;
+}
+
+static void heap_push(live_set *L, size_t i) {
+    size_t k = L->hn++;
+    while (k > 0 && heap_less(L, i, L->heap[(k - 1) / 2])) {
+        L->heap[k] = L->heap[(k - 1) / 2];
+        k = (k - 1) / 2;
+    }
+    L->heap[k] = i;
+}
+
+static size_t heap_pop(live_set *L) {
+    size_t top = L->heap[0], last = L->heap[--L->hn], k = 0;
+    for (;;) {
+        size_t c = 2 * k + 1;
+        if (c >= L->hn) break;
+        if (c + 1 < L->hn && heap_less(L, L->heap[c + 1], L->heap[c])) c++;
+        if (!heap_less(L, L->heap[c], last)) break;
+        L->heap[k] = L->heap[c];
+        k = c;
+    }
+    if (L->hn > 0) L->heap[k] = last;
+    return top;
+}
+
+/* The position of b in the sorted live array (where it is or would go). */
+static size_t live_find(const live_set *L, const abp_busy *b) {
+    size_t lo = 0, hi = L->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (by_busy(&L->v[mid], b) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static bool live_insert(live_set *L, abp_busy b) {
+    if (!ab_grow((void **)&L->v, &L->cap, L->n + 1, sizeof *L->v)) return false;
+    size_t at = live_find(L, &b);
+    memmove(&L->v[at + 1], &L->v[at], (L->n - at) * sizeof *L->v);
+    L->v[at] = b;
+    L->n++;
+    heap_push(L, b.idx);
+    return true;
+}
+
+/* Drops the tensors that ended before instruction t. */
+static void live_evict(live_set *L, const int64_t *offsets, int64_t t) {
+    while (L->hn > 0 && L->p->t[L->heap[0]].end < t) {
+        size_t i = heap_pop(L);
+        abp_busy b = {offsets[i], offsets[i] + L->p->t[i].size, i};
+        size_t at = live_find(L, &b);
+        memmove(&L->v[at], &L->v[at + 1], (L->n - at - 1) * sizeof *L->v);
+        L->n--;
+    }
+}
+
+/* The busy ranges for tensor i: the live set, merged with the fixed tensors
+ * not yet live that conflict with i (from the fixed-only index c). */
+static ab_status busy_for(live_set *L, abp_conflicts *c, const bool *live, size_t i,
+                          const int64_t *offsets, scratch *s, const abp_busy **busy, size_t *n,
+                          ab_error *err) {
+    *busy = L->v;
+    *n = L->n;
+    if (c == NULL) return AB_OK;
+    size_t k, extra = 0;
+    ab_status st = abp_conflicts_query(c, i, &s->hits, &s->hits_cap, &k, err);
+    if (st != AB_OK) return st;
+    if (!ab_grow((void **)&s->busy, &s->busy_cap, L->n + k + 1, sizeof *s->busy))
+        return ab_fail(err, AB_ENOMEM, "out of memory placing a tensor");
+    for (size_t j = 0; j < k; j++) {
+        size_t h = s->hits[j];
+        if (!live[h]) s->busy[extra++] = (abp_busy){offsets[h], offsets[h] + L->p->t[h].size, h};
+    }
+    if (extra == 0) return AB_OK;
+    if (L->n > 0) memcpy(s->busy + extra, L->v, L->n * sizeof *L->v);
+    qsort(s->busy, extra + L->n, sizeof *s->busy, by_busy);
+    *busy = s->busy;
+    *n = extra + L->n;
+    return AB_OK;
+}
+
+static ab_status greedy_sweep(const ab_problem *p, const size_t *idx, abp_rule rule,
+                              int64_t *offsets, ab_error *err) {
+    live_set L = {.p = p};
+    scratch s = {0};
+    abp_conflicts *c = NULL;
+    bool any_fixed = false;
+    for (size_t i = 0; i < p->n; i++) any_fixed |= p->t[i].offset != AB_NONE;
+    L.heap = ab_alloc_array(p->n + 1, sizeof *L.heap);
+    bool *live = ab_calloc(p->n + 1, sizeof *live);
+    ab_status st = L.heap && live ? AB_OK : ab_fail(err, AB_ENOMEM, "out of memory planning");
+    if (st == AB_OK && any_fixed) st = abp_conflicts_new(p, &c, err);
+    if (st == AB_OK && any_fixed) st = place_fixed(p, c, offsets, err);
+    for (size_t r = 0; st == AB_OK && r < p->n; r++) {
+        size_t i = idx[r];
+        live_evict(&L, offsets, p->t[i].start);
+        if (p->t[i].offset == AB_NONE) {
+            const abp_busy *busy;
+            size_t n;
+            st = busy_for(&L, c, live, i, offsets, &s, &busy, &n, err);
+            if (st != AB_OK) break;
+            if (!rule(busy, n, p->t[i].size, p->t[i].align, &offsets[i])) {
+                st = ab_fail(err, AB_EINPUT, "placing '%s': the arena overflows 64 bits",
+                             p->t[i].name);
+                break;
+            }
+        }
+        live[i] = true;
+        if (!live_insert(&L, (abp_busy){offsets[i], offsets[i] + p->t[i].size, i}))
+            st = ab_fail(err, AB_ENOMEM, "out of memory placing '%s'", p->t[i].name);
+    }
+    abp_conflicts_free(c);
+    ab_free(s.hits);
+    ab_free(s.busy);
+    ab_free(s.tmp);
+    ab_free(L.v);
+    ab_free(L.heap);
+    ab_free(live);
+    return st;
+}
+
+ab_status abp_greedy(const ab_problem *p, abp_order order, abp_rule rule, int64_t *offsets,
+                     ab_error *err) {
+    size_t *idx = make_order(p, order);
+    if (idx == NULL) return ab_fail(err, AB_ENOMEM, "out of memory ordering tensors");
+    ab_status st = order == ABP_ORDER_START ? greedy_sweep(p, idx, rule, offsets, err)
+                                            : greedy_indexed(p, idx, rule, offsets, err);
     ab_free(idx);
     return st;
 }

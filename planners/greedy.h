@@ -12,6 +12,7 @@
 /* A placed, conflicting tensor as the placement rule sees it: [lo, hi). */
 typedef struct abp_busy {
     int64_t lo, hi;
+    size_t idx; /* the tensor; rules ignore it */
 } abp_busy;
 
 /* A placement rule: given the busy byte ranges of the placed tensors that

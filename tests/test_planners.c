@@ -283,3 +283,98 @@ Test(alloc, planner_fails_cleanly_at_every_allocation) {
     }
     ab_problem_free(&p);
 }
+
+/* ---- plain references of the documented rules -------------------------------
+ * O(n^2) versions written from the README's words, to pin the exact offsets
+ * the fast paths (the program-order sweep and the conflict index) give. */
+
+static int ref_cmp_order;
+static const ab_problem *ref_p;
+
+static int ref_cmp(const void *pa, const void *pb) {
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    const ab_tensor *x = &ref_p->t[a], *y = &ref_p->t[b];
+    __int128 ax = (__int128)x->size * (x->end - x->start + 1);
+    __int128 ay = (__int128)y->size * (y->end - y->start + 1);
+    if (ref_cmp_order == 2 && ax != ay) return ax > ay ? -1 : 1;
+    if (ref_cmp_order >= 1 && x->size != y->size) return x->size > y->size ? -1 : 1;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    if (x->size != y->size) return x->size > y->size ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+/* Places each tensor (fixed ones first) by first-fit (best = false) or
+ * best-fit among the placed tensors it conflicts with. */
+static void ref_plan(const ab_problem *p, int order, bool best, int64_t *off) {
+    size_t idx[256];
+    bool placed[256] = {0};
+    for (size_t i = 0; i < p->n; i++) idx[i] = i;
+    ref_p = p;
+    ref_cmp_order = order;
+    qsort(idx, p->n, sizeof *idx, ref_cmp);
+    for (size_t i = 0; i < p->n; i++)
+        if (p->t[i].offset != AB_NONE) off[i] = p->t[i].offset, placed[i] = true;
+    for (size_t r = 0; r < p->n; r++) {
+        size_t i = idx[r];
+        if (placed[i]) continue;
+        const ab_tensor *t = &p->t[i];
+        /* candidates: 0 and the aligned top of every placed conflict */
+        int64_t best_off = -1, best_gap = 0, top = 0;
+        for (size_t c = 0; c <= p->n; c++) {
+            int64_t cand = 0;
+            if (c < p->n) {
+                if (!placed[c] || !ab_conflict(t, &p->t[c])) continue;
+                cand = off[c] + p->t[c].size;
+                if (cand > top) top = cand;
+            }
+            cand = (cand + t->align - 1) / t->align * t->align;
+            int64_t next = INT64_MAX; /* the lowest placed conflict above cand */
+            bool clear = true;
+            for (size_t d = 0; d < p->n; d++) {
+                if (!placed[d] || !ab_conflict(t, &p->t[d])) continue;
+                if (off[d] < cand + t->size && cand < off[d] + p->t[d].size) clear = false;
+                if (off[d] >= cand && off[d] < next) next = off[d];
+            }
+            if (!clear) continue;
+            if (!best) {
+                if (best_off < 0 || cand < best_off) best_off = cand;
+                continue;
+            }
+            if (next == INT64_MAX) continue; /* the open top is not a gap */
+            /* the gap holding cand: from the top of what lies below to next */
+            int64_t floor_ = 0;
+            for (size_t d = 0; d < p->n; d++)
+                if (placed[d] && ab_conflict(t, &p->t[d]) && off[d] + p->t[d].size <= cand &&
+                    off[d] + p->t[d].size > floor_)
+                    floor_ = off[d] + p->t[d].size;
+            if ((floor_ + t->align - 1) / t->align * t->align != cand) continue;
+            int64_t gap = next - floor_;
+            if (best_off < 0 || gap < best_gap || (gap == best_gap && cand < best_off))
+                best_off = cand, best_gap = gap;
+        }
+        if (best_off < 0) best_off = (top + t->align - 1) / t->align * t->align;
+        off[i] = best_off;
+        placed[i] = true;
+    }
+}
+
+Test(planners, match_plain_references_of_their_rules) {
+    const char *orders[] = {"start", "size", "area"};
+    rng = 4242;
+    int64_t got[256], want[256];
+    for (int round = 0; round < 300; round++) {
+        ab_problem p;
+        random_problem(&p, 1 + next() % 40, round % 3 == 0);
+        for (int o = 0; o < 3; o++)
+            for (int b = 0; b < 2; b++) {
+                char spec[64];
+                snprintf(spec, sizeof spec, "%s:order=%s", b ? "best-fit" : "first-fit", orders[o]);
+                cr_assert_eq(plan(spec, &p, got, NULL), AB_OK);
+                ref_plan(&p, o, b, want);
+                for (size_t i = 0; i < p.n; i++)
+                    cr_assert_eq(got[i], want[i], "round %d %s tensor %s: %lld vs reference %lld",
+                                 round, spec, p.t[i].name, (long long)got[i], (long long)want[i]);
+            }
+        ab_problem_free(&p);
+    }
+}

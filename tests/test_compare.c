@@ -1,0 +1,442 @@
+/*
+ * test_compare.c — base run against head run: each kind of regression is
+ * found (a grown arena, ok to each failure, a lost proof, a slowdown past
+ * both thresholds), slowdowns under either threshold are not, improvements
+ * and new/gone pairs are listed but are not regressions, an edited suite is
+ * a new pair, the table is deterministic, and the default runs resolve.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/compare.h"
+#include "support.h"
+
+/* ---- building databases ---------------------------------------------------- */
+
+static char *db_path(void) {
+    char *dir = abt_tmpdir();
+    size_t n = strlen(dir) + 16;
+    char *p = malloc(n);
+    cr_assert_not_null(p);
+    snprintf(p, n, "%s/r.db", dir);
+    free(dir);
+    return p;
+}
+
+static abr_store *open_db(const char *path) {
+    abr_store *s;
+    ab_error err;
+    cr_assert_eq(abr_open(path, ABR_OPEN_CREATE, &s, &err), AB_OK, "%s", err.msg);
+    return s;
+}
+
+static int64_t begin(abr_store *s, const char *tag, const char *rev) {
+    abr_run info = {.tag = tag, .revision = rev, .host = "box", .command = "arenabench run"};
+    int64_t id;
+    ab_error err;
+    cr_assert_eq(abr_run_begin(s, &info, &id, &err), AB_OK, "%s", err.msg);
+    return id;
+}
+
+static int64_t suite(abr_store *s, const char *name, const char *text) {
+    abr_suite su;
+    abr_suite_init(&su);
+    su.name = name;
+    su.text = text;
+    su.text_len = strlen(text);
+    su.tensors = 1;
+    su.peak_live_bytes = su.lower_bound = 100;
+    int64_t id;
+    ab_error err;
+    cr_assert_eq(abr_suite_put(s, &su, &id, &err), AB_OK, "%s", err.msg);
+    return id;
+}
+
+/* One side of a pair; status ok unless given, wall 0.25 s unless given. */
+typedef struct side {
+    abr_job_status status;
+    int64_t arena;
+    abr_proof proof;
+    double wall;
+    int signal;
+    const char *error;
+} side;
+
+static void result(abr_store *s, int64_t run, int64_t su, const char *spec, side w) {
+    abr_result r;
+    abr_result_init(&r);
+    r.run = run;
+    r.suite = su;
+    r.spec = spec;
+    r.status = w.status;
+    r.arena = w.status == ABR_JOB_OK ? (w.arena ? w.arena : 100) : AB_NONE;
+    r.lower_bound = 100;
+    r.proven_by = w.proof;
+    r.wall_s = w.wall ? w.wall : 0.25;
+    r.signal = w.signal;
+    r.error = w.error;
+    ab_error err;
+    cr_assert_eq(abr_result_put(s, &r, &err), AB_OK, "%s", err.msg);
+}
+
+typedef struct outcome {
+    abr_compare_summary sum;
+    char *text;
+} outcome;
+
+/* Compares run base with run head in the database at path. */
+static outcome compare(const char *path, int64_t base, int64_t head,
+                       const abr_compare_opts *opt) {
+    abr_store *s = open_db(path);
+    ab_buf b = {0};
+    ab_error err;
+    outcome o;
+    cr_assert_eq(abr_compare(s, base, head, opt, &b, &o.sum, &err), AB_OK, "%s", err.msg);
+    abr_close(s);
+    o.text = strdup(b.s ? b.s : "");
+    ab_buf_free(&b);
+    return o;
+}
+
+/* A database with one suite and one spec, base and head as given; the
+ * outcome of comparing them (opt may be NULL). */
+static outcome pair(side base, side head, const abr_compare_opts *opt) {
+    char *path = db_path();
+    abr_store *s = open_db(path);
+    int64_t r0 = begin(s, "nightly", "aaa"), su = suite(s, "s", "suite: s\n");
+    result(s, r0, su, "first-fit", base);
+    int64_t r1 = begin(s, "nightly", "bbb");
+    result(s, r1, su, "first-fit", head);
+    abr_close(s);
+    outcome o = compare(path, r0, r1, opt);
+    free(path);
+    return o;
+}
+
+#define HAS(text, sub) \
+    cr_assert(strstr((text), (sub)) != NULL, "missing: %s\n---\n%s", (sub), (text))
+
+/* ---- each kind of regression ------------------------------------------------- */
+
+Test(compare, finds_a_grown_arena) {
+    outcome o = pair((side){.arena = 100}, (side){.arena = 120}, NULL);
+    cr_assert_eq(o.sum.regressions, 1);
+    cr_assert_eq(o.sum.by_change[ABR_CHANGE_ARENA_GREW], 1);
+    HAS(o.text, "| REGRESSION | arena grew | s | first-fit | 100 | 120 | +20 bytes (+20.00%) |");
+    HAS(o.text, "Result: REGRESSION (1).");
+    free(o.text);
+}
+
+Test(compare, finds_ok_turning_into_each_failure) {
+    const abr_job_status bad[] = {ABR_JOB_INVALID, ABR_JOB_TIMEOUT, ABR_JOB_CRASH,
+                                  ABR_JOB_OOM, ABR_JOB_ERROR, ABR_JOB_INFEASIBLE};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        outcome o = pair((side){0}, (side){.status = bad[i], .error = "boom"}, NULL);
+        cr_assert_eq(o.sum.regressions, 1, "%s", abr_job_status_word(bad[i]));
+        cr_assert_eq(o.sum.by_change[ABR_CHANGE_FAILED], 1);
+        char line[256];
+        snprintf(line, sizeof line, "| REGRESSION | failed | s | first-fit | ok 100 | %s | boom |",
+                 abr_job_status_word(bad[i]));
+        HAS(o.text, line);
+        free(o.text);
+    }
+}
+
+Test(compare, names_the_signal_and_the_lost_proof_of_a_crash) {
+    outcome o = pair((side){.proof = ABR_PROOF_LOWER_BOUND},
+                     (side){.status = ABR_JOB_CRASH, .signal = 11}, NULL);
+    HAS(o.text, "| ok 100 | crash | was proven (lower-bound); signal 11 |");
+    cr_assert_eq(o.sum.regressions, 1, "one line for the pair: it failed");
+    free(o.text);
+}
+
+Test(compare, finds_a_lost_proof) {
+    outcome o = pair((side){.proof = ABR_PROOF_EXHAUSTIVE}, (side){0}, NULL);
+    cr_assert_eq(o.sum.regressions, 1);
+    cr_assert_eq(o.sum.by_change[ABR_CHANGE_PROOF_LOST], 1);
+    HAS(o.text, "| REGRESSION | proof lost | s | first-fit | exhaustive | none | "
+                "arena 100 -> 100 |");
+    free(o.text);
+}
+
+Test(compare, finds_a_slowdown_past_both_thresholds) {
+    outcome o = pair((side){.wall = 0.2}, (side){.wall = 0.5}, NULL);
+    cr_assert_eq(o.sum.regressions, 1);
+    cr_assert_eq(o.sum.by_change[ABR_CHANGE_SLOWER], 1);
+    HAS(o.text, "| REGRESSION | slower | s | first-fit | 0.200 s | 0.500 s | x2.50 |");
+    free(o.text);
+    /* Exactly at both thresholds counts. */
+    o = pair((side){.wall = 0.1}, (side){.wall = 0.2}, NULL);
+    cr_assert_eq(o.sum.regressions, 1);
+    free(o.text);
+}
+
+Test(compare, ignores_a_slowdown_under_either_threshold) {
+    outcome o = pair((side){.wall = 1.0}, (side){.wall = 1.5}, NULL); /* 1.5x, +0.5 s */
+    cr_assert_eq(o.sum.regressions, 0);
+    cr_assert_eq(o.sum.unchanged, 1);
+    HAS(o.text, "No changes.");
+    HAS(o.text, "Result: no regression.");
+    free(o.text);
+    o = pair((side){.wall = 0.010}, (side){.wall = 0.030}, NULL); /* 3x, +20 ms */
+    cr_assert_eq(o.sum.regressions, 0);
+    cr_assert_eq(o.sum.unchanged, 1);
+    free(o.text);
+}
+
+Test(compare, honours_configured_thresholds) {
+    abr_compare_opts opt;
+    abr_compare_opts_init(&opt);
+    cr_assert_float_eq(opt.slow_ratio, 2.0, 1e-12);
+    cr_assert_float_eq(opt.slow_min_s, 0.100, 1e-12);
+    opt.slow_ratio = 1.2;
+    opt.slow_min_s = 0.01;
+    outcome o = pair((side){.wall = 0.010}, (side){.wall = 0.030}, &opt);
+    cr_assert_eq(o.sum.regressions, 1);
+    HAS(o.text, "grows x1.20 and by at least 0.010 s");
+    free(o.text);
+    opt.slow_ratio = 4.0;
+    opt.slow_min_s = 0;
+    o = pair((side){.wall = 0.010}, (side){.wall = 0.030}, &opt);
+    cr_assert_eq(o.sum.regressions, 0);
+    free(o.text);
+}
+
+Test(compare, refuses_bad_thresholds_and_unknown_runs) {
+    char *path = db_path();
+    abr_store *s = open_db(path);
+    int64_t r0 = begin(s, NULL, NULL);
+    ab_buf b = {0};
+    ab_error err;
+    abr_compare_summary sum;
+    abr_compare_opts opt = {.slow_ratio = 0.5, .slow_min_s = 0.1};
+    cr_assert_eq(abr_compare(s, r0, r0, &opt, &b, &sum, &err), AB_EINPUT);
+    HAS(err.msg, "ratio");
+    opt = (abr_compare_opts){.slow_ratio = 2, .slow_min_s = -1};
+    cr_assert_eq(abr_compare(s, r0, r0, &opt, &b, &sum, &err), AB_EINPUT);
+    cr_assert_eq(abr_compare(s, r0, 42, NULL, &b, &sum, &err), AB_EINPUT);
+    HAS(err.msg, "no run 42");
+    ab_buf_free(&b);
+    abr_close(s);
+    free(path);
+}
+
+/* ---- improvements, new and gone -------------------------------------------------- */
+
+Test(compare, lists_improvements_without_failing) {
+    outcome o = pair((side){.arena = 120}, (side){.arena = 100}, NULL);
+    cr_assert_eq(o.sum.improvements, 1);
+    HAS(o.text, "| improvement | arena shrank | s | first-fit | 120 | 100 | -20 bytes (-16.67%) |");
+    free(o.text);
+    o = pair((side){.status = ABR_JOB_TIMEOUT}, (side){.proof = ABR_PROOF_LOWER_BOUND}, NULL);
+    cr_assert_eq(o.sum.by_change[ABR_CHANGE_FIXED], 1);
+    HAS(o.text, "| improvement | fixed | s | first-fit | timeout | ok 100 | "
+                "proven (lower-bound) |");
+    free(o.text);
+    o = pair((side){0}, (side){.proof = ABR_PROOF_ILP}, NULL);
+    cr_assert_eq(o.sum.by_change[ABR_CHANGE_PROVEN], 1);
+    HAS(o.text, "| improvement | newly proven | s | first-fit | none | ilp |");
+    free(o.text);
+    o = pair((side){.wall = 3.0}, (side){.wall = 1.0}, NULL);
+    cr_assert_eq(o.sum.by_change[ABR_CHANGE_FASTER], 1);
+    HAS(o.text, "| improvement | faster | s | first-fit | 3.000 s | 1.000 s | x0.33 |");
+    cr_assert_eq(o.sum.regressions, 0);
+    HAS(o.text, "Result: no regression.");
+    free(o.text);
+}
+
+Test(compare, notes_one_failure_turning_into_another) {
+    outcome o = pair((side){.status = ABR_JOB_TIMEOUT}, (side){.status = ABR_JOB_CRASH}, NULL);
+    cr_assert_eq(o.sum.regressions, 0);
+    cr_assert_eq(o.sum.other, 1);
+    HAS(o.text, "| note | status changed | s | first-fit | timeout | crash |");
+    free(o.text);
+    o = pair((side){.status = ABR_JOB_TIMEOUT}, (side){.status = ABR_JOB_TIMEOUT}, NULL);
+    cr_assert_eq(o.sum.unchanged, 1);
+    free(o.text);
+}
+
+Test(compare, an_edited_suite_is_new_and_gone_not_a_regression) {
+    char *path = db_path();
+    abr_store *s = open_db(path);
+    int64_t r0 = begin(s, "nightly", "aaa");
+    int64_t v1 = suite(s, "resnet", "suite: resnet\n# v1\n");
+    result(s, r0, v1, "first-fit", (side){.arena = 100});
+    result(s, r0, v1, "dropped", (side){.arena = 100});
+    int64_t r1 = begin(s, "nightly", "bbb");
+    int64_t v2 = suite(s, "resnet", "suite: resnet\n# v2\n");
+    result(s, r1, v2, "first-fit", (side){.arena = 900});
+    abr_close(s);
+    outcome o = compare(path, r0, r1, NULL);
+    cr_assert_eq(o.sum.regressions, 0);
+    cr_assert_eq(o.sum.added, 1);
+    cr_assert_eq(o.sum.removed, 2);
+    cr_assert_eq(o.sum.matched, 0);
+    HAS(o.text, "| note | new | resnet@");
+    HAS(o.text, "| first-fit | - | ok 900 |");
+    HAS(o.text, "| note | gone | resnet@");
+    HAS(o.text, "| dropped | ok 100 | - |");
+    free(o.text);
+    free(path);
+}
+
+/* ---- everything at once ---------------------------------------------------------- */
+
+/* base and head with one pair per kind of change, plus three unchanged. */
+static char *big(int64_t *r0, int64_t *r1) {
+    char *path = db_path();
+    abr_store *s = open_db(path);
+    static const struct {
+        const char *spec;
+        side base, head;
+    } pairs[] = {
+        {"p-grow", {.arena = 100}, {.arena = 120}},
+        {"p-shrink", {.arena = 120}, {.arena = 100}},
+        {"p-break", {0}, {.status = ABR_JOB_TIMEOUT, .error = "killed | at 10 s"}},
+        {"p-fix", {.status = ABR_JOB_CRASH, .signal = 6}, {0}},
+        {"p-lose", {.proof = ABR_PROOF_LOWER_BOUND}, {0}},
+        {"p-gain", {0}, {.proof = ABR_PROOF_EXHAUSTIVE}},
+        {"p-slow", {.wall = 0.2}, {.wall = 0.5}},
+        {"p-fast", {.wall = 0.5}, {.wall = 0.2}},
+        {"p-slow-small", {.wall = 0.010}, {.wall = 0.030}},
+        {"p-slow-ratio", {.wall = 1.0}, {.wall = 1.5}},
+        {"p-fail-change", {.status = ABR_JOB_TIMEOUT}, {.status = ABR_JOB_OOM}},
+        {"p-same", {0}, {0}},
+    };
+    int64_t su = suite(s, "s", "suite: s\n");
+    *r0 = begin(s, "nightly", "aaa");
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        result(s, *r0, su, pairs[i].spec, pairs[i].base);
+    result(s, *r0, su, "p-gone", (side){0});
+    *r1 = begin(s, "nightly", "bbb");
+    for (size_t i = sizeof pairs / sizeof pairs[0]; i-- > 0;) /* another insertion order */
+        result(s, *r1, su, pairs[i].spec, pairs[i].head);
+    result(s, *r1, su, "p-new", (side){0});
+    abr_close(s);
+    return path;
+}
+
+Test(compare, counts_every_change_once) {
+    int64_t r0, r1;
+    char *path = big(&r0, &r1);
+    outcome o = compare(path, r0, r1, NULL);
+    cr_assert_eq(o.sum.matched, 12);
+    cr_assert_eq(o.sum.unchanged, 3);
+    cr_assert_eq(o.sum.regressions, 4);
+    cr_assert_eq(o.sum.improvements, 4);
+    cr_assert_eq(o.sum.other, 1);
+    cr_assert_eq(o.sum.added, 1);
+    cr_assert_eq(o.sum.removed, 1);
+    for (int k = 0; k < ABR_NCHANGES; k++)
+        cr_assert_eq(o.sum.by_change[k], 1, "%s", abr_change_word((abr_change)k));
+    HAS(o.text, "# arenabench compare: run 1 -> run 2\n");
+    HAS(o.text, "| revision | aaa | bbb |");
+    HAS(o.text, "| results | 13 | 13 |");
+    HAS(o.text, "| REGRESSION | failed | s | p-break | ok 100 | timeout | killed \\| at 10 s |");
+    HAS(o.text, "| improvement | fixed | s | p-fix | crash | ok 100 |");
+    HAS(o.text, "4 regressions, 4 improvements, 1 other changes, 1 new, 1 gone; 12 pairs "
+                "matched, 3 unchanged.\nResult: REGRESSION (4).\n");
+    /* One line per change, in spec order. */
+    const char *order[] = {"p-break", "p-fail-change", "p-fast", "p-fix", "p-gain", "p-gone",
+                           "p-grow", "p-lose", "p-new", "p-shrink", "p-slow |"};
+    for (size_t i = 1; i < sizeof order / sizeof order[0]; i++)
+        cr_assert(strstr(o.text, order[i - 1]) < strstr(o.text, order[i]), "%s before %s",
+                  order[i - 1], order[i]);
+    cr_assert_null(strstr(o.text, "p-same"));
+    cr_assert_null(strstr(o.text, "p-slow-small"));
+    cr_assert_null(strstr(o.text, "p-slow-ratio"));
+    free(o.text);
+    free(path);
+}
+
+Test(compare, is_byte_for_byte_deterministic) {
+    int64_t r0, r1;
+    char *path = big(&r0, &r1);
+    outcome a = compare(path, r0, r1, NULL), b = compare(path, r0, r1, NULL);
+    cr_assert_str_eq(a.text, b.text);
+    free(a.text);
+    free(b.text);
+    free(path);
+}
+
+Test(compare, finds_nothing_between_a_run_and_itself) {
+    int64_t r0, r1;
+    char *path = big(&r0, &r1);
+    outcome o = compare(path, r1, r1, NULL);
+    cr_assert_eq(o.sum.matched, 13);
+    cr_assert_eq(o.sum.unchanged, 13);
+    cr_assert_eq(o.sum.regressions + o.sum.improvements + o.sum.added + o.sum.removed, 0);
+    HAS(o.text, "No changes.");
+    free(o.text);
+    free(path);
+}
+
+/* ---- choosing the runs --------------------------------------------------------------- */
+
+Test(compare, resolves_the_latest_run_and_its_predecessor_of_one_tag) {
+    char *path = db_path();
+    abr_store *s = open_db(path);
+    int64_t n1 = begin(s, "nightly", "a");
+    int64_t other = begin(s, "adhoc", "b");
+    int64_t n2 = begin(s, "nightly", "c");
+    ab_error err;
+    int64_t base = 0, head = 0;
+    cr_assert_eq(abr_compare_resolve(s, &base, &head, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(head, n2);
+    cr_assert_eq(base, n1);
+    base = 0, head = other;
+    cr_assert_eq(abr_compare_resolve(s, &base, &head, &err), AB_EINPUT);
+    HAS(err.msg, "no earlier run");
+    base = other, head = n2;
+    cr_assert_eq(abr_compare_resolve(s, &base, &head, &err), AB_OK);
+    cr_assert(base == other && head == n2, "given ids are kept");
+    base = 0, head = 77;
+    cr_assert_eq(abr_compare_resolve(s, &base, &head, &err), AB_EINPUT);
+    abr_close(s);
+    free(path);
+}
+
+Test(compare, says_so_when_there_is_no_run) {
+    char *path = db_path();
+    abr_store *s = open_db(path);
+    ab_error err;
+    int64_t base = 0, head = 0;
+    cr_assert_eq(abr_compare_resolve(s, &base, &head, &err), AB_EINPUT);
+    HAS(err.msg, "no run to compare");
+    abr_close(s);
+    free(path);
+}
+
+Test(compare, fails_cleanly_at_each_allocation) {
+    int64_t r0, r1;
+    char *path = big(&r0, &r1);
+    abr_store *s = open_db(path);
+    for (long n = 1;; n++) {
+        ab_buf b = {0};
+        ab_error err;
+        abr_compare_summary sum;
+        ab_alloc_fail_at(n);
+        ab_status st = abr_compare(s, r0, r1, NULL, &b, &sum, &err);
+        long made = ab_alloc_fail_at(0);
+        ab_buf_free(&b);
+        if (made < n) {
+            cr_assert_eq(st, AB_OK, "%s", err.msg);
+            break;
+        }
+        cr_assert_eq(st, AB_ENOMEM, "allocation %ld: %d %s", n, st, err.msg);
+    }
+    abr_close(s);
+    free(path);
+}
+
+Test(compare, words_and_classes) {
+    cr_assert_str_eq(abr_change_word(ABR_CHANGE_ARENA_GREW), "arena grew");
+    cr_assert_str_eq(abr_change_word((abr_change)99), "?");
+    cr_assert(abr_change_is_regression(ABR_CHANGE_FAILED));
+    cr_assert(abr_change_is_regression(ABR_CHANGE_SLOWER));
+    cr_assert(!abr_change_is_regression(ABR_CHANGE_FASTER));
+    cr_assert(!abr_change_is_regression(ABR_CHANGE_NEW));
+    cr_assert(!abr_change_is_regression(ABR_CHANGE_STATUS));
+}
