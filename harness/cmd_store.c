@@ -1,6 +1,7 @@
 /*
  * cmd_store.c — subcommands that read the results store: show-plan (export a
- * stored plan again, as CSV or a picture). Part of the command layer.
+ * stored plan again, as CSV or a picture), report and compare. Part of the
+ * command layer.
  */
 #include "commands.h"
 
@@ -11,6 +12,8 @@
 #include "harness/plan_csv.h"
 #include "harness/suite.h"
 #include "oracle/check.h"
+#include "results/compare.h"
+#include "results/report.h"
 #include "results/store.h"
 #include "results/svg.h"
 
@@ -109,6 +112,64 @@ int abh_cmd_show_plan(const char *dbpath, const char *which, const char *suite, 
     ab_plan_free(&pl);
     ab_problem_free(&view);
     abr_rows_free(&rows);
+    abr_close(db);
+    return rc;
+}
+
+/* The report's suite loader: stored canonical YAML back into a problem. */
+static ab_status load_stored_text(const char *text, size_t len, ab_problem *out, ab_error *err) {
+    return abh_suite_load_buffer("stored suite", text, len, out, err);
+}
+
+int abh_cmd_report(const char *dbpath, const char *which, const char *format, const char *out) {
+    abr_report_format fmt = ABR_REPORT_MD;
+    if (format != NULL && !abr_report_format_parse(format, &fmt)) {
+        fprintf(stderr, "arenabench: --format takes md, html, csv or json, not '%s'\n", format);
+        return 2;
+    }
+    abr_store *db = NULL;
+    ab_error err;
+    ab_error_clear(&err);
+    if (abr_open(dbpath, ABR_OPEN_READONLY, &db, &err) != AB_OK) return fail_msg(&err);
+    int64_t run;
+    int rc = abh_resolve_run(db, dbpath, which, NULL, &run);
+    ab_buf b = {0};
+    abr_report_opts opt = {.load_suite = load_stored_text};
+    if (rc == 0 && abr_report_render(db, run, fmt, &opt, &b, &err) != AB_OK) rc = fail_msg(&err);
+    if (rc == 0 && ab_buf_write_file(&b, out ? out : "-", &err) != AB_OK) rc = fail_msg(&err);
+    ab_buf_free(&b);
+    abr_close(db);
+    return rc;
+}
+
+int abh_cmd_compare(const char *dbpath, const char *base_s, const char *head_s, const char *tag,
+                    double slow_ratio, double slow_min) {
+    abr_store *db = NULL;
+    ab_error err;
+    ab_error_clear(&err);
+    if (abr_open(dbpath, ABR_OPEN_READONLY, &db, &err) != AB_OK) return fail_msg(&err);
+    int64_t base = 0, head = 0;
+    int rc = abh_resolve_run(db, dbpath, head_s, tag, &head);
+    if (rc == 0 && base_s != NULL) rc = abh_resolve_run(db, dbpath, base_s, NULL, &base);
+    if (rc == 0 && base == 0) {
+        if (abr_run_previous(db, head, &base, &err) != AB_OK) rc = fail_msg(&err);
+        else if (base == 0) {
+            printf("compare: run %lld has no earlier run with its tag: nothing to compare "
+                   "(no regression)\n", (long long)head);
+            abr_close(db);
+            return 0;
+        }
+    }
+    abr_compare_opts opt;
+    abr_compare_opts_init(&opt);
+    if (slow_ratio > 0) opt.slow_ratio = slow_ratio;
+    if (slow_min >= 0) opt.slow_min_s = slow_min;
+    ab_buf b = {0};
+    abr_compare_summary sum;
+    if (rc == 0 && abr_compare(db, base, head, &opt, &b, &sum, &err) != AB_OK) rc = fail_msg(&err);
+    if (rc == 0 && ab_buf_write_file(&b, "-", &err) != AB_OK) rc = fail_msg(&err);
+    if (rc == 0 && sum.regressions > 0) rc = 1;
+    ab_buf_free(&b);
     abr_close(db);
     return rc;
 }

@@ -43,6 +43,16 @@ int abh_cmd_merge(const char *out, const char *const *in, int nin);
 int abh_cmd_show_plan(const char *db, const char *which, const char *suite, const char *spec,
                       const char *out, const char *svg);
 
+/* `arenabench report`: renders run which (id, "latest" or NULL) of db in
+ * format (md, html, csv, json; NULL = md) to out (NULL = stdout). */
+int abh_cmd_report(const char *db, const char *which, const char *format, const char *out);
+
+/* `arenabench compare`: head (NULL = latest, among runs tagged tag when tag
+ * is set) against base (NULL = the previous run with head's tag). Thresholds
+ * <= 0 (ratio) or < 0 (seconds) take the defaults. Exit 1 on a regression. */
+int abh_cmd_compare(const char *db, const char *base, const char *head, const char *tag,
+                    double slow_ratio, double slow_min);
+
 /* Resolves which ("latest", NULL or an id) to a run of db (tag: only runs
  * with that tag for latest; NULL for any). Prints and returns 2 when there is
  * none; 0 otherwise. */

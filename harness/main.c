@@ -506,6 +506,49 @@ static int cmd_show_plan(int argc, char **argv) {
     return abh_cmd_show_plan(db, run, ops[0], ops[1], out, svg);
 }
 
+static int cmd_report(int argc, char **argv) {
+    const char *db = "results/arenabench.db", *run = NULL, *out = NULL, *fmt = NULL;
+    const char *ops[1];
+    int nops;
+    const opt_spec specs[] = {{NULL, "--db", true, &db, NULL, 0},
+                              {NULL, "--run", true, &run, NULL, 0},
+                              {NULL, "--format", true, &fmt, NULL, 0},
+                              {"-o", "--output", true, &out, NULL, 0},
+                              {0}};
+    int rc = parse_opts(argc, argv, specs, ops, 0, &nops);
+    if (rc != 0) return rc < 0 ? EXIT_USAGE : 0;
+    return abh_cmd_report(db, run, fmt, out);
+}
+
+/* Parses a positive (or, with zero_ok, non-negative) number of seconds or a ratio. */
+static bool parse_number(const char *s, double *out, bool zero_ok) {
+    char *end;
+    *out = strtod(s, &end);
+    return *end == '\0' && end != s && (*out > 0 || (zero_ok && *out == 0));
+}
+
+static int cmd_compare(int argc, char **argv) {
+    const char *db = "results/arenabench.db", *base = NULL, *head = NULL, *tag = NULL;
+    const char *ratio_s = NULL, *min_s = NULL;
+    const char *ops[1];
+    int nops;
+    const opt_spec specs[] = {{NULL, "--db", true, &db, NULL, 0},
+                              {NULL, "--base", true, &base, NULL, 0},
+                              {NULL, "--head", true, &head, NULL, 0},
+                              {NULL, "--tag", true, &tag, NULL, 0},
+                              {NULL, "--slow-ratio", true, &ratio_s, NULL, 0},
+                              {NULL, "--slow-min", true, &min_s, NULL, 0},
+                              {0}};
+    int rc = parse_opts(argc, argv, specs, ops, 0, &nops);
+    if (rc != 0) return rc < 0 ? EXIT_USAGE : 0;
+    double ratio = 0, min = -1;
+    if (ratio_s && (!parse_number(ratio_s, &ratio, false) || ratio < 1))
+        return usage_error("--slow-ratio takes a number >= 1, not '%s'", ratio_s);
+    if (min_s && !parse_number(min_s, &min, true))
+        return usage_error("--slow-min takes seconds >= 0, not '%s'", min_s);
+    return abh_cmd_compare(db, base, head, tag, ratio, min);
+}
+
 static int cmd_merge(int argc, char **argv) {
     const char *ops[256];
     int nops, rc = parse_opts(argc, argv, (const opt_spec[]){{0}}, ops, 256, &nops);
@@ -594,6 +637,37 @@ static const command commands[] = {
      "\nExample:\n"
      "  arenabench run --tag nightly suites/ && arenabench report -o results/report.md\n",
      cmd_run},
+    {"report", "report [--db F] [--run ID|latest] [--format md|html|csv|json] [-o F]",
+     "Render a run's results: per-planner summary, per-suite table, certificates, failures.",
+     "\nContents: a per-planner summary (suites, valid, invalid, timeouts, crashes, geometric\n"
+     "mean of arena / best lower bound, proven optima, wins), a per-suite table (planners as\n"
+     "columns, arena and gap to the best known bound), the optimality certificates (which\n"
+     "planner proved what: lower bound, ILP or exhaustive search) and every failure with its\n"
+     "message. html is one self-contained file with inline SVG charts (gap per planner per\n"
+     "suite, arena versus coarsening k) and pictures of the plans with the worst gaps.\n"
+     "\nOptions:\n"
+     "      --db FILE     the results database (default results/arenabench.db)\n"
+     "      --run ID      a run id or latest (default latest)\n"
+     "      --format F    md (default), html, csv (one row per result) or json\n"
+     "  -o, --output F    write there (default stdout)\n"
+     "\nExit status: 0 ok; 2 bad usage, no such run or database; 3 internal error.\n",
+     cmd_report},
+    {"compare", "compare [--db F] [--base ID] [--head ID] [--tag T] [--slow-ratio R] [--slow-min S]",
+     "Compare two runs; exit 1 when the head regressed.",
+     "\nRows are matched by suite content and planner spec. A regression is an arena that\n"
+     "grew, a result that went from ok to invalid/timeout/crash/oom/error, a lost optimality\n"
+     "proof, or a slowdown beyond both thresholds (default 2x and at least 0.1 s).\n"
+     "Improvements, new and gone pairs are listed too.\n"
+     "\nOptions:\n"
+     "      --db FILE        the results database (default results/arenabench.db)\n"
+     "      --head ID        the run to judge (default: the latest, with --tag the latest so tagged)\n"
+     "      --base ID        the run to judge it against (default: the previous run with the\n"
+     "                       head's tag; when there is none, nothing to compare: exit 0)\n"
+     "      --tag T          pick the head among runs tagged T\n"
+     "      --slow-ratio R   slowdown ratio that counts (default 2)\n"
+     "      --slow-min S     and the least increase in seconds (default 0.1)\n"
+     "\nExit status: 0 no regression; 1 a regression; 2 bad usage or no such run.\n",
+     cmd_compare},
     {"merge", "merge OUT.db IN.db...",
      "Merge shard databases into one (rows of shards with the same run key join one run).",
      "\nExample: three machines each ran\n"

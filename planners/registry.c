@@ -16,6 +16,7 @@ extern const ab_planner abp_test_alloc_bomb; /* planners/testing.c: AB_PLANNER_T
 extern const ab_planner abp_test_overlap;    /* planners/testing.c: AB_PLANNER_TEST */
 extern const ab_planner abp_test_error;      /* planners/testing.c: AB_PLANNER_TEST */
 extern const ab_planner abp_test_sleep;      /* planners/testing.c: AB_PLANNER_TEST */
+extern const ab_planner abp_test_worse_by_env; /* planners/testing.c: AB_PLANNER_TEST */
 
 const ab_planner *const ab_planners[] = {
     &abp_first_fit,
@@ -27,6 +28,7 @@ const ab_planner *const ab_planners[] = {
     &abp_test_overlap,
     &abp_test_error,
     &abp_test_sleep,
+    &abp_test_worse_by_env,
     NULL,
 };
 

@@ -240,3 +240,27 @@ const ab_planner abp_test_sleep = {
     .params = sleep_params,
     .plan = sleep_plan,
 };
+
+/* test-worse-by-env: plans like first-fit:order=size, or like first-fit in
+ * program order (a worse planner on some suites) when the environment has
+ * ARENABENCH_TEST_WORSE=1 — a stand-in for "a planner edited to be worse"
+ * in tests of compare and the nightly. */
+static ab_status worse_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
+                            ab_plan_stats *st, ab_error *err) {
+    (void)opt;
+    const char *env = getenv("ARENABENCH_TEST_WORSE");
+    bool worse = env != NULL && strcmp(env, "1") == 0;
+    ab_params order = {0};
+    ab_kv kv = {.key = "order", .value = worse ? "start" : "size"};
+    order.n = 1;
+    order.v = &kv;
+    return abp_first_fit.plan(p, &order, offsets, st, err);
+}
+
+const ab_planner abp_test_worse_by_env = {
+    .name = "test-worse-by-env",
+    .summary = "test only: first-fit by size, or in program order when ARENABENCH_TEST_WORSE=1",
+    .flags = AB_PLANNER_TEST,
+    .params = no_params,
+    .plan = worse_plan,
+};

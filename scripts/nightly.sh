@@ -1,56 +1,61 @@
 #!/usr/bin/env bash
-# nightly.sh — build arenabench in Release and plan every example suite with
-# every planner, checking each plan with the oracle; prints a table and writes
-# it to results/report.md. Exits 1 when a plan is invalid, misses its suite's
-# expectations, or a planner fails.
+# nightly.sh — the main job: build arenabench in Release, run the default
+# planners over the default suites into results/arenabench.db (tag nightly),
+# compare with the previous nightly, and write results/report.md and
+# results/report.html.
 #
-# (Today this drives `arenabench plan`; the harness-runs issue turns it into
-#  `arenabench run` into SQLite with compare against the previous night.)
+# Exits non-zero when a plan is invalid, a planner crashed or errored, an
+# arena fell below a suite's known optimum (exit 1 from run), or compare
+# found a regression against the previous nightly (exit 1 from compare).
 #
-# Usage: scripts/nightly.sh [SUITE_DIR...]   (default: suites/examples)
+# Usage: scripts/nightly.sh [--full] [SUITE_OR_DIR...]
+#   --full   every planner (--planners all) with longer limits
+#   default suites: every folder of suites/ (examples, models, peers, generated)
+# Environment: AB_DB (default results/arenabench.db), AB_JOBS (default: CPUs).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh || exit 1
+
+full=0
+args=()
+for a in "$@"; do
+    case "$a" in
+        --full) full=1 ;;
+        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) args+=("$a") ;;
+    esac
+done
+[ ${#args[@]} -eq 0 ] && args=(suites)
 
 dir=build/release
 cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null || exit 3
 cmake --build "$dir" -j "$(nproc)" >/dev/null || exit 3
 ab="$dir/arenabench"
 
-dirs=("$@")
-[ ${#dirs[@]} -eq 0 ] && dirs=(suites/examples)
-mapfile -t suites < <(find "${dirs[@]}" -name '*.yaml' -type f | LC_ALL=C sort)
-mapfile -t planners < <("$ab" planners | awk '/^[a-z]/ {print $1}')
+db="${AB_DB:-results/arenabench.db}"
+mkdir -p "$(dirname "$db")"
+planners=(--planners default)
+limits=(--time-limit 60 --mem-limit 4G)
+tag=nightly
+if [ $full -eq 1 ]; then
+    planners=(--planners all)
+    limits=(--time-limit 600 --mem-limit 8G)
+    tag=nightly-full
+fi
 
-mkdir -p results
-report=results/report.md
-fail=0
-{
-    echo "# arenabench nightly — $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    echo
-    echo "Revision $(git rev-parse --short HEAD 2>/dev/null || echo unknown), host $(hostname)."
-    echo
-    echo "| suite | planner | arena | lower bound | gap | check |"
-    echo "|---|---|---:|---:|---:|---|"
-} >"$report"
+start=$(date +%s)
+"$ab" run --db "$db" --tag "$tag" -j "${AB_JOBS:-$(nproc)}" "${planners[@]}" "${limits[@]}" "${args[@]}"
+run_rc=$?
+[ $run_rc -ge 2 ] && { echo "nightly.sh: run failed (exit $run_rc)" >&2; exit $run_rc; }
 
-for s in "${suites[@]}"; do
-    for p in "${planners[@]}"; do
-        out=$("$ab" plan -p "$p" "$s" 2>&1)
-        rc=$?
-        arena=$(echo "$out" | awk '$1 == "arena" {print $2}')
-        bound=$(echo "$out" | awk '$1 == "bound" {print $2}')
-        gap=$(echo "$out" | awk '$1 == "gap" {print $2}')
-        check=$(echo "$out" | awk '$1 == "check" {$1 = ""; print substr($0, 2)}')
-        if [ $rc -ne 0 ]; then
-            fail=1
-            check="FAILED (exit $rc): $(echo "$out" | grep -E 'arenabench:|INVALID' | head -n 2 | tr '\n' ' ')"
-        fi
-        echo "| $(basename "$s" .yaml) | $p | ${arena:--} | ${bound:--} | ${gap:--} | ${check:--} |" >>"$report"
-    done
-done
+"$ab" report --db "$db" --run latest --format md -o results/report.md || exit 3
+"$ab" report --db "$db" --run latest --format html -o results/report.html || exit 3
 
-cat "$report"
-echo
-echo "nightly.sh: report written to $report"
-[ $fail -eq 0 ] || { echo "nightly.sh: some plans failed (see the table)" >&2; exit 1; }
+"$ab" compare --db "$db" --tag "$tag"
+cmp_rc=$?
+end=$(date +%s)
+echo "nightly.sh: $((end - start)) s; reports in results/report.md and results/report.html"
+[ $run_rc -ne 0 ] && echo "nightly.sh: the run found invalid plans or failing planners (see above)" >&2
+[ $cmp_rc -eq 1 ] && echo "nightly.sh: compare found regressions against the previous nightly" >&2
+[ $cmp_rc -ge 2 ] && { echo "nightly.sh: compare failed (exit $cmp_rc)" >&2; exit $cmp_rc; }
+[ $run_rc -eq 0 ] && [ $cmp_rc -eq 0 ]

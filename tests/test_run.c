@@ -254,3 +254,42 @@ Test(run, stored_plans_export_again_as_planned) {
     run_ok(2, "show-plan --db %s/r.db example-first-fit-hole worst-fit", dir);
     free(dir);
 }
+
+Test(run, report_and_compare_catch_a_planner_made_worse) {
+    char *dir = abt_tmpdir();
+    char ex[4096];
+    snprintf(ex, sizeof ex, "%s", abt_src("suites/examples"));
+    unsetenv("ARENABENCH_TEST_WORSE");
+    run_ok(0, "run -q --db %s/r.db --tag t -p test-worse-by-env -p first-fit %s", dir, ex);
+    run_ok(0, "compare --db %s/r.db --tag t", dir); /* nothing earlier: no regression */
+    run_ok(0, "run -q --db %s/r.db --tag t -p test-worse-by-env -p first-fit %s", dir, ex);
+    char args[8192], *out, *err;
+    snprintf(args, sizeof args, "compare --db %s/r.db --tag t", dir);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s%s", out, err);
+    HAS(out, "no regression");
+    free(out), free(err);
+    setenv("ARENABENCH_TEST_WORSE", "1", 1);
+    run_ok(0, "run -q --db %s/r.db --tag t -p test-worse-by-env -p first-fit %s", dir, ex);
+    unsetenv("ARENABENCH_TEST_WORSE");
+    cr_assert_eq(abt_run(args, &out, &err), 1, "%s%s", out, err);
+    HAS(out, "example-first-fit-hole");
+    HAS(out, "REGRESSION");
+    free(out), free(err);
+    const char *formats[] = {"md", "html", "csv", "json"};
+    for (int f = 0; f < 4; f++) {
+        snprintf(args, sizeof args, "report --db %s/r.db --format %s -o %s/report.%s", dir,
+                 formats[f], dir, formats[f]);
+        cr_assert_eq(abt_run(args, &out, &err), 0, "%s%s", out, err);
+        free(out), free(err);
+        snprintf(args, sizeof args, "%s/report.%s", dir, formats[f]);
+        char *text = abt_slurp(args, NULL);
+        cr_assert_not_null(text);
+        HAS(text, "example-first-fit-hole");
+        free(text);
+    }
+    snprintf(args, sizeof args, "report --db %s/r.db --format pdf", dir);
+    cr_assert_eq(abt_run(args, &out, &err), 2);
+    HAS(err, "--format takes md, html, csv or json");
+    free(out), free(err);
+    free(dir);
+}
