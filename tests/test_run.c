@@ -293,3 +293,26 @@ Test(run, report_and_compare_catch_a_planner_made_worse) {
     free(out), free(err);
     free(dir);
 }
+
+Test(run, draws_a_live_progress_line_on_a_terminal) {
+    if (access("/usr/bin/script", X_OK) != 0) cr_skip("no /usr/bin/script (util-linux) to make a terminal");
+    char *dir = abt_tmpdir();
+    char args[12288], ex[4096];
+    snprintf(ex, sizeof ex, "%s", abt_src("suites/examples"));
+    snprintf(args, sizeof args,
+             "script -qec '%s/arenabench run --db %s/r.db %s' /dev/null >%s/tty.txt 2>&1",
+             AB_BINARY_DIR, dir, ex, dir);
+    cr_assert_eq(system(args), 0);
+    snprintf(args, sizeof args, "%s/tty.txt", dir);
+    char *tty = abt_slurp(args, NULL);
+    HAS(tty, "\r\033[K[40/40] 0 failed");
+    cr_assert(strstr(tty, "example-diamond first-fit: ok") == NULL, "no per-job lines on a terminal");
+    free(tty);
+    /* not a terminal: one line per job */
+    char *out, *err;
+    snprintf(args, sizeof args, "run --db %s/r2.db %s", dir, ex);
+    cr_assert_eq(abt_run(args, &out, &err), 0);
+    HAS(err, "example-diamond first-fit: ok, arena 288");
+    free(out), free(err);
+    free(dir);
+}
