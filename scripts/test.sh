@@ -28,6 +28,11 @@ for t in "$dir"/test_*; do
     rc=$?
     grep -E '^\[(SKIP|FAIL)\]|Synthesis|Assertion|ERROR|runtime error' "$log" || true
     line=$(grep -E 'Synthesis: Tested:' "$log" | tail -n 1)
+    # Criterion counts a test whose worker leaked or hit undefined behaviour as
+    # passing (the sanitizer reports after the verdict): such a report fails it here.
+    if grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$log"; then
+        echo "test.sh: $name: sanitizer report (see $log)"; bad=$((bad + 1))
+    fi
     if [ -z "$line" ] || [ $rc -ne 0 ]; then
         echo "test.sh: $name exited $rc"; tail -n 30 "$log"; bad=$((bad + 1))
     fi
