@@ -27,6 +27,7 @@
 #include "core/buf.h"
 #include "harness/progress.h"
 #include "harness/runner.h"
+#include "harness/load.h"
 #include "harness/suite.h"
 #include "oracle/bounds.h"
 #include "oracle/check.h"
@@ -143,7 +144,7 @@ static int suite_load(suite_item *s, const char *path) {
     ab_problem_init(&s->view);
     s->path = ab_strdup(path);
     if (s->path == NULL) return 3;
-    ab_status st = abh_suite_load(path, &s->full, &err);
+    ab_status st = abh_load_problem(path, &s->full, &err);
     if (st == AB_OK) st = ab_problem_arena_view(&s->full, &s->view, NULL, &err);
     if (st == AB_OK) st = abo_bounds_compute(&s->full, &s->bounds, &err);
     if (st == AB_OK) st = abh_suite_render(&s->full, &s->text, &err);

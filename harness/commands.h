@@ -53,6 +53,10 @@ int abh_cmd_report(const char *db, const char *which, const char *format, const 
 int abh_cmd_compare(const char *db, const char *base, const char *head, const char *tag,
                     double slow_ratio, double slow_min);
 
+/* `arenabench export`: suite path in format ("minimalloc" (default) or
+ * "yaml") to out (NULL = stdout). Returns the exit code. */
+int abh_cmd_export(const char *path, const char *format, const char *out);
+
 /* Resolves which ("latest", NULL or an id) to a run of db (tag: only runs
  * with that tag for latest; NULL for any). Prints and returns 2 when there is
  * none; 0 otherwise. */

@@ -13,6 +13,8 @@
 
 #include "core/problem.h"
 #include "harness/commands.h"
+#include "harness/load.h"
+#include "harness/minimalloc.h"
 #include "harness/plan_csv.h"
 #include "harness/runner.h"
 #include "harness/suite.h"
@@ -156,7 +158,7 @@ static int parse_opts(int argc, char **argv, const opt_spec *specs, const char *
 static int load_suite(const char *path, ab_problem *p) {
     ab_error err;
     ab_error_clear(&err);
-    if (abh_suite_load(path, p, &err) != AB_OK) return report_error(&err);
+    if (abh_load_problem(path, p, &err) != AB_OK) return report_error(&err);
     return 0;
 }
 
@@ -254,7 +256,7 @@ static int cmd_bound(int argc, char **argv) {
 /* ---- arenabench plan ------------------------------------------------------------- */
 
 typedef struct plan_job {
-    const char *path, *spec, *out, *svg;
+    const char *path, *spec, *out, *svg, *format;
     double time_limit; /* seconds, 0 = none */
     int64_t mem_limit; /* bytes, 0 = none */
     ab_problem full, view;
@@ -340,6 +342,23 @@ static int plan_job_print(const plan_job *j, FILE *to) {
     return rc;
 }
 
+static bool plan_format_ok(const char *f) {
+    return f == NULL || strcmp(f, "csv") == 0 || strcmp(f, "minimalloc") == 0;
+}
+
+static bool is_minimalloc(const char *f) { return f != NULL && strcmp(f, "minimalloc") == 0; }
+
+/* Writes a plan as CSV or in MiniMalloc's format. */
+static ab_status write_plan(const char *path, const char *format, const ab_problem *view,
+                            const ab_plan *pl, ab_error *err) {
+    if (!is_minimalloc(format)) return abh_plan_write(path, view, pl, err);
+    ab_buf b = {0};
+    ab_status st = abh_minimalloc_plan_render(view, pl, &b, err);
+    if (st == AB_OK) st = ab_buf_write_file(&b, path, err);
+    ab_buf_free(&b);
+    return st;
+}
+
 /* Draws the plan to j->svg; returns 0 or an exit code. */
 static int plan_job_svg(const plan_job *j) {
     ab_buf b = {0};
@@ -363,6 +382,7 @@ static int cmd_plan(int argc, char **argv) {
         {"-p", "--planner", true, &j.spec, NULL, 0},
         {"-o", "--output", true, &j.out, NULL, 0},
         {NULL, "--svg", true, &j.svg, NULL, 0},
+        {NULL, "--format", true, &j.format, NULL, 0},
         {NULL, "--time-limit", true, &tl, NULL, 0},
         {NULL, "--mem-limit", true, &ml, NULL, 0},
         {0}};
@@ -377,6 +397,8 @@ static int cmd_plan(int argc, char **argv) {
     if (ml && !abh_parse_bytes(ml, &j.mem_limit))
         return usage_error("--mem-limit takes bytes (e.g. 2G, 512M), not '%s'", ml);
     if (nops != 1) return usage_error("expected one suite file");
+    if (!plan_format_ok(j.format))
+        return usage_error("--format takes csv or minimalloc, not '%s'", j.format);
     j.path = ops[0];
     ab_problem_init(&j.full);
     ab_problem_init(&j.view);
@@ -385,7 +407,7 @@ static int cmd_plan(int argc, char **argv) {
     if (rc == 0 && j.out != NULL) {
         ab_error err;
         ab_error_clear(&err);
-        if (abh_plan_write(j.out, &j.view, &j.plan, &err) != AB_OK) rc = report_error(&err);
+        if (write_plan(j.out, j.format, &j.view, &j.plan, &err) != AB_OK) rc = report_error(&err);
     }
     if (rc == 0 && j.svg != NULL) rc = plan_job_svg(&j);
     if (rc == 0) {
@@ -399,10 +421,14 @@ static int cmd_plan(int argc, char **argv) {
 /* ---- arenabench validate ---------------------------------------------------------- */
 
 static int cmd_validate(int argc, char **argv) {
-    const char *ops[2];
-    int nops, rc = parse_opts(argc, argv, (const opt_spec[]){{0}}, ops, 2, &nops);
+    const char *ops[2], *format = NULL;
+    int nops;
+    const opt_spec specs[] = {{NULL, "--format", true, &format, NULL, 0}, {0}};
+    int rc = parse_opts(argc, argv, specs, ops, 2, &nops);
     if (rc != 0) return rc < 0 ? EXIT_USAGE : 0;
     if (nops != 2) return usage_error("expected a suite file and a plan file");
+    if (!plan_format_ok(format))
+        return usage_error("--format takes csv or minimalloc, not '%s'", format);
     ab_problem full, view;
     ab_plan pl;
     ab_problem_init(&view);
@@ -412,7 +438,9 @@ static int cmd_validate(int argc, char **argv) {
     ab_error_clear(&err);
     abo_report r;
     ab_status st = ab_problem_arena_view(&full, &view, NULL, &err);
-    if (st == AB_OK) st = abh_plan_read(ops[1], &view, &pl, &err);
+    if (st == AB_OK)
+        st = is_minimalloc(format) ? abh_minimalloc_plan_read(ops[1], &view, &pl, &err)
+                                   : abh_plan_read(ops[1], &view, &pl, &err);
     if (st == AB_OK) st = abo_check(&view, &pl, &r, &err);
     if (st != AB_OK) {
         rc = report_error(&err);
@@ -549,6 +577,19 @@ static int cmd_compare(int argc, char **argv) {
     return abh_cmd_compare(db, base, head, tag, ratio, min);
 }
 
+static int cmd_export(int argc, char **argv) {
+    const char *fmt = NULL, *out = NULL;
+    const char *ops[1];
+    int nops;
+    const opt_spec specs[] = {{NULL, "--format", true, &fmt, NULL, 0},
+                              {"-o", "--output", true, &out, NULL, 0},
+                              {0}};
+    int rc = parse_opts(argc, argv, specs, ops, 1, &nops);
+    if (rc != 0) return rc < 0 ? EXIT_USAGE : 0;
+    if (nops != 1) return usage_error("expected one suite file");
+    return abh_cmd_export(ops[0], fmt, out);
+}
+
 static int cmd_merge(int argc, char **argv) {
     const char *ops[256];
     int nops, rc = parse_opts(argc, argv, (const opt_spec[]){{0}}, ops, 256, &nops);
@@ -574,6 +615,8 @@ static const command commands[] = {
      "  -p, --planner SPEC   the planner spec (default first-fit; see 'arenabench planners')\n"
      "  -o, --output PLAN    write the plan as CSV (tensor,offset,size,start,end); '-' for\n"
      "                       stdout (the summary then goes to stderr)\n"
+     "      --format F       the plan file's format: csv (default) or minimalloc\n"
+     "                       (id,lower,upper,size,offset; half-open [lower, upper))\n"
      "      --svg FILE       draw the plan: instructions across, offsets up, a rectangle per\n"
      "                       tensor, the live-bytes profile and the lower bound as lines,\n"
      "                       overlaps in red\n"
@@ -588,12 +631,14 @@ static const command commands[] = {
      "\nExample:\n"
      "  arenabench plan -p best-fit:order=size suites/examples/first_fit_hole.yaml -o plan.csv\n",
      cmd_plan},
-    {"validate", "validate SUITE PLAN",
+    {"validate", "validate SUITE PLAN [--format csv|minimalloc]",
      "Check a plan file against a suite with the independent overlap checker.",
      "\nChecks, in order: every entry names a tensor, none is placed twice, none is missing,\n"
      "offsets are aligned, fixed offsets honoured, no 64-bit overflow, no two tensors live\n"
      "at the same instruction share a byte (live ranges are inclusive), the arena fits the\n"
      "suite's capacity. An overlap names both tensors, the instruction and the byte ranges.\n"
+     "\n--format minimalloc reads MiniMalloc's id,lower,upper,size,offset (half-open\n"
+     "[lower, upper): upper = end + 1) instead of tensor,offset[,size,start,end].\n"
      "\nExit status: 0 valid; 1 invalid; 2 bad usage or input (malformed files, a plan column\n"
      "that disagrees with the suite); 3 internal error.\n",
      cmd_validate},
@@ -668,6 +713,14 @@ static const command commands[] = {
      "      --slow-min S     and the least increase in seconds (default 0.1)\n"
      "\nExit status: 0 no regression; 1 a regression; 2 bad usage or no such run.\n",
      cmd_compare},
+    {"export", "export SUITE [--format minimalloc|yaml] [-o FILE]",
+     "Write a suite in another format (MiniMalloc CSV by default).",
+     "\nminimalloc: id,lower,upper,size[,alignment][,offset], one row per arena tensor.\n"
+     "MiniMalloc's intervals are half-open, so upper = end + 1 (arenabench's ranges are\n"
+     "inclusive). alignment is written when a tensor has align > 1, offset for fixed offsets.\n"
+     "yaml: the suite in canonical form (what its content hash is taken over).\n"
+     "\nExit status: 0 ok; 2 bad usage or input.\n",
+     cmd_export},
     {"merge", "merge OUT.db IN.db...",
      "Merge shard databases into one (rows of shards with the same run key join one run).",
      "\nExample: three machines each ran\n"

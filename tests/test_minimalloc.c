@@ -1,0 +1,194 @@
+/*
+ * test_minimalloc.c — MiniMalloc CSV in and out: half-open intervals read as
+ * inclusive ranges, the capacity from the file name, round trips, errors, the
+ * plan format, and the benchmark files in ../shared/data/minimalloc (skipped
+ * when absent) whose max-load bound must equal MiniMalloc's own convention.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/minimalloc.h"
+#include "oracle/bounds.h"
+#include "support.h"
+
+#define HAS(s, sub) cr_assert(strstr((s), (sub)) != NULL, "expected '%s' in:\n%s", (sub), (s))
+
+/* Writes text to DIR/name and returns the path (static buffer). */
+static const char *write_named(const char *name, const char *text) {
+    static char path[4096];
+    char *dir = abt_tmpdir();
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    free(dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+Test(minimalloc, reads_half_open_intervals_as_inclusive_ranges) {
+    const char *path = write_named("input.12.csv", "id,lower,upper,size\nb1,0,3,4\nb2,3,9,4\n"
+                                                   "b3,0,9,4\n");
+    ab_problem p;
+    ab_error err;
+    cr_assert_eq(abh_minimalloc_load(path, &p, NULL, &err), AB_OK, "%s", err.msg);
+    cr_assert_str_eq(p.name, "input");
+    cr_assert_eq(p.capacity, 12);
+    cr_assert_eq(p.n, 3);
+    cr_assert_eq(p.t[0].start, 0);
+    cr_assert_eq(p.t[0].end, 2, "[0, 3) is [0, 2] inclusive");
+    cr_assert_eq(p.t[1].start, 3);
+    cr_assert_eq(p.t[1].end, 8);
+    cr_assert(!ab_conflict(&p.t[0], &p.t[1]), "b1 ends where b2 starts: no conflict");
+    abo_bounds b;
+    cr_assert_eq(abo_bounds_compute(&p, &b, NULL), AB_OK);
+    cr_assert_eq(b.max_load, 8);
+    ab_problem_free(&p);
+}
+
+Test(minimalloc, round_trips_with_alignment_and_any_column_order) {
+    const char *path = write_named("x.csv", "size,id,upper,lower,alignment\n"
+                                            "16,a,4,0,8\n4,b,2,1,1\n");
+    ab_problem p, q;
+    cr_assert_eq(abh_minimalloc_load(path, &p, NULL, NULL), AB_OK);
+    cr_assert_eq(p.capacity, AB_NONE);
+    cr_assert_eq(p.t[0].align, 8);
+    ab_buf b = {0};
+    cr_assert_eq(abh_minimalloc_render(&p, &b, NULL), AB_OK);
+    cr_assert_str_eq(b.s, "id,lower,upper,size,alignment\na,0,4,16,8\nb,1,2,4,1\n");
+    const char *again = write_named("x.csv", b.s);
+    cr_assert_eq(abh_minimalloc_load(again, &q, NULL, NULL), AB_OK);
+    cr_assert_eq(q.n, p.n);
+    for (size_t i = 0; i < p.n; i++) {
+        cr_assert_str_eq(q.t[i].name, p.t[i].name);
+        cr_assert_eq(q.t[i].size, p.t[i].size);
+        cr_assert_eq(q.t[i].start, p.t[i].start);
+        cr_assert_eq(q.t[i].end, p.t[i].end);
+        cr_assert_eq(q.t[i].align, p.t[i].align);
+    }
+    ab_buf_free(&b);
+    ab_problem_free(&p);
+    ab_problem_free(&q);
+}
+
+static void rejects(const char *text, const char *want) {
+    const char *path = write_named("bad.csv", text);
+    ab_problem p;
+    ab_error err;
+    cr_assert_eq(abh_minimalloc_load(path, &p, NULL, &err), AB_EINPUT, "%s", text);
+    HAS(err.msg, want);
+    cr_assert_eq(p.n, 0);
+}
+
+Test(minimalloc, rejects_bad_files_naming_line_and_column) {
+    rejects("", "empty file");
+    rejects("id,lower,upper\na,0,1\n", "missing column 'size'");
+    rejects("id,lower,upper,size,color\n", "unknown column 'color'");
+    rejects("id,lower,upper,size\na,3,3,4\n", "bad.csv:2: upper: 3 must be above lower 3");
+    rejects("id,lower,upper,size\na,0,3,0\n", "bad.csv:2: size: expected an integer");
+    rejects("id,lower,upper,size\na,0,3,x\n", "got 'x'");
+    rejects("id,lower,upper,size\na,0,3\n", "bad.csv:2: expected 4 fields");
+    rejects("id,lower,upper,size\na,0,3,4\na,1,2,4\n", "bad.csv:3: id: 'a' again (first on line 2)");
+    rejects("id,lower,upper,size,alignment\na,0,3,4,3\n", "not a power of two");
+    rejects("id,lower,upper,size\n", "no buffers");
+}
+
+Test(minimalloc, reads_and_writes_plans_with_offsets) {
+    const char *suite = write_named("s.csv", "id,lower,upper,size\na,0,3,4\nb,2,5,4\n");
+    ab_problem p;
+    cr_assert_eq(abh_minimalloc_load(suite, &p, NULL, NULL), AB_OK);
+    char plan_path[4096];
+    snprintf(plan_path, sizeof plan_path, "%s",
+             write_named("p.csv", "id,lower,upper,size,offset\na,0,3,4,0\nb,2,5,4,4\nzz,0,1,1,0\n"));
+    ab_plan pl;
+    ab_error err;
+    cr_assert_eq(abh_minimalloc_plan_read(plan_path, &p, &pl, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(pl.n, 3);
+    cr_assert_eq(pl.v[1].tensor, 1);
+    cr_assert_eq(pl.v[1].offset, 4);
+    cr_assert_eq(pl.v[2].tensor, AB_NO_TENSOR, "unknown ids are kept for the checker");
+    ab_plan_free(&pl);
+    snprintf(plan_path, sizeof plan_path, "%s",
+             write_named("p.csv", "id,lower,upper,size,offset\na,0,4,4,0\n"));
+    cr_assert_eq(abh_minimalloc_plan_read(plan_path, &p, &pl, &err), AB_EINPUT);
+    HAS(err.msg, "upper: 4 disagrees with the suite's 3 for 'a'");
+    ab_problem_free(&p);
+}
+
+/* MiniMalloc's own convention: the peak of the sum of sizes over half-open
+ * [lower, upper) intervals, computed here from the raw rows. */
+static int64_t halfopen_peak(const char *path) {
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    char line[256];
+    int64_t lo[4096], hi[4096], sz[4096];
+    size_t n = 0;
+    cr_assert_not_null(fgets(line, sizeof line, f));
+    while (fgets(line, sizeof line, f) && n < 4096) {
+        char id[64];
+        long long a, b, s;
+        if (sscanf(line, "%63[^,],%lld,%lld,%lld", id, &a, &b, &s) == 4)
+            lo[n] = a, hi[n] = b, sz[n] = s, n++;
+    }
+    fclose(f);
+    int64_t best = 0;
+    for (size_t i = 0; i < n; i++) { /* the peak is at some interval's lower */
+        int64_t sum = 0;
+        for (size_t j = 0; j < n; j++)
+            if (lo[j] <= lo[i] && lo[i] < hi[j]) sum += sz[j];
+        if (sum > best) best = sum;
+    }
+    return best;
+}
+
+Test(minimalloc, benchmark_files_import_with_their_bounds) {
+    const char *data = abt_shared_data();
+    if (data == NULL) cr_skip("../shared/data is absent: the MiniMalloc benchmark files are not here");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/minimalloc", data);
+    DIR *d = opendir(dir);
+    if (d == NULL) cr_skip("%s is absent", dir);
+    int files = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".csv") != 0) continue;
+        char path[8192];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        ab_problem p;
+        ab_error err;
+        cr_assert_eq(abh_minimalloc_load(path, &p, NULL, &err), AB_OK, "%s", err.msg);
+        abo_bounds b;
+        cr_assert_eq(abo_bounds_compute(&p, &b, NULL), AB_OK);
+        cr_assert_eq(b.max_load, halfopen_peak(path), "%s", e->d_name);
+        if (strstr(e->d_name, ".1048576.") != NULL) cr_assert_eq(p.capacity, 1048576);
+        if (strstr(e->d_name, ".1048576.") != NULL) /* the challenging suite, per its README */
+            cr_assert_eq(ab_problem_unit(&p) % 1024, 0, "%s: sizes are multiples of 1024", e->d_name);
+        ab_problem_free(&p);
+        files++;
+    }
+    closedir(d);
+    cr_assert_geq(files, 7);
+}
+
+Test(minimalloc, cli_exports_and_validates_in_minimalloc_format) {
+    char *dir = abt_tmpdir();
+    char args[8192], *out, *err;
+    snprintf(args, sizeof args, "export %s -o %s/s.csv",
+             abt_src("suites/examples/touching_ranges.yaml"), dir);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s%s", out, err);
+    free(out), free(err);
+    snprintf(args, sizeof args, "plan -p best-fit %s/s.csv -o %s/p.csv --format minimalloc", dir, dir);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s%s", out, err);
+    HAS(out, "arena      512 bytes");
+    free(out), free(err);
+    snprintf(args, sizeof args, "validate %s %s/p.csv --format minimalloc",
+             abt_src("suites/examples/touching_ranges.yaml"), dir);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s%s", out, err);
+    HAS(out, "check      ok");
+    free(out), free(err);
+    free(dir);
+}
