@@ -13,6 +13,7 @@
 
 #include "core/problem.h"
 #include "harness/commands.h"
+#include "harness/import.h"
 #include "harness/load.h"
 #include "harness/minimalloc.h"
 #include "harness/plan_csv.h"
@@ -713,6 +714,12 @@ static const command commands[] = {
      "      --slow-min S     and the least increase in seconds (default 0.1)\n"
      "\nExit status: 0 no regression; 1 a regression; 2 bad usage or no such run.\n",
      cmd_compare},
+    {"import",
+     "import FILE [-o SUITE.yaml] [--name NAME] [--fold-constants] [--dim NAME=VALUE]...\n"
+     "                         [--assume-dynamic=N]",
+     "Turn a TFLite model or a MiniMalloc CSV into a suite.",
+     "\n(This command prints its full help itself: 'arenabench import --help'.)\n",
+     abh_cmd_import},
     {"export", "export SUITE [--format minimalloc|yaml] [-o FILE]",
      "Write a suite in another format (MiniMalloc CSV by default).",
      "\nminimalloc: id,lower,upper,size[,alignment][,offset], one row per arena tensor.\n"
