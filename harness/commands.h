@@ -57,6 +57,12 @@ int abh_cmd_compare(const char *db, const char *base, const char *head, const ch
  * "yaml") to out (NULL = stdout). Returns the exit code. */
 int abh_cmd_export(const char *path, const char *format, const char *out);
 
+/* `arenabench gen`: the suite of generator kind with parameters (n, seed and
+ * key=value pairs; NULL / 0 for none), named name (NULL: from the kind), to
+ * out (NULL = stdout). Returns the exit code. */
+int abh_cmd_gen(const char *kind, const char *n, const char *seed, const char *const *kv, int nkv,
+                const char *name, const char *out);
+
 /* Resolves which ("latest", NULL or an id) to a run of db (tag: only runs
  * with that tag for latest; NULL for any). Prints and returns 2 when there is
  * none; 0 otherwise. */

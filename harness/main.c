@@ -13,6 +13,7 @@
 
 #include "core/problem.h"
 #include "harness/commands.h"
+#include "harness/gen.h"
 #include "harness/import.h"
 #include "harness/load.h"
 #include "harness/minimalloc.h"
@@ -76,8 +77,11 @@ typedef struct opt_spec {
 static int parse_opts(int argc, char **argv, const opt_spec *specs, const char **ops,
                       int max_ops, int *nops);
 
+static void print_generators(void);
+
 static void print_command_help(const command *c) {
     printf("usage: arenabench %s\n\n%s\n%s", c->usage, c->summary, c->help);
+    if (strcmp(c->name, "gen") == 0) print_generators();
 }
 
 static int match_opt(const opt_spec *s, const char *arg, const char **inline_val) {
@@ -591,6 +595,35 @@ static int cmd_export(int argc, char **argv) {
     return abh_cmd_export(ops[0], fmt, out);
 }
 
+static int cmd_gen(int argc, char **argv) {
+    const char *kind = NULL, *n = NULL, *seed = NULL, *name = NULL, *out = NULL;
+    const char *kv[64];
+    int nkv = 0;
+    const char *ops[1];
+    int nops;
+    const opt_spec specs[] = {{NULL, "--kind", true, &kind, NULL, 0},
+                              {NULL, "--n", true, &n, NULL, 0},
+                              {NULL, "--seed", true, &seed, NULL, 0},
+                              {"-P", "--param", true, kv, &nkv, 64},
+                              {NULL, "--name", true, &name, NULL, 0},
+                              {"-o", "--output", true, &out, NULL, 0},
+                              {0}};
+    int rc = parse_opts(argc, argv, specs, ops, 0, &nops);
+    if (rc != 0) return rc < 0 ? EXIT_USAGE : 0;
+    if (kind == NULL) return usage_error("--kind is required (see 'arenabench gen --help')");
+    return abh_cmd_gen(kind, n, seed, kv, nkv, name, out);
+}
+
+/* Prints the generator kinds and their parameters after gen's help. */
+static void print_generators(void) {
+    printf("\nKinds and their parameters (-P key=value; --n and --seed are short for n= and seed=):\n");
+    for (size_t i = 0; abh_generators[i].kind; i++) {
+        printf("  %-13s %s\n", abh_generators[i].kind, abh_generators[i].summary);
+        for (const abh_gen_param *q = abh_generators[i].params; q->key; q++)
+            printf("      %s=%s  %s\n", q->key, q->def, q->help);
+    }
+}
+
 static int cmd_merge(int argc, char **argv) {
     const char *ops[256];
     int nops, rc = parse_opts(argc, argv, (const opt_spec[]){{0}}, ops, 256, &nops);
@@ -728,6 +761,15 @@ static const command commands[] = {
      "yaml: the suite in canonical form (what its content hash is taken over).\n"
      "\nExit status: 0 ok; 2 bad usage or input.\n",
      cmd_export},
+    {"gen", "gen --kind K [--n N] [--seed S] [-P key=value]... [--name NAME] [-o FILE]",
+     "Generate a synthetic or architecture-derived suite (YAML), deterministically.",
+     "\nThe same kind and parameters always give the same suite. Live ranges are in operator\n"
+     "indices, inclusive: from the operator that writes a tensor to the last that reads it.\n"
+     "A suite file may hold a generator instead of tensors: generate: {kind: resnet, blocks: 8}.\n"
+     "\nExit status: 0 ok; 2 bad usage, unknown kind or parameter.\n"
+     "\nExample:\n"
+     "  arenabench gen --kind random --n 100000 --seed 7 -o big.yaml\n",
+     cmd_gen},
     {"merge", "merge OUT.db IN.db...",
      "Merge shard databases into one (rows of shards with the same run key join one run).",
      "\nExample: three machines each ran\n"
