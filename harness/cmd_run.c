@@ -151,6 +151,50 @@ static int suite_load(suite_item *s, const char *path) {
     return st == AB_OK ? 0 : fail_msg(&err);
 }
 
+/* Makes suite s a variant with io set to io, named "<name>@io=<word>":
+ * its view, bounds and canonical text are computed again. */
+static int suite_io_variant(suite_item *s, ab_io io) {
+    ab_error err;
+    ab_error_clear(&err);
+    s->full.io = io;
+    size_t len = strlen(s->full.name) + 16;
+    char *name = ab_malloc(len);
+    if (name == NULL) return 3;
+    snprintf(name, len, "%s@io=%s", s->full.name, io == AB_IO_WORKSPACE ? "workspace" : "separate");
+    ab_free(s->full.name);
+    s->full.name = name;
+    ab_problem_free(&s->view);
+    ab_buf_free(&s->text);
+    ab_status st = ab_problem_arena_view(&s->full, &s->view, NULL, &err);
+    if (st == AB_OK) st = abo_bounds_compute(&s->full, &s->bounds, &err);
+    if (st == AB_OK) st = abh_suite_render(&s->full, &s->text, &err);
+    return st == AB_OK ? 0 : fail_msg(&err);
+}
+
+/* --io both: every suite twice, separate then workspace. */
+static int suites_io_both(suite_item **s, size_t *n) {
+    suite_item *two = ab_calloc(2 * *n + 1, sizeof *two);
+    if (two == NULL) return 3;
+    int rc = 0;
+    for (size_t i = 0; i < *n; i++) {
+        two[2 * i] = (*s)[i];
+        suite_item *c = &two[2 * i + 1];
+        ab_problem_init(&c->full);
+        ab_problem_init(&c->view);
+        c->path = ab_strdup((*s)[i].path);
+        ab_error err;
+        if (c->path == NULL || ab_problem_clone(&(*s)[i].full, &c->full, &err) != AB_OK) rc = 3;
+    }
+    for (size_t i = 0; rc == 0 && i < *n; i++) {
+        rc = suite_io_variant(&two[2 * i], AB_IO_SEPARATE);
+        if (rc == 0) rc = suite_io_variant(&two[2 * i + 1], AB_IO_WORKSPACE);
+    }
+    ab_free(*s);
+    *s = two;
+    *n *= 2;
+    return rc;
+}
+
 /* Every suite named by the operands, sorted by path, each once. */
 static int suites_load(const abh_run_args *a, suite_item **out, size_t *n) {
     path_list l = {0};
@@ -171,6 +215,17 @@ static int suites_load(const abh_run_args *a, suite_item **out, size_t *n) {
     for (size_t i = 0; rc == 0 && i < k; i++) rc = suite_load(&s[i], l.v[i]);
     for (size_t i = 0; i < k; i++) ab_free(l.v[i]);
     ab_free(l.v);
+    if (rc != 0) {
+        suites_free(s, k);
+        return rc;
+    }
+    if (a->io != NULL && strcmp(a->io, "both") == 0) {
+        rc = suites_io_both(&s, &k);
+    } else if (a->io != NULL) {
+        ab_io io = strcmp(a->io, "workspace") == 0 ? AB_IO_WORKSPACE : AB_IO_SEPARATE;
+        for (size_t i = 0; rc == 0 && i < k; i++)
+            if (s[i].full.io != io) rc = suite_io_variant(&s[i], io);
+    }
     if (rc != 0) {
         suites_free(s, k);
         return rc;

@@ -25,6 +25,7 @@ typedef struct abh_run_args {
     const char *run_key;      /* --run-key (shards of one run share it) */
     const char *revision;     /* --revision, default: git rev-parse in the cwd */
     const char *command;      /* the command line, for the runs table */
+    const char *io;           /* --io separate|workspace|both, or NULL: as each suite says */
     bool quiet;
     const char **paths;       /* suite files and folders */
     int npaths;

@@ -490,6 +490,7 @@ static int cmd_run(int argc, char **argv) {
         {NULL, "--tag", true, &a.tag, NULL, 0},
         {NULL, "--run-key", true, &a.run_key, NULL, 0},
         {NULL, "--revision", true, &a.revision, NULL, 0},
+        {NULL, "--io", true, &a.io, NULL, 0},
         {"-q", "--quiet", false, &quiet, NULL, 0},
         {0}};
     int rc = parse_opts(argc, argv, specs, ops, 256, &nops);
@@ -517,6 +518,9 @@ static int cmd_run(int argc, char **argv) {
                   a.shard_n < 1 || a.shard_i < 1 || a.shard_i > a.shard_n))
         return usage_error("--shard takes I/N with 1 <= I <= N, not '%s'", shard);
     if (a.resume && a.run_key) return usage_error("--resume and --run-key do not go together");
+    if (a.io && strcmp(a.io, "separate") != 0 && strcmp(a.io, "workspace") != 0 &&
+        strcmp(a.io, "both") != 0)
+        return usage_error("--io takes separate, workspace or both, not '%s'", a.io);
     a.quiet = quiet != NULL;
     a.paths = ops;
     a.npaths = nops;
@@ -686,7 +690,8 @@ static const command commands[] = {
      cmd_bound},
     {"run",
      "run [-p SPEC]... [--planners default|all] [--db F] [-j N] [--time-limit S]\n"
-     "                  [--mem-limit B] [--shard I/N] [--resume ID|latest] [--tag T] SUITE|DIR...",
+     "                  [--mem-limit B] [--shard I/N] [--resume ID|latest] [--tag T]\n"
+     "                  [--io separate|workspace|both] SUITE|DIR...",
      "Run every planner spec over every suite, isolated, in parallel, into SQLite.",
      "\nEach (suite, spec) job runs in its own child process under a wall-clock and a memory\n"
      "limit; the parent checks every plan with the oracle and commits its row as the job\n"
@@ -707,6 +712,10 @@ static const command commands[] = {
      "      --resume ID|latest  add the missing (suite, spec) rows to an earlier run\n"
      "      --tag T             a tag for the run (compare looks for the previous run with it)\n"
      "      --revision R        the revision stored with the run (default: git rev-parse HEAD)\n"
+     "      --io MODE           separate or workspace: plan every suite's inputs and outputs\n"
+     "                          outside or inside the arena, whatever the suite says; both: run\n"
+     "                          each suite both ways (named X@io=separate, X@io=workspace) and\n"
+     "                          the report shows the footprints side by side with the saving\n"
      "  -q, --quiet             no progress (by default a live line on a terminal, else one\n"
      "                          line per finished job, on stderr)\n"
      "\nExit status: 0 every job ran and no plan was invalid; 1 an invalid plan, a crash or\n"

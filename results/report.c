@@ -593,10 +593,86 @@ static void md_failures(ab_buf *b, const model *m) {
     }
 }
 
+
+/* ---- I/O in the workspace (run --io both) -------------------------------------
+ * A run with --io both holds each suite twice, named "X@io=separate" and
+ * "X@io=workspace". The footprint with separate I/O is the arena plus the
+ * input and output bytes kept outside it; in the workspace it is the arena
+ * alone. This section puts the two side by side with the saving. */
+
+#define IO_SEP "@io=separate"
+#define IO_WS "@io=workspace"
+
+/* The workspace twin of suite si when si is a separate-I/O variant, else SIZE_MAX. */
+static size_t io_twin(const model *m, size_t si) {
+    const char *name = suite_of(m, si)->name;
+    size_t len = strlen(name), tail = strlen(IO_SEP);
+    if (len <= tail || strcmp(name + len - tail, IO_SEP) != 0) return SIZE_MAX;
+    for (size_t w = 0; w < m->nsu; w++) {
+        const char *other = suite_of(m, w)->name;
+        if (strncmp(other, name, len - tail) == 0 && strcmp(other + len - tail, IO_WS) == 0)
+            return w;
+    }
+    return SIZE_MAX;
+}
+
+static bool io_any(const model *m) {
+    for (size_t si = 0; si < m->nsu; si++)
+        if (io_twin(m, si) != SIZE_MAX) return true;
+    return false;
+}
+
+/* One table row per (pair, spec) with both variants valid. */
+static void io_rows(ab_buf *b, const model *m, bool html) {
+    for (size_t si = 0; si < m->nsu; si++) {
+        size_t w = io_twin(m, si);
+        if (w == SIZE_MAX) continue;
+        const char *name = suite_of(m, si)->name;
+        int base = (int)(strlen(name) - strlen(IO_SEP));
+        for (size_t j = 0; j < m->nsp; j++) {
+            size_t a = cell_row(m, si, j), c = cell_row(m, w, j);
+            if (a == SIZE_MAX || c == SIZE_MAX || !row_ok(m, a) || !row_ok(m, c)) continue;
+            int64_t io = suite_of(m, si)->io_bytes > 0 ? suite_of(m, si)->io_bytes : 0;
+            int64_t sep = row_r(m, a)->arena + io, ws = row_r(m, c)->arena;
+            double pct = sep > 0 ? 100.0 * (double)(sep - ws) / (double)sep : 0.0;
+            ab_buf tmpname = {0};
+            ab_buf_printf(&tmpname, "%.*s", base, name);
+            if (html) {
+                put(b, "<tr><td>");
+                ab_buf_xml(b, tmpname.s ? tmpname.s : "");
+                put(b, "</td><td>");
+                ab_buf_xml(b, m->sp[j].spec);
+                ab_buf_printf(b, "</td><td>%lld + %lld = %lld</td><td>%lld</td><td>%lld (%.1f%%)"
+                                 "</td></tr>\n", (long long)row_r(m, a)->arena, (long long)io,
+                              (long long)sep, (long long)ws, (long long)(sep - ws), pct);
+            } else {
+                put(b, "| ");
+                esc_md(b, tmpname.s ? tmpname.s : "");
+                put(b, " | ");
+                esc_md(b, m->sp[j].spec);
+                ab_buf_printf(b, " | %lld + %lld = %lld | %lld | %lld (%.1f%%) |\n",
+                              (long long)row_r(m, a)->arena, (long long)io, (long long)sep,
+                              (long long)ws, (long long)(sep - ws), pct);
+            }
+            ab_buf_free(&tmpname);
+        }
+    }
+}
+
+static void md_io(ab_buf *b, const model *m) {
+    if (!io_any(m)) return;
+    put(b, "\n## I/O in the workspace\n\nFootprint with inputs and outputs outside the arena "
+           "(arena + I/O bytes) against planning them inside it (io: workspace), and the saving.\n\n"
+           "| suite | planner | separate: arena + I/O = footprint | workspace: arena | saving |\n"
+           "|---|---|--:|--:|--:|\n");
+    io_rows(b, m, false);
+}
+
 static void render_md(ab_buf *b, const model *m) {
     md_header(b, m);
     md_planners(b, m);
     md_suites(b, m);
+    md_io(b, m);
     md_certificates(b, m);
     md_failures(b, m);
 }
@@ -920,6 +996,16 @@ static void html_cell(ab_buf *b, const model *m, size_t si, size_t j) {
                   (long long)r->arena);
     put_gap(b, m->rr[i].has_gap, m->rr[i].gap);
     put(b, "</small></td>");
+}
+
+static void html_io(ab_buf *b, const model *m) {
+    if (!io_any(m)) return;
+    put(b, "<h2>I/O in the workspace</h2>\n<p>Footprint with inputs and outputs outside the "
+           "arena (arena + I/O bytes) against planning them inside it (io: workspace), and the "
+           "saving.</p>\n<table><tr><th>suite</th><th>planner</th><th>separate: arena + I/O = "
+           "footprint</th><th>workspace: arena</th><th>saving</th></tr>\n");
+    io_rows(b, m, true);
+    put(b, "</table>\n");
 }
 
 static void html_suites(ab_buf *b, const model *m) {
@@ -1445,6 +1531,7 @@ static ab_status render_html(ab_buf *b, abr_store *s, const model *m,
     html_gap_chart(b, m);
     html_k_charts(b, m);
     html_suites(b, m);
+    html_io(b, m);
     html_certificates(b, m);
     html_failures(b, m);
     ab_status st = html_pictures(b, s, m, opt, err);

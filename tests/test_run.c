@@ -316,3 +316,21 @@ Test(run, draws_a_live_progress_line_on_a_terminal) {
     free(out), free(err);
     free(dir);
 }
+
+Test(run, io_both_reports_footprints_side_by_side) {
+    char *dir = abt_tmpdir();
+    char ex[4096], args[8192], *out, *err;
+    snprintf(ex, sizeof ex, "%s", abt_src("suites/examples/io_separate.yaml"));
+    run_ok(0, "run -q --db %s/r.db --io both -p first-fit:order=size %s", dir, ex);
+    snprintf(args, sizeof args, "report --db %s/r.db", dir);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s%s", out, err);
+    HAS(out, "## I/O in the workspace");
+    HAS(out, "| example-io-separate | first-fit:order=size | 800 + 2000 = 2800 | 1400 | 1400 (50.0%) |");
+    HAS(out, "example-io-separate@io=workspace");
+    free(out), free(err);
+    snprintf(args, sizeof args, "run -q --db %s/r.db --io sideways %s", dir, ex);
+    cr_assert_eq(abt_run(args, &out, &err), 2);
+    HAS(err, "--io takes separate, workspace or both");
+    free(out), free(err);
+    free(dir);
+}
