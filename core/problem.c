@@ -22,10 +22,23 @@ static void tensor_free(ab_tensor *t) {
     ab_free(t->shape);
 }
 
+/* Frees the pools and peer expectations of p (leaving the fields stale). */
+static void pools_peers_free(ab_problem *p) {
+    for (size_t k = 0; k < p->npools; k++) ab_free(p->pools[k].name);
+    ab_free(p->pools);
+    for (size_t k = 0; k < p->npeers; k++) {
+        ab_free(p->peers[k].spec);
+        ab_free(p->peers[k].pool_bytes);
+        ab_free(p->peers[k].offsets);
+    }
+    ab_free(p->peers);
+}
+
 void ab_problem_free(ab_problem *p) {
     if (p == NULL) return;
     for (size_t i = 0; i < p->n; i++) tensor_free(&p->t[i]);
     ab_free(p->t);
+    pools_peers_free(p);
     ab_free(p->name);
     ab_free(p->description);
     ab_free(p->source);
@@ -61,7 +74,51 @@ ab_status ab_problem_add(ab_problem *p, const ab_tensor *t, ab_error *err) {
     return AB_OK;
 }
 
-/* Copies the suite-level fields (strings duplicated) but no tensors. */
+/* A copy of the n int64 values at v (NULL for NULL); *ok turns false on OOM. */
+static int64_t *ints_copy(const int64_t *v, size_t n, bool *ok) {
+    if (v == NULL) return NULL;
+    int64_t *c = ab_alloc_array(n ? n : 1, sizeof *c);
+    if (c == NULL) {
+        *ok = false;
+        return NULL;
+    }
+    if (n) memcpy(c, v, n * sizeof *c);
+    return c;
+}
+
+/* Deep copies of src's pools and peer expectations into dst (which has
+ * none); false on OOM, with dst owning what was copied so far. */
+static bool pools_peers_copy(const ab_problem *src, ab_problem *dst) {
+    if (src->npools > 0) {
+        dst->pools = ab_calloc(src->npools, sizeof *dst->pools);
+        if (dst->pools == NULL) return false;
+        for (size_t k = 0; k < src->npools; k++) {
+            dst->npools++; /* zeroed by calloc: freed whole, whatever fails below */
+            dst->pools[k].size = src->pools[k].size;
+            if ((dst->pools[k].name = ab_strdup(src->pools[k].name)) == NULL) return false;
+        }
+    }
+    if (src->npeers > 0) {
+        dst->peers = ab_calloc(src->npeers, sizeof *dst->peers);
+        if (dst->peers == NULL) return false;
+        for (size_t k = 0; k < src->npeers; k++) {
+            dst->npeers++;
+            const ab_peer_expect *a = &src->peers[k];
+            ab_peer_expect *b = &dst->peers[k];
+            bool ok = true;
+            b->arena = a->arena;
+            b->noffsets = a->noffsets;
+            b->pool_bytes = ints_copy(a->pool_bytes, src->npools, &ok);
+            b->offsets = ints_copy(a->offsets, a->noffsets, &ok);
+            b->spec = ab_strdup(a->spec);
+            if (!ok || b->spec == NULL) return false;
+        }
+    }
+    return true;
+}
+
+/* Copies the suite-level fields (strings, pools and peer expectations
+ * duplicated) but no tensors. */
 static ab_status header_copy(const ab_problem *src, ab_problem *dst, ab_error *err) {
     ab_problem_init(dst);
     dst->alignment = src->alignment;
@@ -71,7 +128,8 @@ static ab_status header_copy(const ab_problem *src, ab_problem *dst, ab_error *e
     dst->expect_optimum = src->expect_optimum;
     if ((src->name && !(dst->name = ab_strdup(src->name))) ||
         (src->description && !(dst->description = ab_strdup(src->description))) ||
-        (src->source && !(dst->source = ab_strdup(src->source)))) {
+        (src->source && !(dst->source = ab_strdup(src->source))) ||
+        !pools_peers_copy(src, dst)) {
         ab_problem_free(dst);
         return ab_fail(err, AB_ENOMEM, "out of memory copying a problem");
     }
@@ -137,6 +195,31 @@ ab_status ab_problem_arena_view(const ab_problem *src, ab_problem *dst, size_t *
     return AB_OK;
 }
 
+/* Pool k's start in the joint address space (see problem.h). */
+int64_t ab_pool_base(const ab_problem *p, size_t k) {
+    int64_t base = 0;
+    for (size_t j = 0; j < k && j < p->npools; j++)
+        if (p->pools[j].size != AB_NONE) base += p->pools[j].size;
+    return base;
+}
+
+/* The pool whose window holds joint offset off, or AB_NO_POOL. */
+size_t ab_pool_find(const ab_problem *p, int64_t off) {
+    if (off < 0) return AB_NO_POOL;
+    int64_t base = 0;
+    for (size_t k = 0; k < p->npools; k++) {
+        int64_t size = p->pools[k].size;
+        if (size == AB_NONE || off - base < size) return k;
+        base += size;
+    }
+    return p->npools == 0 ? 0 : AB_NO_POOL;
+}
+
+/* Pool k's name, "arena" for the implicit pool of a suite without pools. */
+const char *ab_pool_name(const ab_problem *p, size_t k) {
+    return k < p->npools ? p->pools[k].name : "arena";
+}
+
 int64_t ab_problem_io_outside(const ab_problem *p) {
     int64_t sum = 0;
     for (size_t i = 0; i < p->n; i++) {
@@ -157,6 +240,8 @@ int64_t ab_problem_unit(const ab_problem *p) {
         if (t->offset > 0) g = ab_gcd(g, t->offset);
     }
     if (p->capacity > 0) g = ab_gcd(g, p->capacity);
+    for (size_t k = 0; k < p->npools; k++)
+        if (p->pools[k].size > 0) g = ab_gcd(g, p->pools[k].size);
     return g > 0 ? g : 1;
 }
 
@@ -187,6 +272,25 @@ ab_status ab_problem_coarsen(const ab_problem *src, int64_t k, ab_problem *dst, 
             t->offset /= k;
         }
     }
+    for (size_t j = 0; j < dst->npools; j++) {
+        ab_pool *pool = &dst->pools[j];
+        if (pool->size == AB_NONE) continue;
+        if (pool->size % k != 0) {
+            ab_fail(err, AB_EINPUT, "pool '%s': size %lld is not a multiple of k = %lld",
+                    pool->name, (long long)pool->size, (long long)k);
+            ab_problem_free(dst);
+            return AB_EINPUT;
+        }
+        pool->size /= k;
+    }
+    for (size_t j = 0; j < dst->npeers; j++) {
+        ab_free(dst->peers[j].spec);
+        ab_free(dst->peers[j].pool_bytes);
+        ab_free(dst->peers[j].offsets);
+    }
+    ab_free(dst->peers);
+    dst->peers = NULL;
+    dst->npeers = 0;
     if (dst->capacity != AB_NONE) dst->capacity /= k;
     if (dst->expect_lower_bound != AB_NONE) dst->expect_lower_bound = AB_NONE;
     if (dst->expect_optimum != AB_NONE) dst->expect_optimum = AB_NONE;

@@ -7,9 +7,24 @@
  * when no two conflicting tensors share a byte of [offset, offset + size).
  * The arena is max(offset + size).
  *
- * Ownership: an ab_problem owns its tensors, their names and shapes, and its
- * strings; ab_problem_free releases all of it. An ab_plan owns its array and
- * the names in it.
+ * Ownership: an ab_problem owns its tensors, their names and shapes, its
+ * pools, its peer expectations and its strings; ab_problem_free releases all
+ * of it. An ab_plan owns its array and the names in it.
+ *
+ * Pools (suite key `pools:`, issue 7): a suite may declare up to AB_MAX_POOLS
+ * ordered memory pools (fast on-chip memory, then slow external memory, ...),
+ * each with an optional size limit. A plan still gives each tensor one offset:
+ * an offset in the pools' JOINT address space, where the pools lie end to end
+ * in their declared order (pool k starts at ab_pool_base(p, k), the sum of the
+ * sizes of the pools before it). So the pool of a tensor is the pool whose
+ * window [base, base + size) holds its offset (ab_pool_find), its offset in
+ * that pool is offset - base, and two tensors in different pools never share a
+ * byte. Only the last pool may be unbounded (size AB_NONE): a pool after an
+ * unbounded one could not be addressed, and with one ordered list of
+ * candidate pools for every tensor it would never be used anyway. Alignment
+ * is relative to a pool's start (offset - base must be a multiple of align).
+ * A suite without pools (npools 0) has one implicit unbounded pool at 0, so
+ * every existing plan keeps its meaning.
  */
 #ifndef AB_PROBLEM_H
 #define AB_PROBLEM_H
@@ -19,6 +34,8 @@
 #define AB_NONE ((int64_t)-1)             /* an absent optional int64 field */
 #define AB_MAX_SIZE ((int64_t)1 << 62)    /* largest size, offset or time accepted */
 #define AB_NO_TENSOR SIZE_MAX             /* a plan entry naming no tensor */
+#define AB_MAX_POOLS 16                   /* pools a suite may declare */
+#define AB_NO_POOL SIZE_MAX               /* an offset in no pool (ab_pool_find) */
 
 typedef enum ab_kind { AB_KIND_INTERMEDIATE = 0, AB_KIND_INPUT, AB_KIND_OUTPUT } ab_kind;
 typedef enum ab_io { AB_IO_SEPARATE = 0, AB_IO_WORKSPACE } ab_io;
@@ -49,6 +66,25 @@ typedef struct ab_tensor {
     int line;            /* 1-based line in the source file, 0 when none */
 } ab_tensor;
 
+/* A memory pool (see "Pools" above). */
+typedef struct ab_pool {
+    char *name;          /* unique within the problem; owned */
+    int64_t size;        /* size limit in bytes, >= 1, or AB_NONE (unbounded: last pool only) */
+} ab_pool;
+
+/* A peer planner's published result on a suite (`expect: peer_arena:` and
+ * `peer_offsets:`, keyed by planner spec), checked by tests/test_peers.c. */
+typedef struct ab_peer_expect {
+    char *spec;          /* the planner spec, e.g. "tflm-greedy:round=1"; owned */
+    int64_t arena;       /* the expected arena, or AB_NONE; with pools the sum of the
+                            pools' used bytes (the checker's arena) */
+    int64_t *pool_bytes; /* owned; npools values (used bytes per pool) when the suite gave
+                            them pool by pool, else NULL */
+    int64_t *offsets;    /* owned; noffsets expected offsets, one per arena tensor in
+                            order (ab_problem_arena_view), or NULL */
+    size_t noffsets;
+} ab_peer_expect;
+
 typedef struct ab_problem {
     char *name;          /* the suite name; owned */
     char *description;   /* owned; may be NULL */
@@ -58,6 +94,10 @@ typedef struct ab_problem {
     int64_t capacity;    /* an arena budget, or AB_NONE */
     int64_t expect_lower_bound; /* AB_NONE when absent */
     int64_t expect_optimum;     /* AB_NONE when absent */
+    size_t npools;       /* 0 when the suite declares no pools */
+    ab_pool *pools;      /* owned array of npools pools, in order */
+    size_t npeers;
+    ab_peer_expect *peers; /* owned array of npeers peer expectations */
     size_t n;            /* number of tensors */
     ab_tensor *t;        /* owned array of n tensors */
     size_t cap;          /* allocated slots in t */
@@ -90,22 +130,38 @@ static inline bool ab_conflict(const ab_tensor *a, const ab_tensor *b) {
     return a->start <= b->end && b->start <= a->end;
 }
 
+/* Where pool k starts in the joint address space: the sum of the sizes of
+ * the pools before it (0 for k = 0, and without pools). The loader keeps the
+ * sum of all bounded sizes within AB_MAX_SIZE. */
+int64_t ab_pool_base(const ab_problem *p, size_t k);
+
+/* The pool whose window holds joint offset off, or AB_NO_POOL when off is
+ * negative or past the end of a bounded last pool. Without pools: 0 for every
+ * off >= 0. */
+size_t ab_pool_find(const ab_problem *p, int64_t off);
+
+/* The name of pool k for messages ("arena" without pools). */
+const char *ab_pool_name(const ab_problem *p, size_t k);
+
 /* Sum of sizes of I/O tensors kept outside the arena (io: separate), else 0. */
 int64_t ab_problem_io_outside(const ab_problem *p);
 
 /* ---- scaling and coarsening ------------------------------------------------
  * The unit of a problem: the gcd of every size, every alignment above 1, every
- * fixed offset and the capacity. Dividing all of them by it is lossless: in a
- * plan where each tensor sits as low as it can, every offset is 0, a fixed
- * offset, or a multiple of some align > 1 reached from a sum of sizes, so all
- * offsets stay multiples of the unit and no optimum is lost. */
+ * fixed offset, the capacity and every pool size. Dividing all of them by it
+ * is lossless: in a plan where each tensor sits as low as it can, every
+ * offset is 0, a fixed offset, or a multiple of some align > 1 reached from a
+ * sum of sizes, so all offsets stay multiples of the unit and no optimum is
+ * lost. */
 int64_t ab_problem_unit(const ab_problem *p);
 
 /* dst = src with sizes rounded up to a multiple of k, then divided by k, so
  * offsets in dst are in units of k (multiply by k to get bytes). Alignments
  * become max(1, align / k) (align and k are powers of two) or align / gcd
  * otherwise; fixed offsets and capacity are divided by k (capacity rounded
- * down) and a fixed offset that is not a multiple of k is an error.
+ * down) and a fixed offset that is not a multiple of k is an error. Pool
+ * sizes are divided by k and must be multiples of it (else the joint offsets
+ * of the pools would not scale); peer expectations are dropped.
  * k = ab_problem_unit(src) is lossless; k = 1 copies. */
 ab_status ab_problem_coarsen(const ab_problem *src, int64_t k, ab_problem *dst, ab_error *err);
 

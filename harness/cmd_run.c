@@ -253,7 +253,7 @@ static int all_specs(char names[][64], int max) {
     int n = 0;
     for (size_t i = 0; ab_planners[i] != NULL && n < max; i++) {
         const ab_planner *pl = ab_planners[i];
-        if (pl->flags & AB_PLANNER_TEST) continue;
+        if (pl->flags & (AB_PLANNER_TEST | AB_PLANNER_NEEDS_PARAMS)) continue;
         snprintf(names[n++], 64, "%s", pl->name);
         for (const ab_param_desc *d = pl->params; d && d->key; d++) {
             if (strcmp(d->key, "order") != 0) continue;
@@ -475,6 +475,8 @@ static int plan_jobs(const abh_run_args *a, run_ctx *c, size_t nsuites, int nspe
                      size_t *njobs) {
     ab_error err;
     ab_error_clear(&err);
+    size_t skipped = 0;
+    const char *skip_example = NULL;
     abr_pairs done;
     if (abr_pairs_read(c->db, c->run, &done, &err) != AB_OK) return fail_msg(&err);
     c->refs = ab_alloc_array(nsuites * (size_t)nspecs + 1, sizeof *c->refs);
@@ -508,10 +510,21 @@ static int plan_jobs(const abh_run_args *a, run_ctx *c, size_t nsuites, int nspe
         for (int j = 0; j < nspecs; j++, index++) {
             if (index % (size_t)a->shard_n != (size_t)(a->shard_i - 1)) continue;
             if (abr_pairs_has(&done, s->id, c->specs[j].spec)) continue;
+            ab_error why;
+            if (ab_planner_accepts(c->specs[j].pl, &s->view, &why) != AB_OK) {
+                skipped++; /* e.g. a one-arena planner on a suite with pools */
+                if (skip_example == NULL) skip_example = c->specs[j].spec;
+                continue;
+            }
             c->refs[n++] = (job_ref){i, j};
         }
     }
     abr_pairs_free(&done);
+    if (skipped > 0)
+        fprintf(stderr, "arenabench: note: %zu (suite, planner) pair%s not run: the planner does "
+                "not take the suite (e.g. %s on a suite with several pools; only planners that "
+                "place tensors in pools run there)\n", skipped, skipped == 1 ? "" : "s",
+                skip_example);
     *njobs = n;
     return 0;
 }

@@ -218,8 +218,11 @@ static int cmd_planners(int argc, char **argv) {
         if (pl->flags & AB_PLANNER_TEST) continue;
         printf("%-14s %s%s\n", pl->name, pl->flags & AB_PLANNER_EXACT ? "[exact] " : "",
                pl->summary);
-        for (const ab_param_desc *d = pl->params; d && d->key; d++)
-            printf("    %s=%s (default %s)\n        %s\n", d->key, d->values, d->def, d->help);
+        for (const ab_param_desc *d = pl->params; d && d->key; d++) {
+            bool required = d->def == NULL || strstr(d->def, "required") != NULL;
+            printf("    %s=%s (%s%s)\n        %s\n", d->key, d->values,
+                   required ? "required" : "default ", required ? "" : d->def, d->help);
+        }
     }
     return 0;
 }

@@ -31,9 +31,9 @@
 
 /* ---- columns ------------------------------------------------------------- */
 
-enum { COL_TENSOR, COL_OFFSET, COL_SIZE, COL_START, COL_END, NCOLS };
+enum { COL_TENSOR, COL_OFFSET, COL_SIZE, COL_START, COL_END, COL_POOL, NCOLS };
 
-static const char *const col_names[NCOLS] = {"tensor", "offset", "size", "start", "end"};
+static const char *const col_names[NCOLS] = {"tensor", "offset", "size", "start", "end", "pool"};
 
 /* ---- reading the file ---------------------------------------------------- */
 
@@ -311,6 +311,31 @@ static ab_status check_extra(const csv *c, int line, int k, long idx, const ab_t
     return AB_OK;
 }
 
+/* With a `pool` column: turns *offset, an offset in the named pool, into an
+ * offset in the pools' joint address space (core/problem.h). An empty pool
+ * field leaves *offset as a joint offset. An offset at or past the end of a
+ * bounded pool cannot be told apart from one in the next pool, so it is
+ * refused here; running past the end is the checker's to report. */
+static ab_status pool_offset(const csv *c, int line, const field *f, const ab_problem *p,
+                             int64_t *offset, ab_error *err) {
+    char sbuf[72];
+    if (f->len == 0) return AB_OK;
+    size_t k = 0;
+    while (k < p->npools && strcmp(p->pools[k].name, f->s) != 0) k++;
+    if (p->npools == 0)
+        return ab_fail(err, AB_EINPUT, "%s:%d: pool: '%s', but the suite declares no pools",
+                       c->path, line, show(f->s, f->len, sbuf));
+    if (k == p->npools)
+        return ab_fail(err, AB_EINPUT, "%s:%d: pool: '%s' is not a pool of the suite", c->path,
+                       line, show(f->s, f->len, sbuf));
+    if (p->pools[k].size != AB_NONE && *offset >= p->pools[k].size)
+        return ab_fail(err, AB_EINPUT,
+                       "%s:%d: offset: %" PRId64 " is outside pool '%s' (its size is %" PRId64 ")",
+                       c->path, line, *offset, p->pools[k].name, p->pools[k].size);
+    *offset += ab_pool_base(p, k);
+    return AB_OK;
+}
+
 /* Turns the current record (a data row) into a plan entry. */
 static ab_status read_row(const csv *c, const long col[NCOLS], size_t nhead, int line,
                           const ab_problem *p, const ab_names *names, ab_plan *pl,
@@ -337,8 +362,12 @@ static ab_status read_row(const csv *c, const long col[NCOLS], size_t nhead, int
     if (st != AB_OK) return st;
     size_t ti = ab_names_find(names, name->s, name->len);
     const ab_tensor *t = ti == AB_NO_TENSOR ? NULL : &p->t[ti];
-    for (int k = COL_SIZE; k < NCOLS; k++) {
+    for (int k = COL_SIZE; k <= COL_END; k++) {
         st = check_extra(c, line, k, col[k], t, err);
+        if (st != AB_OK) return st;
+    }
+    if (col[COL_POOL] >= 0) {
+        st = pool_offset(c, line, &c->f[col[COL_POOL]], p, &offset, err);
         if (st != AB_OK) return st;
     }
     st = ab_plan_add(pl, ti, offset, t == NULL ? name->s : NULL, line, err);
@@ -443,18 +472,27 @@ ab_status abh_plan_write(const char *path, const ab_problem *p, const ab_plan *p
     errno = 0;
     FILE *f = is_stdout ? stdout : fopen(path, "wb");
     if (f == NULL) return ab_fail(err, AB_EINPUT, "%s: %s", path, strerror(errno));
-    fputs("tensor,offset,size,start,end\n", f);
+    bool pools = p->npools > 0;
+    fputs(pools ? "tensor,pool,offset,size,start,end\n" : "tensor,offset,size,start,end\n", f);
     for (size_t i = 0; i < pl->n; i++) {
         const ab_placement *e = &pl->v[i];
+        write_name(f, e->tensor == AB_NO_TENSOR ? e->name : p->t[e->tensor].name);
+        int64_t off = e->offset;
+        if (pools) { /* the pool's name and the offset in it; none: the joint offset */
+            size_t k = ab_pool_find(p, off);
+            fputc(',', f);
+            if (k != AB_NO_POOL) {
+                write_name(f, p->pools[k].name);
+                off -= ab_pool_base(p, k);
+            }
+        }
         if (e->tensor == AB_NO_TENSOR) {
-            write_name(f, e->name);
-            fprintf(f, ",%" PRId64 ",,,\n", e->offset);
+            fprintf(f, ",%" PRId64 ",,,\n", off);
             continue;
         }
         const ab_tensor *t = &p->t[e->tensor];
-        write_name(f, t->name);
-        fprintf(f, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n", e->offset, t->size,
-                t->start, t->end);
+        fprintf(f, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n", off, t->size, t->start,
+                t->end);
     }
     errno = 0;
     bool bad = fflush(f) != 0 || ferror(f);

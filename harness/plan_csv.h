@@ -9,7 +9,16 @@
  *     conv1,0,802816,0,2
  *     fire2_sq,802816,200704,2,4
  *
- * Offsets are bytes. Names are resolved against the arena view of the suite
+ * Offsets are bytes. With pools (core/problem.h) an optional `pool` column
+ * names each tensor's pool and `offset` is then the offset in that pool (an
+ * empty pool field: an offset in the pools' joint address space, as without
+ * the column); the writer writes the column whenever the suite has pools:
+ *
+ *     tensor,pool,offset,size,start,end
+ *     t2,fast,0,200704,3,4
+ *     sid_8,slow,0,802816,2,4
+ *
+ * Names are resolved against the arena view of the suite
  * (the tensors a plan places); a name that is unknown there is kept as an
  * entry with tensor AB_NO_TENSOR so the checker reports it.
  */

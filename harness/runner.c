@@ -451,8 +451,10 @@ _Noreturn static void child_main(const run *r, const abh_job *job, int own_read_
     ab_params none = {0};
     ab_error e;
     ab_error_clear(&e);
-    ab_status st = job->planner->plan(job->view, job->params ? job->params : &none, offsets,
-                                      &stats, &e);
+    ab_status st = ab_planner_accepts(job->planner, job->view, &e); /* pools (planner.h) */
+    if (st == AB_OK)
+        st = job->planner->plan(job->view, job->params ? job->params : &none, offsets, &stats,
+                                &e);
     char msg[AB_ERROR_MAX];
     msg[0] = '\0';
     if (st != AB_OK) {

@@ -22,8 +22,9 @@
  *            memory limit), or the child was killed by a SIGKILL the runner
  *            did not send (the kernel's out-of-memory killer)
  *   error    the planner returned another status (AB_EINPUT for a bad
- *            parameter value, ...) with its message, or the child sent a
- *            malformed result stream
+ *            parameter value, or for a suite with pools it cannot take:
+ *            the child asks ab_planner_accepts before planning, ...) with
+ *            its message, or the child sent a malformed result stream
  *
  * The memory limit: mem_limit bytes beyond what the child inherits from the
  * harness at fork. The child reads its own VmSize and VmData and sets both

@@ -44,6 +44,8 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "../planners/planner.h"
+
 #define ALIAS_BUDGET 1000000L /* nodes that aliases may expand to, per file */
 #define MAX_DIMS 32           /* dimensions in a shape */
 #define SHOW_MAX 40           /* characters of a value quoted in a message */
@@ -468,12 +470,14 @@ enum {
     TOP_ALIGNMENT,
     TOP_IO,
     TOP_CAPACITY,
+    TOP_POOLS,
     TOP_TENSORS,
     TOP_EXPECT,
     TOP_COUNT
 };
-static const char *const top_keys[TOP_COUNT] = {"suite",    "description", "alignment", "io",
-                                                "capacity", "tensors",     "expect"};
+static const char *const top_keys[TOP_COUNT] = {"suite",    "description", "alignment",
+                                                "io",       "capacity",    "pools",
+                                                "tensors",  "expect"};
 
 enum {
     TK_NAME,
@@ -490,15 +494,21 @@ enum {
 static const char *const tensor_keys[TK_COUNT] = {"name", "size",  "shape", "dtype", "start",
                                                   "end",  "align", "kind",  "offset"};
 
-enum { EX_LOWER_BOUND, EX_OPTIMUM, EX_COUNT };
-static const char *const expect_keys[EX_COUNT] = {"lower_bound", "optimum"};
+enum { EX_LOWER_BOUND, EX_OPTIMUM, EX_PEER_ARENA, EX_PEER_OFFSETS, EX_COUNT };
+static const char *const expect_keys[EX_COUNT] = {"lower_bound", "optimum", "peer_arena",
+                                                  "peer_offsets"};
+
+enum { PK_NAME, PK_SIZE, PK_COUNT };
+static const char *const pool_keys[PK_COUNT] = {"name", "size"};
 
 static const char *const io_words[] = {"separate", "workspace"};
 static const char *const kind_words[] = {"intermediate", "input", "output"};
 
 /* Where a key's first occurrence and its value start in one mapping (of any
  * of the three key lists: the tensor's is the longest). */
-_Static_assert((int)TOP_COUNT <= (int)TK_COUNT && (int)EX_COUNT <= (int)TK_COUNT, "keyset");
+_Static_assert((int)TOP_COUNT <= (int)TK_COUNT && (int)EX_COUNT <= (int)TK_COUNT &&
+                   (int)PK_COUNT <= (int)TK_COUNT,
+               "keyset");
 typedef struct keyset {
     unsigned seen;
     mk key[TK_COUNT];
@@ -530,7 +540,29 @@ typedef struct ld {
     size_t pos_cap;
     char *name; /* the current tensor's name */
     size_t name_cap;
+    size_t pools_cap;           /* allocated slots in p->pools */
+    size_t peers_cap;           /* allocated slots in p->peers and peer_at */
+    struct peer_pos *peer_at;   /* one per peer expectation */
+    size_t peer_at_cap;
+    struct pool_value *pend;    /* per-pool peer arenas, resolved when the suite closes */
+    size_t npend, pend_cap;
 } ld;
+
+/* Where a peer expectation was given, for the checks made at the end. */
+typedef struct peer_pos {
+    mk key;       /* its spec in peer_arena (or in peer_offsets when only there) */
+    mk offsets;   /* its offsets sequence */
+    bool arena;   /* given in peer_arena */
+    bool by_pool; /* given there pool by pool */
+} peer_pos;
+
+/* A peer's arena in one pool, by name, as read (`{fast: 200704, slow: ...}`). */
+typedef struct pool_value {
+    size_t peer;
+    char *pool; /* owned */
+    int64_t bytes;
+    mk at;
+} pool_value;
 
 /* A field named in messages, built only when a message needs it. */
 typedef struct fld {
@@ -935,6 +967,309 @@ static ab_status read_tensors(ld *L) {
     }
 }
 
+/* ---- pools ---------------------------------------------------------------------- */
+
+/* Reads the mapping of pool idx (its place in p->pools already taken, so the
+ * problem owns its name whatever happens). where names it in messages. */
+static ab_status read_pool(ld *L, size_t idx, char *where, size_t where_cap, mk *name_at) {
+    ab_pool *pool = &L->p->pools[idx];
+    keyset ks = {0};
+    for (;;) {
+        ev k;
+        int key = 0;
+        mk at;
+        TRY(src_next(&L->s, &k));
+        if (k.kind == EV_MAP_END) return AB_OK;
+        TRY(map_key(L, &k, TOP_FIELD(where), pool_keys, PK_COUNT, &ks, &key));
+        fld f = {.parent = where, .key = pool_keys[key], .elem = -1};
+        if (key == PK_SIZE) {
+            TRY(read_int(L, &f, 1, AB_MAX_SIZE, &pool->size, &at));
+            continue;
+        }
+        ev e;
+        TRY(read_str(L, &f, &e));
+        *name_at = e.at;
+        if ((pool->name = ab_strndup(e.text, e.len)) == NULL) return nomem(L->err, L->file);
+        char shown[SHOW_MAX + 8];
+        show_text(pool->name, e.len, shown, sizeof shown);
+        size_t o = strlen(where);
+        snprintf(where + o, where_cap - o, " (name %s)", shown);
+    }
+}
+
+/* The checks made when pool idx closes: a name, unique. */
+static ab_status pool_finish(ld *L, size_t idx, mk at, const mk *name_at, const char *where) {
+    const ab_pool *pools = L->p->pools;
+    if (pools[idx].name == NULL)
+        return fail(L, at, TOP_FIELD(where), "missing required key 'name'");
+    for (size_t j = 0; j < idx; j++)
+        if (strcmp(pools[j].name, pools[idx].name) == 0)
+            return fail(L, name_at[idx], &(fld){.parent = where, .key = "name", .elem = -1},
+                        "duplicate pool name, also pools[%zu]; names must be unique", j);
+    return AB_OK;
+}
+
+/* `pools`: a sequence of one to AB_MAX_POOLS mappings {name, size}; only the
+ * last may leave out size, and the sizes add up to at most 2^62. */
+static ab_status read_pools(ld *L) {
+    ev e;
+    mk at[AB_MAX_POOLS], name_at[AB_MAX_POOLS];
+    TRY(src_next(&L->s, &e));
+    if (e.kind != EV_SEQ)
+        return fail(L, e.at, TOP_FIELD("pools"),
+                    "must be a sequence of pools like [{name: fast, size: 200704}, {name: slow}], "
+                    "got %s",
+                    GOT(&e));
+    mk seq_at = e.at;
+    int64_t sum = 0;
+    for (size_t i = 0;; i++) {
+        char where[SHOW_MAX + 48];
+        snprintf(where, sizeof where, "pools[%zu]", i);
+        TRY(src_next(&L->s, &e));
+        if (e.kind == EV_SEQ_END) break;
+        if (e.kind != EV_MAP)
+            return fail(L, e.at, TOP_FIELD(where),
+                        "must be a mapping like {name: fast, size: 200704}, got %s", GOT(&e));
+        if (i == AB_MAX_POOLS)
+            return fail(L, e.at, TOP_FIELD(where), "a suite has at most %d pools", AB_MAX_POOLS);
+        ab_problem *p = L->p;
+        if (!ab_grow((void **)&p->pools, &L->pools_cap, i + 1, sizeof *p->pools))
+            return nomem(L->err, L->file);
+        p->pools[p->npools++] = (ab_pool){.name = NULL, .size = AB_NONE};
+        at[i] = name_at[i] = e.at;
+        TRY(read_pool(L, i, where, sizeof where, &name_at[i]));
+        TRY(pool_finish(L, i, at[i], name_at, where));
+        if (p->pools[i].size != AB_NONE &&
+            (ab_add_ovf(sum, p->pools[i].size, &sum) || sum > AB_MAX_SIZE))
+            return fail(L, at[i], TOP_FIELD(where), "the pools' sizes add up to more than 2^62");
+    }
+    const ab_problem *p = L->p;
+    if (p->npools == 0)
+        return fail(L, seq_at, TOP_FIELD("pools"),
+                    "must list at least one pool, like [{name: fast, size: 200704}, {name: slow}]");
+    for (size_t i = 0; i + 1 < p->npools; i++)
+        if (p->pools[i].size == AB_NONE) {
+            char where[32];
+            snprintf(where, sizeof where, "pools[%zu]", i);
+            return fail(L, at[i], TOP_FIELD(where),
+                        "missing key 'size': only the last pool may be unbounded (a pool after "
+                        "an unbounded one would never be used)");
+        }
+    return AB_OK;
+}
+
+/* ---- peer expectations ---------------------------------------------------------- */
+
+/* Checks that the key k is a planner spec that resolves (a planner and its
+ * parameters). */
+static ab_status check_spec(ld *L, const ev *k, const fld *where) {
+    if (k->kind != EV_SCALAR || is_null(k) || k->len == 0 || memchr(k->text, '\0', k->len))
+        return fail(L, k->at, where, "expected a planner spec as key, got %s", GOT(k));
+    const ab_planner *pl;
+    ab_params prm;
+    ab_error e;
+    ab_error_clear(&e);
+    ab_status st = ab_planner_resolve(k->text, &pl, &prm, &e);
+    if (st == AB_ENOMEM) return nomem(L->err, L->file);
+    if (st != AB_OK) return fail(L, k->at, where, "%s", e.msg);
+    ab_params_free(&prm);
+    return AB_OK;
+}
+
+/* The index of the peer expectation for spec (added when new) into *idx. */
+static ab_status peer_of(ld *L, const ev *k, size_t *idx) {
+    ab_problem *p = L->p;
+    for (size_t i = 0; i < p->npeers; i++)
+        if (strcmp(p->peers[i].spec, k->text) == 0) {
+            *idx = i;
+            return AB_OK;
+        }
+    if (!ab_grow((void **)&p->peers, &L->peers_cap, p->npeers + 1, sizeof *p->peers) ||
+        !ab_grow((void **)&L->peer_at, &L->peer_at_cap, p->npeers + 1, sizeof *L->peer_at))
+        return nomem(L->err, L->file);
+    char *spec = ab_strndup(k->text, k->len);
+    if (spec == NULL) return nomem(L->err, L->file);
+    *idx = p->npeers++;
+    p->peers[*idx] = (ab_peer_expect){.spec = spec, .arena = AB_NONE};
+    L->peer_at[*idx] = (peer_pos){.key = k->at, .offsets = k->at};
+    return AB_OK;
+}
+
+/* A peer's arena given pool by pool: {fast: 200704, slow: 1418528}. */
+static ab_status read_pool_values(ld *L, size_t peer, const fld *where) {
+    char parent[160];
+    snprintf(parent, sizeof parent, "%s.%.100s", where->parent, where->key);
+    for (;;) {
+        ev k;
+        TRY(src_next(&L->s, &k));
+        if (k.kind == EV_MAP_END) return AB_OK;
+        if (k.kind != EV_SCALAR || is_null(&k) || k.len == 0)
+            return fail(L, k.at, where, "expected a pool name as key, got %s", GOT(&k));
+        if (!ab_grow((void **)&L->pend, &L->pend_cap, L->npend + 1, sizeof *L->pend))
+            return nomem(L->err, L->file);
+        pool_value *v = &L->pend[L->npend];
+        *v = (pool_value){.peer = peer, .at = k.at};
+        if ((v->pool = ab_strndup(k.text, k.len)) == NULL) return nomem(L->err, L->file);
+        L->npend++;
+        fld f = {.parent = parent, .key = v->pool, .elem = -1};
+        mk at;
+        TRY(read_int(L, &f, 0, INT64_MAX, &v->bytes, &at));
+    }
+}
+
+/* `expect: peer_arena:`, a mapping from planner specs to the arena each peer
+ * reaches: bytes, or a mapping from pool names to bytes. */
+static ab_status read_peer_arena(ld *L) {
+    const fld *top = &(fld){.parent = "expect", .key = "peer_arena", .elem = -1};
+    ev e;
+    TRY(src_next(&L->s, &e));
+    if (e.kind != EV_MAP)
+        return fail(L, e.at, top,
+                    "must be a mapping from planner specs to arenas, like {tflm-greedy: 90}, "
+                    "got %s",
+                    GOT(&e));
+    for (;;) {
+        ev k;
+        size_t peer;
+        TRY(src_next(&L->s, &k));
+        if (k.kind == EV_MAP_END) return AB_OK;
+        TRY(check_spec(L, &k, top));
+        TRY(peer_of(L, &k, &peer));
+        if (L->peer_at[peer].arena)
+            return fail(L, k.at, top, "duplicate key '%s'", L->p->peers[peer].spec);
+        L->peer_at[peer].arena = true;
+        L->peer_at[peer].key = k.at;
+        fld f = {.parent = "expect.peer_arena", .key = L->p->peers[peer].spec, .elem = -1};
+        TRY(src_next(&L->s, &e));
+        if (e.kind == EV_MAP) {
+            L->peer_at[peer].by_pool = true;
+            TRY(read_pool_values(L, peer, &f));
+        } else if (e.kind == EV_SCALAR && !is_null(&e)) {
+            TRY(scalar_int(L, &e, &f, 0, INT64_MAX, &L->p->peers[peer].arena));
+        } else {
+            return fail(L, e.at, &f,
+                        "must be an arena in bytes, or bytes per pool like {fast: 200704, slow: "
+                        "1418528}, got %s",
+                        GOT(&e));
+        }
+    }
+}
+
+/* One peer's offsets: a sequence of integers >= 0. */
+static ab_status read_offsets_seq(ld *L, size_t peer, const fld *f) {
+    ab_peer_expect *x = &L->p->peers[peer];
+    size_t cap = 0;
+    for (;;) {
+        ev e;
+        TRY(src_next(&L->s, &e));
+        if (e.kind == EV_SEQ_END) return AB_OK;
+        if (!ab_grow((void **)&x->offsets, &cap, x->noffsets + 1, sizeof *x->offsets))
+            return nomem(L->err, L->file);
+        fld g = *f;
+        g.elem = (int)(x->noffsets > INT32_MAX ? INT32_MAX : x->noffsets);
+        TRY(scalar_int(L, &e, &g, 0, AB_MAX_SIZE, &x->offsets[x->noffsets]));
+        x->noffsets++;
+    }
+}
+
+/* `expect: peer_offsets:`, a mapping from planner specs to the offsets each
+ * peer gives, one per arena tensor in order. */
+static ab_status read_peer_offsets(ld *L) {
+    const fld *top = &(fld){.parent = "expect", .key = "peer_offsets", .elem = -1};
+    ev e;
+    TRY(src_next(&L->s, &e));
+    if (e.kind != EV_MAP)
+        return fail(L, e.at, top,
+                    "must be a mapping from planner specs to offsets, like {tflm-greedy: [0, "
+                    "16]}, got %s",
+                    GOT(&e));
+    for (;;) {
+        ev k;
+        size_t peer;
+        TRY(src_next(&L->s, &k));
+        if (k.kind == EV_MAP_END) return AB_OK;
+        TRY(check_spec(L, &k, top));
+        TRY(peer_of(L, &k, &peer));
+        if (L->p->peers[peer].offsets != NULL)
+            return fail(L, k.at, top, "duplicate key '%s'", L->p->peers[peer].spec);
+        fld f = {.parent = "expect.peer_offsets", .key = L->p->peers[peer].spec, .elem = -1};
+        TRY(src_next(&L->s, &e));
+        if (e.kind != EV_SEQ)
+            return fail(L, e.at, &f, "must be a sequence of offsets like [0, 64, 0], got %s",
+                        GOT(&e));
+        L->peer_at[peer].offsets = e.at;
+        ab_peer_expect *x = &L->p->peers[peer];
+        if ((x->offsets = ab_alloc_array(1, sizeof *x->offsets)) == NULL)
+            return nomem(L->err, L->file);
+        TRY(read_offsets_seq(L, peer, &f));
+    }
+}
+
+/* The per-pool arenas, matched to the pools by name: every pool once. */
+static ab_status resolve_pool_values(ld *L) {
+    ab_problem *p = L->p;
+    for (size_t v = 0; v < L->npend; v++) {
+        pool_value *pv = &L->pend[v];
+        ab_peer_expect *x = &p->peers[pv->peer];
+        fld f = {.parent = "expect.peer_arena", .key = x->spec, .elem = -1};
+        size_t k = 0;
+        while (k < p->npools && strcmp(p->pools[k].name, pv->pool) != 0) k++;
+        if (k == p->npools) {
+            char list[256] = "";
+            for (size_t j = 0, o = 0; j < p->npools && o < sizeof list; j++)
+                o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", j ? ", " : "",
+                                      p->pools[j].name);
+            if (p->npools == 0)
+                return fail(L, pv->at, &f,
+                            "bytes per pool need pools, and the suite declares none; give one "
+                            "arena instead");
+            return fail(L, pv->at, &f, "unknown pool '%s' (pools: %s)", pv->pool, list);
+        }
+        if (x->pool_bytes == NULL) {
+            x->pool_bytes = ab_alloc_array(p->npools, sizeof *x->pool_bytes);
+            if (x->pool_bytes == NULL) return nomem(L->err, L->file);
+            for (size_t j = 0; j < p->npools; j++) x->pool_bytes[j] = AB_NONE;
+        }
+        if (x->pool_bytes[k] != AB_NONE)
+            return fail(L, pv->at, &f, "pool '%s' given twice", pv->pool);
+        x->pool_bytes[k] = pv->bytes;
+    }
+    return AB_OK;
+}
+
+/* The checks made on peer expectations when the suite closes: per-pool
+ * arenas name every pool (their sum is the arena), and offsets are one per
+ * arena tensor. */
+static ab_status peers_finish(ld *L) {
+    ab_problem *p = L->p;
+    TRY(resolve_pool_values(L));
+    size_t in_arena = 0;
+    for (size_t i = 0; i < p->n; i++) in_arena += ab_in_arena(p, i);
+    for (size_t i = 0; i < p->npeers; i++) {
+        ab_peer_expect *x = &p->peers[i];
+        fld f = {.parent = "expect.peer_arena", .key = x->spec, .elem = -1};
+        if (L->peer_at[i].by_pool && x->pool_bytes == NULL)
+            return fail(L, L->peer_at[i].key, &f,
+                        "must give bytes for every pool (0 for an unused one), got none");
+        for (size_t k = 0; x->pool_bytes && k < p->npools; k++) {
+            if (x->pool_bytes[k] == AB_NONE)
+                return fail(L, L->peer_at[i].key, &f,
+                            "gives no bytes for pool '%s'; give every pool (0 for an unused one)",
+                            p->pools[k].name);
+            if (k == 0) x->arena = 0;
+            if (ab_add_ovf(x->arena, x->pool_bytes[k], &x->arena))
+                return fail(L, L->peer_at[i].key, &f, "the pools' bytes add up past 2^63");
+        }
+        if (x->offsets != NULL && x->noffsets != in_arena)
+            return fail(L, L->peer_at[i].offsets,
+                        &(fld){.parent = "expect.peer_offsets", .key = x->spec, .elem = -1},
+                        "has %zu offsets; the suite has %zu tensors in the arena (one offset "
+                        "each, in order)",
+                        x->noffsets, in_arena);
+    }
+    return AB_OK;
+}
+
 /* ---- the top level ------------------------------------------------------------------- */
 
 static ab_status read_expect(ld *L) {
@@ -942,7 +1277,9 @@ static ab_status read_expect(ld *L) {
     TRY(src_next(&L->s, &e));
     if (e.kind != EV_MAP) {
         return fail(L, e.at, TOP_FIELD("expect"),
-                    "must be a mapping with lower_bound and/or optimum, got %s", GOT(&e));
+                    "must be a mapping with lower_bound, optimum, peer_arena or peer_offsets, "
+                    "got %s",
+                    GOT(&e));
     }
     keyset ks = {0};
     for (;;) {
@@ -951,6 +1288,14 @@ static ab_status read_expect(ld *L) {
         TRY(src_next(&L->s, &e));
         if (e.kind == EV_MAP_END) return AB_OK;
         TRY(map_key(L, &e, TOP_FIELD("expect"), expect_keys, EX_COUNT, &ks, &key));
+        if (key == EX_PEER_ARENA) {
+            TRY(read_peer_arena(L));
+            continue;
+        }
+        if (key == EX_PEER_OFFSETS) {
+            TRY(read_peer_offsets(L));
+            continue;
+        }
         fld f = {.parent = "expect", .key = expect_keys[key], .elem = -1};
         int64_t *out = key == EX_OPTIMUM ? &L->p->expect_optimum : &L->p->expect_lower_bound;
         TRY(read_int(L, &f, 0, INT64_MAX, out, &at));
@@ -985,6 +1330,7 @@ static ab_status top_value(ld *L, int key) {
     case TOP_DESCRIPTION: return read_description(L);
     case TOP_ALIGNMENT: return read_pow2(L, f, &p->alignment, at);
     case TOP_CAPACITY: return read_int(L, f, 1, AB_MAX_SIZE, &p->capacity, at);
+    case TOP_POOLS: return read_pools(L);
     case TOP_TENSORS: return read_tensors(L);
     case TOP_EXPECT: return read_expect(L);
     case TOP_IO:
@@ -1057,7 +1403,7 @@ static ab_status suite_finish(ld *L) {
         return fail(L, L->top.val[TOP_EXPECT], TOP_FIELD("expect"),
                     "lower_bound (%" PRId64 ") must be <= optimum (%" PRId64 ")",
                     p->expect_lower_bound, p->expect_optimum);
-    return AB_OK;
+    return peers_finish(L);
 }
 
 static ab_status read_document(ld *L) {
@@ -1094,6 +1440,9 @@ static ab_status load_text(const char *file, const char *buf, size_t len, ab_pro
     src_free(&L.s);
     ab_free(L.pos);
     ab_free(L.name);
+    ab_free(L.peer_at);
+    for (size_t v = 0; v < L.npend; v++) ab_free(L.pend[v].pool);
+    ab_free(L.pend);
     return st;
 }
 
@@ -1213,13 +1562,60 @@ static bool emit_tensor(yaml_emitter_t *em, const ab_problem *p, const ab_tensor
     return ok && emit_end(em, true);
 }
 
+/* expect.peer_arena and expect.peer_offsets, for the peers that have them. */
+static bool emit_peers(yaml_emitter_t *em, const ab_problem *p) {
+    bool any_arena = false, any_offsets = false, ok = true;
+    for (size_t i = 0; i < p->npeers; i++) {
+        any_arena |= p->peers[i].arena != AB_NONE;
+        any_offsets |= p->peers[i].offsets != NULL;
+    }
+    if (any_arena) ok = emit_str(em, "peer_arena") && emit_map(em, YAML_BLOCK_MAPPING_STYLE);
+    for (size_t i = 0; ok && any_arena && i < p->npeers; i++) {
+        const ab_peer_expect *x = &p->peers[i];
+        if (x->arena == AB_NONE) continue;
+        ok = emit_str(em, x->spec);
+        if (ok && x->pool_bytes == NULL) {
+            ok = emit_int(em, x->arena);
+            continue;
+        }
+        ok = ok && emit_map(em, YAML_FLOW_MAPPING_STYLE);
+        for (size_t k = 0; ok && k < p->npools; k++)
+            ok = emit_kv_int(em, p->pools[k].name, x->pool_bytes[k]);
+        ok = ok && emit_end(em, true);
+    }
+    if (ok && any_arena) ok = emit_end(em, true);
+    if (ok && any_offsets)
+        ok = emit_str(em, "peer_offsets") && emit_map(em, YAML_BLOCK_MAPPING_STYLE);
+    for (size_t i = 0; ok && any_offsets && i < p->npeers; i++) {
+        const ab_peer_expect *x = &p->peers[i];
+        if (x->offsets == NULL) continue;
+        ok = emit_str(em, x->spec) && emit_seq(em, YAML_FLOW_SEQUENCE_STYLE);
+        for (size_t k = 0; ok && k < x->noffsets; k++) ok = emit_int(em, x->offsets[k]);
+        ok = ok && emit_end(em, false);
+    }
+    return ok && (!any_offsets || emit_end(em, true));
+}
+
 static bool emit_expect(yaml_emitter_t *em, const ab_problem *p) {
-    if (p->expect_lower_bound == AB_NONE && p->expect_optimum == AB_NONE) return true;
+    if (p->expect_lower_bound == AB_NONE && p->expect_optimum == AB_NONE && p->npeers == 0)
+        return true;
     bool ok = emit_str(em, "expect") && emit_map(em, YAML_BLOCK_MAPPING_STYLE);
     if (ok && p->expect_lower_bound != AB_NONE)
         ok = emit_kv_int(em, "lower_bound", p->expect_lower_bound);
     if (ok && p->expect_optimum != AB_NONE) ok = emit_kv_int(em, "optimum", p->expect_optimum);
-    return ok && emit_end(em, true);
+    return ok && emit_peers(em, p) && emit_end(em, true);
+}
+
+/* The suite's pools, one flow mapping each. */
+static bool emit_pools(yaml_emitter_t *em, const ab_problem *p) {
+    if (p->npools == 0) return true;
+    bool ok = emit_str(em, "pools") && emit_seq(em, YAML_BLOCK_SEQUENCE_STYLE);
+    for (size_t k = 0; ok && k < p->npools; k++) {
+        ok = emit_map(em, YAML_FLOW_MAPPING_STYLE) && emit_kv_str(em, "name", p->pools[k].name);
+        if (ok && p->pools[k].size != AB_NONE) ok = emit_kv_int(em, "size", p->pools[k].size);
+        ok = ok && emit_end(em, true);
+    }
+    return ok && emit_end(em, false);
 }
 
 static bool emit_header(yaml_emitter_t *em, const ab_problem *p) {
@@ -1228,7 +1624,7 @@ static bool emit_header(yaml_emitter_t *em, const ab_problem *p) {
     if (ok && p->alignment != 1) ok = emit_kv_int(em, "alignment", p->alignment);
     if (ok && p->io != AB_IO_SEPARATE) ok = emit_kv_str(em, "io", io_words[p->io]);
     if (ok && p->capacity != AB_NONE) ok = emit_kv_int(em, "capacity", p->capacity);
-    return ok;
+    return ok && emit_pools(em, p);
 }
 
 static bool emit_suite(yaml_emitter_t *em, const ab_problem *p) {

@@ -7,6 +7,11 @@
  *   alignment    power of two >= 1    default align of tensors (default 1)
  *   io           separate|workspace   where input/output tensors live (default separate)
  *   capacity     integer >= 1         an arena budget
+ *   pools        sequence of 1 to 16 mappings (memory pools, core/problem.h):
+ *       name     string, required, unique
+ *       size     integer 1 .. 2^62    the pool's size limit; only the last pool
+ *                                     may leave it out (unbounded); sizes add up
+ *                                     to at most 2^62
  *   tensors      sequence, required   each a mapping:
  *       name     string, required, unique
  *       size     integer 1 .. 2^62    bytes; or shape + dtype
@@ -17,7 +22,18 @@
  *       align    power of two >= 1    (default: the suite's alignment)
  *       kind     intermediate|input|output
  *       offset   integer >= 0, a multiple of align: a fixed offset
- *   expect       mapping: lower_bound, optimum (integers >= 0, lower_bound <= optimum)
+ *   expect       mapping: lower_bound, optimum (integers >= 0, lower_bound <= optimum),
+ *                peer_arena, peer_offsets (peers' published numbers, issue 7):
+ *       peer_arena    mapping: planner spec (must resolve, e.g. "tflm-greedy:round=1")
+ *                     -> arena in bytes, or -> {pool name: bytes, ...} naming every
+ *                     pool once (the arena is then their sum)
+ *       peer_offsets  mapping: planner spec -> sequence of offsets, one per tensor
+ *                     in the arena, in file order (I/O tensors left out with
+ *                     io: separate)
+ *
+ *   e.g.  pools: [{name: fast, size: 200704}, {name: slow}]
+ *         expect:
+ *           peer_arena: {usmp-greedy-by-size: {fast: 200704, slow: 1418528}}
  *
  * Every error names file:line:column and the field, e.g.
  *   "s.yaml:12:15: tensors[3].size: must be a positive integer, got '-4'"

@@ -57,6 +57,7 @@ typedef struct checker {
     size_t *entry_of;  /* per tensor: the first entry placing it, or AB_NO_TENSOR */
     int64_t *off;      /* per placed tensor: the offset of that entry */
     bool *has_range;   /* per tensor: placed and offset + size fits in int64 */
+    int64_t base[AB_MAX_POOLS]; /* where each pool starts in the joint address space */
     bool failed[ABO_NVERDICTS];
     size_t nlines;     /* message lines written */
     size_t len;        /* bytes used in r->msg */
@@ -174,15 +175,29 @@ static void check_missing(checker *c) {
 
 /* ---- checks 4 to 6: each placed tensor ------------------------------------ */
 
-/* Check 4: offsets are >= 0 and multiples of the tensor's align. */
+/* Where joint offset off lies: its pool in *k (AB_NO_POOL when in none) and
+ * the offset within that pool (off itself when in none). */
+static int64_t in_pool(const checker *c, int64_t off, size_t *k) {
+    *k = ab_pool_find(c->p, off);
+    return *k == AB_NO_POOL ? off : off - c->base[*k < AB_MAX_POOLS ? *k : 0];
+}
+
+/* Check 4: offsets are >= 0 and multiples of the tensor's align (with pools:
+ * offsets within the tensor's pool). */
 static void check_aligned(checker *c) {
     char buf[NAME_SHOW + 4];
     for (size_t i = 0; i < c->p->n; i++) {
         if (c->entry_of[i] == AB_NO_TENSOR) continue;
         int64_t off = c->off[i], align = c->p->t[i].align;
+        size_t k;
+        int64_t rel = in_pool(c, off, &k);
         if (off < 0)
             note(c, ABO_MISALIGNED, "'%s' offset %" PRId64 " is negative", tname(c, i, buf), off);
-        else if (off % align != 0)
+        else if (rel % align != 0 && c->p->npools > 0 && k != AB_NO_POOL)
+            note(c, ABO_MISALIGNED,
+                 "'%s' offset %" PRId64 " in pool '%s' is not a multiple of its align %" PRId64,
+                 tname(c, i, buf), rel, ab_pool_name(c->p, k), align);
+        else if (rel % align != 0)
             note(c, ABO_MISALIGNED, "'%s' offset %" PRId64 " is not a multiple of its align %" PRId64,
                  tname(c, i, buf), off, align);
     }
@@ -203,7 +218,8 @@ static void check_fixed(checker *c) {
 }
 
 /* Check 6: offset + size fits in int64. Fills has_range, and the arena (over
- * the placed tensors whose end is defined, never below 0). */
+ * the placed tensors whose end is defined, never below 0; with pools, each
+ * pool's used bytes over the tensors in it, summed). */
 static void check_overflow(checker *c) {
     char buf[NAME_SHOW + 4];
     for (size_t i = 0; i < c->p->n; i++) {
@@ -215,8 +231,15 @@ static void check_overflow(checker *c) {
             continue;
         }
         c->has_range[i] = true;
-        if (end > c->r->arena) c->r->arena = end;
+        size_t k;
+        int64_t rel = in_pool(c, off, &k);
+        if (c->p->npools == 0) {
+            if (end > c->r->arena) c->r->arena = end;
+        } else if (k != AB_NO_POOL && rel + size > c->r->pool_used[k]) {
+            c->r->pool_used[k] = rel + size;
+        }
     }
+    for (size_t k = 0; k < c->p->npools; k++) c->r->arena += c->r->pool_used[k];
 }
 
 /* ---- check 7: the sweep --------------------------------------------------- */
@@ -493,8 +516,31 @@ static ab_status check_overlaps(checker *c) {
 
 /* ---- check 8 and the entry point ------------------------------------------ */
 
-/* Check 8: the arena fits the capacity, when one is set. */
+/* Check 8, pools: every tensor with a byte range lies within one pool. */
+static void check_pools(checker *c) {
+    const ab_problem *p = c->p;
+    char buf[NAME_SHOW + 4];
+    for (size_t i = 0; p->npools > 0 && i < p->n; i++) {
+        if (!c->has_range[i] || c->off[i] < 0) continue;
+        size_t k;
+        int64_t rel = in_pool(c, c->off[i], &k), size = p->t[i].size;
+        if (k == AB_NO_POOL) {
+            const ab_pool *last = &p->pools[p->npools - 1];
+            note(c, ABO_OVER_CAPACITY,
+                 "'%s' offset %" PRId64 " lies past the last pool '%s' (the pools end at %" PRId64
+                 ")",
+                 tname(c, i, buf), c->off[i], last->name, c->base[p->npools - 1] + last->size);
+        } else if (p->pools[k].size != AB_NONE && rel + size > p->pools[k].size) {
+            note(c, ABO_OVER_CAPACITY,
+                 "'%s' [%" PRId64 ", %" PRId64 ") in pool '%s' runs past its size %" PRId64,
+                 tname(c, i, buf), rel, rel + size, p->pools[k].name, p->pools[k].size);
+        }
+    }
+}
+
+/* Check 8: the arena fits the capacity, when one is set (then the pools). */
 static void check_capacity(checker *c) {
+    check_pools(c);
     if (c->p->capacity != AB_NONE && c->r->arena > c->p->capacity)
         note(c, ABO_OVER_CAPACITY, "arena %" PRId64 " exceeds capacity %" PRId64, c->r->arena,
              c->p->capacity);
@@ -502,6 +548,9 @@ static void check_capacity(checker *c) {
 
 /* AB_OK when every tensor of p is well formed for the checks, else AB_EINPUT. */
 static ab_status problem_sane(const ab_problem *p, ab_error *err) {
+    if (p->npools > AB_MAX_POOLS)
+        return ab_fail(err, AB_EINPUT, "the suite has %zu pools; at most %d are supported",
+                       p->npools, AB_MAX_POOLS);
     for (size_t i = 0; i < p->n; i++) {
         const ab_tensor *t = &p->t[i];
         char buf[NAME_SHOW + 4];
@@ -527,6 +576,8 @@ ab_status abo_check(const ab_problem *p, const ab_plan *plan, abo_report *r, ab_
     ab_status st = problem_sane(p, err);
     if (st != AB_OK) return st;
     checker c = {.p = p, .plan = plan, .r = r};
+    r->npools = p->npools;
+    for (size_t k = 0; k < p->npools; k++) c.base[k] = ab_pool_base(p, k);
     size_t n = p->n ? p->n : 1;
     c.entry_of = ab_alloc_array(n, sizeof *c.entry_of);
     c.off = ab_alloc_array(n, sizeof *c.off);

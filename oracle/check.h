@@ -12,13 +12,25 @@
  *   5. fixed offsets are honoured                        (ABO_FIXED_MOVED)
  *   6. offset + size fits in int64                       (ABO_OVERFLOW)
  *   7. no two conflicting tensors share a byte           (ABO_OVERLAP)
- *   8. the arena fits the capacity, when one is set      (ABO_OVER_CAPACITY)
+ *   8. the arena fits the capacity, when one is set, and  (ABO_OVER_CAPACITY)
+ *      with pools every tensor lies within its pool
+ *
+ * Pools (core/problem.h): with a suite's pools, an offset is an offset in the
+ * pools' joint address space; a tensor belongs to the pool whose window holds
+ * its offset. Check 4 then takes the offset within that pool (offset - its
+ * base), check 8 reports every tensor that runs past the end of a bounded
+ * pool or lies past the last one, and the arena is the sum over pools of each
+ * pool's used bytes (max(offset in pool + size) over its tensors), also given
+ * pool by pool in pool_used. Pools are disjoint windows, so check 7 only ever
+ * finds overlaps within one pool. Without pools nothing changes: one implicit
+ * unbounded pool at 0, and the arena is max(0, offset + size).
  *
  * Every check runs, whatever failed before it; checks 4 to 8 look at the
  * well-formed entries: the first entry of each tensor of the problem (an
  * unknown entry, a second placement of a tensor and a missing tensor take no
  * further part). Check 7 also leaves out a tensor whose offset + size
- * overflows; the arena is max(0, offset + size) over the same tensors.
+ * overflows; the arena is max(0, offset + size) over the same tensors (with
+ * pools: summed pool by pool, see above).
  *
  * Check 7 is a sweep over instructions with the live tensors kept ordered by
  * offset: O(n log n). Tensors enter by start (ties by index) once every tensor
@@ -30,7 +42,8 @@
  *
  * Counting: one problem per unknown entry, per extra placement, per missing
  * tensor, and per tensor failing each of checks 4, 5, 6; one per tensor for
- * check 7 (above); one for check 8. Messages, one per problem in check order
+ * check 7 (above); for check 8 one for the capacity and one per tensor
+ * outside its pool. Messages, one per problem in check order
  * (then entry or tensor order, then sweep order), "<verdict word>: <sentence>"
  * naming the tensor and the values, e.g.
  *
@@ -55,7 +68,7 @@
     X(ABO_FIXED_MOVED, "fixed-moved", "a fixed offset was not honoured") \
     X(ABO_OVERFLOW, "overflow", "offset + size overflows 64 bits")       \
     X(ABO_OVERLAP, "overlap", "two conflicting tensors share bytes")     \
-    X(ABO_OVER_CAPACITY, "over-capacity", "the arena exceeds the capacity")
+    X(ABO_OVER_CAPACITY, "over-capacity", "the arena exceeds the capacity, or a tensor its pool")
 
 typedef enum abo_verdict {
 #define ABO_ENUM_(id, word, text) id,
@@ -75,7 +88,11 @@ typedef struct abo_report {
     abo_verdict verdict;     /* the first failing check, or ABO_OK; ABO_NVERDICTS
                                 when abo_check did not return AB_OK */
     size_t nproblems;        /* every problem found (see "Counting" above) */
-    int64_t arena;           /* max(offset + size) over placed tensors; 0 when empty */
+    int64_t arena;           /* max(offset + size) over placed tensors; 0 when empty;
+                                with pools the sum of pool_used */
+    size_t npools;           /* the problem's pools (0 without pools) */
+    int64_t pool_used[AB_MAX_POOLS]; /* with pools: pool k's used bytes, the largest
+                                offset in pool + size of its tensors (0 if none) */
     /* The first overlap found, in sweep order, whatever the verdict (an earlier
      * check may have failed too); AB_NO_TENSOR and AB_NONE when there is none: */
     size_t overlap_a, overlap_b; /* tensor indices, a placed lower (equal: lower index) */
@@ -86,7 +103,8 @@ typedef struct abo_report {
 /* Checks plan against p and fills *r. Returns AB_OK when the check ran (the
  * verdict is in r, valid or not), AB_ENOMEM when it could not, AB_EINPUT when
  * a tensor of p is malformed (size < 1, align < 1 or start > end: the loaders
- * never make one). Plan entries index p's tensors. Allocates only scratch,
+ * never make one, or p has more than AB_MAX_POOLS pools). Plan entries index
+ * p's tensors. Allocates only scratch,
  * freed before it returns. */
 ab_status abo_check(const ab_problem *p, const ab_plan *plan, abo_report *r, ab_error *err);
 

@@ -17,8 +17,18 @@
 enum {
     AB_PLANNER_EXACT = 1u << 0,   /* returns an optimum when it finishes (at k = 1) */
     AB_PLANNER_ANYTIME = 1u << 1, /* returns its best plan when a budget runs out */
-    AB_PLANNER_TEST = 1u << 2     /* for tests only: hidden from `planners` */
+    AB_PLANNER_TEST = 1u << 2,    /* for tests only: hidden from `planners` */
+    AB_PLANNER_POOLS = 1u << 3,   /* places tensors in a suite's pools (see below) */
+    AB_PLANNER_NEEDS_PARAMS = 1u << 4 /* runs only with parameters it has no default for
+                                         (external: cmd); a run of every planner with
+                                         its defaults leaves it out */
 };
+
+/* Pools (core/problem.h): a planner's offsets are offsets in the pools' joint
+ * address space. A planner without AB_PLANNER_POOLS knows one arena only: it
+ * runs on a suite with at most one pool (its offsets are then offsets in that
+ * pool, whose size the checker enforces) and is refused, with a message
+ * naming the planners that do take pools, on a suite with two or more. */
 
 /* One parameter a planner accepts, for validation and for `arenabench planners`. */
 typedef struct ab_param_desc {
@@ -59,6 +69,11 @@ const ab_planner *ab_planner_find(const char *name);
  * *params is owned by the caller (ab_params_free). */
 ab_status ab_planner_resolve(const char *spec, const ab_planner **pl, ab_params *params,
                              ab_error *err);
+
+/* AB_OK when planner pl can plan problem p; AB_EINPUT, with a message, when p
+ * has two or more pools and pl lacks AB_PLANNER_POOLS. ab_planner_run and the
+ * runner's child call it before planning. */
+ab_status ab_planner_accepts(const ab_planner *pl, const ab_problem *p, ab_error *err);
 
 /* Runs planner pl on the arena view of p (built here), and returns the plan as
  * entries indexed into the view: *view is initialised by the call and owned by

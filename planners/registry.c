@@ -1,6 +1,7 @@
 /*
  * registry.c — the planner table and the glue that resolves a spec and runs a
- * planner on the arena view of a problem. Adding a planner: one file, one row.
+ * planner on the arena view of a problem (refusing a suite's pools to a
+ * planner that cannot take them). Adding a planner: one file, one row.
  */
 #include "planner.h"
 
@@ -9,6 +10,12 @@
 
 extern const ab_planner abp_first_fit;
 extern const ab_planner abp_best_fit;
+extern const ab_planner abp_tflm_greedy;            /* planners/peer_tflm.c */
+extern const ab_planner abp_usmp_greedy_by_size;     /* planners/peer_usmp.c */
+extern const ab_planner abp_usmp_greedy_by_conflicts; /* planners/peer_usmp.c */
+extern const ab_planner abp_usmp_hill_climb;         /* planners/peer_usmp.c */
+extern const ab_planner abp_tflite_gpu_greedy_by_size; /* planners/peer_tflite_gpu.c */
+extern const ab_planner abp_external;               /* planners/external.c */
 extern const ab_planner abp_test_crash;      /* planners/testing.c: AB_PLANNER_TEST */
 extern const ab_planner abp_test_abort;      /* planners/testing.c: AB_PLANNER_TEST */
 extern const ab_planner abp_test_hang;       /* planners/testing.c: AB_PLANNER_TEST */
@@ -21,6 +28,12 @@ extern const ab_planner abp_test_worse_by_env; /* planners/testing.c: AB_PLANNER
 const ab_planner *const ab_planners[] = {
     &abp_first_fit,
     &abp_best_fit,
+    &abp_tflm_greedy,
+    &abp_usmp_greedy_by_size,
+    &abp_usmp_greedy_by_conflicts,
+    &abp_usmp_hill_climb,
+    &abp_tflite_gpu_greedy_by_size,
+    &abp_external,
     &abp_test_crash,
     &abp_test_abort,
     &abp_test_hang,
@@ -90,12 +103,33 @@ ab_status ab_planner_resolve(const char *spec, const ab_planner **pl, ab_params 
     return AB_OK;
 }
 
+/* Refuses a suite of two or more pools to a planner without AB_PLANNER_POOLS,
+ * naming the planners that take pools (see planner.h). */
+ab_status ab_planner_accepts(const ab_planner *pl, const ab_problem *p, ab_error *err) {
+    if (p->npools < 2 || (pl->flags & AB_PLANNER_POOLS)) return AB_OK;
+    char names[512];
+    size_t used = 0;
+    names[0] = '\0';
+    for (size_t i = 0; ab_planners[i] != NULL && used < sizeof names; i++) {
+        unsigned flags = ab_planners[i]->flags;
+        if (!(flags & AB_PLANNER_POOLS) || (flags & AB_PLANNER_TEST)) continue;
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
+                                 ab_planners[i]->name);
+    }
+    return ab_fail(err, AB_EINPUT,
+                   "planner %s plans one arena, but suite '%s' declares %zu pools (%s, ...); "
+                   "planners that place tensors in pools: %s",
+                   pl->name, p->name ? p->name : "", p->npools, p->pools[0].name, names);
+}
+
 ab_status ab_planner_run(const ab_planner *pl, const ab_params *opt, const ab_problem *p,
                          ab_problem *view, ab_plan *out, ab_plan_stats *st, ab_error *err) {
     ab_plan_init(out);
     memset(st, 0, sizeof *st);
     st->lower_bound = AB_NONE;
     ab_status s = ab_problem_arena_view(p, view, NULL, err);
+    if (s != AB_OK) return s;
+    s = ab_planner_accepts(pl, view, err);
     if (s != AB_OK) return s;
     int64_t *offsets = ab_alloc_array(view->n ? view->n : 1, sizeof *offsets);
     if (offsets == NULL) return ab_fail(err, AB_ENOMEM, "out of memory running %s", pl->name);

@@ -457,7 +457,7 @@ Test(suite, rejects_unknown_expect_key_with_suggestion) {
 Test(suite, rejects_unknown_key_listing_known_keys) {
     assert_rejects("suite: s\nwibble: 4\ntensors: []\n", ":2:1: top level: ",
                    "unknown key 'wibble'; expected one of: suite, description, alignment, io, "
-                   "capacity, tensors, expect");
+                   "capacity, pools, tensors, expect");
 }
 
 Test(suite, rejects_duplicate_key) {
