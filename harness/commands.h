@@ -64,6 +64,10 @@ int abh_cmd_export(const char *path, const char *format, const char *out);
 int abh_cmd_gen(const char *kind, const char *n, const char *seed, const char *const *kv, int nkv,
                 const char *name, const char *out);
 
+/* `arenabench ilp SUITE [...]` (harness/cmd_ilp.c), argv[0] being "ilp": the
+ * GLPK optimum or incumbent, bound and gap. Returns the exit code. */
+int abh_cmd_ilp(int argc, char **argv);
+
 /* Resolves which ("latest", NULL or an id) to a run of db (tag: only runs
  * with that tag for latest; NULL for any). Prints and returns 2 when there is
  * none; 0 otherwise. */

@@ -759,6 +759,10 @@ static const command commands[] = {
      "      --slow-min S     and the least increase in seconds (default 0.1)\n"
      "\nExit status: 0 no regression; 1 a regression; 2 bad usage or no such run.\n",
      cmd_compare},
+    {"ilp", "ilp SUITE [--time S] [--gap G] [--write-lp F] [-o PLAN] [--no-ps] [--cuts]",
+     "Solve a suite's integer program with GLPK: the optimum, or an incumbent, a bound and the gap.",
+     "\n(This command prints its full help itself: 'arenabench ilp --help'.)\n",
+     abh_cmd_ilp},
     {"import",
      "import FILE [-o SUITE.yaml] [--name NAME] [--fold-constants] [--dim NAME=VALUE]...\n"
      "                         [--assume-dynamic=N]",

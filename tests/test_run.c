@@ -139,6 +139,22 @@ Test(run, three_shards_merged_equal_one_run) {
     free(r1), free(rm), free(rs), free(dir);
 }
 
+/* Rows committed so far in db (0 while it does not exist yet). */
+static int64_t committed_rows(const char *db) {
+    if (access(db, F_OK) != 0) return 0;
+    abr_store *s;
+    if (abr_open(db, ABR_OPEN_READONLY, &s, NULL) != AB_OK) return 0;
+    int64_t run = 0, n = 0;
+    abr_rows rows;
+    if (abr_run_latest(s, NULL, &run, NULL) == AB_OK && run > 0 &&
+        abr_rows_read(s, run, &rows, NULL) == AB_OK) {
+        n = (int64_t)rows.n;
+        abr_rows_free(&rows);
+    }
+    abr_close(s);
+    return n;
+}
+
 /* Starts arenabench with argv in the background; returns its pid. */
 static pid_t spawn(char *const argv[]) {
     pid_t pid = fork();
@@ -159,21 +175,32 @@ Test(run, resumes_after_sigkill_to_the_same_rows) {
     snprintf(bin, sizeof bin, "%s/arenabench", AB_BINARY_DIR);
     snprintf(db, sizeof db, "%s/k.db", dir);
     snprintf(ref, sizeof ref, "%s/ref.db", dir);
-    run_ok(0, "run -q --db %s -j 1 -p test-sleep:ms=60 -p first-fit %s", ref, ex);
-    char *argv[] = {bin, "run", "-q", "--db", db, "-j", "1", "-p", "test-sleep:ms=60",
+    run_ok(0, "run -q --db %s -j 1 -p test-sleep:ms=100 -p first-fit %s", ref, ex);
+    char *argv[] = {bin, "run", "-q", "--db", db, "-j", "1", "-p", "test-sleep:ms=100",
                     "-p", "first-fit", ex, NULL};
     pid_t pid = spawn(argv);
-    struct timespec ts = {0, 700 * 1000 * 1000};
-    nanosleep(&ts, NULL);
-    kill(pid, SIGKILL);
+    /* Kill it once a few rows are committed (polling the database, which WAL
+     * lets us read while it is written), however loaded the machine is. */
     int status;
+    bool finished = false;
+    for (int tries = 0; tries < 600; tries++) {
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+            finished = true;
+            break;
+        }
+        if (committed_rows(db) >= 3) break;
+    }
+    cr_assert(!finished, "the harness finished before it was killed: slow it down");
+    kill(pid, SIGKILL);
     waitpid(pid, &status, 0);
-    cr_assert(WIFSIGNALED(status), "the harness finished before it was killed: slow it down");
+    cr_assert(WIFSIGNALED(status), "the harness was not killed");
     char *partial = rows_text(db);
     size_t got = count_lines(partial);
     cr_assert_gt(got, 0, "nothing was committed before the kill");
     cr_assert_lt(got, 20, "everything was done before the kill");
-    run_ok(0, "run -q --db %s -j 2 --resume latest -p test-sleep:ms=60 -p first-fit %s", db, ex);
+    run_ok(0, "run -q --db %s -j 2 --resume latest -p test-sleep:ms=100 -p first-fit %s", db, ex);
     char *resumed = rows_text(db), *whole = rows_text(ref);
     cr_assert_str_eq(resumed, whole);
     free(partial), free(resumed), free(whole), free(dir);

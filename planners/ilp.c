@@ -1,0 +1,90 @@
+/*
+ * ilp.c — planner `ilp`: the GLPK integer program of oracle/ilp.h. Returns
+ * its best plan, optimal or not: the optimum when GLPK proves it, else the
+ * best incumbent when the time or gap limit ends the search, else the best
+ * heuristic plan (first-fit / best-fit), and says which in the note.
+ *
+ * Parameters: time=S (seconds, default 60), gap=G (a fraction such as 0.01,
+ * or a percentage such as 1%; default 0), ps=on|off (GLPK's proximity search,
+ * default on), cuts=on|off (GLPK's cut generators, default off).
+ */
+#include "planner.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../oracle/ilp.h"
+
+/* Reads key as a number in [lo, hi] (a trailing '%' divides by 100 when
+ * percent is allowed); def when absent. */
+static ab_status number_param(const ab_params *opt, const char *key, double def, double lo,
+                              double hi, bool percent, double *out, ab_error *err) {
+    const char *v = ab_params_get(opt, key);
+    if (v == NULL) {
+        *out = def;
+        return AB_OK;
+    }
+    char *end;
+    double x = strtod(v, &end);
+    bool pct = percent && *end == '%';
+    if (pct) {
+        end++;
+        x /= 100;
+    }
+    if (end == v || *end != '\0' || !isfinite(x) || x < lo || x > hi)
+        return ab_fail(err, AB_EINPUT, "parameter %s: expected a number in [%g, %g]%s, got '%s'", key,
+                       lo, hi, percent ? " or a percentage" : "", v);
+    *out = x;
+    return AB_OK;
+}
+
+/* Reads key as on|off; def when absent. */
+static ab_status switch_param(const ab_params *opt, const char *key, bool def, bool *out,
+                              ab_error *err) {
+    const char *v = ab_params_get(opt, key);
+    if (v == NULL) *out = def;
+    else if (strcmp(v, "on") == 0) *out = true;
+    else if (strcmp(v, "off") == 0) *out = false;
+    else return ab_fail(err, AB_EINPUT, "parameter %s: expected on or off, got '%s'", key, v);
+    return AB_OK;
+}
+
+static ab_status ilp_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
+                          ab_plan_stats *st, ab_error *err) {
+    abo_ilp_options o;
+    abo_ilp_options_init(&o);
+    ab_status s = number_param(opt, "time", 60, 0.001, 1e7, false, &o.time_limit, err);
+    if (s == AB_OK) s = number_param(opt, "gap", 0, 0, 1, true, &o.gap, err);
+    if (s == AB_OK) s = switch_param(opt, "ps", true, &o.proximity, err);
+    if (s == AB_OK) s = switch_param(opt, "cuts", false, &o.cuts, err);
+    if (s != AB_OK) return s;
+    abo_ilp_result r;
+    s = abo_ilp_solve(p, &o, &r, err);
+    if (s == AB_OK) {
+        memcpy(offsets, r.offsets, r.n * sizeof *offsets);
+        st->nodes = r.nodes;
+        st->proven_optimal = r.status == ABO_ILP_OPTIMAL;
+        st->lower_bound = r.bound;
+        snprintf(st->note, sizeof st->note, "%s", r.note);
+    }
+    abo_ilp_result_free(&r);
+    return s;
+}
+
+static const ab_param_desc ilp_params[] = {
+    {"time", "seconds > 0", "60", "time limit for the whole solve"},
+    {"gap", "0 .. 1 or N%", "0", "stop at this relative gap (arena - bound) / arena"},
+    {"ps", "on|off", "on", "GLPK's proximity search heuristic at the root"},
+    {"cuts", "on|off", "off", "GLPK's cut generators (can fail GLPK's assertions)"},
+    {0},
+};
+
+const ab_planner abp_ilp = {
+    .name = "ilp",
+    .summary = "GLPK integer program: the optimum, or the best plan with a proven bound",
+    .flags = AB_PLANNER_EXACT | AB_PLANNER_ANYTIME,
+    .params = ilp_params,
+    .plan = ilp_plan,
+};
