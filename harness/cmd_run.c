@@ -290,6 +290,11 @@ static int specs_resolve(const abh_run_args *a, spec_item **out, int *n, char na
         return 2;
     }
     for (int i = 0; i < a->nspecs && count < ABH_MAX_SPECS; i++) list[count++] = a->specs[i];
+    static char ilp_spec[64];
+    if (a->ilp && count < ABH_MAX_SPECS) {
+        snprintf(ilp_spec, sizeof ilp_spec, "ilp:time=%g", a->ilp_time);
+        list[count++] = ilp_spec;
+    }
     spec_item *s = ab_calloc((size_t)count, sizeof *s);
     if (s == NULL) return 3;
     for (int i = 0; i < count; i++) {
@@ -330,6 +335,11 @@ typedef struct run_ctx {
     size_t counts[ABR_NJOB_STATUSES];
     size_t below_optimum;
     ab_buf failures;     /* one line per failed job, in finish order */
+    /* Per suite, for the cross-check of proofs: the optimum some row proved
+     * (AB_NONE) and by which spec, and the smallest valid arena and its spec. */
+    int64_t *proven, *smallest;
+    int *proven_spec, *smallest_spec;
+    size_t conflicts;
 } run_ctx;
 
 static volatile sig_atomic_t stop_requested;
@@ -367,11 +377,54 @@ static ab_status judge(const suite_item *s, const spec_item *sp, const abh_job_r
                   : rep->verdict == ABO_OVER_CAPACITY ? ABR_JOB_INFEASIBLE
                                                       : ABR_JOB_INVALID;
     bool exact_k1 = (sp->pl->flags & AB_PLANNER_EXACT) && sp->k == 1;
+    bool ilp = strcmp(sp->pl->name, "ilp") == 0;
     if (exact_k1 && r->stats.lower_bound > row->lower_bound) row->lower_bound = r->stats.lower_bound;
+    if (ilp) { /* the ILP's own figures: status (the note's first word), objective, bound */
+        static const char *const words[] = {"optimal", "feasible", "timeout-no-solution",
+                                            "infeasible"};
+        for (size_t w = 0; w < sizeof words / sizeof *words; w++)
+            if (strncmp(r->stats.note, words[w], strlen(words[w])) == 0) row->ilp_status = words[w];
+        row->ilp_objective = rep->arena;
+        row->ilp_bound = r->stats.lower_bound;
+    }
     if (row->status != ABR_JOB_OK) return AB_OK;
     if (row->arena == s->bounds.max_load) row->proven_by = ABR_PROOF_LOWER_BOUND;
+    else if (ilp && r->stats.proven_optimal) row->proven_by = ABR_PROOF_ILP;
     else if (exact_k1 && r->stats.proven_optimal) row->proven_by = ABR_PROOF_EXHAUSTIVE;
     return AB_OK;
+}
+
+/* Proofs must agree: every optimum proved on a suite (by the ILP, an exact
+ * search or the lower bound) is the same number, and no valid arena is below
+ * one. A disagreement means a prover, a planner or the checker is wrong. */
+static void cross_check(run_ctx *c, const job_ref *ref, const abr_result *row) {
+    if (row->status != ABR_JOB_OK) return;
+    size_t s = ref->suite;
+    const char *name = c->suites[s].full.name;
+    if (row->proven_by != ABR_PROOF_NONE) {
+        if (c->proven[s] == AB_NONE) {
+            c->proven[s] = row->arena;
+            c->proven_spec[s] = ref->spec;
+        } else if (c->proven[s] != row->arena) {
+            c->conflicts++;
+            ab_buf_printf(&c->failures, "  DISAGREEMENT on %s: %s proved %lld (%s) but %s proved "
+                          "%lld\n", name, row->spec, (long long)row->arena,
+                          abr_proof_word(row->proven_by), c->specs[c->proven_spec[s]].spec,
+                          (long long)c->proven[s]);
+        }
+    }
+    if (c->smallest[s] == AB_NONE || row->arena < c->smallest[s]) {
+        c->smallest[s] = row->arena;
+        c->smallest_spec[s] = ref->spec;
+    }
+    if (c->proven[s] != AB_NONE && c->smallest[s] < c->proven[s]) {
+        c->conflicts++;
+        ab_buf_printf(&c->failures, "  DISAGREEMENT on %s: %s found a valid arena %lld below the "
+                      "optimum %lld that %s proved\n", name, c->specs[c->smallest_spec[s]].spec,
+                      (long long)c->smallest[s], (long long)c->proven[s],
+                      c->specs[c->proven_spec[s]].spec);
+        c->smallest[s] = c->proven[s]; /* say it once */
+    }
 }
 
 /* The runner's callback: judge, store (committed now), count, show progress. */
@@ -403,6 +456,7 @@ static ab_status on_done(void *vctx, size_t index, abh_job_result *r, ab_error *
     ab_status st = abr_result_put(c->db, &row, err);
     if (st != AB_OK) return st;
     c->counts[row.status]++;
+    cross_check(c, ref, &row);
     bool failed = row.status == ABR_JOB_INVALID || row.status == ABR_JOB_CRASH ||
                   row.status == ABR_JOB_ERROR;
     if (row.status == ABR_JOB_OK && s->full.expect_optimum != AB_NONE &&
@@ -475,7 +529,7 @@ static int plan_jobs(const abh_run_args *a, run_ctx *c, size_t nsuites, int nspe
                      size_t *njobs) {
     ab_error err;
     ab_error_clear(&err);
-    size_t skipped = 0;
+    size_t skipped = 0, ilp_skipped = 0;
     const char *skip_example = NULL;
     abr_pairs done;
     if (abr_pairs_read(c->db, c->run, &done, &err) != AB_OK) return fail_msg(&err);
@@ -510,6 +564,11 @@ static int plan_jobs(const abh_run_args *a, run_ctx *c, size_t nsuites, int nspe
         for (int j = 0; j < nspecs; j++, index++) {
             if (index % (size_t)a->shard_n != (size_t)(a->shard_i - 1)) continue;
             if (abr_pairs_has(&done, s->id, c->specs[j].spec)) continue;
+            if (a->ilp && strcmp(c->specs[j].pl->name, "ilp") == 0 &&
+                s->view.n > (size_t)a->ilp_max_tensors) {
+                ilp_skipped++;
+                continue;
+            }
             ab_error why;
             if (ab_planner_accepts(c->specs[j].pl, &s->view, &why) != AB_OK) {
                 skipped++; /* e.g. a one-arena planner on a suite with pools */
@@ -525,6 +584,10 @@ static int plan_jobs(const abh_run_args *a, run_ctx *c, size_t nsuites, int nspe
                 "not take the suite (e.g. %s on a suite with several pools; only planners that "
                 "place tensors in pools run there)\n", skipped, skipped == 1 ? "" : "s",
                 skip_example);
+    if (ilp_skipped > 0)
+        fprintf(stderr, "arenabench: note: --ilp left out %zu suite%s of more than %lld arena "
+                "tensors (--ilp-max-tensors)\n", ilp_skipped, ilp_skipped == 1 ? "" : "s",
+                (long long)a->ilp_max_tensors);
     *njobs = n;
     return 0;
 }
@@ -574,9 +637,23 @@ static int run_jobs(const abh_run_args *a, run_ctx *c, size_t njobs) {
         return 1;
     }
     if (st != AB_OK) return fail_msg(&err);
+    if (c->conflicts)
+        fprintf(stderr, "arenabench: %zu disagreement%s between proofs of optimality (see above): "
+                "a prover, a planner or the checker is wrong\n", c->conflicts,
+                c->conflicts == 1 ? "" : "s");
     bool bad = c->counts[ABR_JOB_INVALID] || c->counts[ABR_JOB_CRASH] ||
-               c->counts[ABR_JOB_ERROR] || c->below_optimum;
+               c->counts[ABR_JOB_ERROR] || c->below_optimum || c->conflicts;
     return bad ? 1 : 0;
+}
+
+static int cross_init(run_ctx *c, size_t n) {
+    c->proven = ab_alloc_array(n + 1, sizeof *c->proven);
+    c->smallest = ab_alloc_array(n + 1, sizeof *c->smallest);
+    c->proven_spec = ab_alloc_array(n + 1, sizeof *c->proven_spec);
+    c->smallest_spec = ab_alloc_array(n + 1, sizeof *c->smallest_spec);
+    if (!c->proven || !c->smallest || !c->proven_spec || !c->smallest_spec) return 3;
+    for (size_t i = 0; i < n; i++) c->proven[i] = c->smallest[i] = AB_NONE;
+    return 0;
 }
 
 int abh_cmd_run(const abh_run_args *a) {
@@ -586,11 +663,16 @@ int abh_cmd_run(const abh_run_args *a) {
     static char names[ABH_MAX_SPECS][64];
     int rc = specs_resolve(a, &c.specs, &nspecs, names);
     if (rc == 0) rc = suites_load(a, &c.suites, &nsuites);
+    if (rc == 0) rc = cross_init(&c, nsuites);
     if (rc == 0) rc = open_run(a, &c);
     if (rc == 0) rc = plan_jobs(a, &c, nsuites, nspecs, &njobs);
     if (rc == 0) rc = run_jobs(a, &c, njobs);
     if (rc == 0 && c.failures.oom) rc = 3;
     abr_close(c.db);
+    ab_free(c.proven);
+    ab_free(c.smallest);
+    ab_free(c.proven_spec);
+    ab_free(c.smallest_spec);
     ab_buf_free(&c.failures);
     ab_free(c.refs);
     suites_free(c.suites, nsuites);

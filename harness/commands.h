@@ -26,6 +26,9 @@ typedef struct abh_run_args {
     const char *revision;     /* --revision, default: git rev-parse in the cwd */
     const char *command;      /* the command line, for the runs table */
     const char *io;           /* --io separate|workspace|both, or NULL: as each suite says */
+    bool ilp;                 /* --ilp: add the spec ilp:time=<ilp_time> */
+    double ilp_time;          /* --ilp-time seconds (default 10) */
+    int64_t ilp_max_tensors;  /* --ilp-max-tensors: the ILP only on suites this small */
     bool quiet;
     const char **paths;       /* suite files and folders */
     int npaths;

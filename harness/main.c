@@ -476,9 +476,17 @@ static const char *command_line(int argc, char **argv) {
     return line;
 }
 
+/* Parses a positive (or, with zero_ok, non-negative) number of seconds or a ratio. */
+static bool parse_number(const char *s, double *out, bool zero_ok) {
+    char *end;
+    *out = strtod(s, &end);
+    return *end == '\0' && end != s && (*out > 0 || (zero_ok && *out == 0));
+}
+
 static int cmd_run(int argc, char **argv) {
     abh_run_args a = {.db = "results/arenabench.db", .shard_i = 1, .shard_n = 1};
     const char *jobs = NULL, *tl = NULL, *ml = NULL, *shard = NULL, *quiet = NULL;
+    const char *ilp = NULL, *ilp_time = NULL, *ilp_max = NULL;
     const char *ops[256];
     int nops;
     const opt_spec specs[] = {
@@ -494,6 +502,9 @@ static int cmd_run(int argc, char **argv) {
         {NULL, "--run-key", true, &a.run_key, NULL, 0},
         {NULL, "--revision", true, &a.revision, NULL, 0},
         {NULL, "--io", true, &a.io, NULL, 0},
+        {NULL, "--ilp", false, &ilp, NULL, 0},
+        {NULL, "--ilp-time", true, &ilp_time, NULL, 0},
+        {NULL, "--ilp-max-tensors", true, &ilp_max, NULL, 0},
         {"-q", "--quiet", false, &quiet, NULL, 0},
         {0}};
     int rc = parse_opts(argc, argv, specs, ops, 256, &nops);
@@ -525,6 +536,14 @@ static int cmd_run(int argc, char **argv) {
         strcmp(a.io, "both") != 0)
         return usage_error("--io takes separate, workspace or both, not '%s'", a.io);
     a.quiet = quiet != NULL;
+    a.ilp = ilp != NULL;
+    a.ilp_time = 10;
+    a.ilp_max_tensors = 300;
+    if (ilp_time && (!parse_number(ilp_time, &a.ilp_time, false)))
+        return usage_error("--ilp-time takes seconds > 0, not '%s'", ilp_time);
+    if (ilp_max && (!ab_parse_int64(ilp_max, strlen(ilp_max), &a.ilp_max_tensors) ||
+                    a.ilp_max_tensors < 1))
+        return usage_error("--ilp-max-tensors takes a number >= 1, not '%s'", ilp_max);
     a.paths = ops;
     a.npaths = nops;
     a.command = command_line(argc, argv);
@@ -560,12 +579,6 @@ static int cmd_report(int argc, char **argv) {
     return abh_cmd_report(db, run, fmt, out);
 }
 
-/* Parses a positive (or, with zero_ok, non-negative) number of seconds or a ratio. */
-static bool parse_number(const char *s, double *out, bool zero_ok) {
-    char *end;
-    *out = strtod(s, &end);
-    return *end == '\0' && end != s && (*out > 0 || (zero_ok && *out == 0));
-}
 
 static int cmd_compare(int argc, char **argv) {
     const char *db = "results/arenabench.db", *base = NULL, *head = NULL, *tag = NULL;
@@ -715,6 +728,12 @@ static const command commands[] = {
      "      --resume ID|latest  add the missing (suite, spec) rows to an earlier run\n"
      "      --tag T             a tag for the run (compare looks for the previous run with it)\n"
      "      --revision R        the revision stored with the run (default: git rev-parse HEAD)\n"
+     "      --ilp               also solve each suite's ILP with GLPK (the spec ilp:time=S),\n"
+     "                          storing its objective, bound, gap and status; proofs of\n"
+     "                          optimality that disagree (ILP, exact search, lower bound)\n"
+     "                          fail the run\n"
+     "      --ilp-time S        seconds for each ILP (default 10)\n"
+     "      --ilp-max-tensors N only on suites of at most N arena tensors (default 300)\n"
      "      --io MODE           separate or workspace: plan every suite's inputs and outputs\n"
      "                          outside or inside the arena, whatever the suite says; both: run\n"
      "                          each suite both ways (named X@io=separate, X@io=workspace) and\n"

@@ -8,6 +8,9 @@
 # arena fell below a suite's known optimum (exit 1 from run), or compare
 # found a regression against the previous nightly (exit 1 from compare).
 #
+# The default run also solves the ILP (GLPK, 10 s each) on suites of at most
+# 300 arena tensors; proofs of optimality that disagree fail the run.
+#
 # Usage: scripts/nightly.sh [--full] [SUITE_OR_DIR...]
 #   --full   every planner (--planners all) with longer limits
 #   default suites: every folder of suites/ (examples, models, peers, generated)
@@ -21,7 +24,7 @@ args=()
 for a in "$@"; do
     case "$a" in
         --full) full=1 ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) args+=("$a") ;;
     esac
 done
@@ -35,11 +38,11 @@ ab="$dir/arenabench"
 db="${AB_DB:-results/arenabench.db}"
 mkdir -p "$(dirname "$db")"
 planners=(--planners default)
-limits=(--time-limit 60 --mem-limit 4G)
+limits=(--time-limit 60 --mem-limit 4G --ilp --ilp-time 10 --ilp-max-tensors 300)
 tag=nightly
 if [ $full -eq 1 ]; then
     planners=(--planners all)
-    limits=(--time-limit 600 --mem-limit 8G)
+    limits=(--time-limit 600 --mem-limit 8G --ilp --ilp-time 60 --ilp-max-tensors 2000)
     tag=nightly-full
 fi
 

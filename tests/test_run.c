@@ -361,3 +361,16 @@ Test(run, io_both_reports_footprints_side_by_side) {
     free(out), free(err);
     free(dir);
 }
+
+Test(run, ilp_rows_carry_the_ilp_certificate) {
+    char *dir = abt_tmpdir();
+    char ex[4096], db[4096];
+    snprintf(ex, sizeof ex, "%s", abt_src("suites/examples/fixed_offset.yaml"));
+    run_ok(0, "run -q --db %s/r.db --ilp --ilp-time 5 -p first-fit %s", dir, ex);
+    snprintf(db, sizeof db, "%s/r.db", dir);
+    char *rows = rows_text(db);
+    HAS(rows, "ilp:time=5 ok arena=256 lb=256 proof=ilp");
+    HAS(rows, "first-fit ok arena=256 lb=224 proof=none");
+    free(rows);
+    free(dir);
+}
