@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../oracle/check.h"
 #include "svg.h"
 
 /* ---- the model ------------------------------------------------------------- */
@@ -1524,6 +1525,109 @@ static ab_status html_pictures(ab_buf *b, abr_store *s, const model *m,
     return st;
 }
 
+
+/* ---- bytes per pool ----------------------------------------------------------------
+ * For suites that declare two or more pools, each valid row's plan is checked
+ * again (the stored plan against the stored suite) to get the bytes it uses in
+ * each pool: one table per suite. Needs the suite loader; without one the
+ * section is left out. */
+
+static void pool_header(ab_buf *b, const model *m, size_t si, const ab_problem *p, bool html) {
+    esc_fn esc = html ? esc_xml : esc_md;
+    put(b, html ? "<h3>" : "\n### ");
+    put_suite(b, esc, m, si);
+    put(b, html ? "</h3>\n<table><tr><th>planner</th>" : "\n\n| planner |");
+    for (size_t k = 0; k < p->npools && k < AB_MAX_POOLS; k++) {
+        put(b, html ? "<th>" : " ");
+        esc(b, p->pools[k].name ? p->pools[k].name : "?");
+        if (p->pools[k].size != AB_NONE) ab_buf_printf(b, " (%lld)", (long long)p->pools[k].size);
+        put(b, html ? "</th>" : " |");
+    }
+    put(b, html ? "</tr>\n" : "\n|---|");
+    if (!html)
+        for (size_t k = 0; k < p->npools && k < AB_MAX_POOLS; k++) put(b, "--:|");
+    if (!html) put(b, "\n");
+}
+
+static void pool_row(ab_buf *b, const model *m, size_t i, const ab_problem *p,
+                     const abo_report *rep, bool html) {
+    put(b, html ? "<tr><td>" : "| ");
+    (html ? esc_xml : esc_md)(b, row_r(m, i)->spec);
+    put(b, html ? "</td>" : " |");
+    for (size_t k = 0; k < p->npools && k < AB_MAX_POOLS; k++)
+        ab_buf_printf(b, html ? "<td>%lld</td>" : " %lld |", (long long)rep->pool_used[k]);
+    put(b, html ? "</tr>\n" : "\n");
+}
+
+/* Loads suite si's stored text into *p (empty, npools 0, when it cannot).
+ * Returns AB_ENOMEM only: other failures leave the suite out of the section. */
+static ab_status load_stored_suite(abr_store *s, const model *m, size_t si,
+                                   abr_suite_loader load, ab_problem *p, ab_error *err) {
+    char *text = NULL;
+    size_t len = 0;
+    ab_problem_init(p);
+    ab_status st = abr_suite_text(s, suite_of(m, si)->id, &text, &len, err);
+    if (st == AB_OK) st = load(text, len, p, err);
+    ab_free(text);
+    if (st != AB_OK) ab_problem_free(p);
+    return st == AB_ENOMEM ? st : AB_OK;
+}
+
+/* The pool table of suite si (p its problem, view the arena view). Returns
+ * AB_ENOMEM only: a row whose plan cannot be read again is left out. */
+static ab_status pools_of_suite(ab_buf *b, abr_store *s, const model *m, size_t si,
+                                const ab_problem *p, const ab_problem *view, bool html,
+                                bool *any, ab_error *err) {
+    bool header = false;
+    const rsuite *su = &m->su[si];
+    for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
+        int64_t *off = NULL;
+        size_t n = 0;
+        ab_plan pl;
+        abo_report rep;
+        if (!row_ok(m, i) || row_r(m, i)->plan_hash[0] == '\0') continue;
+        ab_status st = abr_plan_get(s, row_r(m, i)->plan_hash, &off, &n, err);
+        if (st == AB_ENOMEM) return st;
+        if (st != AB_OK) continue;
+        ab_plan_init(&pl);
+        st = n == view->n ? ab_plan_from_offsets(&pl, off, n, err) : AB_EINPUT;
+        if (st == AB_OK) st = abo_check(view, &pl, &rep, err);
+        ab_plan_free(&pl);
+        ab_free(off);
+        if (st == AB_ENOMEM) return st;
+        if (st == AB_OK) {
+            if (!*any)
+                put(b, html ? "<h2>Bytes per pool</h2>\n<p>Bytes each plan uses in each pool "
+                              "(the pool's size in the header).</p>\n"
+                            : "\n## Bytes per pool\n\nBytes each plan uses in each pool (the "
+                              "pool's size in the header).\n");
+            if (!header) pool_header(b, m, si, p, html);
+            *any = header = true;
+            pool_row(b, m, i, p, &rep, html);
+        }
+    }
+    if (header && html) put(b, "</table>\n");
+    return AB_OK;
+}
+
+static ab_status pools_section(ab_buf *b, abr_store *s, const model *m,
+                               const abr_report_opts *opt, bool html, ab_error *err) {
+    if (opt == NULL || opt->load_suite == NULL) return AB_OK;
+    bool any = false;
+    ab_status st = AB_OK;
+    for (size_t si = 0; si < m->nsu && st == AB_OK; si++) {
+        ab_problem p, view;
+        ab_problem_init(&view);
+        st = load_stored_suite(s, m, si, opt->load_suite, &p, err);
+        if (st == AB_OK && p.npools >= 2) st = ab_problem_arena_view(&p, &view, NULL, err);
+        if (st == AB_OK && p.npools >= 2) st = pools_of_suite(b, s, m, si, &p, &view, html, &any, err);
+        ab_problem_free(&view);
+        ab_problem_free(&p);
+    }
+    if (st != AB_OK) return st;
+    return b->oom ? ab_fail(err, AB_ENOMEM, "out of memory building the report") : AB_OK;
+}
+
 static ab_status render_html(ab_buf *b, abr_store *s, const model *m,
                              const abr_report_opts *opt, ab_error *err) {
     html_header(b, m);
@@ -1532,6 +1636,8 @@ static ab_status render_html(ab_buf *b, abr_store *s, const model *m,
     html_k_charts(b, m);
     html_suites(b, m);
     html_io(b, m);
+    ab_status pst = pools_section(b, s, m, opt, true, err);
+    if (pst != AB_OK) return pst;
     html_certificates(b, m);
     html_failures(b, m);
     ab_status st = html_pictures(b, s, m, opt, err);
@@ -1560,7 +1666,10 @@ ab_status abr_report_render(abr_store *s, int64_t run, abr_report_format fmt,
     ab_status st = model_build(s, run, &m, err);
     if (st == AB_OK) {
         switch (fmt) {
-        case ABR_REPORT_MD: render_md(out, &m); break;
+        case ABR_REPORT_MD:
+            render_md(out, &m);
+            st = pools_section(out, s, &m, opt, false, err);
+            break;
         case ABR_REPORT_CSV: render_csv(out, &m); break;
         case ABR_REPORT_JSON: render_json(out, &m); break;
         case ABR_REPORT_HTML: st = render_html(out, s, &m, opt, err); break;
