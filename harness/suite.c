@@ -36,6 +36,8 @@
  */
 #include "suite.h"
 
+#include "gen.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -546,6 +548,9 @@ typedef struct ld {
     size_t peer_at_cap;
     struct pool_value *pend;    /* per-pool peer arenas, resolved when the suite closes */
     size_t npend, pend_cap;
+    bool has_gen;               /* a `generate:` mapping was given */
+    mk gen_at;
+    ab_params gen;              /* its keys and values (kind among them) */
 } ld;
 
 /* Where a peer expectation was given, for the checks made at the end. */
@@ -1341,15 +1346,87 @@ static ab_status top_value(ld *L, int key) {
     return AB_EINTERNAL;
 }
 
+/* Reads `generate: {kind: K, key: value, ...}` into L->gen (values are kept
+ * as text and checked by the generator). */
+static ab_status read_generate(ld *L, mk at) {
+    ev e;
+    TRY(src_next(&L->s, &e));
+    if (L->has_gen) return fail(L, at, TOP_FIELD("generate"), "given twice");
+    if (e.kind != EV_MAP)
+        return fail(L, e.at, TOP_FIELD("generate"), "expected a mapping like {kind: resnet, "
+                    "blocks: 8, seed: 3}, got %s", GOT(&e));
+    L->has_gen = true;
+    L->gen_at = e.at;
+    for (;;) {
+        ev k, v;
+        TRY(src_next(&L->s, &k));
+        if (k.kind == EV_MAP_END) break;
+        if (k.kind != EV_SCALAR) return fail(L, k.at, TOP_FIELD("generate"), "expected a key, got %s", GOT(&k));
+        char *key = ab_strdup(k.text);
+        if (key == NULL) return nomem(L->err, L->file);
+        ab_status st = src_next(&L->s, &v);
+        if (st == AB_OK && v.kind != EV_SCALAR)
+            st = fail(L, v.at, TOP_FIELD("generate"), "%s: expected a plain value, got %s", key,
+                      GOT(&v));
+        if (st == AB_OK && ab_params_get(&L->gen, key) != NULL)
+            st = fail(L, k.at, TOP_FIELD("generate"), "key '%s' given twice", key);
+        char *value = st == AB_OK ? ab_strdup(v.text) : NULL;
+        ab_kv *kv = value ? ab_realloc_array(L->gen.v, L->gen.n + 1, sizeof *kv) : NULL;
+        if (st == AB_OK && kv == NULL) st = nomem(L->err, L->file);
+        if (st != AB_OK) {
+            ab_free(key);
+            ab_free(value);
+            return st;
+        }
+        L->gen.v = kv;
+        L->gen.v[L->gen.n++] = (ab_kv){.key = key, .value = value};
+    }
+    return AB_OK;
+}
+
+/* Expands the generator into the suite's tensors (the suite's own name,
+ * description, alignment, io, capacity and expectations stay). */
+static ab_status expand_generate(ld *L) {
+    const char *kind = ab_params_get(&L->gen, "kind");
+    if (kind == NULL) return fail(L, L->gen_at, TOP_FIELD("generate"), "missing required key 'kind'");
+    ab_params rest = {0};
+    rest.v = ab_alloc_array(L->gen.n + 1, sizeof *rest.v);
+    if (rest.v == NULL) return nomem(L->err, L->file);
+    for (size_t i = 0; i < L->gen.n; i++)
+        if (strcmp(L->gen.v[i].key, "kind") != 0) rest.v[rest.n++] = L->gen.v[i];
+    ab_problem g;
+    ab_error gerr;
+    ab_status st = abh_generate(kind, &rest, NULL, &g, &gerr);
+    ab_free(rest.v);
+    if (st == AB_ENOMEM) return nomem(L->err, L->file);
+    if (st != AB_OK) return fail(L, L->gen_at, TOP_FIELD("generate"), "%s", gerr.msg);
+    for (size_t i = 0; i < g.n && st == AB_OK; i++) {
+        g.t[i].line = L->gen_at.line;
+        st = ab_problem_add(L->p, &g.t[i], L->err);
+    }
+    if (st == AB_OK && L->p->description == NULL) {
+        L->p->description = g.description;
+        g.description = NULL;
+    }
+    ab_problem_free(&g);
+    if (st != AB_OK) return nomem(L->err, L->file);
+    L->pos = ab_calloc(L->p->n + 1, sizeof *L->pos);
+    if (L->pos == NULL) return nomem(L->err, L->file);
+    for (size_t i = 0; i < L->p->n; i++) L->pos[i].name = L->pos[i].offset = L->gen_at;
+    for (size_t i = 0; i < L->p->n; i++) L->p->t[i].align = 0; /* the suite's alignment */
+    return AB_OK;
+}
+
 static ab_status read_top(ld *L) {
     for (;;) {
         ev k;
         int key = 0;
         TRY(src_next(&L->s, &k));
         if (k.kind == EV_MAP_END) return AB_OK;
-        if (k.kind == EV_SCALAR && strcmp(k.text, "generate") == 0)
-            return fail(L, k.at, TOP_FIELD("generate"),
-                        "generators are not supported yet (issue: suites from the real world)");
+        if (k.kind == EV_SCALAR && strcmp(k.text, "generate") == 0) {
+            TRY(read_generate(L, k.at));
+            continue;
+        }
         TRY(map_key(L, &k, TOP_FIELD(NULL), top_keys, TOP_COUNT, &L->top, &key));
         TRY(top_value(L, key));
     }
@@ -1394,8 +1471,14 @@ static ab_status suite_finish(ld *L) {
     ab_problem *p = L->p;
     if (!(L->top.seen & (1u << TOP_SUITE)))
         return fail(L, L->top_at, TOP_FIELD(NULL), "missing required key 'suite'");
-    if (!(L->top.seen & (1u << TOP_TENSORS)))
-        return fail(L, L->top_at, TOP_FIELD(NULL), "missing required key 'tensors'");
+    bool tensors = L->top.seen & (1u << TOP_TENSORS);
+    if (tensors && L->has_gen)
+        return fail(L, L->gen_at, TOP_FIELD("generate"),
+                    "a suite has either 'tensors' or 'generate', not both");
+    if (L->has_gen) TRY(expand_generate(L));
+    else if (!tensors)
+        return fail(L, L->top_at, TOP_FIELD(NULL),
+                    "missing required key 'tensors' (or 'generate' with a generator)");
     TRY(apply_default_align(L));
     TRY(check_unique_names(L));
     if (p->expect_lower_bound != AB_NONE && p->expect_optimum != AB_NONE &&
@@ -1443,6 +1526,7 @@ static ab_status load_text(const char *file, const char *buf, size_t len, ab_pro
     ab_free(L.peer_at);
     for (size_t v = 0; v < L.npend; v++) ab_free(L.pend[v].pool);
     ab_free(L.pend);
+    ab_params_free(&L.gen);
     return st;
 }
 

@@ -465,9 +465,31 @@ Test(suite, rejects_duplicate_key) {
                    ":3:24: tensors[0] (name 'a'): ", "duplicate key 'size' (first at line 3)");
 }
 
-Test(suite, rejects_generate_key) {
-    assert_rejects("generate: {kind: resnet, blocks: 8, seed: 3}\n", ":1:1: generate: ",
-                   "generators are not supported yet (issue: suites from the real world)");
+Test(suite, expands_a_generator_in_place_of_tensors) {
+    ab_problem p, q;
+    ab_error err;
+    const char *text = "suite: g\nalignment: 16\ngenerate: {kind: resnet, blocks: 2, seed: 3}\n";
+    cr_assert_eq(abh_suite_load_buffer("g.yaml", text, strlen(text), &p, &err), AB_OK, "%s", err.msg);
+    cr_assert_str_eq(p.name, "g");
+    cr_assert_gt(p.n, 5);
+    for (size_t i = 0; i < p.n; i++) cr_assert_eq(p.t[i].align, 16, "the suite's alignment applies");
+    cr_assert_eq(abh_suite_load_buffer("g.yaml", text, strlen(text), &q, &err), AB_OK);
+    cr_assert_eq(q.n, p.n, "deterministic");
+    for (size_t i = 0; i < p.n; i++) cr_assert_eq(q.t[i].end, p.t[i].end);
+    ab_problem_free(&p);
+    ab_problem_free(&q);
+}
+
+Test(suite, rejects_bad_generators) {
+    assert_rejects("suite: g\ngenerate: {kind: lstm}\n", ":2:11: generate: ",
+                   "unknown generator kind 'lstm'");
+    assert_rejects("suite: g\ngenerate: {blocks: 3}\n", ":2:11: generate: ",
+                   "missing required key 'kind'");
+    assert_rejects("suite: g\ngenerate: {kind: resnet, blockz: 3}\n", ":2:11: generate: ",
+                   "takes no parameter 'blockz'");
+    assert_rejects("suite: g\ngenerate: {kind: chain}\ntensors: []\n", ":2:11: generate: ",
+                   "either 'tensors' or 'generate', not both");
+    assert_rejects("suite: g\ngenerate: [resnet]\n", ":2:11: generate: ", "expected a mapping");
 }
 
 Test(suite, rejects_merge_key) {
