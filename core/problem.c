@@ -523,3 +523,31 @@ ab_status ab_spec_parse(const char *spec, char **name, ab_params *params, ab_err
     }
     return st;
 }
+
+/* Product of shape[from .. to) into *r; false on overflow. */
+static bool shape_product(const ab_tensor *t, int from, int to, int64_t *r) {
+    *r = 1;
+    for (int i = from; i < to; i++)
+        if (ab_mul_ovf(*r, t->shape[i], r)) return false;
+    return true;
+}
+
+bool ab_tensor_padded_bytes(const ab_tensor *t, int64_t *bytes) {
+    if (t->dtype == NULL || t->ndim < 1) return false;
+    int64_t bits = t->dtype->bits, count, inner, row, padded;
+    if (t->stride_align <= 0) {
+        if (!shape_product(t, 0, t->ndim, &count) || ab_mul_ovf(count, bits, &bits)) return false;
+        *bytes = bits / 8 + (bits % 8 != 0);
+        return true;
+    }
+    int last = t->ndim - 1;
+    bool rows = t->shape[last] == 1 && t->ndim >= 2; /* one channel: pad whole rows */
+    int split = rows ? last - 1 : last;              /* dims [split, ndim) form a padded unit */
+    if (!shape_product(t, split, t->ndim, &inner) || !shape_product(t, 0, split, &count) ||
+        ab_mul_ovf(inner, bits, &row))
+        return false;
+    row = row / 8 + (row % 8 != 0);
+    if (ab_align_up_ovf(row, t->stride_align, &padded) || ab_mul_ovf(padded, count, bytes))
+        return false;
+    return true;
+}

@@ -64,7 +64,18 @@ typedef struct ab_tensor {
     int ndim;            /* number of dimensions in shape (0 when given by size) */
     int64_t *shape;      /* owned; NULL when given by size */
     int line;            /* 1-based line in the source file, 0 when none */
+    int64_t stride_align;/* layout padding (suite key stride_align), 0 when none: see
+                            ab_tensor_padded_bytes */
 } ab_tensor;
+
+/* The bytes of tensor t laid out with its stride_align A (shape and dtype
+ * required): each innermost row of C elements is padded to a multiple of A
+ * bytes, pixel_stride = align_up(ceil(C x bits / 8), A), times the product of
+ * the other dimensions. When C = 1 (a single channel) whole rows are padded
+ * instead: row_stride = align_up(ceil(W x bits / 8), A) for the next-to-last
+ * dimension W, times the product of the dimensions before it. Without
+ * stride_align: ceil(logical bits / 8). Returns false when it overflows. */
+bool ab_tensor_padded_bytes(const ab_tensor *t, int64_t *bytes);
 
 /* A memory pool (see "Pools" above). */
 typedef struct ab_pool {

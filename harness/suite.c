@@ -491,10 +491,12 @@ enum {
     TK_ALIGN,
     TK_KIND,
     TK_OFFSET,
+    TK_STRIDE_ALIGN,
     TK_COUNT
 };
 static const char *const tensor_keys[TK_COUNT] = {"name", "size",  "shape", "dtype", "start",
-                                                  "end",  "align", "kind",  "offset"};
+                                                  "end",  "align", "kind",  "offset",
+                                                  "stride_align"};
 
 enum { EX_LOWER_BOUND, EX_OPTIMUM, EX_PEER_ARENA, EX_PEER_OFFSETS, EX_COUNT };
 static const char *const expect_keys[EX_COUNT] = {"lower_bound", "optimum", "peer_arena",
@@ -869,6 +871,7 @@ static ab_status tensor_value(ld *L, tin *ti, int key) {
     case TK_END: return read_int(L, f, 0, AB_MAX_SIZE, &t->end, at);
     case TK_ALIGN: return read_pow2(L, f, &t->align, at);
     case TK_OFFSET: return read_int(L, f, 0, AB_MAX_SIZE, &t->offset, at);
+    case TK_STRIDE_ALIGN: return read_int(L, f, 1, AB_MAX_SIZE, &t->stride_align, at);
     case TK_KIND:
         TRY(read_word(L, f, kind_words, 3, &word, at));
         t->kind = (ab_kind)word;
@@ -883,6 +886,9 @@ static bool has(const tin *ti, int key) { return (ti->ks.seen >> key) & 1u; }
 static ab_status tensor_sizes(ld *L, tin *ti) {
     ab_tensor *t = &ti->t;
     if (!has(ti, TK_SHAPE) && !has(ti, TK_DTYPE)) {
+        if (has(ti, TK_STRIDE_ALIGN))
+            return fail(L, ti->ks.val[TK_STRIDE_ALIGN], TENSOR_FIELD(ti, "stride_align"),
+                        "pads the rows of a shape: it needs 'shape' and 'dtype'");
         t->logical_bits = t->size > INT64_MAX / 8 ? INT64_MAX : t->size * 8;
         return AB_OK;
     }
@@ -899,12 +905,16 @@ static ab_status tensor_sizes(ld *L, tin *ti) {
                         "shape x dtype is too large (more than 2^63 bits)");
     int64_t bytes = bits / 8 + (bits % 8 != 0);
     t->logical_bits = bits;
+    if (has(ti, TK_STRIDE_ALIGN) && (!ab_tensor_padded_bytes(t, &bytes) || bytes > AB_MAX_SIZE))
+        return fail(L, ti->ks.val[TK_STRIDE_ALIGN], TENSOR_FIELD(ti, "stride_align"),
+                    "the padded size is too large (above 2^62 bytes)");
     if (!has(ti, TK_SIZE)) {
         t->size = bytes;
     } else if (t->size < bytes) {
         return fail(L, ti->ks.val[TK_SIZE], TENSOR_FIELD(ti, "size"),
-                    "must be at least the %" PRId64 " bytes of shape x dtype, got '%" PRId64 "'",
-                    bytes, t->size);
+                    "must be at least the %" PRId64 " bytes of shape x dtype%s, got '%" PRId64 "'",
+                    bytes, has(ti, TK_STRIDE_ALIGN) ? " with its stride_align padding" : "",
+                    t->size);
     }
     return AB_OK;
 }
@@ -1636,9 +1646,12 @@ static bool emit_shape(yaml_emitter_t *em, const ab_tensor *t) {
 
 static bool emit_tensor(yaml_emitter_t *em, const ab_problem *p, const ab_tensor *t) {
     bool ok = emit_map(em, YAML_FLOW_MAPPING_STYLE) && emit_kv_str(em, "name", t->name);
-    int64_t logical = t->dtype ? t->logical_bits / 8 + (t->logical_bits % 8 != 0) : 0;
+    int64_t physical = 0;
+    if (t->dtype != NULL && !ab_tensor_padded_bytes(t, &physical)) physical = -1;
     if (ok && t->dtype != NULL) ok = emit_shape(em, t);
-    if (ok && (t->dtype == NULL || t->size != logical)) ok = emit_kv_int(em, "size", t->size);
+    if (ok && t->dtype != NULL && t->stride_align > 0)
+        ok = emit_kv_int(em, "stride_align", t->stride_align);
+    if (ok && (t->dtype == NULL || t->size != physical)) ok = emit_kv_int(em, "size", t->size);
     ok = ok && emit_kv_int(em, "start", t->start) && emit_kv_int(em, "end", t->end);
     if (ok && t->align != p->alignment) ok = emit_kv_int(em, "align", t->align);
     if (ok && t->offset != AB_NONE) ok = emit_kv_int(em, "offset", t->offset);

@@ -529,13 +529,15 @@ static void md_cell(ab_buf *b, const model *m, size_t si, size_t j) {
 
 static void md_suites(ab_buf *b, const model *m) {
     put(b, "\n## Suites\n\nEach cell: the arena in bytes (its gap to the suite's best known "
-           "lower bound); bold: the best valid arena; a failed cell shows its status.\n\n"
-           "| suite | tensors | bound");
+           "lower bound); bold: the best valid arena; a failed cell shows its status. "
+           "logical: bytes of shape x element bits, packed; physical: after alignment and layout "
+           "padding; peak live: the max-load bound.\n\n"
+           "| suite | tensors | logical | physical | peak live | bound");
     for (size_t j = 0; j < m->nsp; j++) {
         put(b, " | ");
         esc_md(b, m->sp[j].spec);
     }
-    put(b, " |\n|---|--:|--:");
+    put(b, " |\n|---|--:|--:|--:|--:|--:");
     for (size_t j = 0; j < m->nsp; j++) put(b, "|--:");
     put(b, "|\n");
     for (size_t si = 0; si < m->nsu; si++) {
@@ -543,6 +545,12 @@ static void md_suites(ab_buf *b, const model *m) {
         put_suite(b, esc_md, m, si);
         put(b, " | ");
         put_i64(b, suite_of(m, si)->tensors);
+        put(b, " | ");
+        put_i64(b, suite_of(m, si)->logical_bytes);
+        put(b, " | ");
+        put_i64(b, suite_of(m, si)->physical_bytes);
+        put(b, " | ");
+        put_i64(b, suite_of(m, si)->peak_live_bytes);
         put(b, " | ");
         put_i64(b, m->su[si].bound);
         for (size_t j = 0; j < m->nsp; j++) md_cell(b, m, si, j);
@@ -1012,7 +1020,10 @@ static void html_io(ab_buf *b, const model *m) {
 static void html_suites(ab_buf *b, const model *m) {
     put(b, "<h2>Suites</h2>\n<p class=\"note\">Each cell: the arena in bytes and its gap to the "
            "suite's best known lower bound; green: the best valid arena; red: a failure.</p>\n"
-           "<table>\n<tr><th class=\"l\">suite</th><th>tensors</th><th>bound</th>");
+           "<p class=\"note\">logical: bytes of shape x element bits, packed; physical: after "
+           "alignment and layout padding; peak live: the max-load bound.</p>\n"
+           "<table>\n<tr><th class=\"l\">suite</th><th>tensors</th><th>logical</th>"
+           "<th>physical</th><th>peak live</th><th>bound</th>");
     for (size_t j = 0; j < m->nsp; j++) {
         put(b, "<th>");
         esc_xml(b, m->sp[j].spec);
@@ -1024,6 +1035,12 @@ static void html_suites(ab_buf *b, const model *m) {
         put_suite(b, esc_xml, m, si);
         put(b, "</td><td>");
         put_i64(b, suite_of(m, si)->tensors);
+        put(b, "</td><td>");
+        put_i64(b, suite_of(m, si)->logical_bytes);
+        put(b, "</td><td>");
+        put_i64(b, suite_of(m, si)->physical_bytes);
+        put(b, "</td><td>");
+        put_i64(b, suite_of(m, si)->peak_live_bytes);
         put(b, "</td><td>");
         put_i64(b, m->su[si].bound);
         put(b, "</td>");
