@@ -332,7 +332,7 @@ Test(report_md, tabulates_each_suite_with_gaps_and_failed_cells) {
     HAS(md, "| alpha | 3 | - | - | 48 | 48 | **48** (+0.00%) | - | - | 64 (+33.33%) | - |");
     HAS(md, "| beta | 2 | - | - | 100 | 100 | timeout | crash SIGSEGV (11) | - | **120** (+20.00%) | - |");
     HAS(md, "| gamma | 2 | - | - | 180 | 200 | 210 (+5.00%) | **200** (+0.00%) | 256 (+28.00%) | invalid | - |");
-    HAS(md, "| delta | 1 | - | - | 300 | 300 | - | - | - | - | **300** (+0.00%) |");
+    HAS(md, "| delta | 1 | - | - | 250 | 300 | - | - | - | - | **300** (+0.00%) |");
     /* Suites in the store's order: by name. */
     cr_assert(strstr(md, "| alpha | 3") < strstr(md, "| beta | 2") &&
               strstr(md, "| beta | 2") < strstr(md, "| delta | 1") &&
