@@ -468,7 +468,7 @@ static void random_large(ab_problem *p, size_t n, uint64_t seed) {
     }
 }
 
-Test(ilp_limits, a_time_limited_run_reports_incumbent_bound_and_gap, .timeout = 60) {
+Test(ilp_limits, a_time_limited_run_reports_incumbent_bound_and_gap) {
     int unproven = 0;
     for (uint64_t seed = 1; seed <= 3; seed++) {
         ab_problem p;

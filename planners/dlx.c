@@ -1,0 +1,422 @@
+/*
+ * dlx.c — Algorithm X with dancing links (see dlx.h for the layout and the
+ * two pruning counters). The search is iterative (Knuth's steps X1-X8), so
+ * its depth is not limited by the C stack.
+ */
+#include "dlx.h"
+
+#include <string.h>
+#include <time.h>
+
+typedef struct dnode {
+    int32_t up, down, col; /* col: header index (> 0), or <= 0 for a spacer */
+} dnode;
+
+struct abp_dlx {
+    int32_t P, S, G;        /* primary, secondary columns; groups */
+    dnode *node;
+    int64_t nnodes;         /* allocated nodes: headers, spacers, rows */
+    int64_t used;           /* nodes written so far */
+    int32_t spacer;         /* the spacer the next row follows */
+    int32_t last_first;     /* first node of the last row added, 0 before any */
+    int32_t *len;           /* per header 0..P+S: rows in the column */
+    int32_t *left, *right;  /* the list of uncovered primary columns, 0..P */
+    int32_t *group;         /* per secondary column (0-based) */
+    int64_t *live, *demand; /* per group */
+    int64_t nshort;         /* groups with live < demand */
+    int64_t nzero;          /* uncovered primary columns with no row */
+    int32_t *g0, *g1, *tprev, *tnext; /* per primary column (0-based) */
+    int64_t *weight, *placed;          /* placed: the chosen key, or -1 */
+    int64_t *row_key;
+    int64_t nrows_cap, nrows;
+    int32_t *stack;         /* the chosen row (its primary node) per level */
+    bool overflow;          /* a row did not fit the counts given to abp_dlx_new */
+};
+
+double abp_dlx_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Saturating arithmetic for the estimate. */
+static int64_t sat_add(int64_t a, int64_t b) {
+    int64_t r;
+    return ab_add_ovf(a, b, &r) ? INT64_MAX : r;
+}
+static int64_t sat_mul(int64_t a, int64_t b) {
+    int64_t r;
+    return ab_mul_ovf(a, b, &r) ? INT64_MAX : r;
+}
+
+/* Every node of a matrix: root, headers, spacers and rows. */
+static int64_t total_nodes(int64_t nprimary, int64_t nsecondary, int64_t nrows, int64_t nnodes) {
+    return sat_add(sat_add(2 + nprimary, nsecondary), sat_add(nrows, nnodes));
+}
+
+int64_t abp_dlx_bytes(int64_t nprimary, int64_t ngroups, int64_t per_group, int64_t nrows,
+                      int64_t nnodes) {
+    int64_t nsecondary = sat_mul(ngroups, per_group);
+    int64_t total = total_nodes(nprimary, nsecondary, nrows, nnodes);
+    if (total > ABP_DLX_MAX_NODES || nprimary < 0 || ngroups < 0 || per_group < 0 || nrows < 0 ||
+        nnodes < 0)
+        return INT64_MAX;
+    int64_t bytes = sat_mul(total, (int64_t)sizeof(dnode));
+    bytes = sat_add(bytes, sat_mul(1 + nprimary + nsecondary, 4));      /* len */
+    bytes = sat_add(bytes, sat_mul(nprimary + 1, 8));                   /* left, right */
+    bytes = sat_add(bytes, sat_mul(nsecondary, 4));                     /* group */
+    bytes = sat_add(bytes, sat_mul(ngroups, 16));                       /* live, demand */
+    bytes = sat_add(bytes, sat_mul(nprimary, 4 * 5 + 8 * 2));           /* per primary */
+    bytes = sat_add(bytes, sat_mul(nrows, 8));                          /* row_key */
+    return sat_add(bytes, (int64_t)sizeof(abp_dlx));
+}
+
+void abp_dlx_free(abp_dlx *m) {
+    if (m == NULL) return;
+    ab_free(m->node);
+    ab_free(m->len);
+    ab_free(m->left);
+    ab_free(m->right);
+    ab_free(m->group);
+    ab_free(m->live);
+    ab_free(m->demand);
+    ab_free(m->g0);
+    ab_free(m->g1);
+    ab_free(m->tprev);
+    ab_free(m->tnext);
+    ab_free(m->weight);
+    ab_free(m->placed);
+    ab_free(m->row_key);
+    ab_free(m->stack);
+    ab_free(m);
+}
+
+abp_dlx *abp_dlx_new(int32_t nprimary, int32_t ngroups, int32_t per_group, int64_t nrows,
+                     int64_t nnodes) {
+    if (abp_dlx_bytes(nprimary, ngroups, per_group, nrows, nnodes) == INT64_MAX) return NULL;
+    int32_t nsecondary = ngroups * per_group; /* fits: checked by abp_dlx_bytes */
+    int64_t total = total_nodes(nprimary, nsecondary, nrows, nnodes);
+    abp_dlx *m = ab_calloc(1, sizeof *m);
+    if (m == NULL) return NULL;
+    size_t P = (size_t)nprimary, S = (size_t)nsecondary, G = (size_t)ngroups;
+    m->P = nprimary;
+    m->S = nsecondary;
+    m->G = ngroups;
+    m->nnodes = total;
+    m->nrows_cap = nrows;
+    m->node = ab_alloc_array((size_t)total, sizeof *m->node);
+    m->len = ab_calloc(1 + P + S, sizeof *m->len);
+    m->left = ab_alloc_array(P + 1, sizeof *m->left);
+    m->right = ab_alloc_array(P + 1, sizeof *m->right);
+    m->group = ab_alloc_array(S + 1, sizeof *m->group);
+    m->live = ab_calloc(G + 1, sizeof *m->live);
+    m->demand = ab_calloc(G + 1, sizeof *m->demand);
+    m->g0 = ab_alloc_array(P + 1, sizeof *m->g0);
+    m->g1 = ab_alloc_array(P + 1, sizeof *m->g1);
+    m->tprev = ab_alloc_array(P + 1, sizeof *m->tprev);
+    m->tnext = ab_alloc_array(P + 1, sizeof *m->tnext);
+    m->weight = ab_calloc(P + 1, sizeof *m->weight);
+    m->placed = ab_alloc_array(P + 1, sizeof *m->placed);
+    m->row_key = ab_alloc_array((size_t)nrows + 1, sizeof *m->row_key);
+    m->stack = ab_alloc_array(P + 1, sizeof *m->stack);
+    if (!m->node || !m->len || !m->left || !m->right || !m->group || !m->live || !m->demand ||
+        !m->g0 || !m->g1 || !m->tprev || !m->tnext || !m->weight || !m->placed || !m->row_key ||
+        !m->stack) {
+        abp_dlx_free(m);
+        return NULL;
+    }
+    for (int32_t s = 0; s < nsecondary; s++) m->group[s] = s / per_group;
+    for (int32_t c = 0; c <= nprimary + nsecondary; c++) m->node[c] = (dnode){c, c, 0};
+    for (int32_t i = 0; i <= nprimary; i++) {
+        m->left[i] = i == 0 ? nprimary : i - 1;
+        m->right[i] = i == nprimary ? 0 : i + 1;
+    }
+    for (int32_t i = 0; i < nprimary; i++) {
+        m->g0[i] = 0;
+        m->g1[i] = -1;
+        m->tprev[i] = m->tnext[i] = -1;
+        m->placed[i] = -1;
+    }
+    m->spacer = 1 + nprimary + nsecondary;
+    m->node[m->spacer] = (dnode){0, 0, 0};
+    m->used = (int64_t)m->spacer + 1;
+    return m;
+}
+
+void abp_dlx_primary(abp_dlx *m, int32_t i, int32_t g0, int32_t g1, int64_t weight,
+                     int32_t twin_prev, int32_t twin_next) {
+    m->g0[i] = g0;
+    m->g1[i] = g1;
+    m->weight[i] = weight;
+    m->tprev[i] = twin_prev;
+    m->tnext[i] = twin_next;
+}
+
+/* Links node q at the bottom of column c. */
+static void link_bottom(abp_dlx *m, int32_t q, int32_t c) {
+    dnode *nd = m->node;
+    int32_t u = nd[c].up;
+    nd[q] = (dnode){u, c, c};
+    nd[u].down = q;
+    nd[c].up = q;
+    m->len[c]++;
+}
+
+void abp_dlx_add_row(abp_dlx *m, int32_t prim, int64_t key, const int32_t *secs, int32_t nsec) {
+    if (m->overflow || m->nrows >= m->nrows_cap || nsec < 0 || m->used + nsec + 2 > m->nnodes) {
+        m->overflow = true;
+        return;
+    }
+    int32_t s = m->spacer, first = s + 1;
+    m->row_key[m->nrows] = key;
+    m->node[s].col = -(int32_t)m->nrows;
+    m->node[s].up = m->last_first;
+    link_bottom(m, first, 1 + prim);
+    for (int32_t j = 0; j < nsec; j++) link_bottom(m, first + 1 + j, 1 + m->P + secs[j]);
+    int32_t last = first + nsec;
+    m->node[s].down = last;
+    m->nrows++;
+    m->last_first = first;
+    m->spacer = last + 1; /* the spacer after this row, before the next */
+    m->node[m->spacer] = (dnode){first, 0, -(int32_t)m->nrows};
+    m->used = (int64_t)m->spacer + 1;
+}
+
+/* ---- the counters ------------------------------------------------------------ */
+
+static inline void live_dec(abp_dlx *m, int32_t g) {
+    if (m->live[g]-- == m->demand[g]) m->nshort++;
+}
+static inline void live_inc(abp_dlx *m, int32_t g) {
+    if (++m->live[g] == m->demand[g]) m->nshort--;
+}
+
+/* Adds delta to the demand of every group of primary column i. */
+static void demand_add(abp_dlx *m, int32_t i, int64_t delta) {
+    for (int32_t g = m->g0[i]; g <= m->g1[i]; g++) {
+        bool was = m->live[g] < m->demand[g];
+        m->demand[g] += delta;
+        bool now = m->live[g] < m->demand[g];
+        m->nshort += (int64_t)now - (int64_t)was;
+    }
+}
+
+/* Sets live, demand and the two counters from the current links. */
+static void counters_init(abp_dlx *m) {
+    memset(m->live, 0, (size_t)m->G * sizeof *m->live);
+    memset(m->demand, 0, (size_t)m->G * sizeof *m->demand);
+    for (int32_t s = 0; s < m->S; s++)
+        if (m->len[1 + m->P + s] > 0) m->live[m->group[s]]++;
+    m->nzero = 0;
+    for (int32_t i = 0; i < m->P; i++) {
+        if (m->len[1 + i] == 0) m->nzero++;
+        for (int32_t g = m->g0[i]; g <= m->g1[i]; g++) m->demand[g] += m->weight[i];
+        m->placed[i] = -1;
+    }
+    m->nshort = 0;
+    for (int32_t g = 0; g < m->G; g++) m->nshort += m->live[g] < m->demand[g];
+}
+
+/* ---- dancing ------------------------------------------------------------------ */
+
+/* Rows are runs of consecutive nodes, so the neighbours a node will be
+ * unlinked from are known a few nodes ahead: fetching them early hides the
+ * cache misses that dominate on large matrices. Reading past a row's end is
+ * harmless (the nodes after a row are its spacer and the next row; the last
+ * spacer's links are valid indices too), and a prefetch never faults. */
+#define AHEAD 8
+static inline void prefetch_links(const abp_dlx *m, int64_t q) {
+    if (q >= 0 && q < m->used) {
+        const dnode *x = &m->node[q];
+        __builtin_prefetch(&m->node[x->up], 1);
+        __builtin_prefetch(&m->node[x->down], 1);
+    }
+}
+
+/* Unlinks the row of node p from every column but p's. */
+static void hide(abp_dlx *m, int32_t p) {
+    dnode *nd = m->node;
+    int32_t q = p + 1;
+    while (q != p) {
+        int32_t c = nd[q].col;
+        if (c <= 0) { /* the spacer after the row: back to its first node */
+            q = nd[q].up;
+            continue;
+        }
+        prefetch_links(m, (int64_t)q + AHEAD);
+        int32_t u = nd[q].up, d = nd[q].down;
+        nd[u].down = d;
+        nd[d].up = u;
+        if (--m->len[c] == 0) {
+            if (c <= m->P) m->nzero++;
+            else live_dec(m, m->group[c - m->P - 1]);
+        }
+        q++;
+    }
+}
+
+/* Undoes hide(p), walking the row the other way. */
+static void unhide(abp_dlx *m, int32_t p) {
+    dnode *nd = m->node;
+    int32_t q = p - 1;
+    while (q != p) {
+        int32_t c = nd[q].col;
+        if (c <= 0) { /* the spacer before the row: on to its last node */
+            q = nd[q].down;
+            continue;
+        }
+        prefetch_links(m, (int64_t)q - AHEAD);
+        int32_t u = nd[q].up, d = nd[q].down;
+        nd[u].down = q;
+        nd[d].up = q;
+        if (m->len[c]++ == 0) {
+            if (c <= m->P) m->nzero--;
+            else live_inc(m, m->group[c - m->P - 1]);
+        }
+        q--;
+    }
+}
+
+static void cover_primary(abp_dlx *m, int32_t c) {
+    demand_add(m, c - 1, -m->weight[c - 1]);
+    int32_t l = m->left[c], r = m->right[c];
+    m->right[l] = r;
+    m->left[r] = l;
+    for (int32_t p = m->node[c].down; p != c; p = m->node[p].down) hide(m, p);
+}
+
+static void uncover_primary(abp_dlx *m, int32_t c) {
+    for (int32_t p = m->node[c].up; p != c; p = m->node[p].up) unhide(m, p);
+    int32_t l = m->left[c], r = m->right[c];
+    m->right[l] = c;
+    m->left[r] = c;
+    demand_add(m, c - 1, m->weight[c - 1]);
+}
+
+/* A secondary column c becomes occupied: it stops being a live cell (if it
+ * was one) and every other row through it goes. Its own list is left as it
+ * is, so len[c] does not change while it is covered. */
+static void cover_secondary(abp_dlx *m, int32_t c) {
+    if (m->len[c] > 0) live_dec(m, m->group[c - m->P - 1]);
+    for (int32_t p = m->node[c].down; p != c; p = m->node[p].down) hide(m, p);
+}
+
+static void uncover_secondary(abp_dlx *m, int32_t c) {
+    for (int32_t p = m->node[c].up; p != c; p = m->node[p].up) unhide(m, p);
+    if (m->len[c] > 0) live_inc(m, m->group[c - m->P - 1]);
+}
+
+/* Covers the secondary columns of the row whose primary node is x (its
+ * first node), left to right. */
+static void cover_row(abp_dlx *m, int32_t x) {
+    for (int32_t p = x + 1; m->node[p].col > 0; p++) cover_secondary(m, m->node[p].col);
+}
+
+static void uncover_row(abp_dlx *m, int32_t x) {
+    for (int32_t p = m->node[x - 1].down; p > x; p--) uncover_secondary(m, m->node[p].col);
+}
+
+static inline int64_t key_of(const abp_dlx *m, int32_t x) {
+    return m->row_key[-m->node[x - 1].col];
+}
+
+/* true when the row of x keeps its twin chain's keys increasing. */
+static bool twin_ok(const abp_dlx *m, int32_t i, int32_t x) {
+    int32_t a = m->tprev[i], b = m->tnext[i];
+    if (a < 0 && b < 0) return true;
+    int64_t k = key_of(m, x);
+    if (a >= 0 && m->placed[a] >= 0 && k <= m->placed[a]) return false;
+    if (b >= 0 && m->placed[b] >= 0 && k >= m->placed[b]) return false;
+    return true;
+}
+
+/* The column to branch on: the first uncovered one (static order), or the
+ * one with the fewest rows left (ties: the first). */
+static int32_t choose(const abp_dlx *m, abp_dlx_order order) {
+    int32_t best = m->right[0];
+    if (order == ABP_DLX_STATIC) return best;
+    for (int32_t c = m->right[best]; c != 0 && m->len[best] > 1; c = m->right[c])
+        if (m->len[c] < m->len[best]) best = c;
+    return best;
+}
+
+/* Reads the clock for the deadline; adapts how often (about every 1-4 ms). */
+static bool past_deadline(abp_dlx_budget *b) {
+    double t = abp_dlx_now();
+    if (b->every > 0) {
+        double spent = t - b->last_check;
+        if (spent < 0.001 && b->every < 64) b->every *= 2;
+        else if (spent > 0.004 && b->every > 1) b->every /= 2;
+    } else {
+        b->every = 1;
+    }
+    b->last_check = t;
+    b->next_check = b->nodes + b->every;
+    return t >= b->deadline;
+}
+
+/* true when the budget allows one more node (and counts it). */
+static bool spend(abp_dlx_budget *b) {
+    if (b->out) return false;
+    if (b->max_nodes > 0 && b->nodes >= b->max_nodes) return b->out = true, false;
+    if (b->deadline > 0 && b->nodes >= b->next_check && past_deadline(b))
+        return b->out = true, false;
+    b->nodes++;
+    return true;
+}
+
+/* Pops every level (uncovering its row and column) and restores the matrix. */
+static void unwind(abp_dlx *m, int32_t level) {
+    while (level > 0) {
+        int32_t x = m->stack[--level], c = m->node[x].col;
+        uncover_row(m, x);
+        m->placed[c - 1] = -1;
+        uncover_primary(m, c);
+    }
+}
+
+bool abp_dlx_overflowed(const abp_dlx *m) { return m->overflow; }
+
+abp_dlx_result abp_dlx_search(abp_dlx *m, abp_dlx_order order, abp_dlx_budget *b, int64_t *keys) {
+    counters_init(m);
+    if (m->P == 0) return ABP_DLX_FOUND;
+    if (m->nzero > 0 || m->nshort > 0) return ABP_DLX_NONE;
+    if (b->out) return ABP_DLX_BUDGET;
+    int32_t level = 0, c, x;
+choose_column: /* X2, X3, X4 */
+    if (m->right[0] == 0) {
+        for (int32_t l = 0; l < level; l++) keys[m->node[m->stack[l]].col - 1] = key_of(m, m->stack[l]);
+        unwind(m, level);
+        return ABP_DLX_FOUND;
+    }
+    c = choose(m, order);
+    cover_primary(m, c);
+    x = m->node[c].down;
+try_row: /* X5 */
+    while (x != c && !twin_ok(m, c - 1, x)) x = m->node[x].down;
+    if (x == c) goto backtrack;
+    if (!spend(b)) {
+        uncover_primary(m, c);
+        unwind(m, level);
+        return ABP_DLX_BUDGET;
+    }
+    cover_row(m, x);
+    m->placed[c - 1] = key_of(m, x);
+    if (m->nzero > 0 || m->nshort > 0) { /* a dead end below: next row */
+        uncover_row(m, x);
+        m->placed[c - 1] = -1;
+        x = m->node[x].down;
+        goto try_row;
+    }
+    m->stack[level++] = x;
+    goto choose_column;
+backtrack: /* X7, X8, X6 */
+    uncover_primary(m, c);
+    if (level == 0) return ABP_DLX_NONE;
+    x = m->stack[--level];
+    c = m->node[x].col;
+    uncover_row(m, x);
+    m->placed[c - 1] = -1;
+    x = m->node[x].down;
+    goto try_row;
+}

@@ -1,0 +1,112 @@
+/*
+ * dlx.h — Knuth's Algorithm X with dancing links (TAOCP 7.2.2.1; "Dancing
+ * Links", 2000), the engine of planner `exact-cover` (exact_cover.c).
+ *
+ * The matrix has primary columns, each to be covered exactly once, and
+ * secondary columns, each covered at most once. A row covers one primary
+ * column and a set of secondary columns, and carries a key (exact_cover.c:
+ * primary = tensor, secondary = cell (time, memory unit), key = offset).
+ *
+ * Layout (Knuth's DLX1): one array of nodes {up, down, col}. Node 0 is the
+ * root of the list of uncovered primary columns; nodes 1..P are the primary
+ * headers, P+1..P+S the secondary headers; then the rows, each a run of
+ * consecutive nodes, its primary node first, with a spacer node before every
+ * row and after the last. A spacer has col <= 0 (minus the number of the row
+ * after it), up = the first node of the row before it and down = the last
+ * node of the row after it, so a row is walked cyclically without a link to
+ * its left and right neighbours: 12 bytes per node.
+ *
+ * Besides the links, the search keeps two counters that cut dead branches
+ * early; both only ever refute a branch that has no cover below it:
+ *   - zero: uncovered primary columns with no row left (X's usual dead end,
+ *     caught when it happens rather than when the column is chosen);
+ *   - short: groups g (exact_cover.c: instructions) where the cells still
+ *     coverable, live[g] = uncovered secondary columns of group g with a row
+ *     left, are fewer than the demand[g] = sum of weights of the uncovered
+ *     primary columns whose group range holds g (the heights of the unplaced
+ *     tensors live at g). Every remaining primary column must cover `weight`
+ *     distinct cells of each group of its range, each still uncovered and
+ *     reachable by a remaining row, so live[g] >= demand[g] is necessary.
+ *
+ * Twins (primary columns whose rows are interchangeable, see exact_cover.c)
+ * form chains; the keys chosen along a chain must increase, so only one of
+ * the k! equivalent orders of k twins is searched.
+ *
+ * Ownership: abp_dlx_new returns a matrix owned by the caller, freed with
+ * abp_dlx_free (NULL accepted). Nothing here prints or allocates during the
+ * search.
+ */
+#ifndef AB_DLX_H
+#define AB_DLX_H
+
+#include <stdint.h>
+
+#include "../core/ab.h"
+
+/* The most nodes a matrix may hold: node indices are int32_t. */
+#define ABP_DLX_MAX_NODES ((int64_t)INT32_MAX - 2)
+
+typedef struct abp_dlx abp_dlx;
+
+/* What the search is allowed to spend, shared by successive searches. */
+typedef struct abp_dlx_budget {
+    int64_t nodes;       /* search nodes spent so far (rows tried), updated */
+    int64_t max_nodes;   /* stop when nodes reaches it; <= 0: no limit */
+    double deadline;     /* CLOCK_MONOTONIC seconds; <= 0: no limit */
+    bool out;            /* set when a limit stopped a search */
+    /* internal, zero to start: the clock is read every `every` nodes, fewer
+     * as nodes get cheaper (at most 64), each node when they are slow */
+    int64_t every, next_check;
+    double last_check;
+} abp_dlx_budget;
+
+typedef enum abp_dlx_result {
+    ABP_DLX_FOUND,   /* a cover: abp_dlx_search filled keys */
+    ABP_DLX_NONE,    /* refuted: the matrix has no cover */
+    ABP_DLX_BUDGET   /* the budget ran out first */
+} abp_dlx_result;
+
+/* Column choice at each level: the first uncovered primary column in the
+ * order they were numbered (a static order), or the one with the fewest rows
+ * left (ties: the first in that order). */
+typedef enum abp_dlx_order { ABP_DLX_STATIC, ABP_DLX_MRV } abp_dlx_order;
+
+/* Bytes a matrix with these counts takes (what abp_dlx_new allocates), for a
+ * memory estimate made before building it; INT64_MAX when a count is too
+ * large for the matrix (more than ABP_DLX_MAX_NODES nodes). */
+int64_t abp_dlx_bytes(int64_t nprimary, int64_t ngroups, int64_t per_group, int64_t nrows,
+                      int64_t nnodes);
+
+/* A matrix for nprimary primary columns and ngroups x per_group secondary
+ * columns, secondary column s being in group s / per_group, with room for
+ * exactly nrows rows of nnodes nodes in all (primary nodes included, spacers
+ * not). Returns NULL on OOM or when abp_dlx_bytes says the counts are too
+ * large. */
+abp_dlx *abp_dlx_new(int32_t nprimary, int32_t ngroups, int32_t per_group, int64_t nrows,
+                     int64_t nnodes);
+void abp_dlx_free(abp_dlx *m);
+
+/* Declares primary column i: it covers `weight` cells of each group in
+ * [g0, g1] (for the demand counter), and twin_prev / twin_next are the
+ * primary columns before and after it in its twin chain, or -1. */
+void abp_dlx_primary(abp_dlx *m, int32_t i, int32_t g0, int32_t g1, int64_t weight,
+                     int32_t twin_prev, int32_t twin_next);
+
+/* Appends a row covering primary column prim and the nsec secondary columns
+ * secs[] (distinct), with key >= 0. Rows of a column are tried in the order
+ * they were added. A row beyond the counts given to abp_dlx_new is not added
+ * and marks the matrix (abp_dlx_overflowed): a bug of the caller's count. */
+void abp_dlx_add_row(abp_dlx *m, int32_t prim, int64_t key, const int32_t *secs, int32_t nsec);
+
+/* true when a row was refused for lack of room. */
+bool abp_dlx_overflowed(const abp_dlx *m);
+
+/* Searches for a cover, spending budget b. On ABP_DLX_FOUND, keys[i] is the
+ * key of the row chosen for primary column i. The matrix is restored after
+ * the search, so it may be searched again. */
+abp_dlx_result abp_dlx_search(abp_dlx *m, abp_dlx_order order, abp_dlx_budget *b, int64_t *keys);
+
+/* Monotonic clock in seconds, for budgets. */
+double abp_dlx_now(void);
+
+#endif

@@ -1,0 +1,1237 @@
+/*
+ * exact_cover.c — planner `exact-cover`: Knuth's Algorithm X with dancing
+ * links on the canvas of MinUn (arXiv 2210.16556 §4.3-§5), at coarsening k.
+ *
+ * THE METHOD. Sizes are rounded up to a multiple of k bytes and counted in
+ * units of k (ab_problem_coarsen); offsets are multiples of k. Each tensor is
+ * a rectangle: its live range across, its height h (units) up. On a canvas of
+ * height H, placing tensor i at offset o covers the cells (t, r) for t in its
+ * live range and r in [o, o + h). The exact-cover matrix (dlx.h) has a primary
+ * column per tensor, to be covered once, a secondary column per cell, to be
+ * covered at most once, and a row per (tensor, aligned offset with o + h <= H).
+ * A cover is exactly a valid plan of arena <= H. Tensors with a fixed offset
+ * are placed before the search: their cells take no row, and no row of a free
+ * tensor overlaps them (a forced choice, not a reduction).
+ *
+ * HEIGHTS. search=up (default) starts at the max-load bound L (in units) and
+ * tries H = L, L + 1, ...; each H with no cover is refuted exhaustively, so the
+ * first H with a cover is the optimum for that k. Best-fit (the lowest arena
+ * of best-fit in orders start, size and area, run on the same units problem)
+ * gives a valid plan of arena U first: heights stop below U, and if all of
+ * them are refuted, best-fit's plan is the optimum. search=down starts at
+ * U - 1 and lowers H below each cover found (anytime) until a height is
+ * refuted: the last cover is then optimal. target=capacity asks only whether
+ * the tensors fit in the suite's capacity (one height), as MiniMalloc does.
+ * With a capacity, heights above it are never tried: when every height up to
+ * it is refuted the suite is infeasible, the best plan found (over capacity)
+ * is returned, and the checker's over-capacity verdict records "infeasible".
+ *
+ * PROOFS. At k = 1 every reduction below keeps "a cover exists at height H"
+ * for every H, so a refuted height is a lower bound of the real problem and
+ * (highest refuted + 1) x unit bytes is reported as stats.lower_bound. At
+ * k > 1 a refutation only speaks of the coarsened problem: no bound is given.
+ *
+ * REDUCTIONS (compress=on, the default; compress=off builds the paper's plain
+ * form: every instruction from the first start to the last end is a column of
+ * cells, no gcd, one matrix). Each keeps, at every height H, the existence of
+ * a cover (so the optimum and every refutation), though not every optimal
+ * plan:
+ *
+ * (R1) gcd scaling. The units problem is divided by its unit g: the gcd of
+ *      the sizes and fixed offsets, lowered to gcd(g, a) for each align a
+ *      that neither divides g nor is a multiple of it, until every align
+ *      does one or the other. It is a multiple of ab_problem_unit (which
+ *      takes every align above 1 and the capacity into the gcd; also
+ *      lossless, but sizes of 1024 B aligned to 16 B give it 16, not 1024).
+ *      Proof: in a gravity plan (R4) every offset is 0, a fixed offset, or
+ *      align_up(y, a) with y = o_j + s_j a multiple of g (by induction); if
+ *      a divides g, y is a multiple of a and align_up(y, a) = y; if g divides
+ *      a, the result is a multiple of a, hence of g. So some optimal plan
+ *      lies on the g grid, its arena A a multiple of g, and A <= capacity
+ *      iff A / g <= floor(capacity / g) (ab_problem_coarsen rounds the
+ *      capacity down). In units an align a becomes a / gcd(a, g).
+ *
+ * (R2) Only instructions where some tensor starts. Two live ranges intersect
+ *      iff both contain the later of the two starts (if a.start <= b.start,
+ *      they intersect iff b.start <= a.end, i.e. a is live at b.start). So a
+ *      plan is valid iff at every start instruction the live tensors are
+ *      pairwise disjoint.
+ *
+ * (R3) Only the starts whose live set is maximal. Let s_1 < ... < s_m be the
+ *      distinct starts. If no tensor live at s_i ends before s_{i+1}, every
+ *      tensor live at s_i is live at s_{i+1}: live(s_i) is a subset of
+ *      live(s_{i+1}), so disjointness at s_{i+1} implies it at s_i, and s_i's
+ *      cells can go. A tensor then spans the kept starts inside its range,
+ *      which is never empty: its own start s leads, through subsets, to the
+ *      first kept start after it, where it is still live.
+ *
+ * (R4) Gravity offsets (normal patterns). Take any valid plan P of arena <= H
+ *      and move the free tensors down one at a time in increasing order of
+ *      their offsets in P, each to the lowest multiple of its align that
+ *      overlaps no fixed or already moved tensor it conflicts with. The proof
+ *      in tests/brute.c shows every tensor lands at or below its place in P
+ *      (so the arena stays <= H) and at 0 or at align_up(top of a conflicting
+ *      tensor, align). Hence a tensor's offset may be restricted to the set
+ *      reachable from 0 and the tops of fixed tensors by steps
+ *      o_j -> align_up(o_j + h_j, a_i) along conflicting pairs (j, i): a
+ *      least fixed point computed once for the largest height tried, in one
+ *      sweep up the offsets (a step always goes up, since h_j >= 1). The set
+ *      for a lower H is the same set cut at H - h_i, because every tensor of
+ *      a chain below i ends at or below i's offset.
+ *
+ * (R5) Components. Tensors whose (R3) ranges are linked by overlaps form a
+ *      component; no tensor of one conflicts with a tensor of another, so
+ *      plans of components combine into a plan whose arena is the largest of
+ *      theirs. Each component is its own, smaller matrix, and a height
+ *      refuted by one component is refuted for the whole problem.
+ *
+ * (R6) Twins. Two free tensors of a component with the same height, align
+ *      and (R3) range are interchangeable: swapping their offsets maps valid
+ *      plans to valid plans of the same arena (their reachable offset sets of
+ *      (R4) are equal by symmetry, and they meet the same fixed tensors). Two
+ *      twins never share an offset (they conflict), so chains of twins take
+ *      increasing offsets in rank order, cutting k! equivalent orders to one.
+ *
+ * Search order: order=area (the paper's) takes tensors by decreasing
+ * rectangle area h x (end - start + 1), ties by larger h, earlier start,
+ * lower index; order=mrv takes the tensor with the fewest rows left (ties in
+ * the area order). Rows are tried lowest offset first. Besides X's own dead
+ * ends, dlx.c refutes a branch as soon as some instruction has fewer free,
+ * still reachable cells than the heights of the unplaced tensors live there.
+ *
+ * BUDGETS. time=S and nodes=N stop the search; mem=B (default 2 GiB, or the
+ * process's RLIMIT_AS if lower) bounds each matrix, estimated exactly from the
+ * row counts before it is built. A matrix above it at the first height is
+ * refused (AB_ELIMIT, naming the sizes and a k to try); at a later height it
+ * stops the search like a budget. When a search stops, the best valid plan
+ * found is returned (components solved so far combined with best-fit for the
+ * rest), not marked proven, with the bound proven so far at k = 1.
+ *
+ * FIXED OFFSETS at k > 1 must be multiples of k (the coarsened problem has no
+ * other offsets): otherwise the planner fails with AB_EINPUT, naming the
+ * tensor and the k that would do.
+ *
+ * Offsets returned are bytes: units x (k x g). Determinism: every order is
+ * total, nothing is random; only time= makes the stopping point vary.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "dlx.h"
+#include "planner.h"
+
+__extension__ typedef __int128 i128;
+
+#define EC_DEFAULT_MEM ((int64_t)2 << 30)
+/* Work limits of (R4): skip it (every aligned offset stays) above these. */
+#define EC_NORMAL_MAX_FREE 8192 /* free tensors in a component (a pairwise scan) */
+#define EC_NORMAL_MAX_WORK ((int64_t)200 * 1000 * 1000)
+#define EC_NORMAL_MAX_ADJ ((int64_t)20 * 1000 * 1000)
+
+typedef struct ec_opts {
+    int64_t k;
+    abp_dlx_order order;
+    bool down;       /* search=down */
+    bool compress;
+    bool target;     /* target=capacity */
+    double time_s;   /* <= 0: none */
+    int64_t nodes;   /* <= 0: none */
+    int64_t mem;     /* bytes for a matrix */
+} ec_opts;
+
+typedef struct ec_tensor {
+    int64_t h, a;          /* height and align, in units */
+    int64_t fixed;         /* fixed offset in units, or AB_NONE */
+    int32_t cts, cte;      /* range over the kept starts (R2, R3) */
+    int32_t mts, mte;      /* range over the matrix's time columns */
+    int32_t comp;
+    int32_t rank;          /* position among its component's free tensors */
+    int32_t tprev, tnext;  /* twins, as ranks in the component, or -1 */
+    uint64_t *normal;      /* (R4) offsets 0 .. hmax - h, or NULL: every aligned one */
+} ec_tensor;
+
+typedef struct ec_comp {
+    int32_t t0, t1;        /* matrix time columns */
+    int32_t c0, c1;        /* kept starts */
+    size_t first;          /* members[first ..]: free tensors by rank, then fixed */
+    size_t nfree, nfixed;
+    int64_t lb;            /* max-load and fixed tops in it, units */
+    int64_t arena;         /* of its tensors in the current best plan */
+} ec_comp;
+
+typedef enum ec_end {
+    EC_RUNNING,
+    EC_OPTIMAL,     /* refuted every lower height (or met the bound) */
+    EC_INFEASIBLE,  /* refuted every height up to the capacity */
+    EC_FITS,        /* target=capacity: a plan within it */
+    EC_BUDGET,      /* time or nodes ran out */
+    EC_MEMORY       /* a matrix above mem at a later height */
+} ec_end;
+
+typedef struct ec {
+    ec_opts o;
+    ab_problem q;          /* the units problem */
+    int64_t unit;          /* bytes per unit: k x g */
+    int64_t mem_limit;
+    size_t n;
+    ec_tensor *t;
+    size_t *members;
+    ec_comp *comp;
+    size_t ncomp;
+    size_t *comp_order;    /* components by decreasing lb, then index */
+    int32_t T;             /* kept starts */
+    int64_t lb, ub, cap, hmax;
+    int64_t *best;         /* current best plan, units */
+    abp_dlx_budget budget;
+    int64_t refuted;       /* highest height refuted by search, -1 */
+    int64_t stop_h;        /* the height being worked on when it stopped */
+    int64_t mem_need;      /* the estimate that stopped it (EC_MEMORY) */
+    int64_t normal_bytes;
+    /* scratch, sized for the largest component */
+    int64_t *forb;         /* pairs lo, hi */
+    int32_t *secs;
+    size_t secs_cap;
+    int64_t *keys;
+} ec;
+
+/* ---- parameters ---------------------------------------------------------------- */
+
+/* Parses "123", "64K", "2G" (binary multiples) into bytes. */
+static bool parse_bytes(const char *s, int64_t *out) {
+    size_t len = strlen(s), digits = len;
+    int64_t mul = 1;
+    if (len > 0) {
+        switch (s[len - 1]) {
+        case 'k': case 'K': mul = (int64_t)1 << 10; break;
+        case 'm': case 'M': mul = (int64_t)1 << 20; break;
+        case 'g': case 'G': mul = (int64_t)1 << 30; break;
+        case 't': case 'T': mul = (int64_t)1 << 40; break;
+        default: break;
+        }
+        if (mul > 1) digits--;
+    }
+    int64_t v;
+    if (digits == 0 || s[0] == '-' || s[0] == '+' || !ab_parse_int64(s, digits, &v) || v < 1 ||
+        ab_mul_ovf(v, mul, out))
+        return false;
+    return true;
+}
+
+/* Reads key as one of two words; *second is set when it is the second. */
+static ab_status param_choice(const ab_params *opt, const char *key, const char *a, const char *b,
+                              bool *second, ab_error *err) {
+    const char *v = ab_params_get(opt, key);
+    *second = false;
+    if (v == NULL || strcmp(v, a) == 0) return AB_OK;
+    if (strcmp(v, b) == 0) return *second = true, AB_OK;
+    return ab_fail(err, AB_EINPUT, "parameter %s: expected %s or %s, got '%s'", key, a, b, v);
+}
+
+static ab_status parse_opts(const ab_params *opt, ec_opts *o, ab_error *err) {
+    bool mrv;
+    ab_status st = ab_params_int(opt, "k", 1, 1, AB_MAX_SIZE, &o->k, err);
+    if (st == AB_OK) st = param_choice(opt, "order", "area", "mrv", &mrv, err);
+    if (st == AB_OK) st = param_choice(opt, "search", "up", "down", &o->down, err);
+    bool off;
+    if (st == AB_OK) st = param_choice(opt, "compress", "on", "off", &off, err);
+    if (st == AB_OK) st = param_choice(opt, "target", "min", "capacity", &o->target, err);
+    if (st != AB_OK) return st;
+    o->order = mrv ? ABP_DLX_MRV : ABP_DLX_STATIC;
+    o->compress = !off;
+    o->time_s = 0;
+    const char *v = ab_params_get(opt, "time");
+    if (v != NULL) {
+        char *end;
+        o->time_s = strtod(v, &end);
+        if (end == v || *end != '\0' || !isfinite(o->time_s) || o->time_s <= 0)
+            return ab_fail(err, AB_EINPUT, "parameter time: expected seconds > 0, got '%s'", v);
+    }
+    o->nodes = 0;
+    if (ab_params_get(opt, "nodes") != NULL) {
+        st = ab_params_int(opt, "nodes", 0, 1, INT64_MAX, &o->nodes, err);
+        if (st != AB_OK) return st;
+    }
+    o->mem = EC_DEFAULT_MEM;
+    v = ab_params_get(opt, "mem");
+    if (v != NULL && !parse_bytes(v, &o->mem))
+        return ab_fail(err, AB_EINPUT,
+                       "parameter mem: expected bytes >= 1, optionally with K, M, G or T, got '%s'",
+                       v);
+    return AB_OK;
+}
+
+/* ---- small helpers --------------------------------------------------------------- */
+
+static int cmp_i64(const void *pa, const void *pb) {
+    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+    return (a > b) - (a < b);
+}
+
+/* The number of elements of v[0 .. n) that are <= x (v sorted). */
+static size_t count_le(const int64_t *v, size_t n, int64_t x) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] <= x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static size_t count_lt(const int64_t *v, size_t n, int64_t x) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Saturating arithmetic: sums and products of sizes that may reach int64. */
+static int64_t sat_add(int64_t a, int64_t b) {
+    int64_t r;
+    return ab_add_ovf(a, b, &r) ? INT64_MAX : r;
+}
+static int64_t sat_mul(int64_t a, int64_t b) {
+    int64_t r;
+    return ab_mul_ovf(a, b, &r) ? INT64_MAX : r;
+}
+
+/* v rounded up to a multiple of a; v is a height or offset within a canvas
+ * (far below int64). */
+static int64_t align_up(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
+
+static inline bool bit_get(const uint64_t *b, int64_t i) { return (b[i >> 6] >> (i & 63)) & 1u; }
+static inline void bit_set(uint64_t *b, int64_t i) { b[i >> 6] |= (uint64_t)1 << (i & 63); }
+
+static bool in_comp_conflict(const ec_tensor *x, const ec_tensor *y) {
+    return x->cts <= y->cte && y->cts <= x->cte;
+}
+
+/* "1234", "12.3k", "4.5M" into buf. */
+static const char *human(char *buf, size_t len, int64_t v) {
+    if (v < 10000) snprintf(buf, len, "%lld", (long long)v);
+    else if (v < 10000000) snprintf(buf, len, "%.1fk", (double)v / 1e3);
+    else if (v < (int64_t)10000000000) snprintf(buf, len, "%.1fM", (double)v / 1e6);
+    else snprintf(buf, len, "%.1fG", (double)v / 1e9);
+    return buf;
+}
+
+/* "512 B", "64.0 KiB", "2.0 GiB" into buf. */
+static const char *human_bytes(char *buf, size_t len, int64_t v) {
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double x = (double)v;
+    size_t u = 0;
+    while (x >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
+        x /= 1024;
+        u++;
+    }
+    if (u == 0) snprintf(buf, len, "%lld B", (long long)v);
+    else snprintf(buf, len, "%.1f %s", x, units[u]);
+    return buf;
+}
+
+static void ec_free(ec *e) {
+    ab_problem_free(&e->q);
+    for (size_t i = 0; e->t && i < e->n; i++) ab_free(e->t[i].normal);
+    ab_free(e->t);
+    ab_free(e->members);
+    ab_free(e->comp);
+    ab_free(e->comp_order);
+    ab_free(e->best);
+    ab_free(e->forb);
+    ab_free(e->secs);
+    ab_free(e->keys);
+}
+
+/* ---- the units problem ------------------------------------------------------------- */
+
+/* Rejects malformed tensors and fixed offsets the coarsening cannot keep. */
+static ab_status check_input(const ab_problem *p, int64_t k, ab_error *err) {
+    int64_t g = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        const ab_tensor *t = &p->t[i];
+        if (t->size < 1 || t->align < 1 || t->start < 0 || t->start > t->end ||
+            (t->offset != AB_NONE && t->offset < 0))
+            return ab_fail(err, AB_EINPUT, "exact-cover: tensor '%s' is malformed", t->name);
+        if (t->offset > 0) g = ab_gcd(g, t->offset);
+    }
+    for (size_t i = 0; k > 1 && i < p->n; i++) {
+        const ab_tensor *t = &p->t[i];
+        if (t->offset == AB_NONE || t->offset % k == 0) continue;
+        return ab_fail(err, AB_EINPUT,
+                       "exact-cover: tensor '%s' has fixed offset %lld, not a multiple of k = %lld; "
+                       "at k > 1 every fixed offset must be a multiple of k (k must divide %lld)",
+                       t->name, (long long)t->offset, (long long)k, (long long)g);
+    }
+    return AB_OK;
+}
+
+/* The unit of (R1): sizes and fixed offsets, then the aligns to a fixed
+ * point. Capacity is left out (it is rounded down). */
+static int64_t unit_of(const ab_problem *q) {
+    int64_t g = 0;
+    for (size_t i = 0; i < q->n; i++) {
+        g = ab_gcd(g, q->t[i].size);
+        if (q->t[i].offset > 0) g = ab_gcd(g, q->t[i].offset);
+    }
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (size_t i = 0; i < q->n; i++) {
+            int64_t a = q->t[i].align;
+            if (g % a == 0 || a % g == 0) continue;
+            g = ab_gcd(g, a);
+            changed = true;
+        }
+    }
+    return g > 0 ? g : 1;
+}
+
+/* The capacity the plan must fit: the suite's, and the size of its one pool
+ * when it declares one (a planner without AB_PLANNER_POOLS sees at most one,
+ * and the checker holds the plan to its size); AB_NONE when neither. */
+static int64_t capacity_of(const ab_problem *p) {
+    int64_t cap = p->capacity;
+    if (p->npools == 1 && p->pools[0].size != AB_NONE && (cap == AB_NONE || p->pools[0].size < cap))
+        cap = p->pools[0].size;
+    return cap;
+}
+
+/* e->q = p's tensors and capacity (no pools), coarsened by k, then
+ * (compress=on) divided by its unit. */
+static ab_status make_units(ec *e, const ab_problem *p, ab_error *err) {
+    ab_problem base, q1;
+    ab_problem_init(&base);
+    ab_status st = AB_OK;
+    for (size_t i = 0; st == AB_OK && i < p->n; i++) st = ab_problem_add(&base, &p->t[i], err);
+    base.capacity = capacity_of(p);
+    base.alignment = p->alignment;
+    if (st == AB_OK) st = ab_problem_coarsen(&base, e->o.k, &q1, err);
+    ab_problem_free(&base);
+    if (st != AB_OK) return st;
+    int64_t g = e->o.compress ? unit_of(&q1) : 1;
+    if (g > 1) {
+        st = ab_problem_coarsen(&q1, g, &e->q, err);
+        ab_problem_free(&q1);
+        if (st != AB_OK) return st;
+    } else {
+        e->q = q1;
+    }
+    e->unit = e->o.k * g; /* <= the largest size rounded up: no overflow */
+    e->n = e->q.n;
+    e->cap = e->q.capacity == AB_NONE ? INT64_MAX : e->q.capacity;
+    e->t = ab_calloc(e->n, sizeof *e->t);
+    e->best = ab_alloc_array(e->n, sizeof *e->best);
+    if (e->t == NULL || e->best == NULL) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    for (size_t i = 0; i < e->n; i++) {
+        const ab_tensor *t = &e->q.t[i];
+        e->t[i] = (ec_tensor){.h = t->size, .a = t->align, .fixed = t->offset, .tprev = -1,
+                              .tnext = -1};
+    }
+    return AB_OK;
+}
+
+/* Two conflicting fixed tensors that overlap leave no valid plan. */
+static ab_status check_fixed(const ec *e, ab_error *err) {
+    for (size_t i = 0; i < e->n; i++) {
+        const ec_tensor *a = &e->t[i];
+        if (a->fixed == AB_NONE) continue;
+        for (size_t j = i + 1; j < e->n; j++) {
+            const ec_tensor *b = &e->t[j];
+            if (b->fixed == AB_NONE || !ab_conflict(&e->q.t[i], &e->q.t[j])) continue;
+            if (a->fixed < sat_add(b->fixed, b->h) && b->fixed < sat_add(a->fixed, a->h))
+                return ab_fail(err, AB_EINPUT,
+                               "exact-cover: tensors '%s' and '%s' have fixed offsets that overlap "
+                               "while both are live: no valid plan exists",
+                               e->q.t[i].name, e->q.t[j].name);
+        }
+    }
+    return AB_OK;
+}
+
+/* ---- time: kept starts (R2, R3), matrix columns, components (R5) ------------------- */
+
+static ab_status make_times(ec *e, ab_error *err) {
+    size_t n = e->n;
+    int64_t *starts = ab_alloc_array(n, sizeof *starts);
+    bool *mark = ab_calloc(n, sizeof *mark);
+    if (starts == NULL || mark == NULL) {
+        ab_free(starts);
+        ab_free(mark);
+        return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    }
+    for (size_t i = 0; i < n; i++) starts[i] = e->q.t[i].start;
+    qsort(starts, n, sizeof *starts, cmp_i64);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || starts[m - 1] != starts[i]) starts[m++] = starts[i];
+    /* (R3): keep the last start at or before each tensor's end */
+    for (size_t i = 0; i < n; i++) mark[count_le(starts, m, e->q.t[i].end) - 1] = true;
+    size_t T = 0;
+    for (size_t i = 0; i < m; i++)
+        if (!e->o.compress || mark[i]) starts[T++] = starts[i];
+    ab_free(mark);
+    int64_t first = starts[0];
+    for (size_t i = 0; i < n; i++) {
+        ec_tensor *t = &e->t[i];
+        t->cts = (int32_t)count_lt(starts, T, e->q.t[i].start);
+        t->cte = (int32_t)count_le(starts, T, e->q.t[i].end) - 1;
+        if (e->o.compress) {
+            t->mts = t->cts;
+            t->mte = t->cte;
+        } else { /* every instruction; huge spans are refused by the estimate */
+            int64_t s = e->q.t[i].start - first, f = e->q.t[i].end - first;
+            t->mts = s > INT32_MAX ? INT32_MAX : (int32_t)s;
+            t->mte = f > INT32_MAX ? INT32_MAX : (int32_t)f;
+        }
+    }
+    ab_free(starts);
+    e->T = (int32_t)T;
+    return AB_OK;
+}
+
+/* The rank order: decreasing area, larger h, earlier start, lower index. The
+ * comparators read sort_e: planning is single-threaded per process. */
+static const ec *sort_e;
+
+static int by_rank(const void *pa, const void *pb) {
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    const ab_tensor *x = &sort_e->q.t[a], *y = &sort_e->q.t[b];
+    bool fa = x->offset != AB_NONE, fb = y->offset != AB_NONE;
+    if (fa != fb) return fa ? 1 : -1; /* free tensors first */
+    i128 ax = (i128)x->size * (x->end - x->start + 1), ay = (i128)y->size * (y->end - y->start + 1);
+    if (ax != ay) return ax > ay ? -1 : 1;
+    if (x->size != y->size) return x->size > y->size ? -1 : 1;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+static int by_cts(const void *pa, const void *pb) {
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    int32_t x = sort_e->t[a].cts, y = sort_e->t[b].cts;
+    if (x != y) return x < y ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+/* Twins (R6) in the same component: same h, a and range; then rank. */
+static int by_twin(const void *pa, const void *pb) {
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    const ec_tensor *x = &sort_e->t[a], *y = &sort_e->t[b];
+    if (x->h != y->h) return x->h < y->h ? -1 : 1;
+    if (x->a != y->a) return x->a < y->a ? -1 : 1;
+    if (x->cts != y->cts) return x->cts < y->cts ? -1 : 1;
+    if (x->cte != y->cte) return x->cte < y->cte ? -1 : 1;
+    return by_rank(pa, pb);
+}
+
+static bool is_twin(const ec_tensor *x, const ec_tensor *y) {
+    return x->h == y->h && x->a == y->a && x->cts == y->cts && x->cte == y->cte;
+}
+
+/* Sorts each component's members by rank and links twins (R6) into chains
+ * in rank order. */
+static ab_status order_members(ec *e, ab_error *err) {
+    size_t *tmp = ab_alloc_array(e->n, sizeof *tmp);
+    if (tmp == NULL) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    sort_e = e;
+    for (size_t c = 0; c < e->ncomp; c++) {
+        ec_comp *k = &e->comp[c];
+        size_t *mem = e->members + k->first;
+        qsort(mem, k->nfree + k->nfixed, sizeof *mem, by_rank);
+        for (size_t r = 0; r < k->nfree; r++) e->t[mem[r]].rank = (int32_t)r;
+        if (!e->o.compress) continue;
+        memcpy(tmp, mem, k->nfree * sizeof *tmp);
+        qsort(tmp, k->nfree, sizeof *tmp, by_twin);
+        for (size_t j = 1; j < k->nfree; j++) {
+            ec_tensor *x = &e->t[tmp[j - 1]], *y = &e->t[tmp[j]];
+            if (!is_twin(x, y)) continue;
+            x->tnext = y->rank;
+            y->tprev = x->rank;
+        }
+    }
+    ab_free(tmp);
+    return AB_OK;
+}
+
+static ab_status make_components(ec *e, ab_error *err) {
+    size_t n = e->n;
+    e->members = ab_alloc_array(n, sizeof *e->members);
+    e->comp = ab_alloc_array(n, sizeof *e->comp);
+    e->comp_order = ab_alloc_array(n, sizeof *e->comp_order);
+    if (!e->members || !e->comp || !e->comp_order)
+        return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    for (size_t i = 0; i < n; i++) e->members[i] = i;
+    sort_e = e;
+    qsort(e->members, n, sizeof *e->members, by_cts);
+    e->ncomp = 0;
+    int32_t reach = -1;
+    for (size_t r = 0; r < n; r++) {
+        ec_tensor *t = &e->t[e->members[r]];
+        if (!e->o.compress && e->ncomp == 1) { /* the plain form: one matrix */
+        } else if (e->ncomp == 0 || t->cts > reach) {
+            e->comp[e->ncomp++] = (ec_comp){.first = r, .t0 = t->mts, .t1 = t->mte,
+                                            .c0 = t->cts, .c1 = t->cte};
+        }
+        ec_comp *k = &e->comp[e->ncomp - 1];
+        if (t->cte > reach) reach = t->cte;
+        if (t->cts < k->c0) k->c0 = t->cts;
+        if (t->cte > k->c1) k->c1 = t->cte;
+        if (t->mts < k->t0) k->t0 = t->mts;
+        if (t->mte > k->t1) k->t1 = t->mte;
+        t->comp = (int32_t)(e->ncomp - 1);
+        if (t->fixed == AB_NONE) k->nfree++;
+        else k->nfixed++;
+    }
+    return order_members(e, err);
+}
+
+/* Max-load per component over the kept starts, and the fixed tops. */
+static ab_status make_bounds(ec *e, ab_error *err) {
+    i128 *load = ab_calloc((size_t)e->T + 1, sizeof *load);
+    if (load == NULL) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    for (size_t i = 0; i < e->n; i++) { /* sizes <= 2^62 each, n of them: use i128 */
+        const ec_tensor *t = &e->t[i];
+        load[t->cts] += t->h;
+        load[t->cte + 1] -= t->h;
+    }
+    for (int32_t s = 1; s <= e->T; s++) load[s] += load[s - 1];
+    e->lb = 0;
+    for (size_t c = 0; c < e->ncomp; c++) {
+        ec_comp *k = &e->comp[c];
+        k->lb = 0;
+        for (int32_t s = k->c0; s <= k->c1; s++)
+            if (load[s] > k->lb) k->lb = load[s] > INT64_MAX ? INT64_MAX : (int64_t)load[s];
+    }
+    for (size_t i = 0; i < e->n; i++) {
+        const ec_tensor *t = &e->t[i];
+        ec_comp *k = &e->comp[t->comp];
+        if (t->fixed != AB_NONE && sat_add(t->fixed, t->h) > k->lb) k->lb = sat_add(t->fixed, t->h);
+    }
+    ab_free(load);
+    for (size_t c = 0; c < e->ncomp; c++)
+        if (e->comp[c].lb > e->lb) e->lb = e->comp[c].lb;
+    return AB_OK;
+}
+
+static int by_comp_lb(const void *pa, const void *pb) {
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    int64_t x = sort_e->comp[a].lb, y = sort_e->comp[b].lb;
+    if (x != y) return x > y ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+/* The arena of component c's tensors in e->best. */
+static int64_t comp_arena(const ec *e, size_t c) {
+    const ec_comp *k = &e->comp[c];
+    int64_t a = 0;
+    for (size_t r = 0; r < k->nfree + k->nfixed; r++) {
+        size_t i = e->members[k->first + r];
+        if (e->best[i] + e->t[i].h > a) a = e->best[i] + e->t[i].h;
+    }
+    return a;
+}
+
+static int64_t max_arena(const ec *e) {
+    int64_t a = 0;
+    for (size_t c = 0; c < e->ncomp; c++)
+        if (e->comp[c].arena > a) a = e->comp[c].arena;
+    return a;
+}
+
+/* ---- best-fit: the first plan and the start height ---------------------------------- */
+
+static ab_status run_best_fit(ec *e, ab_error *err) {
+    const ab_planner *bf = ab_planner_find("best-fit");
+    if (bf == NULL) return ab_fail(err, AB_EINTERNAL, "exact-cover: planner best-fit not found");
+    int64_t *tmp = ab_alloc_array(e->n, sizeof *tmp);
+    if (tmp == NULL) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    static const char *const orders[] = {"start", "size", "area"};
+    char key[] = "order", val[8];
+    int64_t best = -1;
+    for (size_t o = 0; o < sizeof orders / sizeof orders[0]; o++) {
+        snprintf(val, sizeof val, "%s", orders[o]);
+        ab_kv kv = {.key = key, .value = val};
+        ab_params prm = {.n = 1, .v = &kv};
+        ab_plan_stats bst;
+        memset(&bst, 0, sizeof bst);
+        for (size_t i = 0; i < e->n; i++) tmp[i] = AB_NONE;
+        ab_status st = bf->plan(&e->q, &prm, tmp, &bst, err);
+        if (st != AB_OK) {
+            ab_free(tmp);
+            return st;
+        }
+        int64_t a = 0;
+        for (size_t i = 0; i < e->n; i++)
+            if (tmp[i] + e->t[i].h > a) a = tmp[i] + e->t[i].h; /* best-fit checked overflow */
+        if (best < 0 || a < best) {
+            best = a;
+            memcpy(e->best, tmp, e->n * sizeof *tmp);
+        }
+    }
+    ab_free(tmp);
+    e->ub = best;
+    for (size_t c = 0; c < e->ncomp; c++) e->comp[c].arena = comp_arena(e, c);
+    return AB_OK;
+}
+
+/* ---- (R4) gravity offsets --------------------------------------------------------------- */
+
+/* Computes the reachable offsets of the free tensors of component c up to
+ * e->hmax. Leaves them NULL (every aligned offset) when the work would be
+ * too large. */
+static ab_status normal_sets(ec *e, size_t c, ab_error *err) {
+    const ec_comp *k = &e->comp[c];
+    const size_t *mem = e->members + k->first;
+    size_t F = k->nfree;
+    int64_t H = e->hmax, adj_n = 0;
+    if (F == 0 || F > EC_NORMAL_MAX_FREE || H < 1) return AB_OK;
+    for (size_t x = 0; x < F; x++)
+        for (size_t y = 0; y < F; y++)
+            if (x != y && in_comp_conflict(&e->t[mem[x]], &e->t[mem[y]])) adj_n++;
+    if (adj_n > EC_NORMAL_MAX_ADJ || (i128)(F + (size_t)adj_n) * (H + 1) > EC_NORMAL_MAX_WORK)
+        return AB_OK;
+    size_t *adj_at = ab_alloc_array(F + 1, sizeof *adj_at);
+    size_t *adj = ab_alloc_array((size_t)adj_n + 1, sizeof *adj);
+    if (adj_at == NULL || adj == NULL) {
+        ab_free(adj_at);
+        ab_free(adj);
+        return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    }
+    size_t used = 0;
+    for (size_t x = 0; x < F; x++) {
+        adj_at[x] = used;
+        for (size_t y = 0; y < F; y++)
+            if (x != y && in_comp_conflict(&e->t[mem[x]], &e->t[mem[y]])) adj[used++] = y;
+    }
+    adj_at[F] = used;
+    ab_status st = AB_OK;
+    for (size_t x = 0; x < F && st == AB_OK; x++) {
+        ec_tensor *t = &e->t[mem[x]];
+        if (t->h > H) continue; /* no offset at all: an empty set */
+        size_t words = (size_t)((H - t->h) / 64 + 1);
+        t->normal = ab_calloc(words, sizeof *t->normal);
+        if (t->normal == NULL) st = ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+        else e->normal_bytes += (int64_t)(words * sizeof *t->normal);
+    }
+    for (size_t x = 0; x < F && st == AB_OK; x++) { /* seeds: 0 and the fixed tops */
+        ec_tensor *t = &e->t[mem[x]];
+        if (t->h > H) continue;
+        bit_set(t->normal, 0);
+        for (size_t f = 0; f < k->nfixed; f++) {
+            const ec_tensor *u = &e->t[mem[F + f]];
+            if (!in_comp_conflict(t, u) || u->fixed > H - u->h) continue;
+            int64_t o = align_up(u->fixed + u->h, t->a);
+            if (o <= H - t->h) bit_set(t->normal, o);
+        }
+    }
+    for (int64_t o = 0; o <= H && st == AB_OK; o++) { /* one sweep up: steps go up */
+        for (size_t y = 0; y < F; y++) {
+            const ec_tensor *j = &e->t[mem[y]];
+            if (j->h > H || o > H - j->h || !bit_get(j->normal, o)) continue;
+            for (size_t q = adj_at[y]; q < adj_at[y + 1]; q++) {
+                ec_tensor *i = &e->t[mem[adj[q]]];
+                if (i->h > H) continue;
+                int64_t to = align_up(o + j->h, i->a);
+                if (to <= H - i->h) bit_set(i->normal, to);
+            }
+        }
+    }
+    ab_free(adj_at);
+    ab_free(adj);
+    return st;
+}
+
+/* ---- rows ------------------------------------------------------------------------------- */
+
+/* The offsets of free tensor t at height H, in increasing order: aligned,
+ * reachable (R4), below H - h, and clear of the fixed tensors it meets. */
+typedef struct offsets_iter {
+    const ec_tensor *t;
+    int64_t limit, next;
+    const int64_t *forb; /* merged [lo, hi] pairs, sorted */
+    size_t nforb, fi;
+} offsets_iter;
+
+static bool offsets_next(offsets_iter *it, int64_t *out) {
+    const ec_tensor *t = it->t;
+    for (;;) {
+        int64_t o = it->next;
+        if (t->normal != NULL) { /* the next set bit at or above o */
+            if (o > it->limit) return false;
+            int64_t w = o >> 6;
+            uint64_t bits = t->normal[w] & (~(uint64_t)0 << (o & 63));
+            int64_t last = it->limit >> 6;
+            while (bits == 0 && w < last) bits = t->normal[++w];
+            if (bits == 0) return false;
+            o = (w << 6) + __builtin_ctzll(bits);
+        } else {
+            o = align_up(o, t->a);
+        }
+        if (o > it->limit) return false;
+        while (it->fi < it->nforb && it->forb[2 * it->fi + 1] < o) it->fi++;
+        if (it->fi < it->nforb && it->forb[2 * it->fi] <= o) {
+            it->next = it->forb[2 * it->fi + 1] + 1;
+            continue;
+        }
+        it->next = o + 1;
+        *out = o;
+        return true;
+    }
+}
+
+static int cmp_pair(const void *pa, const void *pb) {
+    const int64_t *a = pa, *b = pb;
+    if (a[0] != b[0]) return a[0] < b[0] ? -1 : 1;
+    return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* Starts an iterator over tensor x's offsets at height H: the offsets that
+ * would overlap a conflicting fixed tensor of its component are merged into
+ * e->forb. */
+static void offsets_start(ec *e, const ec_comp *k, size_t x, int64_t H, offsets_iter *it) {
+    const ec_tensor *t = &e->t[x];
+    size_t nf = 0;
+    for (size_t f = 0; f < k->nfixed; f++) {
+        const ec_tensor *u = &e->t[e->members[k->first + k->nfree + f]];
+        if (!in_comp_conflict(t, u)) continue;
+        e->forb[2 * nf] = u->fixed - t->h + 1;
+        e->forb[2 * nf + 1] = sat_add(u->fixed, u->h - 1);
+        nf++;
+    }
+    qsort(e->forb, nf, 2 * sizeof *e->forb, cmp_pair);
+    size_t m = 0;
+    for (size_t f = 0; f < nf; f++) {
+        if (m > 0 && e->forb[2 * f] <= e->forb[2 * m - 1] + 1) {
+            if (e->forb[2 * f + 1] > e->forb[2 * m - 1]) e->forb[2 * m - 1] = e->forb[2 * f + 1];
+        } else {
+            e->forb[2 * m] = e->forb[2 * f];
+            e->forb[2 * m + 1] = e->forb[2 * f + 1];
+            m++;
+        }
+    }
+    *it = (offsets_iter){.t = t, .limit = H - t->h, .next = 0, .forb = e->forb, .nforb = m};
+}
+
+/* What component c's matrix at height H holds. */
+typedef struct shape {
+    int64_t rows, nodes, maxrow, bytes;
+} shape;
+
+/* Set bits of b in [lo, hi] (0 <= lo). */
+static int64_t popcount_range(const uint64_t *b, int64_t lo, int64_t hi) {
+    int64_t n = 0;
+    while (lo <= hi && (lo & 63) != 0) n += bit_get(b, lo++);
+    for (; lo + 63 <= hi; lo += 64) n += __builtin_popcountll(b[lo >> 6]);
+    while (lo <= hi) n += bit_get(b, lo++);
+    return n;
+}
+
+/* Multiples of a in [lo, hi] (0 <= lo). */
+static int64_t multiples(int64_t a, int64_t lo, int64_t hi) {
+    if (hi < lo) return 0;
+    return hi / a - (lo == 0 ? -1 : (lo - 1) / a);
+}
+
+/* How many offsets offsets_next would give, without walking them: O(the
+ * fixed tensors met), or a popcount of the (R4) set. */
+static int64_t offsets_count(const offsets_iter *it) {
+    const ec_tensor *t = it->t;
+    if (it->limit < 0) return 0;
+    int64_t n = t->normal ? popcount_range(t->normal, 0, it->limit) : multiples(t->a, 0, it->limit);
+    for (size_t f = 0; f < it->nforb; f++) { /* merged: disjoint */
+        int64_t lo = it->forb[2 * f] < 0 ? 0 : it->forb[2 * f];
+        int64_t hi = it->forb[2 * f + 1] > it->limit ? it->limit : it->forb[2 * f + 1];
+        if (lo > hi) continue;
+        n -= t->normal ? popcount_range(t->normal, lo, hi) : multiples(t->a, lo, hi);
+    }
+    return n;
+}
+
+static shape comp_shape(ec *e, size_t c, int64_t H) {
+    const ec_comp *k = &e->comp[c];
+    shape s = {0};
+    int64_t G = (int64_t)k->t1 - k->t0 + 1;
+    if (abp_dlx_bytes((int64_t)k->nfree, G, H, 0, 0) > e->mem_limit) { /* the headers alone */
+        s.bytes = abp_dlx_bytes((int64_t)k->nfree, G, H, 0, 0);
+        s.nodes = sat_mul(G, H);
+        return s;
+    }
+    for (size_t r = 0; r < k->nfree && s.nodes < INT64_MAX; r++) {
+        size_t x = e->members[k->first + r];
+        const ec_tensor *t = &e->t[x];
+        offsets_iter it;
+        offsets_start(e, k, x, H, &it);
+        int64_t cnt = offsets_count(&it);
+        if (cnt == 0) continue;
+        int64_t cells = sat_mul((int64_t)t->mte - t->mts + 1, t->h);
+        s.rows += cnt;
+        s.nodes = sat_add(s.nodes, sat_mul(cnt, sat_add(cells, 1)));
+        if (cells > s.maxrow) s.maxrow = cells;
+    }
+    s.bytes = abp_dlx_bytes((int64_t)k->nfree, G, H, s.rows, s.nodes);
+    s.bytes = sat_add(s.bytes, sat_add(sat_mul(s.maxrow, 4), (int64_t)k->nfree * 8));
+    s.bytes = sat_add(s.bytes, e->normal_bytes);
+    return s;
+}
+
+typedef enum ec_result { EC_FOUND, EC_NONE, EC_OUT, EC_TOO_BIG } ec_result;
+
+/* Builds component c's matrix at height H and searches it. On EC_FOUND the
+ * plan of its free tensors goes into e->best and its arena is updated. */
+static ab_status comp_solve(ec *e, size_t c, int64_t H, ec_result *res, ab_error *err) {
+    ec_comp *k = &e->comp[c];
+    abp_dlx_budget *b = &e->budget;
+    if (b->out || (b->max_nodes > 0 && b->nodes >= b->max_nodes) ||
+        (b->deadline > 0 && abp_dlx_now() >= b->deadline)) {
+        b->out = true;
+        *res = EC_OUT;
+        return AB_OK;
+    }
+    shape s = comp_shape(e, c, H);
+    if (s.bytes > e->mem_limit) {
+        e->mem_need = s.bytes;
+        *res = EC_TOO_BIG;
+        return AB_OK;
+    }
+    if (!ab_grow((void **)&e->secs, &e->secs_cap, (size_t)s.maxrow + 1, sizeof *e->secs))
+        return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory building the matrix");
+    int32_t G = k->t1 - k->t0 + 1;
+    abp_dlx *m = abp_dlx_new((int32_t)k->nfree, G, (int32_t)H, s.rows, s.nodes);
+    if (m == NULL) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory building the matrix");
+    for (size_t r = 0; r < k->nfree; r++) {
+        size_t x = e->members[k->first + r];
+        const ec_tensor *t = &e->t[x];
+        abp_dlx_primary(m, (int32_t)r, t->mts - k->t0, t->mte - k->t0, t->h, t->tprev, t->tnext);
+        offsets_iter it;
+        offsets_start(e, k, x, H, &it);
+        int64_t o;
+        while (offsets_next(&it, &o)) {
+            int32_t ns = 0;
+            for (int32_t g = t->mts - k->t0; g <= t->mte - k->t0; g++)
+                for (int64_t u = o; u < o + t->h; u++) e->secs[ns++] = (int32_t)(g * H + u);
+            abp_dlx_add_row(m, (int32_t)r, o, e->secs, ns);
+        }
+    }
+    if (abp_dlx_overflowed(m)) {
+        abp_dlx_free(m);
+        return ab_fail(err, AB_EINTERNAL, "exact-cover: the matrix outgrew its estimate (a bug)");
+    }
+    abp_dlx_result r = abp_dlx_search(m, e->o.order, &e->budget, e->keys);
+    abp_dlx_free(m);
+    if (r == ABP_DLX_FOUND) {
+        for (size_t q = 0; q < k->nfree; q++) e->best[e->members[k->first + q]] = e->keys[q];
+        k->arena = comp_arena(e, c);
+        *res = EC_FOUND;
+    } else {
+        *res = r == ABP_DLX_NONE ? EC_NONE : EC_OUT;
+    }
+    return AB_OK;
+}
+
+/* ---- the searches over heights ----------------------------------------------------------- */
+
+/* Sizes the scratch for the largest component (the row buffer grows once a
+ * matrix passed its estimate). */
+static ab_status make_scratch(ec *e, ab_error *err) {
+    size_t fixed = 0, nfree = 0;
+    for (size_t c = 0; c < e->ncomp; c++) {
+        const ec_comp *k = &e->comp[c];
+        if (k->nfixed > fixed) fixed = k->nfixed;
+        if (k->nfree > nfree) nfree = k->nfree;
+    }
+    e->forb = ab_alloc_array(2 * fixed + 2, sizeof *e->forb);
+    e->keys = ab_alloc_array(nfree + 1, sizeof *e->keys);
+    if (!e->forb || !e->keys) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    return AB_OK;
+}
+
+/* The first height each component would be built at, checked against the
+ * memory limit before anything is built. */
+static ab_status precheck(ec *e, int64_t H, ab_error *err) {
+    for (size_t q = 0; q < e->ncomp; q++) {
+        size_t c = e->comp_order[q];
+        const ec_comp *k = &e->comp[c];
+        if (k->arena <= H) continue;
+        shape s = comp_shape(e, c, H);
+        if (s.bytes <= e->mem_limit) continue;
+        /* nodes shrink about as 1/f^2 when k grows f times (rows and cells) */
+        double ratio = (double)s.bytes / (double)e->mem_limit;
+        int64_t sk = 1;
+        while (sk < ((int64_t)1 << 40) && (double)sk < (double)e->unit * ceil(sqrt(ratio))) sk *= 2;
+        char nodes[32], need[32], lim[32], ks[48];
+        if (s.bytes < INT64_MAX) snprintf(ks, sizeof ks, "e.g. k=%lld", (long long)sk);
+        else snprintf(ks, sizeof ks, "a much larger k");
+        return ab_fail(err, AB_ELIMIT,
+                       "exact-cover: the dancing-links matrix at H=%lld units of %lld B "
+                       "(%zu tensors over %lld time columns) needs %s (%s nodes), above the "
+                       "memory limit of %s (mem=); refused before building it: coarsen (%s) or "
+                       "raise mem=",
+                       (long long)H, (long long)e->unit, k->nfree, (long long)k->t1 - k->t0 + 1,
+                       s.bytes < INT64_MAX ? human_bytes(need, sizeof need, s.bytes) : "too much",
+                       s.nodes < INT64_MAX ? human(nodes, sizeof nodes, s.nodes) : "too many",
+                       human_bytes(lim, sizeof lim, e->mem_limit), ks);
+    }
+    return AB_OK;
+}
+
+/* search=up: heights from the bound upward; components in order, each solved
+ * at the current height or refuting it. */
+static ab_status search_up(ec *e, ec_end *end, ab_error *err) {
+    int64_t H = e->lb;
+    for (size_t q = 0; q < e->ncomp; q++) {
+        size_t c = e->comp_order[q];
+        while (e->comp[c].arena > H) {
+            if (H > e->cap) {
+                *end = EC_INFEASIBLE;
+                return AB_OK;
+            }
+                ec_result r;
+            e->stop_h = H;
+            ab_status st = comp_solve(e, c, H, &r, err);
+            if (st != AB_OK) return st;
+            if (r == EC_FOUND) break;
+            if (r == EC_OUT || r == EC_TOO_BIG) {
+                *end = r == EC_OUT ? EC_BUDGET : EC_MEMORY;
+                return AB_OK;
+            }
+            e->refuted = H++;
+        }
+    }
+    *end = max_arena(e) <= e->cap ? EC_OPTIMAL : EC_INFEASIBLE;
+    return AB_OK;
+}
+
+/* Tries every component whose arena is above H at height H. *refuted is set
+ * when one has no cover there. */
+static ab_status all_at(ec *e, int64_t H, ec_end *end, bool *refuted, ab_error *err) {
+    *refuted = false;
+    e->stop_h = H;
+    for (size_t q = 0; q < e->ncomp; q++) {
+        size_t c = e->comp_order[q];
+        if (e->comp[c].arena <= H) continue;
+        ec_result r;
+        ab_status st = comp_solve(e, c, H, &r, err);
+        if (st != AB_OK) return st;
+        if (r == EC_NONE) {
+            e->refuted = H;
+            *refuted = true;
+            return AB_OK;
+        }
+        if (r == EC_OUT || r == EC_TOO_BIG) {
+            *end = r == EC_OUT ? EC_BUDGET : EC_MEMORY;
+            return AB_OK;
+        }
+    }
+    return AB_OK;
+}
+
+/* search=down: below the best plan until a height is refuted. */
+static ab_status search_down(ec *e, ec_end *end, ab_error *err) {
+    for (;;) {
+        int64_t A = max_arena(e);
+        if (A <= e->lb) {
+            *end = A <= e->cap ? EC_OPTIMAL : EC_INFEASIBLE;
+            return AB_OK;
+        }
+        int64_t H = A - 1 < e->cap ? A - 1 : e->cap;
+        if (H < e->lb) {
+            *end = EC_INFEASIBLE;
+            return AB_OK;
+        }
+        bool refuted;
+        ab_status st = all_at(e, H, end, &refuted, err);
+        if (st != AB_OK || *end != EC_RUNNING) return st;
+        if (refuted) { /* the best plan is optimal; over the capacity, it does not fit */
+            *end = H == A - 1 && A <= e->cap ? EC_OPTIMAL : EC_INFEASIBLE;
+            return AB_OK;
+        }
+    }
+}
+
+/* target=capacity: one height. */
+static ab_status search_target(ec *e, ec_end *end, ab_error *err) {
+    if (e->lb > e->cap) {
+        *end = EC_INFEASIBLE;
+        return AB_OK;
+    }
+    bool refuted;
+    ab_status st = all_at(e, e->cap, end, &refuted, err);
+    if (st != AB_OK || *end != EC_RUNNING) return st;
+    *end = refuted ? EC_INFEASIBLE : max_arena(e) <= e->lb ? EC_OPTIMAL : EC_FITS;
+    return AB_OK;
+}
+
+/* ---- the planner ------------------------------------------------------------------------- */
+
+/* The memory limit: mem=, or the address-space limit when lower. */
+static int64_t memory_limit(int64_t mem) {
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        (uint64_t)rl.rlim_cur < (uint64_t)mem)
+        return (int64_t)rl.rlim_cur;
+    return mem;
+}
+
+/* The proven lower bound in units: the max-load bound, above every refuted
+ * height, the arena itself when optimal. */
+static int64_t proven_lb(const ec *e, ec_end end) {
+    int64_t lb = e->lb;
+    if (e->refuted + 1 > lb) lb = e->refuted + 1;
+    if (end == EC_OPTIMAL) lb = max_arena(e);
+    if (end == EC_INFEASIBLE && e->cap != INT64_MAX && e->cap + 1 > lb) lb = e->cap + 1;
+    return lb;
+}
+
+/* The one-line note, cut to fit. */
+__attribute__((format(printf, 2, 3))) static void note(ab_plan_stats *st, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(st->note, sizeof st->note, fmt, ap);
+    va_end(ap);
+}
+
+static void write_note(const ec *e, ec_end end, ab_plan_stats *st) {
+    char nodes[32], kp[32] = "";
+    int64_t A = max_arena(e);
+    long long u = (long long)e->unit, a = (long long)A;
+    human(nodes, sizeof nodes, e->budget.nodes);
+    if (e->o.k > 1) snprintf(kp, sizeof kp, "k=%lld: ", (long long)e->o.k);
+    const char *for_k = e->o.k > 1 ? " for this k" : "";
+    switch (end) {
+    case EC_OPTIMAL:
+        if (A <= e->lb)
+            note(st, "%soptimal%s at H=%lld units of %lld B (max-load bound); %s nodes",
+                     kp, for_k, a, u, nodes);
+        else
+            note(st, "%soptimal%s at H=%lld units of %lld B; refuted %lld; %s nodes",
+                     kp, for_k, a, u, (long long)(A - 1), nodes);
+        break;
+    case EC_FITS:
+        note(st, "%sfits the capacity: %lld of %lld units of %lld B; %s nodes",
+                 kp, a, (long long)e->cap, u, nodes);
+        break;
+    case EC_INFEASIBLE:
+        note(st, "%sdoes not fit the capacity of %lld units of %lld B (%s); best %lld; %s nodes", kp,
+                 (long long)e->cap, u, e->lb > e->cap ? "max-load bound above it" : "refuted",
+                 a, nodes);
+        break;
+    case EC_BUDGET:
+    case EC_MEMORY:
+    case EC_RUNNING: {
+        char why[96], need[32];
+        if (end == EC_MEMORY)
+            snprintf(why, sizeof why, "mem: the matrix needs %s",
+                     human_bytes(need, sizeof need, e->mem_need));
+        else if (e->o.nodes > 0 && e->budget.nodes >= e->o.nodes)
+            snprintf(why, sizeof why, "nodes=%lld", (long long)e->o.nodes);
+        else snprintf(why, sizeof why, "time=%g s", e->o.time_s);
+        note(st, "%sbudget ran out at H=%lld (%s); best %lld units of %lld B, proven >= %lld; %s nodes",
+                 kp, (long long)e->stop_h, why, a, u, (long long)proven_lb(e, end), nodes);
+        break;
+    }
+    }
+}
+
+static ab_status exact_cover_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
+                                  ab_plan_stats *st, ab_error *err) {
+    ec e;
+    memset(&e, 0, sizeof e);
+    ab_problem_init(&e.q);
+    st->lower_bound = AB_NONE;
+    st->proven_optimal = false;
+    st->nodes = 0;
+    ab_status s = parse_opts(opt, &e.o, err);
+    if (s == AB_OK) s = check_input(p, e.o.k, err);
+    if (s == AB_OK && p->npools > 1)
+        s = ab_fail(err, AB_EINPUT, "exact-cover: plans one arena, not %zu pools", p->npools);
+    if (s == AB_OK && e.o.target && capacity_of(p) == AB_NONE)
+        s = ab_fail(err, AB_EINPUT,
+                    "exact-cover: target=capacity needs a suite capacity (or a bounded pool)");
+    if (s != AB_OK) return s;
+    if (p->n == 0) {
+        st->proven_optimal = true;
+        st->lower_bound = 0;
+        note(st, "no tensors: arena 0");
+        return AB_OK;
+    }
+    e.refuted = -1;
+    e.stop_h = 0;
+    e.mem_limit = memory_limit(e.o.mem);
+    if (e.o.time_s > 0) e.budget.deadline = abp_dlx_now() + e.o.time_s;
+    e.budget.max_nodes = e.o.nodes;
+    s = make_units(&e, p, err);
+    if (s == AB_OK) s = check_fixed(&e, err);
+    if (s == AB_OK) s = make_times(&e, err);
+    if (s == AB_OK) s = make_components(&e, err);
+    if (s == AB_OK) s = make_bounds(&e, err);
+    if (s == AB_OK) s = run_best_fit(&e, err);
+    ec_end end = EC_RUNNING;
+    if (s == AB_OK) {
+        sort_e = &e;
+        for (size_t c = 0; c < e.ncomp; c++) e.comp_order[c] = c;
+        qsort(e.comp_order, e.ncomp, sizeof *e.comp_order, by_comp_lb);
+        e.hmax = e.o.target ? e.cap : (e.ub - 1 < e.cap ? e.ub - 1 : e.cap);
+        for (size_t c = 0; s == AB_OK && e.o.compress && e.hmax >= e.lb && c < e.ncomp; c++)
+            s = normal_sets(&e, c, err);
+    }
+    if (s == AB_OK) s = make_scratch(&e, err);
+    if (s == AB_OK && e.hmax >= e.lb) {
+        int64_t A = max_arena(&e);
+        int64_t H0 = e.o.target ? e.cap : e.o.down ? (A - 1 < e.cap ? A - 1 : e.cap) : e.lb;
+        s = precheck(&e, H0, err);
+    }
+    if (s == AB_OK) {
+        if (e.o.target) s = search_target(&e, &end, err);
+        else if (e.o.down) s = search_down(&e, &end, err);
+        else s = search_up(&e, &end, err);
+    }
+    for (size_t i = 0; s == AB_OK && i < e.n; i++)
+        if (ab_mul_ovf(e.best[i], e.unit, &offsets[i]))
+            s = ab_fail(err, AB_EINPUT, "exact-cover: an offset overflows 64 bits");
+    if (s == AB_OK) {
+        st->nodes = e.budget.nodes;
+        int64_t lb = proven_lb(&e, end);
+        if (e.o.k == 1) {
+            st->proven_optimal = end == EC_OPTIMAL;
+            if (ab_mul_ovf(lb, e.unit, &st->lower_bound)) st->lower_bound = AB_NONE;
+        }
+        write_note(&e, end, st);
+    }
+    ec_free(&e);
+    return s;
+}
+
+static const ab_param_desc exact_cover_params[] = {
+    {"k", "integer >= 1", "1",
+     "coarsening: sizes rounded up to a multiple of k bytes, offsets multiples of k (k = 1 is "
+     "exact and proves optimality)"},
+    {"order", "area|mrv", "area",
+     "area: tensors by decreasing rectangle area (the paper's); mrv: fewest remaining rows first"},
+    {"search", "up|down", "up",
+     "up: heights from the max-load bound up, the first with a cover is optimal; down: anytime, "
+     "from the best-fit arena down until a height is refuted"},
+    {"compress", "on|off", "on",
+     "lossless reductions (gcd, kept instructions, gravity offsets, components, twins); off: the "
+     "paper's plain form"},
+    {"target", "min|capacity", "min",
+     "min: the smallest arena; capacity: only whether the tensors fit the suite's capacity"},
+    {"time", "seconds > 0", "no limit", "stop the search after this long: the best plan so far"},
+    {"nodes", "integer >= 1", "no limit", "stop the search after this many nodes (rows tried)"},
+    {"mem", "bytes, K/M/G suffixes", "2G",
+     "refuse a matrix whose estimate is above this (checked before it is built)"},
+    {0},
+};
+
+const ab_planner abp_exact_cover = {
+    .name = "exact-cover",
+    .summary = "Algorithm X with dancing links on the time x memory canvas (MinUn), optimal at k = 1",
+    .flags = AB_PLANNER_EXACT | AB_PLANNER_ANYTIME,
+    .params = exact_cover_params,
+    .plan = exact_cover_plan,
+};

@@ -1,0 +1,815 @@
+/*
+ * test_exact_cover.c — planner `exact-cover` (planners/exact_cover.c,
+ * planners/dlx.c) and the core arithmetic it rests on (ab_problem_unit,
+ * ab_problem_coarsen).
+ *
+ * Ground truth is the independent brute force of tests/brute.c; every plan is
+ * judged by the oracle (abo_check), never by the planner's own claims. On
+ * random problems of 3-8 tensors (mixed sizes and alignments, touching and
+ * nested live ranges, some fixed offsets): k = 1 equals the brute-force
+ * optimum and says it proved it; compress=off, order=mrv and search=down give
+ * the same arena; k > 1 gives a valid plan never below the optimum. Then
+ * capacities, budgets, the memory refusal, parameters, determinism and
+ * allocation failures; and the dancing-links engine (planners/dlx.h) alone.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "brute.h"
+#include "core/problem.h"
+#include "harness/suite.h"
+#include "oracle/bounds.h"
+#include "oracle/check.h"
+#include "planners/dlx.h"
+#include "planners/planner.h"
+#include "support.h"
+
+#define T(nm, sz, s, e, ...) \
+    ((ab_tensor){.name = (char *)(nm), .size = (sz), .start = (s), .end = (e), .align = 1, \
+                 .offset = AB_NONE, .logical_bits = (sz) * 8, __VA_ARGS__})
+
+static void make(ab_problem *p, const ab_tensor *t, size_t n) {
+    ab_problem_init(p);
+    for (size_t i = 0; i < n; i++) cr_assert_eq(ab_problem_add(p, &t[i], NULL), AB_OK);
+}
+
+/* Plans p (all intermediates) with spec; off receives p->n offsets. */
+static ab_status plan(const char *spec, const ab_problem *p, int64_t *off, ab_plan_stats *stats,
+                      ab_error *err) {
+    const ab_planner *pl;
+    ab_params prm;
+    ab_plan_stats local;
+    if (stats == NULL) stats = &local;
+    ab_status st = ab_planner_resolve(spec, &pl, &prm, err);
+    if (st != AB_OK) return st;
+    ab_problem view;
+    ab_plan out;
+    st = ab_planner_run(pl, &prm, p, &view, &out, stats, err);
+    if (st == AB_OK) {
+        cr_assert_eq(out.n, p->n);
+        for (size_t i = 0; i < out.n; i++) off[out.v[i].tensor] = out.v[i].offset;
+    }
+    ab_plan_free(&out);
+    ab_problem_free(&view);
+    ab_params_free(&prm);
+    return st;
+}
+
+/* The oracle's verdict on off, and the arena it measured. */
+static abo_verdict judge(const ab_problem *p, const int64_t *off, int64_t *arena) {
+    ab_plan pl;
+    cr_assert_eq(ab_plan_from_offsets(&pl, off, p->n, NULL), AB_OK);
+    static abo_report r;
+    cr_assert_eq(abo_check(p, &pl, &r, NULL), AB_OK);
+    ab_plan_free(&pl);
+    if (arena) *arena = r.arena;
+    return r.verdict;
+}
+
+static int64_t max_load(const ab_problem *p) {
+    abo_bounds b;
+    cr_assert_eq(abo_bounds_compute(p, &b, NULL), AB_OK);
+    return b.max_load;
+}
+
+/* ---- random problems ------------------------------------------------------------- */
+
+static uint64_t rng;
+static uint64_t next(void) { /* splitmix64 */
+    uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static int64_t pick(int64_t lo, int64_t hi) { return lo + (int64_t)(next() % (uint64_t)(hi - lo + 1)); }
+
+/* 3-8 tensors. Sizes: small bytes, multiples of 16, or multiples of 1024
+ * (one scale per problem, some odd ones mixed in); alignments 1 to 64; live
+ * ranges random, nested inside an earlier one, or touching one (starting where
+ * it ends); a fixed offset (aligned, a multiple of `fixed_mult`) now and then,
+ * dropped when it collides with another. */
+static void random_problem(ab_problem *p, uint64_t seed, int64_t fixed_mult) {
+    static char names[8][8];
+    rng = seed * 7919 + 11;
+    ab_problem_init(p);
+    size_t n = (size_t)pick(3, 8);
+    int64_t scale = (int64_t[]){1, 1, 16, 1024}[next() % 4];
+    int64_t horizon = pick(1, 8);
+    for (size_t i = 0; i < n; i++) {
+        snprintf(names[i], sizeof names[i], "t%zu", i);
+        int64_t s = pick(0, horizon), e = s + pick(0, 4);
+        uint64_t how = next() % 4;
+        if (how == 1 && i > 0) { /* nested in an earlier tensor */
+            const ab_tensor *o = &p->t[next() % i];
+            s = pick(o->start, o->end);
+            e = pick(s, o->end);
+        } else if (how == 2 && i > 0) { /* touching an earlier tensor */
+            const ab_tensor *o = &p->t[next() % i];
+            s = o->end;
+            e = s + pick(0, 3);
+        }
+        int64_t size = scale == 1 ? pick(1, 24) : scale * pick(1, 12);
+        if (scale == 1 && next() % 6 == 0) size += pick(1, 7); /* an odd one */
+        int64_t align = (int64_t[]){1, 1, 1, 2, 4, 8, 16, 64}[next() % 8];
+        ab_tensor t = T(names[i], size, s, e, .align = align);
+        if (fixed_mult > 0 && next() % 7 == 0) {
+            int64_t m = align > fixed_mult ? align : fixed_mult;
+            t.offset = (m > scale ? m : scale) * pick(0, 3);
+        }
+        cr_assert_eq(ab_problem_add(p, &t, NULL), AB_OK);
+    }
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < i; j++) {
+            const ab_tensor *a = &p->t[i], *b = &p->t[j];
+            if (a->offset == AB_NONE || b->offset == AB_NONE || !ab_conflict(a, b)) continue;
+            if (a->offset < b->offset + b->size && b->offset < a->offset + a->size)
+                p->t[i].offset = AB_NONE;
+        }
+}
+
+#define NRANDOM 320
+
+/* The largest lossless unit, written here independently of the planner: the
+ * gcd of sizes and fixed offsets, lowered by each align that neither divides
+ * it nor is a multiple of it. (ab_problem_unit also takes every align above 1,
+ * so an align of 2 beside sizes of 1024 gives it 2.) */
+static int64_t tight_unit(const ab_problem *p) {
+    int64_t g = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        g = ab_gcd(g, p->t[i].size);
+        if (p->t[i].offset != AB_NONE) g = ab_gcd(g, p->t[i].offset);
+    }
+    for (bool again = true; again;) {
+        again = false;
+        for (size_t i = 0; i < p->n; i++) {
+            int64_t a = p->t[i].align;
+            if (g % a != 0 && a % g != 0) g = ab_gcd(g, a), again = true;
+        }
+    }
+    return g;
+}
+
+/* The k = 1 planner against the brute force, with every variant that must
+ * give the same arena. compress=off is the plain form, without the gcd: on
+ * problems whose unit u is above 1 it runs at k = u (lossless, see
+ * tight_unit), which keeps its canvas small. */
+Test(exact_cover, k1_equals_the_brute_force_optimum_on_random_problems) {
+    static const struct {
+        const char *params;
+        bool plain; /* compress=off: at k = u when u > 1 */
+    } same[] = {{"compress=off", true},
+                {"order=mrv", false},
+                {"search=down", false},
+                {"order=mrv,search=down,compress=off", true}};
+    int nfixed = 0, above_bound = 0;
+    for (uint64_t seed = 0; seed < NRANDOM; seed++) {
+        ab_problem p;
+        random_problem(&p, seed, 1);
+        int64_t want = abt_brute_optimum(&p, NULL);
+        cr_assert_geq(want, 0, "seed %llu", (unsigned long long)seed);
+        int64_t off[8], arena;
+        ab_plan_stats st;
+        ab_error err;
+        cr_assert_eq(plan("exact-cover", &p, off, &st, &err), AB_OK, "seed %llu: %s",
+                     (unsigned long long)seed, err.msg);
+        cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu", (unsigned long long)seed);
+        cr_assert_eq(arena, want, "seed %llu: exact-cover %lld, brute force %lld (%s)",
+                     (unsigned long long)seed, (long long)arena, (long long)want, st.note);
+        cr_assert(st.proven_optimal, "seed %llu: %s", (unsigned long long)seed, st.note);
+        cr_assert_eq(st.lower_bound, want, "seed %llu", (unsigned long long)seed);
+        cr_assert(strncmp(st.note, "optimal at H=", 13) == 0, "%s", st.note);
+        int64_t u = tight_unit(&p);
+        char ks[32] = "";
+        if (u > 1) snprintf(ks, sizeof ks, ",k=%lld", (long long)u);
+        for (size_t v = 0; v < sizeof same / sizeof same[0]; v++) {
+            char spec[96];
+            snprintf(spec, sizeof spec, "exact-cover:%s%s", same[v].params, same[v].plain ? ks : "");
+            bool k1 = strstr(spec, ",k=") == NULL;
+            int64_t a2;
+            cr_assert_eq(plan(spec, &p, off, &st, &err), AB_OK, "%s: %s", spec, err.msg);
+            cr_assert_eq(judge(&p, off, &a2), ABO_OK, "seed %llu %s", (unsigned long long)seed, spec);
+            cr_assert_eq(a2, want, "seed %llu %s: %lld, want %lld", (unsigned long long)seed, spec,
+                         (long long)a2, (long long)want);
+            cr_assert_eq(st.proven_optimal, k1, "seed %llu %s", (unsigned long long)seed, spec);
+            cr_assert_eq(st.lower_bound, k1 ? want : AB_NONE, "%s", spec);
+        }
+        for (size_t i = 0; i < p.n; i++) nfixed += p.t[i].offset != AB_NONE;
+        above_bound += want > max_load(&p);
+        ab_problem_free(&p);
+    }
+    /* the generator must reach the interesting cases */
+    cr_assert_gt(nfixed, 30, "%d fixed tensors", nfixed);
+    cr_assert_gt(above_bound, 30, "%d problems with an optimum above the max-load bound", above_bound);
+}
+
+/* At k > 1 the plan is valid for the real problem and never below its
+ * optimum; it claims no proof and no bound. */
+Test(exact_cover, k_above_1_is_valid_and_never_below_the_optimum) {
+    static const int64_t ks[] = {2, 4, 16, 64, 1024};
+    for (uint64_t seed = 0; seed < 120; seed++) {
+        ab_problem p;
+        random_problem(&p, seed, 1024); /* fixed offsets multiples of every k */
+        int64_t want = abt_brute_optimum(&p, NULL);
+        cr_assert_geq(want, 0);
+        int64_t k = ks[seed % 5], off[8], arena, big = 0;
+        for (size_t i = 0; i < p.n; i++)
+            if (p.t[i].size > big) big = p.t[i].size;
+        char spec[64]; /* the plain form only where its canvas stays small */
+        snprintf(spec, sizeof spec, "exact-cover:k=%lld%s", (long long)k,
+                 seed % 2 && big / k <= 64 ? ",compress=off" : "");
+        ab_plan_stats st;
+        ab_error err;
+        cr_assert_eq(plan(spec, &p, off, &st, &err), AB_OK, "%s: %s", spec, err.msg);
+        cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu %s", (unsigned long long)seed, spec);
+        cr_assert_geq(arena, want);
+        for (size_t i = 0; i < p.n; i++) cr_assert_eq(off[i] % k, 0, "offsets are multiples of k");
+        cr_assert_not(st.proven_optimal);
+        cr_assert_eq(st.lower_bound, AB_NONE);
+        cr_assert(strncmp(st.note, "k=", 2) == 0, "%s", st.note);
+        ab_problem_free(&p);
+    }
+}
+
+/* Coarsening by the problem's own unit loses nothing: the same arena as k = 1
+ * (the plain form at k = the unit, the reduced form at k = 1). */
+Test(exact_cover, k_equal_to_the_unit_is_lossless) {
+    for (uint64_t seed = 0; seed < 60; seed++) {
+        ab_problem p;
+        random_problem(&p, seed, 1);
+        int64_t unit = tight_unit(&p), off[8], a1, ak;
+        char spec[64];
+        snprintf(spec, sizeof spec, "exact-cover:k=%lld,compress=off", (long long)unit);
+        cr_assert_eq(plan("exact-cover", &p, off, NULL, NULL), AB_OK);
+        judge(&p, off, &a1);
+        cr_assert_eq(plan(spec, &p, off, NULL, NULL), AB_OK);
+        cr_assert_eq(judge(&p, off, &ak), ABO_OK);
+        cr_assert_eq(ak, a1, "seed %llu unit %lld", (unsigned long long)seed, (long long)unit);
+        ab_problem_free(&p);
+    }
+}
+
+/* ---- known answers ------------------------------------------------------------------ */
+
+Test(exact_cover, reaches_every_example_optimum) {
+    static const char *const files[] = {
+        "chain_reuse", "diamond", "first_fit_hole", "fixed_offset", "int4_shapes",
+        "io_separate", "io_workspace", "mixed_alignment", "nested_ranges", "touching_ranges"};
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "suites/examples/%s.yaml", files[f]);
+        ab_problem p, view;
+        ab_error err;
+        cr_assert_eq(abh_suite_load(abt_src(rel), &p, &err), AB_OK, "%s: %s", rel, err.msg);
+        cr_assert_eq(ab_problem_arena_view(&p, &view, NULL, NULL), AB_OK);
+        int64_t off[16], arena;
+        ab_plan_stats st;
+        cr_assert_eq(plan("exact-cover", &view, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(judge(&view, off, &arena), ABO_OK);
+        cr_assert_eq(arena, p.expect_optimum, "%s: %lld", rel, (long long)arena);
+        cr_assert(st.proven_optimal);
+        ab_problem_free(&view);
+        ab_problem_free(&p);
+    }
+}
+
+/* A fixed tensor splits the arena: the others fit around it. */
+Test(exact_cover, honours_fixed_offsets) {
+    ab_tensor t[] = {T("pinned", 64, 0, 4, .offset = 32), T("a", 64, 0, 1), T("b", 96, 1, 2),
+                     T("c", 32, 3, 4)};
+    ab_problem p;
+    make(&p, t, 4);
+    int64_t off[4], arena;
+    cr_assert_eq(plan("exact-cover", &p, off, NULL, NULL), AB_OK);
+    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_eq(off[0], 32);
+    cr_assert_eq(off[3], 0, "c fits exactly below the pinned tensor");
+    cr_assert_eq(arena, 256);
+    cr_assert_eq(plan("exact-cover:k=32", &p, off, NULL, NULL), AB_OK);
+    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_eq(arena, 256);
+    ab_problem_free(&p);
+}
+
+Test(exact_cover, fails_clearly_on_a_fixed_offset_off_the_k_grid) {
+    ab_tensor t[] = {T("pinned", 64, 0, 4, .offset = 48), T("a", 64, 0, 1)};
+    ab_problem p;
+    make(&p, t, 2);
+    int64_t off[2];
+    ab_error err;
+    cr_assert_eq(plan("exact-cover:k=32", &p, off, NULL, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "'pinned' has fixed offset 48, not a multiple of k = 32") != NULL, "%s",
+              err.msg);
+    cr_assert(strstr(err.msg, "k must divide 48") != NULL, "%s", err.msg);
+    cr_assert_eq(plan("exact-cover:k=16", &p, off, NULL, &err), AB_OK);
+    ab_problem_free(&p);
+}
+
+Test(exact_cover, rejects_overlapping_fixed_offsets) {
+    ab_tensor t[] = {T("x", 64, 0, 4, .offset = 0), T("y", 64, 2, 3, .offset = 32)};
+    ab_problem p;
+    make(&p, t, 2);
+    int64_t off[2];
+    ab_error err;
+    cr_assert_eq(plan("exact-cover", &p, off, NULL, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "'x' and 'y' have fixed offsets that overlap") != NULL, "%s", err.msg);
+    ab_problem_free(&p);
+}
+
+/* The first-fit hole: a (2, [0,1]), b (1, [0,3]), c (3, [2,3]); max-load 4
+ * is reachable only with b at the bottom or the top. */
+static const ab_tensor hole[] = {T("a", 2, 0, 1), T("b", 1, 0, 3), T("c", 3, 2, 3)};
+
+Test(exact_cover, an_empty_problem_has_arena_0) {
+    ab_problem p;
+    ab_problem_init(&p);
+    ab_plan_stats st;
+    cr_assert_eq(plan("exact-cover", &p, NULL, &st, NULL), AB_OK);
+    cr_assert(st.proven_optimal);
+    cr_assert_eq(st.lower_bound, 0);
+    ab_problem_free(&p);
+}
+
+/* Many identical tensors all live together: twins make it one order. */
+Test(exact_cover, identical_tensors_stack_without_search_blowup) {
+    ab_tensor t[12];
+    static char names[12][8];
+    for (int i = 0; i < 12; i++) {
+        snprintf(names[i], sizeof names[i], "w%d", i);
+        t[i] = T(names[i], 48, 0, 3, .align = 16);
+    }
+    t[11] = T(names[11], 40, 2, 5, .align = 16); /* one that differs */
+    ab_problem p;
+    make(&p, t, 12);
+    int64_t off[12], arena;
+    ab_plan_stats st;
+    cr_assert_eq(plan("exact-cover", &p, off, &st, NULL), AB_OK);
+    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_eq(arena, 11 * 48 + 40);
+    cr_assert(st.proven_optimal);
+    cr_assert_lt(st.nodes, 100, "%lld nodes", (long long)st.nodes);
+    ab_problem_free(&p);
+}
+
+/* Independent time segments are solved apart; the arena is the larger. */
+Test(exact_cover, solves_components_apart) {
+    ab_tensor t[] = {T("a", 2, 0, 1), T("b", 1, 0, 3), T("c", 3, 2, 3),
+                     T("d", 5, 10, 12), T("e", 4, 11, 11), T("f", 5, 12, 13)};
+    ab_problem p;
+    make(&p, t, 6);
+    int64_t off[6], arena;
+    ab_plan_stats st;
+    cr_assert_eq(plan("exact-cover", &p, off, &st, NULL), AB_OK);
+    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_eq(arena, abt_brute_optimum(&p, NULL));
+    cr_assert(st.proven_optimal);
+    ab_problem_free(&p);
+}
+
+/* ---- capacity ------------------------------------------------------------------------- */
+
+Test(exact_cover, fits_the_capacity_or_says_it_cannot) {
+    int checked = 0;
+    for (uint64_t seed = 0; seed < 80; seed++) {
+        ab_problem p;
+        random_problem(&p, seed, 1);
+        int64_t opt = abt_brute_optimum(&p, NULL), off[8], arena;
+        ab_plan_stats st;
+        ab_error err;
+        /* exactly the optimum: both questions succeed within it */
+        p.capacity = opt;
+        cr_assert_eq(plan("exact-cover", &p, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+        cr_assert_eq(arena, opt);
+        cr_assert_eq(plan("exact-cover:target=capacity", &p, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu: %s", (unsigned long long)seed,
+                     st.note);
+        cr_assert(strstr(st.note, "fits the capacity") || strstr(st.note, "optimal"), "%s", st.note);
+        /* one byte less: no plan fits; the best is returned, over capacity */
+        p.capacity = opt - 1;
+        const char *specs[] = {"exact-cover", "exact-cover:target=capacity",
+                               "exact-cover:search=down"};
+        for (int s = 0; s < 3; s++) {
+            cr_assert_eq(plan(specs[s], &p, off, &st, &err), AB_OK, "%s", err.msg);
+            cr_assert_eq(judge(&p, off, &arena), ABO_OVER_CAPACITY, "seed %llu %s",
+                         (unsigned long long)seed, specs[s]);
+            cr_assert_not(st.proven_optimal, "seed %llu %s: %s", (unsigned long long)seed, specs[s],
+                          st.note);
+            cr_assert_geq(st.lower_bound, opt, "%s: bound %lld", specs[s], (long long)st.lower_bound);
+            cr_assert_leq(st.lower_bound, opt);
+            cr_assert(strstr(st.note, "does not fit the capacity") != NULL, "%s", st.note);
+        }
+        checked++;
+        ab_problem_free(&p);
+    }
+    cr_assert_eq(checked, 80);
+}
+
+/* A suite's one pool bounds the arena like a capacity (the checker holds a
+ * plan to its size). */
+Test(exact_cover, takes_a_single_pool_size_as_the_capacity) {
+    for (uint64_t seed = 0; seed < 30; seed++) {
+        ab_problem p;
+        random_problem(&p, seed, 1);
+        int64_t opt = abt_brute_optimum(&p, NULL), off[8], arena;
+        p.npools = 1;
+        p.pools = ab_calloc(1, sizeof *p.pools);
+        p.pools[0] = (ab_pool){.name = ab_strdup("sram"), .size = opt};
+        ab_plan_stats st;
+        ab_error err;
+        cr_assert_eq(plan("exact-cover:target=capacity", &p, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu: %s", (unsigned long long)seed,
+                     st.note);
+        p.pools[0].size = opt - 1;
+        cr_assert_eq(plan("exact-cover", &p, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(judge(&p, off, &arena), ABO_OVER_CAPACITY);
+        cr_assert(strstr(st.note, "does not fit the capacity") != NULL, "%s", st.note);
+        cr_assert_eq(st.lower_bound, opt);
+        ab_problem_free(&p);
+    }
+}
+
+Test(exact_cover, target_capacity_needs_a_capacity) {
+    ab_problem p;
+    make(&p, hole, 3);
+    int64_t off[3];
+    ab_error err;
+    cr_assert_eq(plan("exact-cover:target=capacity", &p, off, NULL, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "needs a suite capacity") != NULL, "%s", err.msg);
+    ab_problem_free(&p);
+}
+
+/* ---- budgets ---------------------------------------------------------------------------- */
+
+/* A problem whose best-fit start is above the optimum and the optimum above
+ * the max-load bound, so the search has work to do. */
+static bool needs_search(uint64_t seed, ab_problem *p, int64_t *opt) {
+    random_problem(p, seed, 0);
+    *opt = abt_brute_optimum(p, NULL);
+    int64_t off[8], bf;
+    cr_assert_eq(plan("best-fit", p, off, NULL, NULL), AB_OK);
+    judge(p, off, &bf);
+    int64_t bf2;
+    cr_assert_eq(plan("best-fit:order=size", p, off, NULL, NULL), AB_OK);
+    judge(p, off, &bf2);
+    if (bf2 < bf) bf = bf2;
+    cr_assert_eq(plan("best-fit:order=area", p, off, NULL, NULL), AB_OK);
+    judge(p, off, &bf2);
+    if (bf2 < bf) bf = bf2;
+    if (bf > *opt && *opt > max_load(p)) return true;
+    ab_problem_free(p);
+    return false;
+}
+
+Test(exact_cover, a_budget_returns_a_valid_unproven_plan_and_a_true_bound) {
+    int found = 0;
+    for (uint64_t seed = 0; seed < 2000 && found < 6; seed++) {
+        ab_problem p;
+        int64_t opt;
+        if (!needs_search(seed, &p, &opt)) continue;
+        found++;
+        const char *specs[] = {"exact-cover:nodes=1", "exact-cover:nodes=1,search=down",
+                               "exact-cover:time=0.000000001"};
+        for (int s = 0; s < 3; s++) {
+            int64_t off[8], arena;
+            ab_plan_stats st;
+            ab_error err;
+            cr_assert_eq(plan(specs[s], &p, off, &st, &err), AB_OK, "%s", err.msg);
+            cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+            cr_assert_geq(arena, opt);
+            cr_assert_not(st.proven_optimal, "seed %llu %s: %s", (unsigned long long)seed,
+                          specs[s], st.note);
+            cr_assert_leq(st.lower_bound, opt, "the bound is a bound");
+            cr_assert_geq(st.lower_bound, max_load(&p));
+            cr_assert_leq(st.nodes, 1);
+            cr_assert(strstr(st.note, "budget ran out at H=") != NULL, "%s", st.note);
+        }
+        /* a generous budget finishes and proves */
+        int64_t off[8], arena;
+        ab_plan_stats st;
+        cr_assert_eq(plan("exact-cover:nodes=100000000,time=600", &p, off, &st, NULL), AB_OK);
+        judge(&p, off, &arena);
+        cr_assert_eq(arena, opt);
+        cr_assert(st.proven_optimal);
+        ab_problem_free(&p);
+    }
+    cr_assert_eq(found, 6, "only %d problems needed a search", found);
+}
+
+/* search=down is anytime: each budget step gives a plan no worse. */
+Test(exact_cover, search_down_improves_with_the_budget) {
+    int found = 0;
+    for (uint64_t seed = 0; seed < 2000 && found < 4; seed++) {
+        ab_problem p;
+        int64_t opt;
+        if (!needs_search(seed, &p, &opt)) continue;
+        found++;
+        int64_t last = INT64_MAX;
+        for (int64_t n = 1; n <= 4096; n *= 4) {
+            char spec[64];
+            snprintf(spec, sizeof spec, "exact-cover:search=down,nodes=%lld", (long long)n);
+            int64_t off[8], arena;
+            cr_assert_eq(plan(spec, &p, off, NULL, NULL), AB_OK);
+            cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+            cr_assert_leq(arena, last);
+            cr_assert_geq(arena, opt);
+            last = arena;
+        }
+        ab_problem_free(&p);
+    }
+    cr_assert_eq(found, 4);
+}
+
+/* mixed_alignment.yaml scaled up: w0 and w1 (3000 B, align 2048) leave a gap
+ * too small for z (1500 B), so the optimum 8596 is above the bound 7500 and
+ * heights must be refuted, at a unit of 4 B: a large matrix. */
+static const ab_tensor padded[] = {T("w0", 3000, 0, 2, .align = 2048),
+                                   T("w1", 3000, 0, 2, .align = 2048), T("q", 1000, 0, 0),
+                                   T("z", 1500, 1, 2)};
+
+Test(exact_cover, refuses_a_matrix_above_the_memory_limit_before_building_it) {
+    ab_problem p;
+    make(&p, padded, 4);
+    int64_t off[4], arena;
+    ab_plan_stats st;
+    ab_error err;
+    cr_assert_eq(plan("exact-cover:mem=64K", &p, off, NULL, &err), AB_ELIMIT);
+    cr_assert(strstr(err.msg, "exact-cover: the dancing-links matrix at H=1875 units of 4 B") != NULL,
+              "%s", err.msg);
+    cr_assert(strstr(err.msg, "above the memory limit of 64.0 KiB (mem=); refused before building "
+                              "it: coarsen (e.g. k=") != NULL,
+              "%s", err.msg);
+    cr_assert_eq(plan("exact-cover", &p, off, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_eq(arena, 8596);
+    cr_assert(st.proven_optimal);
+    cr_assert_eq(abt_brute_optimum(&p, NULL), 8596);
+    ab_problem_free(&p);
+}
+
+/* A canvas of billions of units is refused from counts alone, at once:
+ * nothing is walked offset by offset, nothing is allocated for it. */
+Test(exact_cover, refuses_huge_canvases_quickly) {
+    int64_t g = 1000000000;
+    ab_tensor t[] = {T("w0", 3 * g, 0, 2, .align = (int64_t)1 << 31),
+                     T("w1", 3 * g, 0, 2, .align = (int64_t)1 << 31), T("q", g, 0, 0),
+                     T("z", 3 * g / 2 + 1, 1, 2)};
+    ab_problem p;
+    make(&p, t, 4);
+    int64_t off[4];
+    ab_error err;
+    cr_assert_eq(plan("exact-cover", &p, off, NULL, &err), AB_ELIMIT);
+    cr_assert(strstr(err.msg, "refused before building it") != NULL, "%s", err.msg);
+    cr_assert_eq(plan("exact-cover:compress=off", &p, off, NULL, &err), AB_ELIMIT);
+    /* a live range of 2^40 instructions in the plain form */
+    p.t[3].end = (int64_t)1 << 40;
+    p.t[3].size = 3 * g / 2;
+    cr_assert_eq(plan("exact-cover:compress=off,k=500000000", &p, off, NULL, &err), AB_ELIMIT);
+    cr_assert(strstr(err.msg, "time columns") != NULL, "%s", err.msg);
+    ab_problem_free(&p);
+}
+
+/* ---- parameters, determinism, failures ------------------------------------------------------ */
+
+Test(exact_cover, rejects_bad_parameters_naming_the_choices) {
+    ab_problem p;
+    make(&p, hole, 3);
+    int64_t off[3];
+    ab_error err;
+    struct {
+        const char *spec, *says;
+    } bad[] = {
+        {"exact-cover:order=size", "expected area or mrv"},
+        {"exact-cover:search=sideways", "expected up or down"},
+        {"exact-cover:compress=maybe", "expected on or off"},
+        {"exact-cover:target=fit", "expected min or capacity"},
+        {"exact-cover:k=0", "parameter k"},
+        {"exact-cover:time=0", "expected seconds > 0"},
+        {"exact-cover:time=soon", "expected seconds > 0"},
+        {"exact-cover:nodes=0", "parameter nodes"},
+        {"exact-cover:mem=lots", "parameter mem"},
+        {"exact-cover:mem=-5", "parameter mem"},
+        {"exact-cover:width=3", "takes no parameter 'width'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cr_assert_eq(plan(bad[i].spec, &p, off, NULL, &err), AB_EINPUT, "%s", bad[i].spec);
+        cr_assert(strstr(err.msg, bad[i].says) != NULL, "%s: %s", bad[i].spec, err.msg);
+    }
+    cr_assert_eq(plan("exact-cover:mem=3G,time=2.5,nodes=10", &p, off, NULL, &err), AB_OK, "%s",
+                 err.msg);
+    ab_problem_free(&p);
+}
+
+Test(exact_cover, is_deterministic) {
+    for (uint64_t seed = 0; seed < 40; seed++) {
+        ab_problem p;
+        random_problem(&p, seed, 1);
+        int64_t a[8], b[8];
+        const char *spec = seed % 2 ? "exact-cover:order=mrv" : "exact-cover:search=down";
+        cr_assert_eq(plan(spec, &p, a, NULL, NULL), AB_OK);
+        cr_assert_eq(plan(spec, &p, b, NULL, NULL), AB_OK);
+        cr_assert_arr_eq(a, b, p.n * sizeof a[0]);
+        ab_problem_free(&p);
+    }
+}
+
+Test(exact_cover, survives_every_allocation_failure) {
+    ab_tensor t[] = {T("a", 2, 0, 1), T("b", 1, 0, 3), T("c", 3, 2, 3, .offset = 1),
+                     T("d", 2, 2, 5), T("e", 4, 6, 7)};
+    ab_problem p;
+    make(&p, t, 5);
+    int64_t off[5], arena;
+    ab_error err;
+    ab_alloc_fail_at(0);
+    cr_assert_eq(plan("exact-cover", &p, off, NULL, NULL), AB_OK);
+    long calls = ab_alloc_fail_at(0);
+    cr_assert_gt(calls, 10);
+    for (long n = 1; n <= calls; n++) {
+        ab_alloc_fail_at(n);
+        ab_status st = plan("exact-cover", &p, off, NULL, &err);
+        ab_alloc_fail_at(0);
+        cr_assert(st == AB_OK || st == AB_ENOMEM, "call %ld: status %d %s", n, st, err.msg);
+        if (st == AB_OK) cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    }
+    ab_problem_free(&p);
+}
+
+Test(exact_cover, is_listed_as_exact_and_anytime) {
+    const ab_planner *pl = ab_planner_find("exact-cover");
+    cr_assert_not_null(pl);
+    cr_assert(pl->flags & AB_PLANNER_EXACT);
+    cr_assert(pl->flags & AB_PLANNER_ANYTIME);
+    const char *keys[] = {"k", "order", "search", "compress", "target", "time", "nodes", "mem"};
+    size_t n = 0;
+    for (const ab_param_desc *d = pl->params; d->key; d++, n++) cr_assert_str_eq(d->key, keys[n]);
+    cr_assert_eq(n, 8);
+}
+
+/* ---- the dancing-links engine alone ----------------------------------------------------------- */
+
+/* Items of the given sizes on a line of `cells` cells (one group): a row per
+ * item and position, key = position. */
+static abp_dlx *line(const int32_t *size, int32_t n, int32_t cells) {
+    int64_t rows = 0, nodes = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (size[i] <= cells) {
+            rows += cells - size[i] + 1;
+            nodes += (int64_t)(cells - size[i] + 1) * (size[i] + 1);
+        }
+    abp_dlx *m = abp_dlx_new(n, 1, cells, rows, nodes);
+    cr_assert_not_null(m);
+    int32_t secs[64];
+    for (int32_t i = 0; i < n; i++) {
+        abp_dlx_primary(m, i, 0, 0, size[i], -1, -1);
+        for (int32_t o = 0; o + size[i] <= cells; o++) {
+            for (int32_t u = 0; u < size[i]; u++) secs[u] = o + u;
+            abp_dlx_add_row(m, i, o, secs, size[i]);
+        }
+    }
+    cr_assert_not(abp_dlx_overflowed(m));
+    return m;
+}
+
+Test(dlx, finds_a_cover_and_restores_the_matrix) {
+    int32_t size[] = {3, 2, 1, 2};
+    abp_dlx *m = line(size, 4, 9); /* one cell left empty: secondary columns are optional */
+    int64_t keys[4], again[4];
+    abp_dlx_budget b = {0};
+    for (int order = 0; order < 2; order++) {
+        cr_assert_eq(abp_dlx_search(m, order ? ABP_DLX_MRV : ABP_DLX_STATIC, &b, keys), ABP_DLX_FOUND);
+        bool used[9] = {0};
+        for (int i = 0; i < 4; i++)
+            for (int u = 0; u < size[i]; u++) {
+                cr_assert_not(used[keys[i] + u], "cell %lld covered twice", (long long)(keys[i] + u));
+                used[keys[i] + u] = true;
+            }
+        cr_assert_eq(abp_dlx_search(m, order ? ABP_DLX_MRV : ABP_DLX_STATIC, &b, again), ABP_DLX_FOUND);
+        cr_assert_arr_eq(keys, again, sizeof keys, "the matrix was restored");
+    }
+    abp_dlx_free(m);
+    abp_dlx_free(NULL);
+}
+
+Test(dlx, refutes_when_no_cover_exists) {
+    /* 3 + 3 in 7 cells fits; 3 + 3 + 2 does not (8 > 7): the demand counter
+     * refutes at once; 4 + 4 in 7 too */
+    int32_t a[] = {3, 3}, b2[] = {3, 3, 2}, c2[] = {4, 4};
+    abp_dlx_budget b = {0};
+    int64_t keys[3];
+    abp_dlx *m = line(a, 2, 7);
+    cr_assert_eq(abp_dlx_search(m, ABP_DLX_STATIC, &b, keys), ABP_DLX_FOUND);
+    abp_dlx_free(m);
+    m = line(b2, 3, 7);
+    cr_assert_eq(abp_dlx_search(m, ABP_DLX_STATIC, &b, keys), ABP_DLX_NONE);
+    abp_dlx_free(m);
+    m = line(c2, 2, 7);
+    cr_assert_eq(abp_dlx_search(m, ABP_DLX_MRV, &b, keys), ABP_DLX_NONE);
+    abp_dlx_free(m);
+    cr_assert_eq(b.nodes, 2, "a node per row of the fit; none for the two refutations");
+}
+
+/* Sizes 3, 2, 2 in 7 cells take three nodes (a row each); a budget of one
+ * node stops the search, and the matrix is whole again after the stop. */
+Test(dlx, stops_on_a_budget_and_restores_the_matrix) {
+    int32_t size[] = {3, 2, 2};
+    abp_dlx *m = line(size, 3, 7);
+    int64_t keys[3];
+    abp_dlx_budget b = {.max_nodes = 1};
+    cr_assert_eq(abp_dlx_search(m, ABP_DLX_STATIC, &b, keys), ABP_DLX_BUDGET);
+    cr_assert(b.out);
+    cr_assert_eq(b.nodes, 1);
+    abp_dlx_budget free_b = {0};
+    cr_assert_eq(abp_dlx_search(m, ABP_DLX_STATIC, &free_b, keys), ABP_DLX_FOUND);
+    cr_assert_eq(keys[0], 0);
+    cr_assert_eq(keys[1], 3);
+    cr_assert_eq(keys[2], 5);
+    abp_dlx_free(m);
+}
+
+Test(dlx, keeps_twin_keys_increasing) {
+    int32_t size[] = {2, 2, 2};
+    abp_dlx *m = line(size, 3, 6);
+    abp_dlx_primary(m, 0, 0, 0, 2, -1, 1);
+    abp_dlx_primary(m, 1, 0, 0, 2, 0, 2);
+    abp_dlx_primary(m, 2, 0, 0, 2, 1, -1);
+    int64_t keys[3];
+    abp_dlx_budget b = {0};
+    cr_assert_eq(abp_dlx_search(m, ABP_DLX_MRV, &b, keys), ABP_DLX_FOUND);
+    cr_assert(keys[0] < keys[1] && keys[1] < keys[2], "%lld %lld %lld", (long long)keys[0],
+              (long long)keys[1], (long long)keys[2]);
+    abp_dlx_free(m);
+}
+
+Test(dlx, refuses_counts_beyond_its_node_limit) {
+    cr_assert_eq(abp_dlx_bytes(1, 1 << 20, 1 << 12, 1, 1), INT64_MAX);
+    cr_assert_null(abp_dlx_new(1, 1 << 20, 1 << 12, 1, 1));
+    cr_assert_lt(abp_dlx_bytes(2, 1, 4, 2, 6), 4096);
+    abp_dlx *m = abp_dlx_new(1, 1, 4, 1, 2);
+    int32_t secs[] = {0, 1};
+    abp_dlx_add_row(m, 0, 0, secs, 1);
+    cr_assert_not(abp_dlx_overflowed(m));
+    abp_dlx_add_row(m, 0, 1, secs, 2); /* a second row: beyond the count */
+    cr_assert(abp_dlx_overflowed(m));
+    abp_dlx_free(m);
+}
+
+/* ---- the core arithmetic the planner rests on ------------------------------------------------ */
+
+Test(unit, counts_sizes_aligns_fixed_offsets_and_capacity) {
+    ab_tensor t[] = {T("a", 3072, 0, 1), T("b", 2048, 1, 2, .align = 1024),
+                     T("c", 1024, 0, 2, .offset = 4096)};
+    ab_problem p;
+    make(&p, t, 3);
+    cr_assert_eq(ab_problem_unit(&p), 1024);
+    p.t[2].offset = 512;
+    cr_assert_eq(ab_problem_unit(&p), 512, "a fixed offset counts");
+    p.t[2].offset = AB_NONE;
+    p.capacity = 10240 + 256;
+    cr_assert_eq(ab_problem_unit(&p), 256, "the capacity counts");
+    p.capacity = AB_NONE;
+    p.t[1].align = 1;
+    cr_assert_eq(ab_problem_unit(&p), 1024, "align 1 does not");
+    p.t[0].size = 3000;
+    cr_assert_eq(ab_problem_unit(&p), 8);
+    ab_problem_free(&p);
+    ab_problem_init(&p);
+    cr_assert_eq(ab_problem_unit(&p), 1, "empty");
+}
+
+Test(coarsen, scales_alignment_by_the_gcd_for_any_k) {
+    ab_tensor t[] = {T("a", 25, 0, 1, .align = 8), T("b", 24, 0, 1, .align = 4, .offset = 36),
+                     T("c", 1, 0, 1, .align = 1)};
+    ab_problem p, q;
+    make(&p, t, 3);
+    p.capacity = 100;
+    ab_error err;
+    cr_assert_eq(ab_problem_coarsen(&p, 12, &q, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(q.t[0].size, 3);
+    cr_assert_eq(q.t[0].align, 2, "12u is a multiple of 8 iff u is even");
+    cr_assert_eq(q.t[1].align, 1, "12u is always a multiple of 4");
+    cr_assert_eq(q.t[1].offset, 3);
+    cr_assert_eq(q.t[2].size, 1);
+    cr_assert_eq(q.capacity, 8, "rounded down");
+    ab_problem_free(&q);
+    cr_assert_eq(ab_problem_coarsen(&p, 1, &q, &err), AB_OK);
+    cr_assert_eq(q.t[0].size, 25);
+    cr_assert_eq(q.t[0].align, 8, "k = 1 copies");
+    ab_problem_free(&q);
+    cr_assert_eq(ab_problem_coarsen(&p, 8, &q, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "not a multiple of k = 8") != NULL, "%s", err.msg);
+    ab_problem_free(&p);
+}
+
+/* Dividing by the unit and multiplying back keeps the brute-force optimum. */
+Test(coarsen, by_the_unit_keeps_the_optimum) {
+    for (uint64_t seed = 0; seed < 100; seed++) {
+        ab_problem p, q;
+        random_problem(&p, seed, 1);
+        int64_t u = ab_problem_unit(&p);
+        cr_assert_eq(ab_problem_coarsen(&p, u, &q, NULL), AB_OK);
+        cr_assert_eq(abt_brute_optimum(&q, NULL) * u, abt_brute_optimum(&p, NULL),
+                     "seed %llu unit %lld", (unsigned long long)seed, (long long)u);
+        ab_problem_free(&q);
+        ab_problem_free(&p);
+    }
+}
