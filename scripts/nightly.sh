@@ -8,8 +8,11 @@
 # arena fell below a suite's known optimum (exit 1 from run), or compare
 # found a regression against the previous nightly (exit 1 from compare).
 #
-# The default run also solves the ILP (GLPK, 10 s each) on suites of at most
-# 300 arena tensors; proofs of optimality that disagree fail the run.
+# The default run also runs the exact-cover planner (10 s each) and solves the
+# ILP (GLPK, 10 s each) on suites of at most 300 arena tensors; proofs of
+# optimality that disagree (exact cover at k = 1, ILP, lower bound) fail the
+# run. --full adds exact cover at k = 16, 64, 256 and 1024 (the coarsening
+# trade-off, drawn in the HTML report).
 #
 # Usage: scripts/nightly.sh [--full] [SUITE_OR_DIR...]
 #   --full   every planner (--planners all) with longer limits
@@ -24,7 +27,7 @@ args=()
 for a in "$@"; do
     case "$a" in
         --full) full=1 ;;
-        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) args+=("$a") ;;
     esac
 done
@@ -37,11 +40,12 @@ ab="$dir/arenabench"
 
 db="${AB_DB:-results/arenabench.db}"
 mkdir -p "$(dirname "$db")"
-planners=(--planners default)
+planners=(--planners default -p exact-cover:time=10)
 limits=(--time-limit 60 --mem-limit 4G --ilp --ilp-time 10 --ilp-max-tensors 300)
 tag=nightly
 if [ $full -eq 1 ]; then
-    planners=(--planners all)
+    planners=(--planners all -p exact-cover:time=60 -p exact-cover:k=16,time=60
+              -p exact-cover:k=64,time=60 -p exact-cover:k=256,time=60 -p exact-cover:k=1024,time=60)
     limits=(--time-limit 600 --mem-limit 8G --ilp --ilp-time 60 --ilp-max-tensors 2000)
     tag=nightly-full
 fi
