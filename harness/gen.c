@@ -249,22 +249,56 @@ static size_t fire(gb *b, int k, size_t x, int64_t hw, int64_t s, int64_t e) {
     return gb_op(b, NAME("fire%d_concat", k), ins, 2, hw, hw, 2 * e);
 }
 
-/* SqueezeNet 1.1: conv1 3x3/2 (valid) gives 111x111x64. */
+/* The width after SqueezeNet's 3x3 stride-2 max pool, rounding up as Caffe
+ * does: ceil((hw - 3) / 2) + 1 (111 -> 55, 55 -> 27, 27 -> 13, 109 -> 54, 54 -> 27). */
+static int64_t pooled(int64_t hw) { return (hw - 2) / 2 + 1; }
+
+/* A pooling layer after tensor x, or (fuse) none: x itself was written at the
+ * pooled size by the layer before (a compiler that fuses conv/concat with the
+ * max pool never materialises the full-size tensor). */
+static size_t pool_or_fused(gb *b, const char *name, size_t x, int64_t hw, int64_t c, bool fuse) {
+    return fuse ? x : gb_op1(b, name, x, hw, hw, c);
+}
+
+/* A fire module whose concat may write the pooled size directly (fused). */
+static size_t fire_pooled(gb *b, int k, size_t x, int64_t hw, int64_t s, int64_t e, bool pool,
+                          bool fuse) {
+    char name[64];
+    if (!(pool && fuse)) {
+        size_t y = fire(b, k, x, hw, s, e);
+        return pool ? gb_op1(b, NAME("maxpool%d", k), y, pooled(hw), pooled(hw), 2 * e) : y;
+    }
+    size_t sq = gb_op1(b, NAME("fire%d_squeeze", k), x, hw, hw, s);
+    size_t e1 = gb_op1(b, NAME("fire%d_expand1x1", k), sq, hw, hw, e);
+    size_t e3 = gb_op1(b, NAME("fire%d_expand3x3", k), sq, hw, hw, e);
+    size_t ins[2] = {e1, e3};
+    return gb_op(b, NAME("fire%d_concat_pool", k), ins, 2, pooled(hw), pooled(hw), 2 * e);
+}
+
+/* SqueezeNet 1.1 (default): conv1 3x3/2 valid gives 111x111x64, pools after
+ * conv1, fire3 and fire5. SqueezeNet 1.0 (version=1.0): conv1 7x7/2 with 96
+ * channels gives 109x109x96, pools after conv1, fire4 and fire8. fuse_pool=1
+ * fuses each max pool into the layer before it. */
 static void gen_squeezenet(gctx *g) {
     gb *b = g->b;
-    size_t x = gb_op1(b, "conv1", net_input(b, 224, 3), 111, 111, 64);
-    x = gb_op1(b, "maxpool1", x, 55, 55, 64);
-    x = fire(b, 2, x, 55, 16, 64);
-    x = fire(b, 3, x, 55, 16, 64);
-    x = gb_op1(b, "maxpool3", x, 27, 27, 128);
-    x = fire(b, 4, x, 27, 32, 128);
-    x = fire(b, 5, x, 27, 32, 128);
-    x = gb_op1(b, "maxpool5", x, 13, 13, 256);
-    x = fire(b, 6, x, 13, 48, 192);
-    x = fire(b, 7, x, 13, 48, 192);
-    x = fire(b, 8, x, 13, 64, 256);
-    x = fire(b, 9, x, 13, 64, 256);
-    x = gb_op1(b, "conv10", x, 13, 13, 1000);
+    const char *version = ab_params_get(g->params, "version");
+    bool v10 = version != NULL && strcmp(version, "1.0") == 0;
+    if (version != NULL && !v10 && strcmp(version, "1.1") != 0 && b->st == AB_OK)
+        b->st = ab_fail(b->err, AB_EINPUT, "generator squeezenet: version is 1.0 or 1.1, not '%s'",
+                        version);
+    bool fuse = param(g, "fuse_pool", 0, 0, 1) == 1;
+    int64_t c1 = v10 ? 96 : 64, hw1 = v10 ? 109 : 111, hw = pooled(hw1);
+    size_t in = net_input(b, 224, 3);
+    size_t x = fuse ? gb_op1(b, "conv1_pool", in, hw, hw, c1) : gb_op1(b, "conv1", in, hw1, hw1, c1);
+    x = pool_or_fused(b, "maxpool1", x, hw, c1, fuse);
+    static const struct { int64_t s, e; } f[8] = {{16, 64}, {16, 64}, {32, 128}, {32, 128},
+                                                  {48, 192}, {48, 192}, {64, 256}, {64, 256}};
+    for (int k = 2; k <= 9 && b->st == AB_OK; k++) {
+        bool pool = v10 ? (k == 4 || k == 8) : (k == 3 || k == 5);
+        x = fire_pooled(b, k, x, hw, f[k - 2].s, f[k - 2].e, pool, fuse);
+        if (pool) hw = pooled(hw);
+    }
+    x = gb_op1(b, "conv10", x, hw, hw, 1000);
     gb_output(b, gb_op1(b, "avgpool10", x, 1, 1, 1000));
 }
 
@@ -371,6 +405,11 @@ static const abh_gen_param p_random[] = {
     {"pow2", "60", "percent of sizes that are powers of two (16 B - 64 KiB)"},
     {"max_size", "100000", "the largest of the other sizes"}, {"seed", "1", "random seed"},
     {NULL, NULL, NULL}};
+static const abh_gen_param p_squeezenet[] = {
+    {"version", "1.1", "1.1 (conv1 3x3, 64 channels) or 1.0 (conv1 7x7, 96 channels)"},
+    {"fuse_pool", "0", "1: each max pool fused into the layer before it (no full-size tensor)"},
+    {"dtype", "int8", "activation element type"}, {"seed", "1", "unused (no randomness)"},
+    {NULL, NULL, NULL}};
 static const abh_gen_param p_arch[] = {
     {"dtype", "int8", "activation element type"}, {"seed", "1", "unused (no randomness)"},
     {NULL, NULL, NULL}};
@@ -382,7 +421,7 @@ const abh_generator abh_generators[] = {
     {"unet", "encoder-decoder with long skips", p_unet},
     {"transformer", "attention blocks (q, k, v, scores, softmax, MLP)", p_transformer},
     {"random", "random live ranges and sizes", p_random},
-    {"squeezenet", "SqueezeNet 1.1 at 224x224", p_arch},
+    {"squeezenet", "SqueezeNet 1.1 (or 1.0) at 224x224", p_squeezenet},
     {"mobilenet_v1", "MobileNet v1 (alpha 1) at 224x224", p_arch},
     {"mobilenet_v2", "MobileNet v2 at 224x224", p_arch},
     {"resnet18", "ResNet-18 at 224x224", p_arch},
