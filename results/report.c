@@ -1398,8 +1398,14 @@ static void k_line(ab_buf *b, const model *m, const kframe *f, const kseries *s,
         else ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"%s\" "
                               "text-anchor=\"middle\">&#215;<title>", x, y, c);
         esc_xml(b, r->spec);
-        if (ok) ab_buf_printf(b, ": arena %lld</title></circle>\n", (long long)r->arena);
+        if (ok && r->wall_s >= 0)
+            ab_buf_printf(b, ": arena %lld, %.3f s</title></circle>\n", (long long)r->arena,
+                          r->wall_s);
+        else if (ok) ab_buf_printf(b, ": arena %lld</title></circle>\n", (long long)r->arena);
         else ab_buf_printf(b, ": %s</title></text>\n", abr_job_status_word(r->status));
+        if (ok && r->wall_s >= 0) /* the time it took: the other side of the trade-off */
+            ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"%s\" "
+                             "text-anchor=\"middle\">%.2fs</text>\n", x, y - 7, c, r->wall_s);
     }
 }
 
