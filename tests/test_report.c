@@ -583,8 +583,8 @@ Test(report_html, draws_arena_versus_k_when_specs_differ_in_k) {
     HAS(html, "gamma: arena (bytes) versus k</text>");
     HASNT(html, "No suite was run at several k");
     cr_assert_eq(count(html, "versus k</text>"), 1, "only gamma has several k");
-    HAS(html, "<title>exact-cover:k=64: arena 256</title>");
-    HAS(html, "<title>exact-cover: arena 200</title>");
+    HAS(html, "<title>exact-cover:k=64: arena 256, 0.250 s</title>");
+    HAS(html, "<title>exact-cover: arena 200, 0.250 s</title>");
     free(html);
     free(path);
 }
