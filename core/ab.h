@@ -82,6 +82,12 @@ bool ab_align_up_ovf(int64_t v, int64_t m, int64_t *r);
 /* Greatest common divisor of two non-negative numbers; gcd(0, x) = x. */
 int64_t ab_gcd(int64_t a, int64_t b);
 
+/* A qsort comparator for int64_t values, ascending. */
+int ab_cmp_i64(const void *a, const void *b);
+
+/* The number of elements of v[0 .. n), sorted ascending, that are <= x. */
+size_t ab_count_le(const int64_t *v, size_t n, int64_t x);
+
 /* true when v is a power of two (1, 2, 4, ...). */
 static inline bool ab_is_pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 

@@ -933,11 +933,6 @@ static ab_status model_priority(model *md, ab_error *err) {
 
 /* ---- the incumbent ---- */
 
-static int cmp_i64(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Scratch for turning a plan into column values (allocated with the model,
  * so the callback allocates nothing). */
 typedef struct plan_scratch {
@@ -989,7 +984,7 @@ static void onto_fixes(const model *md, int64_t *x, int64_t *v) {
     for (size_t c = 0; c < md->ncls; c++) {
         size_t f = md->cls_first[c], e = md->cls_first[c + 1];
         for (size_t k = f; k < e; k++) v[k - f] = x[md->cls_mem[k]];
-        qsort(v, e - f, sizeof *v, cmp_i64);
+        qsort(v, e - f, sizeof *v, ab_cmp_i64);
         for (size_t k = f; k < e; k++) x[md->cls_mem[k]] = v[k - f];
     }
 }
@@ -1217,7 +1212,7 @@ static int64_t first_fit_order(const model *md, plan_scratch *ps) {
             ps->busy[nb].lo = x[j];
             ps->busy[nb++].hi = x[j] + u->size;
         }
-        qsort(ps->busy, nb, sizeof *ps->busy, cmp_i64); /* by lo: the first field */
+        qsort(ps->busy, nb, sizeof *ps->busy, ab_cmp_i64); /* by lo: the first field */
         int64_t cand = 0;
         for (size_t k = 0; k < nb; k++) {
             if (cand + t->size <= ps->busy[k].lo) break;

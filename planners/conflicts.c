@@ -22,11 +22,6 @@ struct abp_conflicts {
     list *by_start;    /* size leaves: placed tensors starting at that rank */
 };
 
-static int cmp_i64(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* The rank of the last start <= v in the sorted distinct starts s[0..m). */
 static size_t rank_le(const int64_t *s, size_t m, int64_t v) {
     size_t lo = 0, hi = m; /* answer in [lo, hi) */
@@ -44,7 +39,7 @@ static bool compress(abp_conflicts *c) {
     int64_t *s = ab_alloc_array(p->n ? p->n : 1, sizeof *s);
     if (s == NULL) return false;
     for (size_t i = 0; i < p->n; i++) s[i] = p->t[i].start;
-    qsort(s, p->n, sizeof *s, cmp_i64);
+    qsort(s, p->n, sizeof *s, ab_cmp_i64);
     size_t m = 0;
     for (size_t i = 0; i < p->n; i++)
         if (m == 0 || s[m - 1] != s[i]) s[m++] = s[i];

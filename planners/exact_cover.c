@@ -266,22 +266,6 @@ static ab_status parse_opts(const ab_params *opt, ec_opts *o, ab_error *err) {
 
 /* ---- small helpers --------------------------------------------------------------- */
 
-static int cmp_i64(const void *pa, const void *pb) {
-    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-    return (a > b) - (a < b);
-}
-
-/* The number of elements of v[0 .. n) that are <= x (v sorted). */
-static size_t count_le(const int64_t *v, size_t n, int64_t x) {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] <= x) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
 static size_t count_lt(const int64_t *v, size_t n, int64_t x) {
     size_t lo = 0, hi = n;
     while (lo < hi) {
@@ -467,12 +451,12 @@ static ab_status make_times(ec *e, ab_error *err) {
         return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
     }
     for (size_t i = 0; i < n; i++) starts[i] = e->q.t[i].start;
-    qsort(starts, n, sizeof *starts, cmp_i64);
+    qsort(starts, n, sizeof *starts, ab_cmp_i64);
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
         if (m == 0 || starts[m - 1] != starts[i]) starts[m++] = starts[i];
     /* (R3): keep the last start at or before each tensor's end */
-    for (size_t i = 0; i < n; i++) mark[count_le(starts, m, e->q.t[i].end) - 1] = true;
+    for (size_t i = 0; i < n; i++) mark[ab_count_le(starts, m, e->q.t[i].end) - 1] = true;
     size_t T = 0;
     for (size_t i = 0; i < m; i++)
         if (!e->o.compress || mark[i]) starts[T++] = starts[i];
@@ -481,7 +465,7 @@ static ab_status make_times(ec *e, ab_error *err) {
     for (size_t i = 0; i < n; i++) {
         ec_tensor *t = &e->t[i];
         t->cts = (int32_t)count_lt(starts, T, e->q.t[i].start);
-        t->cte = (int32_t)count_le(starts, T, e->q.t[i].end) - 1;
+        t->cte = (int32_t)ab_count_le(starts, T, e->q.t[i].end) - 1;
         if (e->o.compress) {
             t->mts = t->cts;
             t->mte = t->cte;

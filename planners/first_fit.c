@@ -8,8 +8,8 @@
 /* The lowest aligned offset clear of every busy range. busy is sorted by lo,
  * so one pass suffices: a range that starts at or above candidate + size
  * leaves room below it, and so do all ranges after it. */
-static bool first_fit_rule(const abp_busy *busy, size_t n, int64_t size, int64_t align,
-                           int64_t *offset) {
+bool abp_rule_first_fit(const abp_busy *busy, size_t n, int64_t size, int64_t align,
+                        int64_t *offset) {
     int64_t cand = 0, end;
     for (size_t j = 0; j < n; j++) {
         if (ab_add_ovf(cand, size, &end)) return false;
@@ -27,7 +27,7 @@ static ab_status first_fit_plan(const ab_problem *p, const ab_params *opt, int64
     ab_status s = abp_order_param(opt, &order, err);
     if (s != AB_OK) return s;
     st->lower_bound = AB_NONE;
-    return abp_greedy(p, order, first_fit_rule, offsets, err);
+    return abp_greedy(p, order, abp_rule_first_fit, offsets, err);
 }
 
 static const ab_param_desc first_fit_params[] = {ABP_ORDER_PARAM_ROW, {0}};

@@ -22,6 +22,11 @@ typedef struct abp_busy {
 typedef bool (*abp_rule)(const abp_busy *busy, size_t n, int64_t size, int64_t align,
                          int64_t *offset);
 
+/* The first-fit rule: the lowest offset, a multiple of align, clear of every
+ * busy range (sorted by lo). Shared by first-fit and tflm-greedy. */
+bool abp_rule_first_fit(const abp_busy *busy, size_t n, int64_t size, int64_t align,
+                        int64_t *offset);
+
 /* The orders a greedy planner takes (parameter `order`). */
 typedef enum abp_order { ABP_ORDER_START, ABP_ORDER_SIZE, ABP_ORDER_AREA } abp_order;
 

@@ -50,22 +50,6 @@ static int busy_cmp(const void *pa, const void *pb) {
     return (a->idx > b->idx) - (a->idx < b->idx);
 }
 
-/* The lowest offset (a multiple of align) clear of every busy range, which
- * are sorted by lo: TFLM's walk over the offset-ordered list, where the
- * candidate rises past each range it collides with. false on overflow. */
-static bool lowest_gap(const abp_busy *busy, size_t n, int64_t size, int64_t align,
-                       int64_t *offset) {
-    int64_t cand = 0, end;
-    for (size_t j = 0; j < n; j++) {
-        if (ab_add_ovf(cand, size, &end)) return false;
-        if (end <= busy[j].lo) break;
-        if (busy[j].hi > cand && ab_align_up_ovf(busy[j].hi, align, &cand)) return false;
-    }
-    if (ab_add_ovf(cand, size, &end)) return false;
-    *offset = cand;
-    return true;
-}
-
 /* The working state of one plan. */
 typedef struct tflm {
     const ab_problem *p;
@@ -94,7 +78,9 @@ static ab_status tflm_place(tflm *s, size_t i, ab_error *err) {
         s->busy[j] = (abp_busy){s->offsets[h], hi, h};
     }
     qsort(s->busy, k, sizeof *s->busy, busy_cmp);
-    if (!lowest_gap(s->busy, k, s->rsize[i], t->align, &s->offsets[i]))
+    /* TFLM walks the offset-ordered list, the candidate rising past each
+     * range it collides with: the first-fit rule */
+    if (!abp_rule_first_fit(s->busy, k, s->rsize[i], t->align, &s->offsets[i]))
         return ab_fail(err, AB_EINPUT, "placing '%s': the arena overflows 64 bits", t->name);
     return abp_conflicts_place(s->placed, i, err);
 }

@@ -151,22 +151,6 @@ static void joint_offsets(const usmp *u, int64_t *offsets) {
 
 /* ---- conflict counts and the greedy order ------------------------------------- */
 
-static int cmp_i64(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* The number of i in sorted v[0 .. n) with v[i] <= x. */
-static size_t count_le(const int64_t *v, size_t n, int64_t x) {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] <= x) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
 /* count[i] = the number of other tensors conflicting with tensor i: those that
  * start no later than i ends, less those that end before i starts. */
 static ab_status conflict_counts(const ab_problem *p, size_t *count, ab_error *err) {
@@ -182,10 +166,10 @@ static ab_status conflict_counts(const ab_problem *p, size_t *count, ab_error *e
         starts[i] = p->t[i].start;
         ends[i] = p->t[i].end;
     }
-    qsort(starts, n, sizeof *starts, cmp_i64);
-    qsort(ends, n, sizeof *ends, cmp_i64);
+    qsort(starts, n, sizeof *starts, ab_cmp_i64);
+    qsort(ends, n, sizeof *ends, ab_cmp_i64);
     for (size_t i = 0; i < n; i++)
-        count[i] = count_le(starts, n, p->t[i].end) - count_le(ends, n, p->t[i].start - 1) - 1;
+        count[i] = ab_count_le(starts, n, p->t[i].end) - ab_count_le(ends, n, p->t[i].start - 1) - 1;
     ab_free(starts);
     ab_free(ends);
     return AB_OK;
