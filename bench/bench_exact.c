@@ -37,7 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/suite.h"
+#include "harness/formats/suite.h"
 #include "oracle/bounds.h"
 #include "oracle/check.h"
 #include "planners/planner.h"

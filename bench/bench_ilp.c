@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oracle/ilp.h"
+#include "planners/ilp.h"
 
 #define MAX_LIST 16
 
@@ -115,7 +115,7 @@ static int solve(const ab_problem *p, const options *opt, double limit, const ch
     o.cuts = opt->cuts;
     ab_error err;
     ab_error_clear(&err);
-    if (abo_ilp_solve(p, &o, r, &err) != AB_OK) {
+    if (abp_ilp_solve(p, &o, r, &err) != AB_OK) {
         printf("  %-22s ERROR %s\n", label, err.msg);
         fflush(stdout);
         return 3;

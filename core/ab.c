@@ -1,7 +1,7 @@
 /*
  * ab.c — errors, the allocation hook and small arithmetic (see ab.h).
  */
-#include "ab.h"
+#include "core/ab.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /*
  * buf.c — the growable text buffer (see buf.h).
  */
-#include "buf.h"
+#include "core/buf.h"
 
 #include <errno.h>
 #include <stdarg.h>

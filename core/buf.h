@@ -6,7 +6,7 @@
 #ifndef AB_BUF_H
 #define AB_BUF_H
 
-#include "ab.h"
+#include "core/ab.h"
 
 typedef struct ab_buf {
     char *s;      /* NUL-terminated text, owned; NULL while empty */

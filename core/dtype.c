@@ -2,7 +2,7 @@
  * dtype.c — the element types a suite may give with `shape` + `dtype`.
  * Bits per element; sub-byte types are packed (bits summed per tensor).
  */
-#include "problem.h"
+#include "core/problem.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * problem.c — problems, plans, name lookup, scaling and coarsening, planner
  * parameters (see problem.h).
  */
-#include "problem.h"
+#include "core/problem.h"
 
 #include <string.h>
 

@@ -29,7 +29,7 @@
 #ifndef AB_PROBLEM_H
 #define AB_PROBLEM_H
 
-#include "ab.h"
+#include "core/ab.h"
 
 #define AB_NONE ((int64_t)-1)             /* an absent optional int64 field */
 #define AB_MAX_SIZE ((int64_t)1 << 62)    /* largest size, offset or time accepted */

@@ -1,5 +1,5 @@
 /*
- * fuzz_tflite.c — a libFuzzer harness for the TFLite importer (harness/tflite.c).
+ * fuzz_tflite.c — a libFuzzer harness for the TFLite importer (harness/formats/tflite.c).
  * Every input is parsed and, when that succeeds, converted twice (constants
  * kept and folded, dynamic dimensions assumed 3). A failure must be
  * AB_EINPUT with a message naming the file (AB_ENOMEM is allowed, for
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "core/problem.h"
-#include "harness/tflite.h"
+#include "harness/formats/tflite.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,7 +7,7 @@
  * ended before t, adds the ones starting at t (starts before ends at equal
  * time: ranges are inclusive) and keeps the first t reaching the maximum.
  */
-#include "bounds.h"
+#include "oracle/bounds.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

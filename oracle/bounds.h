@@ -7,7 +7,7 @@
 #ifndef AB_BOUNDS_H
 #define AB_BOUNDS_H
 
-#include "../core/problem.h"
+#include "core/problem.h"
 
 typedef struct abo_bounds {
     int64_t max_load;        /* peak live bytes over arena tensors */

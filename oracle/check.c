@@ -11,7 +11,7 @@
  * the set stays disjoint. Sorts are stable radix sorts (ties by index), so the
  * whole check is O(n log n) at worst and deterministic.
  */
-#include "check.h"
+#include "oracle/check.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

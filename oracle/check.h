@@ -57,7 +57,7 @@
 #ifndef AB_CHECK_H
 #define AB_CHECK_H
 
-#include "../core/problem.h"
+#include "core/problem.h"
 
 #define ABO_VERDICTS(X)                                                 \
     X(ABO_OK, "ok", "the plan is valid")                                \

@@ -18,7 +18,7 @@
  * Not thread-safe: qsort comparators read a file-level context, and GLPK's
  * environment is per process (thread) anyway.
  */
-#include "ilp.h"
+#include "oracle/ilp.h"
 
 #include <float.h>
 #include <glpk.h>
@@ -30,7 +30,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "../planners/planner.h"
 
 #define UNITS_MAX ((int64_t)1 << 40)   /* largest arena in units GLPK's doubles hold well */
 #define MAX_PAIRS ((size_t)2000000)    /* beyond: the model is too large to build */
@@ -257,23 +256,18 @@ static ab_status component_bounds(prep *pp, ab_error *err) {
     return AB_OK;
 }
 
-/* Runs planner name with order=ord on q into off; false when it is missing,
- * fails, or its plan is not valid (overlap, misplaced fixed tensor...), an
- * arena over the capacity excepted. *returned says whether off holds a plan
- * (valid or not). */
-static bool run_heuristic(const prep *pp, const char *name, const char *ord, int64_t *off,
-                          bool *returned) {
-    static char key[] = "order";
-    char val[8];
-    snprintf(val, sizeof val, "%s", ord);
-    ab_kv kv = {.key = key, .value = val};
-    ab_params prm = {.n = 1, .v = &kv};
-    const ab_planner *pl = ab_planner_find(name);
+/* Takes the caller's incumbent k (bytes, over the tensors of p) into off
+ * (units of pp->q); false when an offset is off the unit grid or the plan is
+ * not valid (overlap, misplaced fixed tensor...), an arena over the capacity
+ * excepted. *returned says whether off holds the plan (valid or not). */
+static bool take_incumbent(const prep *pp, const abo_ilp_options *o, size_t k, int64_t *off,
+                           bool *returned) {
+    const int64_t *given = o->incumbents + k * pp->n;
     *returned = false;
-    if (pl == NULL) return false;
-    ab_plan_stats st = {.lower_bound = AB_NONE};
-    for (size_t i = 0; i < pp->n; i++) off[i] = AB_NONE;
-    if (pl->plan(&pp->q, &prm, off, &st, NULL) != AB_OK) return false;
+    for (size_t i = 0; i < pp->n; i++) {
+        if (given[i] < 0 || given[i] % pp->unit != 0) return false;
+        off[i] = given[i] / pp->unit;
+    }
     *returned = true;
     ab_plan plan;
     abo_report rep;
@@ -293,12 +287,10 @@ static int64_t comp_arena(const prep *pp, size_t c, const int64_t *off) {
     return a;
 }
 
-/* first-fit and best-fit in three orders; per component the best valid plan
- * goes into pp->heur. When none is valid (fixed tensors clash) heur holds the
- * first plan any heuristic returned, for the record. */
-static ab_status heuristics(prep *pp, ab_error *err) {
-    static const char *const names[] = {"best-fit", "first-fit"};
-    static const char *const orders[] = {"size", "area", "start"};
+/* The caller's incumbents (o->incumbents: heuristic plans, see ilp.h); per
+ * component the best valid plan goes into pp->heur. When none is valid (fixed
+ * tensors clash) heur holds the first plan on the unit grid, for the record. */
+static ab_status heuristics(prep *pp, const abo_ilp_options *o, ab_error *err) {
     size_t n1 = pp->n ? pp->n : 1;
     int64_t *off = ab_alloc_array(n1, sizeof *off);
     pp->heur = ab_alloc_array(n1, sizeof *pp->heur);
@@ -309,10 +301,10 @@ static ab_status heuristics(prep *pp, ab_error *err) {
     }
     for (size_t c = 0; c < pp->ncomp; c++) pp->comp_heur[c] = -1;
     bool any_valid = false, any_returned = false;
-    for (size_t h = 0; h < 2; h++) {
-        for (size_t k = 0; k < 3; k++) {
+    for (size_t k = 0; k < o->nincumbents; k++) {
+        {
             bool returned;
-            bool valid = run_heuristic(pp, names[h], orders[k], off, &returned);
+            bool valid = take_incumbent(pp, o, k, off, &returned);
             if (returned && !any_returned) memcpy(pp->heur, off, pp->n * sizeof *off);
             any_returned |= returned;
             if (!valid) continue;
@@ -328,7 +320,7 @@ static ab_status heuristics(prep *pp, ab_error *err) {
     }
     ab_free(off);
     if (!any_returned)
-        return ab_fail(err, AB_EINTERNAL, "no heuristic planner (first-fit, best-fit) ran");
+        return ab_fail(err, AB_EINTERNAL, "no incumbent plan on the unit grid was given");
     if (!any_valid && !pp->infeasible)
         return ab_fail(err, AB_EINTERNAL, "no heuristic plan was valid");
     pp->heur_arena = 0;
@@ -369,7 +361,9 @@ static ab_status stacked(prep *pp, ab_error *err) {
 }
 
 /* Everything the model needs that does not depend on the tensor list. */
-static ab_status prep_build(const ab_problem *p, bool heur, prep *pp, ab_error *err) {
+static ab_status prep_build(const ab_problem *p, const abo_ilp_options *o, prep *pp,
+                            ab_error *err) {
+    bool heur = o->heuristics && o->nincumbents > 0;
     memset(pp, 0, sizeof *pp);
     ab_problem_init(&pp->q);
     ab_status st = check_tensors(p, err);
@@ -387,7 +381,7 @@ static ab_status prep_build(const ab_problem *p, bool heur, prep *pp, ab_error *
     qsort(pp->by_start, pp->n, sizeof *pp->by_start, by_start);
     if ((st = find_components(pp, err)) != AB_OK) return st;
     check_fixed(pp);
-    if ((st = heur ? heuristics(pp, err) : stacked(pp, err)) != AB_OK) return st;
+    if ((st = heur ? heuristics(pp, o, err) : stacked(pp, err)) != AB_OK) return st;
     if ((st = component_bounds(pp, err)) != AB_OK) return st;
     if (pp->infeasible) {
         pp->infeasible_bound = pp->lb;
@@ -1066,7 +1060,8 @@ static ab_status model_build(model *md, const prep *pp, const size_t *list, size
         x[i] = pp->heur[list[i]];
         if (x[i] + lt(md, i)->size > arena) arena = x[i] + lt(md, i)->size;
     }
-    if (arena > ub || !o->heuristics) return AB_OK; /* over the capacity, or none wanted */
+    if (arena > ub || !o->heuristics || o->nincumbents == 0)
+        return AB_OK; /* over the capacity, or none wanted */
     onto_fixes(md, x, md->ps->v);
     const char *bad = plan_values(md, x, md->inc, md->ps->act);
     if (bad != NULL) return ab_fail(err, AB_EINTERNAL, "the ILP's first incumbent is wrong: %s", bad);
@@ -1681,7 +1676,7 @@ ab_status abo_ilp_solve(const ab_problem *p, const abo_ilp_options *o, abo_ilp_r
     if (!(o->time_limit > 0) || !(o->gap >= 0 && o->gap <= 1))
         return ab_fail(err, AB_EINPUT, "ILP options: the time limit must be > 0 and the gap in [0, 1]");
     solver sv = {.o = o, .deadline = t0 + o->time_limit, .r = r};
-    ab_status st = prep_build(p, o->heuristics, &sv.pp, err);
+    ab_status st = prep_build(p, o, &sv.pp, err);
     prep *pp = &sv.pp;
     if (st == AB_OK) {
         sv.plan = ab_alloc_array(pp->n ? pp->n : 1, sizeof *sv.plan);
@@ -1731,7 +1726,7 @@ ab_status abo_ilp_write_lp(const ab_problem *p, const abo_ilp_options *o, const 
         o = &def;
     }
     prep pp;
-    ab_status st = prep_build(p, o->heuristics, &pp, err);
+    ab_status st = prep_build(p, o, &pp, err);
     if (st == AB_OK && unit != NULL) *unit = pp.unit;
     if (st == AB_OK && pp.infeasible)
         st = ab_fail(err, AB_ECHECK, "the problem is infeasible (%s): no model written", pp.why);

@@ -54,8 +54,8 @@
 #ifndef AB_ILP_H
 #define AB_ILP_H
 
-#include "../core/problem.h"
-#include "check.h"
+#include "core/problem.h"
+#include "oracle/check.h"
 
 /* How a solve ended. */
 #define ABO_ILP_STATUSES(X)                                                              \
@@ -86,11 +86,18 @@ typedef struct abo_ilp_options {
     bool cuts;         /* GLPK's MIR, Gomory, cover and clique cuts (default off) */
     bool decompose;    /* solve connected components alone (default on) */
     bool symmetry;     /* the symmetry-breaking fixes (default on) */
-    bool heuristics;   /* first-fit / best-fit plans as the upper bound, the first
-                          incumbent and the fallback (default on); off: a plan
-                          stacking every free tensor above the fixed ones is the
-                          upper bound and fallback, and GLPK starts with no
-                          incumbent (for tests and measurements) */
+    bool heuristics;   /* the caller's incumbents as the upper bound, the first
+                          incumbent and the fallback (default on); off, or no
+                          incumbents given: a plan stacking every free tensor
+                          above the fixed ones is the upper bound and fallback,
+                          and GLPK starts with no incumbent (for tests and
+                          measurements) */
+    const int64_t *incumbents; /* plans of the caller's (the planners' heuristics:
+                          the oracle runs no planner), nincumbents of them one
+                          after another, each p->n offsets in bytes; per
+                          component the best valid one on the unit grid is
+                          kept. Not owned; NULL with 0 for none. */
+    size_t nincumbents;
 } abo_ilp_options;
 
 /* The defaults above. */

@@ -3,7 +3,7 @@
  * smallest gap between the already placed tensors it conflicts with that
  * holds it (ties: the lowest offset), on top of them when no gap does.
  */
-#include "greedy.h"
+#include "planners/greedy.h"
 
 /* Walks the free gaps below the top of the busy ranges (sorted by lo) and
  * keeps the smallest that holds size bytes at an aligned offset. */

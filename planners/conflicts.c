@@ -2,7 +2,7 @@
  * conflicts.c — the placed-tensor index of the heuristic planners (see
  * conflicts.h for the method and why it reports each conflict once).
  */
-#include "conflicts.h"
+#include "planners/conflicts.h"
 
 #include <stdlib.h>
 #include <string.h>

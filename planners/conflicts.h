@@ -16,7 +16,7 @@
 #ifndef AB_CONFLICTS_H
 #define AB_CONFLICTS_H
 
-#include "../core/problem.h"
+#include "core/problem.h"
 
 typedef struct abp_conflicts abp_conflicts;
 

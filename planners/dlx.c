@@ -3,7 +3,7 @@
  * two pruning counters). The search is iterative (Knuth's steps X1-X8), so
  * its depth is not limited by the C stack.
  */
-#include "dlx.h"
+#include "planners/dlx.h"
 
 #include <string.h>
 #include <time.h>

@@ -41,7 +41,7 @@
 
 #include <stdint.h>
 
-#include "../core/ab.h"
+#include "core/ab.h"
 
 /* The most nodes a matrix may hold: node indices are int32_t. */
 #define ABP_DLX_MAX_NODES ((int64_t)INT32_MAX - 2)

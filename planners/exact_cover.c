@@ -121,8 +121,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "dlx.h"
-#include "planner.h"
+#include "planners/dlx.h"
+#include "planners/planner.h"
 
 __extension__ typedef __int128 i128;
 

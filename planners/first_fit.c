@@ -3,7 +3,7 @@
  * lowest aligned offset where it fits beside the already placed tensors it
  * conflicts with.
  */
-#include "greedy.h"
+#include "planners/greedy.h"
 
 /* The lowest aligned offset clear of every busy range. busy is sorted by lo,
  * so one pass suffices: a range that starts at or above candidate + size

@@ -3,12 +3,12 @@
  * greedy.h). Conflicting placed tensors come from the conflict index, so a
  * tensor costs O(log n + k log k) for k conflicts, not a scan of all placed.
  */
-#include "greedy.h"
+#include "planners/greedy.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "conflicts.h"
+#include "planners/conflicts.h"
 
 __extension__ typedef __int128 i128;
 

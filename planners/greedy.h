@@ -7,7 +7,7 @@
 #ifndef AB_GREEDY_H
 #define AB_GREEDY_H
 
-#include "planner.h"
+#include "planners/planner.h"
 
 /* A placed, conflicting tensor as the placement rule sees it: [lo, hi). */
 typedef struct abp_busy {

@@ -8,14 +8,14 @@
  * or a percentage such as 1%; default 0), ps=on|off (GLPK's proximity search,
  * default on), cuts=on|off (GLPK's cut generators, default off).
  */
-#include "planner.h"
+#include "planners/planner.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../oracle/ilp.h"
+#include "planners/ilp.h"
 
 /* Reads key as a number in [lo, hi] (a trailing '%' divides by 100 when
  * percent is allowed); def when absent. */
@@ -51,6 +51,64 @@ static ab_status switch_param(const ab_params *opt, const char *key, bool def, b
     return AB_OK;
 }
 
+extern const ab_planner abp_first_fit, abp_best_fit;
+
+ab_status abp_ilp_incumbents(const ab_problem *p, int64_t **plans, size_t *n, ab_error *err) {
+    static const ab_planner *const by[] = {&abp_best_fit, &abp_first_fit};
+    static const char *const orders[] = {"size", "area", "start"};
+    size_t m = p->n ? p->n : 1;
+    *n = 0;
+    *plans = ab_alloc_array(6 * m, sizeof **plans);
+    if (*plans == NULL) return ab_fail(err, AB_ENOMEM, "out of memory running the heuristics");
+    for (size_t h = 0; h < 2; h++) {
+        for (size_t k = 0; k < 3; k++) {
+            char key[] = "order", val[8];
+            snprintf(val, sizeof val, "%s", orders[k]);
+            ab_kv kv = {.key = key, .value = val};
+            ab_params prm = {.n = 1, .v = &kv};
+            ab_plan_stats st = {.lower_bound = AB_NONE};
+            int64_t *off = *plans + *n * m;
+            for (size_t i = 0; i < p->n; i++) off[i] = AB_NONE;
+            if (by[h]->plan(p, &prm, off, &st, NULL) == AB_OK) (*n)++;
+        }
+    }
+    return AB_OK;
+}
+
+/* o with the heuristics' plans as incumbents in *with (plans owned by the
+ * caller, NULL when none were wanted). */
+static ab_status with_incumbents(const ab_problem *p, const abo_ilp_options *o,
+                                 abo_ilp_options *with, int64_t **plans, ab_error *err) {
+    if (o == NULL) abo_ilp_options_init(with);
+    else *with = *o;
+    *plans = NULL;
+    if (!with->heuristics) return AB_OK;
+    ab_status st = abp_ilp_incumbents(p, plans, &with->nincumbents, err);
+    with->incumbents = *plans;
+    return st;
+}
+
+ab_status abp_ilp_solve(const ab_problem *p, const abo_ilp_options *o, abo_ilp_result *r,
+                        ab_error *err) {
+    abo_ilp_options with;
+    int64_t *plans;
+    ab_status st = with_incumbents(p, o, &with, &plans, err);
+    if (st == AB_OK) st = abo_ilp_solve(p, &with, r, err);
+    else memset(r, 0, sizeof *r);
+    ab_free(plans);
+    return st;
+}
+
+ab_status abp_ilp_write_lp(const ab_problem *p, const abo_ilp_options *o, const char *path,
+                           int64_t *unit, ab_error *err) {
+    abo_ilp_options with;
+    int64_t *plans;
+    ab_status st = with_incumbents(p, o, &with, &plans, err);
+    if (st == AB_OK) st = abo_ilp_write_lp(p, &with, path, unit, err);
+    ab_free(plans);
+    return st;
+}
+
 static ab_status ilp_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
                           ab_plan_stats *st, ab_error *err) {
     abo_ilp_options o;
@@ -61,7 +119,7 @@ static ab_status ilp_plan(const ab_problem *p, const ab_params *opt, int64_t *of
     if (s == AB_OK) s = switch_param(opt, "cuts", false, &o.cuts, err);
     if (s != AB_OK) return s;
     abo_ilp_result r;
-    s = abo_ilp_solve(p, &o, &r, err);
+    s = abp_ilp_solve(p, &o, &r, err);
     if (s == AB_OK) {
         memcpy(offsets, r.offsets, r.n * sizeof *offsets);
         st->nodes = r.nodes;

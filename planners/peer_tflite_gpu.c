@@ -27,13 +27,13 @@
  * total 96; with align=128, offsets 0, 128, 0, 128, 0 and total 160
  * (suites/peers/tflite_gpu_chain*.yaml).
  */
-#include "planner.h"
+#include "planners/planner.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "conflicts.h"
-#include "greedy.h"
+#include "planners/conflicts.h"
+#include "planners/greedy.h"
 
 /* A tensor to order: its size and index. */
 typedef struct gpu_key {

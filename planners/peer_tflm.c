@@ -22,13 +22,13 @@
  * plan is TFLM's. Inclusive live ranges, as TFLM's (first_time_used,
  * last_time_used). One arena: no pools (see planner.h).
  */
-#include "planner.h"
+#include "planners/planner.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "conflicts.h"
-#include "greedy.h"
+#include "planners/conflicts.h"
+#include "planners/greedy.h"
 
 /* A tensor to order: its rounded size and index. */
 typedef struct tflm_key {

@@ -44,13 +44,13 @@
  * alignments get valid plans; with one alignment throughout the plan is
  * TVM's. Inclusive live ranges, as TVM's liveness conflicts.
  */
-#include "planner.h"
+#include "planners/planner.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "conflicts.h"
+#include "planners/conflicts.h"
 
 __extension__ typedef unsigned __int128 u128;
 

@@ -12,7 +12,7 @@
 #ifndef AB_PLANNER_H
 #define AB_PLANNER_H
 
-#include "../core/problem.h"
+#include "core/problem.h"
 
 enum {
     AB_PLANNER_EXACT = 1u << 0,   /* returns an optimum when it finishes (at k = 1) */
@@ -58,8 +58,19 @@ typedef struct ab_planner {
                       ab_plan_stats *st, ab_error *err);
 } ab_planner;
 
-/* The registry: a NULL-terminated table of every planner. */
+/* The registry: a NULL-terminated table of the planners of this layer. */
 extern const ab_planner *const ab_planners[];
+
+/* The i-th planner known to the program: the table above, then those added
+ * with ab_planner_register, in that order; NULL past the last. */
+const ab_planner *ab_planner_at(size_t i);
+
+/* Adds pl (static storage) to the planners the program knows, after the
+ * table: for planners of a higher layer (the engine's external) and the
+ * tests' own. AB_OK when added or already there; AB_EINTERNAL when another
+ * planner has its name or the room (32) is full. Not thread-safe: call it at
+ * start-up. */
+ab_status ab_planner_register(const ab_planner *pl);
 
 /* The planner called name, or NULL. */
 const ab_planner *ab_planner_find(const char *name);

@@ -2,8 +2,11 @@
  * registry.c — the planner table and the glue that resolves a spec and runs a
  * planner on the arena view of a problem (refusing a suite's pools to a
  * planner that cannot take them). Adding a planner: one file, one row.
+ * Planners that need a layer above this one (external, which runs programs
+ * through the engine) or that exist only for the tests are not rows here:
+ * their layer registers them at start-up (ab_planner_register).
  */
-#include "planner.h"
+#include "planners/planner.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -17,16 +20,6 @@ extern const ab_planner abp_usmp_greedy_by_size;     /* planners/peer_usmp.c */
 extern const ab_planner abp_usmp_greedy_by_conflicts; /* planners/peer_usmp.c */
 extern const ab_planner abp_usmp_hill_climb;         /* planners/peer_usmp.c */
 extern const ab_planner abp_tflite_gpu_greedy_by_size; /* planners/peer_tflite_gpu.c */
-extern const ab_planner abp_external;               /* planners/external.c */
-extern const ab_planner abp_test_crash;      /* planners/testing.c: AB_PLANNER_TEST */
-extern const ab_planner abp_test_abort;      /* planners/testing.c: AB_PLANNER_TEST */
-extern const ab_planner abp_test_hang;       /* planners/testing.c: AB_PLANNER_TEST */
-extern const ab_planner abp_test_alloc_bomb; /* planners/testing.c: AB_PLANNER_TEST */
-extern const ab_planner abp_test_overlap;    /* planners/testing.c: AB_PLANNER_TEST */
-extern const ab_planner abp_test_error;      /* planners/testing.c: AB_PLANNER_TEST */
-extern const ab_planner abp_test_sleep;      /* planners/testing.c: AB_PLANNER_TEST */
-extern const ab_planner abp_test_worse_by_env; /* planners/testing.c: AB_PLANNER_TEST */
-
 const ab_planner *const ab_planners[] = {
     &abp_first_fit,
     &abp_best_fit,
@@ -37,21 +30,31 @@ const ab_planner *const ab_planners[] = {
     &abp_usmp_greedy_by_conflicts,
     &abp_usmp_hill_climb,
     &abp_tflite_gpu_greedy_by_size,
-    &abp_external,
-    &abp_test_crash,
-    &abp_test_abort,
-    &abp_test_hang,
-    &abp_test_alloc_bomb,
-    &abp_test_overlap,
-    &abp_test_error,
-    &abp_test_sleep,
-    &abp_test_worse_by_env,
     NULL,
 };
 
+/* Planners a program adds at start-up (ab_planner_register), after the table. */
+#define AB_MAX_REGISTERED 32
+static const ab_planner *registered[AB_MAX_REGISTERED];
+static size_t nregistered;
+
+const ab_planner *ab_planner_at(size_t i) {
+    size_t n = sizeof ab_planners / sizeof ab_planners[0] - 1;
+    if (i < n) return ab_planners[i];
+    return i - n < nregistered ? registered[i - n] : NULL;
+}
+
+ab_status ab_planner_register(const ab_planner *pl) {
+    const ab_planner *same = ab_planner_find(pl->name);
+    if (same == pl) return AB_OK;
+    if (same != NULL || nregistered == AB_MAX_REGISTERED) return AB_EINTERNAL;
+    registered[nregistered++] = pl;
+    return AB_OK;
+}
+
 const ab_planner *ab_planner_find(const char *name) {
-    for (size_t i = 0; ab_planners[i] != NULL; i++)
-        if (strcmp(ab_planners[i]->name, name) == 0) return ab_planners[i];
+    for (size_t i = 0; ab_planner_at(i) != NULL; i++)
+        if (strcmp(ab_planner_at(i)->name, name) == 0) return ab_planner_at(i);
     return NULL;
 }
 
@@ -59,10 +62,10 @@ const ab_planner *ab_planner_find(const char *name) {
 static void planner_names(char *buf, size_t len) {
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; ab_planners[i] != NULL && used < len; i++) {
-        if (ab_planners[i]->flags & AB_PLANNER_TEST) continue;
+    for (size_t i = 0; ab_planner_at(i) != NULL && used < len; i++) {
+        if (ab_planner_at(i)->flags & AB_PLANNER_TEST) continue;
         used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
-                                 ab_planners[i]->name);
+                                 ab_planner_at(i)->name);
     }
 }
 
@@ -114,11 +117,11 @@ ab_status ab_planner_accepts(const ab_planner *pl, const ab_problem *p, ab_error
     char names[512];
     size_t used = 0;
     names[0] = '\0';
-    for (size_t i = 0; ab_planners[i] != NULL && used < sizeof names; i++) {
-        unsigned flags = ab_planners[i]->flags;
+    for (size_t i = 0; ab_planner_at(i) != NULL && used < sizeof names; i++) {
+        unsigned flags = ab_planner_at(i)->flags;
         if (!(flags & AB_PLANNER_POOLS) || (flags & AB_PLANNER_TEST)) continue;
         used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
-                                 ab_planners[i]->name);
+                                 ab_planner_at(i)->name);
     }
     return ab_fail(err, AB_EINPUT,
                    "planner %s plans one arena, but suite '%s' declares %zu pools (%s, ...); "

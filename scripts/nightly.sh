@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # nightly.sh — the main job: build arenabench in Release, run the default
-# planners over the default suites into results/arenabench.db (tag nightly),
-# compare with the previous nightly, and write results/report.md and
-# results/report.html.
+# planners over the default suites into out/arenabench.db (tag nightly),
+# compare with the previous nightly, and write out/report.md and
+# out/report.html.
 #
 # Exits non-zero when a plan is invalid, a planner crashed or errored, an
 # arena fell below a suite's known optimum (exit 1 from run), or compare
@@ -17,7 +17,7 @@
 # Usage: scripts/nightly.sh [--full] [SUITE_OR_DIR...]
 #   --full   every planner (--planners all) with longer limits
 #   default suites: every folder of suites/ (examples, models, peers, generated)
-# Environment: AB_DB (default results/arenabench.db), AB_JOBS (default: CPUs).
+# Environment: AB_DB (default out/arenabench.db), AB_JOBS (default: CPUs).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh || exit 1
@@ -38,8 +38,8 @@ cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null |
 cmake --build "$dir" -j "$(nproc)" >/dev/null || exit 3
 ab="$dir/arenabench"
 
-db="${AB_DB:-results/arenabench.db}"
-mkdir -p "$(dirname "$db")"
+db="${AB_DB:-out/arenabench.db}"
+mkdir -p "$(dirname "$db")" out
 planners=(--planners default -p exact-cover:time=10)
 limits=(--time-limit 60 --mem-limit 4G --ilp --ilp-time 10 --ilp-max-tensors 300)
 tag=nightly
@@ -54,13 +54,13 @@ start=$(date +%s)
 run_rc=$?
 [ $run_rc -ge 2 ] && { echo "nightly.sh: run failed (exit $run_rc)" >&2; exit $run_rc; }
 
-"$ab" report --db "$db" --run latest --format md -o results/report.md || exit 3
-"$ab" report --db "$db" --run latest --format html -o results/report.html || exit 3
+"$ab" report --db "$db" --run latest --format md -o out/report.md || exit 3
+"$ab" report --db "$db" --run latest --format html -o out/report.html || exit 3
 
 "$ab" compare --db "$db" --tag "$tag"
 cmp_rc=$?
 end=$(date +%s)
-echo "nightly.sh: $((end - start)) s; reports in results/report.md and results/report.html"
+echo "nightly.sh: $((end - start)) s; reports in out/report.md and out/report.html"
 [ $run_rc -ne 0 ] && echo "nightly.sh: the run found invalid plans or failing planners (see above)" >&2
 [ $cmp_rc -eq 1 ] && echo "nightly.sh: compare found regressions against the previous nightly" >&2
 [ $cmp_rc -ge 2 ] && { echo "nightly.sh: compare failed (exit $cmp_rc)" >&2; exit $cmp_rc; }

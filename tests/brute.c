@@ -43,7 +43,7 @@
  * plan is valid, so the minimum over the orders is the optimum. The argument
  * never uses that aligns are powers of two, nor that fixed offsets are aligned.
  */
-#include "brute.h"
+#include "tests/brute.h"
 
 #include <string.h>
 

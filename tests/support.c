@@ -1,7 +1,8 @@
 /*
  * support.c — test helpers (see support.h).
  */
-#include "support.h"
+#include "tests/support.h"
+#include "tests/planners_testing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,12 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* Every test program knows the engine's and the tests' planners, as the
+ * arenabench-test program does, before any test runs. */
+__attribute__((constructor)) static void register_planners(void) {
+    if (abt_register_test_planners() != AB_OK) abort();
+}
 
 char *abt_tmpdir(void) {
     const char *base = getenv("TMPDIR");
@@ -60,7 +67,7 @@ int abt_run(const char *args, char **out, char **err) {
     size_t n = strlen(args) + strlen(dir) * 2 + strlen(AB_BINARY_DIR) + 64;
     char *cmd = malloc(n);
     if (cmd == NULL) abort();
-    snprintf(cmd, n, "%s/arenabench %s >%s/out 2>%s/err </dev/null", AB_BINARY_DIR, args, dir,
+    snprintf(cmd, n, "%s/arenabench-test %s >%s/out 2>%s/err </dev/null", AB_BINARY_DIR, args, dir,
              dir);
     int status = system(cmd);
     free(cmd);

@@ -15,7 +15,8 @@ const char *abt_write_tmp(const char *content, const char *suffix);
 /* A fresh temporary folder (mkdtemp under $TMPDIR or /tmp); owned by the caller. */
 char *abt_tmpdir(void);
 
-/* Runs the built arenabench with the given argument string (passed through
+/* Runs the built arenabench-test (arenabench with the tests' planners
+ * registered: tests/arenabench_test_main.c) with the given argument string (passed through
  * /bin/sh, so quote as in a shell). Captures stdout and stderr into *out and
  * *err (owned by the caller, NUL-terminated; either pointer may be NULL).
  * Returns the exit code, or 128 + signal when it was killed. */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "planners/planner.h"
-#include "support.h"
+#include "tests/support.h"
 
 #define HAS(s, sub) cr_assert(strstr((s), (sub)) != NULL, "expected '%s' in:\n%s", (sub), (s))
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/compare.h"
-#include "support.h"
+#include "results/report/compare.h"
+#include "tests/support.h"
 
 /* ---- building databases ---------------------------------------------------- */
 

@@ -16,14 +16,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "brute.h"
+#include "tests/brute.h"
 #include "core/problem.h"
-#include "harness/suite.h"
+#include "harness/formats/suite.h"
 #include "oracle/bounds.h"
 #include "oracle/check.h"
 #include "planners/dlx.h"
 #include "planners/planner.h"
-#include "support.h"
+#include "tests/support.h"
 
 #define T(nm, sz, s, e, ...) \
     ((ab_tensor){.name = (char *)(nm), .size = (sz), .start = (s), .end = (e), .align = 1, \

@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "brute.h"
+#include "tests/brute.h"
 #include "core/problem.h"
-#include "harness/suite.h"
+#include "harness/formats/suite.h"
 #include "oracle/bounds.h"
 #include "planners/planner.h"
-#include "support.h"
+#include "tests/support.h"
 
 /* ---- independent helpers ---------------------------------------------------- */
 
@@ -337,8 +337,8 @@ Test(examples, no_planner_goes_below_the_optimum) {
     for (size_t i = 0; i < n; i++) {
         ab_problem p, view0;
         load_example(names[i], &p, &view0);
-        for (size_t k = 0; ab_planners[k] != NULL; k++) {
-            const ab_planner *pl = ab_planners[k];
+        for (size_t k = 0; ab_planner_at(k) != NULL; k++) {
+            const ab_planner *pl = ab_planner_at(k);
             if (pl->flags & (AB_PLANNER_TEST | AB_PLANNER_NEEDS_PARAMS)) continue; /* external */
             ab_params none = {0};
             ab_problem view;

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness/gen.h"
+#include "harness/formats/gen.h"
 #include "oracle/check.h"
 #include "planners/planner.h"
 

@@ -14,12 +14,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "brute.h"
+#include "tests/brute.h"
 #include "core/problem.h"
 #include "oracle/check.h"
-#include "oracle/ilp.h"
+#include "planners/ilp.h"
 #include "planners/planner.h"
-#include "support.h"
+#include "tests/support.h"
 
 int abh_cmd_ilp(int argc, char **argv);
 
@@ -105,7 +105,7 @@ static abo_ilp_status solve_and_compare(const ab_problem *p, const abo_ilp_optio
     abo_ilp_result r;
     ab_error err;
     ab_error_clear(&err);
-    cr_assert_eq(abo_ilp_solve(p, o, &r, &err), AB_OK, "instance %d: %s", it, err.msg);
+    cr_assert_eq(abp_ilp_solve(p, o, &r, &err), AB_OK, "instance %d: %s", it, err.msg);
     cr_assert_eq(r.n, p->n);
     int64_t arena;
     bool cap_ok = p->capacity == AB_NONE || (opt >= 0 && opt <= p->capacity);
@@ -252,7 +252,7 @@ Test(ilp, capacity_below_max_load_is_infeasible_before_any_model) {
     add(&p, 4, 1, 2, 1, AB_NONE);
     p.capacity = 7;
     abo_ilp_result r;
-    cr_assert_eq(abo_ilp_solve(&p, NULL, &r, NULL), AB_OK);
+    cr_assert_eq(abp_ilp_solve(&p, NULL, &r, NULL), AB_OK);
     cr_assert_eq(r.status, ABO_ILP_INFEASIBLE);
     cr_assert_eq(r.solved, 0);
     cr_assert_eq(r.bound, 8);
@@ -272,7 +272,7 @@ Test(ilp, components_are_solved_alone_and_the_arena_is_their_max) {
     add(&p, 5, 10, 11, 1, AB_NONE);
     add(&p, 1, 11, 12, 1, AB_NONE);
     abo_ilp_result r;
-    cr_assert_eq(abo_ilp_solve(&p, NULL, &r, NULL), AB_OK);
+    cr_assert_eq(abp_ilp_solve(&p, NULL, &r, NULL), AB_OK);
     cr_assert_eq(r.components, 2);
     cr_assert_eq(r.status, ABO_ILP_OPTIMAL);
     cr_assert_eq(r.arena, abt_brute_optimum(&p, NULL));
@@ -284,7 +284,7 @@ Test(ilp, empty_problem_has_arena_zero) {
     ab_problem p;
     ab_problem_init(&p);
     abo_ilp_result r;
-    cr_assert_eq(abo_ilp_solve(&p, NULL, &r, NULL), AB_OK);
+    cr_assert_eq(abp_ilp_solve(&p, NULL, &r, NULL), AB_OK);
     cr_assert_eq(r.status, ABO_ILP_OPTIMAL);
     cr_assert_eq(r.arena, 0);
     cr_assert_eq(r.bound, 0);
@@ -298,12 +298,12 @@ Test(ilp, rejects_malformed_problems_and_options) {
     add(&p, 4, 3, 1, 1, AB_NONE); /* start > end */
     abo_ilp_result r;
     ab_error err;
-    cr_assert_eq(abo_ilp_solve(&p, NULL, &r, &err), AB_EINPUT);
+    cr_assert_eq(abp_ilp_solve(&p, NULL, &r, &err), AB_EINPUT);
     abo_ilp_result_free(&r);
     p.t[0].start = 0;
     abo_ilp_options o = quick();
     o.time_limit = 0;
-    cr_assert_eq(abo_ilp_solve(&p, &o, &r, &err), AB_EINPUT);
+    cr_assert_eq(abp_ilp_solve(&p, &o, &r, &err), AB_EINPUT);
     abo_ilp_result_free(&r);
     ab_problem_free(&p);
 }
@@ -418,7 +418,7 @@ Test(ilp_lp, written_and_read_back_by_glpk_with_the_same_optimum) {
         random_problem(&p, &seed, &sh);
         int64_t opt = abt_brute_optimum(&p, NULL), unit = 0;
         ab_error err;
-        ab_status st = abo_ilp_write_lp(&p, NULL, path, &unit, &err);
+        ab_status st = abp_ilp_write_lp(&p, NULL, path, &unit, &err);
         if (opt < 0) {
             cr_assert_eq(st, AB_ECHECK, "instance %d: infeasible but written", it);
         } else {
@@ -447,7 +447,7 @@ Test(ilp_lp, reports_a_file_it_cannot_write) {
     add(&p, 4, 0, 1, 1, AB_NONE);
     add(&p, 4, 1, 2, 1, AB_NONE);
     ab_error err;
-    cr_assert_eq(abo_ilp_write_lp(&p, NULL, "/nonexistent-dir/x.lp", NULL, &err), AB_EINPUT);
+    cr_assert_eq(abp_ilp_write_lp(&p, NULL, "/nonexistent-dir/x.lp", NULL, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "/nonexistent-dir/x.lp") != NULL, "%s", err.msg);
     ab_problem_free(&p);
 }
@@ -478,7 +478,7 @@ Test(ilp_limits, a_time_limited_run_reports_incumbent_bound_and_gap) {
         o.time_limit = 1;
         abo_ilp_result r;
         ab_error err;
-        cr_assert_eq(abo_ilp_solve(&p, &o, &r, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abp_ilp_solve(&p, &o, &r, &err), AB_OK, "%s", err.msg);
         cr_assert_lt(r.seconds, 5, "a 1 s limit took %.1f s", r.seconds);
         cr_assert_eq(r.verdict, ABO_OK);
         int64_t arena;
@@ -510,7 +510,7 @@ Test(ilp_limits, a_gap_limit_stops_early_and_never_claims_optimality) {
     o.time_limit = 20;
     o.gap = 0.5;
     abo_ilp_result r;
-    cr_assert_eq(abo_ilp_solve(&p, &o, &r, NULL), AB_OK);
+    cr_assert_eq(abp_ilp_solve(&p, &o, &r, NULL), AB_OK);
     cr_assert_eq(r.verdict, ABO_OK);
     cr_assert_leq(r.gap, 0.5);
     if (r.status != ABO_ILP_OPTIMAL) cr_assert_lt(r.bound, r.arena);
@@ -529,14 +529,14 @@ Test(ilp_limits, no_solution_in_time_returns_the_heuristic_plan_and_says_so) {
     for (uint64_t seed = 1;; seed++) { /* one the heuristics do not solve */
         random_large(&p, 160, seed);
         o.time_limit = 0.05;
-        cr_assert_eq(abo_ilp_solve(&p, &o, &r, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abp_ilp_solve(&p, &o, &r, &err), AB_OK, "%s", err.msg);
         bool hard = r.heuristic > r.max_load;
         abo_ilp_result_free(&r);
         if (hard) break;
         ab_problem_free(&p);
     }
     o.time_limit = 0.001;
-    cr_assert_eq(abo_ilp_solve(&p, &o, &r, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abp_ilp_solve(&p, &o, &r, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(r.status, ABO_ILP_NO_SOLUTION, "%s: %s", abo_ilp_status_word(r.status), r.note);
     cr_assert_eq(r.arena, r.heuristic);
     cr_assert_eq(r.bound, r.max_load);
@@ -546,7 +546,7 @@ Test(ilp_limits, no_solution_in_time_returns_the_heuristic_plan_and_says_so) {
     abo_ilp_result_free(&r);
     /* under a capacity below the heuristic: no plan within it, over-capacity */
     p.capacity = heuristic - 16;
-    cr_assert_eq(abo_ilp_solve(&p, &o, &r, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abp_ilp_solve(&p, &o, &r, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(r.status, ABO_ILP_NO_SOLUTION, "%s: %s", abo_ilp_status_word(r.status), r.note);
     cr_assert_eq(r.verdict, ABO_OVER_CAPACITY);
     abo_ilp_result_free(&r);
@@ -564,14 +564,14 @@ Test(ilp_errors, a_glpk_error_is_an_error_result_not_an_abort) {
     ab_error_clear(&err);
     for (uint64_t seed = 1;; seed++) { /* one GLPK has to solve */
         random_large(&p, 150, seed);
-        cr_assert_eq(abo_ilp_solve(&p, &o, &r, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abp_ilp_solve(&p, &o, &r, &err), AB_OK, "%s", err.msg);
         bool ran = r.solved > 0;
         abo_ilp_result_free(&r);
         if (ran) break;
         ab_problem_free(&p);
     }
     glp_mem_limit(1); /* 1 MB: GLPK's allocations fail, glp_error_hook fires */
-    ab_status st = abo_ilp_solve(&p, &o, &r, &err);
+    ab_status st = abp_ilp_solve(&p, &o, &r, &err);
     abo_ilp_result_free(&r);
     cr_assert_eq(st, AB_EINTERNAL, "status %d: %s", st, err.msg);
     cr_assert(strstr(err.msg, "GLPK failed") != NULL, "%s", err.msg);
@@ -581,7 +581,7 @@ Test(ilp_errors, a_glpk_error_is_an_error_result_not_an_abort) {
     add(&small, 2, 0, 1, 1, AB_NONE);
     add(&small, 1, 0, 3, 1, AB_NONE);
     add(&small, 3, 2, 3, 1, AB_NONE);
-    cr_assert_eq(abo_ilp_solve(&small, &o, &r, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abp_ilp_solve(&small, &o, &r, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(r.arena, 4);
     abo_ilp_result_free(&r);
     ab_problem_free(&small);

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness/suite.h"
+#include "harness/formats/suite.h"
 #include "oracle/bounds.h"
 
 static void load(const char *tensor, ab_problem *p) {

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/minimalloc.h"
+#include "harness/formats/minimalloc.h"
 #include "oracle/bounds.h"
-#include "support.h"
+#include "tests/support.h"
 
 #define HAS(s, sub) cr_assert(strstr((s), (sub)) != NULL, "expected '%s' in:\n%s", (sub), (s))
 

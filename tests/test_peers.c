@@ -24,12 +24,12 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "harness/runner.h"
-#include "harness/suite.h"
+#include "harness/engine/runner.h"
+#include "harness/formats/suite.h"
 #include "oracle/bounds.h"
 #include "oracle/check.h"
 #include "planners/planner.h"
-#include "support.h"
+#include "tests/support.h"
 
 #define HAS(s, sub) cr_assert(strstr((s), (sub)) != NULL, "expected '%s' in:\n%s", (sub), (s))
 
@@ -170,8 +170,8 @@ Test(peers, no_planner_goes_below_a_known_optimum_on_the_peer_suites) {
         ab_problem p;
         load_peer(files[f], &p);
         cr_assert_neq(p.expect_optimum, AB_NONE);
-        for (size_t k = 0; ab_planners[k] != NULL; k++) {
-            const ab_planner *pl = ab_planners[k];
+        for (size_t k = 0; ab_planner_at(k) != NULL; k++) {
+            const ab_planner *pl = ab_planner_at(k);
             if (pl->flags & (AB_PLANNER_TEST | AB_PLANNER_NEEDS_PARAMS)) continue;
             abo_report r;
             int64_t *off = NULL;

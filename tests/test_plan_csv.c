@@ -1,5 +1,5 @@
 /*
- * test_plan_csv.c — plan files (harness/plan_csv.c): reading, quoting, every
+ * test_plan_csv.c — plan files (harness/formats/plan_csv.c): reading, quoting, every
  * error the reader gives, writing and the round trip, and failing each
  * allocation of a read in turn.
  */
@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "core/problem.h"
-#include "harness/plan_csv.h"
-#include "support.h"
+#include "harness/formats/plan_csv.h"
+#include "tests/support.h"
 
 /* The suite every test reads against (an arena view: all intermediates). */
 static void make_problem(ab_problem *p) {

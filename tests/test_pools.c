@@ -1,9 +1,9 @@
 /*
  * test_pools.c — memory pools (issue 7): the suite key `pools:` and the peer
  * expectations `expect: peer_arena / peer_offsets` in the loader and writer
- * (harness/suite.c), the pools' joint address space (core/problem.c), the
+ * (harness/formats/suite.c), the pools' joint address space (core/problem.c), the
  * checker's per-pool checks (oracle/check.c), the plan file's `pool` column
- * (harness/plan_csv.c) and the refusal of one-arena planners, in process and
+ * (harness/formats/plan_csv.c) and the refusal of one-arena planners, in process and
  * in the runner's child.
  *
  * Every rejection is checked for its status, its place (line:column) and its
@@ -16,12 +16,12 @@
 #include <string.h>
 
 #include "core/buf.h"
-#include "harness/plan_csv.h"
-#include "harness/runner.h"
-#include "harness/suite.h"
+#include "harness/formats/plan_csv.h"
+#include "harness/engine/runner.h"
+#include "harness/formats/suite.h"
 #include "oracle/check.h"
 #include "planners/planner.h"
-#include "support.h"
+#include "tests/support.h"
 
 #define HAS(s, sub) cr_assert(strstr((s), (sub)) != NULL, "expected '%s' in:\n%s", (sub), (s))
 

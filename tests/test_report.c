@@ -13,9 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness/suite.h"
-#include "results/report.h"
-#include "support.h"
+#include "harness/formats/suite.h"
+#include "results/report/report.h"
+#include "tests/support.h"
 
 /* ---- building databases ---------------------------------------------------- */
 

@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "core/buf.h"
-#include "results/store.h"
-#include "support.h"
+#include "results/store/store.h"
+#include "tests/support.h"
 
 #define HAS(s, sub) cr_assert(strstr((s), (sub)) != NULL, "expected '%s' in:\n%s", (sub), (s))
 
@@ -172,7 +172,7 @@ Test(run, resumes_after_sigkill_to_the_same_rows) {
     char *dir = abt_tmpdir();
     char ex[4096], bin[4096], db[4096], ref[4096];
     snprintf(ex, sizeof ex, "%s", abt_src("suites/examples"));
-    snprintf(bin, sizeof bin, "%s/arenabench", AB_BINARY_DIR);
+    snprintf(bin, sizeof bin, "%s/arenabench-test", AB_BINARY_DIR);
     snprintf(db, sizeof db, "%s/k.db", dir);
     snprintf(ref, sizeof ref, "%s/ref.db", dir);
     run_ok(0, "run -q --db %s -j 1 -p test-sleep:ms=100 -p first-fit %s", ref, ex);
@@ -327,7 +327,7 @@ Test(run, draws_a_live_progress_line_on_a_terminal) {
     char args[12288], ex[4096];
     snprintf(ex, sizeof ex, "%s", abt_src("suites/examples"));
     snprintf(args, sizeof args,
-             "script -qec '%s/arenabench run --db %s/r.db %s' /dev/null >%s/tty.txt 2>&1",
+             "script -qec '%s/arenabench-test run --db %s/r.db %s' /dev/null >%s/tty.txt 2>&1",
              AB_BINARY_DIR, dir, ex, dir);
     cr_assert_eq(system(args), 0);
     snprintf(args, sizeof args, "%s/tty.txt", dir);

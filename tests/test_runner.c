@@ -20,7 +20,7 @@
 #endif
 
 #include "core/problem.h"
-#include "harness/runner.h"
+#include "harness/engine/runner.h"
 #include "planners/planner.h"
 
 #if defined(__SANITIZE_ADDRESS__)

@@ -17,8 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "results/store.h"
-#include "support.h"
+#include "results/store/store.h"
+#include "tests/support.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 

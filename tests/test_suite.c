@@ -1,5 +1,5 @@
 /*
- * test_suite.c — the suite YAML loader and writer (harness/suite.c).
+ * test_suite.c — the suite YAML loader and writer (harness/formats/suite.c).
  *
  * Every rejection is checked for its status, its place (line:column) and its
  * field, and for leaving the problem empty. Positions in the YAML below are
@@ -15,8 +15,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "harness/suite.h"
-#include "support.h"
+#include "harness/formats/suite.h"
+#include "tests/support.h"
 
 /* A suite with one tensor whose mapping body is BODY, on line 3. */
 #define ONE(body) "suite: s\ntensors:\n  - {" body "}\n"

@@ -6,7 +6,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "results/svg.h"
+#include "results/report/svg.h"
 
 #define T(nm, sz, s, e) \
     ((ab_tensor){.name = (char *)(nm), .size = (sz), .start = (s), .end = (e), .align = 1, \

@@ -1,5 +1,5 @@
 /*
- * test_tflite.c — the TFLite importer (harness/tflite.c, harness/cmd_import.c).
+ * test_tflite.c — the TFLite importer (harness/formats/tflite.c, harness/cli/cmd_import.c).
  *
  * Models are built byte by byte here by a small flatbuffer writer (fbb_*), from
  * a plain description (mspec), so every live range and size below is checked
@@ -20,11 +20,11 @@
 
 #include "core/buf.h"
 #include "core/problem.h"
-#include "harness/import.h"
-#include "harness/suite.h"
-#include "harness/tflite.h"
+#include "harness/cli/import.h"
+#include "harness/formats/suite.h"
+#include "harness/formats/tflite.h"
 #include "oracle/bounds.h"
-#include "support.h"
+#include "tests/support.h"
 
 /* ---- a flatbuffer writer ---------------------------------------------------------
  * Objects get an id first (fbb_new) and a position when written; references

@@ -1,0 +1,707 @@
+/*
+ * cmd_run.c — `arenabench run` and `arenabench merge`: the product's main
+ * job. Every suite is loaded and every spec resolved before the database is
+ * touched (bad input exits 2 with nothing written). Each (suite, spec) job
+ * runs in its own child (harness/engine/runner.c); the parent — never the child —
+ * checks the plan with the oracle, computes the bounds and commits the row as
+ * the job ends, so a kill -9 loses at most the jobs in flight and
+ * `--resume` fills in only what is missing.
+ *
+ * Exit codes: 0 every job ran and no plan was invalid; 1 a plan was invalid,
+ * a planner crashed or errored, an arena fell below a suite's known optimum,
+ * or the run was interrupted; 2 bad usage or input; 3 internal error.
+ * Timeouts, out-of-memory and infeasible results are outcomes, recorded, not
+ * failures of the run.
+ */
+#include "harness/cli/commands.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/buf.h"
+#include "harness/cli/progress.h"
+#include "harness/engine/runner.h"
+#include "harness/formats/formats.h"
+#include "harness/formats/suite.h"
+#include "oracle/bounds.h"
+#include "oracle/check.h"
+#include "planners/planner.h"
+#include "results/store/store.h"
+
+static int fail_msg(const ab_error *err) {
+    fprintf(stderr, "arenabench: %s\n", err->msg);
+    return ab_status_exit_code(err->status);
+}
+
+bool abh_parse_bytes(const char *s, int64_t *out) {
+    size_t len = strlen(s);
+    int64_t mult = 1;
+    if (len > 0) {
+        switch (s[len - 1]) {
+        case 'K': case 'k': mult = (int64_t)1 << 10; len--; break;
+        case 'M': case 'm': mult = (int64_t)1 << 20; len--; break;
+        case 'G': case 'g': mult = (int64_t)1 << 30; len--; break;
+        case 'T': case 't': mult = (int64_t)1 << 40; len--; break;
+        default: break;
+        }
+    }
+    int64_t v;
+    if (!ab_parse_int64(s, len, &v) || v <= 0 || ab_mul_ovf(v, mult, &v)) return false;
+    *out = v;
+    return true;
+}
+
+/* ---- suites ------------------------------------------------------------------- */
+
+typedef struct suite_item {
+    char *path;
+    ab_problem full, view;
+    abo_bounds bounds;
+    ab_buf text;   /* canonical YAML: its hash identifies the suite */
+    int64_t id;    /* in the store */
+} suite_item;
+
+typedef struct path_list {
+    char **v;
+    size_t n, cap;
+} path_list;
+
+static bool has_suffix(const char *s, const char *suf) {
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+static int path_add(path_list *l, const char *p) {
+    if (!ab_grow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v) ||
+        (l->v[l->n] = ab_strdup(p)) == NULL) {
+        fprintf(stderr, "arenabench: out of memory listing suites\n");
+        return 3;
+    }
+    l->n++;
+    return 0;
+}
+
+/* Adds path (a file) or every *.yaml / *.yml below it (a folder). */
+static int collect(const char *path, path_list *l, bool explicit) {
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        fprintf(stderr, "arenabench: %s: %s\n", path, strerror(errno));
+        return 2;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        if (explicit || has_suffix(path, ".yaml") || has_suffix(path, ".yml"))
+            return path_add(l, path);
+        return 0;
+    }
+    DIR *d = opendir(path);
+    if (d == NULL) {
+        fprintf(stderr, "arenabench: %s: %s\n", path, strerror(errno));
+        return 2;
+    }
+    int rc = 0;
+    struct dirent *e;
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.') continue;
+        size_t n = strlen(path) + strlen(e->d_name) + 2;
+        char *child = ab_malloc(n);
+        if (child == NULL) {
+            rc = 3;
+            break;
+        }
+        snprintf(child, n, "%s%s%s", path, has_suffix(path, "/") ? "" : "/", e->d_name);
+        rc = collect(child, l, false);
+        ab_free(child);
+    }
+    closedir(d);
+    return rc;
+}
+
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void suites_free(suite_item *s, size_t n) {
+    for (size_t i = 0; s && i < n; i++) {
+        ab_free(s[i].path);
+        ab_problem_free(&s[i].full);
+        ab_problem_free(&s[i].view);
+        ab_buf_free(&s[i].text);
+    }
+    ab_free(s);
+}
+
+/* Loads one suite with its view, bounds and canonical text. */
+static int suite_load(suite_item *s, const char *path) {
+    ab_error err;
+    ab_error_clear(&err);
+    ab_problem_init(&s->full);
+    ab_problem_init(&s->view);
+    s->path = ab_strdup(path);
+    if (s->path == NULL) return 3;
+    ab_status st = abh_load_problem(path, &s->full, &err);
+    if (st == AB_OK) st = ab_problem_arena_view(&s->full, &s->view, NULL, &err);
+    if (st == AB_OK) st = abo_bounds_compute(&s->full, &s->bounds, &err);
+    if (st == AB_OK) st = abh_suite_render(&s->full, &s->text, &err);
+    return st == AB_OK ? 0 : fail_msg(&err);
+}
+
+/* Makes suite s a variant with io set to io, named "<name>@io=<word>":
+ * its view, bounds and canonical text are computed again. */
+static int suite_io_variant(suite_item *s, ab_io io) {
+    ab_error err;
+    ab_error_clear(&err);
+    s->full.io = io;
+    size_t len = strlen(s->full.name) + 16;
+    char *name = ab_malloc(len);
+    if (name == NULL) return 3;
+    snprintf(name, len, "%s@io=%s", s->full.name, io == AB_IO_WORKSPACE ? "workspace" : "separate");
+    ab_free(s->full.name);
+    s->full.name = name;
+    ab_problem_free(&s->view);
+    ab_buf_free(&s->text);
+    ab_status st = ab_problem_arena_view(&s->full, &s->view, NULL, &err);
+    if (st == AB_OK) st = abo_bounds_compute(&s->full, &s->bounds, &err);
+    if (st == AB_OK) st = abh_suite_render(&s->full, &s->text, &err);
+    return st == AB_OK ? 0 : fail_msg(&err);
+}
+
+/* --io both: every suite twice, separate then workspace. */
+static int suites_io_both(suite_item **s, size_t *n) {
+    suite_item *two = ab_calloc(2 * *n + 1, sizeof *two);
+    if (two == NULL) return 3;
+    int rc = 0;
+    for (size_t i = 0; i < *n; i++) {
+        two[2 * i] = (*s)[i];
+        suite_item *c = &two[2 * i + 1];
+        ab_problem_init(&c->full);
+        ab_problem_init(&c->view);
+        c->path = ab_strdup((*s)[i].path);
+        ab_error err;
+        if (c->path == NULL || ab_problem_clone(&(*s)[i].full, &c->full, &err) != AB_OK) rc = 3;
+    }
+    for (size_t i = 0; rc == 0 && i < *n; i++) {
+        rc = suite_io_variant(&two[2 * i], AB_IO_SEPARATE);
+        if (rc == 0) rc = suite_io_variant(&two[2 * i + 1], AB_IO_WORKSPACE);
+    }
+    ab_free(*s);
+    *s = two;
+    *n *= 2;
+    return rc;
+}
+
+/* Every suite named by the operands, sorted by path, each once. */
+static int suites_load(const abh_run_args *a, suite_item **out, size_t *n) {
+    path_list l = {0};
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < a->npaths; i++) rc = collect(a->paths[i], &l, true);
+    if (rc == 0 && l.n == 0) {
+        fprintf(stderr, "arenabench: no suite files (*.yaml) found in the paths given\n");
+        rc = 2;
+    }
+    qsort(l.v, l.n, sizeof *l.v, cmp_str);
+    size_t k = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        if (k > 0 && strcmp(l.v[k - 1], l.v[i]) == 0) ab_free(l.v[i]);
+        else l.v[k++] = l.v[i];
+    }
+    suite_item *s = rc == 0 ? ab_calloc(k, sizeof *s) : NULL;
+    if (rc == 0 && s == NULL) rc = 3;
+    for (size_t i = 0; rc == 0 && i < k; i++) rc = suite_load(&s[i], l.v[i]);
+    for (size_t i = 0; i < k; i++) ab_free(l.v[i]);
+    ab_free(l.v);
+    if (rc != 0) {
+        suites_free(s, k);
+        return rc;
+    }
+    if (a->io != NULL && strcmp(a->io, "both") == 0) {
+        rc = suites_io_both(&s, &k);
+    } else if (a->io != NULL) {
+        ab_io io = strcmp(a->io, "workspace") == 0 ? AB_IO_WORKSPACE : AB_IO_SEPARATE;
+        for (size_t i = 0; rc == 0 && i < k; i++)
+            if (s[i].full.io != io) rc = suite_io_variant(&s[i], io);
+    }
+    if (rc != 0) {
+        suites_free(s, k);
+        return rc;
+    }
+    *out = s;
+    *n = k;
+    return 0;
+}
+
+/* ---- specs -------------------------------------------------------------------- */
+
+typedef struct spec_item {
+    const char *spec;
+    const ab_planner *pl;
+    ab_params params;
+    int64_t k;
+} spec_item;
+
+static const char *const default_specs[] = {"first-fit", "first-fit:order=size", "best-fit",
+                                            "best-fit:order=size"};
+
+/* Fills names with the specs of --planners all: every visible planner with
+ * its defaults, and with each other value of an `order` parameter. */
+static int all_specs(char names[][64], int max) {
+    int n = 0;
+    for (size_t i = 0; ab_planner_at(i) != NULL && n < max; i++) {
+        const ab_planner *pl = ab_planner_at(i);
+        if (pl->flags & (AB_PLANNER_TEST | AB_PLANNER_NEEDS_PARAMS)) continue;
+        snprintf(names[n++], 64, "%s", pl->name);
+        for (const ab_param_desc *d = pl->params; d && d->key; d++) {
+            if (strcmp(d->key, "order") != 0) continue;
+            const char *v = d->values;
+            while (*v && n < max) {
+                size_t len = strcspn(v, "|");
+                if (strncmp(v, d->def, len) != 0 || d->def[len] != '\0')
+                    snprintf(names[n++], 64, "%s:order=%.*s", pl->name, (int)len, v);
+                v += len + (v[len] == '|');
+            }
+        }
+    }
+    return n;
+}
+
+static void specs_free(spec_item *s, int n) {
+    for (int i = 0; s && i < n; i++) ab_params_free(&s[i].params);
+    ab_free(s);
+}
+
+static int specs_resolve(const abh_run_args *a, spec_item **out, int *n, char names[][64]) {
+    const char *list[ABH_MAX_SPECS];
+    int count = 0;
+    const char *set = a->planner_set;
+    if (set != NULL && strcmp(set, "all") == 0) {
+        count = all_specs(names, ABH_MAX_SPECS);
+        for (int i = 0; i < count; i++) list[i] = names[i];
+    } else if (set == NULL || strcmp(set, "default") == 0) {
+        if (a->nspecs == 0 || set != NULL)
+            for (size_t i = 0; i < sizeof default_specs / sizeof *default_specs; i++)
+                list[count++] = default_specs[i];
+    } else {
+        fprintf(stderr, "arenabench: --planners takes default or all, not '%s'\n", set);
+        return 2;
+    }
+    for (int i = 0; i < a->nspecs && count < ABH_MAX_SPECS; i++) list[count++] = a->specs[i];
+    static char ilp_spec[64];
+    if (a->ilp && count < ABH_MAX_SPECS) {
+        snprintf(ilp_spec, sizeof ilp_spec, "ilp:time=%g", a->ilp_time);
+        list[count++] = ilp_spec;
+    }
+    spec_item *s = ab_calloc((size_t)count, sizeof *s);
+    if (s == NULL) return 3;
+    for (int i = 0; i < count; i++) {
+        ab_error err;
+        ab_error_clear(&err);
+        s[i].spec = list[i];
+        if (ab_planner_resolve(list[i], &s[i].pl, &s[i].params, &err) != AB_OK ||
+            ab_params_int(&s[i].params, "k", 1, 1, AB_MAX_SIZE, &s[i].k, &err) != AB_OK) {
+            specs_free(s, i + 1);
+            return fail_msg(&err);
+        }
+        for (int j = 0; j < i; j++)
+            if (strcmp(list[j], list[i]) == 0) {
+                fprintf(stderr, "arenabench: planner spec '%s' given twice\n", list[i]);
+                specs_free(s, i + 1);
+                return 2;
+            }
+    }
+    *out = s;
+    *n = count;
+    return 0;
+}
+
+/* ---- the run -------------------------------------------------------------------- */
+
+typedef struct job_ref {
+    size_t suite;
+    int spec;
+} job_ref;
+
+typedef struct run_ctx {
+    abr_store *db;
+    int64_t run;
+    suite_item *suites;
+    spec_item *specs;
+    job_ref *refs;       /* the jobs to run now, in job order */
+    abh_progress progress;
+    size_t counts[ABR_NJOB_STATUSES];
+    size_t below_optimum;
+    ab_buf failures;     /* one line per failed job, in finish order */
+    /* Per suite, for the cross-check of proofs: the optimum some row proved
+     * (AB_NONE) and by which spec, and the smallest valid arena and its spec. */
+    int64_t *proven, *smallest;
+    int *proven_spec, *smallest_spec;
+    size_t conflicts;
+} run_ctx;
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig) {
+    (void)sig;
+    stop_requested = 1;
+}
+
+static abr_job_status from_runner(abh_job_status s) {
+    switch (s) {
+    case ABH_OK: return ABR_JOB_OK;
+    case ABH_TIMEOUT: return ABR_JOB_TIMEOUT;
+    case ABH_CRASH: return ABR_JOB_CRASH;
+    case ABH_OOM: return ABR_JOB_OOM;
+    case ABH_ERROR: return ABR_JOB_ERROR;
+    }
+    return ABR_JOB_ERROR;
+}
+
+/* Judges a returned plan with the oracle and fills the row's verdict. */
+static ab_status judge(const suite_item *s, const spec_item *sp, const abh_job_result *r,
+                       abr_result *row, abo_report *rep, ab_error *err) {
+    ab_plan pl;
+    ab_status st = ab_plan_from_offsets(&pl, r->offsets, r->n, err);
+    if (st == AB_OK) st = abo_check(&s->view, &pl, rep, err);
+    ab_plan_free(&pl);
+    if (st != AB_OK) return st;
+    row->verdict = abo_verdict_word(rep->verdict);
+    row->check_message = rep->msg[0] ? rep->msg : NULL;
+    row->arena = rep->arena;
+    row->offsets = r->offsets;
+    row->noffsets = r->n;
+    row->status = rep->verdict == ABO_OK ? ABR_JOB_OK
+                  : rep->verdict == ABO_OVER_CAPACITY ? ABR_JOB_INFEASIBLE
+                                                      : ABR_JOB_INVALID;
+    bool exact_k1 = (sp->pl->flags & AB_PLANNER_EXACT) && sp->k == 1;
+    bool ilp = strcmp(sp->pl->name, "ilp") == 0;
+    if (exact_k1 && r->stats.lower_bound > row->lower_bound) row->lower_bound = r->stats.lower_bound;
+    if (ilp) { /* the ILP's own figures: status (the note's first word), objective, bound */
+        static const char *const words[] = {"optimal", "feasible", "timeout-no-solution",
+                                            "infeasible"};
+        for (size_t w = 0; w < sizeof words / sizeof *words; w++)
+            if (strncmp(r->stats.note, words[w], strlen(words[w])) == 0) row->ilp_status = words[w];
+        row->ilp_objective = rep->arena;
+        row->ilp_bound = r->stats.lower_bound;
+    }
+    if (row->status != ABR_JOB_OK) return AB_OK;
+    if (row->arena == s->bounds.max_load) row->proven_by = ABR_PROOF_LOWER_BOUND;
+    else if (ilp && r->stats.proven_optimal) row->proven_by = ABR_PROOF_ILP;
+    else if (exact_k1 && r->stats.proven_optimal) row->proven_by = ABR_PROOF_EXHAUSTIVE;
+    return AB_OK;
+}
+
+/* Proofs must agree: every optimum proved on a suite (by the ILP, an exact
+ * search or the lower bound) is the same number, and no valid arena is below
+ * one. A disagreement means a prover, a planner or the checker is wrong. */
+static void cross_check(run_ctx *c, const job_ref *ref, const abr_result *row) {
+    if (row->status != ABR_JOB_OK) return;
+    size_t s = ref->suite;
+    const char *name = c->suites[s].full.name;
+    if (row->proven_by != ABR_PROOF_NONE) {
+        if (c->proven[s] == AB_NONE) {
+            c->proven[s] = row->arena;
+            c->proven_spec[s] = ref->spec;
+        } else if (c->proven[s] != row->arena) {
+            c->conflicts++;
+            ab_buf_printf(&c->failures, "  DISAGREEMENT on %s: %s proved %lld (%s) but %s proved "
+                          "%lld\n", name, row->spec, (long long)row->arena,
+                          abr_proof_word(row->proven_by), c->specs[c->proven_spec[s]].spec,
+                          (long long)c->proven[s]);
+        }
+    }
+    if (c->smallest[s] == AB_NONE || row->arena < c->smallest[s]) {
+        c->smallest[s] = row->arena;
+        c->smallest_spec[s] = ref->spec;
+    }
+    if (c->proven[s] != AB_NONE && c->smallest[s] < c->proven[s]) {
+        c->conflicts++;
+        ab_buf_printf(&c->failures, "  DISAGREEMENT on %s: %s found a valid arena %lld below the "
+                      "optimum %lld that %s proved\n", name, c->specs[c->smallest_spec[s]].spec,
+                      (long long)c->smallest[s], (long long)c->proven[s],
+                      c->specs[c->proven_spec[s]].spec);
+        c->smallest[s] = c->proven[s]; /* say it once */
+    }
+}
+
+/* The runner's callback: judge, store (committed now), count, show progress. */
+static ab_status on_done(void *vctx, size_t index, abh_job_result *r, ab_error *err) {
+    run_ctx *c = vctx;
+    const job_ref *ref = &c->refs[index];
+    const suite_item *s = &c->suites[ref->suite];
+    const spec_item *sp = &c->specs[ref->spec];
+    abr_result row;
+    abr_result_init(&row);
+    row.run = c->run;
+    row.suite = s->id;
+    row.spec = sp->spec;
+    row.k = sp->k;
+    row.lower_bound = s->bounds.max_load;
+    row.wall_s = r->wall_seconds;
+    row.cpu_s = r->cpu_seconds;
+    row.peak_rss = r->peak_rss;
+    row.nodes = r->stats.nodes;
+    row.signal = r->signal;
+    row.note = r->stats.note[0] ? r->stats.note : NULL;
+    row.status = from_runner(r->status);
+    row.error = r->message[0] ? r->message : NULL;
+    abo_report rep;
+    if (r->status == ABH_OK) {
+        ab_status st = judge(s, sp, r, &row, &rep, err);
+        if (st != AB_OK) return st;
+    }
+    ab_status st = abr_result_put(c->db, &row, err);
+    if (st != AB_OK) return st;
+    c->counts[row.status]++;
+    cross_check(c, ref, &row);
+    bool failed = row.status == ABR_JOB_INVALID || row.status == ABR_JOB_CRASH ||
+                  row.status == ABR_JOB_ERROR;
+    if (row.status == ABR_JOB_OK && s->full.expect_optimum != AB_NONE &&
+        row.arena < s->full.expect_optimum) {
+        c->below_optimum++;
+        failed = true;
+        ab_buf_printf(&c->failures, "  %s %s: arena %lld is below the known optimum %lld\n",
+                      s->full.name, sp->spec, (long long)row.arena,
+                      (long long)s->full.expect_optimum);
+    } else if (row.status != ABR_JOB_OK) {
+        const char *why = row.status == ABR_JOB_INVALID || row.status == ABR_JOB_INFEASIBLE
+                              ? rep.msg : r->message;
+        size_t len = strcspn(why, "\n");
+        ab_buf_printf(&c->failures, "  %s %s: %s: %.*s\n", s->full.name, sp->spec,
+                      abr_job_status_word(row.status), (int)len, why);
+    }
+    abh_progress_job(&c->progress, s->full.name, sp->spec, abr_job_status_word(row.status),
+                     row.status == ABR_JOB_OK ? row.arena : -1, r->wall_seconds, failed);
+    return AB_OK;
+}
+
+/* The git revision of the current directory, or "unknown". */
+static void git_revision(char *out, size_t len) {
+    snprintf(out, len, "unknown");
+    FILE *p = popen("git rev-parse --short=12 HEAD 2>/dev/null", "r");
+    if (p == NULL) return;
+    char line[64];
+    if (fgets(line, sizeof line, p) != NULL && line[0] != '\0') {
+        line[strcspn(line, "\n")] = '\0';
+        snprintf(out, len, "%s", line);
+    }
+    pclose(p);
+}
+
+/* Opens the store and begins (or resumes) the run. */
+static int open_run(const abh_run_args *a, run_ctx *c) {
+    ab_error err;
+    ab_error_clear(&err);
+    if (strcmp(a->db, ABH_DEFAULT_DB) == 0 && mkdir(ABH_OUT_DIR, 0777) != 0 && errno != EEXIST) {
+        ab_fail(&err, AB_EINPUT, "cannot create the folder %s/ for the default database: %s",
+                ABH_OUT_DIR, strerror(errno));
+        return fail_msg(&err);
+    }
+    if (abr_open(a->db, ABR_OPEN_CREATE, &c->db, &err) != AB_OK) return fail_msg(&err);
+    if (a->resume != NULL) {
+        if (strcmp(a->resume, "latest") == 0) {
+            if (abr_run_latest(c->db, a->tag, &c->run, &err) != AB_OK) return fail_msg(&err);
+        } else if (!ab_parse_int64(a->resume, strlen(a->resume), &c->run) || c->run <= 0) {
+            fprintf(stderr, "arenabench: --resume takes a run id or 'latest', not '%s'\n",
+                    a->resume);
+            return 2;
+        }
+        abr_run info;
+        if (c->run == 0 || abr_run_get(c->db, c->run, &info, &err) != AB_OK) {
+            fprintf(stderr, "arenabench: %s: no run %s to resume%s%s\n", a->db, a->resume,
+                    a->tag ? " with tag " : "", a->tag ? a->tag : "");
+            return 2;
+        }
+        abr_run_free(&info);
+        return 0;
+    }
+    char rev[64], host[256];
+    if (a->revision) snprintf(rev, sizeof rev, "%s", a->revision);
+    else git_revision(rev, sizeof rev);
+    if (gethostname(host, sizeof host) != 0) snprintf(host, sizeof host, "unknown");
+    host[sizeof host - 1] = '\0';
+    abr_run info = {.key = a->run_key, .tag = a->tag, .revision = rev, .host = host,
+                    .command = a->command};
+    if (abr_run_begin(c->db, &info, &c->run, &err) != AB_OK) return fail_msg(&err);
+    return 0;
+}
+
+/* Stores the suites (by content hash) and lists the jobs still to run. */
+static int plan_jobs(const abh_run_args *a, run_ctx *c, size_t nsuites, int nspecs,
+                     size_t *njobs) {
+    ab_error err;
+    ab_error_clear(&err);
+    size_t skipped = 0, ilp_skipped = 0;
+    const char *skip_example = NULL;
+    abr_pairs done;
+    if (abr_pairs_read(c->db, c->run, &done, &err) != AB_OK) return fail_msg(&err);
+    c->refs = ab_alloc_array(nsuites * (size_t)nspecs + 1, sizeof *c->refs);
+    if (c->refs == NULL) {
+        abr_pairs_free(&done);
+        return 3;
+    }
+    size_t index = 0, n = 0;
+    for (size_t i = 0; i < nsuites; i++) {
+        suite_item *s = &c->suites[i];
+        abr_suite su;
+        abr_suite_init(&su);
+        su.name = s->full.name;
+        su.text = s->text.s;
+        su.text_len = s->text.n;
+        su.source = s->path;
+        su.tensors = (int64_t)s->full.n;
+        su.lower_bound = s->bounds.max_load;
+        su.optimum = s->full.expect_optimum;
+        su.logical_bytes = s->bounds.logical_bytes;
+        su.physical_bytes = s->bounds.physical_bytes;
+        su.peak_live_bytes = s->bounds.max_load;
+        su.io_bytes = s->bounds.io_outside;
+        bool mine = false;
+        for (int j = 0; j < nspecs; j++) mine |= (index + (size_t)j) % (size_t)a->shard_n ==
+                                                 (size_t)(a->shard_i - 1);
+        if (mine && abr_suite_put(c->db, &su, &s->id, &err) != AB_OK) {
+            abr_pairs_free(&done);
+            return fail_msg(&err);
+        }
+        for (int j = 0; j < nspecs; j++, index++) {
+            if (index % (size_t)a->shard_n != (size_t)(a->shard_i - 1)) continue;
+            if (abr_pairs_has(&done, s->id, c->specs[j].spec)) continue;
+            if (a->ilp && strcmp(c->specs[j].pl->name, "ilp") == 0 &&
+                s->view.n > (size_t)a->ilp_max_tensors) {
+                ilp_skipped++;
+                continue;
+            }
+            ab_error why;
+            if (ab_planner_accepts(c->specs[j].pl, &s->view, &why) != AB_OK) {
+                skipped++; /* e.g. a one-arena planner on a suite with pools */
+                if (skip_example == NULL) skip_example = c->specs[j].spec;
+                continue;
+            }
+            c->refs[n++] = (job_ref){i, j};
+        }
+    }
+    abr_pairs_free(&done);
+    if (skipped > 0)
+        fprintf(stderr, "arenabench: note: %zu (suite, planner) pair%s not run: the planner does "
+                "not take the suite (e.g. %s on a suite with several pools; only planners that "
+                "place tensors in pools run there)\n", skipped, skipped == 1 ? "" : "s",
+                skip_example);
+    if (ilp_skipped > 0)
+        fprintf(stderr, "arenabench: note: --ilp left out %zu suite%s of more than %lld arena "
+                "tensors (--ilp-max-tensors)\n", ilp_skipped, ilp_skipped == 1 ? "" : "s",
+                (long long)a->ilp_max_tensors);
+    *njobs = n;
+    return 0;
+}
+
+static void print_summary(const run_ctx *c, const abh_run_args *a, size_t njobs) {
+    size_t finished = 0;
+    for (int s = 0; s < ABR_NJOB_STATUSES; s++) finished += c->counts[s];
+    fprintf(stderr, "run %lld in %s: ", (long long)c->run, a->db);
+    if (finished < njobs) fprintf(stderr, "%zu of ", finished);
+    fprintf(stderr, "%zu job%s%s", njobs, njobs == 1 ? "" : "s", finished < njobs ? " finished" : "");
+    for (int s = 0; s < ABR_NJOB_STATUSES; s++)
+        if (c->counts[s]) fprintf(stderr, ", %zu %s", c->counts[s], abr_job_status_word(s));
+    fprintf(stderr, "\n");
+    if (c->failures.n > 0) fprintf(stderr, "not ok:\n%s", c->failures.s);
+    fprintf(stderr, "report: arenabench report --db %s --run %lld\n", a->db, (long long)c->run);
+}
+
+static int run_jobs(const abh_run_args *a, run_ctx *c, size_t njobs) {
+    abh_job *jobs = ab_alloc_array(njobs + 1, sizeof *jobs);
+    if (jobs == NULL) return 3;
+    for (size_t i = 0; i < njobs; i++)
+        jobs[i] = (abh_job){.view = &c->suites[c->refs[i].suite].view,
+                            .planner = c->specs[c->refs[i].spec].pl,
+                            .params = &c->specs[c->refs[i].spec].params};
+    struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    abh_options opt = {.jobs = a->jobs, .time_limit = a->time_limit,
+                       .mem_limit = a->mem_limit, .stop = &stop_requested};
+    ab_error err;
+    ab_error_clear(&err);
+    abh_progress_start(&c->progress, njobs, a->quiet, stderr);
+    ab_status st = abh_run(jobs, njobs, &opt, NULL, on_done, c, &err);
+    abh_progress_end(&c->progress);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    ab_free(jobs);
+    ab_error ferr;
+    abr_run_status rs = st == AB_OK ? ABR_RUN_DONE
+                        : st == AB_ELIMIT ? ABR_RUN_INTERRUPTED : ABR_RUN_FAILED;
+    if (abr_run_finish(c->db, c->run, rs, &ferr) != AB_OK && st == AB_OK) return fail_msg(&ferr);
+    print_summary(c, a, njobs);
+    if (st == AB_ELIMIT) {
+        fprintf(stderr, "arenabench: interrupted; finish with: arenabench run --resume %lld "
+                "(same suites and planners)\n", (long long)c->run);
+        return 1;
+    }
+    if (st != AB_OK) return fail_msg(&err);
+    if (c->conflicts)
+        fprintf(stderr, "arenabench: %zu disagreement%s between proofs of optimality (see above): "
+                "a prover, a planner or the checker is wrong\n", c->conflicts,
+                c->conflicts == 1 ? "" : "s");
+    bool bad = c->counts[ABR_JOB_INVALID] || c->counts[ABR_JOB_CRASH] ||
+               c->counts[ABR_JOB_ERROR] || c->below_optimum || c->conflicts;
+    return bad ? 1 : 0;
+}
+
+static int cross_init(run_ctx *c, size_t n) {
+    c->proven = ab_alloc_array(n + 1, sizeof *c->proven);
+    c->smallest = ab_alloc_array(n + 1, sizeof *c->smallest);
+    c->proven_spec = ab_alloc_array(n + 1, sizeof *c->proven_spec);
+    c->smallest_spec = ab_alloc_array(n + 1, sizeof *c->smallest_spec);
+    if (!c->proven || !c->smallest || !c->proven_spec || !c->smallest_spec) return 3;
+    for (size_t i = 0; i < n; i++) c->proven[i] = c->smallest[i] = AB_NONE;
+    return 0;
+}
+
+int abh_cmd_run(const abh_run_args *a) {
+    run_ctx c = {0};
+    size_t nsuites = 0, njobs = 0;
+    int nspecs = 0;
+    static char names[ABH_MAX_SPECS][64];
+    int rc = specs_resolve(a, &c.specs, &nspecs, names);
+    if (rc == 0) rc = suites_load(a, &c.suites, &nsuites);
+    if (rc == 0) rc = cross_init(&c, nsuites);
+    if (rc == 0) rc = open_run(a, &c);
+    if (rc == 0) rc = plan_jobs(a, &c, nsuites, nspecs, &njobs);
+    if (rc == 0) rc = run_jobs(a, &c, njobs);
+    if (rc == 0 && c.failures.oom) rc = 3;
+    abr_close(c.db);
+    ab_free(c.proven);
+    ab_free(c.smallest);
+    ab_free(c.proven_spec);
+    ab_free(c.smallest_spec);
+    ab_buf_free(&c.failures);
+    ab_free(c.refs);
+    suites_free(c.suites, nsuites);
+    specs_free(c.specs, nspecs);
+    return rc;
+}
+
+int abh_cmd_merge(const char *out, const char *const *in, int nin) {
+    abr_store *db;
+    ab_error err;
+    ab_error_clear(&err);
+    if (abr_open(out, ABR_OPEN_CREATE, &db, &err) != AB_OK) return fail_msg(&err);
+    int rc = 0;
+    for (int i = 0; i < nin && rc == 0; i++) {
+        abr_merge_stats st = {0};
+        if (abr_merge(db, in[i], &st, &err) != AB_OK) {
+            rc = fail_msg(&err);
+            break;
+        }
+        printf("%s: %lld run%s added, %lld joined, %lld results added, %lld already present\n",
+               in[i], (long long)st.runs_added, st.runs_added == 1 ? "" : "s",
+               (long long)st.runs_joined, (long long)st.results_added,
+               (long long)st.results_skipped);
+    }
+    abr_close(db);
+    return rc;
+}

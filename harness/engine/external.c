@@ -1,0 +1,707 @@
+/*
+ * external.c — planner `external`: any planner as a program, through
+ * MiniMalloc's CSV protocol.
+ *
+ *   external:cmd='minimalloc --capacity={capacity} --input={input} --output={output}'
+ *
+ * The planner writes the problem as a MiniMalloc CSV file, runs the command
+ * through /bin/sh -c, reads the offsets back from the CSV file the program
+ * wrote and returns them; the harness checks them like any plan (the planner
+ * trusts nothing but the file's shape). Inside `arenabench run` and `plan`
+ * the planner already runs in the runner's child, so the program runs under
+ * the same time and memory limits.
+ *
+ * The command template: {input} and {output} (both required) become the
+ * paths of the two files, single-quoted for the shell; {capacity} becomes a
+ * capacity in bytes. Any other '{' is copied as it is (so ${VAR} works).
+ *
+ * The input file (MiniMalloc's half-open convention: upper = end + 1):
+ *
+ *     id,lower,upper,size[,alignment][,offset]
+ *     0,0,2,1024
+ *     1,1,3,2048
+ *
+ * ids are the tensors' indices in the arena view (0, 1, ...), whatever their
+ * names; `alignment` is written when some tensor's align is above 1, and
+ * `offset` when some tensor has a fixed offset (empty for the others). The
+ * output file must have a header with `id` and `offset` columns (others,
+ * such as MiniMalloc's lower, upper, size, are ignored) and one row per id.
+ *
+ * Parameters:
+ *   capacity=suite   (default) one run at the suite's capacity, or, when the
+ *                    suite has none, at a capacity every plan fits under (the
+ *                    tensors stacked with their alignment padding);
+ *   capacity=bisect  a binary search for the smallest capacity the program
+ *                    solves: first that capacity, then the range from the
+ *                    max-load bound up to the best arena solved so far. A run
+ *                    that exits non-zero says "not solved at this capacity"
+ *                    (the search goes higher); a run that passes probe_time
+ *                    is killed and counts as unknown, not as unsolved (the
+ *                    search also goes higher, but proves nothing); the best
+ *                    solved plan is kept and returned;
+ *   probe_time=S     seconds allowed to each run (default: no limit of its
+ *                    own).
+ *
+ * Outcomes: the program's offsets (AB_OK); AB_ECHECK when it solved nothing,
+ * with its exit status and the tail of what it printed; AB_ELIMIT when its
+ * only run timed out; AB_EINTERNAL when it cannot be started or its output
+ * is malformed. Each run's stdout and stderr go to one pipe, of which the
+ * last OUT_KEEP bytes are kept for messages. Each run has its own process
+ * group: when the run ends (or is killed at its probe time) whatever is left
+ * of the group is killed and reaped, the planner being a child subreaper
+ * (Linux) for the run so that processes the program left behind are its to
+ * reap. The shell also dies with the planner (PR_SET_PDEATHSIG), so a
+ * planner killed by the runner takes the run down; processes the shell
+ * started may then outlive it until they end. The temporary folder is
+ * removed before the planner returns.
+ */
+#define _GNU_SOURCE /* close_range */
+
+#include "harness/engine/external.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#define OUT_KEEP 2048 /* bytes of the program's output kept for messages */
+#define OUT_SHOW 400  /* of which a message shows at most this many */
+
+/* ---- the problem as MiniMalloc sees it ------------------------------------- */
+
+typedef struct ext {
+    const ab_problem *p;
+    const char *cmd;
+    double probe_time;   /* seconds; <= 0: none */
+    char dir[4096];      /* the temporary folder */
+    char in[4200], out[4200];
+    char tail[OUT_KEEP]; /* the last output of the last run */
+    size_t ntail;
+    int64_t *got;        /* offsets of the last solved run */
+    int64_t *best;       /* offsets of the best solved run */
+    int64_t best_arena;  /* AB_NONE until a run solved */
+    int runs, solved, unsolved, timed_out;
+    int64_t refused;     /* the largest capacity a run refused, or AB_NONE */
+} ext;
+
+/* Writes the MiniMalloc input file. */
+static ab_status write_input(ext *x, ab_error *err) {
+    const ab_problem *p = x->p;
+    bool aligns = false, fixed = false;
+    for (size_t i = 0; i < p->n; i++) {
+        aligns |= p->t[i].align > 1;
+        fixed |= p->t[i].offset != AB_NONE;
+    }
+    FILE *f = fopen(x->in, "w");
+    if (f == NULL)
+        return ab_fail(err, AB_EINTERNAL, "external: cannot write %s: %s", x->in, strerror(errno));
+    fprintf(f, "id,lower,upper,size%s%s\n", aligns ? ",alignment" : "", fixed ? ",offset" : "");
+    for (size_t i = 0; i < p->n; i++) {
+        const ab_tensor *t = &p->t[i];
+        fprintf(f, "%zu,%lld,%lld,%lld", i, (long long)t->start, (long long)t->end + 1,
+                (long long)t->size);
+        if (aligns) fprintf(f, ",%lld", (long long)t->align);
+        if (fixed && t->offset != AB_NONE) fprintf(f, ",%lld", (long long)t->offset);
+        else if (fixed) fputc(',', f);
+        fputc('\n', f);
+    }
+    bool bad = ferror(f) != 0;
+    if (fclose(f) != 0 || bad)
+        return ab_fail(err, AB_EINTERNAL, "external: cannot write %s: %s", x->in, strerror(errno));
+    return AB_OK;
+}
+
+/* ---- the command line ------------------------------------------------------ */
+
+/* Appends s to the growing string *b (length *n, capacity *cap); false on OOM. */
+static bool append(char **b, size_t *n, size_t *cap, const char *s, size_t len) {
+    if (!ab_grow((void **)b, cap, *n + len + 1, 1)) return false;
+    memcpy(*b + *n, s, len);
+    *n += len;
+    (*b)[*n] = '\0';
+    return true;
+}
+
+/* Appends path single-quoted for sh ('\'' for a quote inside). */
+static bool append_quoted(char **b, size_t *n, size_t *cap, const char *path) {
+    bool ok = append(b, n, cap, "'", 1);
+    for (const char *s = path; ok && *s; s++)
+        ok = *s == '\'' ? append(b, n, cap, "'\\''", 4) : append(b, n, cap, s, 1);
+    return ok && append(b, n, cap, "'", 1);
+}
+
+/* The command for one run at the given capacity; owned by the caller. */
+static char *command_for(const ext *x, int64_t capacity) {
+    char *b = NULL, num[32];
+    size_t n = 0, cap = 0;
+    bool ok = append(&b, &n, &cap, "", 0);
+    snprintf(num, sizeof num, "%lld", (long long)capacity);
+    for (const char *s = x->cmd; ok && *s;) {
+        if (strncmp(s, "{input}", 7) == 0) {
+            ok = append_quoted(&b, &n, &cap, x->in);
+            s += 7;
+        } else if (strncmp(s, "{output}", 8) == 0) {
+            ok = append_quoted(&b, &n, &cap, x->out);
+            s += 8;
+        } else if (strncmp(s, "{capacity}", 10) == 0) {
+            ok = append(&b, &n, &cap, num, strlen(num));
+            s += 10;
+        } else {
+            ok = append(&b, &n, &cap, s, 1);
+            s++;
+        }
+    }
+    if (!ok) {
+        ab_free(b);
+        return NULL;
+    }
+    return b;
+}
+
+/* ---- one run ---------------------------------------------------------------- */
+
+typedef enum run_end { RUN_SOLVED, RUN_UNSOLVED, RUN_TIMEOUT } run_end;
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Keeps the last OUT_KEEP bytes the program printed. */
+static void keep_tail(ext *x, const char *buf, size_t len) {
+    if (len >= OUT_KEEP) {
+        memcpy(x->tail, buf + len - OUT_KEEP, OUT_KEEP);
+        x->ntail = OUT_KEEP;
+        return;
+    }
+    if (x->ntail + len > OUT_KEEP) {
+        size_t drop = x->ntail + len - OUT_KEEP;
+        memmove(x->tail, x->tail + drop, x->ntail - drop);
+        x->ntail -= drop;
+    }
+    memcpy(x->tail + x->ntail, buf, len);
+    x->ntail += len;
+}
+
+/* The tail of the output for a message: printable, at most OUT_SHOW bytes. */
+static void shown_tail(const ext *x, char *out, size_t cap) {
+    size_t from = x->ntail > OUT_SHOW ? x->ntail - OUT_SHOW : 0, o = 0;
+    if (from > 0 && o + 3 < cap) o += (size_t)snprintf(out + o, cap - o, "...");
+    for (size_t i = from; i < x->ntail && o + 1 < cap; i++) {
+        unsigned char c = (unsigned char)x->tail[i];
+        out[o++] = c == '\n' ? '|' : (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+    }
+    while (o > 0 && out[o - 1] == '|') o--; /* a final newline shows as nothing */
+    out[o] = '\0';
+}
+
+/* In the child: its own process group, death with the planner, /dev/null in,
+ * the pipe for stdout and stderr, nothing else open; then sh -c cmd. */
+_Noreturn static void child_exec(const char *cmd, int wfd, pid_t parent, int maxfd) {
+    setpgid(0, 0);
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(126);
+#else
+    (void)parent;
+#endif
+    signal(SIGPIPE, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    int null = open("/dev/null", O_RDONLY);
+    if (null >= 0 && null != STDIN_FILENO) {
+        dup2(null, STDIN_FILENO);
+        close(null);
+    }
+    if (wfd != STDOUT_FILENO) dup2(wfd, STDOUT_FILENO);
+    if (wfd != STDERR_FILENO) dup2(wfd, STDERR_FILENO);
+#if defined(__linux__) && defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 34)
+    if (close_range(3, ~0u, 0) != 0)
+#endif
+        for (int fd = 3; fd < maxfd; fd++) close(fd);
+    execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+    _exit(127);
+}
+
+/* Kills the run's process group and reaps the child. */
+static void kill_run(pid_t pid, int *wstatus) {
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+    while (waitpid(pid, wstatus, 0) < 0 && errno == EINTR) {
+    }
+}
+
+/* Reads what the pipe holds now, without waiting (rfd is non-blocking). */
+static void drain_now(ext *x, int rfd) {
+    char buf[4096];
+    for (;;) {
+        ssize_t got = read(rfd, buf, sizeof buf);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return;
+        keep_tail(x, buf, (size_t)got);
+    }
+}
+
+/* Reads the pipe and watches the child until it exits or the deadline
+ * passes (it is then killed). The pipe may outlive the child (a process it
+ * left behind holds it), so the child is checked every 50 ms too. */
+static void wait_run(ext *x, pid_t pid, int rfd, double deadline, int *wstatus, bool *timed_out) {
+    char buf[4096];
+    bool open_pipe = true;
+    *timed_out = false;
+    for (;;) {
+        pid_t got = waitpid(pid, wstatus, WNOHANG);
+        if (got == pid || (got < 0 && errno == ECHILD)) {
+            drain_now(x, rfd);
+            return;
+        }
+        double left = deadline - now_s();
+        if (left <= 0) {
+            *timed_out = true;
+            drain_now(x, rfd);
+            kill_run(pid, wstatus);
+            return;
+        }
+        int ms = left > 0.05 ? 50 : (int)ceil(left * 1000.0);
+        if (!open_pipe) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+            continue;
+        }
+        struct pollfd pfd = {.fd = rfd, .events = POLLIN};
+        if (poll(&pfd, 1, ms) <= 0) continue;
+        ssize_t n = read(rfd, buf, sizeof buf);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        if (n <= 0) open_pipe = false;
+        else keep_tail(x, buf, (size_t)n);
+    }
+}
+
+/* After a run: kills what is left of its process group (processes the
+ * program left behind) and reaps them. The planner is a child subreaper
+ * meanwhile (Linux), so they are its children to reap, not orphans. */
+static void clean_group(pid_t pid) {
+    kill(-pid, SIGKILL);
+    for (;;) {
+        pid_t got = waitpid(-pid, NULL, 0);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) return;
+    }
+}
+
+/* Starts the command and waits for it. *wstatus and *timed_out say how it
+ * ended. AB_EINTERNAL when it cannot be started. */
+static ab_status spawn(ext *x, const char *cmd, int *wstatus, bool *timed_out, ab_error *err) {
+    int fds[2];
+    if (pipe(fds) != 0)
+        return ab_fail(err, AB_EINTERNAL, "external: cannot make a pipe: %s", strerror(errno));
+    struct rlimit rl;
+    int maxfd = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+                        rl.rlim_cur < 65536
+                    ? (int)rl.rlim_cur
+                    : 65536;
+    pid_t parent = getpid();
+#ifdef __linux__
+    int subreaper = 0;
+    prctl(PR_GET_CHILD_SUBREAPER, &subreaper);
+    if (!subreaper) prctl(PR_SET_CHILD_SUBREAPER, 1);
+#endif
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        int e = errno;
+        close(fds[0]);
+        close(fds[1]);
+#ifdef __linux__
+        if (!subreaper) prctl(PR_SET_CHILD_SUBREAPER, 0);
+#endif
+        return ab_fail(err, AB_EINTERNAL, "external: cannot start a process: %s", strerror(e));
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        child_exec(cmd, fds[1], parent, maxfd);
+    }
+    close(fds[1]);
+    setpgid(pid, pid);
+    fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+    x->ntail = 0;
+    double deadline = x->probe_time > 0 ? now_s() + x->probe_time : INFINITY;
+    wait_run(x, pid, fds[0], deadline, wstatus, timed_out);
+    clean_group(pid);
+#ifdef __linux__
+    if (!subreaper) prctl(PR_SET_CHILD_SUBREAPER, 0);
+#endif
+    close(fds[0]);
+    return AB_OK;
+}
+
+/* ---- the output file --------------------------------------------------------- */
+
+/* The next line of text[*pos .. len) into [*a, *b) (no line end); false at the end. */
+static bool next_line(const char *text, size_t len, size_t *pos, size_t *a, size_t *b) {
+    if (*pos >= len) return false;
+    *a = *pos;
+    while (*pos < len && text[*pos] != '\n') (*pos)++;
+    *b = *pos;
+    if (*pos < len) (*pos)++;
+    if (*b > *a && text[*b - 1] == '\r') (*b)--;
+    return true;
+}
+
+/* Field k of the comma-separated line [a, b) into [*fa, *fb), spaces trimmed;
+ * false when the line has fewer fields. */
+static bool field_at(const char *text, size_t a, size_t b, size_t k, size_t *fa, size_t *fb) {
+    size_t s = a;
+    for (size_t f = 0; f < k; f++) {
+        while (s < b && text[s] != ',') s++;
+        if (s == b) return false;
+        s++;
+    }
+    size_t e = s;
+    while (e < b && text[e] != ',') e++;
+    while (s < e && (text[s] == ' ' || text[s] == '\t')) s++;
+    while (e > s && (text[e - 1] == ' ' || text[e - 1] == '\t')) e--;
+    *fa = s;
+    *fb = e;
+    return true;
+}
+
+/* The columns `id` and `offset` of the header line [a, b). */
+static ab_status header_cols(const char *text, size_t a, size_t b, size_t *id, size_t *off,
+                             ab_error *err) {
+    *id = *off = SIZE_MAX;
+    size_t fa, fb;
+    for (size_t k = 0; field_at(text, a, b, k, &fa, &fb); k++) {
+        if (fb - fa == 2 && strncasecmp(text + fa, "id", 2) == 0) *id = k;
+        if (fb - fa == 6 && strncasecmp(text + fa, "offset", 6) == 0) *off = k;
+    }
+    if (*id == SIZE_MAX || *off == SIZE_MAX)
+        return ab_fail(err, AB_EINTERNAL,
+                       "external: the output's header lacks an 'id' or an 'offset' column "
+                       "(MiniMalloc's output: id,lower,upper,size,offset)");
+    return AB_OK;
+}
+
+/* Reads the output file into x->got (one offset per tensor). */
+static ab_status read_output(ext *x, ab_error *err) {
+    FILE *f = fopen(x->out, "rb");
+    if (f == NULL)
+        return ab_fail(err, AB_EINTERNAL, "external: the program exited 0 but wrote no %s",
+                       x->out);
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    bool ok = true;
+    for (;;) {
+        if (!ab_grow((void **)&text, &cap, len + 65536, 1)) {
+            ok = false;
+            break;
+        }
+        size_t got = fread(text + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) break;
+    }
+    fclose(f);
+    if (!ok) {
+        ab_free(text);
+        return ab_fail(err, AB_ENOMEM, "external: out of memory reading %s", x->out);
+    }
+    const ab_problem *p = x->p;
+    for (size_t i = 0; i < p->n; i++) x->got[i] = AB_NONE;
+    size_t pos = 0, a = 0, b = 0, idc = 0, offc = 0, line = 0;
+    ab_status st = AB_OK;
+    while (next_line(text, len, &pos, &a, &b) && (++line, b == a)) {
+    }
+    if (line == 0 || a == b)
+        st = ab_fail(err, AB_EINTERNAL, "external: the output file is empty");
+    if (st == AB_OK) st = header_cols(text, a, b, &idc, &offc, err);
+    while (st == AB_OK && next_line(text, len, &pos, &a, &b)) {
+        line++;
+        if (a == b) continue;
+        size_t ia, ib, oa, ob;
+        int64_t id, off;
+        if (!field_at(text, a, b, idc, &ia, &ib) || !field_at(text, a, b, offc, &oa, &ob))
+            st = ab_fail(err, AB_EINTERNAL, "external: output line %zu: too few fields", line);
+        else if (!ab_parse_int64(text + ia, ib - ia, &id) || id < 0 || (uint64_t)id >= p->n)
+            st = ab_fail(err, AB_EINTERNAL,
+                         "external: output line %zu: id '%.*s' is not one of the ids written "
+                         "(0 .. %zu)",
+                         line, (int)(ib - ia > 40 ? 40 : ib - ia), text + ia,
+                         p->n ? p->n - 1 : 0);
+        else if (!ab_parse_int64(text + oa, ob - oa, &off) || off < 0 || off > AB_MAX_SIZE)
+            st = ab_fail(err, AB_EINTERNAL,
+                         "external: output line %zu: offset '%.*s' is not an integer in "
+                         "[0, 2^62]",
+                         line, (int)(ob - oa > 40 ? 40 : ob - oa), text + oa);
+        else if (x->got[id] != AB_NONE)
+            st = ab_fail(err, AB_EINTERNAL, "external: output line %zu: id %lld appears twice",
+                         line, (long long)id);
+        else
+            x->got[id] = off;
+    }
+    for (size_t i = 0; st == AB_OK && i < p->n; i++)
+        if (x->got[i] == AB_NONE)
+            st = ab_fail(err, AB_EINTERNAL, "external: the output has no offset for id %zu ('%s')",
+                         i, p->t[i].name);
+    ab_free(text);
+    return st;
+}
+
+/* ---- runs and the search ------------------------------------------------------ */
+
+/* max(offset + size) of the offsets in x->got (saturating). */
+static int64_t got_arena(const ext *x) {
+    int64_t arena = 0, end;
+    for (size_t i = 0; i < x->p->n; i++) {
+        if (ab_add_ovf(x->got[i], x->p->t[i].size, &end)) return INT64_MAX;
+        if (end > arena) arena = end;
+    }
+    return arena;
+}
+
+/* One run at capacity: how it ended in *how; a solved run's plan in x->got,
+ * kept in x->best when its arena is the best yet. *why describes a run that
+ * did not solve. */
+static ab_status run_at(ext *x, int64_t capacity, run_end *how, char *why, size_t whylen,
+                        ab_error *err) {
+    char *cmd = command_for(x, capacity);
+    if (cmd == NULL) return ab_fail(err, AB_ENOMEM, "external: out of memory");
+    unlink(x->out);
+    int wstatus = 0;
+    bool timed_out = false;
+    ab_status st = spawn(x, cmd, &wstatus, &timed_out, err);
+    ab_free(cmd);
+    if (st != AB_OK) return st;
+    x->runs++;
+    char tail[OUT_SHOW + 8];
+    shown_tail(x, tail, sizeof tail);
+    if (timed_out) {
+        x->timed_out++;
+        *how = RUN_TIMEOUT;
+        snprintf(why, whylen, "killed after the probe time of %g s at capacity %lld%s%s",
+                 x->probe_time, (long long)capacity, tail[0] ? ": " : "", tail);
+        return AB_OK;
+    }
+    if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) {
+        x->unsolved++;
+        if (x->refused == AB_NONE || capacity > x->refused) x->refused = capacity;
+        *how = RUN_UNSOLVED;
+        if (WIFSIGNALED(wstatus))
+            snprintf(why, whylen, "killed by signal %d at capacity %lld%s%s", WTERMSIG(wstatus),
+                     (long long)capacity, tail[0] ? ": " : "", tail);
+        else
+            snprintf(why, whylen, "exited with status %d at capacity %lld%s%s",
+                     WEXITSTATUS(wstatus), (long long)capacity, tail[0] ? ": " : "", tail);
+        return AB_OK;
+    }
+    st = read_output(x, err);
+    if (st != AB_OK) return st;
+    x->solved++;
+    *how = RUN_SOLVED;
+    int64_t arena = got_arena(x);
+    if (x->best_arena == AB_NONE || arena < x->best_arena) {
+        x->best_arena = arena;
+        memcpy(x->best, x->got, x->p->n * sizeof *x->best);
+    }
+    return AB_OK;
+}
+
+/* A change of the live bytes at an instruction. */
+typedef struct load_ev {
+    int64_t at, delta;
+} load_ev;
+
+/* By instruction; at one instruction, tensors leaving before tensors arriving. */
+static int by_event(const void *pa, const void *pb) {
+    const load_ev *a = pa, *b = pb;
+    if (a->at != b->at) return a->at < b->at ? -1 : 1;
+    return (a->delta > b->delta) - (a->delta < b->delta);
+}
+
+/* The lower end of the search: the max-load bound (no plan is smaller), and
+ * no less than the end of a fixed tensor. 0 when memory runs out (a lower
+ * floor only costs runs). */
+static int64_t search_floor(const ab_problem *p) {
+    int64_t best = 0, live = 0, end;
+    load_ev *ev = ab_alloc_array(2 * p->n + 1, sizeof *ev);
+    if (ev == NULL) return 0;
+    for (size_t i = 0; i < p->n; i++) {
+        ev[2 * i] = (load_ev){p->t[i].start, p->t[i].size};
+        ev[2 * i + 1] = (load_ev){p->t[i].end + 1, -p->t[i].size};
+        if (p->t[i].offset != AB_NONE && !ab_add_ovf(p->t[i].offset, p->t[i].size, &end) &&
+            end > best)
+            best = end;
+    }
+    qsort(ev, 2 * p->n, sizeof *ev, by_event);
+    for (size_t e = 0; e < 2 * p->n; e++) {
+        if (ab_add_ovf(live, ev[e].delta, &live)) break;
+        if (live > best) best = live;
+    }
+    ab_free(ev);
+    return best;
+}
+
+/* A capacity every plan fits under: the fixed tensors' highest end, then each
+ * other tensor stacked with room for its alignment (INT64_MAX on overflow). */
+static int64_t stacked_capacity(const ab_problem *p) {
+    int64_t top = 0, sum = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        const ab_tensor *t = &p->t[i];
+        if (t->offset != AB_NONE) {
+            if (t->offset + t->size > top) top = t->offset + t->size;
+        } else if (ab_add_ovf(sum, t->size, &sum) || ab_add_ovf(sum, t->align - 1, &sum)) {
+            return INT64_MAX;
+        }
+    }
+    return ab_add_ovf(sum, top, &sum) ? INT64_MAX : (sum > 0 ? sum : 1);
+}
+
+/* ---- the planner ---------------------------------------------------------------- */
+
+/* Checks the template: {input} and {output} must be in it. */
+static ab_status check_cmd(const char *cmd, ab_error *err) {
+    if (cmd == NULL || cmd[0] == '\0')
+        return ab_fail(err, AB_EINPUT,
+                       "planner external needs a command: external:cmd='prog --input={input} "
+                       "--output={output} --capacity={capacity}'");
+    if (strstr(cmd, "{input}") == NULL || strstr(cmd, "{output}") == NULL)
+        return ab_fail(err, AB_EINPUT,
+                       "parameter cmd: the command must name {input} and {output} (and may "
+                       "name {capacity}), got '%.200s'",
+                       cmd);
+    return AB_OK;
+}
+
+/* Reads the parameters: cmd, capacity (suite|bisect), probe_time. */
+static ab_status ext_params(const ab_params *opt, ext *x, bool *bisect, ab_error *err) {
+    x->cmd = ab_params_get(opt, "cmd");
+    ab_status st = check_cmd(x->cmd, err);
+    if (st != AB_OK) return st;
+    const char *mode = ab_params_get(opt, "capacity");
+    if (mode != NULL && strcmp(mode, "suite") != 0 && strcmp(mode, "bisect") != 0)
+        return ab_fail(err, AB_EINPUT, "parameter capacity: expected suite or bisect, got '%s'",
+                       mode);
+    *bisect = mode != NULL && strcmp(mode, "bisect") == 0;
+    const char *t = ab_params_get(opt, "probe_time");
+    x->probe_time = 0;
+    if (t != NULL) {
+        char *end = NULL;
+        errno = 0;
+        x->probe_time = strtod(t, &end);
+        if (end == t || *end != '\0' || errno != 0 || !isfinite(x->probe_time) ||
+            x->probe_time <= 0)
+            return ab_fail(err, AB_EINPUT,
+                           "parameter probe_time: expected a number of seconds > 0, got '%s'", t);
+    }
+    return AB_OK;
+}
+
+/* The search for the smallest capacity solved; the first run is at hi. */
+static ab_status search(ext *x, int64_t lo, int64_t hi, bool bisect, ab_plan_stats *stats,
+                        ab_error *err) {
+    char why[AB_ERROR_MAX - 200];
+    run_end how;
+    ab_status st = run_at(x, hi, &how, why, sizeof why, err);
+    if (st != AB_OK) return st;
+    if (how == RUN_TIMEOUT)
+        return ab_fail(err, AB_ELIMIT, "external: '%.100s' %s", x->cmd, why);
+    if (how == RUN_UNSOLVED)
+        return ab_fail(err, AB_ECHECK, "external: '%.100s' %s", x->cmd, why);
+    int64_t a = lo, b = x->best_arena - 1;
+    while (bisect && a <= b) {
+        int64_t mid = a + (b - a) / 2;
+        st = run_at(x, mid, &how, why, sizeof why, err);
+        if (st != AB_OK) return st;
+        if (how == RUN_SOLVED) b = (x->best_arena < mid ? x->best_arena : mid) - 1;
+        else a = mid + 1; /* unsolved, or unknown: search higher, prove nothing */
+    }
+    if (bisect)
+        snprintf(stats->note, sizeof stats->note,
+                 "bisect: best arena %lld; %d runs: %d solved, %d unsolved (largest %lld), %d "
+                 "timed out",
+                 (long long)x->best_arena, x->runs, x->solved, x->unsolved,
+                 (long long)(x->refused == AB_NONE ? 0 : x->refused), x->timed_out);
+    else
+        snprintf(stats->note, sizeof stats->note, "one run at capacity %lld", (long long)hi);
+    return AB_OK;
+}
+
+/* Makes the temporary folder and the two file names. */
+static ab_status make_dir(ext *x, ab_error *err) {
+    const char *base = getenv("TMPDIR");
+    if (base == NULL || base[0] == '\0') base = "/tmp";
+    snprintf(x->dir, sizeof x->dir, "%s/arenabench-external.XXXXXX", base);
+    if (mkdtemp(x->dir) == NULL)
+        return ab_fail(err, AB_EINTERNAL, "external: cannot make a folder in %s: %s", base,
+                       strerror(errno));
+    snprintf(x->in, sizeof x->in, "%s/input.csv", x->dir);
+    snprintf(x->out, sizeof x->out, "%s/output.csv", x->dir);
+    return AB_OK;
+}
+
+static ab_status external_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
+                               ab_plan_stats *stats, ab_error *err) {
+    ext x;
+    memset(&x, 0, sizeof x);
+    x.p = p;
+    x.best_arena = AB_NONE;
+    x.refused = AB_NONE;
+    bool bisect = false;
+    ab_status st = ext_params(opt, &x, &bisect, err);
+    if (st != AB_OK) return st;
+    stats->lower_bound = AB_NONE;
+    x.got = ab_alloc_array(p->n ? p->n : 1, sizeof *x.got);
+    x.best = ab_alloc_array(p->n ? p->n : 1, sizeof *x.best);
+    if (x.got == NULL || x.best == NULL) st = ab_fail(err, AB_ENOMEM, "external: out of memory");
+    if (st == AB_OK) st = make_dir(&x, err);
+    bool made = st == AB_OK;
+    if (st == AB_OK) st = write_input(&x, err);
+    if (st == AB_OK) {
+        int64_t hi = p->capacity != AB_NONE ? p->capacity : stacked_capacity(p);
+        st = search(&x, search_floor(p), hi, bisect, stats, err);
+    }
+    if (st == AB_OK) memcpy(offsets, x.best, p->n * sizeof *offsets);
+    if (made) {
+        unlink(x.in);
+        unlink(x.out);
+        rmdir(x.dir);
+    }
+    ab_free(x.got);
+    ab_free(x.best);
+    return st;
+}
+
+static const ab_param_desc external_params[] = {
+    {"cmd", "a command with {input}, {output} and optionally {capacity}", "none: required",
+     "run through /bin/sh -c; reads and writes MiniMalloc CSV (id,lower,upper,size[,offset])"},
+    {"capacity", "suite|bisect", "suite",
+     "suite: one run at the suite's capacity; bisect: search the smallest capacity it solves"},
+    {"probe_time", "seconds > 0", "none", "time allowed to each run; a run killed is unknown"},
+    {0},
+};
+
+/* The registry row of `external` (registry.c). */
+const ab_planner abe_external = {
+    .name = "external",
+    .summary = "any planner as a program, through MiniMalloc's CSV files",
+    .flags = AB_PLANNER_NEEDS_PARAMS,
+    .params = external_params,
+    .plan = external_plan,
+};
+
+ab_status abe_register_planners(void) { return ab_planner_register(&abe_external); }

@@ -1,0 +1,783 @@
+/*
+ * runner.c — the job runner (see runner.h): a forked child per job, its
+ * result read back through a pipe in a checked frame, all pipes drained with
+ * poll() while wall-clock deadlines are enforced, every child reaped with
+ * wait4() for its exit status, CPU time and peak RSS.
+ *
+ * The parent loop, once per wake-up:
+ *   1. start jobs while fewer than opt->jobs children run;
+ *   2. poll the open pipes (timeout: the nearest deadline);
+ *   3. read what is ready into each child's frame reader (a malformed
+ *      stream gets its child killed);
+ *   4. kill (SIGKILL to the child's process group) what is past its deadline;
+ *   5. reap, without blocking, the children whose pipe is closed; classify,
+ *      report through the callback, store.
+ */
+#define _DEFAULT_SOURCE /* wait4 and struct rusage in <sys/wait.h> */
+
+#include "harness/engine/runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+/* ---- names ------------------------------------------------------------------ */
+
+const char *abh_status_name(abh_job_status s) {
+    switch (s) {
+    case ABH_OK: return "ok";
+    case ABH_TIMEOUT: return "timeout";
+    case ABH_CRASH: return "crash";
+    case ABH_OOM: return "oom";
+    case ABH_ERROR: return "error";
+    }
+    return "error";
+}
+
+const char *abh_signal_name(int sig) {
+    static const struct {
+        int sig;
+        const char *name;
+    } names[] = {
+        {SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},
+        {SIGILL, "SIGILL"},   {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"},
+        {SIGQUIT, "SIGQUIT"}, {SIGHUP, "SIGHUP"},   {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"},
+        {SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"},   {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"},
+        {SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].sig == sig) return names[i].name;
+    return NULL;
+}
+
+void abh_result_free(abh_job_result *r) {
+    if (r == NULL) return;
+    ab_free(r->offsets);
+    r->offsets = NULL;
+}
+
+void abh_results_free(abh_job_result *results, size_t n) {
+    if (results == NULL) return;
+    for (size_t i = 0; i < n; i++) abh_result_free(&results[i]);
+}
+
+/* ---- the frame ----------------------------------------------------------------
+ * Layout in runner.h. The checksum is FNV-1a 64 over every byte before it. */
+
+#define FRAME_MAGIC "ABR1"
+#define FRAME_HEADER 56
+#define NOTE_MAX (sizeof((ab_plan_stats *)0)->note)
+#define FNV_OFFSET UINT64_C(0xcbf29ce484222325)
+#define FNV_PRIME UINT64_C(0x100000001b3)
+
+static uint64_t fnv1a(uint64_t h, const void *buf, size_t len) {
+    const unsigned char *p = buf;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= FNV_PRIME;
+    }
+    return h;
+}
+
+static void put32(unsigned char *at, uint32_t v) { memcpy(at, &v, sizeof v); }
+static void put64(unsigned char *at, uint64_t v) { memcpy(at, &v, sizeof v); }
+static uint32_t get32(const unsigned char *at) {
+    uint32_t v;
+    memcpy(&v, at, sizeof v);
+    return v;
+}
+static uint64_t get64(const unsigned char *at) {
+    uint64_t v;
+    memcpy(&v, at, sizeof v);
+    return v;
+}
+
+/* Writes all len bytes, retrying short writes and EINTR. */
+static bool write_all(int fd, const void *buf, size_t len) {
+    const unsigned char *p = buf;
+    while (len > 0) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return false;
+        p += w;
+        len -= (size_t)w;
+    }
+    return true;
+}
+
+bool abh_write_result(int fd, ab_status st, const int64_t *offsets, size_t n,
+                      const ab_plan_stats *stats, int64_t base_rss, const char *msg) {
+    unsigned char head[FRAME_HEADER + NOTE_MAX + AB_ERROR_MAX];
+    size_t note_len = stats ? strnlen(stats->note, NOTE_MAX - 1) : 0;
+    size_t msg_len = msg ? strnlen(msg, AB_ERROR_MAX - 1) : 0;
+    size_t count = st == AB_OK ? n : 0;
+    memcpy(head, FRAME_MAGIC, 4);
+    put32(head + 4, (uint32_t)(int32_t)st);
+    put64(head + 8, (uint64_t)count);
+    put64(head + 16, (uint64_t)(stats ? stats->nodes : 0));
+    put64(head + 24, (uint64_t)(stats ? stats->lower_bound : AB_NONE));
+    put64(head + 32, (uint64_t)base_rss);
+    put32(head + 40, stats && stats->proven_optimal ? 1u : 0u);
+    put32(head + 44, (uint32_t)note_len);
+    put32(head + 48, (uint32_t)msg_len);
+    put32(head + 52, 0);
+    if (note_len) memcpy(head + FRAME_HEADER, stats->note, note_len);
+    if (msg_len) memcpy(head + FRAME_HEADER + note_len, msg, msg_len);
+    size_t head_len = FRAME_HEADER + note_len + msg_len;
+    uint64_t h = fnv1a(FNV_OFFSET, head, head_len);
+    if (!write_all(fd, head, head_len)) return false;
+    const unsigned char *bytes = (const unsigned char *)offsets;
+    size_t left = count * sizeof(int64_t);
+    while (left > 0) {
+        size_t chunk = left < (1u << 16) ? left : (1u << 16);
+        h = fnv1a(h, bytes, chunk);
+        if (!write_all(fd, bytes, chunk)) return false;
+        bytes += chunk;
+        left -= chunk;
+    }
+    unsigned char sum[8];
+    put64(sum, h);
+    return write_all(fd, sum, sizeof sum);
+}
+
+/* The parts of a frame, in order; a reader fills one at a time. */
+enum { SEG_HEADER, SEG_TEXT, SEG_OFFSETS, SEG_SUM, SEG_DONE, SEG_BAD };
+
+struct abh_reader {
+    size_t n;          /* offsets expected when the planner status is AB_OK */
+    int seg;           /* the part being filled */
+    size_t pos;        /* bytes of it received */
+    size_t total;      /* bytes accepted in all */
+    uint64_t hash;     /* FNV-1a of the bytes before the checksum */
+    unsigned char header[FRAME_HEADER];
+    unsigned char sum[8];
+    int32_t status;    /* decoded header fields */
+    uint64_t count;
+    int64_t nodes, lower_bound, base_rss;
+    uint32_t proven, note_len, msg_len;
+    char text[NOTE_MAX + AB_ERROR_MAX]; /* note, then message */
+    int64_t *offsets;  /* owned until taken */
+};
+
+abh_reader *abh_reader_new(size_t n) {
+    abh_reader *rd = ab_calloc(1, sizeof *rd);
+    if (rd == NULL) return NULL;
+    rd->n = n;
+    rd->seg = SEG_HEADER;
+    rd->hash = FNV_OFFSET;
+    return rd;
+}
+
+void abh_reader_free(abh_reader *rd) {
+    if (rd == NULL) return;
+    ab_free(rd->offsets);
+    ab_free(rd);
+}
+
+size_t abh_reader_bytes(const abh_reader *rd) { return rd->total; }
+bool abh_reader_complete(const abh_reader *rd) { return rd->seg == SEG_DONE; }
+
+static size_t seg_size(const abh_reader *rd) {
+    switch (rd->seg) {
+    case SEG_HEADER: return FRAME_HEADER;
+    case SEG_TEXT: return (size_t)rd->note_len + rd->msg_len;
+    case SEG_OFFSETS: return (size_t)rd->count * sizeof(int64_t);
+    case SEG_SUM: return sizeof rd->sum;
+    }
+    return 0;
+}
+
+static unsigned char *seg_dest(abh_reader *rd) {
+    switch (rd->seg) {
+    case SEG_HEADER: return rd->header;
+    case SEG_TEXT: return (unsigned char *)rd->text;
+    case SEG_OFFSETS: return (unsigned char *)rd->offsets;
+    case SEG_SUM: return rd->sum;
+    }
+    return NULL;
+}
+
+static ab_status reject(abh_reader *rd, ab_error *err, const char *what) {
+    rd->seg = SEG_BAD;
+    ab_free(rd->offsets);
+    rd->offsets = NULL;
+    return ab_fail(err, AB_ECHECK, "%s (at byte %zu)", what, rd->total);
+}
+
+/* Decodes and checks the header; allocates the offsets it announces. */
+static ab_status end_header(abh_reader *rd, ab_error *err) {
+    const unsigned char *h = rd->header;
+    if (memcmp(h, FRAME_MAGIC, 4) != 0) return reject(rd, err, "bad magic");
+    rd->status = (int32_t)get32(h + 4);
+    rd->count = get64(h + 8);
+    rd->nodes = (int64_t)get64(h + 16);
+    rd->lower_bound = (int64_t)get64(h + 24);
+    rd->base_rss = (int64_t)get64(h + 32);
+    rd->proven = get32(h + 40);
+    rd->note_len = get32(h + 44);
+    rd->msg_len = get32(h + 48);
+    if (rd->status < AB_OK || rd->status > AB_ELIMIT)
+        return reject(rd, err, "unknown planner status");
+    if (rd->count != (rd->status == AB_OK ? (uint64_t)rd->n : 0))
+        return reject(rd, err, "offset count does not match the job");
+    if (rd->proven > 1 || get32(h + 52) != 0) return reject(rd, err, "bad flag fields");
+    if (rd->note_len >= NOTE_MAX || rd->msg_len >= AB_ERROR_MAX)
+        return reject(rd, err, "note or message too long");
+    if (rd->status == AB_OK) {
+        rd->offsets = ab_alloc_array(rd->n ? rd->n : 1, sizeof *rd->offsets);
+        if (rd->offsets == NULL)
+            return ab_fail(err, AB_ENOMEM, "out of memory for %zu offsets", rd->n);
+    }
+    return AB_OK;
+}
+
+/* Ends the part just filled and moves to the next. */
+static ab_status end_seg(abh_reader *rd, ab_error *err) {
+    switch (rd->seg) {
+    case SEG_HEADER: {
+        ab_status s = end_header(rd, err);
+        if (s != AB_OK) return s;
+        break;
+    }
+    case SEG_TEXT:
+        if (memchr(rd->text, '\0', (size_t)rd->note_len + rd->msg_len) != NULL)
+            return reject(rd, err, "NUL byte in the note or message");
+        break;
+    case SEG_SUM:
+        if (get64(rd->sum) != rd->hash) return reject(rd, err, "checksum mismatch");
+        break;
+    }
+    rd->seg++;
+    rd->pos = 0;
+    return AB_OK;
+}
+
+ab_status abh_reader_feed(abh_reader *rd, const void *buf, size_t len, ab_error *err) {
+    const unsigned char *p = buf;
+    for (;;) {
+        if (rd->seg == SEG_BAD) return ab_fail(err, AB_ECHECK, "the stream was rejected");
+        /* Close parts that are complete (empty ones included) before refusing input. */
+        if (rd->seg != SEG_DONE && rd->pos == seg_size(rd)) {
+            ab_status s = end_seg(rd, err);
+            if (s != AB_OK) return s;
+            continue;
+        }
+        if (len == 0) return AB_OK;
+        if (rd->seg == SEG_DONE) return reject(rd, err, "bytes after the end of the frame");
+        size_t take = seg_size(rd) - rd->pos;
+        if (take > len) take = len;
+        memcpy(seg_dest(rd) + rd->pos, p, take);
+        if (rd->seg != SEG_SUM) rd->hash = fnv1a(rd->hash, p, take);
+        rd->pos += take;
+        rd->total += take;
+        p += take;
+        len -= take;
+    }
+}
+
+ab_status abh_reader_take(abh_reader *rd, abh_job_result *r, ab_error *err) {
+    if (rd->seg != SEG_DONE) return ab_fail(err, AB_ECHECK, "the result frame is not complete");
+    r->planner_status = (ab_status)rd->status;
+    r->n = rd->n;
+    memset(&r->stats, 0, sizeof r->stats);
+    r->stats.nodes = rd->nodes;
+    r->stats.lower_bound = rd->lower_bound;
+    r->stats.proven_optimal = rd->proven != 0;
+    memcpy(r->stats.note, rd->text, rd->note_len);
+    r->stats.note[rd->note_len] = '\0';
+    memcpy(r->message, rd->text + rd->note_len, rd->msg_len);
+    r->message[rd->msg_len] = '\0';
+    r->base_rss = rd->base_rss;
+    ab_free(r->offsets);
+    r->offsets = rd->offsets;
+    rd->offsets = NULL;
+    return AB_OK;
+}
+
+/* ---- the child ------------------------------------------------------------------ */
+
+/* One running child, as the parent tracks it. */
+typedef struct slot {
+    bool used;
+    size_t job;          /* index into the jobs */
+    pid_t pid;
+    int fd;              /* read end of its pipe; -1 once closed */
+    bool killed;         /* the runner sent SIGKILL */
+    bool timed_out;
+    bool malformed;      /* the stream broke the format; why says how */
+    double t0, deadline; /* monotonic seconds; deadline INFINITY when none */
+    abh_reader *rd;
+    char why[AB_ERROR_MAX];
+} slot;
+
+/* One call of abh_run. */
+typedef struct run {
+    const abh_job *jobs;
+    size_t n;
+    const abh_options *opt;
+    abh_job_result *results;
+    abh_done_fn done;
+    void *ctx;
+    slot *slots;
+    size_t nslots;
+    size_t active;
+    struct pollfd *pfd;  /* nslots entries */
+    size_t *pslot;       /* the slot of each pfd entry */
+    unsigned char *buf;  /* read buffer */
+    pid_t parent;
+} run;
+
+#define READ_BUF (1u << 16)
+#define CHILD_WRITE_FAILED 125
+#define CHILD_ORPHANED 126
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The value in kB after "key:" in /proc/self/status text, in bytes; -1 if absent. */
+static int64_t status_field(const char *text, const char *key) {
+    size_t klen = strlen(key);
+    const char *line = text;
+    while (*line != '\0') {
+        if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
+            long long kb = strtoll(line + klen + 1, NULL, 10);
+            return kb >= 0 ? (int64_t)kb * 1024 : -1;
+        }
+        const char *nl = strchr(line, '\n');
+        if (nl == NULL) break;
+        line = nl + 1;
+    }
+    return -1;
+}
+
+/* The child's address-space size, data size and resident size in bytes
+ * (-1 each when unknown), read with plain system calls. */
+static void read_vm(int64_t *vm_size, int64_t *vm_data, int64_t *vm_rss) {
+    char text[8192];
+    size_t len = 0;
+    *vm_size = *vm_data = *vm_rss = -1;
+    int fd = open("/proc/self/status", O_RDONLY);
+    if (fd < 0) return;
+    while (len < sizeof text - 1) {
+        ssize_t got = read(fd, text + len, sizeof text - 1 - len);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break;
+        len += (size_t)got;
+    }
+    close(fd);
+    text[len] = '\0';
+    *vm_size = status_field(text, "VmSize");
+    *vm_data = status_field(text, "VmData");
+    *vm_rss = status_field(text, "VmRSS");
+}
+
+/* Lowers both limits of resource res to base + extra (to extra alone when
+ * base is unknown). */
+static void limit_to(int res, int64_t base, int64_t extra) {
+    struct rlimit rl;
+    if (getrlimit(res, &rl) != 0) return;
+    int64_t want;
+    if (base < 0 || ab_add_ovf(base, extra, &want)) want = extra;
+    rlim_t v = (rlim_t)want;
+    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < v) v = rl.rlim_max;
+    rl.rlim_cur = rl.rlim_max = v;
+    setrlimit(res, &rl);
+}
+
+/* Puts the child in its own world: process group, death with the parent,
+ * default signals, /dev/null for stdin and stdout, no other jobs' pipes,
+ * no core files. */
+static void child_setup(const run *r, int own_read_end) {
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != r->parent) _exit(CHILD_ORPHANED);
+#endif
+    setpgid(0, 0);
+    static const int reset[] = {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGALRM};
+    for (size_t i = 0; i < sizeof reset / sizeof reset[0]; i++) signal(reset[i], SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    close(own_read_end);
+    for (size_t i = 0; i < r->nslots; i++)
+        if (r->slots[i].used && r->slots[i].fd >= 0) close(r->slots[i].fd);
+    int null = open("/dev/null", O_RDWR);
+    if (null >= 0) {
+        dup2(null, STDIN_FILENO);
+        dup2(null, STDOUT_FILENO);
+        if (null > STDERR_FILENO) close(null);
+    }
+    struct rlimit core = {0, 0};
+    setrlimit(RLIMIT_CORE, &core);
+}
+
+/* The child's whole life: set up, limit, plan, write the frame, _exit. */
+_Noreturn static void child_main(const run *r, const abh_job *job, int own_read_end, int wfd) {
+    child_setup(r, own_read_end);
+    int64_t vm_size, vm_data, vm_rss;
+    read_vm(&vm_size, &vm_data, &vm_rss);
+    if (r->opt->mem_limit > 0) {
+        limit_to(RLIMIT_AS, vm_size, r->opt->mem_limit);
+        limit_to(RLIMIT_DATA, vm_data, r->opt->mem_limit);
+    }
+    int64_t base_rss = vm_rss > 0 ? vm_rss : 0;
+    ab_plan_stats stats;
+    memset(&stats, 0, sizeof stats);
+    stats.lower_bound = AB_NONE;
+    size_t n = job->view->n;
+    int64_t *offsets = ab_alloc_array(n ? n : 1, sizeof *offsets);
+    if (offsets == NULL) {
+        bool ok = abh_write_result(wfd, AB_ENOMEM, NULL, 0, &stats, base_rss,
+                                   "out of memory for the offsets array");
+        _exit(ok ? 0 : CHILD_WRITE_FAILED);
+    }
+    for (size_t i = 0; i < n; i++) offsets[i] = AB_NONE;
+    ab_params none = {0};
+    ab_error e;
+    ab_error_clear(&e);
+    ab_status st = ab_planner_accepts(job->planner, job->view, &e); /* pools (planner.h) */
+    if (st == AB_OK)
+        st = job->planner->plan(job->view, job->params ? job->params : &none, offsets, &stats,
+                                &e);
+    char msg[AB_ERROR_MAX];
+    msg[0] = '\0';
+    if (st != AB_OK) {
+        if (e.msg[0] != '\0') snprintf(msg, sizeof msg, "%s", e.msg);
+        else snprintf(msg, sizeof msg, "%s failed without a message (status %d)",
+                      job->planner->name, (int)st);
+    }
+    bool ok = abh_write_result(wfd, st, offsets, n, &stats, base_rss, msg);
+    _exit(ok ? 0 : CHILD_WRITE_FAILED);
+}
+
+/* ---- the parent ------------------------------------------------------------------ */
+
+/* Sends SIGKILL to the child's process group (or the child alone, when the
+ * group is not formed yet) and stops reading its pipe. */
+static void kill_child(slot *s) {
+    if (!s->killed) {
+        if (kill(-s->pid, SIGKILL) != 0) kill(s->pid, SIGKILL);
+        s->killed = true;
+    }
+    if (s->fd >= 0) {
+        close(s->fd);
+        s->fd = -1;
+    }
+}
+
+/* Forks the child for job j into a free slot. */
+static ab_status start_job(run *r, size_t j, ab_error *err) {
+    slot *s = NULL;
+    for (size_t i = 0; i < r->nslots && s == NULL; i++)
+        if (!r->slots[i].used) s = &r->slots[i];
+    if (s == NULL) return ab_fail(err, AB_EINTERNAL, "runner: no free slot");
+    const abh_job *job = &r->jobs[j];
+    abh_reader *rd = abh_reader_new(job->view->n);
+    if (rd == NULL) return ab_fail(err, AB_ENOMEM, "out of memory starting a job");
+    int p[2];
+    if (pipe(p) != 0) {
+        abh_reader_free(rd);
+        return ab_fail(err, AB_EINTERNAL, "cannot make a pipe for a job: %s", strerror(errno));
+    }
+    fflush(NULL); /* nothing buffered may be written twice */
+    pid_t pid = fork();
+    if (pid < 0) {
+        int e = errno;
+        close(p[0]);
+        close(p[1]);
+        abh_reader_free(rd);
+        return ab_fail(err, AB_EINTERNAL, "cannot start a process for a job: %s", strerror(e));
+    }
+    if (pid == 0) child_main(r, job, p[0], p[1]);
+    close(p[1]);
+    setpgid(pid, pid); /* also done by the child: whoever runs first forms the group */
+    fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
+    fcntl(p[0], F_SETFD, FD_CLOEXEC);
+    memset(s, 0, sizeof *s);
+    s->used = true;
+    s->job = j;
+    s->pid = pid;
+    s->fd = p[0];
+    s->rd = rd;
+    s->t0 = now_seconds();
+    s->deadline = r->opt->time_limit > 0 ? s->t0 + r->opt->time_limit : INFINITY;
+    r->active++;
+    return AB_OK;
+}
+
+/* Reads what the child has sent; closes the pipe at its end. A stream that
+ * breaks the format gets the child killed. Only running out of memory in the
+ * parent is an error of the run. */
+static ab_status drain(run *r, slot *s, ab_error *err) {
+    for (;;) {
+        ssize_t got = read(s->fd, r->buf, READ_BUF);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return AB_OK;
+        if (got <= 0) { /* end of stream, or a read error: the same to us */
+            close(s->fd);
+            s->fd = -1;
+            return AB_OK;
+        }
+        ab_error e;
+        ab_status st = abh_reader_feed(s->rd, r->buf, (size_t)got, &e);
+        if (st == AB_ENOMEM) return ab_fail(err, st, "%s", e.msg);
+        if (st != AB_OK) {
+            s->malformed = true;
+            snprintf(s->why, sizeof s->why, "%s", e.msg);
+            kill_child(s);
+            return AB_OK;
+        }
+    }
+}
+
+/* Maps what the planner returned (a complete frame) to a job status. */
+static void classify_planner(abh_job_result *res) {
+    switch (res->planner_status) {
+    case AB_OK: res->status = ABH_OK; break;
+    case AB_ENOMEM: res->status = ABH_OOM; break;
+    case AB_ELIMIT: res->status = ABH_TIMEOUT; break;
+    default: res->status = ABH_ERROR; break;
+    }
+    if (res->status != ABH_OK) {
+        ab_free(res->offsets);
+        res->offsets = NULL;
+    }
+}
+
+/* Sets res's status and message from how the child ended. */
+static void classify(const run *r, slot *s, int wstatus, abh_job_result *res) {
+    const char *sig_name;
+    if (s->timed_out) {
+        res->status = ABH_TIMEOUT;
+        snprintf(res->message, sizeof res->message, "exceeded the time limit of %g s",
+                 r->opt->time_limit);
+    } else if (s->malformed) {
+        res->status = ABH_ERROR;
+        snprintf(res->message, sizeof res->message, "the child sent a malformed result: %.900s",
+                 s->why);
+    } else if (WIFSIGNALED(wstatus)) {
+        res->signal = WTERMSIG(wstatus);
+        sig_name = abh_signal_name(res->signal);
+        if (res->signal == SIGKILL) {
+            res->status = ABH_OOM;
+            snprintf(res->message, sizeof res->message,
+                     "killed by SIGKILL, which the runner did not send "
+                     "(likely the kernel's out-of-memory killer)");
+        } else {
+            res->status = ABH_CRASH;
+            snprintf(res->message, sizeof res->message, "killed by signal %d (%s)", res->signal,
+                     sig_name ? sig_name : "unknown");
+        }
+    } else if (abh_reader_complete(s->rd) && WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) {
+        abh_reader_take(s->rd, res, NULL);
+        classify_planner(res);
+    } else {
+        res->status = ABH_CRASH;
+        int code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
+        size_t got = abh_reader_bytes(s->rd);
+        if (got == 0)
+            snprintf(res->message, sizeof res->message,
+                     "the child exited with status %d without a result", code);
+        else
+            snprintf(res->message, sizeof res->message,
+                     "the child exited with status %d after %zu bytes of %s result", code, got,
+                     abh_reader_complete(s->rd) ? "its" : "an incomplete");
+    }
+}
+
+/* Fresh result for job j: not finished, no offsets, no bound. */
+static void result_init(abh_job_result *res, const abh_job *job) {
+    memset(res, 0, sizeof *res);
+    res->n = job->view->n;
+    res->stats.lower_bound = AB_NONE;
+}
+
+/* The child of slot s has been reaped: builds its result, reports it. */
+static ab_status finish(run *r, slot *s, int wstatus, const struct rusage *ru, bool lost,
+                        ab_error *err) {
+    abh_job_result res;
+    result_init(&res, &r->jobs[s->job]);
+    res.finished = true;
+    res.wall_seconds = now_seconds() - s->t0;
+    if (lost) {
+        res.status = ABH_ERROR;
+        snprintf(res.message, sizeof res.message,
+                 "the child's exit status was lost (another waiter reaped it)");
+    } else {
+        res.cpu_seconds = (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec * 1e-6 +
+                          (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec * 1e-6;
+        res.peak_rss = (int64_t)ru->ru_maxrss * 1024; /* Linux: kilobytes */
+        classify(r, s, wstatus, &res);
+    }
+    size_t j = s->job;
+    abh_reader_free(s->rd);
+    memset(s, 0, sizeof *s);
+    s->fd = -1;
+    r->active--;
+    ab_status st = AB_OK;
+    if (r->done) st = r->done(r->ctx, j, &res, err);
+    if (r->results) r->results[j] = res;
+    else abh_result_free(&res);
+    return st;
+}
+
+/* Reaps, without blocking, every child whose pipe is closed. */
+static ab_status reap_closed(run *r, ab_error *err) {
+    for (size_t i = 0; i < r->nslots; i++) {
+        slot *s = &r->slots[i];
+        if (!s->used || s->fd >= 0) continue;
+        int wstatus = 0;
+        struct rusage ru;
+        memset(&ru, 0, sizeof ru);
+        pid_t got;
+        do got = wait4(s->pid, &wstatus, WNOHANG, &ru);
+        while (got < 0 && errno == EINTR);
+        if (got == 0) continue;
+        ab_status st = finish(r, s, wstatus, &ru, got < 0, err);
+        if (st != AB_OK) return st;
+    }
+    return AB_OK;
+}
+
+/* Kills the children past their deadline. */
+static void enforce_deadlines(run *r) {
+    double now = now_seconds();
+    for (size_t i = 0; i < r->nslots; i++) {
+        slot *s = &r->slots[i];
+        if (!s->used || s->killed || now < s->deadline) continue;
+        s->timed_out = true;
+        kill_child(s);
+    }
+}
+
+/* How long poll may sleep, in ms (-1: until a pipe has news). */
+static int poll_timeout(const run *r) {
+    double wait = INFINITY, now = now_seconds();
+    for (size_t i = 0; i < r->nslots; i++) {
+        const slot *s = &r->slots[i];
+        if (!s->used) continue;
+        if (s->fd < 0) wait = fmin(wait, 0.002); /* closed, not yet reaped */
+        else if (!s->killed) wait = fmin(wait, s->deadline - now);
+    }
+    if (r->opt->stop) wait = fmin(wait, 0.1);
+    if (isinf(wait)) return -1;
+    if (wait <= 0) return 0;
+    double ms = ceil(wait * 1000.0);
+    return ms > 60000 ? 60000 : (int)ms;
+}
+
+/* One wake-up: poll, drain, deadlines, reap. */
+static ab_status step(run *r, ab_error *err) {
+    nfds_t np = 0;
+    for (size_t i = 0; i < r->nslots; i++) {
+        if (!r->slots[i].used || r->slots[i].fd < 0) continue;
+        r->pfd[np].fd = r->slots[i].fd;
+        r->pfd[np].events = POLLIN;
+        r->pfd[np].revents = 0;
+        r->pslot[np++] = i;
+    }
+    int ready = poll(r->pfd, np, poll_timeout(r));
+    if (ready < 0 && errno != EINTR)
+        return ab_fail(err, AB_EINTERNAL, "poll failed: %s", strerror(errno));
+    for (nfds_t k = 0; ready > 0 && k < np; k++) {
+        slot *s = &r->slots[r->pslot[k]];
+        if (r->pfd[k].revents == 0 || s->fd < 0) continue;
+        ab_status st = drain(r, s, err);
+        if (st != AB_OK) return st;
+    }
+    enforce_deadlines(r);
+    return reap_closed(r, err);
+}
+
+/* Kills and reaps every child still running (after an error of the run). */
+static void abandon(run *r) {
+    for (size_t i = 0; i < r->nslots; i++) {
+        slot *s = &r->slots[i];
+        if (!s->used) continue;
+        kill_child(s);
+        int wstatus;
+        while (waitpid(s->pid, &wstatus, 0) < 0 && errno == EINTR) {
+        }
+        abh_reader_free(s->rd);
+        memset(s, 0, sizeof *s);
+        s->fd = -1;
+    }
+    r->active = 0;
+}
+
+static ab_status check_options(const abh_job *jobs, size_t n, const abh_options *opt,
+                               ab_error *err) {
+    if (opt == NULL || opt->jobs < 1)
+        return ab_fail(err, AB_EINPUT, "the number of parallel jobs must be at least 1");
+    if (isnan(opt->time_limit))
+        return ab_fail(err, AB_EINPUT, "the time limit must be a number of seconds");
+    for (size_t i = 0; i < n; i++)
+        if (jobs[i].view == NULL || jobs[i].planner == NULL || jobs[i].planner->plan == NULL)
+            return ab_fail(err, AB_EINPUT, "job %zu has no problem or no planner", i);
+    return AB_OK;
+}
+
+/* The loop of abh_run over prepared state; children are left to abandon(). */
+static ab_status run_all(run *r, ab_error *err) {
+    size_t next = 0;
+    ab_status st = AB_OK;
+    while (st == AB_OK && (next < r->n || r->active > 0)) {
+        if (r->opt->stop && *r->opt->stop)
+            return ab_fail(err, AB_ELIMIT, "the run was interrupted");
+        while (st == AB_OK && r->active < r->nslots && next < r->n) st = start_job(r, next++, err);
+        if (st == AB_OK) st = step(r, err);
+    }
+    return st;
+}
+
+ab_status abh_run(const abh_job *jobs, size_t n, const abh_options *opt,
+                  abh_job_result *results, abh_done_fn done, void *ctx, ab_error *err) {
+    ab_status st = check_options(jobs, n, opt, err);
+    if (st != AB_OK) return st;
+    for (size_t i = 0; results && i < n; i++) result_init(&results[i], &jobs[i]);
+    if (n == 0) return AB_OK;
+    run r = {.jobs = jobs, .n = n, .opt = opt, .results = results, .done = done, .ctx = ctx,
+             .parent = getpid()};
+    r.nslots = (size_t)opt->jobs < n ? (size_t)opt->jobs : n;
+    r.slots = ab_calloc(r.nslots, sizeof *r.slots);
+    r.pfd = ab_calloc(r.nslots, sizeof *r.pfd);
+    r.pslot = ab_calloc(r.nslots, sizeof *r.pslot);
+    r.buf = ab_malloc(READ_BUF);
+    if (r.slots == NULL || r.pfd == NULL || r.pslot == NULL || r.buf == NULL) {
+        st = ab_fail(err, AB_ENOMEM, "out of memory starting %zu jobs", n);
+    } else {
+        for (size_t i = 0; i < r.nslots; i++) r.slots[i].fd = -1;
+        /* Children must stay waitable: SIGCHLD ignored would reap them for us. */
+        struct sigaction old_chld, dfl;
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        sigemptyset(&dfl.sa_mask);
+        sigaction(SIGCHLD, NULL, &old_chld);
+        bool swap = old_chld.sa_handler == SIG_IGN || (old_chld.sa_flags & SA_NOCLDWAIT);
+        if (swap) sigaction(SIGCHLD, &dfl, NULL);
+        st = run_all(&r, err);
+        abandon(&r);
+        if (swap) sigaction(SIGCHLD, &old_chld, NULL);
+    }
+    ab_free(r.slots);
+    ab_free(r.pfd);
+    ab_free(r.pslot);
+    ab_free(r.buf);
+    return st;
+}

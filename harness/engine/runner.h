@@ -1,0 +1,199 @@
+/*
+ * runner.h — the job runner: runs planners in child processes, each under a
+ * wall-clock limit and a memory limit, up to N at once, and hands every plan
+ * back to the caller unjudged.
+ *
+ * A job is (arena view of a problem, resolved planner, its params). Each job
+ * runs in its own fork()ed child, which calls the planner and writes the
+ * result to a pipe in the framed format below; the parent drains every pipe
+ * with poll(), enforces the limits, reaps the child with wait4() and
+ * classifies how it ended. The runner never checks a plan: the caller runs
+ * the oracle on the offsets it gets back (DESIGN.md §2, §7).
+ *
+ * How a job ends (abh_job_result.status):
+ *
+ *   ok       the planner returned AB_OK; offsets holds view->n values
+ *   timeout  the wall-clock limit passed (the child was killed with SIGKILL),
+ *            or the planner returned AB_ELIMIT (its own budget ran out)
+ *   crash    the child died of a signal (signal, message "SIGSEGV", ...), or
+ *            exited without a complete result (signal 0; e.g. exit() in the
+ *            planner, or a sanitizer report), or its stream was cut short
+ *   oom      the planner returned AB_ENOMEM (an allocation failed under the
+ *            memory limit), or the child was killed by a SIGKILL the runner
+ *            did not send (the kernel's out-of-memory killer)
+ *   error    the planner returned another status (AB_EINPUT for a bad
+ *            parameter value, or for a suite with pools it cannot take:
+ *            the child asks ab_planner_accepts before planning, ...) with
+ *            its message, or the child sent a malformed result stream
+ *
+ * The memory limit: mem_limit bytes beyond what the child inherits from the
+ * harness at fork. The child reads its own VmSize and VmData and sets both
+ * RLIMIT_AS = VmSize + mem_limit and RLIMIT_DATA = VmData + mem_limit (soft
+ * and hard). RLIMIT_DATA is what still binds under AddressSanitizer, whose
+ * heap lives in address space reserved at start-up (so RLIMIT_AS alone would
+ * not see it grow). Address space the child inherited reserved but unused
+ * can still be filled on top of the limit (a glibc thread arena reserves up
+ * to 64 MiB): the limit is that approximate. Under ASan an allocation over
+ * the limit ends the child with a report (a crash) unless ASAN_OPTIONS has
+ * allocator_may_return_null=1.
+ *
+ * The child: put in its own process group (so a terminal's Ctrl-C reaches
+ * the harness only, and SIGKILL reaches anything the planner forked); killed
+ * when the harness dies (Linux PR_SET_PDEATHSIG, so a `kill -9` of the
+ * harness leaves no planner running); stdin and stdout on /dev/null (a planner
+ * that prints cannot disturb the harness's output); stderr kept (sanitizer
+ * reports); no core dumps (RLIMIT_CORE 0); the other jobs' pipes closed; ends
+ * with _exit (no atexit handlers, no stdio flush, no leak check).
+ *
+ * The result stream (one frame per child, native byte order, version 1):
+ *
+ *   offset  size  field
+ *        0     4  magic "ABR1"
+ *        4     4  planner status (int32, an ab_status)
+ *        8     8  n: offsets that follow (uint64): view->n when status is
+ *                 AB_OK, else 0
+ *       16     8  search nodes (int64)
+ *       24     8  lower bound the planner proved (int64, AB_NONE when none)
+ *       32     8  resident bytes of the child before the planner ran (int64)
+ *       40     4  proven-optimal claim (uint32, 0 or 1)
+ *       44     4  note length L1 (uint32, < sizeof ab_plan_stats.note)
+ *       48     4  message length L2 (uint32, < AB_ERROR_MAX)
+ *       52     4  zero
+ *       56    L1  note (bytes, no NUL)
+ *            L2  message (bytes, no NUL)
+ *            8n  offsets (int64 each)
+ *             8  FNV-1a 64 of every byte above
+ *
+ * The parent accepts a frame only when every field is in range, the counts
+ * match the job, the checksum matches and nothing follows it. A stream that
+ * breaks a rule is a malformed result (error); one that stops early is a
+ * crash. Nothing the child sends can make the parent allocate more than the
+ * job's own n offsets.
+ *
+ * One abh_run at a time per process, from the thread that stays alive for
+ * the run (PR_SET_PDEATHSIG follows the forking thread). No other waiter may
+ * reap the runner's children (a SIGCHLD handler calling wait(-1) would steal
+ * their exits); SIGCHLD set to SIG_IGN is switched to SIG_DFL for the run
+ * and restored.
+ */
+#ifndef AB_RUNNER_H
+#define AB_RUNNER_H
+
+#include <signal.h>
+
+#include "core/problem.h"
+#include "planners/planner.h"
+
+/* How a job ended; the names are the results table's statuses. */
+typedef enum abh_job_status {
+    ABH_OK = 0,
+    ABH_TIMEOUT,
+    ABH_CRASH,
+    ABH_OOM,
+    ABH_ERROR
+} abh_job_status;
+
+/* One job: a planner on a problem. Nothing here is copied or freed. */
+typedef struct abh_job {
+    const ab_problem *view;      /* the arena view the planner sees */
+    const ab_planner *planner;   /* from ab_planner_resolve */
+    const ab_params *params;     /* from ab_planner_resolve; NULL for none */
+} abh_job;
+
+/* The limits and the parallelism of a run. */
+typedef struct abh_options {
+    int jobs;                 /* children at once, >= 1 */
+    double time_limit;        /* wall-clock seconds per job; <= 0: none */
+    int64_t mem_limit;        /* bytes per job beyond the inherited image; <= 0: none */
+    /* When not NULL, polled while waiting (at least every 100 ms): once it is
+     * non-zero the run stops, kills the children in flight and returns
+     * AB_ELIMIT. Meant for a flag set by the caller's SIGINT handler. */
+    const volatile sig_atomic_t *stop;
+} abh_options;
+
+/* How one job ended. Owns offsets; abh_result_free releases it. */
+typedef struct abh_job_result {
+    bool finished;            /* false for a job the run never finished */
+    abh_job_status status;
+    ab_status planner_status; /* what the planner returned; AB_OK when it never
+                                 returned (crash, timeout by the runner) */
+    int signal;               /* the signal that killed the child, else 0 */
+    size_t n;                 /* number of offsets (the view's n) */
+    int64_t *offsets;         /* owned; n values when status is ABH_OK, else NULL */
+    ab_plan_stats stats;      /* as the planner reported them (zeroed, lower bound
+                                 AB_NONE, when no result came back) */
+    double wall_seconds;      /* fork to reap */
+    double cpu_seconds;       /* user + system time of the child */
+    int64_t peak_rss;         /* the child's peak resident bytes (ru_maxrss); this
+                                 counts the harness pages the child inherited */
+    int64_t base_rss;         /* the child's resident bytes before the planner ran
+                                 (0 when unknown); peak_rss - base_rss is about what
+                                 the planner itself touched */
+    char message[AB_ERROR_MAX]; /* empty for ok; else what went wrong */
+} abh_job_result;
+
+/* Called in the parent as each job finishes, in finish order (which depends
+ * on timing, not on the job order). index is the job's index in the array
+ * given to abh_run. The callback may take r->offsets (and set it to NULL).
+ * Returning a status other than AB_OK (with err set) stops the run: the
+ * children in flight are killed and reaped, and abh_run returns that status. */
+typedef ab_status (*abh_done_fn)(void *ctx, size_t index, abh_job_result *r, ab_error *err);
+
+/* Runs the n jobs, opt->jobs at a time, and reports each one as it ends:
+ * through done (when not NULL), then into results[index] (when results is not
+ * NULL; an array of n, initialised by the call, each entry released with
+ * abh_result_free or all with abh_results_free). Without results, each
+ * result is released right after its callback.
+ *
+ * Returns AB_OK when every job ran (whatever each one's status); AB_EINPUT
+ * for bad options; AB_EINTERNAL when a pipe or a process cannot be made;
+ * AB_ENOMEM when the parent runs out of memory; AB_ELIMIT when opt->stop was
+ * raised; or what done returned. On any of these, every child has been
+ * killed and reaped, and results[i].finished tells which jobs finished. */
+ab_status abh_run(const abh_job *jobs, size_t n, const abh_options *opt,
+                  abh_job_result *results, abh_done_fn done, void *ctx, ab_error *err);
+
+/* Releases what r owns (its offsets). NULL is accepted. */
+void abh_result_free(abh_job_result *r);
+
+/* abh_result_free on each of the n results; the array itself stays the
+ * caller's. NULL is accepted. */
+void abh_results_free(abh_job_result *results, size_t n);
+
+/* "ok", "timeout", "crash", "oom" or "error". */
+const char *abh_status_name(abh_job_status s);
+
+/* "SIGSEGV", "SIGABRT", ... for the common signals, else NULL. */
+const char *abh_signal_name(int sig);
+
+/* ---- the result stream, exposed for tests and tools --------------------------
+ * The parent side: a reader fed bytes as they come from the pipe. */
+typedef struct abh_reader abh_reader;
+
+/* A reader for the result of a job whose view has n tensors. Owned by the
+ * caller (abh_reader_free); NULL when out of memory. */
+abh_reader *abh_reader_new(size_t n);
+
+/* Feeds len bytes. Returns AB_OK, or AB_ECHECK with err set when the stream
+ * breaks the format (the reader then refuses every later byte), or AB_ENOMEM
+ * when the offsets cannot be allocated. */
+ab_status abh_reader_feed(abh_reader *rd, const void *buf, size_t len, ab_error *err);
+
+/* How many bytes were accepted, and whether a whole frame was. */
+size_t abh_reader_bytes(const abh_reader *rd);
+bool abh_reader_complete(const abh_reader *rd);
+
+/* Moves a complete frame into r: planner_status, stats, base_rss, message and
+ * (when the planner status is AB_OK) the offsets, now owned by r. The other
+ * fields of r are left alone. Returns AB_ECHECK when the frame is not complete. */
+ab_status abh_reader_take(abh_reader *rd, abh_job_result *r, ab_error *err);
+
+void abh_reader_free(abh_reader *rd);
+
+/* The child side: writes one whole frame to fd (retrying short writes and
+ * EINTR; allocates nothing). offsets is read only when st is AB_OK (n values);
+ * msg may be NULL. Returns false when a write fails. */
+bool abh_write_result(int fd, ab_status st, const int64_t *offsets, size_t n,
+                      const ab_plan_stats *stats, int64_t base_rss, const char *msg);
+
+#endif

@@ -1,0 +1,277 @@
+/*
+ * minimalloc.c — MiniMalloc CSV in and out (see minimalloc.h). The format has
+ * no quoting: a field is the text between commas, blanks around it trimmed.
+ */
+#include "harness/formats/minimalloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { COL_ID, COL_LOWER, COL_UPPER, COL_SIZE, COL_ALIGN, COL_OFFSET, NCOLS };
+static const char *const col_names[NCOLS] = {"id", "lower", "upper", "size", "alignment",
+                                             "offset"};
+
+typedef struct csv {
+    const char *path;
+    char *text;       /* the whole file, owned */
+    size_t len, pos;
+    int line;
+    int col[NCOLS];   /* field index of each column, -1 when absent */
+    int nfields;
+} csv;
+
+static ab_status slurp(csv *c, ab_error *err) {
+    FILE *f = fopen(c->path, "rb");
+    if (f == NULL) return ab_fail(err, AB_EINPUT, "%s: cannot open: %s", c->path, strerror(errno));
+    ab_buf b = {0};
+    char chunk[65536];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) ab_buf_append(&b, chunk, got);
+    bool bad = ferror(f) != 0;
+    fclose(f);
+    if (bad || b.oom) {
+        ab_buf_free(&b);
+        return bad ? ab_fail(err, AB_EINPUT, "%s: cannot read: %s", c->path, strerror(errno))
+                   : ab_fail(err, AB_ENOMEM, "%s: out of memory reading", c->path);
+    }
+    c->text = b.s ? b.s : ab_strdup("");
+    c->len = b.n;
+    if (c->text == NULL) return ab_fail(err, AB_ENOMEM, "%s: out of memory reading", c->path);
+    if (memchr(c->text, '\0', c->len) != NULL)
+        return ab_fail(err, AB_EINPUT, "%s: a NUL byte: not a CSV text file", c->path);
+    return AB_OK;
+}
+
+/* The next non-blank line, split in place into fields (at most max); false
+ * at the end of the file. */
+static bool next_line(csv *c, char **fields, int max, int *n) {
+    while (c->pos < c->len) {
+        char *s = c->text + c->pos;
+        size_t l = strcspn(s, "\r\n");
+        c->pos += l;
+        if (c->pos < c->len && c->text[c->pos] == '\r') c->pos++;
+        if (c->pos < c->len && c->text[c->pos] == '\n') c->pos++;
+        c->line++;
+        s[l] = '\0';
+        if (strspn(s, " \t") == l) continue;
+        *n = 0;
+        for (char *f = s;; f++) {
+            char *end = f + strcspn(f, ",");
+            bool last = *end == '\0';
+            *end = '\0';
+            while (*f == ' ' || *f == '\t') f++;
+            for (char *t = end; t > f && (t[-1] == ' ' || t[-1] == '\t');) *--t = '\0';
+            if (*n < max) fields[*n] = f;
+            (*n)++;
+            if (last) break;
+            f = end;
+        }
+        return true;
+    }
+    return false;
+}
+
+static ab_status read_header(csv *c, bool need_offset, ab_error *err) {
+    char *f[64];
+    int n;
+    if (!next_line(c, f, 64, &n)) return ab_fail(err, AB_EINPUT, "%s: empty file", c->path);
+    if (c->line == 1 && (unsigned char)f[0][0] == 0xEF) f[0] += 3; /* a UTF-8 BOM */
+    for (int k = 0; k < NCOLS; k++) c->col[k] = -1;
+    for (int i = 0; i < n && i < 64; i++) {
+        int k = 0;
+        while (k < NCOLS && strcmp(f[i], col_names[k]) != 0) k++;
+        if (k == NCOLS)
+            return ab_fail(err, AB_EINPUT, "%s:%d: header: unknown column '%s' (MiniMalloc "
+                           "columns: id, lower, upper, size, alignment, offset)", c->path, c->line, f[i]);
+        if (c->col[k] >= 0)
+            return ab_fail(err, AB_EINPUT, "%s:%d: header: column '%s' twice", c->path, c->line,
+                           f[i]);
+        c->col[k] = i;
+    }
+    c->nfields = n;
+    int need[] = {COL_ID, need_offset ? COL_OFFSET : COL_LOWER};
+    for (int k = 0; k < 2; k++)
+        if (c->col[need[k]] < 0)
+            return ab_fail(err, AB_EINPUT, "%s:%d: header: missing column '%s'", c->path, c->line,
+                           col_names[need[k]]);
+    if (!need_offset)
+        for (int k = COL_UPPER; k <= COL_SIZE; k++)
+            if (c->col[k] < 0)
+                return ab_fail(err, AB_EINPUT, "%s:%d: header: missing column '%s'", c->path,
+                               c->line, col_names[k]);
+    return AB_OK;
+}
+
+/* Reads column k of the current row as an integer in [lo, hi] into *v
+ * (AB_NONE when the column is absent). */
+static ab_status field_int(const csv *c, char **f, int k, int64_t lo, int64_t hi, int64_t *v,
+                           ab_error *err) {
+    *v = AB_NONE;
+    if (c->col[k] < 0) return AB_OK;
+    const char *s = f[c->col[k]];
+    if (!ab_parse_int64(s, strlen(s), v) || *v < lo || *v > hi)
+        return ab_fail(err, AB_EINPUT, "%s:%d: %s: expected an integer in [%lld, %lld], got '%s'",
+                       c->path, c->line, col_names[k], (long long)lo, (long long)hi, s);
+    return AB_OK;
+}
+
+/* "A.1048576.csv" -> name "A", capacity 1048576 (AB_NONE when absent). */
+static char *name_from_path(const char *path, int64_t *capacity) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t len = strlen(base);
+    if (len > 4 && strcmp(base + len - 4, ".csv") == 0) len -= 4;
+    *capacity = AB_NONE;
+    const char *dot = NULL;
+    for (size_t i = len; i-- > 0;)
+        if (base[i] == '.') {
+            dot = base + i;
+            break;
+        }
+    int64_t cap;
+    if (dot != NULL && ab_parse_int64(dot + 1, len - (size_t)(dot + 1 - base), &cap) && cap > 0) {
+        *capacity = cap;
+        len = (size_t)(dot - base);
+    }
+    return ab_strndup(base, len);
+}
+
+static ab_status read_rows(csv *c, ab_problem *p, ab_error *err) {
+    char *f[64];
+    int n;
+    while (next_line(c, f, 64, &n)) {
+        if (n != c->nfields)
+            return ab_fail(err, AB_EINPUT, "%s:%d: expected %d fields like the header, got %d",
+                           c->path, c->line, c->nfields, n);
+        int64_t lower, upper, size, align;
+        ab_status st = field_int(c, f, COL_LOWER, 0, AB_MAX_SIZE, &lower, err);
+        if (st == AB_OK) st = field_int(c, f, COL_UPPER, 1, AB_MAX_SIZE, &upper, err);
+        if (st == AB_OK) st = field_int(c, f, COL_SIZE, 1, AB_MAX_SIZE, &size, err);
+        if (st == AB_OK) st = field_int(c, f, COL_ALIGN, 1, AB_MAX_SIZE, &align, err);
+        if (st != AB_OK) return st;
+        if (upper <= lower)
+            return ab_fail(err, AB_EINPUT, "%s:%d: upper: %lld must be above lower %lld (the "
+                           "interval [lower, upper) is half-open)", c->path, c->line,
+                           (long long)upper, (long long)lower);
+        if (align != AB_NONE && !ab_is_pow2(align))
+            return ab_fail(err, AB_EINPUT, "%s:%d: alignment: %lld is not a power of two",
+                           c->path, c->line, (long long)align);
+        if (f[c->col[COL_ID]][0] == '\0')
+            return ab_fail(err, AB_EINPUT, "%s:%d: id: empty", c->path, c->line);
+        ab_tensor t = {.name = f[c->col[COL_ID]], .size = size, .start = lower, .end = upper - 1,
+                       .align = align == AB_NONE ? 1 : align, .offset = AB_NONE,
+                       .logical_bits = size <= INT64_MAX / 8 ? size * 8 : INT64_MAX,
+                       .line = c->line};
+        if ((st = ab_problem_add(p, &t, err)) != AB_OK) return st;
+    }
+    return AB_OK;
+}
+
+ab_status abh_minimalloc_load(const char *path, ab_problem *p, bool *had_offsets, ab_error *err) {
+    ab_problem_init(p);
+    csv c = {.path = path};
+    ab_status st = slurp(&c, err);
+    if (st == AB_OK) st = read_header(&c, false, err);
+    if (st == AB_OK) st = read_rows(&c, p, err);
+    if (st == AB_OK && p->n == 0) st = ab_fail(err, AB_EINPUT, "%s: no buffers", path);
+    ab_names *names = NULL;
+    size_t a = 0, b = 0;
+    if (st == AB_OK && ab_names_build(p, &names, &a, &b, err) != AB_OK)
+        st = ab_fail(err, AB_EINPUT, "%s:%d: id: '%s' again (first on line %d)", path,
+                     p->t[b].line, p->t[b].name, p->t[a].line);
+    ab_names_free(names);
+    if (st == AB_OK) {
+        p->name = name_from_path(path, &p->capacity);
+        p->source = ab_strdup(path);
+        p->description = ab_strdup("imported from MiniMalloc CSV (half-open [lower, upper) "
+                                   "read as inclusive [lower, upper - 1])");
+        if (!p->name || !p->source || !p->description)
+            st = ab_fail(err, AB_ENOMEM, "%s: out of memory", path);
+    }
+    if (had_offsets) *had_offsets = c.col[COL_OFFSET] >= 0;
+    ab_free(c.text);
+    if (st != AB_OK) ab_problem_free(p);
+    return st;
+}
+
+ab_status abh_minimalloc_render(const ab_problem *p, ab_buf *b, ab_error *err) {
+    bool aligned = false, fixed = false;
+    for (size_t i = 0; i < p->n; i++) {
+        if (!ab_in_arena(p, i)) continue;
+        aligned |= p->t[i].align > 1;
+        fixed |= p->t[i].offset != AB_NONE;
+    }
+    ab_buf_printf(b, "id,lower,upper,size%s%s\n", aligned ? ",alignment" : "", fixed ? ",offset" : "");
+    for (size_t i = 0; i < p->n; i++) {
+        const ab_tensor *t = &p->t[i];
+        if (!ab_in_arena(p, i)) continue;
+        if (strpbrk(t->name, ",\r\n\"") != NULL)
+            return ab_fail(err, AB_EINPUT, "tensor '%s': MiniMalloc CSV cannot hold a name with "
+                           "a comma, quote or line break", t->name);
+        ab_buf_printf(b, "%s,%lld,%lld,%lld", t->name, (long long)t->start,
+                      (long long)t->end + 1, (long long)t->size);
+        if (aligned) ab_buf_printf(b, ",%lld", (long long)t->align);
+        if (fixed && t->offset != AB_NONE) ab_buf_printf(b, ",%lld", (long long)t->offset);
+        else if (fixed) ab_buf_printf(b, ",");
+        ab_buf_printf(b, "\n");
+    }
+    return b->oom ? ab_fail(err, AB_ENOMEM, "out of memory writing MiniMalloc CSV") : AB_OK;
+}
+
+/* Checks that column k, when present, equals want for the current row. */
+static ab_status agree(const csv *c, char **f, int k, int64_t want, const char *name,
+                       ab_error *err) {
+    int64_t v;
+    ab_status st = field_int(c, f, k, INT64_MIN, INT64_MAX, &v, err);
+    if (st != AB_OK || c->col[k] < 0 || v == want) return st;
+    return ab_fail(err, AB_EINPUT, "%s:%d: %s: %lld disagrees with the suite's %lld for '%s'",
+                   c->path, c->line, col_names[k], (long long)v, (long long)want, name);
+}
+
+ab_status abh_minimalloc_plan_read(const char *path, const ab_problem *p, ab_plan *pl,
+                                   ab_error *err) {
+    ab_plan_init(pl);
+    csv c = {.path = path};
+    ab_names *names = NULL;
+    ab_status st = slurp(&c, err);
+    if (st == AB_OK) st = read_header(&c, true, err);
+    if (st == AB_OK) st = ab_names_build(p, &names, NULL, NULL, err);
+    char *f[64];
+    int n;
+    while (st == AB_OK && next_line(&c, f, 64, &n)) {
+        if (n != c.nfields) {
+            st = ab_fail(err, AB_EINPUT, "%s:%d: expected %d fields like the header, got %d",
+                         path, c.line, c.nfields, n);
+            break;
+        }
+        const char *id = f[c.col[COL_ID]];
+        int64_t off;
+        st = field_int(&c, f, COL_OFFSET, INT64_MIN, INT64_MAX, &off, err);
+        size_t i = st == AB_OK ? ab_names_find(names, id, strlen(id)) : AB_NO_TENSOR;
+        if (st == AB_OK && i != AB_NO_TENSOR) {
+            const ab_tensor *t = &p->t[i];
+            st = agree(&c, f, COL_LOWER, t->start, t->name, err);
+            if (st == AB_OK) st = agree(&c, f, COL_UPPER, t->end + 1, t->name, err);
+            if (st == AB_OK) st = agree(&c, f, COL_SIZE, t->size, t->name, err);
+        }
+        if (st == AB_OK) st = ab_plan_add(pl, i, off, i == AB_NO_TENSOR ? id : NULL, c.line, err);
+    }
+    ab_names_free(names);
+    ab_free(c.text);
+    if (st != AB_OK) ab_plan_free(pl);
+    return st;
+}
+
+ab_status abh_minimalloc_plan_render(const ab_problem *p, const ab_plan *pl, ab_buf *b,
+                                     ab_error *err) {
+    ab_buf_printf(b, "id,lower,upper,size,offset\n");
+    for (size_t k = 0; k < pl->n; k++) {
+        size_t i = pl->v[k].tensor;
+        if (i >= p->n) return ab_fail(err, AB_EINTERNAL, "plan entry %zu names no tensor", k);
+        const ab_tensor *t = &p->t[i];
+        ab_buf_printf(b, "%s,%lld,%lld,%lld,%lld\n", t->name, (long long)t->start,
+                      (long long)t->end + 1, (long long)t->size, (long long)pl->v[k].offset);
+    }
+    return b->oom ? ab_fail(err, AB_ENOMEM, "out of memory writing MiniMalloc CSV") : AB_OK;
+}

@@ -1,0 +1,46 @@
+/*
+ * minimalloc.h — MiniMalloc's CSV format, in and out.
+ *
+ * MiniMalloc (google/minimalloc) describes buffers as
+ *
+ *     id,lower,upper,size[,alignment][,offset]
+ *     b1,0,3,4
+ *     b2,3,9,4
+ *
+ * with a buffer live on the HALF-OPEN interval [lower, upper). arenabench's
+ * live ranges are inclusive, so importing gives start = lower, end = upper - 1
+ * and exporting gives lower = start, upper = end + 1. The file name may carry
+ * the capacity the benchmark is posed at: "A.1048576.csv" is suite "A" with
+ * capacity 1048576. An `offset` column is a solution, not a constraint: the
+ * importer ignores it (the plan reader below takes it), and the exporter
+ * writes it only for tensors with a fixed offset.
+ */
+#ifndef AB_MINIMALLOC_H
+#define AB_MINIMALLOC_H
+
+#include "core/buf.h"
+#include "core/problem.h"
+
+/* Reads the MiniMalloc CSV at path into *p (initialised by the call; empty on
+ * failure). Columns may come in any order; id, lower, upper and size are
+ * required. AB_EINPUT with "FILE:LINE: COLUMN: message" on bad input. When
+ * had_offsets is not NULL it says whether an offset column was present. */
+ab_status abh_minimalloc_load(const char *path, ab_problem *p, bool *had_offsets, ab_error *err);
+
+/* Appends p's arena tensors as MiniMalloc CSV to b: alignment when some
+ * tensor has align > 1, offset when some tensor has a fixed offset.
+ * Importing the text again gives the same tensors (names, sizes, ranges,
+ * alignments). */
+ab_status abh_minimalloc_render(const ab_problem *p, ab_buf *b, ab_error *err);
+
+/* Reads a plan in MiniMalloc's format (id and offset columns; lower, upper,
+ * size, alignment when present must agree with the suite) for problem p (the
+ * arena view). *pl is initialised by the call. */
+ab_status abh_minimalloc_plan_read(const char *path, const ab_problem *p, ab_plan *pl,
+                                   ab_error *err);
+
+/* Appends plan pl of problem p as MiniMalloc CSV with an offset column. */
+ab_status abh_minimalloc_plan_render(const ab_problem *p, const ab_plan *pl, ab_buf *b,
+                                     ab_error *err);
+
+#endif

@@ -1,0 +1,508 @@
+/*
+ * plan_csv.c — reading and writing plan files (see plan_csv.h, DESIGN.md §4).
+ *
+ * The reader takes RFC 4180 CSV: fields separated by ',', a field may be
+ * quoted with '"' (a quote inside doubled, commas and line ends allowed
+ * inside), records end in LF, CRLF or a lone CR, the last one may or may not
+ * end in one. Beyond RFC 4180 it accepts what a user's tools produce:
+ *   - a UTF-8 byte order mark before the header;
+ *   - blank lines (empty or spaces and tabs only), ignored anywhere;
+ *   - spaces and tabs around a field, dropped (quote a name to keep them);
+ *   - header names in any case and any column order;
+ *   - an empty size/start/end field, meaning "not given" for that row (the
+ *     writer leaves them empty for entries that name no tensor).
+ * path "-" reads standard input.
+ *
+ * The whole file is read into one buffer; quoted fields are unescaped in
+ * place (the unescaped text is never longer than its source) and every field
+ * is NUL-terminated there, so a row costs no allocation beyond its entry.
+ *
+ * Errors are AB_EINPUT with "FILE:LINE: COLUMN: message", LINE being the line
+ * a record starts on, e.g.
+ *   p.csv:7: offset: expected a non-negative integer, got '12x'
+ */
+#include "harness/formats/plan_csv.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- columns ------------------------------------------------------------- */
+
+enum { COL_TENSOR, COL_OFFSET, COL_SIZE, COL_START, COL_END, COL_POOL, NCOLS };
+
+static const char *const col_names[NCOLS] = {"tensor", "offset", "size", "start", "end", "pool"};
+
+/* ---- reading the file ---------------------------------------------------- */
+
+/* Reads all of f into *buf (owned by the caller, one spare byte at the end
+ * for a NUL) and its length into *len. */
+static ab_status read_all(FILE *f, const char *path, char **buf, size_t *len, ab_error *err) {
+    char *b = NULL;
+    size_t cap = 0, n = 0;
+    for (;;) {
+        if (!ab_grow((void **)&b, &cap, n + 65536 + 1, 1)) {
+            ab_free(b);
+            return ab_fail(err, AB_ENOMEM, "%s: out of memory reading the plan", path);
+        }
+        size_t got = fread(b + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0) break;
+    }
+    if (ferror(f)) {
+        int e = errno;
+        ab_free(b);
+        return ab_fail(err, AB_EINPUT, "%s: %s", path, e ? strerror(e) : "read error");
+    }
+    b[n] = '\0';
+    *buf = b;
+    *len = n;
+    return AB_OK;
+}
+
+/* Opens and reads the plan at path ("-" = stdin). */
+static ab_status slurp(const char *path, char **buf, size_t *len, ab_error *err) {
+    if (strcmp(path, "-") == 0) return read_all(stdin, "<stdin>", buf, len, err);
+    errno = 0;
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) return ab_fail(err, AB_EINPUT, "%s: %s", path, strerror(errno));
+    errno = 0;
+    ab_status st = read_all(f, path, buf, len, err);
+    fclose(f);
+    return st;
+}
+
+/* ---- CSV records --------------------------------------------------------- */
+
+typedef struct field {
+    char *s;      /* NUL-terminated, inside the buffer */
+    size_t len;
+} field;
+
+typedef struct csv {
+    const char *path; /* for messages */
+    char *buf;        /* the file, with one spare byte */
+    size_t len, pos;
+    int line;         /* line of buf[pos], 1-based */
+    field *f;         /* the fields of the current record */
+    size_t nf, cap;
+} csv;
+
+static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+/* Consumes a line end at c->pos (LF, CRLF or CR) when there is one. */
+static bool eat_eol(csv *c) {
+    if (c->pos < c->len && c->buf[c->pos] == '\r') {
+        c->pos++;
+        if (c->pos < c->len && c->buf[c->pos] == '\n') c->pos++;
+        c->line++;
+        return true;
+    }
+    if (c->pos < c->len && c->buf[c->pos] == '\n') {
+        c->pos++;
+        c->line++;
+        return true;
+    }
+    return false;
+}
+
+/* Skips lines that are empty or hold only spaces and tabs. */
+static void skip_blank_lines(csv *c) {
+    for (;;) {
+        size_t p = c->pos;
+        while (p < c->len && is_blank(c->buf[p])) p++;
+        if (p == c->len) {
+            c->pos = p;
+            return;
+        }
+        if (c->buf[p] != '\r' && c->buf[p] != '\n') return;
+        c->pos = p;
+        eat_eol(c);
+    }
+}
+
+/* A printable, shortened copy of s for a message: control bytes become '?',
+ * more than 60 bytes are cut at a UTF-8 boundary and end in "...". */
+static const char *show(const char *s, size_t len, char out[static 72]) {
+    size_t n = len;
+    bool cut = n > 60;
+    if (cut) {
+        n = 60;
+        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) n--;
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        out[i] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
+    }
+    strcpy(out + n, cut ? "..." : "");
+    return out;
+}
+
+/* Parses a quoted field whose opening quote is at c->pos, unescaping it in
+ * place from *out. On return *out is one past its last byte and c->pos is
+ * past the closing quote. */
+static ab_status quoted_field(csv *c, size_t *out, const char *where, ab_error *err) {
+    int open_line = c->line;
+    c->pos++;
+    for (;;) {
+        if (c->pos == c->len)
+            return ab_fail(err, AB_EINPUT,
+                           "%s:%d: %s: a quoted field is not closed (missing '\"')", c->path,
+                           open_line, where);
+        char ch = c->buf[c->pos];
+        if (ch == '"') {
+            if (c->pos + 1 < c->len && c->buf[c->pos + 1] == '"') {
+                c->buf[(*out)++] = '"';
+                c->pos += 2;
+                continue;
+            }
+            c->pos++;
+            return AB_OK;
+        }
+        if (ch == '\r' || ch == '\n') {
+            /* a line end inside quotes is data; copy it as it is */
+            size_t from = c->pos;
+            eat_eol(c);
+            while (from < c->pos) c->buf[(*out)++] = c->buf[from++];
+            continue;
+        }
+        c->buf[(*out)++] = ch;
+        c->pos++;
+    }
+}
+
+/* The column a field belongs to, for messages: "header" while reading the
+ * header, the header's name for that column, or "field N" past its end. */
+static const char *where_name(const char *const *names, size_t nnames, size_t i, char buf[32]) {
+    if (names == NULL) return "header";
+    if (i < nnames) return names[i];
+    snprintf(buf, 32, "field %zu", i + 1);
+    return buf;
+}
+
+/* Reads the next record (blank lines skipped) into c->f / c->nf. *line gets
+ * the line it starts on; *eof is set when there is none. names (the header's
+ * column names, NULL while reading the header) only serve messages. */
+static ab_status next_record(csv *c, const char *const *names, size_t nnames, int *line,
+                             bool *eof, ab_error *err) {
+    skip_blank_lines(c);
+    c->nf = 0;
+    *line = c->line;
+    *eof = c->pos == c->len;
+    if (*eof) return AB_OK;
+    for (;;) {
+        char wbuf[32], sbuf[72];
+        const char *where = where_name(names, nnames, c->nf, wbuf);
+        while (c->pos < c->len && is_blank(c->buf[c->pos])) c->pos++;
+        size_t begin = c->pos, out = c->pos;
+        if (c->pos < c->len && c->buf[c->pos] == '"') {
+            begin = out = c->pos; /* unescape over the opening quote */
+            ab_status st = quoted_field(c, &out, where, err);
+            if (st != AB_OK) return st;
+            while (c->pos < c->len && is_blank(c->buf[c->pos])) c->pos++;
+            if (c->pos < c->len && c->buf[c->pos] != ',' && c->buf[c->pos] != '\r' &&
+                c->buf[c->pos] != '\n')
+                return ab_fail(err, AB_EINPUT,
+                               "%s:%d: %s: unexpected '%s' after a closing quote (a quote "
+                               "inside a quoted field is written twice: \"\")",
+                               c->path, c->line, where, show(c->buf + c->pos, 1, sbuf));
+        } else {
+            while (c->pos < c->len && c->buf[c->pos] != ',' && c->buf[c->pos] != '\r' &&
+                   c->buf[c->pos] != '\n') {
+                if (c->buf[c->pos] == '"')
+                    return ab_fail(err, AB_EINPUT,
+                                   "%s:%d: %s: a '\"' inside an unquoted field (quote the whole "
+                                   "field and write the quote twice: \"\")",
+                                   c->path, c->line, where);
+                c->pos++;
+            }
+            out = c->pos;
+            while (out > begin && is_blank(c->buf[out - 1])) out--;
+        }
+        if (!ab_grow((void **)&c->f, &c->cap, c->nf + 1, sizeof *c->f))
+            return ab_fail(err, AB_ENOMEM, "%s: out of memory reading the plan", c->path);
+        /* look at the delimiter before the NUL may overwrite it */
+        char delim = c->pos < c->len ? c->buf[c->pos] : '\0';
+        c->buf[out] = '\0';
+        c->f[c->nf++] = (field){.s = c->buf + begin, .len = out - begin};
+        if (delim == ',') {
+            c->pos++;
+            continue;
+        }
+        if (delim == '\r' || delim == '\n') { /* the NUL may sit on it: step by hand */
+            c->pos++;
+            if (delim == '\r' && c->pos < c->len && c->buf[c->pos] == '\n') c->pos++;
+            c->line++;
+        }
+        return AB_OK;
+    }
+}
+
+/* ---- the header ---------------------------------------------------------- */
+
+/* Maps the header's fields to columns: col[k] is the field index of column k,
+ * or -1 when absent. names[i] receives the canonical name of field i. */
+static ab_status read_header(csv *c, long col[NCOLS], const char **names, int line,
+                             ab_error *err) {
+    for (int k = 0; k < NCOLS; k++) col[k] = -1;
+    for (size_t i = 0; i < c->nf; i++) {
+        const field *f = &c->f[i];
+        char sbuf[72];
+        if (f->len == 0)
+            return ab_fail(err, AB_EINPUT, "%s:%d: header: column %zu has no name", c->path, line,
+                           i + 1);
+        int k = 0;
+        while (k < NCOLS && strcasecmp(f->s, col_names[k]) != 0) k++;
+        if (k == NCOLS)
+            return ab_fail(err, AB_EINPUT,
+                           "%s:%d: header: unknown column '%s' (a plan file starts with a header "
+                           "of tensor, offset and optionally size, start, end)",
+                           c->path, line, show(f->s, f->len, sbuf));
+        if (col[k] >= 0)
+            return ab_fail(err, AB_EINPUT, "%s:%d: header: column '%s' appears twice", c->path,
+                           line, col_names[k]);
+        col[k] = (long)i;
+        names[i] = col_names[k];
+    }
+    for (int k = COL_TENSOR; k <= COL_OFFSET; k++)
+        if (col[k] < 0)
+            return ab_fail(err, AB_EINPUT, "%s:%d: header: missing column '%s'", c->path, line,
+                           col_names[k]);
+    return AB_OK;
+}
+
+/* ---- rows ---------------------------------------------------------------- */
+
+/* Parses field f of column k as an integer in [lo, AB_MAX_SIZE]. */
+static ab_status int_field(const csv *c, int line, int k, const field *f, int64_t lo, int64_t *v,
+                           ab_error *err) {
+    char sbuf[72];
+    const char *what = lo > 0 ? "a positive integer" : "a non-negative integer";
+    if (!ab_parse_int64(f->s, f->len, v) || *v < lo)
+        return ab_fail(err, AB_EINPUT, "%s:%d: %s: expected %s, got '%s'", c->path, line,
+                       col_names[k], what, show(f->s, f->len, sbuf));
+    if (*v > AB_MAX_SIZE)
+        return ab_fail(err, AB_EINPUT,
+                       "%s:%d: %s: %" PRId64 " is above the largest accepted, %" PRId64, c->path,
+                       line, col_names[k], *v, AB_MAX_SIZE);
+    return AB_OK;
+}
+
+/* Checks an optional column (size, start, end) of a row against tensor t
+ * (NULL when the name is unknown: the value is only parsed). */
+static ab_status check_extra(const csv *c, int line, int k, long idx, const ab_tensor *t,
+                             ab_error *err) {
+    if (idx < 0) return AB_OK;
+    const field *f = &c->f[idx];
+    if (f->len == 0) return AB_OK; /* left empty: not given */
+    int64_t v;
+    ab_status st = int_field(c, line, k, f, k == COL_SIZE ? 1 : 0, &v, err);
+    if (st != AB_OK || t == NULL) return st;
+    int64_t want = k == COL_SIZE ? t->size : k == COL_START ? t->start : t->end;
+    if (v != want) {
+        char sbuf[72];
+        return ab_fail(err, AB_EINPUT,
+                       "%s:%d: %s: %" PRId64 " disagrees with the suite's %s %" PRId64 " for '%s'",
+                       c->path, line, col_names[k], v, col_names[k], want,
+                       show(t->name, strlen(t->name), sbuf));
+    }
+    return AB_OK;
+}
+
+/* With a `pool` column: turns *offset, an offset in the named pool, into an
+ * offset in the pools' joint address space (core/problem.h). An empty pool
+ * field leaves *offset as a joint offset. An offset at or past the end of a
+ * bounded pool cannot be told apart from one in the next pool, so it is
+ * refused here; running past the end is the checker's to report. */
+static ab_status pool_offset(const csv *c, int line, const field *f, const ab_problem *p,
+                             int64_t *offset, ab_error *err) {
+    char sbuf[72];
+    if (f->len == 0) return AB_OK;
+    size_t k = 0;
+    while (k < p->npools && strcmp(p->pools[k].name, f->s) != 0) k++;
+    if (p->npools == 0)
+        return ab_fail(err, AB_EINPUT, "%s:%d: pool: '%s', but the suite declares no pools",
+                       c->path, line, show(f->s, f->len, sbuf));
+    if (k == p->npools)
+        return ab_fail(err, AB_EINPUT, "%s:%d: pool: '%s' is not a pool of the suite", c->path,
+                       line, show(f->s, f->len, sbuf));
+    if (p->pools[k].size != AB_NONE && *offset >= p->pools[k].size)
+        return ab_fail(err, AB_EINPUT,
+                       "%s:%d: offset: %" PRId64 " is outside pool '%s' (its size is %" PRId64 ")",
+                       c->path, line, *offset, p->pools[k].name, p->pools[k].size);
+    *offset += ab_pool_base(p, k);
+    return AB_OK;
+}
+
+/* Turns the current record (a data row) into a plan entry. */
+static ab_status read_row(const csv *c, const long col[NCOLS], size_t nhead, int line,
+                          const ab_problem *p, const ab_names *names, ab_plan *pl,
+                          ab_error *err) {
+    if (c->nf < nhead) {
+        size_t missing = c->nf; /* the first column with no field */
+        const char *name = "?";
+        for (int k = 0; k < NCOLS; k++)
+            if (col[k] == (long)missing) name = col_names[k];
+        return ab_fail(err, AB_EINPUT,
+                       "%s:%d: %s: missing: the row has %zu field%s, the header %zu columns",
+                       c->path, line, name, c->nf, c->nf == 1 ? "" : "s", nhead);
+    }
+    if (c->nf > nhead)
+        return ab_fail(err, AB_EINPUT,
+                       "%s:%d: field %zu: one too many: the row has %zu fields, the header %zu "
+                       "columns",
+                       c->path, line, nhead + 1, c->nf, nhead);
+    const field *name = &c->f[col[COL_TENSOR]];
+    if (name->len == 0)
+        return ab_fail(err, AB_EINPUT, "%s:%d: tensor: empty name", c->path, line);
+    int64_t offset;
+    ab_status st = int_field(c, line, COL_OFFSET, &c->f[col[COL_OFFSET]], 0, &offset, err);
+    if (st != AB_OK) return st;
+    size_t ti = ab_names_find(names, name->s, name->len);
+    const ab_tensor *t = ti == AB_NO_TENSOR ? NULL : &p->t[ti];
+    for (int k = COL_SIZE; k <= COL_END; k++) {
+        st = check_extra(c, line, k, col[k], t, err);
+        if (st != AB_OK) return st;
+    }
+    if (col[COL_POOL] >= 0) {
+        st = pool_offset(c, line, &c->f[col[COL_POOL]], p, &offset, err);
+        if (st != AB_OK) return st;
+    }
+    st = ab_plan_add(pl, ti, offset, t == NULL ? name->s : NULL, line, err);
+    if (st != AB_OK)
+        return ab_fail(err, st, "%s:%d: out of memory reading the plan", c->path, line);
+    return AB_OK;
+}
+
+/* Rejects a file with a NUL byte (not text), naming its line. */
+static ab_status check_text(const char *path, const char *buf, size_t len, ab_error *err) {
+    const char *nul = memchr(buf, '\0', len);
+    if (nul == NULL) return AB_OK;
+    int line = 1;
+    for (const char *q = buf; q < nul; q++)
+        if (*q == '\n' || (*q == '\r' && q[1] != '\n')) line++;
+    return ab_fail(err, AB_EINPUT, "%s:%d: a NUL byte: a plan file is text", path, line);
+}
+
+/* Reads every record after the header: c->buf holds the file. */
+static ab_status parse(csv *c, const ab_problem *p, const ab_names *names, ab_plan *pl,
+                       ab_error *err) {
+    if (c->len >= 3 && memcmp(c->buf, "\xEF\xBB\xBF", 3) == 0) c->pos = 3;
+    int line;
+    bool eof;
+    ab_status st = next_record(c, NULL, 0, &line, &eof, err);
+    if (st != AB_OK) return st;
+    if (eof)
+        return ab_fail(err, AB_EINPUT,
+                       "%s:%d: header: the file is empty; expected a header such as "
+                       "'tensor,offset'",
+                       c->path, line);
+    size_t nhead = c->nf;
+    const char **colnames = ab_alloc_array(nhead, sizeof *colnames);
+    if (colnames == NULL)
+        return ab_fail(err, AB_ENOMEM, "%s: out of memory reading the plan", c->path);
+    long col[NCOLS];
+    st = read_header(c, col, colnames, line, err);
+    while (st == AB_OK) {
+        st = next_record(c, colnames, nhead, &line, &eof, err);
+        if (st != AB_OK || eof) break;
+        st = read_row(c, col, nhead, line, p, names, pl, err);
+    }
+    ab_free(colnames);
+    return st;
+}
+
+ab_status abh_plan_read(const char *path, const ab_problem *p, ab_plan *pl, ab_error *err) {
+    ab_plan_init(pl);
+    csv c = {.path = path, .line = 1};
+    ab_status st = slurp(path, &c.buf, &c.len, err);
+    if (st != AB_OK) return st;
+    if (strcmp(path, "-") == 0) c.path = "<stdin>";
+    ab_names *names = NULL;
+    st = check_text(c.path, c.buf, c.len, err);
+    if (st == AB_OK) st = ab_names_build(p, &names, NULL, NULL, err);
+    if (st == AB_OK) st = parse(&c, p, names, pl, err);
+    ab_names_free(names);
+    ab_free(c.f);
+    ab_free(c.buf);
+    if (st != AB_OK) ab_plan_free(pl);
+    return st;
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+/* true when a name must be quoted to read back as it is. */
+static bool needs_quotes(const char *s) {
+    size_t n = strlen(s);
+    if (n == 0 || is_blank(s[0]) || is_blank(s[n - 1])) return true;
+    return strpbrk(s, ",\"\r\n") != NULL;
+}
+
+static void write_name(FILE *f, const char *s) {
+    if (!needs_quotes(s)) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* Checks that every entry can be written, before any file is touched. */
+static ab_status check_plan(const ab_problem *p, const ab_plan *pl, ab_error *err) {
+    for (size_t i = 0; i < pl->n; i++) {
+        const ab_placement *e = &pl->v[i];
+        if (e->tensor == AB_NO_TENSOR ? e->name == NULL || e->name[0] == '\0' : e->tensor >= p->n)
+            return ab_fail(err, AB_EINTERNAL,
+                           "plan entry %zu names no tensor of suite '%s' and has no name", i,
+                           p->name ? p->name : "");
+    }
+    return AB_OK;
+}
+
+ab_status abh_plan_write(const char *path, const ab_problem *p, const ab_plan *pl, ab_error *err) {
+    ab_status st = check_plan(p, pl, err);
+    if (st != AB_OK) return st;
+    bool is_stdout = strcmp(path, "-") == 0;
+    errno = 0;
+    FILE *f = is_stdout ? stdout : fopen(path, "wb");
+    if (f == NULL) return ab_fail(err, AB_EINPUT, "%s: %s", path, strerror(errno));
+    bool pools = p->npools > 0;
+    fputs(pools ? "tensor,pool,offset,size,start,end\n" : "tensor,offset,size,start,end\n", f);
+    for (size_t i = 0; i < pl->n; i++) {
+        const ab_placement *e = &pl->v[i];
+        write_name(f, e->tensor == AB_NO_TENSOR ? e->name : p->t[e->tensor].name);
+        int64_t off = e->offset;
+        if (pools) { /* the pool's name and the offset in it; none: the joint offset */
+            size_t k = ab_pool_find(p, off);
+            fputc(',', f);
+            if (k != AB_NO_POOL) {
+                write_name(f, p->pools[k].name);
+                off -= ab_pool_base(p, k);
+            }
+        }
+        if (e->tensor == AB_NO_TENSOR) {
+            fprintf(f, ",%" PRId64 ",,,\n", off);
+            continue;
+        }
+        const ab_tensor *t = &p->t[e->tensor];
+        fprintf(f, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n", off, t->size, t->start,
+                t->end);
+    }
+    errno = 0;
+    bool bad = fflush(f) != 0 || ferror(f);
+    int e = errno;
+    if (!is_stdout && fclose(f) != 0 && !bad) {
+        bad = true;
+        e = errno;
+    }
+    if (bad)
+        return ab_fail(err, AB_EINTERNAL, "%s: write failed: %s", is_stdout ? "<stdout>" : path,
+                       e ? strerror(e) : "I/O error");
+    return AB_OK;
+}

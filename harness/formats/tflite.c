@@ -1,0 +1,950 @@
+/*
+ * tflite.c — the TFLite importer (tflite.h documents the format read and the
+ * rules of the conversion).
+ *
+ *   1. rd_*, tbl_*, vec_*: a bounds-checked flatbuffer reader. Every read
+ *      checks its bytes against the file size first and reads them byte by
+ *      byte (no unaligned loads); every failure names the byte offset.
+ *   2. parse: the model's operator codes and buffers, then subgraph 0: its
+ *      tensors, inputs, outputs and operators, into an abh_tflite_model.
+ *   3. convert: live ranges, constant-derived tensors, sizes and the problem.
+ */
+#include "harness/formats/tflite.h"
+
+#include "core/buf.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TRY(x)                                                                                     \
+    do {                                                                                           \
+        ab_status st_ = (x);                                                                       \
+        if (st_ != AB_OK) return st_;                                                              \
+    } while (0)
+
+#define WHAT_MAX 96 /* a description of a table for messages */
+
+/* ==== 1. the flatbuffer reader ================================================== */
+
+typedef struct rd {
+    const uint8_t *b;
+    size_t len;
+    const char *file;
+    ab_error *err;
+    uint64_t ints_left;  /* integers that may still be copied out (shapes, operator lists) */
+    uint64_t bytes_left; /* name bytes that may still be copied out */
+} rd;
+
+/* "FILE: byte AT: message"; returns AB_EINPUT. */
+__attribute__((format(printf, 3, 4))) static ab_status rd_fail(rd *r, uint64_t at,
+                                                               const char *fmt, ...) {
+    char msg[AB_ERROR_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return ab_fail(r->err, AB_EINPUT, "%s: byte %" PRIu64 ": %s", r->file, at, msg);
+}
+
+/* true when the n bytes at pos lie inside the file. */
+static bool has(const rd *r, uint64_t pos, uint64_t n) {
+    return pos <= r->len && n <= r->len - pos;
+}
+
+static uint16_t u16at(const rd *r, uint64_t p) {
+    return (uint16_t)((unsigned)r->b[p] | (unsigned)r->b[p + 1] << 8);
+}
+
+static uint32_t u32at(const rd *r, uint64_t p) {
+    return (uint32_t)r->b[p] | (uint32_t)r->b[p + 1] << 8 | (uint32_t)r->b[p + 2] << 16 |
+           (uint32_t)r->b[p + 3] << 24;
+}
+
+static uint64_t u64at(const rd *r, uint64_t p) {
+    return (uint64_t)u32at(r, p) | (uint64_t)u32at(r, p + 4) << 32;
+}
+
+/* A table: its position, its vtable and their sizes, and what it is. */
+typedef struct tbl {
+    uint64_t pos, vt;
+    unsigned vtlen, tlen;
+    char what[WHAT_MAX];
+} tbl;
+
+/* Opens the table at pos: checks its soffset, its vtable and its size. */
+static ab_status tbl_open(rd *r, uint64_t pos, const char *what, tbl *t) {
+    snprintf(t->what, sizeof t->what, "%s", what);
+    t->pos = pos;
+    if (!has(r, pos, 4))
+        return rd_fail(r, pos, "table of %s runs past the end of the file (length %zu)", what,
+                       r->len);
+    int64_t vt = (int64_t)pos - (int64_t)(int32_t)u32at(r, pos);
+    if (vt < 0 || !has(r, (uint64_t)vt, 4))
+        return rd_fail(r, pos, "the vtable of %s (at byte %" PRId64 ") lies outside the file "
+                       "(length %zu)", what, vt, r->len);
+    t->vt = (uint64_t)vt;
+    t->vtlen = u16at(r, t->vt);
+    t->tlen = u16at(r, t->vt + 2);
+    if (t->vtlen < 4 || t->vtlen % 2 != 0)
+        return rd_fail(r, t->vt, "the vtable of %s has a bad size (%u bytes)", what, t->vtlen);
+    if (!has(r, t->vt, t->vtlen))
+        return rd_fail(r, t->vt, "the vtable of %s (%u bytes) runs past the end of the file "
+                       "(length %zu)", what, t->vtlen, r->len);
+    if (t->tlen < 4 || !has(r, pos, t->tlen))
+        return rd_fail(r, pos, "table of %s (%u bytes) runs past the end of the file "
+                       "(length %zu)", what, t->tlen, r->len);
+    return AB_OK;
+}
+
+/* The position of field id (of size bytes) in table t, or 0 when absent. */
+static ab_status tbl_field(rd *r, const tbl *t, int id, unsigned size, const char *name,
+                           uint64_t *at) {
+    unsigned slot = 4 + 2 * (unsigned)id;
+    *at = 0;
+    if (slot + 2 > t->vtlen) return AB_OK;
+    unsigned off = u16at(r, t->vt + slot);
+    if (off == 0) return AB_OK;
+    if (off < 4 || off + size > t->tlen)
+        return rd_fail(r, t->vt + slot, "field %s of %s lies outside its table (offset %u, "
+                       "%u bytes, table of %u bytes)", name, t->what, off, size, t->tlen);
+    *at = t->pos + off;
+    return AB_OK;
+}
+
+static ab_status get_u8(rd *r, const tbl *t, int id, const char *name, uint8_t def,
+                        uint8_t *out) {
+    uint64_t at;
+    TRY(tbl_field(r, t, id, 1, name, &at));
+    *out = at ? r->b[at] : def;
+    return AB_OK;
+}
+
+static ab_status get_u32(rd *r, const tbl *t, int id, const char *name, uint32_t def,
+                         uint32_t *out) {
+    uint64_t at;
+    TRY(tbl_field(r, t, id, 4, name, &at));
+    *out = at ? u32at(r, at) : def;
+    return AB_OK;
+}
+
+static ab_status get_u64(rd *r, const tbl *t, int id, const char *name, uint64_t *out) {
+    uint64_t at;
+    TRY(tbl_field(r, t, id, 8, name, &at));
+    *out = at ? u64at(r, at) : 0;
+    return AB_OK;
+}
+
+/* The target of reference field id (a table, vector or string), or 0 when
+ * the field is absent. The target's first 4 bytes are checked. */
+static ab_status get_ref(rd *r, const tbl *t, int id, const char *name, uint64_t *target) {
+    uint64_t at;
+    *target = 0;
+    TRY(tbl_field(r, t, id, 4, name, &at));
+    if (at == 0) return AB_OK;
+    uint64_t to = at + u32at(r, at);
+    if (!has(r, to, 4))
+        return rd_fail(r, at, "%s of %s points past the end of the file (to byte %" PRIu64
+                       ", length %zu)", name, t->what, to, r->len);
+    *target = to;
+    return AB_OK;
+}
+
+/* A vector: n elements of elem bytes from byte data. */
+typedef struct vec {
+    uint64_t pos, data;
+    uint32_t n;
+} vec;
+
+/* Opens the vector at pos and checks that all its elements lie in the file. */
+static ab_status vec_open(rd *r, uint64_t pos, unsigned elem, const char *what, vec *v) {
+    if (!has(r, pos, 4))
+        return rd_fail(r, pos, "vector of %s runs past the end of the file (length %zu)", what,
+                       r->len);
+    v->pos = pos;
+    v->data = pos + 4;
+    v->n = u32at(r, pos);
+    if (!has(r, v->data, (uint64_t)v->n * elem))
+        return rd_fail(r, pos, "vector of %s (%" PRIu32 " entries of %u bytes) runs past the end "
+                       "of the file (length %zu)", what, v->n, elem, r->len);
+    return AB_OK;
+}
+
+/* Vector field id of t; an absent field gives an empty vector. */
+static ab_status get_vec(rd *r, const tbl *t, int id, unsigned elem, const char *what, vec *v) {
+    uint64_t to;
+    memset(v, 0, sizeof *v);
+    TRY(get_ref(r, t, id, what, &to));
+    return to ? vec_open(r, to, elem, what, v) : AB_OK;
+}
+
+/* Opens table k of a vector of tables. */
+static ab_status vec_table(rd *r, const vec *v, uint32_t k, const char *what, tbl *t) {
+    uint64_t at = v->data + 4 * (uint64_t)k;
+    return tbl_open(r, at + u32at(r, at), what, t);
+}
+
+/* String field id of t: *s and *n (NULL and 0 when absent). The NUL after the
+ * bytes must be in the file. */
+static ab_status get_string(rd *r, const tbl *t, int id, const char *what, const uint8_t **s,
+                            uint32_t *n) {
+    vec v;
+    *s = NULL;
+    *n = 0;
+    TRY(get_vec(r, t, id, 1, what, &v));
+    if (v.pos == 0) return AB_OK;
+    if (!has(r, v.data, (uint64_t)v.n + 1))
+        return rd_fail(r, v.pos, "string %s (%" PRIu32 " bytes and a NUL) runs past the end of "
+                       "the file (length %zu)", what, v.n, r->len);
+    *s = r->b + v.data;
+    *n = v.n;
+    return AB_OK;
+}
+
+/* Takes n integers from the copy budget, or fails at byte at. */
+static ab_status spend_ints(rd *r, uint64_t at, uint64_t n, const char *what) {
+    if (n > r->ints_left)
+        return rd_fail(r, at, "%s: more integers than a file of %zu bytes can hold (the file "
+                       "shares its vectors more than a model does)", what, r->len);
+    r->ints_left -= n;
+    return AB_OK;
+}
+
+/* ==== 2. parsing ================================================================= */
+
+static void model_init(abh_tflite_model *m) { memset(m, 0, sizeof *m); }
+
+/* Frees what m owns (names, shapes, operator lists); m is empty afterwards. */
+void abh_tflite_model_free(abh_tflite_model *m) {
+    if (m == NULL) return;
+    for (size_t i = 0; i < m->ntensors && m->t != NULL; i++) {
+        ab_free(m->t[i].name);
+        ab_free(m->t[i].shape);
+    }
+    ab_free(m->t);
+    ab_free(m->ops);
+    ab_free(m->inputs);
+    ab_free(m->outputs);
+    ab_free(m->io);
+    ab_free(m->file);
+    model_init(m);
+}
+
+/* A TFLite flatbuffer carries "TFL3" at byte 4. */
+bool abh_tflite_sniff(const unsigned char *head, size_t n) {
+    return n >= 8 && memcmp(head + 4, "TFL3", 4) == 0;
+}
+
+static const char *const type_names[] = {
+    "FLOAT32", "FLOAT16", "INT32",     "UINT8",  "INT64",  "STRING", "BOOL",  "INT16",
+    "COMPLEX64", "INT8",  "FLOAT64",   "COMPLEX128", "UINT64", "RESOURCE", "VARIANT",
+    "UINT32",  "UINT16",  "INT4",      "BFLOAT16", "INT2", "UINT4", "FLOAT8_E4M3FN",
+    "FLOAT8_E5M2"};
+
+/* The schema's name of a TensorType, for messages. */
+const char *abh_tflite_type_name(int type) {
+    if (type < 0 || (size_t)type >= sizeof type_names / sizeof type_names[0]) return "unknown";
+    return type_names[type];
+}
+
+/* Length of the valid UTF-8 sequence at s (n bytes left), or 0 when it is not
+ * one (overlong forms, surrogates and code points past U+10FFFF are not). */
+static size_t utf8_len(const uint8_t *s, size_t n) {
+    uint8_t c = s[0];
+    size_t len;
+    uint8_t lo = 0x80, hi = 0xBF;
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) len = 2;
+    else if (c >= 0xE0 && c <= 0xEF) len = 3;
+    else if (c >= 0xF0 && c <= 0xF4) len = 4;
+    else return 0;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+    if (len > n || s[1] < lo || s[1] > hi) return 0;
+    for (size_t k = 2; k < len; k++)
+        if (s[k] < 0x80 || s[k] > 0xBF) return 0;
+    return len;
+}
+
+/* A printable copy of the n bytes at s: control characters and bytes that are
+ * not UTF-8 become \xNN. NULL on OOM. The caller has spent 4n + 1 bytes. */
+static char *clean_name(const uint8_t *s, size_t n) {
+    char *out = ab_malloc(4 * n + 1), *o = out;
+    if (out == NULL) return NULL;
+    for (size_t i = 0; i < n;) {
+        size_t len = utf8_len(s + i, n - i);
+        if (len == 0 || (len == 1 && (s[i] < 0x20 || s[i] == 0x7F))) {
+            o += snprintf(o, 5, "\\x%02X", s[i]);
+            i++;
+            continue;
+        }
+        memcpy(o, s + i, len);
+        o += len;
+        i += len;
+    }
+    *o = '\0';
+    return out;
+}
+
+/* What parsing knows of the model's buffers and operator codes. */
+typedef struct parse_ctx {
+    rd r;
+    abh_tflite_model *m;
+    bool *buf_full;    /* nbuffers: the buffer holds data */
+    int32_t *codes;    /* nopcodes builtin codes */
+    size_t nio, capio; /* entries used and allocated in m->io */
+} parse_ctx;
+
+static ab_status parse_opcodes(parse_ctx *c, const tbl *model) {
+    vec v;
+    TRY(get_vec(&c->r, model, 1, 4, "operator codes", &v));
+    c->m->nopcodes = v.n;
+    c->codes = ab_alloc_array(v.n ? v.n : 1, sizeof *c->codes);
+    if (c->codes == NULL) return ab_fail(c->r.err, AB_ENOMEM, "out of memory reading operator codes");
+    for (uint32_t k = 0; k < v.n; k++) {
+        char what[WHAT_MAX];
+        tbl t;
+        uint8_t dep;
+        uint32_t code;
+        snprintf(what, sizeof what, "operator code %" PRIu32, k);
+        TRY(vec_table(&c->r, &v, k, what, &t));
+        TRY(get_u8(&c->r, &t, 0, "deprecated_builtin_code", 0, &dep));
+        TRY(get_u32(&c->r, &t, 3, "builtin_code", 0, &code));
+        /* TFLite takes the larger of the two (the byte field is signed). */
+        int32_t a = (int8_t)dep, b = (int32_t)code;
+        c->codes[k] = a > b ? a : b;
+    }
+    return AB_OK;
+}
+
+static ab_status parse_buffers(parse_ctx *c, const tbl *model) {
+    vec v;
+    TRY(get_vec(&c->r, model, 4, 4, "buffers", &v));
+    c->m->nbuffers = v.n;
+    c->buf_full = ab_calloc(v.n ? v.n : 1, sizeof *c->buf_full);
+    if (c->buf_full == NULL) return ab_fail(c->r.err, AB_ENOMEM, "out of memory reading buffers");
+    for (uint32_t k = 0; k < v.n; k++) {
+        char what[WHAT_MAX];
+        tbl t;
+        vec data;
+        uint64_t off, size, at;
+        snprintf(what, sizeof what, "buffer %" PRIu32, k);
+        TRY(vec_table(&c->r, &v, k, what, &t));
+        TRY(get_vec(&c->r, &t, 0, 1, what, &data));
+        TRY(get_u64(&c->r, &t, 1, "offset", &off));
+        TRY(get_u64(&c->r, &t, 2, "size", &size));
+        c->buf_full[k] = data.n > 0;
+        if (off > 1 && size > 0) { /* data outside the flatbuffer, later in the file */
+            TRY(tbl_field(&c->r, &t, 1, 8, "offset", &at));
+            if (!has(&c->r, off, size))
+                return rd_fail(&c->r, at, "%s: its %" PRIu64 " bytes at byte %" PRIu64
+                               " run past the end of the file (length %zu)", what, size, off,
+                               c->r.len);
+            c->buf_full[k] = true;
+        }
+    }
+    return AB_OK;
+}
+
+/* Reads shape (and shape_signature) of tensor t into *mt. */
+static ab_status parse_shape(parse_ctx *c, const tbl *t, abh_tflite_tensor *mt) {
+    rd *r = &c->r;
+    vec sh, sig;
+    TRY(get_vec(r, t, 0, 4, t->what, &sh));
+    TRY(get_vec(r, t, 7, 4, t->what, &sig));
+    if (sh.n > ABH_TFLITE_MAX_RANK)
+        return rd_fail(r, sh.pos, "%s: shape of %" PRIu32 " dimensions (at most %d)", t->what,
+                       sh.n, ABH_TFLITE_MAX_RANK);
+    if (sig.n != 0 && sig.n != sh.n)
+        return rd_fail(r, sig.pos, "%s: shape_signature has %" PRIu32 " dimensions but shape "
+                       "has %" PRIu32, t->what, sig.n, sh.n);
+    TRY(spend_ints(r, sh.pos, sh.n, t->what));
+    mt->ndim = (int)sh.n;
+    if (sh.n == 0) return AB_OK;
+    mt->shape = ab_alloc_array(sh.n, sizeof *mt->shape);
+    if (mt->shape == NULL) return ab_fail(r->err, AB_ENOMEM, "out of memory reading %s", t->what);
+    for (uint32_t k = 0; k < sh.n; k++) {
+        int32_t d = (int32_t)u32at(r, sh.data + 4 * (uint64_t)k);
+        if (sig.n != 0 && (int32_t)u32at(r, sig.data + 4 * (uint64_t)k) < 0) d = -1;
+        if (d < 0) {
+            d = -1;
+            mt->flags |= ABH_TFLITE_DYNAMIC;
+        }
+        if (d == 0) mt->flags |= ABH_TFLITE_EMPTY;
+        mt->shape[k] = d;
+    }
+    return AB_OK;
+}
+
+static ab_status parse_tensor(parse_ctx *c, const vec *v, uint32_t k) {
+    rd *r = &c->r;
+    abh_tflite_tensor *mt = &c->m->t[k];
+    char what[WHAT_MAX];
+    tbl t;
+    uint8_t type, var;
+    const uint8_t *name;
+    uint32_t nname;
+    uint64_t at;
+    snprintf(what, sizeof what, "tensor %" PRIu32, k);
+    TRY(vec_table(r, v, k, what, &t));
+    mt->at = t.pos;
+    mt->writer = mt->first = mt->last = mt->last_read = -1;
+    TRY(parse_shape(c, &t, mt));
+    TRY(get_u8(r, &t, 1, "type", 0, &type));
+    mt->type = (int8_t)type;
+    TRY(get_u32(r, &t, 2, "buffer", 0, &mt->buffer));
+    if (mt->buffer >= c->m->nbuffers && mt->buffer != 0) {
+        TRY(tbl_field(r, &t, 2, 4, "buffer", &at));
+        return rd_fail(r, at, "%s: buffer index %" PRIu32 " out of range (the model has %zu "
+                       "buffers)", what, mt->buffer, c->m->nbuffers);
+    }
+    if (mt->buffer < c->m->nbuffers && c->buf_full[mt->buffer]) mt->flags |= ABH_TFLITE_CONSTANT;
+    TRY(get_u8(r, &t, 5, "is_variable", 0, &var));
+    if (var) mt->flags |= ABH_TFLITE_VARIABLE;
+    TRY(get_string(r, &t, 3, what, &name, &nname));
+    char fallback[32];
+    if (nname == 0) { /* no name: t<index> */
+        snprintf(fallback, sizeof fallback, "t%" PRIu32, k);
+        name = (const uint8_t *)fallback;
+        nname = (uint32_t)strlen(fallback);
+    }
+    if (4 * (uint64_t)nname + 1 > r->bytes_left)
+        return rd_fail(r, t.pos, "%s: more name bytes than a file of %zu bytes can hold (the "
+                       "file shares its strings more than a model does)", what, r->len);
+    r->bytes_left -= 4 * (uint64_t)nname + 1;
+    mt->name = clean_name(name, nname);
+    if (mt->name == NULL) return ab_fail(r->err, AB_ENOMEM, "out of memory reading %s", what);
+    return AB_OK;
+}
+
+/* Reads an operator's list of tensor indices (field id) into m->io; lo is
+ * the least index accepted (-1 or 0). */
+static ab_status parse_index_list(parse_ctx *c, const tbl *t, int id, const char *list,
+                                  int32_t lo, size_t *first, size_t *n) {
+    rd *r = &c->r;
+    vec v;
+    TRY(get_vec(r, t, id, 4, list, &v));
+    TRY(spend_ints(r, v.pos, v.n, t->what));
+    if (!ab_grow((void **)&c->m->io, &c->capio, c->nio + v.n, sizeof *c->m->io))
+        return ab_fail(r->err, AB_ENOMEM, "out of memory reading %s", t->what);
+    *first = c->nio;
+    *n = v.n;
+    for (uint32_t k = 0; k < v.n; k++) {
+        uint64_t at = v.data + 4 * (uint64_t)k;
+        int32_t x = (int32_t)u32at(r, at);
+        if (x < lo || (x >= 0 && (size_t)x >= c->m->ntensors))
+            return rd_fail(r, at, "%s: %s %" PRIu32 " is tensor %" PRId32 ", out of range "
+                           "(subgraph 0 has %zu tensors)", t->what, list, k, x, c->m->ntensors);
+        c->m->io[c->nio++] = x;
+    }
+    return AB_OK;
+}
+
+/* Operator index lists are kept as offsets into m->io while it grows. */
+typedef struct op_lists {
+    size_t in, out, mid;
+} op_lists;
+
+static ab_status parse_ops(parse_ctx *c, const tbl *sg) {
+    rd *r = &c->r;
+    abh_tflite_model *m = c->m;
+    vec v;
+    TRY(get_vec(r, sg, 3, 4, "operators", &v));
+    m->ops = ab_calloc(v.n ? v.n : 1, sizeof *m->ops);
+    op_lists *at = ab_calloc(v.n ? v.n : 1, sizeof *at);
+    if (m->ops == NULL || at == NULL) {
+        ab_free(at);
+        return ab_fail(r->err, AB_ENOMEM, "out of memory reading %" PRIu32 " operators", v.n);
+    }
+    m->nops = v.n;
+    ab_status st = AB_OK;
+    for (uint32_t k = 0; k < v.n && st == AB_OK; k++) {
+        char what[WHAT_MAX];
+        tbl t;
+        uint32_t opcode;
+        abh_tflite_op *op = &m->ops[k];
+        snprintf(what, sizeof what, "operator %" PRIu32, k);
+        st = vec_table(r, &v, k, what, &t);
+        if (st == AB_OK) st = get_u32(r, &t, 0, "opcode_index", 0, &opcode);
+        if (st == AB_OK && opcode >= m->nopcodes) {
+            uint64_t f = 0;
+            tbl_field(r, &t, 0, 4, "opcode_index", &f);
+            st = rd_fail(r, f ? f : t.pos, "%s: opcode_index %" PRIu32 " out of range (the model "
+                         "has %zu operator codes)", what, opcode, m->nopcodes);
+        }
+        if (st != AB_OK) break;
+        op->code = c->codes[opcode];
+        st = parse_index_list(c, &t, 1, "input", -1, &at[k].in, &op->nin);
+        if (st == AB_OK) st = parse_index_list(c, &t, 2, "output", -1, &at[k].out, &op->nout);
+        if (st == AB_OK) st = parse_index_list(c, &t, 8, "intermediate", -1, &at[k].mid, &op->nmid);
+    }
+    if (st == AB_OK && m->io == NULL && (m->io = ab_malloc(sizeof *m->io)) == NULL)
+        st = ab_fail(r->err, AB_ENOMEM, "out of memory reading operators");
+    for (uint32_t k = 0; k < v.n && st == AB_OK; k++) { /* m->io no longer moves */
+        m->ops[k].in = m->io + at[k].in;
+        m->ops[k].out = m->io + at[k].out;
+        m->ops[k].mid = m->io + at[k].mid;
+    }
+    ab_free(at);
+    return st;
+}
+
+/* Reads graph inputs or outputs (field id of the subgraph) and flags them. */
+static ab_status parse_graph_io(parse_ctx *c, const tbl *sg, int id, const char *list,
+                                unsigned flag, int32_t **out, size_t *n) {
+    rd *r = &c->r;
+    vec v;
+    TRY(get_vec(r, sg, id, 4, list, &v));
+    TRY(spend_ints(r, v.pos, v.n, list));
+    *out = ab_alloc_array(v.n ? v.n : 1, sizeof **out);
+    if (*out == NULL) return ab_fail(r->err, AB_ENOMEM, "out of memory reading %s", list);
+    for (uint32_t k = 0; k < v.n; k++) {
+        uint64_t at = v.data + 4 * (uint64_t)k;
+        int32_t x = (int32_t)u32at(r, at);
+        if (x < 0 || (size_t)x >= c->m->ntensors)
+            return rd_fail(r, at, "subgraph 0: %s %" PRIu32 " is tensor %" PRId32 ", out of range "
+                           "(subgraph 0 has %zu tensors)", list, k, x, c->m->ntensors);
+        (*out)[k] = x;
+        c->m->t[x].flags |= flag;
+    }
+    *n = v.n;
+    return AB_OK;
+}
+
+/* Name order for uniqueness: by name, then by index. */
+typedef struct name_ref {
+    const char *name;
+    size_t i;
+} name_ref;
+
+static int name_ref_cmp(const void *a, const void *b) {
+    const name_ref *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    if (c != 0) return c;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+/* Fills refs with the tensors' names, sorted. */
+static void sort_names(const abh_tflite_model *m, name_ref *refs) {
+    for (size_t i = 0; i < m->ntensors; i++) refs[i] = (name_ref){m->t[i].name, i};
+    qsort(refs, m->ntensors, sizeof *refs, name_ref_cmp);
+}
+
+/* Makes names unique: every repeat of a name (after the first, by index) gets
+ * "#<index>". A name that still repeats then is an error. */
+static ab_status unique_names(parse_ctx *c) {
+    abh_tflite_model *m = c->m;
+    if (m->ntensors < 2) return AB_OK;
+    name_ref *refs = ab_alloc_array(m->ntensors, sizeof *refs);
+    if (refs == NULL) return ab_fail(c->r.err, AB_ENOMEM, "out of memory checking tensor names");
+    sort_names(m, refs);
+    ab_status st = AB_OK;
+    const char *group = refs[0].name; /* the first of a run of equal names keeps it */
+    for (size_t k = 1; k < m->ntensors && st == AB_OK; k++) {
+        if (strcmp(refs[k].name, group) != 0) {
+            group = refs[k].name;
+            continue;
+        }
+        abh_tflite_tensor *t = &m->t[refs[k].i];
+        size_t n = strlen(t->name) + 24;
+        char *nn = ab_malloc(n);
+        if (nn == NULL) {
+            st = ab_fail(c->r.err, AB_ENOMEM, "out of memory renaming tensors");
+            break;
+        }
+        snprintf(nn, n, "%s#%zu", t->name, refs[k].i);
+        ab_free(t->name);
+        t->name = nn;
+        refs[k].name = nn;
+    }
+    if (st == AB_OK) {
+        sort_names(m, refs);
+        for (size_t k = 1; k < m->ntensors; k++)
+            if (strcmp(refs[k].name, refs[k - 1].name) == 0) {
+                st = rd_fail(&c->r, m->t[refs[k].i].at, "tensor %zu: its name '%s' cannot be "
+                             "made unique (tensor %zu has it too)", refs[k].i, refs[k].name,
+                             refs[k - 1].i);
+                break;
+            }
+    }
+    ab_free(refs);
+    return st;
+}
+
+static ab_status parse_subgraph(parse_ctx *c, const tbl *model) {
+    rd *r = &c->r;
+    abh_tflite_model *m = c->m;
+    vec sgs, tv;
+    tbl sg;
+    TRY(get_vec(r, model, 2, 4, "subgraphs", &sgs));
+    if (sgs.n == 0)
+        return rd_fail(r, sgs.pos ? sgs.pos : model->pos, "the model has no subgraph");
+    m->nsubgraphs = sgs.n;
+    TRY(vec_table(r, &sgs, 0, "subgraph 0", &sg));
+    TRY(get_vec(r, &sg, 0, 4, "tensors", &tv));
+    m->t = ab_calloc(tv.n ? tv.n : 1, sizeof *m->t);
+    if (m->t == NULL)
+        return ab_fail(r->err, AB_ENOMEM, "out of memory reading %" PRIu32 " tensors", tv.n);
+    for (uint32_t k = 0; k < tv.n; k++) {
+        m->ntensors = k + 1; /* so that model_free frees what tensor k holds */
+        TRY(parse_tensor(c, &tv, k));
+    }
+    m->ntensors = tv.n;
+    TRY(parse_graph_io(c, &sg, 1, "input", ABH_TFLITE_INPUT, &m->inputs, &m->ninputs));
+    TRY(parse_graph_io(c, &sg, 2, "output", ABH_TFLITE_OUTPUT, &m->outputs, &m->noutputs));
+    TRY(parse_ops(c, &sg));
+    return unique_names(c);
+}
+
+/* Parses the whole file: identifier, model, operator codes, buffers, then
+ * subgraph 0 (see tflite.h). m owns what was read so far, even on failure. */
+ab_status abh_tflite_parse(const char *file, const unsigned char *buf, size_t len,
+                           abh_tflite_model *m, ab_error *err) {
+    model_init(m);
+    if (file == NULL) file = "<buffer>";
+    if ((m->file = ab_strdup(file)) == NULL)
+        return ab_fail(err, AB_ENOMEM, "out of memory reading %s", file);
+    parse_ctx c = {.r = {.b = buf, .len = len, .file = m->file, .err = err}, .m = m};
+    c.r.ints_left = (uint64_t)len + 1024;
+    c.r.bytes_left = 4 * (uint64_t)len + 4096;
+    if (len < 8)
+        return rd_fail(&c.r, 0, "too short for a TFLite flatbuffer (%zu bytes, at least 8)", len);
+    if (!abh_tflite_sniff(buf, len)) {
+        char *seen = clean_name(buf + 4, 4);
+        ab_status st = rd_fail(&c.r, 4, "no TFLite file identifier ('TFL3' expected, found "
+                               "'%s')", seen ? seen : "?");
+        ab_free(seen);
+        return st;
+    }
+    tbl model;
+    uint64_t at;
+    ab_status st = tbl_open(&c.r, u32at(&c.r, 0), "the model", &model);
+    if (st == AB_OK) st = get_u32(&c.r, &model, 0, "version", 0, &m->version);
+    if (st == AB_OK && m->version != 3) {
+        tbl_field(&c.r, &model, 0, 4, "version", &at);
+        st = rd_fail(&c.r, at ? at : model.pos, "schema version %" PRIu32 ", expected 3",
+                     m->version);
+    }
+    if (st == AB_OK) st = parse_opcodes(&c, &model);
+    if (st == AB_OK) st = parse_buffers(&c, &model);
+    if (st == AB_OK) st = parse_subgraph(&c, &model);
+    ab_free(c.buf_full);
+    ab_free(c.codes);
+    return st;
+}
+
+/* ==== 3. conversion ================================================================ */
+
+/* Element bits and dtype name of each TensorType; bits 0: no fixed size;
+ * dtype NULL with bits: size only (no dtype name in the suite format). */
+static const struct {
+    const char *dtype;
+    int bits;
+} elem[] = {
+    [ABH_TFLITE_FLOAT32] = {"float32", 32},     [ABH_TFLITE_FLOAT16] = {"float16", 16},
+    [ABH_TFLITE_INT32] = {"int32", 32},         [ABH_TFLITE_UINT8] = {"uint8", 8},
+    [ABH_TFLITE_INT64] = {"int64", 64},         [ABH_TFLITE_STRING] = {NULL, 0},
+    [ABH_TFLITE_BOOL] = {"bool", 8},            [ABH_TFLITE_INT16] = {"int16", 16},
+    [ABH_TFLITE_COMPLEX64] = {"complex64", 64}, [ABH_TFLITE_INT8] = {"int8", 8},
+    [ABH_TFLITE_FLOAT64] = {"float64", 64},     [ABH_TFLITE_COMPLEX128] = {"complex128", 128},
+    [ABH_TFLITE_UINT64] = {"uint64", 64},       [ABH_TFLITE_RESOURCE] = {NULL, 0},
+    [ABH_TFLITE_VARIANT] = {NULL, 0},           [ABH_TFLITE_UINT32] = {"uint32", 32},
+    [ABH_TFLITE_UINT16] = {"uint16", 16},       [ABH_TFLITE_INT4] = {"int4", 4},
+    [ABH_TFLITE_BFLOAT16] = {"bfloat16", 16},   [ABH_TFLITE_INT2] = {"int2", 2},
+    [ABH_TFLITE_UINT4] = {"uint4", 4},          [ABH_TFLITE_FLOAT8_E4M3FN] = {NULL, 8},
+    [ABH_TFLITE_FLOAT8_E5M2] = {NULL, 8},
+};
+
+#define NOT_DERIVED (1u << 15) /* scratch flag of the derived pass */
+#define CONVERSION_FLAGS                                                                           \
+    (ABH_TFLITE_DERIVED | ABH_TFLITE_DEAD | ABH_TFLITE_UNUSED | NOT_DERIVED)
+
+/* Records that operator i touches tensor x (a read when read is true). */
+static void touch(abh_tflite_model *m, int32_t x, int64_t i, bool read, bool write) {
+    if (x < 0) return;
+    abh_tflite_tensor *t = &m->t[x];
+    if (t->first < 0) t->first = i;
+    t->last = i;
+    if (read) t->last_read = i;
+    if (write && t->writer < 0) t->writer = i;
+}
+
+/* Marks what each operator touches, in execution order. */
+static void mark_uses(abh_tflite_model *m) {
+    for (size_t i = 0; i < m->ntensors; i++) {
+        abh_tflite_tensor *t = &m->t[i];
+        t->flags &= ~CONVERSION_FLAGS;
+        t->writer = t->first = t->last = t->last_read = -1;
+    }
+    for (size_t k = 0; k < m->nops; k++) {
+        const abh_tflite_op *op = &m->ops[k];
+        for (size_t j = 0; j < op->nin; j++) touch(m, op->in[j], (int64_t)k, true, false);
+        for (size_t j = 0; j < op->nmid; j++) touch(m, op->mid[j], (int64_t)k, true, true);
+        for (size_t j = 0; j < op->nout; j++) touch(m, op->out[j], (int64_t)k, false, true);
+    }
+}
+
+/* Constant-derived tensors: written only by operators whose present inputs
+ * (at least one) are all constant or constant-derived, in execution order. */
+static void mark_derived(abh_tflite_model *m) {
+    const unsigned fixed = ABH_TFLITE_CONSTANT | ABH_TFLITE_INPUT | ABH_TFLITE_VARIABLE;
+    for (size_t k = 0; k < m->nops; k++) {
+        const abh_tflite_op *op = &m->ops[k];
+        size_t present = 0;
+        bool from_constants = true;
+        for (size_t j = 0; j < op->nin; j++) {
+            if (op->in[j] < 0) continue;
+            present++;
+            unsigned f = m->t[op->in[j]].flags;
+            if (!(f & ABH_TFLITE_CONSTANT) && !(f & ABH_TFLITE_DERIVED)) from_constants = false;
+        }
+        from_constants = from_constants && present > 0;
+        for (size_t j = 0; j < op->nout; j++) {
+            if (op->out[j] < 0) continue;
+            abh_tflite_tensor *t = &m->t[op->out[j]];
+            if (!from_constants || (t->flags & fixed)) {
+                t->flags = (t->flags & ~ABH_TFLITE_DERIVED) | NOT_DERIVED;
+            } else if (!(t->flags & NOT_DERIVED)) {
+                t->flags |= ABH_TFLITE_DERIVED;
+            }
+        }
+    }
+    for (size_t i = 0; i < m->ntensors; i++) m->t[i].flags &= ~NOT_DERIVED;
+}
+
+/* Formats a shape for messages ("[-1, 128, 128, 3]"). */
+static void shape_text(const abh_tflite_tensor *t, char *out, size_t cap) {
+    size_t used = (size_t)snprintf(out, cap, "[");
+    for (int k = 0; k < t->ndim && used < cap; k++)
+        used += (size_t)snprintf(out + used, cap - used, "%s%" PRId64, k ? ", " : "", t->shape[k]);
+    if (used < cap) snprintf(out + used, cap - used, "]");
+}
+
+/* Checks each --dim entry names a tensor with a dynamic dimension. */
+static ab_status check_dims(const abh_tflite_model *m, const abh_tflite_options *o,
+                            ab_error *err) {
+    for (size_t d = 0; d < o->ndims; d++) {
+        size_t i = 0;
+        while (i < m->ntensors && strcmp(m->t[i].name, o->dims[d].tensor) != 0) i++;
+        if (i == m->ntensors)
+            return ab_fail(err, AB_EINPUT, "%s: --dim %s=%" PRId64 ": no tensor is called '%s'",
+                           m->file, o->dims[d].tensor, o->dims[d].value, o->dims[d].tensor);
+        if (!(m->t[i].flags & ABH_TFLITE_DYNAMIC)) {
+            char sh[256];
+            shape_text(&m->t[i], sh, sizeof sh);
+            return ab_fail(err, AB_EINPUT, "%s: --dim %s=%" PRId64 ": tensor %zu '%s' has no "
+                           "dynamic dimension (shape %s)", m->file, o->dims[d].tensor,
+                           o->dims[d].value, i, m->t[i].name, sh);
+        }
+        if (o->dims[d].value < 1)
+            return ab_fail(err, AB_EINPUT, "%s: --dim %s=%" PRId64 ": a dimension must be at "
+                           "least 1", m->file, o->dims[d].tensor, o->dims[d].value);
+    }
+    return AB_OK;
+}
+
+/* The value for the dynamic dimensions of tensor i, or 0 when none is given. */
+static int64_t dynamic_value(const abh_tflite_model *m, size_t i, const abh_tflite_options *o) {
+    for (size_t d = o->ndims; d-- > 0;) /* the last --dim for a tensor wins */
+        if (strcmp(m->t[i].name, o->dims[d].tensor) == 0) return o->dims[d].value;
+    return o->assume_dynamic > 0 ? o->assume_dynamic : 0;
+}
+
+/* Fills out (shape, dtype, size, logical bits) for tensor i of m; shape is
+ * the caller's array of ABH_TFLITE_MAX_RANK entries. */
+static ab_status tensor_size(const abh_tflite_model *m, size_t i, const abh_tflite_options *o,
+                             ab_tensor *out, int64_t *shape, ab_error *err) {
+    const abh_tflite_tensor *t = &m->t[i];
+    int type = t->type;
+    if (type < 0 || (size_t)type >= sizeof elem / sizeof elem[0] || elem[type].bits == 0)
+        return ab_fail(err, AB_EINPUT, "%s: byte %zu: tensor %zu '%s': type %s (%d) has no "
+                       "fixed element size, so the tensor cannot be planned", m->file, t->at, i,
+                       t->name, abh_tflite_type_name(type), type);
+    int64_t bits = elem[type].bits, dyn = dynamic_value(m, i, o);
+    for (int k = 0; k < t->ndim; k++) {
+        shape[k] = t->shape[k];
+        if (shape[k] < 0) {
+            if (dyn == 0) {
+                char sh[256];
+                shape_text(t, sh, sizeof sh);
+                return ab_fail(err, AB_EINPUT, "%s: tensor %zu '%s': dimension %d is dynamic "
+                               "(shape %s); give its value with --dim %s=N or "
+                               "--assume-dynamic=N", m->file, i, t->name, k, sh, t->name);
+            }
+            shape[k] = dyn;
+        }
+        if (ab_mul_ovf(bits, shape[k], &bits) || bits / 8 >= AB_MAX_SIZE)
+            return ab_fail(err, AB_EINPUT, "%s: tensor %zu '%s': shape x element bits is too "
+                           "large (more than 2^62 bytes)", m->file, i, t->name);
+    }
+    out->logical_bits = bits;
+    out->size = bits / 8 + (bits % 8 != 0);
+    out->dtype = elem[type].dtype ? ab_dtype_find(elem[type].dtype) : NULL;
+    out->ndim = out->dtype ? t->ndim : 0;
+    out->shape = out->dtype ? shape : NULL;
+    return AB_OK;
+}
+
+/* true when tensor t of m goes into the problem; counts what stays out. */
+static bool planned(abh_tflite_model *m, abh_tflite_tensor *t, const abh_tflite_options *o) {
+    unsigned f = t->flags;
+    if (f & ABH_TFLITE_CONSTANT) {
+        m->nconstant++;
+        return false;
+    }
+    if (t->first < 0 && !(f & (ABH_TFLITE_INPUT | ABH_TFLITE_OUTPUT))) {
+        t->flags |= ABH_TFLITE_UNUSED;
+        m->nunused++;
+        return false;
+    }
+    if (t->writer >= 0 && t->last_read < 0 && !(f & (ABH_TFLITE_OUTPUT | ABH_TFLITE_VARIABLE))) {
+        t->flags |= ABH_TFLITE_DEAD;
+        m->ndead++;
+    }
+    if (f & ABH_TFLITE_DERIVED) m->nderived++;
+    if ((f & ABH_TFLITE_DERIVED) && o->fold_constants && !(f & ABH_TFLITE_OUTPUT)) return false;
+    if (f & ABH_TFLITE_EMPTY) {
+        m->nempty++;
+        return false;
+    }
+    return true;
+}
+
+/* The suite name: the file's base name without its extension. */
+static char *base_name(const char *file) {
+    const char *b = strrchr(file, '/');
+    b = b ? b + 1 : file;
+    size_t n = strlen(b);
+    const char *dot = strrchr(b, '.');
+    if (dot != NULL && dot != b) n = (size_t)(dot - b);
+    if (n == 0) return ab_strdup("tflite");
+    return clean_name((const uint8_t *)b, n);
+}
+
+/* The suite's description: where it came from and what was left out. */
+static char *describe(const abh_tflite_model *m, const abh_tflite_options *o, size_t ninputs,
+                      size_t noutputs) {
+    const char *b = strrchr(m->file, '/');
+    b = b ? b + 1 : m->file;
+    char *file = clean_name((const uint8_t *)b, strlen(b));
+    if (file == NULL) return NULL;
+    ab_buf t = {0};
+    ab_buf_printf(&t, "Imported from the TFLite model %s: subgraph 0%s, %zu tensors, %zu "
+                  "operators; live ranges in operator indices. %zu activations planned (%zu "
+                  "inputs, %zu outputs); %zu constant tensors left out",
+                  file, m->nsubgraphs > 1 ? " (other subgraphs ignored)" : "", m->ntensors,
+                  m->nops, m->nactivations, ninputs, noutputs, m->nconstant);
+    ab_free(file);
+    if (m->nderived > 0)
+        ab_buf_printf(&t, "; %zu tensors computed from constants alone %s", m->nderived,
+                      o->fold_constants ? "left out (--fold-constants)"
+                                        : "kept (--fold-constants leaves them out)");
+    if (m->ndead > 0)
+        ab_buf_printf(&t, "; %zu dead tensors (never read) kept with end = start", m->ndead);
+    if (m->nunused > 0) ab_buf_printf(&t, "; %zu unused tensors left out", m->nunused);
+    if (m->nempty > 0) ab_buf_printf(&t, "; %zu empty tensors left out", m->nempty);
+    if (o->ndims > 0 || o->assume_dynamic > 0)
+        ab_buf_printf(&t, "; dynamic dimensions given by %s", o->ndims > 0 && o->assume_dynamic > 0
+                      ? "--dim and --assume-dynamic" : o->ndims > 0 ? "--dim" : "--assume-dynamic");
+    if (t.oom) {
+        ab_buf_free(&t);
+        return NULL;
+    }
+    return t.s;
+}
+
+/* Adds tensor i of m to p (it is planned). */
+static ab_status add_tensor(abh_tflite_model *m, size_t i, const abh_tflite_options *o,
+                            ab_problem *p, size_t *nin, size_t *nout, ab_error *err) {
+    const abh_tflite_tensor *t = &m->t[i];
+    int64_t shape[ABH_TFLITE_MAX_RANK];
+    int64_t last_op = m->nops > 0 ? (int64_t)m->nops - 1 : 0;
+    unsigned f = t->flags;
+    ab_tensor a = {.name = t->name, .align = p->alignment, .offset = AB_NONE};
+    TRY(tensor_size(m, i, o, &a, shape, err));
+    bool whole = f & ABH_TFLITE_VARIABLE;
+    a.start = (f & ABH_TFLITE_INPUT) || whole ? 0 : t->first >= 0 ? t->first : last_op;
+    a.end = (f & ABH_TFLITE_OUTPUT) || whole ? last_op : t->last > a.start ? t->last : a.start;
+    a.kind = (f & ABH_TFLITE_INPUT)    ? AB_KIND_INPUT
+             : (f & ABH_TFLITE_OUTPUT) ? AB_KIND_OUTPUT
+                                       : AB_KIND_INTERMEDIATE;
+    *nin += a.kind == AB_KIND_INPUT;
+    *nout += a.kind == AB_KIND_OUTPUT;
+    return ab_problem_add(p, &a, err);
+}
+
+/* Converts subgraph 0 of m into *p (see tflite.h): marks uses and
+ * constant-derived tensors, then adds each planned tensor in file order. */
+ab_status abh_tflite_problem(abh_tflite_model *m, const abh_tflite_options *opt, ab_problem *p,
+                             ab_error *err) {
+    static const abh_tflite_options defaults = {0};
+    const abh_tflite_options *o = opt ? opt : &defaults;
+    ab_problem_init(p);
+    m->nconstant = m->nderived = m->ndead = m->nunused = m->nempty = m->nactivations = 0;
+    TRY(check_dims(m, o, err));
+    mark_uses(m);
+    mark_derived(m);
+    size_t nin = 0, nout = 0;
+    ab_status st = AB_OK;
+    for (size_t i = 0; i < m->ntensors && st == AB_OK; i++)
+        if (planned(m, &m->t[i], o)) st = add_tensor(m, i, o, p, &nin, &nout, err);
+    m->nactivations = p->n;
+    if (st == AB_OK) {
+        p->name = base_name(m->file);
+        p->description = describe(m, o, nin, nout);
+        if (p->name == NULL || p->description == NULL)
+            st = ab_fail(err, AB_ENOMEM, "out of memory importing %s", m->file);
+    }
+    if (st != AB_OK) ab_problem_free(p); /* nothing half-converted */
+    return st;
+}
+
+/* Reads the whole file at path into *buf (owned by the caller) and *len. */
+static ab_status read_file(const char *path, unsigned char **buf, size_t *len, ab_error *err) {
+    FILE *f = fopen(path, "rb");
+    *buf = NULL;
+    *len = 0;
+    if (f == NULL) return ab_fail(err, AB_EINPUT, "%s: cannot read: %s", path, strerror(errno));
+    size_t cap = 0;
+    ab_status st = AB_OK;
+    for (;;) {
+        if (!ab_grow((void **)buf, &cap, *len + 65536, 1)) {
+            st = ab_fail(err, AB_ENOMEM, "%s: out of memory reading %zu bytes", path, *len);
+            break;
+        }
+        size_t got = fread(*buf + *len, 1, cap - *len, f);
+        *len += got;
+        if (got == 0) {
+            if (ferror(f)) st = ab_fail(err, AB_EINPUT, "%s: cannot read: %s", path, strerror(errno));
+            break;
+        }
+    }
+    fclose(f);
+    return st;
+}
+
+/* Reads, parses and converts the file at path; the file's bytes are freed
+ * before it returns. */
+ab_status abh_tflite_load(const char *path, const abh_tflite_options *opt, ab_problem *p,
+                          abh_tflite_model *m, ab_error *err) {
+    abh_tflite_model own;
+    abh_tflite_model *mm = m ? m : &own;
+    unsigned char *buf;
+    size_t len;
+    ab_problem_init(p);
+    model_init(mm);
+    ab_status st = read_file(path, &buf, &len, err);
+    if (st == AB_OK) st = abh_tflite_parse(path, buf, len, mm, err);
+    ab_free(buf);
+    if (st == AB_OK) st = abh_tflite_problem(mm, opt, p, err);
+    if (st == AB_OK && (p->source = ab_strdup(path)) == NULL)
+        st = ab_fail(err, AB_ENOMEM, "out of memory importing %s", path);
+    if (st != AB_OK) ab_problem_free(p);
+    if (m == NULL) abh_tflite_model_free(&own);
+    return st;
+}

@@ -1,0 +1,87 @@
+/*
+ * report.h — the report of one run (`arenabench report`, DESIGN.md §5–§7):
+ * read from the results store, rendered as Markdown, HTML, CSV or JSON into
+ * a text buffer. Library code: nothing is printed; the command layer writes
+ * the buffer out.
+ *
+ * The figures, as every format computes them:
+ *
+ *   best bound of a suite   the largest of: the suite's max-load bound
+ *                           (peak live bytes), the suite's stored lower bound,
+ *                           any row's lower bound (a bound its planner proved),
+ *                           any row's ILP bound, and the arena of any valid row
+ *                           that is proven optimal (its proof makes the arena
+ *                           a bound). AB_NONE when none is known.
+ *   best arena of a suite   the smallest arena of its valid (status ok) rows.
+ *   gap of a valid row      arena / best bound - 1 (0 when both are 0; none
+ *                           when the bound is unknown or 0 under a non-zero
+ *                           arena).
+ *   geomean (per planner)   the geometric mean of arena / best bound over its
+ *                           valid rows that have a gap.
+ *   proven (per planner)    its valid rows whose arena is proven optimal: the
+ *                           row says so (proven_by) or the arena equals the
+ *                           best bound.
+ *   wins (per planner)      its valid rows whose arena equals the best arena
+ *                           of the suite (ties all win).
+ *   certificate of a suite  the best arena, who reached it, the best bound and
+ *                           where it came from; "optimal" with the proof
+ *                           (lower-bound: the max-load or stored bound equals
+ *                           it; ilp: an ILP bound or an ILP proof; exhaustive:
+ *                           an exact planner refuted every smaller height)
+ *                           when they meet, else the gap left open.
+ *   k of a row              the spec's k parameter (`exact-cover:k=64`), else
+ *                           the row's stored k. Rows of one suite whose specs
+ *                           differ only in k form a series for the k chart.
+ *
+ * Formats: Markdown and HTML show gaps as percentages; CSV and JSON carry
+ * them as fractions (0.25 for 25 %), times in seconds, sizes in bytes, and
+ * an absent value as an empty field (CSV, LF line ends, RFC 4180 quoting) or
+ * null (JSON, UTF-8; invalid bytes in stored text become U+FFFD).
+ *
+ * Order: planners (specs) by byte order; suites in the store's row order
+ * (name, hash); every sort has a total order, and nothing depends on the
+ * time of rendering, so the same database gives the same bytes.
+ */
+#ifndef AB_REPORT_H
+#define AB_REPORT_H
+
+#include "core/buf.h"
+#include "core/problem.h"
+#include "results/store/store.h"
+
+typedef enum abr_report_format {
+    ABR_REPORT_MD = 0, /* Markdown: tables for a terminal, a PR comment or a wiki */
+    ABR_REPORT_HTML,   /* one self-contained page with inline SVG charts */
+    ABR_REPORT_CSV,    /* one line per result, a header line, RFC 4180 quoting */
+    ABR_REPORT_JSON    /* {"run", "planners", "suites", "rows"} */
+} abr_report_format;
+
+/* Builds a problem from a suite's stored canonical text (e.g. a wrapper of
+ * abh_suite_load_buffer, which lives in harness/). *out is initialised by the
+ * call and freed by the caller with ab_problem_free, even on failure. */
+typedef ab_status (*abr_suite_loader)(const char *text, size_t len, ab_problem *out,
+                                      ab_error *err);
+
+/* The HTML plan pictures: the valid rows with the largest gaps (> 0), each
+ * drawn from the suite's stored text and the stored plan. */
+#define ABR_REPORT_PICTURES 3
+
+typedef struct abr_report_opts {
+    abr_suite_loader load_suite; /* NULL: no plan pictures (the page says so) */
+    int pictures;                /* how many worst plans to draw; <= 0: ABR_REPORT_PICTURES */
+} abr_report_opts;
+
+/* The format named w ("md", "markdown", "html", "csv", "json"); false (and
+ * *f untouched) for any other word. */
+bool abr_report_format_parse(const char *w, abr_report_format *f);
+
+/* Appends the report of run `run` in format fmt to out (opt may be NULL: the
+ * defaults, no pictures). AB_EINPUT for an unknown run, AB_ENOMEM when memory
+ * runs out (out->oom included), the store's status for a read failure. A
+ * plan picture that cannot be drawn (the loader refuses the text, the plan
+ * does not fit the suite) is replaced by a line saying why; it does not fail
+ * the report. On failure out may hold part of the report. */
+ab_status abr_report_render(abr_store *s, int64_t run, abr_report_format fmt,
+                            const abr_report_opts *opt, ab_buf *out, ab_error *err);
+
+#endif

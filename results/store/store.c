@@ -1,0 +1,1352 @@
+/*
+ * store.c — the results store over SQLite (see store.h; tables in schema.sql).
+ *
+ * Layout of this file: string pool and enum words; error and statement
+ * helpers; opening and migration; integrity check; runs; suites; plans;
+ * results; resume pairs; merge. Every statement binds its values: SQL text
+ * here is constant, never formatted.
+ */
+#include "results/store/store.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* schema.sql, embedded by CMake (generated schema_sql.c), NUL-terminated. */
+extern const unsigned char abr_schema_sql[];
+
+#define ABR_APPLICATION_ID 1094865491 /* 'ABRS', as set by schema.sql */
+#define NOW_SQL "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+
+struct abr_store {
+    sqlite3 *db;
+    char *path; /* as given to abr_open */
+};
+
+/* ---- migrations -------------------------------------------------------------
+ * Step i takes a file from version steps[i].from to from + 1 and ends by
+ * setting PRAGMA user_version. A new or empty file gets schema.sql instead,
+ * which sets ABR_SCHEMA_VERSION directly. Version 1 is the first schema, so
+ * the built-in list is empty; the next change adds {1, "ALTER ...;
+ * PRAGMA user_version = 2;"} here and the same change to schema.sql. */
+static const abr_migration builtin_migrations[] = {{0, NULL}};
+
+static const abr_migration *mig_steps = builtin_migrations;
+static size_t mig_n = 0;
+static int mig_version = ABR_SCHEMA_VERSION;
+
+void abr_test_migrations(const abr_migration *steps, size_t n, int version) {
+    if (steps == NULL) {
+        mig_steps = builtin_migrations;
+        mig_n = 0;
+        mig_version = ABR_SCHEMA_VERSION;
+        return;
+    }
+    mig_steps = steps;
+    mig_n = n;
+    mig_version = version;
+}
+
+/* ---- string pool ------------------------------------------------------------
+ * Strings of read structs live in a chain of blocks freed at once. */
+struct abr_pool {
+    abr_pool *next;
+    size_t used, cap;
+    char data[];
+};
+
+/* A NUL-terminated copy of s[0 .. len) in *pool; NULL when out of memory. */
+static const char *pool_dup(abr_pool **pool, const char *s, size_t len) {
+    abr_pool *p = *pool;
+    if (p == NULL || p->cap - p->used < len + 1) {
+        size_t cap = len + 1 > 4096 ? len + 1 : 4096;
+        abr_pool *np = ab_malloc(sizeof *np + cap);
+        if (np == NULL) return NULL;
+        np->next = p;
+        np->used = 0;
+        np->cap = cap;
+        *pool = p = np;
+    }
+    char *d = p->data + p->used;
+    memcpy(d, s, len);
+    d[len] = '\0';
+    p->used += len + 1;
+    return d;
+}
+
+static void pool_free(abr_pool *p) {
+    while (p != NULL) {
+        abr_pool *next = p->next;
+        ab_free(p);
+        p = next;
+    }
+}
+
+/* ---- enumeration words --------------------------------------------------- */
+
+#define ABR_WORD_(id, word) word,
+static const char *const job_words[] = {ABR_JOB_STATUSES(ABR_WORD_)};
+static const char *const proof_words[] = {ABR_PROOFS(ABR_WORD_)};
+static const char *const run_words[] = {ABR_RUN_STATUSES(ABR_WORD_)};
+#undef ABR_WORD_
+
+static const char *word_of(const char *const *words, int n, int v) {
+    return v >= 0 && v < n ? words[v] : "?";
+}
+
+static bool parse_word(const char *const *words, int n, const char *w, int *v) {
+    for (int i = 0; w != NULL && i < n; i++)
+        if (strcmp(words[i], w) == 0) {
+            *v = i;
+            return true;
+        }
+    return false;
+}
+
+const char *abr_job_status_word(abr_job_status v) {
+    return word_of(job_words, ABR_NJOB_STATUSES, (int)v);
+}
+const char *abr_proof_word(abr_proof v) { return word_of(proof_words, ABR_NPROOFS, (int)v); }
+const char *abr_run_status_word(abr_run_status v) {
+    return word_of(run_words, ABR_NRUN_STATUSES, (int)v);
+}
+
+bool abr_job_status_parse(const char *w, abr_job_status *v) {
+    int i;
+    if (!parse_word(job_words, ABR_NJOB_STATUSES, w, &i)) return false;
+    *v = (abr_job_status)i;
+    return true;
+}
+bool abr_proof_parse(const char *w, abr_proof *v) {
+    int i;
+    if (!parse_word(proof_words, ABR_NPROOFS, w, &i)) return false;
+    *v = (abr_proof)i;
+    return true;
+}
+bool abr_run_status_parse(const char *w, abr_run_status *v) {
+    int i;
+    if (!parse_word(run_words, ABR_NRUN_STATUSES, w, &i)) return false;
+    *v = (abr_run_status)i;
+    return true;
+}
+
+/* ---- errors -------------------------------------------------------------- */
+
+/* The ab_status for an SQLite result code. */
+static ab_status code_status(int code) {
+    switch (code & 0xff) {
+    case SQLITE_NOMEM: return AB_ENOMEM;
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+    case SQLITE_CONSTRAINT:
+    case SQLITE_MISMATCH:
+    case SQLITE_TOOBIG: return AB_EINPUT;
+    default: return AB_EINTERNAL;
+    }
+}
+
+/* Fails with "PATH: <what>: <sqlite3_errmsg>" and the status of the last
+ * SQLite error. Call it before any rollback, which resets the message. */
+__attribute__((format(printf, 3, 4)))
+static ab_status db_fail(abr_store *s, ab_error *err, const char *fmt, ...) {
+    char what[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    int code = sqlite3_extended_errcode(s->db);
+    int sys = sqlite3_system_errno(s->db);
+    const char *why = NULL; /* the cause behind an I/O error, when known */
+    if ((code & 0xff) == SQLITE_IOERR || (code & 0xff) == SQLITE_CANTOPEN)
+        why = sys != 0 ? strerror(sys) : NULL;
+    if (why == NULL && (code == SQLITE_IOERR_WRITE || (code & 0xff) == SQLITE_FULL))
+        why = "a write failed: is the disk full?";
+    return ab_fail(err, code_status(code), "%s: %s: %s%s%s%s", s->path, what,
+                   sqlite3_errmsg(s->db), why ? " (" : "", why ? why : "", why ? ")" : "");
+}
+
+static ab_status oom(abr_store *s, ab_error *err) {
+    return ab_fail(err, AB_ENOMEM, "%s: out of memory", s->path);
+}
+
+/* ---- statements -------------------------------------------------------------
+ * A binder and a reader walk parameters and columns in order; the first
+ * failure sticks, so a sequence of calls is checked once at its end. */
+typedef struct binder {
+    sqlite3_stmt *st;
+    int i;  /* the last parameter bound (1-based) */
+    int rc; /* the first failure, or SQLITE_OK */
+} binder;
+
+static void b_done(binder *b, int rc) {
+    if (b->rc == SQLITE_OK) b->rc = rc;
+}
+static void b_i64(binder *b, int64_t v) {
+    b->i++;
+    b_done(b, v == AB_NONE ? sqlite3_bind_null(b->st, b->i) : sqlite3_bind_int64(b->st, b->i, v));
+}
+static void b_str(binder *b, const char *s) {
+    b->i++;
+    b_done(b, s == NULL ? sqlite3_bind_null(b->st, b->i)
+                        : sqlite3_bind_text(b->st, b->i, s, -1, SQLITE_TRANSIENT));
+}
+static void b_text(binder *b, const char *s, size_t len) {
+    b->i++;
+    b_done(b, sqlite3_bind_text64(b->st, b->i, s, len, SQLITE_TRANSIENT, SQLITE_UTF8));
+}
+static void b_real(binder *b, double v) {
+    b->i++;
+    b_done(b, v >= 0 ? sqlite3_bind_double(b->st, b->i, v) : sqlite3_bind_null(b->st, b->i));
+}
+static void b_blob(binder *b, const void *p, size_t len) {
+    static const unsigned char empty = 0; /* a NULL pointer would bind NULL */
+    b->i++;
+    b_done(b, sqlite3_bind_blob64(b->st, b->i, len ? p : &empty, len, SQLITE_TRANSIENT));
+}
+
+typedef struct reader {
+    sqlite3_stmt *st;
+    int i;          /* the next column (0-based) */
+    abr_pool **pool;/* where strings go */
+    bool oom;       /* a string could not be copied */
+} reader;
+
+static int64_t c_i64(reader *c) {
+    int i = c->i++;
+    return sqlite3_column_type(c->st, i) == SQLITE_NULL ? AB_NONE
+                                                        : sqlite3_column_int64(c->st, i);
+}
+static double c_real(reader *c) {
+    int i = c->i++;
+    return sqlite3_column_type(c->st, i) == SQLITE_NULL ? -1.0 : sqlite3_column_double(c->st, i);
+}
+static const char *c_str(reader *c) {
+    int i = c->i++;
+    const unsigned char *t = sqlite3_column_text(c->st, i);
+    if (t == NULL) return NULL;
+    const char *d = pool_dup(c->pool, (const char *)t, (size_t)sqlite3_column_bytes(c->st, i));
+    if (d == NULL) c->oom = true;
+    return d;
+}
+/* Copies a 64-digit hash column into out ("" when NULL or malformed). */
+static void c_hash(reader *c, char out[ABR_SHA256_HEX]) {
+    int i = c->i++;
+    const unsigned char *t = sqlite3_column_text(c->st, i);
+    out[0] = '\0';
+    if (t != NULL && sqlite3_column_bytes(c->st, i) == ABR_SHA256_HEX - 1)
+        memcpy(out, t, ABR_SHA256_HEX);
+}
+
+static int prepare(abr_store *s, const char *sql, sqlite3_stmt **st) {
+    return sqlite3_prepare_v2(s->db, sql, -1, st, NULL);
+}
+
+/* Steps a statement that returns no rows we need; SQLITE_OK on success. */
+static int step_done(sqlite3_stmt *st) {
+    int rc = sqlite3_step(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc;
+}
+
+/* Runs one constant statement with no parameters and no result rows. */
+static ab_status exec(abr_store *s, const char *sql, const char *what, ab_error *err) {
+    if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) return db_fail(s, err, "%s", what);
+    return AB_OK;
+}
+
+/* Reads the single integer a query returns (0 when it returns no row). */
+static int query_int(abr_store *s, const char *sql, int64_t *v) {
+    sqlite3_stmt *st;
+    int rc = prepare(s, sql, &st);
+    if (rc != SQLITE_OK) return rc;
+    rc = sqlite3_step(st);
+    *v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    if (rc == SQLITE_ROW || rc == SQLITE_DONE) rc = SQLITE_OK;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* ---- transactions -------------------------------------------------------- */
+
+static ab_status tx_begin(abr_store *s, ab_error *err) {
+    return exec(s, "BEGIN IMMEDIATE", "cannot start a transaction", err);
+}
+
+static void tx_rollback(abr_store *s) {
+    if (!sqlite3_get_autocommit(s->db)) sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* Commits; on failure (a full disk, say) rolls back and reports it. */
+static ab_status tx_commit(abr_store *s, const char *what, ab_error *err) {
+    if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK) return AB_OK;
+    ab_status rc = db_fail(s, err, "%s", what);
+    tx_rollback(s);
+    return rc;
+}
+
+/* ---- opening ------------------------------------------------------------- */
+
+/* The folder of path, owned by the caller ("." when path names no folder). */
+static char *dir_of(const char *path) {
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL) return ab_strdup(".");
+    if (slash == path) return ab_strdup("/");
+    return ab_strndup(path, (size_t)(slash - path));
+}
+
+/* Checks, before SQLite touches anything, that path can be opened as asked:
+ * an existing file (not a folder), or a folder that exists and is writable
+ * for a new one. Sets *exists. Messages name the path and the folder. */
+static ab_status check_place(const char *path, unsigned flags, bool *exists, ab_error *err) {
+    struct stat st;
+    bool ro = flags & ABR_OPEN_READONLY;
+    *exists = false;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return ab_fail(err, AB_EINPUT, "%s: is a folder, not a database", path);
+        *exists = true;
+        if (ro) return AB_OK;
+        if (access(path, R_OK | W_OK) != 0)
+            return ab_fail(err, AB_EINPUT, "%s: the database is not writable: %s", path,
+                           strerror(errno));
+    } else if (errno != ENOENT && errno != ENOTDIR) {
+        return ab_fail(err, AB_EINPUT, "%s: cannot open the database: %s", path, strerror(errno));
+    } else if (ro || !(flags & ABR_OPEN_CREATE)) {
+        return ab_fail(err, AB_EINPUT, "%s: no such database", path);
+    }
+    char *dir = dir_of(path);
+    if (dir == NULL) return ab_fail(err, AB_ENOMEM, "%s: out of memory", path);
+    const char *verb = *exists ? "cannot write the database" : "cannot create the database";
+    ab_status rc = AB_OK;
+    if (stat(dir, &st) != 0)
+        rc = ab_fail(err, AB_EINPUT, "%s: %s: folder '%s': %s", path, verb, dir,
+                     errno == ENOENT ? "does not exist" : strerror(errno));
+    else if (!S_ISDIR(st.st_mode))
+        rc = ab_fail(err, AB_EINPUT, "%s: %s: '%s' is not a folder", path, verb, dir);
+    else if (access(dir, W_OK | X_OK) != 0)
+        rc = ab_fail(err, AB_EINPUT, "%s: %s: folder '%s' is not writable (SQLite keeps "
+                     "its -wal and -shm files beside the database)", path, verb, dir);
+    ab_free(dir);
+    return rc;
+}
+
+/* Removes a database file this call created, and its companions. */
+static void remove_created(const char *path) {
+    static const char *const ext[] = {"", "-wal", "-shm", "-journal"};
+    size_t n = strlen(path) + 16;
+    char *p = ab_malloc(n);
+    if (p == NULL) return;
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+        snprintf(p, n, "%s%s", path, ext[i]);
+        unlink(p);
+    }
+    ab_free(p);
+}
+
+/* The migration step from version v, or NULL. */
+static const abr_migration *find_step(int v) {
+    for (size_t i = 0; i < mig_n; i++)
+        if (mig_steps[i].from == v && mig_steps[i].sql != NULL) return &mig_steps[i];
+    return NULL;
+}
+
+/* Refuses a file that is not ours or is newer than this code. */
+static ab_status check_identity(abr_store *s, int64_t app, int64_t version, int64_t tables,
+                                ab_error *err) {
+    if (app != 0 && app != ABR_APPLICATION_ID)
+        return ab_fail(err, AB_EINPUT, "%s: not an arenabench results database "
+                       "(application_id %lld)", s->path, (long long)app);
+    if (version > mig_version)
+        return ab_fail(err, AB_EINPUT, "%s: schema version %lld is newer than this arenabench "
+                       "knows (%d); use a newer arenabench", s->path, (long long)version,
+                       mig_version);
+    if ((version == 0 && tables > 0) || (version > 0 && app == 0))
+        return ab_fail(err, AB_EINPUT, "%s: not an arenabench results database (user_version "
+                       "%lld, %lld tables)", s->path, (long long)version, (long long)tables);
+    return AB_OK;
+}
+
+/* Reads the identity of the file: application id, version, table count. */
+static ab_status read_identity(abr_store *s, int64_t *app, int64_t *version, int64_t *tables,
+                               ab_error *err) {
+    if (query_int(s, "PRAGMA application_id", app) != SQLITE_OK ||
+        query_int(s, "PRAGMA user_version", version) != SQLITE_OK ||
+        query_int(s, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'", tables) !=
+            SQLITE_OK)
+        return db_fail(s, err, "cannot read the schema version");
+    return AB_OK;
+}
+
+/* Brings the file to mig_version inside the caller's transaction: schema.sql
+ * on an empty file, then one step per version. */
+static ab_status migrate(abr_store *s, int64_t version, ab_error *err) {
+    if (version == 0) {
+        ab_status rc = exec(s, (const char *)abr_schema_sql, "cannot create the schema", err);
+        if (rc != AB_OK) return rc;
+        if (query_int(s, "PRAGMA user_version", &version) != SQLITE_OK)
+            return db_fail(s, err, "cannot read the schema version");
+        if (version < 1 || version > mig_version)
+            return ab_fail(err, AB_EINTERNAL, "%s: schema.sql sets version %lld but the code "
+                           "knows version %d", s->path, (long long)version, mig_version);
+    }
+    while (version < mig_version) {
+        const abr_migration *step = find_step((int)version);
+        if (step == NULL)
+            return ab_fail(err, AB_EINTERNAL, "%s: no migration from schema version %lld "
+                           "to %d", s->path, (long long)version, mig_version);
+        if (sqlite3_exec(s->db, step->sql, NULL, NULL, NULL) != SQLITE_OK)
+            return db_fail(s, err, "cannot migrate from schema version %lld",
+                           (long long)version);
+        int64_t now;
+        if (query_int(s, "PRAGMA user_version", &now) != SQLITE_OK)
+            return db_fail(s, err, "cannot read the schema version");
+        if (now != version + 1)
+            return ab_fail(err, AB_EINTERNAL, "%s: the migration from version %lld left "
+                           "version %lld", s->path, (long long)version, (long long)now);
+        version = now;
+    }
+    return AB_OK;
+}
+
+/* Checks the file's version, creating or migrating it when writable. */
+static ab_status upgrade(abr_store *s, bool ro, ab_error *err) {
+    int64_t app, version, tables;
+    if (ro) {
+        ab_status rc = read_identity(s, &app, &version, &tables, err);
+        if (rc == AB_OK) rc = check_identity(s, app, version, tables, err);
+        if (rc == AB_OK && version == 0)
+            rc = ab_fail(err, AB_EINPUT, "%s: the database is empty", s->path);
+        else if (rc == AB_OK && version < mig_version)
+            rc = ab_fail(err, AB_EINPUT, "%s: schema version %lld is older than %d: open it "
+                         "once for writing to migrate it", s->path, (long long)version,
+                         mig_version);
+        return rc;
+    }
+    ab_status rc = tx_begin(s, err);
+    if (rc != AB_OK) return rc;
+    rc = read_identity(s, &app, &version, &tables, err);
+    if (rc == AB_OK) rc = check_identity(s, app, version, tables, err);
+    if (rc == AB_OK && version < mig_version) rc = migrate(s, version, err);
+    if (rc != AB_OK) {
+        tx_rollback(s);
+        return rc;
+    }
+    return tx_commit(s, "cannot commit the schema", err);
+}
+
+/* Sets the connection's options: extended codes, busy timeout, foreign keys. */
+static ab_status configure(abr_store *s, ab_error *err) {
+    sqlite3_extended_result_codes(s->db, 1);
+    sqlite3_busy_timeout(s->db, ABR_BUSY_TIMEOUT_MS);
+    return exec(s, "PRAGMA foreign_keys = ON", "cannot enable foreign keys", err);
+}
+
+/* Switches a file known to be ours to WAL (kept in the file) and sets
+ * synchronous = NORMAL (per connection). */
+static ab_status use_wal(abr_store *s, ab_error *err) {
+    ab_status rc = AB_OK;
+    sqlite3_stmt *st;
+    if (prepare(s, "PRAGMA journal_mode = WAL", &st) != SQLITE_OK)
+        return db_fail(s, err, "cannot switch to WAL mode");
+    int step = sqlite3_step(st);
+    const unsigned char *mode = step == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
+    bool wal = mode != NULL && strcmp((const char *)mode, "wal") == 0;
+    bool memory = mode != NULL && strcmp((const char *)mode, "memory") == 0;
+    if (step != SQLITE_ROW) rc = db_fail(s, err, "cannot switch to WAL mode");
+    else if (!wal && !memory)
+        rc = ab_fail(err, AB_EINTERNAL, "%s: cannot switch to WAL mode (journal mode is %s)",
+                     s->path, (const char *)mode);
+    sqlite3_finalize(st);
+    if (rc == AB_OK) rc = exec(s, "PRAGMA synchronous = NORMAL", "cannot set synchronous", err);
+    return rc;
+}
+
+ab_status abr_open(const char *path, unsigned flags, abr_store **out, ab_error *err) {
+    *out = NULL;
+    if (path == NULL || *path == '\0') return ab_fail(err, AB_EINPUT, "no database path given");
+    bool ro = flags & ABR_OPEN_READONLY, exists;
+    ab_status rc = check_place(path, flags, &exists, err);
+    if (rc != AB_OK) return rc;
+    abr_store *s = ab_calloc(1, sizeof *s);
+    if (s == NULL || (s->path = ab_strdup(path)) == NULL) {
+        ab_free(s);
+        return ab_fail(err, AB_ENOMEM, "%s: out of memory", path);
+    }
+    /* A path starting "file:" would be read as a URI by some SQLite builds. */
+    char *name = strncmp(path, "file:", 5) == 0 ? ab_malloc(strlen(path) + 3) : NULL;
+    if (name != NULL) snprintf(name, strlen(path) + 3, "./%s", path);
+    int oflags = ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    int orc = sqlite3_open_v2(name != NULL ? name : path, &s->db, oflags, NULL);
+    ab_free(name);
+    if (orc != SQLITE_OK) {
+        rc = ab_fail(err, code_status(orc), "%s: cannot open the database: %s", path,
+                     s->db != NULL ? sqlite3_errmsg(s->db) : sqlite3_errstr(orc));
+    } else if (!ro && sqlite3_db_readonly(s->db, "main") == 1) {
+        rc = ab_fail(err, AB_EINPUT, "%s: the database is read-only", path);
+    } else {
+        rc = configure(s, err);
+        if (rc == AB_OK) rc = upgrade(s, ro, err); /* before WAL: never alter a foreign file */
+        if (rc == AB_OK && !ro) rc = use_wal(s, err);
+    }
+    if (rc != AB_OK) {
+        abr_close(s);
+        if (!exists) remove_created(path);
+        return rc;
+    }
+    *out = s;
+    return AB_OK;
+}
+
+void abr_close(abr_store *s) {
+    if (s == NULL) return;
+    sqlite3_close_v2(s->db);
+    ab_free(s->path);
+    ab_free(s);
+}
+
+const char *abr_path(const abr_store *s) { return s->path; }
+
+/* ---- integrity ----------------------------------------------------------- */
+
+/* Appends "; text" (or text) to buf of size len, cutting when full. */
+static void append(char *buf, size_t len, const char *text) {
+    size_t used = strlen(buf);
+    if (used + 1 < len) snprintf(buf + used, len - used, "%s%s", used ? "; " : "", text);
+}
+
+ab_status abr_check(abr_store *s, ab_error *err) {
+    char found[768] = "";
+    char line[512];
+    sqlite3_stmt *st;
+    int rc = prepare(s, "PRAGMA integrity_check(8)", &st);
+    if (rc != SQLITE_OK) return db_fail(s, err, "cannot run the integrity check");
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(st, 0);
+        if (t != NULL && strcmp(t, "ok") != 0) append(found, sizeof found, t);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) return db_fail(s, err, "cannot run the integrity check");
+    rc = prepare(s, "PRAGMA foreign_key_check", &st);
+    if (rc != SQLITE_OK) return db_fail(s, err, "cannot run the foreign key check");
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        snprintf(line, sizeof line, "row %lld of %s refers to a missing row of %s",
+                 (long long)sqlite3_column_int64(st, 1), (const char *)sqlite3_column_text(st, 0),
+                 (const char *)sqlite3_column_text(st, 2));
+        append(found, sizeof found, line);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) return db_fail(s, err, "cannot run the foreign key check");
+    if (found[0] != '\0')
+        return ab_fail(err, AB_ECHECK, "%s: integrity check failed: %s", s->path, found);
+    return AB_OK;
+}
+
+/* ---- runs ---------------------------------------------------------------- */
+
+ab_status abr_run_begin(abr_store *s, const abr_run *info, int64_t *id, ab_error *err) {
+    *id = 0;
+    sqlite3_stmt *st;
+    if (prepare(s, "INSERT INTO runs (run_key, tag, revision, host, command, started, status) "
+                   "VALUES (coalesce(?, lower(hex(randomblob(16)))), ?, ?, ?, ?, " NOW_SQL
+                   ", 'running')", &st) != SQLITE_OK)
+        return db_fail(s, err, "cannot begin a run");
+    binder b = {st, 0, SQLITE_OK};
+    b_str(&b, info->key);
+    b_str(&b, info->tag);
+    b_str(&b, info->revision);
+    b_str(&b, info->host);
+    b_str(&b, info->command);
+    int rc = b.rc == SQLITE_OK ? step_done(st) : b.rc;
+    ab_status out = AB_OK;
+    if (rc == SQLITE_CONSTRAINT_UNIQUE)
+        out = ab_fail(err, AB_EINPUT, "%s: cannot begin a run: the run key '%s' is taken",
+                      s->path, info->key);
+    else if (rc != SQLITE_OK) out = db_fail(s, err, "cannot begin a run");
+    else *id = sqlite3_last_insert_rowid(s->db);
+    sqlite3_finalize(st);
+    return out;
+}
+
+ab_status abr_run_finish(abr_store *s, int64_t run, abr_run_status status, ab_error *err) {
+    if (status <= ABR_RUN_RUNNING || status >= ABR_NRUN_STATUSES)
+        return ab_fail(err, AB_EINPUT, "%s: cannot finish run %lld as '%s'", s->path,
+                       (long long)run, abr_run_status_word(status));
+    sqlite3_stmt *st;
+    if (prepare(s, "UPDATE runs SET finished = " NOW_SQL ", status = ? WHERE id = ?", &st) !=
+        SQLITE_OK)
+        return db_fail(s, err, "cannot finish run %lld", (long long)run);
+    binder b = {st, 0, SQLITE_OK};
+    b_str(&b, abr_run_status_word(status));
+    b_i64(&b, run);
+    int rc = b.rc == SQLITE_OK ? step_done(st) : b.rc;
+    ab_status out = AB_OK;
+    if (rc != SQLITE_OK) out = db_fail(s, err, "cannot finish run %lld", (long long)run);
+    else if (sqlite3_changes(s->db) == 0)
+        out = ab_fail(err, AB_EINPUT, "%s: no run %lld", s->path, (long long)run);
+    sqlite3_finalize(st);
+    return out;
+}
+
+ab_status abr_run_get(abr_store *s, int64_t run, abr_run *out, ab_error *err) {
+    memset(out, 0, sizeof *out);
+    sqlite3_stmt *st;
+    if (prepare(s, "SELECT id, run_key, tag, revision, host, command, started, finished, status "
+                   "FROM runs WHERE id = ?", &st) != SQLITE_OK)
+        return db_fail(s, err, "cannot read run %lld", (long long)run);
+    ab_status rc = AB_OK;
+    int step = sqlite3_bind_int64(st, 1, run);
+    if (step == SQLITE_OK) step = sqlite3_step(st);
+    if (step == SQLITE_DONE) {
+        rc = ab_fail(err, AB_EINPUT, "%s: no run %lld", s->path, (long long)run);
+    } else if (step != SQLITE_ROW) {
+        rc = db_fail(s, err, "cannot read run %lld", (long long)run);
+    } else {
+        reader c = {st, 0, &out->pool_, false};
+        out->id = c_i64(&c);
+        out->key = c_str(&c);
+        out->tag = c_str(&c);
+        out->revision = c_str(&c);
+        out->host = c_str(&c);
+        out->command = c_str(&c);
+        out->started = c_str(&c);
+        out->finished = c_str(&c);
+        const unsigned char *w = sqlite3_column_text(st, c.i);
+        if (c.oom) rc = oom(s, err);
+        else if (!abr_run_status_parse((const char *)w, &out->status))
+            rc = ab_fail(err, AB_EINPUT, "%s: run %lld has an unknown status", s->path,
+                         (long long)run);
+    }
+    sqlite3_finalize(st);
+    if (rc != AB_OK) abr_run_free(out);
+    return rc;
+}
+
+void abr_run_free(abr_run *r) {
+    if (r == NULL) return;
+    pool_free(r->pool_);
+    memset(r, 0, sizeof *r);
+}
+
+/* Runs a query returning one run id (or none) with integer/text parameters. */
+static ab_status query_id(abr_store *s, const char *sql, const char *text, int64_t num,
+                          int64_t *id, const char *what, ab_error *err) {
+    *id = 0;
+    sqlite3_stmt *st;
+    if (prepare(s, sql, &st) != SQLITE_OK) return db_fail(s, err, "%s", what);
+    binder b = {st, 0, SQLITE_OK};
+    if (num != AB_NONE) b_i64(&b, num);
+    else b_str(&b, text);
+    int rc = b.rc == SQLITE_OK ? sqlite3_step(st) : b.rc;
+    ab_status out = AB_OK;
+    if (rc == SQLITE_ROW) *id = sqlite3_column_int64(st, 0);
+    else if (rc != SQLITE_DONE) out = db_fail(s, err, "%s", what);
+    sqlite3_finalize(st);
+    return out;
+}
+
+ab_status abr_run_latest(abr_store *s, const char *tag, int64_t *run, ab_error *err) {
+    return query_id(s, "SELECT id FROM runs WHERE ?1 IS NULL OR tag = ?1 "
+                       "ORDER BY started DESC, id DESC LIMIT 1",
+                    tag, AB_NONE, run, "cannot find the latest run", err);
+}
+
+ab_status abr_run_previous(abr_store *s, int64_t run, int64_t *prev, ab_error *err) {
+    int64_t exists;
+    ab_status rc = query_id(s, "SELECT id FROM runs WHERE id = ?", NULL, run, &exists,
+                            "cannot find the previous run", err);
+    if (rc != AB_OK) return rc;
+    if (exists == 0) {
+        *prev = 0;
+        return ab_fail(err, AB_EINPUT, "%s: no run %lld", s->path, (long long)run);
+    }
+    return query_id(s, "SELECT p.id FROM runs p JOIN runs r ON r.id = ?1 "
+                       "WHERE p.tag IS r.tag AND (p.started < r.started OR "
+                       "(p.started = r.started AND p.id < r.id)) "
+                       "ORDER BY p.started DESC, p.id DESC LIMIT 1",
+                    NULL, run, prev, "cannot find the previous run", err);
+}
+
+/* ---- suites -------------------------------------------------------------- */
+
+void abr_suite_init(abr_suite *su) {
+    memset(su, 0, sizeof *su);
+    su->tensors = su->lower_bound = su->optimum = AB_NONE;
+    su->logical_bytes = su->physical_bytes = su->peak_live_bytes = su->io_bytes = AB_NONE;
+}
+
+ab_status abr_suite_put(abr_store *s, const abr_suite *su, int64_t *id, ab_error *err) {
+    *id = 0;
+    if (su->name == NULL || su->text == NULL || su->tensors < 0)
+        return ab_fail(err, AB_EINPUT, "%s: a suite needs a name, its text and a tensor count",
+                       s->path);
+    char hash[ABR_SHA256_HEX];
+    abr_sha256_hex(su->text, su->text_len, hash);
+    ab_status rc = tx_begin(s, err);
+    if (rc != AB_OK) return rc;
+    sqlite3_stmt *st;
+    if (prepare(s, "INSERT INTO suites (name, hash, tensors, lower_bound, optimum, "
+                   "logical_bytes, physical_bytes, peak_live_bytes, io_bytes, source, text) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING",
+                &st) != SQLITE_OK) {
+        rc = db_fail(s, err, "cannot store suite '%s'", su->name);
+        tx_rollback(s);
+        return rc;
+    }
+    binder b = {st, 0, SQLITE_OK};
+    b_str(&b, su->name);
+    b_str(&b, hash);
+    b_i64(&b, su->tensors);
+    b_i64(&b, su->lower_bound);
+    b_i64(&b, su->optimum);
+    b_i64(&b, su->logical_bytes);
+    b_i64(&b, su->physical_bytes);
+    b_i64(&b, su->peak_live_bytes);
+    b_i64(&b, su->io_bytes);
+    b_str(&b, su->source);
+    b_text(&b, su->text, su->text_len);
+    int step = b.rc == SQLITE_OK ? step_done(st) : b.rc;
+    sqlite3_finalize(st);
+    if (step == SQLITE_OK)
+        rc = query_id(s, "SELECT id FROM suites WHERE hash = ?", hash, AB_NONE, id,
+                      "cannot find the stored suite", err);
+    else rc = db_fail(s, err, "cannot store suite '%s'", su->name);
+    if (rc == AB_OK) rc = tx_commit(s, "cannot commit the suite", err);
+    else tx_rollback(s);
+    if (rc != AB_OK) *id = 0;
+    return rc;
+}
+
+ab_status abr_suite_text(abr_store *s, int64_t suite, char **text, size_t *len, ab_error *err) {
+    *text = NULL;
+    if (len) *len = 0;
+    sqlite3_stmt *st;
+    if (prepare(s, "SELECT text FROM suites WHERE id = ?", &st) != SQLITE_OK)
+        return db_fail(s, err, "cannot read suite %lld", (long long)suite);
+    int rc = sqlite3_bind_int64(st, 1, suite);
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    ab_status out = AB_OK;
+    if (rc == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(st, 0);
+        size_t n = (size_t)sqlite3_column_bytes(st, 0);
+        *text = ab_strndup(t ? t : "", t ? n : 0);
+        if (*text == NULL) out = oom(s, err);
+        else if (len) *len = n;
+    } else if (rc == SQLITE_DONE) {
+        out = ab_fail(err, AB_EINPUT, "%s: no suite %lld", s->path, (long long)suite);
+    } else {
+        out = db_fail(s, err, "cannot read suite %lld", (long long)suite);
+    }
+    sqlite3_finalize(st);
+    return out;
+}
+
+/* ---- plans ------------------------------------------------------------------
+ * Encoding (schema.sql): per offset, zigzag then unsigned LEB128. */
+
+/* Encodes n offsets into *blob (owned by the caller) of *len bytes. */
+static bool plan_encode(const int64_t *off, size_t n, unsigned char **blob, size_t *len) {
+    unsigned char *p = ab_alloc_array(n ? n : 1, 10);
+    if (p == NULL) return false;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t z = (uint64_t)off[i] << 1 ^ (off[i] < 0 ? UINT64_MAX : 0);
+        while (z >= 0x80) {
+            p[k++] = (unsigned char)(z | 0x80);
+            z >>= 7;
+        }
+        p[k++] = (unsigned char)z;
+    }
+    *blob = p;
+    *len = k;
+    return true;
+}
+
+/* Decodes len bytes holding exactly n offsets into out; false when malformed. */
+static bool plan_decode(const unsigned char *p, size_t len, size_t n, int64_t *out) {
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t z = 0;
+        for (int shift = 0;; shift += 7) {
+            if (k >= len || shift > 63) return false;
+            unsigned char byte = p[k++];
+            z |= (uint64_t)(byte & 0x7f) << shift;
+            if (!(byte & 0x80)) break;
+        }
+        out[i] = (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
+    }
+    return k == len;
+}
+
+ab_status abr_plan_hash(const int64_t *offsets, size_t n, char hash[ABR_SHA256_HEX],
+                        ab_error *err) {
+    unsigned char *blob;
+    size_t len;
+    if (!plan_encode(offsets, n, &blob, &len))
+        return ab_fail(err, AB_ENOMEM, "out of memory hashing a plan of %zu offsets", n);
+    abr_sha256_hex(blob, len, hash);
+    ab_free(blob);
+    return AB_OK;
+}
+
+ab_status abr_plan_get(abr_store *s, const char *hash, int64_t **offsets, size_t *n,
+                       ab_error *err) {
+    *offsets = NULL;
+    *n = 0;
+    sqlite3_stmt *st;
+    if (prepare(s, "SELECT tensors, offsets FROM plans WHERE hash = ?", &st) != SQLITE_OK)
+        return db_fail(s, err, "cannot read plan %s", hash);
+    int rc = sqlite3_bind_text(st, 1, hash, -1, SQLITE_TRANSIENT);
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    ab_status out = AB_OK;
+    if (rc == SQLITE_DONE) {
+        out = ab_fail(err, AB_EINPUT, "%s: no plan %s", s->path, hash);
+    } else if (rc != SQLITE_ROW) {
+        out = db_fail(s, err, "cannot read plan %s", hash);
+    } else {
+        int64_t count = sqlite3_column_int64(st, 0);
+        const unsigned char *blob = sqlite3_column_blob(st, 1);
+        size_t len = (size_t)sqlite3_column_bytes(st, 1);
+        int64_t *v = count > 0 ? ab_alloc_array((size_t)count, sizeof *v) : NULL;
+        if (count < 0 || (uint64_t)count > len)
+            out = ab_fail(err, AB_EINPUT, "%s: plan %s is malformed", s->path, hash);
+        else if (count > 0 && v == NULL) out = oom(s, err);
+        else if (!plan_decode(blob, len, (size_t)count, v))
+            out = ab_fail(err, AB_EINPUT, "%s: plan %s is malformed", s->path, hash);
+        if (out == AB_OK) {
+            *offsets = v;
+            *n = (size_t)count;
+        } else {
+            ab_free(v);
+        }
+    }
+    sqlite3_finalize(st);
+    return out;
+}
+
+/* ---- results ----------------------------------------------------------------
+ * The columns of a result after (run, suite), in the order of every binder
+ * and reader below; `merge` copies them by this list too. */
+#define RESULT_DATA                                                                      \
+    "spec, status, arena, lower_bound, k, ilp_status, ilp_objective, ilp_bound, proven_by, " \
+    "wall_s, cpu_s, peak_rss, nodes, signal, verdict, check_message, error, note, plan, "    \
+    "recorded"
+
+void abr_result_init(abr_result *r) {
+    memset(r, 0, sizeof *r);
+    r->status = ABR_JOB_OK;
+    r->proven_by = ABR_PROOF_NONE;
+    r->arena = r->lower_bound = r->k = r->ilp_objective = r->ilp_bound = AB_NONE;
+    r->peak_rss = r->nodes = AB_NONE;
+    r->wall_s = r->cpu_s = -1.0;
+}
+
+/* Checks what the schema would refuse, to name the field. */
+static ab_status result_valid(abr_store *s, const abr_result *r, ab_error *err) {
+    const char *why = NULL;
+    if (r->spec == NULL || r->spec[0] == '\0') why = "no planner spec";
+    else if ((int)r->status < 0 || r->status >= ABR_NJOB_STATUSES) why = "an unknown status";
+    else if ((int)r->proven_by < 0 || r->proven_by >= ABR_NPROOFS) why = "an unknown proof";
+    else if (r->k != AB_NONE && r->k < 1) why = "a coarsening k below 1";
+    else if (r->offsets == NULL && r->noffsets > 0) why = "offsets missing";
+    if (why == NULL) return AB_OK;
+    return ab_fail(err, AB_EINPUT, "%s: cannot record a result of run %lld: %s", s->path,
+                   (long long)r->run, why);
+}
+
+/* Stores the plan blob under hash unless it is stored already. */
+static int put_plan(abr_store *s, const char *hash, size_t n, const unsigned char *blob,
+                    size_t len) {
+    sqlite3_stmt *st;
+    int rc = prepare(s, "INSERT INTO plans (hash, tensors, offsets) VALUES (?, ?, ?) "
+                        "ON CONFLICT (hash) DO NOTHING", &st);
+    if (rc != SQLITE_OK) return rc;
+    binder b = {st, 0, SQLITE_OK};
+    b_str(&b, hash);
+    b_i64(&b, (int64_t)n);
+    b_blob(&b, blob, len);
+    rc = b.rc == SQLITE_OK ? step_done(st) : b.rc;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Inserts the row itself (plan_hash "" for no plan). */
+static int put_row(abr_store *s, const abr_result *r, const char *plan_hash) {
+    sqlite3_stmt *st;
+    int rc = prepare(s, "INSERT INTO results (run, suite, " RESULT_DATA ") VALUES "
+                        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                        NOW_SQL ")", &st);
+    if (rc != SQLITE_OK) return rc;
+    binder b = {st, 0, SQLITE_OK};
+    b_i64(&b, r->run);
+    b_i64(&b, r->suite);
+    b_str(&b, r->spec);
+    b_str(&b, abr_job_status_word(r->status));
+    b_i64(&b, r->arena);
+    b_i64(&b, r->lower_bound);
+    b_i64(&b, r->k);
+    b_str(&b, r->ilp_status);
+    b_i64(&b, r->ilp_objective);
+    b_i64(&b, r->ilp_bound);
+    b_str(&b, abr_proof_word(r->proven_by));
+    b_real(&b, r->wall_s);
+    b_real(&b, r->cpu_s);
+    b_i64(&b, r->peak_rss);
+    b_i64(&b, r->nodes);
+    b_i64(&b, r->signal != 0 ? r->signal : AB_NONE);
+    b_str(&b, r->verdict);
+    b_str(&b, r->check_message);
+    b_str(&b, r->error);
+    b_str(&b, r->note);
+    b_str(&b, plan_hash[0] ? plan_hash : NULL);
+    rc = b.rc == SQLITE_OK ? step_done(st) : b.rc;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+ab_status abr_result_put(abr_store *s, const abr_result *r, ab_error *err) {
+    ab_status rc = result_valid(s, r, err);
+    if (rc != AB_OK) return rc;
+    unsigned char *blob = NULL;
+    size_t len = 0;
+    char hash[ABR_SHA256_HEX] = "";
+    if (r->offsets != NULL) {
+        if (!plan_encode(r->offsets, r->noffsets, &blob, &len)) return oom(s, err);
+        abr_sha256_hex(blob, len, hash);
+    }
+    rc = tx_begin(s, err);
+    if (rc != AB_OK) {
+        ab_free(blob);
+        return rc;
+    }
+    int step = blob != NULL ? put_plan(s, hash, r->noffsets, blob, len) : SQLITE_OK;
+    ab_free(blob);
+    if (step == SQLITE_OK) step = put_row(s, r, hash);
+    if (step == SQLITE_CONSTRAINT_UNIQUE)
+        rc = ab_fail(err, AB_EINPUT, "%s: run %lld already has a result for suite %lld and "
+                     "spec '%s'", s->path, (long long)r->run, (long long)r->suite, r->spec);
+    else if (step == SQLITE_CONSTRAINT_FOREIGNKEY)
+        rc = ab_fail(err, AB_EINPUT, "%s: cannot record a result: no run %lld or no suite %lld",
+                     s->path, (long long)r->run, (long long)r->suite);
+    else if (step != SQLITE_OK)
+        rc = db_fail(s, err, "cannot record the result of '%s' on suite %lld", r->spec,
+                     (long long)r->suite);
+    if (rc != AB_OK) {
+        tx_rollback(s);
+        return rc;
+    }
+    return tx_commit(s, "cannot commit the result", err);
+}
+
+/* AB_EINPUT unless run `run` exists. */
+static ab_status run_exists(abr_store *s, int64_t run, ab_error *err) {
+    int64_t found;
+    ab_status rc = query_id(s, "SELECT id FROM runs WHERE id = ?", NULL, run, &found,
+                            "cannot read the runs", err);
+    if (rc == AB_OK && found == 0)
+        rc = ab_fail(err, AB_EINPUT, "%s: no run %lld", s->path, (long long)run);
+    return rc;
+}
+
+/* Reads one joined row (columns as in abr_rows_read's query) into *w. */
+static ab_status read_row(abr_store *s, sqlite3_stmt *st, abr_pool **pool, abr_row *w,
+                          ab_error *err) {
+    reader c = {st, 0, pool, false};
+    abr_suite *su = &w->suite;
+    abr_result *r = &w->r;
+    abr_suite_init(su);
+    abr_result_init(r);
+    su->id = c_i64(&c);
+    su->name = c_str(&c);
+    c_hash(&c, su->hash);
+    su->tensors = c_i64(&c);
+    su->lower_bound = c_i64(&c);
+    su->optimum = c_i64(&c);
+    su->logical_bytes = c_i64(&c);
+    su->physical_bytes = c_i64(&c);
+    su->peak_live_bytes = c_i64(&c);
+    su->io_bytes = c_i64(&c);
+    su->source = c_str(&c);
+    r->run = c_i64(&c);
+    r->suite = c_i64(&c);
+    r->spec = c_str(&c);
+    const char *status = (const char *)sqlite3_column_text(st, c.i++);
+    r->arena = c_i64(&c);
+    r->lower_bound = c_i64(&c);
+    r->k = c_i64(&c);
+    r->ilp_status = c_str(&c);
+    r->ilp_objective = c_i64(&c);
+    r->ilp_bound = c_i64(&c);
+    const char *proof = (const char *)sqlite3_column_text(st, c.i++);
+    r->wall_s = c_real(&c);
+    r->cpu_s = c_real(&c);
+    r->peak_rss = c_i64(&c);
+    r->nodes = c_i64(&c);
+    int64_t sig = c_i64(&c);
+    r->signal = sig == AB_NONE ? 0 : (int)sig;
+    r->verdict = c_str(&c);
+    r->check_message = c_str(&c);
+    r->error = c_str(&c);
+    r->note = c_str(&c);
+    c_hash(&c, r->plan_hash);
+    r->recorded = c_str(&c);
+    if (c.oom) return oom(s, err);
+    if (!abr_job_status_parse(status, &r->status) || !abr_proof_parse(proof, &r->proven_by))
+        return ab_fail(err, AB_EINPUT, "%s: a result of run %lld has an unknown status or proof",
+                       s->path, (long long)r->run);
+    return AB_OK;
+}
+
+ab_status abr_rows_read(abr_store *s, int64_t run, abr_rows *out, ab_error *err) {
+    memset(out, 0, sizeof *out);
+    ab_status rc = run_exists(s, run, err);
+    if (rc != AB_OK) return rc;
+    sqlite3_stmt *st;
+    if (prepare(s, "SELECT s.id, s.name, s.hash, s.tensors, s.lower_bound, s.optimum, "
+                   "s.logical_bytes, s.physical_bytes, s.peak_live_bytes, s.io_bytes, s.source, "
+                   "r.run, r.suite, r.spec, r.status, r.arena, r.lower_bound, r.k, r.ilp_status, "
+                   "r.ilp_objective, r.ilp_bound, r.proven_by, r.wall_s, r.cpu_s, r.peak_rss, "
+                   "r.nodes, r.signal, r.verdict, r.check_message, r.error, r.note, r.plan, "
+                   "r.recorded FROM results r JOIN suites s ON s.id = r.suite WHERE r.run = ? "
+                   "ORDER BY s.name, s.hash, r.spec", &st) != SQLITE_OK)
+        return db_fail(s, err, "cannot read the results of run %lld", (long long)run);
+    size_t cap = 0;
+    int step = sqlite3_bind_int64(st, 1, run);
+    while (rc == AB_OK && step == SQLITE_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        step = SQLITE_OK;
+        if (!ab_grow((void **)&out->v, &cap, out->n + 1, sizeof *out->v)) rc = oom(s, err);
+        else if ((rc = read_row(s, st, &out->pool_, &out->v[out->n], err)) == AB_OK) out->n++;
+    }
+    if (rc == AB_OK && step != SQLITE_DONE)
+        rc = db_fail(s, err, "cannot read the results of run %lld", (long long)run);
+    sqlite3_finalize(st);
+    if (rc != AB_OK) abr_rows_free(out);
+    return rc;
+}
+
+void abr_rows_free(abr_rows *rows) {
+    if (rows == NULL) return;
+    ab_free(rows->v);
+    pool_free(rows->pool_);
+    memset(rows, 0, sizeof *rows);
+}
+
+/* ---- resume pairs -------------------------------------------------------- */
+
+ab_status abr_pairs_read(abr_store *s, int64_t run, abr_pairs *out, ab_error *err) {
+    memset(out, 0, sizeof *out);
+    ab_status rc = run_exists(s, run, err);
+    if (rc != AB_OK) return rc;
+    sqlite3_stmt *st;
+    if (prepare(s, "SELECT suite, spec FROM results WHERE run = ? ORDER BY suite, spec", &st) !=
+        SQLITE_OK)
+        return db_fail(s, err, "cannot read the results of run %lld", (long long)run);
+    size_t cap = 0;
+    int step = sqlite3_bind_int64(st, 1, run);
+    while (rc == AB_OK && step == SQLITE_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        step = SQLITE_OK;
+        reader c = {st, 0, &out->pool_, false};
+        if (!ab_grow((void **)&out->v, &cap, out->n + 1, sizeof *out->v)) {
+            rc = oom(s, err);
+            break;
+        }
+        abr_pair *p = &out->v[out->n];
+        p->suite = c_i64(&c);
+        p->spec = c_str(&c);
+        if (c.oom) rc = oom(s, err);
+        else out->n++;
+    }
+    if (rc == AB_OK && step != SQLITE_DONE)
+        rc = db_fail(s, err, "cannot read the results of run %lld", (long long)run);
+    sqlite3_finalize(st);
+    if (rc != AB_OK) abr_pairs_free(out);
+    return rc;
+}
+
+bool abr_pairs_has(const abr_pairs *pairs, int64_t suite, const char *spec) {
+    size_t lo = 0, hi = pairs->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const abr_pair *p = &pairs->v[mid];
+        int c = p->suite < suite ? -1 : p->suite > suite ? 1 : strcmp(p->spec, spec);
+        if (c == 0) return true;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return false;
+}
+
+void abr_pairs_free(abr_pairs *pairs) {
+    if (pairs == NULL) return;
+    ab_free(pairs->v);
+    pool_free(pairs->pool_);
+    memset(pairs, 0, sizeof *pairs);
+}
+
+/* ---- merge ------------------------------------------------------------------
+ * The input is attached as "src"; temp tables map its run and suite ids to
+ * ours. Order: suites, plans, runs (joined by key), results. */
+
+/* Rank of a run status when joining shards: the worst one wins. */
+static int run_rank(const char *w) {
+    static const char *const order[] = {"done", "interrupted", "failed", "running"};
+    for (int i = 0; i < 4; i++)
+        if (w != NULL && strcmp(w, order[i]) == 0) return i;
+    return 3;
+}
+
+/* true when the ','-separated list holds item[0 .. len). */
+static bool list_has(const char *list, const char *item, size_t len) {
+    for (const char *p = list; p != NULL && *p != '\0';) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n == len && memcmp(p, item, len) == 0) return true;
+        p = end ? end + 1 : NULL;
+    }
+    return false;
+}
+
+/* The hosts of have, then those of add that have lacks, joined by ','.
+ * Owned by the caller; NULL when both are NULL (sets *fail on no memory). */
+static char *host_union(const char *have, const char *add, bool *fail) {
+    size_t cap = (have ? strlen(have) : 0) + (add ? strlen(add) : 0) + 2;
+    char *out = ab_malloc(cap);
+    if (out == NULL) {
+        *fail = true;
+        return NULL;
+    }
+    snprintf(out, cap, "%s", have ? have : "");
+    for (const char *p = add; p != NULL && *p != '\0';) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n > 0 && !list_has(out, p, n)) {
+            size_t used = strlen(out);
+            snprintf(out + used, cap - used, "%s%.*s", used ? "," : "", (int)n, p);
+        }
+        p = end ? end + 1 : NULL;
+    }
+    if (have == NULL && add == NULL) {
+        ab_free(out);
+        return NULL;
+    }
+    return out;
+}
+
+static bool same_text(const unsigned char *a, const unsigned char *b) {
+    return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp((const char *)a,
+                                                                         (const char *)b) == 0);
+}
+
+/* Joins source run (columns of merge_runs' query) into our run `dst`. */
+static ab_status join_run(abr_store *s, sqlite3_stmt *src, int64_t dst, ab_error *err) {
+    sqlite3_stmt *st;
+    if (prepare(s, "SELECT tag, revision, host, started, finished, status FROM main.runs "
+                   "WHERE id = ?", &st) != SQLITE_OK)
+        return db_fail(s, err, "cannot read run %lld", (long long)dst);
+    int rc = sqlite3_bind_int64(st, 1, dst);
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        ab_status out = db_fail(s, err, "cannot read run %lld", (long long)dst);
+        sqlite3_finalize(st);
+        return out;
+    }
+    const unsigned char *key = sqlite3_column_text(src, 1);
+    if (!same_text(sqlite3_column_text(st, 0), sqlite3_column_text(src, 2)) ||
+        !same_text(sqlite3_column_text(st, 1), sqlite3_column_text(src, 3))) {
+        sqlite3_finalize(st);
+        return ab_fail(err, AB_EINPUT, "%s: cannot merge run key '%s': the runs sharing it "
+                       "differ in tag or revision", s->path, (const char *)key);
+    }
+    const char *started = (const char *)sqlite3_column_text(st, 3);
+    const char *src_started = (const char *)sqlite3_column_text(src, 6);
+    const char *fin = (const char *)sqlite3_column_text(st, 4);
+    const char *src_fin = (const char *)sqlite3_column_text(src, 7);
+    const char *status = (const char *)sqlite3_column_text(st, 5);
+    const char *src_status = (const char *)sqlite3_column_text(src, 8);
+    bool fail = false;
+    char *hosts = host_union((const char *)sqlite3_column_text(st, 2),
+                             (const char *)sqlite3_column_text(src, 4), &fail);
+    sqlite3_stmt *up = NULL;
+    rc = fail ? SQLITE_NOMEM
+              : prepare(s, "UPDATE main.runs SET host = ?, started = ?, finished = ?, status = ? "
+                           "WHERE id = ?", &up);
+    if (rc == SQLITE_OK) {
+        binder b = {up, 0, SQLITE_OK};
+        b_str(&b, hosts);
+        b_str(&b, strcmp(src_started, started) < 0 ? src_started : started);
+        b_str(&b, fin == NULL || src_fin == NULL ? NULL : strcmp(src_fin, fin) > 0 ? src_fin : fin);
+        b_str(&b, run_rank(src_status) > run_rank(status) ? src_status : status);
+        b_i64(&b, dst);
+        rc = b.rc == SQLITE_OK ? step_done(up) : b.rc;
+    }
+    ab_status out = AB_OK;
+    if (fail) out = oom(s, err);
+    else if (rc != SQLITE_OK) out = db_fail(s, err, "cannot join run %lld", (long long)dst);
+    sqlite3_finalize(up);
+    sqlite3_finalize(st);
+    ab_free(hosts);
+    return out;
+}
+
+/* Copies a source run (columns of merge_runs' query) as a new run; sets *dst. */
+static ab_status add_run(abr_store *s, sqlite3_stmt *src, int64_t *dst, ab_error *err) {
+    sqlite3_stmt *st;
+    if (prepare(s, "INSERT INTO main.runs (run_key, tag, revision, host, command, started, "
+                   "finished, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", &st) != SQLITE_OK)
+        return db_fail(s, err, "cannot copy a run");
+    binder b = {st, 0, SQLITE_OK};
+    for (int i = 1; i <= 8; i++) b_str(&b, (const char *)sqlite3_column_text(src, i));
+    int rc = b.rc == SQLITE_OK ? step_done(st) : b.rc;
+    sqlite3_finalize(st);
+    if (rc != SQLITE_OK) return db_fail(s, err, "cannot copy a run");
+    *dst = sqlite3_last_insert_rowid(s->db);
+    return AB_OK;
+}
+
+/* Maps every source run to ours, joining by key; fills temp.abr_run_map. */
+static ab_status merge_runs(abr_store *s, abr_merge_stats *ms, ab_error *err) {
+    sqlite3_stmt *src, *map;
+    if (prepare(s, "SELECT id, run_key, tag, revision, host, command, started, finished, status "
+                   "FROM src.runs ORDER BY started, id", &src) != SQLITE_OK)
+        return db_fail(s, err, "cannot read the runs to merge");
+    if (prepare(s, "INSERT INTO temp.abr_run_map (src, dst) VALUES (?, ?)", &map) != SQLITE_OK) {
+        ab_status rc = db_fail(s, err, "cannot map the runs to merge");
+        sqlite3_finalize(src);
+        return rc;
+    }
+    ab_status rc = AB_OK;
+    int step;
+    while (rc == AB_OK && (step = sqlite3_step(src)) == SQLITE_ROW) {
+        int64_t dst;
+        rc = query_id(s, "SELECT id FROM main.runs WHERE run_key = ?",
+                      (const char *)sqlite3_column_text(src, 1), AB_NONE, &dst,
+                      "cannot look up a run key", err);
+        if (rc != AB_OK) break;
+        if (dst != 0) {
+            rc = join_run(s, src, dst, err);
+            ms->runs_joined++;
+        } else {
+            rc = add_run(s, src, &dst, err);
+            ms->runs_added++;
+        }
+        if (rc != AB_OK) break;
+        binder b = {map, 0, SQLITE_OK};
+        b_i64(&b, sqlite3_column_int64(src, 0));
+        b_i64(&b, dst);
+        int mrc = b.rc == SQLITE_OK ? step_done(map) : b.rc;
+        sqlite3_reset(map);
+        if (mrc != SQLITE_OK) rc = db_fail(s, err, "cannot map the runs to merge");
+    }
+    if (rc == AB_OK && step != SQLITE_DONE) rc = db_fail(s, err, "cannot read the runs to merge");
+    sqlite3_finalize(map);
+    sqlite3_finalize(src);
+    return rc;
+}
+
+/* Runs a parameterless statement and adds the rows it changed to *count. */
+static ab_status merge_exec(abr_store *s, const char *sql, int64_t *count, const char *what,
+                            ab_error *err) {
+    ab_status rc = exec(s, sql, what, err);
+    if (rc == AB_OK && count != NULL) *count += sqlite3_changes(s->db);
+    return rc;
+}
+
+/* The merge proper, inside a transaction, with src attached. */
+static ab_status merge_tx(abr_store *s, abr_merge_stats *ms, ab_error *err) {
+    ab_status rc = merge_exec(s, "DELETE FROM temp.abr_run_map", NULL, "cannot merge", err);
+    if (rc == AB_OK)
+        rc = merge_exec(s, "DELETE FROM temp.abr_suite_map", NULL, "cannot merge", err);
+    if (rc == AB_OK)
+        rc = merge_exec(s, "INSERT INTO main.suites (name, hash, tensors, lower_bound, optimum, "
+                           "logical_bytes, physical_bytes, peak_live_bytes, io_bytes, source, "
+                           "text) SELECT name, hash, tensors, lower_bound, optimum, "
+                           "logical_bytes, physical_bytes, peak_live_bytes, io_bytes, source, "
+                           "text FROM src.suites WHERE true ORDER BY id "
+                           "ON CONFLICT (hash) DO NOTHING",
+                        &ms->suites_added, "cannot merge the suites", err);
+    if (rc == AB_OK)
+        rc = merge_exec(s, "INSERT INTO temp.abr_suite_map (src, dst) SELECT ss.id, ms.id "
+                           "FROM src.suites ss JOIN main.suites ms ON ms.hash = ss.hash",
+                        NULL, "cannot map the suites", err);
+    if (rc == AB_OK)
+        rc = merge_exec(s, "INSERT INTO main.plans (hash, tensors, offsets) SELECT hash, "
+                           "tensors, offsets FROM src.plans WHERE true ORDER BY hash "
+                           "ON CONFLICT (hash) DO NOTHING",
+                        &ms->plans_added, "cannot merge the plans", err);
+    if (rc == AB_OK) rc = merge_runs(s, ms, err);
+    int64_t total = 0, added = 0;
+    if (rc == AB_OK && query_int(s, "SELECT count(*) FROM src.results", &total) != SQLITE_OK)
+        rc = db_fail(s, err, "cannot count the results to merge");
+    if (rc == AB_OK)
+        rc = merge_exec(s, "INSERT INTO main.results (run, suite, " RESULT_DATA ") "
+                           "SELECT rm.dst, sm.dst, " RESULT_DATA " FROM src.results "
+                           "JOIN temp.abr_run_map rm ON rm.src = src.results.run "
+                           "JOIN temp.abr_suite_map sm ON sm.src = src.results.suite "
+                           "WHERE true ORDER BY src.results.id "
+                           "ON CONFLICT (run, suite, spec) DO NOTHING",
+                        &added, "cannot merge the results", err);
+    if (rc == AB_OK) {
+        ms->results_added += added;
+        ms->results_skipped += total - added;
+    }
+    return rc;
+}
+
+/* true when paths a and b name the same file. */
+static bool same_file(const char *a, const char *b) {
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+ab_status abr_merge(abr_store *s, const char *in_path, abr_merge_stats *st, ab_error *err) {
+    if (in_path == NULL || same_file(in_path, s->path))
+        return ab_fail(err, AB_EINPUT, "%s: cannot merge a database into itself", s->path);
+    /* Check the input as abr_open does: read-only when it is current, so a
+     * read-only input merges; for writing only when it needs migrating. */
+    abr_store *in;
+    ab_status rc = abr_open(in_path, ABR_OPEN_READONLY, &in, NULL);
+    if (rc != AB_OK) rc = abr_open(in_path, 0, &in, err);
+    if (rc != AB_OK) return rc;
+    abr_close(in);
+    abr_merge_stats local = {0};
+    rc = exec(s, "CREATE TEMP TABLE IF NOT EXISTS abr_run_map (src INTEGER PRIMARY KEY, "
+                 "dst INTEGER NOT NULL)", "cannot merge", err);
+    if (rc == AB_OK)
+        rc = exec(s, "CREATE TEMP TABLE IF NOT EXISTS abr_suite_map (src INTEGER PRIMARY KEY, "
+                     "dst INTEGER NOT NULL)", "cannot merge", err);
+    if (rc != AB_OK) return rc;
+    sqlite3_stmt *att;
+    int arc = prepare(s, "ATTACH DATABASE ? AS src", &att);
+    if (arc == SQLITE_OK) arc = sqlite3_bind_text(att, 1, in_path, -1, SQLITE_TRANSIENT);
+    if (arc == SQLITE_OK) arc = step_done(att);
+    sqlite3_finalize(att);
+    if (arc != SQLITE_OK) return db_fail(s, err, "cannot attach '%s'", in_path);
+    rc = tx_begin(s, err);
+    if (rc == AB_OK) {
+        rc = merge_tx(s, &local, err);
+        if (rc == AB_OK) rc = tx_commit(s, "cannot commit the merge", err);
+        else tx_rollback(s);
+    }
+    if (rc != AB_OK) {
+        /* Name the input in the message too. */
+        char msg[AB_ERROR_MAX];
+        if (err != NULL) {
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            ab_fail(err, rc, "merging %s: %s", in_path, msg);
+        }
+    }
+    sqlite3_exec(s->db, "DETACH DATABASE src", NULL, NULL, NULL);
+    if (rc == AB_OK && st != NULL) {
+        st->runs_added += local.runs_added;
+        st->runs_joined += local.runs_joined;
+        st->suites_added += local.suites_added;
+        st->plans_added += local.plans_added;
+        st->results_added += local.results_added;
+        st->results_skipped += local.results_skipped;
+    }
+    return rc;
+}

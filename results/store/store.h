@@ -1,0 +1,322 @@
+/*
+ * store.h — the results store: one SQLite file holding runs, suites, result
+ * rows and plans (DESIGN.md §6; the tables are documented in schema.sql).
+ *
+ * The store is an opaque handle (abr_store). It never prints: each call
+ * returns an ab_status and fills err with a message that names the database
+ * path and, for SQLite failures, sqlite3_errmsg. Statuses: AB_EINPUT for a
+ * bad file or a bad request (a newer schema, a duplicate row, an unknown run
+ * id), AB_EINTERNAL for the environment (I/O error, full disk, locked file),
+ * AB_ENOMEM when memory runs out.
+ *
+ * Typical use by `arenabench run`:
+ *
+ *     abr_store *db;
+ *     abr_open("out/arenabench.db", ABR_OPEN_CREATE, &db, &err);
+ *     abr_run_begin(db, &(abr_run){.tag = "nightly", .revision = rev, ...}, &run, &err);
+ *     abr_suite_put(db, &suite, &suite_id, &err);     per suite
+ *     abr_result_put(db, &row, &err);                 per finished job: one transaction
+ *     abr_run_finish(db, run, ABR_RUN_DONE, &err);
+ *     abr_close(db);
+ *
+ * Durability: each abr_result_put is one transaction (the row and its plan),
+ * committed before the call returns, so a kill -9 of the process loses only
+ * the jobs not yet recorded; a failed call (full disk included) leaves no
+ * part of the row behind.
+ *
+ * Shards: a run has a key (runs.run_key) that names it across files. Every
+ * shard of one run begins its run, in its own file, with the same key (the
+ * harness derives it, e.g. from --run-key or the CI pipeline id); abr_merge
+ * joins runs with equal keys into one run and copies runs with new keys as
+ * they are. Runs begun without a key get a random one, so unrelated runs
+ * never join.
+ *
+ * Strings in structs the store fills (abr_run, abr_rows, abr_pairs) belong to
+ * that struct and live until its free function; callers never free them.
+ * Functions taking a handle are not thread-safe: use one handle per thread.
+ */
+#ifndef AB_STORE_H
+#define AB_STORE_H
+
+#include "core/problem.h" /* ab_status, AB_NONE */
+#include "results/store/sha256.h"
+
+/* The schema version this code reads and writes (PRAGMA user_version);
+ * schema.sql sets the same number. */
+#define ABR_SCHEMA_VERSION 1
+
+/* How long a call waits for another process holding the file's write lock. */
+#define ABR_BUSY_TIMEOUT_MS 10000
+
+typedef struct abr_store abr_store;
+typedef struct abr_pool abr_pool; /* string storage behind the read structs */
+
+/* ---- enumerations, stored as words --------------------------------------- */
+
+#define ABR_JOB_STATUSES(X)                                          \
+    X(ABR_JOB_OK, "ok")                 /* a valid plan */           \
+    X(ABR_JOB_INVALID, "invalid")       /* the checker refused it */ \
+    X(ABR_JOB_TIMEOUT, "timeout")       /* killed at the time limit */ \
+    X(ABR_JOB_CRASH, "crash")           /* died on a signal */       \
+    X(ABR_JOB_OOM, "oom")               /* ran out of memory */      \
+    X(ABR_JOB_INFEASIBLE, "infeasible") /* no plan fits the capacity */ \
+    X(ABR_JOB_ERROR, "error")           /* any other failure */
+
+#define ABR_PROOFS(X)                                                      \
+    X(ABR_PROOF_NONE, "none")               /* not proven optimal */       \
+    X(ABR_PROOF_LOWER_BOUND, "lower-bound") /* arena == a lower bound */   \
+    X(ABR_PROOF_ILP, "ilp")                 /* arena == a proven ILP optimum */ \
+    X(ABR_PROOF_EXHAUSTIVE, "exhaustive")   /* an exact search refuted less */
+
+#define ABR_RUN_STATUSES(X)                                             \
+    X(ABR_RUN_RUNNING, "running")         /* begun, not finished (or killed) */ \
+    X(ABR_RUN_DONE, "done")               /* every job ran */           \
+    X(ABR_RUN_INTERRUPTED, "interrupted") /* stopped early on request */ \
+    X(ABR_RUN_FAILED, "failed")           /* stopped by an error */
+
+#define ABR_ENUM_(id, word) id,
+typedef enum abr_job_status { ABR_JOB_STATUSES(ABR_ENUM_) ABR_NJOB_STATUSES } abr_job_status;
+typedef enum abr_proof { ABR_PROOFS(ABR_ENUM_) ABR_NPROOFS } abr_proof;
+typedef enum abr_run_status { ABR_RUN_STATUSES(ABR_ENUM_) ABR_NRUN_STATUSES } abr_run_status;
+#undef ABR_ENUM_
+
+/* The word of a value ("timeout"), or "?" when out of range. Static strings. */
+const char *abr_job_status_word(abr_job_status v);
+const char *abr_proof_word(abr_proof v);
+const char *abr_run_status_word(abr_run_status v);
+/* The value whose word is w; false (and *v untouched) when there is none. */
+bool abr_job_status_parse(const char *w, abr_job_status *v);
+bool abr_proof_parse(const char *w, abr_proof *v);
+bool abr_run_status_parse(const char *w, abr_run_status *v);
+
+/* ---- opening ------------------------------------------------------------- */
+
+enum {
+    ABR_OPEN_CREATE = 1u << 0,  /* create the file when it is missing (never its folder) */
+    ABR_OPEN_READONLY = 1u << 1 /* read only: no migration, no writes (reports) */
+};
+
+/* Opens the database at path and sets *out (owned by the caller, abr_close).
+ * A missing file is created only with ABR_OPEN_CREATE, and only in an
+ * existing, writable folder (the folder is never created): a missing folder,
+ * a path under a regular file, a read-only folder or file each give
+ * AB_EINPUT with a message naming the path and the folder, and no file is
+ * left behind. A new or empty file gets schema.sql; an older version is
+ * migrated in place (one transaction for all the steps); a newer version, or
+ * a file that is not an arenabench database, is refused (AB_EINPUT) and left
+ * untouched. Read-only opens refuse any version but the current one. The
+ * connection runs with foreign keys on and a busy timeout; a writable file
+ * is switched to WAL. On failure *out is NULL. */
+ab_status abr_open(const char *path, unsigned flags, abr_store **out, ab_error *err);
+
+/* Closes the store and frees it; NULL is accepted. Outstanding read structs
+ * stay valid (they own their strings). */
+void abr_close(abr_store *s);
+
+/* The path the store was opened with; owned by the store. */
+const char *abr_path(const abr_store *s);
+
+/* Runs PRAGMA integrity_check and PRAGMA foreign_key_check. AB_OK when the
+ * file is sound; AB_ECHECK with the first problems in err otherwise. */
+ab_status abr_check(abr_store *s, ab_error *err);
+
+/* ---- runs ---------------------------------------------------------------- */
+
+/* A run. abr_run_begin reads key, tag, revision, host and command (each may
+ * be NULL). abr_run_get fills every field; its strings are owned by the
+ * struct and freed with abr_run_free. */
+typedef struct abr_run {
+    int64_t id;           /* filled by abr_run_get */
+    const char *key;      /* shards of one run share it; NULL on begin: a random key */
+    const char *tag;      /* e.g. "nightly" */
+    const char *revision; /* git revision */
+    const char *host;     /* machine; a merged run: distinct hosts joined by ',' */
+    const char *command;  /* the command line */
+    const char *started;  /* filled by abr_run_get: UTC 'YYYY-MM-DDTHH:MM:SS.SSSZ' */
+    const char *finished; /* filled by abr_run_get: NULL while running */
+    abr_run_status status;/* filled by abr_run_get */
+    abr_pool *pool_;      /* private: owns the strings above after abr_run_get */
+} abr_run;
+
+/* Begins a run (status running, started now) and sets *id. A key already
+ * used in this file is refused (AB_EINPUT). */
+ab_status abr_run_begin(abr_store *s, const abr_run *info, int64_t *id, ab_error *err);
+
+/* Ends run `run` with status (not ABR_RUN_RUNNING) and the time now. Calling
+ * it again (after a --resume) updates both. AB_EINPUT for an unknown run. */
+ab_status abr_run_finish(abr_store *s, int64_t run, abr_run_status status, ab_error *err);
+
+/* Reads run `run` into *out (initialised by the call, abr_run_free after).
+ * AB_EINPUT naming the id when there is no such run. */
+ab_status abr_run_get(abr_store *s, int64_t run, abr_run *out, ab_error *err);
+
+/* Frees the strings of a run filled by abr_run_get; NULL is accepted. */
+void abr_run_free(abr_run *r);
+
+/* The latest run (by start time, then id) whose tag is `tag`, or of any tag
+ * when tag is NULL. *run = 0 when there is none: not an error. */
+ab_status abr_run_latest(abr_store *s, const char *tag, int64_t *run, ab_error *err);
+
+/* The run before `run` (by start time, then id) with the same tag (both
+ * untagged counts as the same), for `compare`. *prev = 0 when there is none;
+ * AB_EINPUT when `run` does not exist. */
+ab_status abr_run_previous(abr_store *s, int64_t run, int64_t *prev, ab_error *err);
+
+/* ---- suites -------------------------------------------------------------- */
+
+/* A suite and its figures. Integer figures are AB_NONE when unknown. */
+typedef struct abr_suite {
+    int64_t id;                   /* filled on read */
+    char hash[ABR_SHA256_HEX];    /* filled on read: SHA-256 of text */
+    const char *name;             /* required */
+    const char *text;             /* the canonical suite text (required on put; NULL on read) */
+    size_t text_len;
+    const char *source;           /* path it was loaded from, or NULL */
+    int64_t tensors;              /* number of tensors, I/O included */
+    int64_t lower_bound;          /* best known lower bound on the arena */
+    int64_t optimum;              /* known optimum (expect: optimum) */
+    int64_t logical_bytes, physical_bytes, peak_live_bytes, io_bytes;
+} abr_suite;
+
+/* Sets every figure of *su to AB_NONE and every pointer to NULL. */
+void abr_suite_init(abr_suite *su);
+
+/* Stores the suite unless a suite with the same text hash is stored already
+ * (that row, first-seen figures and source included, is kept) and sets *id to
+ * the row's id. Its own transaction. */
+ab_status abr_suite_put(abr_store *s, const abr_suite *su, int64_t *id, ab_error *err);
+
+/* The canonical text of suite `suite` (to load it again, e.g. to draw a plan):
+ * *text is NUL-terminated and owned by the caller (ab_free); *len may be NULL. */
+ab_status abr_suite_text(abr_store *s, int64_t suite, char **text, size_t *len, ab_error *err);
+
+/* ---- results ------------------------------------------------------------- */
+
+/* A result row: one (run, suite, planner spec). Integers are AB_NONE, times
+ * negative, strings NULL and signal 0 when unknown or not applicable. */
+typedef struct abr_result {
+    int64_t run, suite;        /* ids from abr_run_begin and abr_suite_put */
+    const char *spec;          /* the planner spec, required */
+    abr_job_status status;
+    int64_t arena;             /* the plan's arena */
+    int64_t lower_bound;       /* the bound the gap is measured against */
+    int64_t k;                 /* coarsening, >= 1 */
+    const char *ilp_status;    /* GLPK's outcome ("optimal", ...) when an ILP ran */
+    int64_t ilp_objective, ilp_bound;
+    abr_proof proven_by;       /* ABR_PROOF_NONE unless certified */
+    double wall_s, cpu_s;      /* seconds */
+    int64_t peak_rss;          /* bytes */
+    int64_t nodes;             /* search nodes */
+    int signal;                /* the signal that ended a crashed planner */
+    const char *verdict;       /* the checker's verdict word */
+    const char *check_message; /* the checker's messages */
+    const char *error;         /* what went wrong */
+    const char *note;          /* the planner's one line */
+    /* The plan, on put: offsets[i] for tensor i of the arena view; NULL for no
+     * plan (n may be 0 with offsets not NULL: an empty plan). NULL on read. */
+    const int64_t *offsets;
+    size_t noffsets;
+    char plan_hash[ABR_SHA256_HEX]; /* filled on read: "" when no plan */
+    const char *recorded;           /* filled on read: when it was committed */
+} abr_result;
+
+/* Sets *r to "nothing known": AB_NONE, -1.0, NULL, 0, status ok, proof none. */
+void abr_result_init(abr_result *r);
+
+/* Records r and its plan (stored once per plan hash) in one transaction,
+ * committed on return. A row for the same (run, suite, spec) is refused
+ * (AB_EINPUT) and the stored one kept: `--resume` fills only what is missing.
+ * An unknown run or suite id is refused too. On any failure nothing is kept. */
+ab_status abr_result_put(abr_store *s, const abr_result *r, ab_error *err);
+
+/* A row read back: the result and its suite (suite.text NULL). */
+typedef struct abr_row {
+    abr_suite suite;
+    abr_result r;
+} abr_row;
+
+typedef struct abr_rows {
+    size_t n;
+    abr_row *v;     /* owned, with every string in it */
+    abr_pool *pool_;/* private */
+} abr_rows;
+
+/* Reads every row of run `run` in a deterministic order: suite name, suite
+ * hash, spec (byte order). *out is initialised by the call and freed with
+ * abr_rows_free, even on failure. AB_EINPUT for an unknown run. */
+ab_status abr_rows_read(abr_store *s, int64_t run, abr_rows *out, ab_error *err);
+/* Frees rows read by abr_rows_read; NULL is accepted. */
+void abr_rows_free(abr_rows *rows);
+
+/* ---- resume -------------------------------------------------------------- */
+
+typedef struct abr_pair {
+    int64_t suite;
+    const char *spec;
+} abr_pair;
+
+typedef struct abr_pairs {
+    size_t n;
+    abr_pair *v;    /* sorted by suite id, then spec (byte order) */
+    abr_pool *pool_;/* private */
+} abr_pairs;
+
+/* The (suite, spec) pairs run `run` already has, for --resume. *out is
+ * initialised by the call, freed with abr_pairs_free even on failure. */
+ab_status abr_pairs_read(abr_store *s, int64_t run, abr_pairs *out, ab_error *err);
+/* true when pairs holds (suite, spec). O(log n). */
+bool abr_pairs_has(const abr_pairs *pairs, int64_t suite, const char *spec);
+/* Frees pairs; NULL is accepted. */
+void abr_pairs_free(abr_pairs *pairs);
+
+/* ---- plans --------------------------------------------------------------- */
+
+/* The hash a plan of n offsets is stored under (schema.sql: SHA-256 of the
+ * zigzag-LEB128 blob). AB_ENOMEM only. */
+ab_status abr_plan_hash(const int64_t *offsets, size_t n, char hash[ABR_SHA256_HEX],
+                        ab_error *err);
+
+/* Reads the plan stored under hash: *offsets (owned by the caller, ab_free;
+ * NULL when *n is 0) holds *n offsets by tensor index. AB_EINPUT when no such
+ * plan is stored or its blob is malformed. */
+ab_status abr_plan_get(abr_store *s, const char *hash, int64_t **offsets, size_t *n,
+                       ab_error *err);
+
+/* ---- merge --------------------------------------------------------------- */
+
+/* Counts of what a merge did; abr_merge adds to them (zero it first). */
+typedef struct abr_merge_stats {
+    int64_t runs_added;      /* runs whose key was new to this file */
+    int64_t runs_joined;     /* runs joined into one with the same key */
+    int64_t suites_added, plans_added, results_added;
+    int64_t results_skipped; /* rows whose (run, suite, spec) was here already */
+} abr_merge_stats;
+
+/* Copies the runs, suites, plans and results of the database at in_path into
+ * s, in one transaction (all of that file or none of it). Runs with a key
+ * already in s are joined into that run: its start becomes the earliest, its
+ * end the latest (none while a part is unfinished), its status the worst
+ * (running > failed > interrupted > done), its hosts the union; a joined run
+ * must agree on tag and revision, or the merge is refused (AB_EINPUT). Suites
+ * and plans are matched by hash. A result whose (run, suite, spec) is already
+ * in s is kept as it is and counted as skipped, so merging a file twice
+ * changes nothing. in_path must exist and not be s's own file; it is only
+ * read, unless its schema is older: then it is migrated in place first, as
+ * abr_open does; a newer one is refused. */
+ab_status abr_merge(abr_store *s, const char *in_path, abr_merge_stats *st, ab_error *err);
+
+/* ---- test hook ----------------------------------------------------------- */
+
+/* One migration step: SQL taking a file from version `from` to from + 1; the
+ * SQL ends by setting PRAGMA user_version (values are never formatted in). */
+typedef struct abr_migration {
+    int from;
+    const char *sql;
+} abr_migration;
+
+/* Test hook: pretend this code's schema version is `version` and its
+ * migration steps are steps[0 .. n) (not copied: they must outlive their use).
+ * abr_test_migrations(NULL, 0, 0) restores the built-in ones. */
+void abr_test_migrations(const abr_migration *steps, size_t n, int version);
+
+#endif

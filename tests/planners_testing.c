@@ -1,0 +1,278 @@
+/*
+ * planners_testing.c — planners that misbehave on purpose, for the runner's tests: they
+ * crash, abort, hang, allocate without bound, return an overlapping plan,
+ * print, or fail with a status. Each carries AB_PLANNER_TEST, which hides it
+ * from `arenabench planners`; they are meant to run only inside the runner's
+ * child processes (they kill or stall the process that calls them). Compiled
+ * into the tests only (planners_testing.h).
+ */
+#include "tests/planners_testing.h"
+#include "harness/engine/external.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+/* `test-crash`: dies of SIGSEGV (how=segv, the default), of SIGKILL as the
+ * kernel's out-of-memory killer would kill it (how=kill), or leaves with
+ * _exit(3) and no result (how=exit). The signal's disposition is reset first,
+ * so a sanitizer's handler cannot turn the signal into an exit. */
+static ab_status crash_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
+                            ab_plan_stats *st, ab_error *err) {
+    const char *how = ab_params_get(opt, "how");
+    if (how == NULL) how = "segv";
+    if (strcmp(how, "exit") == 0) _exit(3);
+    if (strcmp(how, "kill") == 0) raise(SIGKILL);
+    if (strcmp(how, "segv") != 0)
+        return ab_fail(err, AB_EINPUT, "parameter how: expected segv, kill or exit, got '%s'",
+                       how);
+    signal(SIGSEGV, SIG_DFL);
+    raise(SIGSEGV);
+    return ab_fail(err, AB_EINTERNAL, "test-crash: still alive after SIGSEGV");
+}
+
+/* `test-abort`: calls abort(). */
+static ab_status abort_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
+                            ab_plan_stats *st, ab_error *err) {
+    signal(SIGABRT, SIG_DFL);
+    abort();
+}
+
+/* `test-hang`: never returns; sleeps (how=sleep, the default) or spins on the
+ * CPU (how=spin). */
+static ab_status hang_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
+                           ab_plan_stats *st, ab_error *err) {
+    const char *how = ab_params_get(opt, "how");
+    bool spin = how != NULL && strcmp(how, "spin") == 0;
+    if (how != NULL && !spin && strcmp(how, "sleep") != 0)
+        return ab_fail(err, AB_EINPUT, "parameter how: expected sleep or spin, got '%s'", how);
+    volatile uint64_t counter = 0;
+    for (;;) {
+        if (spin) {
+            counter++;
+        } else {
+            struct timespec ts = {1, 0};
+            nanosleep(&ts, NULL);
+        }
+    }
+}
+
+/* true when this process runs under a finite address-space or data limit. */
+static bool memory_is_limited(void) {
+    struct rlimit as, data;
+    return (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) ||
+           (getrlimit(RLIMIT_DATA, &data) == 0 && data.rlim_cur != RLIM_INFINITY);
+}
+
+/* `test-alloc-bomb`: allocates blocks of `block` KiB (default 16384, i.e.
+ * 16 MiB; small blocks exercise a sanitizer's primary heap) and writes every
+ * byte, without end, until an allocation fails; then frees them all and
+ * returns AB_ENOMEM. Two guards keep a mistake from eating the machine: it
+ * refuses to start (AB_EINPUT) in a process without a memory limit, and it
+ * gives up (AB_EINTERNAL) once it holds `max` MiB (default 4096) without a
+ * failure, i.e. when the limit did not bind. */
+static ab_status alloc_bomb_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
+                                 ab_plan_stats *st, ab_error *err) {
+    int64_t kib, max_mib;
+    ab_status s = ab_params_int(opt, "block", 16384, 1, 4 << 20, &kib, err);
+    if (s == AB_OK) s = ab_params_int(opt, "max", 4096, 1, 1 << 20, &max_mib, err);
+    if (s != AB_OK) return s;
+    if (!memory_is_limited())
+        return ab_fail(err, AB_EINPUT,
+                       "test-alloc-bomb runs only under a memory limit (RLIMIT_AS or RLIMIT_DATA)");
+    size_t size = (size_t)kib << 10;
+    void *head = NULL; /* each block starts with a pointer to the previous one */
+    int64_t held = 0;  /* KiB */
+    bool failed = false;
+    while (held < max_mib << 10) {
+        void *b = ab_malloc(size);
+        if (b == NULL) {
+            failed = true;
+            break;
+        }
+        memset(b, 0xab, size);
+        *(void **)b = head;
+        head = b;
+        held += kib;
+    }
+    while (head != NULL) {
+        void *prev = *(void **)head;
+        ab_free(head);
+        head = prev;
+    }
+    if (!failed)
+        return ab_fail(err, AB_EINTERNAL,
+                       "test-alloc-bomb: held %lld MiB and no allocation failed (the limit did "
+                       "not bind)",
+                       (long long)(held >> 10));
+    return ab_fail(err, AB_ENOMEM, "test-alloc-bomb: an allocation failed after %lld MiB",
+                   (long long)(held >> 10));
+}
+
+/* `test-overlap`: every offset 0, an invalid plan as soon as two tensors
+ * conflict. With print=N it first writes N bytes to stdout, which the
+ * runner's children send to /dev/null. */
+static ab_status overlap_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
+                              ab_plan_stats *st, ab_error *err) {
+    int64_t print;
+    ab_status s = ab_params_int(opt, "print", 0, 0, INT64_C(1) << 30, &print, err);
+    if (s != AB_OK) return s;
+    char line[64];
+    memset(line, 'x', sizeof line - 1);
+    line[sizeof line - 1] = '\n';
+    for (int64_t left = print; left > 0; left -= (int64_t)sizeof line) {
+        size_t chunk = left < (int64_t)sizeof line ? (size_t)left : sizeof line;
+        if (write(STDOUT_FILENO, line, chunk) < 0) break;
+    }
+    for (size_t i = 0; i < p->n; i++) offsets[i] = 0;
+    snprintf(st->note, sizeof st->note, "every tensor at offset 0");
+    st->nodes = (int64_t)p->n;
+    return AB_OK;
+}
+
+/* `test-error`: fails with the status named by `status` (input, the
+ * default; internal; nomem; limit; check) and a message. */
+static ab_status error_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
+                            ab_plan_stats *st, ab_error *err) {
+    static const struct {
+        const char *name;
+        ab_status status;
+    } statuses[] = {{"input", AB_EINPUT},  {"internal", AB_EINTERNAL}, {"nomem", AB_ENOMEM},
+                    {"limit", AB_ELIMIT}, {"check", AB_ECHECK}};
+    const char *want = ab_params_get(opt, "status");
+    if (want == NULL) want = "input";
+    for (size_t i = 0; i < sizeof statuses / sizeof statuses[0]; i++)
+        if (strcmp(statuses[i].name, want) == 0)
+            return ab_fail(err, statuses[i].status, "test-error: failing with status %s as asked",
+                           want);
+    return ab_fail(err, AB_EINPUT,
+                   "parameter status: expected input, internal, nomem, limit or check, got '%s'",
+                   want);
+}
+
+static const ab_param_desc crash_params[] = {
+    {"how", "segv|kill|exit", "segv",
+     "segv: raise SIGSEGV; kill: raise SIGKILL; exit: _exit(3) without a result"},
+    {0}};
+static const ab_param_desc hang_params[] = {
+    {"how", "sleep|spin", "sleep", "sleep: block in nanosleep; spin: burn CPU"}, {0}};
+static const ab_param_desc bomb_params[] = {
+    {"block", "integer 1..4194304", "16384", "KiB per allocation"},
+    {"max", "integer 1..1048576", "4096", "MiB held without a failure before giving up"},
+    {0}};
+static const ab_param_desc overlap_params[] = {
+    {"print", "integer >= 0", "0", "bytes to write to stdout first"}, {0}};
+static const ab_param_desc error_params[] = {
+    {"status", "input|internal|nomem|limit|check", "input", "the status to fail with"}, {0}};
+static const ab_param_desc no_params[] = {{0}};
+
+const ab_planner abp_test_crash = {
+    .name = "test-crash",
+    .summary = "test only: dies of SIGSEGV (or exits without a result)",
+    .flags = AB_PLANNER_TEST,
+    .params = crash_params,
+    .plan = crash_plan,
+};
+
+const ab_planner abp_test_abort = {
+    .name = "test-abort",
+    .summary = "test only: calls abort()",
+    .flags = AB_PLANNER_TEST,
+    .params = no_params,
+    .plan = abort_plan,
+};
+
+const ab_planner abp_test_hang = {
+    .name = "test-hang",
+    .summary = "test only: never returns",
+    .flags = AB_PLANNER_TEST,
+    .params = hang_params,
+    .plan = hang_plan,
+};
+
+const ab_planner abp_test_alloc_bomb = {
+    .name = "test-alloc-bomb",
+    .summary = "test only: allocates and touches memory until an allocation fails",
+    .flags = AB_PLANNER_TEST,
+    .params = bomb_params,
+    .plan = alloc_bomb_plan,
+};
+
+const ab_planner abp_test_overlap = {
+    .name = "test-overlap",
+    .summary = "test only: every tensor at offset 0",
+    .flags = AB_PLANNER_TEST,
+    .params = overlap_params,
+    .plan = overlap_plan,
+};
+
+const ab_planner abp_test_error = {
+    .name = "test-error",
+    .summary = "test only: fails with a chosen status and a message",
+    .flags = AB_PLANNER_TEST,
+    .params = error_params,
+    .plan = error_plan,
+};
+
+/* test-sleep: sleeps ms milliseconds, then plans like first-fit. Slow but
+ * correct, for tests that must interrupt a run between jobs. */
+extern const ab_planner abp_first_fit;
+
+static ab_status sleep_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
+                            ab_plan_stats *st, ab_error *err) {
+    int64_t ms;
+    ab_status s = ab_params_int(opt, "ms", 100, 0, 3600 * 1000, &ms, err);
+    if (s != AB_OK) return s;
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0) continue;
+    return abp_first_fit.plan(p, NULL, offsets, st, err);
+}
+
+static const ab_param_desc sleep_params[] = {
+    {"ms", "integer 0..3600000", "100", "milliseconds to sleep before planning"}, {0}};
+
+const ab_planner abp_test_sleep = {
+    .name = "test-sleep",
+    .summary = "test only: sleeps, then plans like first-fit",
+    .flags = AB_PLANNER_TEST,
+    .params = sleep_params,
+    .plan = sleep_plan,
+};
+
+/* test-worse-by-env: plans like first-fit:order=size, or like first-fit in
+ * program order (a worse planner on some suites) when the environment has
+ * ARENABENCH_TEST_WORSE=1 — a stand-in for "a planner edited to be worse"
+ * in tests of compare and the nightly. */
+static ab_status worse_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
+                            ab_plan_stats *st, ab_error *err) {
+    (void)opt;
+    const char *env = getenv("ARENABENCH_TEST_WORSE");
+    bool worse = env != NULL && strcmp(env, "1") == 0;
+    ab_params order = {0};
+    ab_kv kv = {.key = "order", .value = worse ? "start" : "size"};
+    order.n = 1;
+    order.v = &kv;
+    return abp_first_fit.plan(p, &order, offsets, st, err);
+}
+
+const ab_planner abp_test_worse_by_env = {
+    .name = "test-worse-by-env",
+    .summary = "test only: first-fit by size, or in program order when ARENABENCH_TEST_WORSE=1",
+    .flags = AB_PLANNER_TEST,
+    .params = no_params,
+    .plan = worse_plan,
+};
+
+ab_status abt_register_test_planners(void) {
+    static const ab_planner *const mine[] = {
+        &abp_test_crash, &abp_test_abort,  &abp_test_hang,  &abp_test_alloc_bomb,
+        &abp_test_overlap, &abp_test_error, &abp_test_sleep, &abp_test_worse_by_env};
+    ab_status st = abe_register_planners();
+    for (size_t i = 0; st == AB_OK && i < sizeof mine / sizeof mine[0]; i++)
+        st = ab_planner_register(mine[i]);
+    return st;
+}

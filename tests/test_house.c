@@ -1,0 +1,146 @@
+/*
+ * test_house.c — the layering holds: each layer's library sees only the
+ * headers of the layers below it (CMakeLists.txt: include/<layer> views), so
+ * an include the design forbids fails to compile. Every (layer, header) pair
+ * is compiled as a one-line probe with the layer's view: the allowed ones must
+ * compile (so the probe works), the forbidden ones must not. Sources may not
+ * step out of their view with a relative "../" include either.
+ *
+ *   core <- oracle <- planners <- formats, engine <- store, report <- cli
+ */
+#define _XOPEN_SOURCE 700 /* nftw */
+#include <criterion/criterion.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "tests/support.h"
+
+/* One header of each layer's folder. */
+static const struct {
+    const char *layer, *header;
+} headers[] = {
+    {"core", "core/problem.h"},
+    {"oracle", "oracle/check.h"},
+    {"planners", "planners/planner.h"},
+    {"formats", "harness/formats/suite.h"},
+    {"engine", "harness/engine/runner.h"},
+    {"store", "results/store/store.h"},
+    {"report", "results/report/report.h"},
+    {"cli", "harness/cli/commands.h"},
+};
+
+/* Which layers each layer may include (itself and those below it). */
+static const struct {
+    const char *layer, *sees;
+} layers[] = {
+    {"core", " core "},
+    {"oracle", " core oracle "},
+    {"planners", " core oracle planners "},
+    {"formats", " core oracle planners formats "},
+    {"engine", " core oracle planners engine "},
+    {"store", " core oracle store "},
+    {"report", " core oracle planners formats store report "},
+    {"cli", " core oracle planners formats engine store report cli "},
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Compiles `#include "header"` with layer's include view; the exit status. */
+static int probe(const char *dir, const char *layer, const char *header) {
+    char src[4096], cmd[12288];
+    snprintf(src, sizeof src, "%s/probe.c", dir);
+    FILE *f = fopen(src, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "#include \"%s\"\nint probe(void);\nint probe(void) { return 0; }\n", header);
+    fclose(f);
+    snprintf(cmd, sizeof cmd,
+             "'%s' -std=c11 -D_POSIX_C_SOURCE=200809L -fsyntax-only -I '%s/%s' '%s' "
+             ">'%s/log' 2>&1",
+             AB_C_COMPILER, AB_LAYER_VIEWS, layer, src, dir);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+Test(house, each_layer_sees_only_the_layers_below_it) {
+    char *dir = abt_tmpdir();
+    int allowed = 0, refused = 0;
+    for (size_t l = 0; l < N(layers); l++) {
+        for (size_t h = 0; h < N(headers); h++) {
+            char key[32];
+            snprintf(key, sizeof key, " %s ", headers[h].layer);
+            bool may = strstr(layers[l].sees, key) != NULL;
+            int rc = probe(dir, layers[l].layer, headers[h].header);
+            if (may) {
+                char log[4200];
+                snprintf(log, sizeof log, "%s/log", dir);
+                char *text = abt_slurp(log, NULL);
+                cr_expect_eq(rc, 0, "%s may include %s, but the probe failed:\n%s",
+                             layers[l].layer, headers[h].header, text ? text : "");
+                free(text);
+                allowed++;
+            } else {
+                cr_expect_neq(rc, 0, "%s must not see %s, but the probe compiled",
+                              layers[l].layer, headers[h].header);
+                refused++;
+            }
+        }
+    }
+    cr_assert_eq(allowed + refused, (int)(N(layers) * N(headers)));
+    cr_assert_gt(refused, 20, "the table forbids %d includes", refused);
+    free(dir);
+}
+
+static int relative_includes;
+static char first_relative[4096];
+
+static int scan(const char *path, const struct stat *sb, int type, struct FTW *ftw) {
+    (void)sb;
+    (void)ftw;
+    size_t n = strlen(path);
+    if (type != FTW_F || n < 2 || path[n - 2] != '.' || (path[n - 1] != 'c' && path[n - 1] != 'h'))
+        return 0;
+    char *text = abt_slurp(path, NULL);
+    if (text == NULL) return 0;
+    if (strstr(text, "#include \"../") != NULL) {
+        if (relative_includes++ == 0) snprintf(first_relative, sizeof first_relative, "%s", path);
+    }
+    free(text);
+    return 0;
+}
+
+Test(house, no_source_steps_out_of_its_view) {
+    const char *dirs[] = {"core", "oracle", "planners", "harness", "results", "tests", "bench",
+                          "fuzz"};
+    for (size_t i = 0; i < N(dirs); i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s", abt_src(dirs[i]));
+        nftw(path, scan, 16, FTW_PHYS);
+    }
+    cr_assert_eq(relative_includes, 0,
+                 "%d sources include a header by a relative path (first: %s); include it from "
+                 "the project root, e.g. \"core/problem.h\"",
+                 relative_includes, first_relative);
+}
+
+Test(house, the_product_has_no_test_planners) {
+    /* The tests' planners are registered in the test programs only. */
+    char cmd[4096], *out = NULL;
+    snprintf(cmd, sizeof cmd, "%s/arenabench planners 2>&1", AB_BINARY_DIR);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    char buf[65536];
+    size_t n = fread(buf, 1, sizeof buf - 1, p);
+    buf[n] = '\0';
+    cr_assert_eq(pclose(p), 0, "%s", buf);
+    out = buf;
+    cr_assert(strstr(out, "first-fit") != NULL, "%s", out);
+    cr_assert(strstr(out, "external") != NULL, "the engine's planner is registered: %s", out);
+    snprintf(cmd, sizeof cmd, "%s/arenabench plan -p test-crash '%s' >/dev/null 2>&1",
+             AB_BINARY_DIR, abt_src("suites/examples/diamond.yaml"));
+    int st = system(cmd);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 2,
+              "arenabench must not know test-crash (exit 2 for an unknown planner)");
+}
