@@ -163,7 +163,7 @@ static int parse_opts(int argc, char **argv, const opt_spec *specs, const char *
 static int load_suite(const char *path, ab_problem *p) {
     ab_error err;
     ab_error_clear(&err);
-    if (abh_load_problem(path, p, &err) != AB_OK) return report_error(&err);
+    if (abh_load_problem(path, NULL, p, &err) != AB_OK) return report_error(&err);
     return 0;
 }
 

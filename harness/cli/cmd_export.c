@@ -9,25 +9,28 @@
 #include "core/buf.h"
 #include "harness/formats/gen.h"
 #include "harness/formats/formats.h"
-#include "harness/formats/minimalloc.h"
 #include "harness/formats/suite.h"
 
 int abh_cmd_export(const char *path, const char *format, const char *out) {
     ab_problem p;
     ab_error err;
     ab_error_clear(&err);
-    bool mm = format == NULL || strcmp(format, "minimalloc") == 0;
-    if (!mm && strcmp(format, "yaml") != 0) {
-        fprintf(stderr, "arenabench: --format takes minimalloc or yaml, not '%s'\n", format);
+    const abh_format *to = abh_format_named(format ? format : "minimalloc");
+    if (to == NULL || to->render == NULL) {
+        fprintf(stderr, "arenabench: --format takes");
+        for (const abh_format *f = abh_formats; f->name != NULL; f++)
+            if (f->render != NULL) fprintf(stderr, "%s %s", f == abh_formats ? "" : " or", f->name);
+        fprintf(stderr, ", not '%s'\n", format);
         return 2;
     }
-    if (abh_load_problem(path, &p, &err) != AB_OK) {
+    if (abh_load_problem(path, NULL, &p, &err) != AB_OK) {
         fprintf(stderr, "arenabench: %s\n", err.msg);
         return ab_status_exit_code(err.status);
     }
     ab_buf b = {0};
-    ab_status st = mm ? abh_minimalloc_render(&p, &b, &err) : abh_suite_render(&p, &b, &err);
+    ab_status st = to->render(&p, &b, &err);
     if (st == AB_OK) st = ab_buf_write_file(&b, out ? out : "-", &err);
+    bool mm = strcmp(to->name, "minimalloc") == 0;
     if (st == AB_OK && mm && p.io == AB_IO_SEPARATE && ab_problem_io_outside(&p) > 0)
         fprintf(stderr, "arenabench: note: %s keeps its inputs and outputs outside the arena "
                 "(io: separate); they are not in the MiniMalloc file\n", path);

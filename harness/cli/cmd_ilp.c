@@ -15,6 +15,7 @@
 #include "core/problem.h"
 #include "planners/ilp.h"
 #include "harness/formats/plan_csv.h"
+#include "harness/formats/formats.h"
 #include "harness/formats/suite.h"
 
 #include "harness/cli/commands.h"
@@ -216,7 +217,7 @@ int abh_cmd_ilp(int argc, char **argv) {
     ab_error_clear(&err);
     ab_problem full, view;
     ab_problem_init(&view);
-    if (abh_suite_load(a.suite, &full, &err) != AB_OK) {
+    if (abh_load_problem(a.suite, NULL, &full, &err) != AB_OK) {
         ab_problem_free(&full);
         return fail(&err);
     }

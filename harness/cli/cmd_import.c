@@ -3,11 +3,9 @@
  * a foreign format and writes it as suite YAML (DESIGN.md §3). This is the
  * command layer: it parses its options, prints, and returns exit codes.
  *
- * Each format is a row of the importers table: its name, its file name
- * extension, how to recognise it by content, which options it takes and its
- * loader. The format is chosen by content first (every row's sniff), then by
- * extension; anything else is an "unknown format" error. Adding a format
- * (MiniMalloc CSV, ...) is one loader and one row.
+ * The formats are the rows of the one formats table (harness/formats/
+ * formats.h), chosen by content first, then by extension; anything else is an
+ * "unknown format" error here (other commands read it as YAML).
  */
 #include "harness/cli/import.h"
 
@@ -20,7 +18,7 @@
 
 #include "core/buf.h"
 #include "core/problem.h"
-#include "harness/formats/minimalloc.h"
+#include "harness/formats/formats.h"
 #include "harness/formats/suite.h"
 #include "harness/formats/tflite.h"
 
@@ -34,7 +32,8 @@
 static const char help_text[] =
     "usage: arenabench " USAGE "\n\n"
     "Turn a model or a problem file into a suite (YAML, on stdout without -o).\n"
-    "\nFormats, recognised by content, then by file name extension:\n"
+    "\nFormats, recognised by content, then by file name extension (the one formats table,\n"
+    "which every command reads):\n"
     "  TFLite model (.tflite)  subgraph 0 of a TensorFlow Lite flatbuffer. Planned: every\n"
     "      tensor that is not constant (no data in its buffer) and that an operator reads or\n"
     "      writes, or that is a graph input or output. Live range [start, end] in operator\n"
@@ -49,6 +48,7 @@ static const char help_text[] =
     "      A.1048576.csv gives suite A with capacity 1048576. An offset column is a\n"
     "      solution, not a constraint: it is not imported (check it with 'arenabench\n"
     "      validate SUITE FILE --format minimalloc').\n"
+    "  suite YAML (.yaml, .yml) read and written again, normalised.\n"
     "\nOptions:\n"
     "  -o, --output FILE       write the suite there (default stdout)\n"
     "      --name NAME         the suite's name (default: the file's base name)\n"
@@ -73,38 +73,6 @@ typedef struct import_args {
     size_t ndims;
     int64_t assume_dynamic; /* 0: none */
 } import_args;
-
-/* Options a format accepts beyond -o and --name. */
-enum { ACCEPTS_MODEL_OPTS = 1u << 0 }; /* --fold-constants, --dim, --assume-dynamic */
-
-/* A format: how it is recognised and loaded. load initialises *p and leaves
- * it empty on failure. */
-typedef struct importer {
-    const char *format; /* for messages and --help, e.g. "TFLite model" */
-    const char *ext;    /* file name extension, e.g. ".tflite" */
-    bool (*sniff)(const unsigned char *head, size_t n); /* by content; NULL: by extension only */
-    unsigned accepts;
-    ab_status (*load)(const import_args *a, ab_problem *p, ab_error *err);
-} importer;
-
-static ab_status load_tflite(const import_args *a, ab_problem *p, ab_error *err) {
-    abh_tflite_options o = {.fold_constants = a->fold_constants,
-                            .dims = a->dims,
-                            .ndims = a->ndims,
-                            .assume_dynamic = a->assume_dynamic};
-    return abh_tflite_load(a->path, &o, p, NULL, err);
-}
-
-static ab_status load_minimalloc(const import_args *a, ab_problem *p, ab_error *err) {
-    return abh_minimalloc_load(a->path, p, NULL, err);
-}
-
-static const importer importers[] = {
-    {"TFLite model", ".tflite", abh_tflite_sniff, ACCEPTS_MODEL_OPTS, load_tflite},
-    {"MiniMalloc CSV", ".csv", NULL, 0, load_minimalloc},
-};
-
-#define NIMPORTERS (sizeof importers / sizeof importers[0])
 
 /* ---- messages ------------------------------------------------------------------ */
 
@@ -213,41 +181,6 @@ static int parse_args(int argc, char **argv, import_args *a, char names[][256]) 
     return 0;
 }
 
-/* ---- choosing the format ----------------------------------------------------------- */
-
-static bool has_ext(const char *path, const char *ext) {
-    size_t n = strlen(path), e = strlen(ext);
-    return n > e && strcasecmp(path + n - e, ext) == 0;
-}
-
-/* The importer for path, by content then by extension; NULL with *err set. */
-static const importer *pick(const char *path, ab_error *err) {
-    unsigned char head[16];
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        ab_fail(err, AB_EINPUT, "%s: cannot read: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t n = fread(head, 1, sizeof head, f);
-    int failed = ferror(f), e = errno;
-    fclose(f);
-    if (failed) {
-        ab_fail(err, AB_EINPUT, "%s: cannot read: %s", path, strerror(e));
-        return NULL;
-    }
-    for (size_t k = 0; k < NIMPORTERS; k++)
-        if (importers[k].sniff != NULL && importers[k].sniff(head, n)) return &importers[k];
-    for (size_t k = 0; k < NIMPORTERS; k++)
-        if (has_ext(path, importers[k].ext)) return &importers[k];
-    ab_buf known = {0};
-    for (size_t k = 0; k < NIMPORTERS; k++)
-        ab_buf_printf(&known, "%s%s (%s)", k ? ", " : "", importers[k].format, importers[k].ext);
-    ab_fail(err, AB_EINPUT, "%s: unknown format (not recognised by its content or its name); "
-            "import reads: %s", path, known.s ? known.s : "");
-    ab_buf_free(&known);
-    return NULL;
-}
-
 /* ---- the command -------------------------------------------------------------------- */
 
 /* `arenabench import`: parses the options, picks the format, loads the file
@@ -259,14 +192,18 @@ int abh_cmd_import(int argc, char **argv) {
     if (rc != 0) return rc == 1 ? 0 : rc;
     ab_error err;
     ab_error_clear(&err);
-    const importer *imp = pick(a.path, &err);
-    if (imp == NULL) return report_error(&err);
-    if (!(imp->accepts & ACCEPTS_MODEL_OPTS) &&
+    const abh_format *fmt = abh_format_of(a.path, true, &err);
+    if (fmt == NULL) return report_error(&err);
+    if (!(fmt->flags & ABH_FORMAT_MODEL_OPTS) &&
         (a.fold_constants || a.ndims > 0 || a.assume_dynamic > 0))
         return usage_error("--fold-constants, --dim and --assume-dynamic apply to models, not "
-                           "to a %s", imp->format);
+                           "to a %s", fmt->title);
+    abh_load_options lo = {.fold_constants = a.fold_constants,
+                           .dims = a.dims,
+                           .ndims = a.ndims,
+                           .assume_dynamic = a.assume_dynamic};
     ab_problem p;
-    if (imp->load(&a, &p, &err) != AB_OK) return report_error(&err);
+    if (fmt->load(a.path, &lo, &p, &err) != AB_OK) return report_error(&err);
     if (a.name != NULL) {
         char *name = ab_strdup(a.name);
         if (name == NULL) {

@@ -87,7 +87,9 @@ static int path_add(path_list *l, const char *p) {
     return 0;
 }
 
-/* Adds path (a file) or every *.yaml / *.yml below it (a folder). */
+/* Adds path (a file) or every file below it (a folder) whose name has the
+ * suffix of a suite format (harness/formats/formats.h: .yaml, .yml, .csv,
+ * .tflite). */
 static int collect(const char *path, path_list *l, bool explicit) {
     struct stat st;
     if (stat(path, &st) != 0) {
@@ -95,7 +97,7 @@ static int collect(const char *path, path_list *l, bool explicit) {
         return 2;
     }
     if (!S_ISDIR(st.st_mode)) {
-        if (explicit || has_suffix(path, ".yaml") || has_suffix(path, ".yml"))
+        if (explicit || abh_format_suffix_known(path))
             return path_add(l, path);
         return 0;
     }
@@ -144,7 +146,7 @@ static int suite_load(suite_item *s, const char *path) {
     ab_problem_init(&s->view);
     s->path = ab_strdup(path);
     if (s->path == NULL) return 3;
-    ab_status st = abh_load_problem(path, &s->full, &err);
+    ab_status st = abh_load_problem(path, NULL, &s->full, &err);
     if (st == AB_OK) st = ab_problem_arena_view(&s->full, &s->view, NULL, &err);
     if (st == AB_OK) st = abo_bounds_compute(&s->full, &s->bounds, &err);
     if (st == AB_OK) st = abh_suite_render(&s->full, &s->text, &err);
@@ -201,7 +203,11 @@ static int suites_load(const abh_run_args *a, suite_item **out, size_t *n) {
     int rc = 0;
     for (int i = 0; rc == 0 && i < a->npaths; i++) rc = collect(a->paths[i], &l, true);
     if (rc == 0 && l.n == 0) {
-        fprintf(stderr, "arenabench: no suite files (*.yaml) found in the paths given\n");
+        ab_buf known = {0};
+        abh_format_list(&known);
+        fprintf(stderr, "arenabench: no suite files found in the paths given (formats: %s)\n",
+                known.s ? known.s : "");
+        ab_buf_free(&known);
         rc = 2;
     }
     qsort(l.v, l.n, sizeof *l.v, cmp_str);

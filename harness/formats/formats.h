@@ -1,14 +1,69 @@
 /*
- * load.h — loads a problem from any file the commands accept as a suite:
- * suite YAML, or a MiniMalloc CSV (a name ending in .csv).
+ * formats.h — the one table of suite formats. Every command that reads a
+ * suite (plan, bound, validate, ilp, run, export, import) and every folder
+ * walk (run DIR) goes through it, so they all accept the same files.
+ *
+ *   name        title            suffixes        recognised by content   written
+ *   yaml        suite YAML       .yaml .yml      no (the default)        yes
+ *   minimalloc  MiniMalloc CSV   .csv            no                      yes
+ *   tflite      TFLite model     .tflite         yes ("TFL3" at byte 4)  no
+ *
+ * A file's format: the first row whose sniff recognises its first bytes, else
+ * the row whose suffix its name ends with (case-insensitive), else YAML (a
+ * suite may have any name when given explicitly). Adding a format is one
+ * loader and one row in formats.c.
  */
-#ifndef AB_LOAD_H
-#define AB_LOAD_H
+#ifndef ABH_FORMATS_H
+#define ABH_FORMATS_H
 
+#include "core/buf.h"
 #include "core/problem.h"
+#include "harness/formats/tflite.h"
 
-/* Loads path into *p (initialised by the call; empty on failure): MiniMalloc
- * CSV when the name ends in ".csv", suite YAML otherwise. */
-ab_status abh_load_problem(const char *path, ab_problem *p, ab_error *err);
+/* Options that only some formats take (ABH_FORMAT_MODEL_OPTS: a model's
+ * dynamic dimensions and constant folding, `import`'s options). */
+typedef struct abh_load_options {
+    bool fold_constants;
+    const abh_tflite_dim *dims;
+    size_t ndims;
+    int64_t assume_dynamic; /* 0: none */
+} abh_load_options;
+
+enum { ABH_FORMAT_MODEL_OPTS = 1u << 0 };
+
+typedef struct abh_format {
+    const char *name;               /* "yaml": for --format and messages */
+    const char *title;              /* "suite YAML" */
+    const char *const *suffixes;    /* NULL-terminated, e.g. {".yaml", ".yml", NULL} */
+    bool (*sniff)(const unsigned char *head, size_t n); /* NULL: by name only */
+    unsigned flags;                 /* ABH_FORMAT_* */
+    /* Loads path into *p (initialised by the call, empty on failure); o is
+     * never NULL (zeroed when nothing was asked). */
+    ab_status (*load)(const char *path, const abh_load_options *o, ab_problem *p, ab_error *err);
+    /* Appends p in this format to b; NULL when the format is read-only. */
+    ab_status (*render)(const ab_problem *p, ab_buf *b, ab_error *err);
+} abh_format;
+
+/* The table, ending with a row whose name is NULL. */
+extern const abh_format abh_formats[];
+
+/* The row called name, or NULL. */
+const abh_format *abh_format_named(const char *name);
+
+/* The format of the file at path (see above): reads its first bytes. NULL,
+ * with err set (AB_EINPUT, naming the file), when it cannot be read, or, when
+ * strict, when neither its content nor its name says (no YAML fallback). */
+const abh_format *abh_format_of(const char *path, bool strict, ab_error *err);
+
+/* True when name ends with a suffix of some row: what a folder walk takes. */
+bool abh_format_suffix_known(const char *name);
+
+/* Appends "suite YAML (.yaml, .yml), MiniMalloc CSV (.csv), ..." to b. */
+void abh_format_list(ab_buf *b);
+
+/* Loads the suite at path in its format (abh_format_of, not strict) into *p
+ * (initialised by the call; empty on failure). o may be NULL. */
+ab_status abh_load_problem(const char *path, const abh_load_options *o, ab_problem *p,
+                           ab_error *err);
 
 #endif
