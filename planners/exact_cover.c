@@ -1194,21 +1194,26 @@ static ab_status exact_cover_plan(const ab_problem *p, const ab_params *opt, int
 static const ab_param_desc exact_cover_params[] = {
     {"k", "integer >= 1", "1",
      "coarsening: sizes rounded up to a multiple of k bytes, offsets multiples of k (k = 1 is "
-     "exact and proves optimality)"},
+     "exact and proves optimality)", AB_PARAM_INT, 1, AB_MAX_SIZE},
     {"order", "area|mrv", "area",
-     "area: tensors by decreasing rectangle area (the paper's); mrv: fewest remaining rows first"},
+     "area: tensors by decreasing rectangle area (the paper's); mrv: fewest remaining rows first",
+     AB_PARAM_CHOICE, 0, 0},
     {"search", "up|down", "up",
      "up: heights from the max-load bound up, the first with a cover is optimal; down: anytime, "
-     "from the best-fit arena down until a height is refuted"},
+     "from the best-fit arena down until a height is refuted", AB_PARAM_CHOICE, 0, 0},
     {"compress", "on|off", "on",
      "lossless reductions (gcd, kept instructions, gravity offsets, components, twins); off: the "
-     "paper's plain form"},
+     "paper's plain form", AB_PARAM_CHOICE, 0, 0},
     {"target", "min|capacity", "min",
-     "min: the smallest arena; capacity: only whether the tensors fit the suite's capacity"},
-    {"time", "seconds > 0", "no limit", "stop the search after this long: the best plan so far"},
-    {"nodes", "integer >= 1", "no limit", "stop the search after this many nodes (rows tried)"},
+     "min: the smallest arena; capacity: only whether the tensors fit the suite's capacity",
+     AB_PARAM_CHOICE, 0, 0},
+    {"time", "seconds > 0", "no limit", "stop the search after this long: the best plan so far",
+     AB_PARAM_SECONDS, 0, 0},
+    {"nodes", "integer >= 1", "no limit", "stop the search after this many nodes (rows tried)",
+     AB_PARAM_INT, 1, INT64_MAX},
     {"mem", "bytes, K/M/G suffixes", "2G",
-     "refuse a matrix whose estimate is above this (checked before it is built)"},
+     "refuse a matrix whose estimate is above this (checked before it is built)",
+     AB_PARAM_BYTES, 0, 0},
     {0},
 };
 

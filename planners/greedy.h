@@ -42,6 +42,6 @@ ab_status abp_greedy(const ab_problem *p, abp_order order, abp_rule rule, int64_
 #define ABP_ORDER_PARAM_ROW                                                            \
     {"order", "start|size|area", "start",                                              \
      "start: program order, ties larger first, then name; size: decreasing size; "     \
-     "area: decreasing size x live length"}
+     "area: decreasing size x live length", AB_PARAM_CHOICE, 0, 0}
 
 #endif

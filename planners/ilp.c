@@ -132,10 +132,12 @@ static ab_status ilp_plan(const ab_problem *p, const ab_params *opt, int64_t *of
 }
 
 static const ab_param_desc ilp_params[] = {
-    {"time", "seconds > 0", "60", "time limit for the whole solve"},
-    {"gap", "0 .. 1 or N%", "0", "stop at this relative gap (arena - bound) / arena"},
-    {"ps", "on|off", "on", "GLPK's proximity search heuristic at the root"},
-    {"cuts", "on|off", "off", "GLPK's cut generators (can fail GLPK's assertions)"},
+    {"time", "seconds > 0", "60", "time limit for the whole solve", AB_PARAM_SECONDS, 0, 0},
+    {"gap", "0 .. 1 or N%", "0", "stop at this relative gap (arena - bound) / arena",
+     AB_PARAM_FRACTION, 0, 0},
+    {"ps", "on|off", "on", "GLPK's proximity search heuristic at the root", AB_PARAM_CHOICE, 0, 0},
+    {"cuts", "on|off", "off", "GLPK's cut generators (can fail GLPK's assertions)",
+     AB_PARAM_CHOICE, 0, 0},
     {0},
 };
 

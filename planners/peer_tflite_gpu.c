@@ -142,8 +142,9 @@ static ab_status gpu_plan(const ab_problem *p, const ab_params *opt, int64_t *of
 }
 
 static const ab_param_desc gpu_params[] = {
-    {"align", "integer >= 1", "1",
-     "every placed tensor's end rounded up to this (TFLite's base_addr_align_bytes)"},
+    {"align", "integer 1 .. 2^40", "1",
+     "every placed tensor's end rounded up to this (TFLite's base_addr_align_bytes)",
+     AB_PARAM_INT, 1, (int64_t)1 << 40},
     {0},
 };
 

@@ -131,8 +131,9 @@ static ab_status tflm_plan(const ab_problem *p, const ab_params *opt, int64_t *o
 }
 
 static const ab_param_desc tflm_params[] = {
-    {"round", "integer >= 1", "16",
-     "sizes rounded up to a multiple of this first (TFLM's allocator: 16; its planner tests: 1)"},
+    {"round", "integer 1 .. 2^30", "16",
+     "sizes rounded up to a multiple of this first (TFLM's allocator: 16; its planner tests: 1)",
+     AB_PARAM_INT, 1, (int64_t)1 << 30},
     {0},
 };
 

@@ -30,13 +30,32 @@ enum {
  * pool, whose size the checker enforces) and is refused, with a message
  * naming the planners that do take pools, on a suite with two or more. */
 
+/* What a parameter's value must be; checked when a spec is resolved
+ * (ab_planner_resolve), so a bad value is a usage error before anything runs. */
+typedef enum ab_param_kind {
+    AB_PARAM_TEXT = 0, /* anything: the planner checks it */
+    AB_PARAM_CHOICE,   /* one of the '|'-separated words of `values` */
+    AB_PARAM_INT,      /* an integer in [lo, hi] */
+    AB_PARAM_SECONDS,  /* a finite number of seconds > 0 */
+    AB_PARAM_FRACTION, /* a number in [0, 1], or a percentage N% with N in [0, 100] */
+    AB_PARAM_BYTES     /* a size > 0: digits with an optional K, M, G or T (powers of 1024) */
+} ab_param_kind;
+
 /* One parameter a planner accepts, for validation and for `arenabench planners`. */
 typedef struct ab_param_desc {
     const char *key;
     const char *values;  /* what it takes, e.g. "start|size|area" or "integer >= 1" */
     const char *def;     /* default, as text */
     const char *help;    /* one line */
+    ab_param_kind kind;  /* how a value is checked (values: the choices of a CHOICE) */
+    int64_t lo, hi;      /* the range of an INT */
 } ab_param_desc;
+
+/* AB_OK when value is a valid value of parameter d (see ab_param_kind);
+ * otherwise AB_EINPUT with a message naming the planner, the key, what it
+ * takes and the value. */
+ab_status ab_param_check(const char *planner, const ab_param_desc *d, const char *value,
+                         ab_error *err);
 
 /* What a planner reports besides its plan. Zeroed by the caller. */
 typedef struct ab_plan_stats {
@@ -75,9 +94,10 @@ ab_status ab_planner_register(const ab_planner *pl);
 /* The planner called name, or NULL. */
 const ab_planner *ab_planner_find(const char *name);
 
-/* Parses a spec ("first-fit:order=size"), finds its planner and rejects keys
- * it does not take (naming the ones it does). On success *pl is set and
- * *params is owned by the caller (ab_params_free). */
+/* Parses a spec ("first-fit:order=size"), finds its planner, rejects keys
+ * it does not take (naming the ones it does) and values its parameter table
+ * refuses (ab_param_check). On success *pl is set and *params is owned by
+ * the caller (ab_params_free). */
 ab_status ab_planner_resolve(const char *spec, const ab_planner **pl, ab_params *params,
                              ab_error *err);
 

@@ -156,18 +156,21 @@ static ab_status error_plan(const ab_problem *p, const ab_params *opt, int64_t *
 
 static const ab_param_desc crash_params[] = {
     {"how", "segv|kill|exit", "segv",
-     "segv: raise SIGSEGV; kill: raise SIGKILL; exit: _exit(3) without a result"},
+     "segv: raise SIGSEGV; kill: raise SIGKILL; exit: _exit(3) without a result",
+     AB_PARAM_CHOICE, 0, 0},
     {0}};
 static const ab_param_desc hang_params[] = {
-    {"how", "sleep|spin", "sleep", "sleep: block in nanosleep; spin: burn CPU"}, {0}};
+    {"how", "sleep|spin", "sleep", "sleep: block in nanosleep; spin: burn CPU", AB_PARAM_CHOICE, 0, 0}, {0}};
 static const ab_param_desc bomb_params[] = {
-    {"block", "integer 1..4194304", "16384", "KiB per allocation"},
-    {"max", "integer 1..1048576", "4096", "MiB held without a failure before giving up"},
+    {"block", "integer 1..4194304", "16384", "KiB per allocation", AB_PARAM_INT, 1, 4194304},
+    {"max", "integer 1..1048576", "4096", "MiB held without a failure before giving up",
+     AB_PARAM_INT, 1, 1048576},
     {0}};
 static const ab_param_desc overlap_params[] = {
-    {"print", "integer >= 0", "0", "bytes to write to stdout first"}, {0}};
+    {"print", "integer >= 0", "0", "bytes to write to stdout first", AB_PARAM_INT, 0, INT64_MAX}, {0}};
 static const ab_param_desc error_params[] = {
-    {"status", "input|internal|nomem|limit|check", "input", "the status to fail with"}, {0}};
+    {"status", "input|internal|nomem|limit|check", "input", "the status to fail with",
+     AB_PARAM_CHOICE, 0, 0}, {0}};
 static const ab_param_desc no_params[] = {{0}};
 
 const ab_planner abp_test_crash = {
@@ -233,7 +236,8 @@ static ab_status sleep_plan(const ab_problem *p, const ab_params *opt, int64_t *
 }
 
 static const ab_param_desc sleep_params[] = {
-    {"ms", "integer 0..3600000", "100", "milliseconds to sleep before planning"}, {0}};
+    {"ms", "integer 0..3600000", "100", "milliseconds to sleep before planning",
+     AB_PARAM_INT, 0, 3600000}, {0}};
 
 const ab_planner abp_test_sleep = {
     .name = "test-sleep",

@@ -5,10 +5,14 @@
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/problem.h"
+#include "core/sort.h"
 #include "planners/planner.h"
+#include "tests/support.h"
 
 #define T(nm, sz, s, e, ...) \
     ((ab_tensor){.name = (char *)(nm), .size = (sz), .start = (s), .end = (e), .align = 1, \
@@ -288,16 +292,19 @@ Test(alloc, planner_fails_cleanly_at_every_allocation) {
  * O(n^2) versions written from the README's words, to pin the exact offsets
  * the fast paths (the program-order sweep and the conflict index) give. */
 
-static int ref_cmp_order;
-static const ab_problem *ref_p;
+typedef struct ref_order {
+    const ab_problem *p;
+    int order; /* 0 start, 1 size, 2 area */
+} ref_order;
 
-static int ref_cmp(const void *pa, const void *pb) {
+static int ref_cmp(const void *pa, const void *pb, const void *ctx) {
+    const ref_order *r = ctx;
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    const ab_tensor *x = &ref_p->t[a], *y = &ref_p->t[b];
+    const ab_tensor *x = &r->p->t[a], *y = &r->p->t[b];
     __int128 ax = (__int128)x->size * (x->end - x->start + 1);
     __int128 ay = (__int128)y->size * (y->end - y->start + 1);
-    if (ref_cmp_order == 2 && ax != ay) return ax > ay ? -1 : 1;
-    if (ref_cmp_order >= 1 && x->size != y->size) return x->size > y->size ? -1 : 1;
+    if (r->order == 2 && ax != ay) return ax > ay ? -1 : 1;
+    if (r->order >= 1 && x->size != y->size) return x->size > y->size ? -1 : 1;
     if (x->start != y->start) return x->start < y->start ? -1 : 1;
     if (x->size != y->size) return x->size > y->size ? -1 : 1;
     return strcmp(x->name, y->name);
@@ -309,9 +316,7 @@ static void ref_plan(const ab_problem *p, int order, bool best, int64_t *off) {
     size_t idx[256];
     bool placed[256] = {0};
     for (size_t i = 0; i < p->n; i++) idx[i] = i;
-    ref_p = p;
-    ref_cmp_order = order;
-    qsort(idx, p->n, sizeof *idx, ref_cmp);
+    ab_sort(idx, p->n, sizeof *idx, ref_cmp, &(ref_order){.p = p, .order = order});
     for (size_t i = 0; i < p->n; i++)
         if (p->t[i].offset != AB_NONE) off[i] = p->t[i].offset, placed[i] = true;
     for (size_t r = 0; r < p->n; r++) {
@@ -377,4 +382,49 @@ Test(planners, match_plain_references_of_their_rules) {
             }
         ab_problem_free(&p);
     }
+}
+
+/* Parameter values are checked from each planner's table when a spec is
+ * resolved: a bad value is a usage error before anything runs. */
+Test(planners, resolve_refuses_bad_parameter_values) {
+    const char *bad[][2] = {
+        {"first-fit:order=bogus", "parameter order: expected start, size or area, got 'bogus'"},
+        {"exact-cover:k=0", "parameter k"},
+        {"exact-cover:time=-1", "expected seconds > 0"},
+        {"exact-cover:mem=lots", "parameter mem"},
+        {"ilp:gap=150%", "parameter gap"},
+        {"ilp:gap=1.5", "parameter gap"},
+        {"ilp:ps=maybe", "expected on or off"},
+        {"tflm-greedy:round=0", "parameter round"},
+        {"usmp-hill-climb:seed=-1", "parameter seed"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const ab_planner *pl;
+        ab_params prm;
+        ab_error err;
+        cr_assert_eq(ab_planner_resolve(bad[i][0], &pl, &prm, &err), AB_EINPUT, "%s", bad[i][0]);
+        cr_assert(strstr(err.msg, bad[i][1]) != NULL, "%s: %s", bad[i][0], err.msg);
+    }
+    const char *good[] = {"first-fit:order=area", "ilp:gap=1%,time=0.5", "exact-cover:mem=3G",
+                          "usmp-hill-climb:seed=4294967295"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        const ab_planner *pl;
+        ab_params prm;
+        ab_error err;
+        cr_assert_eq(ab_planner_resolve(good[i], &pl, &prm, &err), AB_OK, "%s: %s", good[i],
+                     err.msg);
+        ab_params_free(&prm);
+    }
+}
+
+Test(planners, run_with_a_bad_value_exits_2_and_writes_nothing) {
+    char *dir = abt_tmpdir();
+    char args[8192], db[4200], *out, *err;
+    snprintf(db, sizeof db, "%s/r.db", dir);
+    snprintf(args, sizeof args, "run -q --db '%s' -p first-fit -p first-fit:order=bogus '%s'", db,
+             abt_src("suites/examples"));
+    cr_assert_eq(abt_run(args, &out, &err), 2, "%s", err);
+    cr_assert(strstr(err, "parameter order") != NULL, "%s", err);
+    cr_assert_eq(access(db, F_OK), -1, "nothing is written");
+    free(out), free(err), free(dir);
 }

@@ -132,7 +132,8 @@ Test(runner, each_misbehaving_planner_is_recorded_and_later_jobs_still_run) {
     add(&b, &p, "test-error");            /* 4 */
     add(&b, &p, "test-crash:how=exit");   /* 5 */
     add(&b, &p, "test-crash:how=kill");   /* 6 */
-    add(&b, &p, "first-fit:order=bogus"); /* 7 */
+    add(&b, &p, "first-fit:order=start"); /* 7: made bogus below, past resolve's check, */
+    b.prm[7].v[0].value[0] = 'X';         /*    so the planner itself fails in the child */
     add(&b, &p, "first-fit");             /* 8 */
     abh_job_result res[9];
     run(&b, 2, 0.5, 256 * MIB, res);

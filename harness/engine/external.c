@@ -688,10 +688,13 @@ static ab_status external_plan(const ab_problem *p, const ab_params *opt, int64_
 
 static const ab_param_desc external_params[] = {
     {"cmd", "a command with {input}, {output} and optionally {capacity}", "none: required",
-     "run through /bin/sh -c; reads and writes MiniMalloc CSV (id,lower,upper,size[,offset])"},
+     "run through /bin/sh -c; reads and writes MiniMalloc CSV (id,lower,upper,size[,offset])",
+     AB_PARAM_TEXT, 0, 0},
     {"capacity", "suite|bisect", "suite",
-     "suite: one run at the suite's capacity; bisect: search the smallest capacity it solves"},
-    {"probe_time", "seconds > 0", "none", "time allowed to each run; a run killed is unknown"},
+     "suite: one run at the suite's capacity; bisect: search the smallest capacity it solves",
+     AB_PARAM_CHOICE, 0, 0},
+    {"probe_time", "seconds > 0", "none", "time allowed to each run; a run killed is unknown",
+     AB_PARAM_SECONDS, 0, 0},
     {0},
 };
 
