@@ -140,3 +140,12 @@ size_t ab_count_le(const int64_t *v, size_t n, int64_t x) {
     }
     return lo;
 }
+
+uint64_t ab_fnv1a(uint64_t h, const void *buf, size_t len) {
+    const unsigned char *p = buf;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= UINT64_C(0x100000001b3);
+    }
+    return h;
+}

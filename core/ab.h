@@ -88,6 +88,11 @@ int ab_cmp_i64(const void *a, const void *b);
 /* The number of elements of v[0 .. n), sorted ascending, that are <= x. */
 size_t ab_count_le(const int64_t *v, size_t n, int64_t x);
 
+/* FNV-1a, 64 bits: h updated with len bytes of buf. Start from AB_FNV_OFFSET;
+ * feed a long input piece by piece by passing each result on. */
+#define AB_FNV_OFFSET UINT64_C(0xcbf29ce484222325)
+uint64_t ab_fnv1a(uint64_t h, const void *buf, size_t len);
+
 /* true when v is a power of two (1, 2, 4, ...). */
 static inline bool ab_is_pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 

@@ -306,16 +306,6 @@ struct ab_names {
     size_t *slot;    /* index + 1, 0 = empty */
 };
 
-/* FNV-1a over len bytes. */
-static uint64_t hash_bytes(const char *s, size_t len) {
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 static bool name_is(const char *name, const char *s, size_t len) {
     return strncmp(name, s, len) == 0 && name[len] == '\0';
 }
@@ -337,7 +327,7 @@ ab_status ab_names_build(const ab_problem *p, ab_names **out, size_t *dup_a, siz
     for (size_t i = 0; i < p->n; i++) {
         const char *name = p->t[i].name;
         size_t len = strlen(name);
-        size_t h = (size_t)hash_bytes(name, len) & t->mask;
+        size_t h = (size_t)ab_fnv1a(AB_FNV_OFFSET, name, len) & t->mask;
         while (t->slot[h] != 0) {
             size_t j = t->slot[h] - 1;
             if (name_is(p->t[j].name, name, len)) {
@@ -355,7 +345,7 @@ ab_status ab_names_build(const ab_problem *p, ab_names **out, size_t *dup_a, siz
 }
 
 size_t ab_names_find(const ab_names *t, const char *name, size_t len) {
-    size_t h = (size_t)hash_bytes(name, len) & t->mask;
+    size_t h = (size_t)ab_fnv1a(AB_FNV_OFFSET, name, len) & t->mask;
     while (t->slot[h] != 0) {
         size_t j = t->slot[h] - 1;
         if (name_is(t->p->t[j].name, name, len)) return j;
@@ -415,6 +405,25 @@ bool ab_parse_int64(const char *s, size_t len, int64_t *out) {
         int d = s[i] - '0';
         if (ab_mul_ovf(v, 10, &v) || ab_add_ovf(v, neg ? -d : d, &v)) return false;
     }
+    *out = v;
+    return true;
+}
+
+bool ab_parse_bytes(const char *s, int64_t *out) {
+    size_t digits = strlen(s);
+    int64_t mul = 1;
+    switch (digits > 0 ? s[digits - 1] : '\0') {
+    case 'k': case 'K': mul = (int64_t)1 << 10; break;
+    case 'm': case 'M': mul = (int64_t)1 << 20; break;
+    case 'g': case 'G': mul = (int64_t)1 << 30; break;
+    case 't': case 'T': mul = (int64_t)1 << 40; break;
+    default: break;
+    }
+    if (mul > 1) digits--;
+    int64_t v;
+    if (digits == 0 || s[0] == '-' || s[0] == '+' || !ab_parse_int64(s, digits, &v) || v < 1 ||
+        ab_mul_ovf(v, mul, &v))
+        return false;
     *out = v;
     return true;
 }

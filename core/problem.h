@@ -241,4 +241,10 @@ ab_status ab_params_int(const ab_params *params, const char *key, int64_t def, i
  * Returns false on anything else, including overflow of int64_t. */
 bool ab_parse_int64(const char *s, size_t len, int64_t *out);
 
+/* Parses a byte count: digits (no sign), optionally followed by K, M, G or T
+ * (either case; binary multiples: 64K = 65536), at least 1 byte, into *out.
+ * Returns false (leaving *out alone) on anything else or on overflow of
+ * int64_t: "512M", "4G", "100" are read, "", "K", "-5", "+5", "1.5G" are not. */
+bool ab_parse_bytes(const char *s, int64_t *out);
+
 #endif
