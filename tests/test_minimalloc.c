@@ -96,6 +96,26 @@ Test(minimalloc, rejects_bad_files_naming_line_and_column) {
     rejects("id,lower,upper,size\n", "no buffers");
 }
 
+/* A byte order mark is skipped only when all three of its bytes are there: a
+ * file of just its first one or two bytes is an unknown column, not a read
+ * past the end of the file (the reader used to check one byte and skip three). */
+Test(minimalloc, rejects_a_one_or_two_byte_start_of_a_byte_order_mark) {
+    rejects("\xEF", "bad.csv:1: header: unknown column '\xEF'");
+    rejects("\xEF\xBB", "bad.csv:1: header: unknown column '\xEF\xBB'");
+    rejects("\xEF\xBB\n", "bad.csv:1: header: unknown column '\xEF\xBB'");
+}
+
+Test(minimalloc, skips_a_whole_byte_order_mark) {
+    const char *path = write_named("bom.csv", "\xEF\xBB\xBFid,lower,upper,size\nb1,0,3,4\n");
+    ab_problem p;
+    ab_error err;
+    cr_assert_eq(abh_minimalloc_load(path, &p, NULL, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(p.n, 1);
+    cr_assert_str_eq(p.t[0].name, "b1");
+    cr_assert_eq(p.t[0].line, 2);
+    ab_problem_free(&p);
+}
+
 Test(minimalloc, reads_and_writes_plans_with_offsets) {
     const char *suite = write_named("s.csv", "id,lower,upper,size\na,0,3,4\nb,2,5,4\n");
     ab_problem p;

@@ -395,12 +395,12 @@ Test(plan_csv, rejects_a_missing_file) {
     ab_error err = {0};
     cr_assert_eq(abh_plan_read(path, &p, &pl, &err), AB_EINPUT);
     char want[4200];
-    snprintf(want, sizeof want, "%s: No such file or directory", path);
+    snprintf(want, sizeof want, "%s: cannot open: No such file or directory", path);
     cr_assert_str_eq(err.msg, want);
     cr_assert_eq(pl.n, 0);
     /* a folder opens but does not read */
     cr_assert_eq(abh_plan_read(dir, &p, &pl, &err), AB_EINPUT);
-    snprintf(want, sizeof want, "%s: Is a directory", dir);
+    snprintf(want, sizeof want, "%s: cannot read: Is a directory", dir);
     cr_assert_str_eq(err.msg, want);
     free(dir);
     ab_problem_free(&p);

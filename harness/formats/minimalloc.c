@@ -1,11 +1,13 @@
 /*
  * minimalloc.c — MiniMalloc CSV in and out (see minimalloc.h). The format has
- * no quoting: a field is the text between commas, blanks around it trimmed.
+ * no quoting: a field is the text between commas, blanks around it trimmed
+ * (core/csv.h with quotes off).
  */
 #include "harness/formats/minimalloc.h"
 
-#include <errno.h>
-#include <stdio.h>
+#include "core/csv.h"
+#include "core/file.h"
+
 #include <string.h>
 
 enum { COL_ID, COL_LOWER, COL_UPPER, COL_SIZE, COL_ALIGN, COL_OFFSET, NCOLS };
@@ -15,68 +17,40 @@ static const char *const col_names[NCOLS] = {"id", "lower", "upper", "size", "al
 typedef struct csv {
     const char *path;
     char *text;       /* the whole file, owned */
-    size_t len, pos;
-    int line;
+    size_t len;
+    ab_csv rd;        /* the tokenizer over text, quotes off */
+    int line;         /* the current record's line */
     int col[NCOLS];   /* field index of each column, -1 when absent */
     int nfields;
 } csv;
 
 static ab_status slurp(csv *c, ab_error *err) {
-    FILE *f = fopen(c->path, "rb");
-    if (f == NULL) return ab_fail(err, AB_EINPUT, "%s: cannot open: %s", c->path, strerror(errno));
-    ab_buf b = {0};
-    char chunk[65536];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) ab_buf_append(&b, chunk, got);
-    bool bad = ferror(f) != 0;
-    fclose(f);
-    if (bad || b.oom) {
-        ab_buf_free(&b);
-        return bad ? ab_fail(err, AB_EINPUT, "%s: cannot read: %s", c->path, strerror(errno))
-                   : ab_fail(err, AB_ENOMEM, "%s: out of memory reading", c->path);
-    }
-    c->text = b.s ? b.s : ab_strdup("");
-    c->len = b.n;
-    if (c->text == NULL) return ab_fail(err, AB_ENOMEM, "%s: out of memory reading", c->path);
+    ab_status st = ab_read_file(c->path, &c->text, &c->len, err);
+    if (st != AB_OK) return st;
     if (memchr(c->text, '\0', c->len) != NULL)
         return ab_fail(err, AB_EINPUT, "%s: a NUL byte: not a CSV text file", c->path);
+    ab_csv_init(&c->rd, c->path, c->text, c->len, false);
     return AB_OK;
 }
 
-/* The next non-blank line, split in place into fields (at most max); false
- * at the end of the file. */
-static bool next_line(csv *c, char **fields, int max, int *n) {
-    while (c->pos < c->len) {
-        char *s = c->text + c->pos;
-        size_t l = strcspn(s, "\r\n");
-        c->pos += l;
-        if (c->pos < c->len && c->text[c->pos] == '\r') c->pos++;
-        if (c->pos < c->len && c->text[c->pos] == '\n') c->pos++;
-        c->line++;
-        s[l] = '\0';
-        if (strspn(s, " \t") == l) continue;
-        *n = 0;
-        for (char *f = s;; f++) {
-            char *end = f + strcspn(f, ",");
-            bool last = *end == '\0';
-            *end = '\0';
-            while (*f == ' ' || *f == '\t') f++;
-            for (char *t = end; t > f && (t[-1] == ' ' || t[-1] == '\t');) *--t = '\0';
-            if (*n < max) fields[*n] = f;
-            (*n)++;
-            if (last) break;
-            f = end;
-        }
-        return true;
-    }
-    return false;
+/* The next non-blank line, split into fields (at most max, *n counts them
+ * all); false at the end of the file (or *st set when memory runs out). */
+static bool next_line(csv *c, char **fields, int max, int *n, ab_status *st, ab_error *err) {
+    bool eof;
+    *st = ab_csv_next(&c->rd, &eof, err);
+    if (*st != AB_OK || eof) return false;
+    c->line = c->rd.line;
+    *n = (int)c->rd.nf;
+    for (int i = 0; i < *n && i < max; i++) fields[i] = c->rd.f[i].s;
+    return true;
 }
 
 static ab_status read_header(csv *c, bool need_offset, ab_error *err) {
     char *f[64];
     int n;
-    if (!next_line(c, f, 64, &n)) return ab_fail(err, AB_EINPUT, "%s: empty file", c->path);
-    if (c->line == 1 && (unsigned char)f[0][0] == 0xEF) f[0] += 3; /* a UTF-8 BOM */
+    ab_status st;
+    if (!next_line(c, f, 64, &n, &st, err))
+        return st != AB_OK ? st : ab_fail(err, AB_EINPUT, "%s: empty file", c->path);
     for (int k = 0; k < NCOLS; k++) c->col[k] = -1;
     for (int i = 0; i < n && i < 64; i++) {
         int k = 0;
@@ -140,12 +114,13 @@ static char *name_from_path(const char *path, int64_t *capacity) {
 static ab_status read_rows(csv *c, ab_problem *p, ab_error *err) {
     char *f[64];
     int n;
-    while (next_line(c, f, 64, &n)) {
+    ab_status st = AB_OK;
+    while (next_line(c, f, 64, &n, &st, err)) {
         if (n != c->nfields)
             return ab_fail(err, AB_EINPUT, "%s:%d: expected %d fields like the header, got %d",
                            c->path, c->line, c->nfields, n);
         int64_t lower, upper, size, align;
-        ab_status st = field_int(c, f, COL_LOWER, 0, AB_MAX_SIZE, &lower, err);
+        st = field_int(c, f, COL_LOWER, 0, AB_MAX_SIZE, &lower, err);
         if (st == AB_OK) st = field_int(c, f, COL_UPPER, 1, AB_MAX_SIZE, &upper, err);
         if (st == AB_OK) st = field_int(c, f, COL_SIZE, 1, AB_MAX_SIZE, &size, err);
         if (st == AB_OK) st = field_int(c, f, COL_ALIGN, 1, AB_MAX_SIZE, &align, err);
@@ -165,7 +140,7 @@ static ab_status read_rows(csv *c, ab_problem *p, ab_error *err) {
                        .line = c->line};
         if ((st = ab_problem_add(p, &t, err)) != AB_OK) return st;
     }
-    return AB_OK;
+    return st;
 }
 
 ab_status abh_minimalloc_load(const char *path, ab_problem *p, bool *had_offsets, ab_error *err) {
@@ -190,6 +165,7 @@ ab_status abh_minimalloc_load(const char *path, ab_problem *p, bool *had_offsets
             st = ab_fail(err, AB_ENOMEM, "%s: out of memory", path);
     }
     if (had_offsets) *had_offsets = c.col[COL_OFFSET] >= 0;
+    ab_csv_free(&c.rd);
     ab_free(c.text);
     if (st != AB_OK) ab_problem_free(p);
     return st;
@@ -239,7 +215,7 @@ ab_status abh_minimalloc_plan_read(const char *path, const ab_problem *p, ab_pla
     if (st == AB_OK) st = ab_names_build(p, &names, NULL, NULL, err);
     char *f[64];
     int n;
-    while (st == AB_OK && next_line(&c, f, 64, &n)) {
+    while (st == AB_OK && next_line(&c, f, 64, &n, &st, err)) {
         if (n != c.nfields) {
             st = ab_fail(err, AB_EINPUT, "%s:%d: expected %d fields like the header, got %d",
                          path, c.line, c.nfields, n);
@@ -258,6 +234,7 @@ ab_status abh_minimalloc_plan_read(const char *path, const ab_problem *p, ab_pla
         if (st == AB_OK) st = ab_plan_add(pl, i, off, i == AB_NO_TENSOR ? id : NULL, c.line, err);
     }
     ab_names_free(names);
+    ab_csv_free(&c.rd);
     ab_free(c.text);
     if (st != AB_OK) ab_plan_free(pl);
     return st;

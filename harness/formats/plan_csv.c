@@ -1,10 +1,11 @@
 /*
  * plan_csv.c — reading and writing plan files (see plan_csv.h, DESIGN.md §4).
  *
- * The reader takes RFC 4180 CSV: fields separated by ',', a field may be
- * quoted with '"' (a quote inside doubled, commas and line ends allowed
- * inside), records end in LF, CRLF or a lone CR, the last one may or may not
- * end in one. Beyond RFC 4180 it accepts what a user's tools produce:
+ * The reader takes RFC 4180 CSV through core/csv.h with quoting on: fields
+ * separated by ',', a field may be quoted with '"' (a quote inside doubled,
+ * commas and line ends allowed inside), records end in LF, CRLF or a lone CR,
+ * the last one may or may not end in one. Beyond RFC 4180 it accepts what a
+ * user's tools produce:
  *   - a UTF-8 byte order mark before the header;
  *   - blank lines (empty or spaces and tabs only), ignored anywhere;
  *   - spaces and tabs around a field, dropped (quote a name to keep them);
@@ -13,15 +14,17 @@
  *     writer leaves them empty for entries that name no tensor).
  * path "-" reads standard input.
  *
- * The whole file is read into one buffer; quoted fields are unescaped in
- * place (the unescaped text is never longer than its source) and every field
- * is NUL-terminated there, so a row costs no allocation beyond its entry.
+ * The whole file is read into one buffer (core/file.h) and tokenized in place,
+ * so a row costs no allocation beyond its entry.
  *
  * Errors are AB_EINPUT with "FILE:LINE: COLUMN: message", LINE being the line
  * a record starts on, e.g.
  *   p.csv:7: offset: expected a non-negative integer, got '12x'
  */
 #include "harness/formats/plan_csv.h"
+
+#include "core/csv.h"
+#include "core/file.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -35,93 +38,7 @@ enum { COL_TENSOR, COL_OFFSET, COL_SIZE, COL_START, COL_END, COL_POOL, NCOLS };
 
 static const char *const col_names[NCOLS] = {"tensor", "offset", "size", "start", "end", "pool"};
 
-/* ---- reading the file ---------------------------------------------------- */
-
-/* Reads all of f into *buf (owned by the caller, one spare byte at the end
- * for a NUL) and its length into *len. */
-static ab_status read_all(FILE *f, const char *path, char **buf, size_t *len, ab_error *err) {
-    char *b = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (!ab_grow((void **)&b, &cap, n + 65536 + 1, 1)) {
-            ab_free(b);
-            return ab_fail(err, AB_ENOMEM, "%s: out of memory reading the plan", path);
-        }
-        size_t got = fread(b + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0) break;
-    }
-    if (ferror(f)) {
-        int e = errno;
-        ab_free(b);
-        return ab_fail(err, AB_EINPUT, "%s: %s", path, e ? strerror(e) : "read error");
-    }
-    b[n] = '\0';
-    *buf = b;
-    *len = n;
-    return AB_OK;
-}
-
-/* Opens and reads the plan at path ("-" = stdin). */
-static ab_status slurp(const char *path, char **buf, size_t *len, ab_error *err) {
-    if (strcmp(path, "-") == 0) return read_all(stdin, "<stdin>", buf, len, err);
-    errno = 0;
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) return ab_fail(err, AB_EINPUT, "%s: %s", path, strerror(errno));
-    errno = 0;
-    ab_status st = read_all(f, path, buf, len, err);
-    fclose(f);
-    return st;
-}
-
-/* ---- CSV records --------------------------------------------------------- */
-
-typedef struct field {
-    char *s;      /* NUL-terminated, inside the buffer */
-    size_t len;
-} field;
-
-typedef struct csv {
-    const char *path; /* for messages */
-    char *buf;        /* the file, with one spare byte */
-    size_t len, pos;
-    int line;         /* line of buf[pos], 1-based */
-    field *f;         /* the fields of the current record */
-    size_t nf, cap;
-} csv;
-
-static bool is_blank(char c) { return c == ' ' || c == '\t'; }
-
-/* Consumes a line end at c->pos (LF, CRLF or CR) when there is one. */
-static bool eat_eol(csv *c) {
-    if (c->pos < c->len && c->buf[c->pos] == '\r') {
-        c->pos++;
-        if (c->pos < c->len && c->buf[c->pos] == '\n') c->pos++;
-        c->line++;
-        return true;
-    }
-    if (c->pos < c->len && c->buf[c->pos] == '\n') {
-        c->pos++;
-        c->line++;
-        return true;
-    }
-    return false;
-}
-
-/* Skips lines that are empty or hold only spaces and tabs. */
-static void skip_blank_lines(csv *c) {
-    for (;;) {
-        size_t p = c->pos;
-        while (p < c->len && is_blank(c->buf[p])) p++;
-        if (p == c->len) {
-            c->pos = p;
-            return;
-        }
-        if (c->buf[p] != '\r' && c->buf[p] != '\n') return;
-        c->pos = p;
-        eat_eol(c);
-    }
-}
+/* ---- messages ------------------------------------------------------------ */
 
 /* A printable, shortened copy of s for a message: control bytes become '?',
  * more than 60 bytes are cut at a UTF-8 boundary and end in "...". */
@@ -140,115 +57,15 @@ static const char *show(const char *s, size_t len, char out[static 72]) {
     return out;
 }
 
-/* Parses a quoted field whose opening quote is at c->pos, unescaping it in
- * place from *out. On return *out is one past its last byte and c->pos is
- * past the closing quote. */
-static ab_status quoted_field(csv *c, size_t *out, const char *where, ab_error *err) {
-    int open_line = c->line;
-    c->pos++;
-    for (;;) {
-        if (c->pos == c->len)
-            return ab_fail(err, AB_EINPUT,
-                           "%s:%d: %s: a quoted field is not closed (missing '\"')", c->path,
-                           open_line, where);
-        char ch = c->buf[c->pos];
-        if (ch == '"') {
-            if (c->pos + 1 < c->len && c->buf[c->pos + 1] == '"') {
-                c->buf[(*out)++] = '"';
-                c->pos += 2;
-                continue;
-            }
-            c->pos++;
-            return AB_OK;
-        }
-        if (ch == '\r' || ch == '\n') {
-            /* a line end inside quotes is data; copy it as it is */
-            size_t from = c->pos;
-            eat_eol(c);
-            while (from < c->pos) c->buf[(*out)++] = c->buf[from++];
-            continue;
-        }
-        c->buf[(*out)++] = ch;
-        c->pos++;
-    }
-}
-
-/* The column a field belongs to, for messages: "header" while reading the
- * header, the header's name for that column, or "field N" past its end. */
-static const char *where_name(const char *const *names, size_t nnames, size_t i, char buf[32]) {
-    if (names == NULL) return "header";
-    if (i < nnames) return names[i];
-    snprintf(buf, 32, "field %zu", i + 1);
-    return buf;
-}
-
-/* Reads the next record (blank lines skipped) into c->f / c->nf. *line gets
- * the line it starts on; *eof is set when there is none. names (the header's
- * column names, NULL while reading the header) only serve messages. */
-static ab_status next_record(csv *c, const char *const *names, size_t nnames, int *line,
-                             bool *eof, ab_error *err) {
-    skip_blank_lines(c);
-    c->nf = 0;
-    *line = c->line;
-    *eof = c->pos == c->len;
-    if (*eof) return AB_OK;
-    for (;;) {
-        char wbuf[32], sbuf[72];
-        const char *where = where_name(names, nnames, c->nf, wbuf);
-        while (c->pos < c->len && is_blank(c->buf[c->pos])) c->pos++;
-        size_t begin = c->pos, out = c->pos;
-        if (c->pos < c->len && c->buf[c->pos] == '"') {
-            begin = out = c->pos; /* unescape over the opening quote */
-            ab_status st = quoted_field(c, &out, where, err);
-            if (st != AB_OK) return st;
-            while (c->pos < c->len && is_blank(c->buf[c->pos])) c->pos++;
-            if (c->pos < c->len && c->buf[c->pos] != ',' && c->buf[c->pos] != '\r' &&
-                c->buf[c->pos] != '\n')
-                return ab_fail(err, AB_EINPUT,
-                               "%s:%d: %s: unexpected '%s' after a closing quote (a quote "
-                               "inside a quoted field is written twice: \"\")",
-                               c->path, c->line, where, show(c->buf + c->pos, 1, sbuf));
-        } else {
-            while (c->pos < c->len && c->buf[c->pos] != ',' && c->buf[c->pos] != '\r' &&
-                   c->buf[c->pos] != '\n') {
-                if (c->buf[c->pos] == '"')
-                    return ab_fail(err, AB_EINPUT,
-                                   "%s:%d: %s: a '\"' inside an unquoted field (quote the whole "
-                                   "field and write the quote twice: \"\")",
-                                   c->path, c->line, where);
-                c->pos++;
-            }
-            out = c->pos;
-            while (out > begin && is_blank(c->buf[out - 1])) out--;
-        }
-        if (!ab_grow((void **)&c->f, &c->cap, c->nf + 1, sizeof *c->f))
-            return ab_fail(err, AB_ENOMEM, "%s: out of memory reading the plan", c->path);
-        /* look at the delimiter before the NUL may overwrite it */
-        char delim = c->pos < c->len ? c->buf[c->pos] : '\0';
-        c->buf[out] = '\0';
-        c->f[c->nf++] = (field){.s = c->buf + begin, .len = out - begin};
-        if (delim == ',') {
-            c->pos++;
-            continue;
-        }
-        if (delim == '\r' || delim == '\n') { /* the NUL may sit on it: step by hand */
-            c->pos++;
-            if (delim == '\r' && c->pos < c->len && c->buf[c->pos] == '\n') c->pos++;
-            c->line++;
-        }
-        return AB_OK;
-    }
-}
-
 /* ---- the header ---------------------------------------------------------- */
 
 /* Maps the header's fields to columns: col[k] is the field index of column k,
  * or -1 when absent. names[i] receives the canonical name of field i. */
-static ab_status read_header(csv *c, long col[NCOLS], const char **names, int line,
+static ab_status read_header(ab_csv *c, long col[NCOLS], const char **names, int line,
                              ab_error *err) {
     for (int k = 0; k < NCOLS; k++) col[k] = -1;
     for (size_t i = 0; i < c->nf; i++) {
-        const field *f = &c->f[i];
+        const ab_csv_field *f = &c->f[i];
         char sbuf[72];
         if (f->len == 0)
             return ab_fail(err, AB_EINPUT, "%s:%d: header: column %zu has no name", c->path, line,
@@ -276,8 +93,8 @@ static ab_status read_header(csv *c, long col[NCOLS], const char **names, int li
 /* ---- rows ---------------------------------------------------------------- */
 
 /* Parses field f of column k as an integer in [lo, AB_MAX_SIZE]. */
-static ab_status int_field(const csv *c, int line, int k, const field *f, int64_t lo, int64_t *v,
-                           ab_error *err) {
+static ab_status int_field(const ab_csv *c, int line, int k, const ab_csv_field *f, int64_t lo,
+                           int64_t *v, ab_error *err) {
     char sbuf[72];
     const char *what = lo > 0 ? "a positive integer" : "a non-negative integer";
     if (!ab_parse_int64(f->s, f->len, v) || *v < lo)
@@ -292,10 +109,10 @@ static ab_status int_field(const csv *c, int line, int k, const field *f, int64_
 
 /* Checks an optional column (size, start, end) of a row against tensor t
  * (NULL when the name is unknown: the value is only parsed). */
-static ab_status check_extra(const csv *c, int line, int k, long idx, const ab_tensor *t,
+static ab_status check_extra(const ab_csv *c, int line, int k, long idx, const ab_tensor *t,
                              ab_error *err) {
     if (idx < 0) return AB_OK;
-    const field *f = &c->f[idx];
+    const ab_csv_field *f = &c->f[idx];
     if (f->len == 0) return AB_OK; /* left empty: not given */
     int64_t v;
     ab_status st = int_field(c, line, k, f, k == COL_SIZE ? 1 : 0, &v, err);
@@ -316,7 +133,7 @@ static ab_status check_extra(const csv *c, int line, int k, long idx, const ab_t
  * field leaves *offset as a joint offset. An offset at or past the end of a
  * bounded pool cannot be told apart from one in the next pool, so it is
  * refused here; running past the end is the checker's to report. */
-static ab_status pool_offset(const csv *c, int line, const field *f, const ab_problem *p,
+static ab_status pool_offset(const ab_csv *c, int line, const ab_csv_field *f, const ab_problem *p,
                              int64_t *offset, ab_error *err) {
     char sbuf[72];
     if (f->len == 0) return AB_OK;
@@ -337,7 +154,7 @@ static ab_status pool_offset(const csv *c, int line, const field *f, const ab_pr
 }
 
 /* Turns the current record (a data row) into a plan entry. */
-static ab_status read_row(const csv *c, const long col[NCOLS], size_t nhead, int line,
+static ab_status read_row(const ab_csv *c, const long col[NCOLS], size_t nhead, int line,
                           const ab_problem *p, const ab_names *names, ab_plan *pl,
                           ab_error *err) {
     if (c->nf < nhead) {
@@ -354,7 +171,7 @@ static ab_status read_row(const csv *c, const long col[NCOLS], size_t nhead, int
                        "%s:%d: field %zu: one too many: the row has %zu fields, the header %zu "
                        "columns",
                        c->path, line, nhead + 1, c->nf, nhead);
-    const field *name = &c->f[col[COL_TENSOR]];
+    const ab_csv_field *name = &c->f[col[COL_TENSOR]];
     if (name->len == 0)
         return ab_fail(err, AB_EINPUT, "%s:%d: tensor: empty name", c->path, line);
     int64_t offset;
@@ -386,47 +203,50 @@ static ab_status check_text(const char *path, const char *buf, size_t len, ab_er
     return ab_fail(err, AB_EINPUT, "%s:%d: a NUL byte: a plan file is text", path, line);
 }
 
-/* Reads every record after the header: c->buf holds the file. */
-static ab_status parse(csv *c, const ab_problem *p, const ab_names *names, ab_plan *pl,
+/* Reads the header and every record after it. */
+static ab_status parse(ab_csv *c, const ab_problem *p, const ab_names *names, ab_plan *pl,
                        ab_error *err) {
-    if (c->len >= 3 && memcmp(c->buf, "\xEF\xBB\xBF", 3) == 0) c->pos = 3;
-    int line;
     bool eof;
-    ab_status st = next_record(c, NULL, 0, &line, &eof, err);
+    ab_status st = ab_csv_next(c, &eof, err);
     if (st != AB_OK) return st;
     if (eof)
         return ab_fail(err, AB_EINPUT,
                        "%s:%d: header: the file is empty; expected a header such as "
                        "'tensor,offset'",
-                       c->path, line);
+                       c->path, c->line);
     size_t nhead = c->nf;
     const char **colnames = ab_alloc_array(nhead, sizeof *colnames);
     if (colnames == NULL)
         return ab_fail(err, AB_ENOMEM, "%s: out of memory reading the plan", c->path);
     long col[NCOLS];
-    st = read_header(c, col, colnames, line, err);
+    st = read_header(c, col, colnames, c->line, err);
+    c->names = colnames;
+    c->nnames = nhead;
     while (st == AB_OK) {
-        st = next_record(c, colnames, nhead, &line, &eof, err);
+        st = ab_csv_next(c, &eof, err);
         if (st != AB_OK || eof) break;
-        st = read_row(c, col, nhead, line, p, names, pl, err);
+        st = read_row(c, col, nhead, c->line, p, names, pl, err);
     }
+    c->names = NULL;
     ab_free(colnames);
     return st;
 }
 
 ab_status abh_plan_read(const char *path, const ab_problem *p, ab_plan *pl, ab_error *err) {
     ab_plan_init(pl);
-    csv c = {.path = path, .line = 1};
-    ab_status st = slurp(path, &c.buf, &c.len, err);
+    char *buf;
+    size_t len;
+    ab_status st = ab_read_file(path, &buf, &len, err);
     if (st != AB_OK) return st;
-    if (strcmp(path, "-") == 0) c.path = "<stdin>";
+    ab_csv c;
+    ab_csv_init(&c, strcmp(path, "-") == 0 ? "<stdin>" : path, buf, len, true);
     ab_names *names = NULL;
-    st = check_text(c.path, c.buf, c.len, err);
+    st = check_text(c.path, buf, len, err);
     if (st == AB_OK) st = ab_names_build(p, &names, NULL, NULL, err);
     if (st == AB_OK) st = parse(&c, p, names, pl, err);
     ab_names_free(names);
-    ab_free(c.f);
-    ab_free(c.buf);
+    ab_csv_free(&c);
+    ab_free(buf);
     if (st != AB_OK) ab_plan_free(pl);
     return st;
 }
@@ -434,6 +254,8 @@ ab_status abh_plan_read(const char *path, const ab_problem *p, ab_plan *pl, ab_e
 /* ---- writing ------------------------------------------------------------- */
 
 /* true when a name must be quoted to read back as it is. */
+static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
 static bool needs_quotes(const char *s) {
     size_t n = strlen(s);
     if (n == 0 || is_blank(s[0]) || is_blank(s[n - 1])) return true;

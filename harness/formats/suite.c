@@ -36,6 +36,7 @@
  */
 #include "harness/formats/suite.h"
 
+#include "core/file.h"
 #include "harness/formats/gen.h"
 
 #include <errno.h>
@@ -228,14 +229,8 @@ static void rec_free(rec *R) {
 
 /* ---- the anchor table ------------------------------------------------------ */
 
-static size_t hash_name(const char *s) {
-    uint64_t h = 1469598103934665603u;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return (size_t)h;
-}
-
 static anchor *anchor_slot(anchor *tab, size_t cap, const char *name) {
-    size_t i = hash_name(name) & (cap - 1);
+    size_t i = (size_t)ab_fnv1a(AB_FNV_OFFSET, name, strlen(name)) & (cap - 1);
     while (tab[i].name != NULL && strcmp(tab[i].name, name) != 0) i = (i + 1) & (cap - 1);
     return &tab[i];
 }
@@ -1549,38 +1544,11 @@ ab_status abh_suite_load_buffer(const char *name, const char *buf, size_t len, a
     return st;
 }
 
-/* Reads all of f into *buf (owned by the caller) and *len. */
-static ab_status slurp(FILE *f, const char *path, char **buf, size_t *len, ab_error *err) {
-    size_t cap = 1 << 16, n = 0;
-    char *b = ab_malloc(cap);
-    if (b == NULL) return nomem(err, path);
-    for (;;) {
-        if (n == cap && !ab_grow((void **)&b, &cap, cap + 1, 1)) {
-            ab_free(b);
-            return nomem(err, path);
-        }
-        size_t got = fread(b + n, 1, cap - n, f);
-        n += got;
-        if (got > 0) continue;
-        if (!ferror(f)) break;
-        int e = errno;
-        ab_free(b);
-        return ab_fail(err, AB_EINPUT, "%s: cannot read: %s", path, strerror(e));
-    }
-    *buf = b;
-    *len = n;
-    return AB_OK;
-}
-
 ab_status abh_suite_load(const char *path, ab_problem *p, ab_error *err) {
     ab_problem_init(p);
-    bool std_in = strcmp(path, "-") == 0;
-    FILE *f = std_in ? stdin : fopen(path, "rb");
-    if (f == NULL) return ab_fail(err, AB_EINPUT, "%s: cannot open: %s", path, strerror(errno));
     char *buf = NULL;
     size_t len = 0;
-    ab_status st = slurp(f, path, &buf, &len, err);
-    if (!std_in) fclose(f);
+    ab_status st = ab_read_file(path, &buf, &len, err);
     if (st == AB_OK) st = load_text(path, buf, len, p, err);
     ab_free(buf);
     if (st != AB_OK) ab_problem_free(p);

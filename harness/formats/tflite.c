@@ -12,6 +12,7 @@
 #include "harness/formats/tflite.h"
 
 #include "core/buf.h"
+#include "core/file.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -904,42 +905,18 @@ ab_status abh_tflite_problem(abh_tflite_model *m, const abh_tflite_options *opt,
     return st;
 }
 
-/* Reads the whole file at path into *buf (owned by the caller) and *len. */
-static ab_status read_file(const char *path, unsigned char **buf, size_t *len, ab_error *err) {
-    FILE *f = fopen(path, "rb");
-    *buf = NULL;
-    *len = 0;
-    if (f == NULL) return ab_fail(err, AB_EINPUT, "%s: cannot read: %s", path, strerror(errno));
-    size_t cap = 0;
-    ab_status st = AB_OK;
-    for (;;) {
-        if (!ab_grow((void **)buf, &cap, *len + 65536, 1)) {
-            st = ab_fail(err, AB_ENOMEM, "%s: out of memory reading %zu bytes", path, *len);
-            break;
-        }
-        size_t got = fread(*buf + *len, 1, cap - *len, f);
-        *len += got;
-        if (got == 0) {
-            if (ferror(f)) st = ab_fail(err, AB_EINPUT, "%s: cannot read: %s", path, strerror(errno));
-            break;
-        }
-    }
-    fclose(f);
-    return st;
-}
-
 /* Reads, parses and converts the file at path; the file's bytes are freed
  * before it returns. */
 ab_status abh_tflite_load(const char *path, const abh_tflite_options *opt, ab_problem *p,
                           abh_tflite_model *m, ab_error *err) {
     abh_tflite_model own;
     abh_tflite_model *mm = m ? m : &own;
-    unsigned char *buf;
+    char *buf;
     size_t len;
     ab_problem_init(p);
     model_init(mm);
-    ab_status st = read_file(path, &buf, &len, err);
-    if (st == AB_OK) st = abh_tflite_parse(path, buf, len, mm, err);
+    ab_status st = ab_read_file(path, &buf, &len, err);
+    if (st == AB_OK) st = abh_tflite_parse(path, (const unsigned char *)buf, len, mm, err);
     ab_free(buf);
     if (st == AB_OK) st = abh_tflite_problem(mm, opt, p, err);
     if (st == AB_OK && (p->source = ab_strdup(path)) == NULL)
