@@ -15,10 +15,11 @@
  *   4. the driver: components smallest first, each with a share of the time,
  *      the plan assembled, scaled back to bytes and checked by abo_check.
  *
- * Not thread-safe: qsort comparators read a file-level context, and GLPK's
- * environment is per process (thread) anyway.
+ * Not thread-safe: GLPK's environment is per process (thread).
  */
 #include "oracle/ilp.h"
+
+#include "core/sort.h"
 
 #include <float.h>
 #include <glpk.h>
@@ -87,9 +88,7 @@ static int ms_left(double deadline) {
  * fractional part is at least 0.001 up (P is integral), and so do we. */
 static int64_t int_bound(double b) { return (int64_t)ceil(b - 1e-3); }
 
-/* ---- sorting with a context (single-threaded: see the file comment) ----------- */
-
-static const ab_problem *sort_q;
+/* ---- sorting (ab_sort: the comparators take their context) ------------------ */
 
 static int cmp_size_t(const void *a, const void *b) {
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
@@ -102,17 +101,19 @@ static int cmp_size_t(const void *a, const void *b) {
     do { if ((x) != (y)) return (x) > (y) ? -1 : 1; } while (0)
 
 /* Tensor indices by start, ties by index. */
-static int by_start(const void *a, const void *b) {
+static int by_start(const void *a, const void *b, const void *ctx) {
+    const ab_problem *q = ctx;
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    CMP_ASC(sort_q->t[x].start, sort_q->t[y].start);
+    CMP_ASC(q->t[x].start, q->t[y].start);
     CMP_ASC(x, y);
     return 0;
 }
 
 /* Tensor indices by end, ties by index. */
-static int by_end(const void *a, const void *b) {
+static int by_end(const void *a, const void *b, const void *ctx) {
+    const ab_problem *q = ctx;
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    CMP_ASC(sort_q->t[x].end, sort_q->t[y].end);
+    CMP_ASC(q->t[x].end, q->t[y].end);
     CMP_ASC(x, y);
     return 0;
 }
@@ -220,8 +221,7 @@ static ab_status list_max_load(const prep *pp, const size_t *list, size_t m, int
     size_t *ends = ab_alloc_array(m ? m : 1, sizeof *ends);
     if (ends == NULL) return ab_fail(err, AB_ENOMEM, "out of memory computing a bound");
     memcpy(ends, list, m * sizeof *ends);
-    sort_q = &pp->q;
-    qsort(ends, m, sizeof *ends, by_end);
+    ab_sort(ends, m, sizeof *ends, by_end, &pp->q);
     int64_t load = 0, best = 0;
     size_t k = 0;
     for (size_t r = 0; r < m; r++) {
@@ -377,8 +377,7 @@ static ab_status prep_build(const ab_problem *p, const abo_ilp_options *o, prep 
     pp->by_start = ab_alloc_array(pp->n ? pp->n : 1, sizeof *pp->by_start);
     if (pp->by_start == NULL) return ab_fail(err, AB_ENOMEM, "out of memory sorting tensors");
     for (size_t i = 0; i < pp->n; i++) pp->by_start[i] = i;
-    sort_q = &pp->q;
-    qsort(pp->by_start, pp->n, sizeof *pp->by_start, by_start);
+    ab_sort(pp->by_start, pp->n, sizeof *pp->by_start, by_start, &pp->q);
     if ((st = find_components(pp, err)) != AB_OK) return st;
     check_fixed(pp);
     if ((st = heur ? heuristics(pp, o, err) : stacked(pp, err)) != AB_OK) return st;
@@ -569,11 +568,10 @@ static ab_status model_local_components(model *md, ab_error *err) {
 
 /* Local indices by what makes two tensors interchangeable, then by end;
  * ties by local index. */
-static const model *sort_md;
-
-static int by_local_identity(const void *a, const void *b) {
+static int by_local_identity(const void *a, const void *b, const void *ctx) {
+    const model *md = ctx;
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    const ab_tensor *s = lt(sort_md, x), *t = lt(sort_md, y);
+    const ab_tensor *s = lt(md, x), *t = lt(md, y);
     CMP_ASC(s->offset != AB_NONE, t->offset != AB_NONE);
     CMP_ASC(s->size, t->size);
     CMP_ASC(s->start, t->start);
@@ -583,9 +581,10 @@ static int by_local_identity(const void *a, const void *b) {
     return 0;
 }
 
-static int by_local_end(const void *a, const void *b) {
+static int by_local_end(const void *a, const void *b, const void *ctx) {
+    const model *md = ctx;
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    CMP_ASC(lt(sort_md, x)->end, lt(sort_md, y)->end);
+    CMP_ASC(lt(md, x)->end, lt(md, y)->end);
     CMP_ASC(x, y);
     return 0;
 }
@@ -607,8 +606,7 @@ static ab_status model_classes(model *md, bool fix, ab_error *err) {
         ord[i] = i;
         md->cls_size[i] = 1;
     }
-    sort_md = md;
-    qsort(ord, m, sizeof *ord, by_local_identity);
+    ab_sort(ord, m, sizeof *ord, by_local_identity, md);
     size_t nmem = 0;
     md->ncls = 0;
     for (size_t r = 0; r < m && fix;) {
@@ -681,8 +679,7 @@ static ab_status model_cliques(model *md, ab_error *err) {
         goto done;
     }
     for (size_t i = 0; i < m; i++) ends[i] = i;
-    sort_md = md;
-    qsort(ends, m, sizeof *ends, by_local_end);
+    ab_sort(ends, m, sizeof *ends, by_local_end, md);
     size_t i = 0, k = 0, nlive = 0, nmem = 0;
     bool added = false;
     md->ncl = 0;
@@ -1220,13 +1217,12 @@ static int64_t first_fit_order(const model *md, plan_scratch *ps) {
     return arena;
 }
 
-static const plan_scratch *sort_ps;
-static const model *sort_md2;
-/* Local tensors by key, then larger first, then index. */
-static int by_key(const void *a, const void *b) {
+/* Local tensors by key (md->ps->key), then larger first, then index. */
+static int by_key(const void *a, const void *b, const void *ctx) {
+    const model *md = ctx;
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    CMP_ASC(sort_ps->key[x], sort_ps->key[y]);
-    CMP_DESC(lt(sort_md2, x)->size, lt(sort_md2, y)->size);
+    CMP_ASC(md->ps->key[x], md->ps->key[y]);
+    CMP_DESC(lt(md, x)->size, lt(md, y)->size);
     CMP_ASC(x, y);
     return 0;
 }
@@ -1240,9 +1236,7 @@ static void lp_guided(glp_tree *T, const model *md) {
         ps->ord[i] = i;
         ps->key[i] = glp_get_col_prim(mip, (int)i + 1) * (double)md->coef[i];
     }
-    sort_ps = ps;
-    sort_md2 = md;
-    qsort(ps->ord, md->m, sizeof *ps->ord, by_key);
+    ab_sort(ps->ord, md->m, sizeof *ps->ord, by_key, md);
     int64_t arena = first_fit_order(md, ps);
     if (arena > md->ub) return;
     if (glp_mip_status(mip) == GLP_FEAS && (double)(arena > md->lb ? arena : md->lb) >= glp_mip_obj_val(mip))
@@ -1494,15 +1488,15 @@ static ab_status solve_component(solver *sv, size_t c, int64_t lb, comp_result *
     return st;
 }
 
-static const prep *sort_pp;
 /* Components smallest first (they finish soon and leave their time to the
  * rest), then by decreasing heuristic arena, then by first tensor. */
-static int by_work(const void *a, const void *b) {
+static int by_work(const void *a, const void *b, const void *ctx) {
+    const prep *pp = ctx;
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    size_t nx = sort_pp->comp_first[x + 1] - sort_pp->comp_first[x];
-    size_t ny = sort_pp->comp_first[y + 1] - sort_pp->comp_first[y];
+    size_t nx = pp->comp_first[x + 1] - pp->comp_first[x];
+    size_t ny = pp->comp_first[y + 1] - pp->comp_first[y];
     CMP_ASC(nx, ny);
-    CMP_DESC(sort_pp->comp_heur[x], sort_pp->comp_heur[y]);
+    CMP_DESC(pp->comp_heur[x], pp->comp_heur[y]);
     CMP_ASC(x, y);
     return 0;
 }
@@ -1545,8 +1539,7 @@ static ab_status solve_all(solver *sv, summary *sum, ab_error *err) {
         ord[c] = c;
         res[c] = (comp_result){.end = COMP_SKIPPED, .arena = pp->comp_heur[c], .bound = pp->comp_lb[c]};
     }
-    sort_pp = pp;
-    qsort(ord, nc, sizeof *ord, by_work);
+    ab_sort(ord, nc, sizeof *ord, by_work, pp);
     int64_t lb = pp->lb;
     ab_status st = AB_OK;
     for (size_t k = 0; k < nc && st == AB_OK; k++) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "planners/conflicts.h"
 
 __extension__ typedef __int128 i128;
@@ -21,12 +22,10 @@ ab_status abp_order_param(const ab_params *opt, abp_order *order, ab_error *err)
     return AB_OK;
 }
 
-/* qsort has no context argument: the comparators read these. Planning is
- * single-threaded per process (the runner isolates jobs in processes). */
-static const ab_problem *sort_p;
-
-static int cmp_name(size_t a, size_t b) {
-    int c = strcmp(sort_p->t[a].name, sort_p->t[b].name);
+/* The placement orders: comparators of tensor indices for ab_sort, ctx the
+ * problem; each a total order (ties by name, then index). */
+static int cmp_name(const ab_problem *p, size_t a, size_t b) {
+    int c = strcmp(p->t[a].name, p->t[b].name);
     if (c != 0) return c;
     return (a > b) - (a < b);
 }
@@ -36,29 +35,32 @@ static int cmp_name(size_t a, size_t b) {
 #define CMP_ASC(x, y) \
     do { if ((x) != (y)) return (x) < (y) ? -1 : 1; } while (0)
 
-static int by_start(const void *pa, const void *pb) {
+static int by_start(const void *pa, const void *pb, const void *ctx) {
+    const ab_problem *p = ctx;
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    const ab_tensor *x = &sort_p->t[a], *y = &sort_p->t[b];
+    const ab_tensor *x = &p->t[a], *y = &p->t[b];
     CMP_ASC(x->start, y->start);
     CMP_DESC(x->size, y->size);
-    return cmp_name(a, b);
+    return cmp_name(p, a, b);
 }
 
-static int by_size(const void *pa, const void *pb) {
+static int by_size(const void *pa, const void *pb, const void *ctx) {
+    const ab_problem *p = ctx;
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    const ab_tensor *x = &sort_p->t[a], *y = &sort_p->t[b];
+    const ab_tensor *x = &p->t[a], *y = &p->t[b];
     CMP_DESC(x->size, y->size);
     CMP_ASC(x->start, y->start);
-    return cmp_name(a, b);
+    return cmp_name(p, a, b);
 }
 
-static int by_area(const void *pa, const void *pb) {
+static int by_area(const void *pa, const void *pb, const void *ctx) {
+    const ab_problem *p = ctx;
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    const ab_tensor *x = &sort_p->t[a], *y = &sort_p->t[b];
+    const ab_tensor *x = &p->t[a], *y = &p->t[b];
     i128 ax = (i128)x->size * (x->end - x->start + 1);
     i128 ay = (i128)y->size * (y->end - y->start + 1);
     CMP_DESC(ax, ay);
-    return by_size(pa, pb);
+    return by_size(pa, pb, ctx);
 }
 
 static int by_busy(const void *pa, const void *pb) {
@@ -74,9 +76,8 @@ static size_t *make_order(const ab_problem *p, abp_order order) {
     size_t *idx = ab_alloc_array(p->n ? p->n : 1, sizeof *idx);
     if (idx == NULL) return NULL;
     for (size_t i = 0; i < p->n; i++) idx[i] = i;
-    sort_p = p;
-    qsort(idx, p->n, sizeof *idx,
-          order == ABP_ORDER_START ? by_start : order == ABP_ORDER_SIZE ? by_size : by_area);
+    ab_sort(idx, p->n, sizeof *idx,
+            order == ABP_ORDER_START ? by_start : order == ABP_ORDER_SIZE ? by_size : by_area, p);
     return idx;
 }
 

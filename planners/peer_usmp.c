@@ -50,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "planners/conflicts.h"
 
 __extension__ typedef unsigned __int128 u128;
@@ -330,12 +331,11 @@ static int cmp_size(const void *pa, const void *pb) {
     return (a > b) - (a < b);
 }
 
-static const ab_problem *sort_problem; /* qsort has no context; planning is single-threaded */
-
-/* Tensor indices by start, ties by index. */
-static int by_start(const void *pa, const void *pb) {
+/* Tensor indices by start, ties by index; ctx is the problem. */
+static int by_start(const void *pa, const void *pb, const void *ctx) {
+    const ab_problem *p = ctx;
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    const ab_tensor *x = &sort_problem->t[a], *y = &sort_problem->t[b];
+    const ab_tensor *x = &p->t[a], *y = &p->t[b];
     if (x->start != y->start) return x->start < y->start ? -1 : 1;
     return (a > b) - (a < b);
 }
@@ -351,8 +351,7 @@ static ab_status conflict_pairs(const ab_problem *p, size_t **pairs, size_t *npa
     *npairs = 0;
     ab_status st = idx && act ? AB_OK : ab_fail(err, AB_ENOMEM, "out of memory finding conflicts");
     for (size_t i = 0; st == AB_OK && i < n; i++) idx[i] = i;
-    sort_problem = p;
-    if (st == AB_OK) qsort(idx, n, sizeof *idx, by_start);
+    if (st == AB_OK) ab_sort(idx, n, sizeof *idx, by_start, p);
     for (size_t r = 0; st == AB_OK && r < n; r++) {
         size_t i = idx[r], keep = 0;
         for (size_t a = 0; a < nact; a++) /* drop the tensors that ended before i starts */
@@ -422,24 +421,20 @@ typedef struct climb {
     int64_t high[AB_MAX_POOLS];
 } climb;
 
-static int64_t *climb_loc_sort; /* the offsets by_joint compares; see sort_problem */
-static int *climb_pool_sort;
-static const int64_t *climb_base_sort;
-
-/* Placed tensors by joint offset, ties by index. */
-static int by_joint(const void *pa, const void *pb) {
+/* Placed tensors by joint offset, ties by index; ctx is the usmp state. */
+static int by_joint(const void *pa, const void *pb, const void *ctx) {
+    const usmp *u = ctx;
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    int64_t x = climb_base_sort[climb_pool_sort[a]] + climb_loc_sort[a];
-    int64_t y = climb_base_sort[climb_pool_sort[b]] + climb_loc_sort[b];
+    int64_t x = u->base[u->pool[a]] + u->loc[a];
+    int64_t y = u->base[u->pool[b]] + u->loc[b];
     if (x != y) return x < y ? -1 : 1;
     return (a > b) - (a < b);
 }
 
-static const size_t *climb_pos_sort;
-
-/* Tensors by position in the order. */
-static int by_pos(const void *pa, const void *pb) {
-    size_t a = climb_pos_sort[*(const size_t *)pa], b = climb_pos_sort[*(const size_t *)pb];
+/* Tensors by position in the order; ctx is the positions (climb.pos). */
+static int by_pos(const void *pa, const void *pb, const void *ctx) {
+    const size_t *pos = ctx;
+    size_t a = pos[*(const size_t *)pa], b = pos[*(const size_t *)pb];
     return (a > b) - (a < b);
 }
 
@@ -454,10 +449,7 @@ static ab_status climb_place(climb *c, size_t b, size_t pass, bool *no_room, ab_
         if (c->pos[x] == SIZE_MAX || c->stamp[x] == pass)
             if (u->pool[x] >= 0) c->busy[nb++] = x;
     }
-    climb_loc_sort = u->loc;
-    climb_pool_sort = u->pool;
-    climb_base_sort = u->base;
-    qsort(c->busy, nb, sizeof *c->busy, by_joint);
+    ab_sort(c->busy, nb, sizeof *c->busy, by_joint, u);
     int64_t cand[AB_MAX_POOLS];
     bool alive[AB_MAX_POOLS];
     for (size_t k = 0; k < u->npool; k++) {
@@ -534,8 +526,7 @@ static void climb_tops(climb *c, size_t *n) {
         if (c->pos[i] != SIZE_MAX && u->pool[i] >= 0 &&
             u->loc[i] + u->p->t[i].size == c->high[u->pool[i]])
             c->busy[(*n)++] = i;
-    climb_pos_sort = c->pos;
-    qsort(c->busy, *n, sizeof *c->busy, by_pos);
+    ab_sort(c->busy, *n, sizeof *c->busy, by_pos, c->pos);
 }
 
 /* The neighbours of tensor x: its conflicts placed before it in the order
@@ -555,9 +546,8 @@ static ab_status climb_neighbours(climb *c, size_t x, ab_error *err) {
             if (c->pos[c2] != SIZE_MAX && c->pos[c1] > c->pos[c2]) c->lvl2[c->nlvl2++] = c2;
         }
     }
-    climb_pos_sort = c->pos;
-    qsort(c->lvl1, c->nlvl1, sizeof *c->lvl1, by_pos);
-    if (c->nlvl2 > 0) qsort(c->lvl2, c->nlvl2, sizeof *c->lvl2, by_pos); /* may be NULL */
+    ab_sort(c->lvl1, c->nlvl1, sizeof *c->lvl1, by_pos, c->pos);
+    ab_sort(c->lvl2, c->nlvl2, sizeof *c->lvl2, by_pos, c->pos); /* lvl2 may be NULL when empty */
     return AB_OK;
 }
 

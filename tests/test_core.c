@@ -1,11 +1,19 @@
 /*
  * test_core.c — core types: spec parsing, integers, units and coarsening,
- * name lookup, arena views, and allocation failures.
+ * name lookup, arena views, and allocation failures; the shared helpers:
+ * whole-file reading, the CSV tokenizer, sorting with a context, FNV-1a and
+ * byte sizes.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/csv.h"
+#include "core/file.h"
 #include "core/problem.h"
+#include "core/sort.h"
+#include "tests/support.h"
 
 #define T(nm, sz, s, e, ...) \
     ((ab_tensor){.name = (char *)(nm), .size = (sz), .start = (s), .end = (e), .align = 1, \
@@ -173,4 +181,321 @@ Test(alloc, clone_fails_cleanly_at_every_allocation) {
         cr_assert_eq(q.n, 0);
     }
     ab_problem_free(&p);
+}
+
+/* ---- ab_read_file ---------------------------------------------------------- */
+
+/* Writes len bytes to a new file in a fresh temporary folder; returns its
+ * path (static buffer). */
+static const char *write_bytes(const char *bytes, size_t len) {
+    static char path[4096];
+    char *dir = abt_tmpdir();
+    snprintf(path, sizeof path, "%s/f.bin", dir);
+    free(dir);
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    cr_assert_eq(fwrite(bytes, 1, len, f), len);
+    fclose(f);
+    return path;
+}
+
+Test(read_file, reads_every_byte_and_ends_in_a_nul) {
+    const char *path = write_bytes("a\0b\n", 4);
+    char *buf;
+    size_t len;
+    cr_assert_eq(ab_read_file(path, &buf, &len, NULL), AB_OK);
+    cr_assert_eq(len, 4);
+    cr_assert_eq(memcmp(buf, "a\0b\n", 5), 0);
+    ab_free(buf);
+}
+
+Test(read_file, gives_an_empty_string_for_an_empty_file) {
+    const char *path = write_bytes("", 0);
+    char *buf;
+    size_t len = 7;
+    cr_assert_eq(ab_read_file(path, &buf, &len, NULL), AB_OK);
+    cr_assert_not_null(buf);
+    cr_assert_eq(len, 0);
+    cr_assert_str_eq(buf, "");
+    ab_free(buf);
+}
+
+Test(read_file, reads_files_larger_than_one_chunk) {
+    size_t n = 300000;
+    char *big = malloc(n);
+    cr_assert_not_null(big);
+    for (size_t i = 0; i < n; i++) big[i] = (char)('a' + i % 26);
+    const char *path = write_bytes(big, n);
+    char *buf;
+    size_t len;
+    cr_assert_eq(ab_read_file(path, &buf, &len, NULL), AB_OK);
+    cr_assert_eq(len, n);
+    cr_assert_eq(memcmp(buf, big, n), 0);
+    cr_assert_eq(buf[n], '\0');
+    ab_free(buf);
+    free(big);
+}
+
+Test(read_file, names_the_file_when_it_cannot_open_or_read) {
+    ab_error err = {0};
+    char *buf = (char *)"x";
+    size_t len = 3;
+    cr_assert_eq(ab_read_file("/nonexistent/dir/f.csv", &buf, &len, &err), AB_EINPUT);
+    cr_assert_str_eq(err.msg, "/nonexistent/dir/f.csv: cannot open: No such file or directory");
+    cr_assert_null(buf);
+    cr_assert_eq(len, 0);
+    char *dir = abt_tmpdir();
+    char want[4200];
+    snprintf(want, sizeof want, "%s: cannot read: Is a directory", dir);
+    cr_assert_eq(ab_read_file(dir, &buf, &len, &err), AB_EINPUT);
+    cr_assert_str_eq(err.msg, want);
+    cr_assert_null(buf);
+    free(dir);
+}
+
+Test(read_file, fails_cleanly_at_every_allocation) {
+    size_t n = 200000;
+    char *big = calloc(n, 1);
+    cr_assert_not_null(big);
+    const char *path = write_bytes(big, n);
+    char *buf;
+    size_t len;
+    ab_alloc_fail_at(0);
+    cr_assert_eq(ab_read_file(path, &buf, &len, NULL), AB_OK);
+    long calls = ab_alloc_fail_at(0);
+    ab_free(buf);
+    cr_assert_gt(calls, 1);
+    for (long k = 1; k <= calls; k++) {
+        ab_error err = {0};
+        ab_alloc_fail_at(k);
+        cr_assert_eq(ab_read_file(path, &buf, &len, &err), AB_ENOMEM, "allocation %ld", k);
+        ab_alloc_fail_at(0);
+        cr_assert_null(buf);
+        cr_assert(strstr(err.msg, "f.bin: out of memory reading") != NULL, "%s", err.msg);
+    }
+    free(big);
+}
+
+/* ---- the CSV tokenizer ------------------------------------------------------- */
+
+/* Tokenizes text (quotes on or off) into "line:field|field;line:..." */
+static ab_status tokens(const char *text, bool quotes, char *out, size_t cap, ab_error *err) {
+    size_t len = strlen(text);
+    char *buf = malloc(len + 1);
+    cr_assert_not_null(buf);
+    memcpy(buf, text, len + 1);
+    ab_csv c;
+    ab_csv_init(&c, "t.csv", buf, len, quotes);
+    out[0] = '\0';
+    ab_status st;
+    for (;;) {
+        bool eof;
+        st = ab_csv_next(&c, &eof, err);
+        if (st != AB_OK || eof) break;
+        size_t n = strlen(out);
+        snprintf(out + n, cap - n, "%d:", c.line);
+        for (size_t i = 0; i < c.nf; i++) {
+            cr_assert_eq(strlen(c.f[i].s), c.f[i].len);
+            n = strlen(out);
+            snprintf(out + n, cap - n, "%s%s", i ? "|" : "", c.f[i].s);
+        }
+        n = strlen(out);
+        snprintf(out + n, cap - n, ";");
+    }
+    ab_csv_free(&c);
+    free(buf);
+    return st;
+}
+
+static void tokenizes(const char *text, bool quotes, const char *want) {
+    char out[512];
+    ab_error err = {0};
+    cr_assert_eq(tokens(text, quotes, out, sizeof out, &err), AB_OK, "%s", err.msg);
+    cr_assert_str_eq(out, want, "tokenizing '%s'", text);
+}
+
+static void refuses(const char *text, const char *want) {
+    char out[512];
+    ab_error err = {0};
+    cr_assert_eq(tokens(text, true, out, sizeof out, &err), AB_EINPUT, "%s", text);
+    cr_assert_str_eq(err.msg, want);
+}
+
+Test(csv, splits_fields_trims_blanks_and_counts_lines) {
+    tokenizes("a, b ,c\n1,2,3", false, "1:a|b|c;2:1|2|3;");
+    tokenizes("\n  \t\nx,y\r\n\r\n z \rw,\n", false, "3:x|y;5:z;6:w|;");
+    tokenizes("", false, "");
+    tokenizes(" \n\t\n", false, "");
+    tokenizes(",", false, "1:|;");
+}
+
+Test(csv, reads_quotes_as_data_with_quotes_off) {
+    tokenizes("\"a,b\",c\"d\n", false, "1:\"a|b\"|c\"d;");
+}
+
+Test(csv, unquotes_rfc_4180_fields_with_quotes_on) {
+    tokenizes("\"a,b\", \" c \" ,\"say \"\"hi\"\"\"\n", true, "1:a,b| c |say \"hi\";");
+    tokenizes("\"two\nlines\",x\ny\n", true, "1:two\nlines|x;3:y;");
+    tokenizes("\"\",\n", true, "1:|;");
+}
+
+Test(csv, skips_a_whole_byte_order_mark_only) {
+    tokenizes("\xEF\xBB\xBFid,x\n", false, "1:id|x;");
+    tokenizes("\xEF\xBB\xBF\nid\n", false, "2:id;");
+    tokenizes("\xEF", false, "1:\xEF;");
+    tokenizes("\xEF\xBB", false, "1:\xEF\xBB;");
+    tokenizes("\xEF\xBB\n", true, "1:\xEF\xBB;");
+}
+
+Test(csv, names_line_and_column_of_malformed_quotes) {
+    refuses("a,\"open\nstill\n", "t.csv:1: header: a quoted field is not closed (missing '\"')");
+    refuses("a,b\"c\n", "t.csv:1: header: a '\"' inside an unquoted field (quote the whole field "
+                        "and write the quote twice: \"\")");
+    refuses("\n\"a\"x\n", "t.csv:2: header: unexpected 'x' after a closing quote (a quote inside "
+                          "a quoted field is written twice: \"\")");
+    /* with the header's names set, a field is named by its column */
+    const char *text = "h1,h2\nx,\"y\n";
+    char *buf = ab_strdup(text);
+    ab_csv c;
+    ab_csv_init(&c, "t.csv", buf, strlen(buf), true);
+    bool eof;
+    cr_assert_eq(ab_csv_next(&c, &eof, NULL), AB_OK);
+    const char *names[] = {"tensor", "offset"};
+    c.names = names;
+    c.nnames = 2;
+    ab_error err = {0};
+    cr_assert_eq(ab_csv_next(&c, &eof, &err), AB_EINPUT);
+    cr_assert_str_eq(err.msg, "t.csv:2: offset: a quoted field is not closed (missing '\"')");
+    ab_csv_free(&c);
+    ab_free(buf);
+}
+
+/* ---- ab_sort ------------------------------------------------------------------ */
+
+typedef struct item {
+    int64_t key;
+    size_t idx;
+    char pad[72]; /* larger than the sort's swap chunk */
+} item;
+
+/* By key (descending when *ctx), ties by index: a total order. */
+static int item_cmp(const void *pa, const void *pb, const void *ctx) {
+    const item *a = pa, *b = pb;
+    bool desc = *(const bool *)ctx;
+    if (a->key != b->key) return (a->key < b->key) == desc ? 1 : -1;
+    return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+static bool qsort_desc;
+static int item_qcmp(const void *a, const void *b) { return item_cmp(a, b, &qsort_desc); }
+
+/* Fills v with n items in one of several patterns. */
+static void fill(item *v, size_t n, int pattern, unsigned *seed) {
+    for (size_t i = 0; i < n; i++) {
+        int64_t k = pattern == 0 ? rand_r(seed) % 1000
+                  : pattern == 1 ? (int64_t)i
+                  : pattern == 2 ? (int64_t)(n - i)
+                  : pattern == 3 ? 7
+                  : pattern == 4 ? rand_r(seed) % 3
+                  : (int64_t)(i < n / 2 ? i : n - i); /* organ pipe */
+        v[i] = (item){.key = k, .idx = i};
+        memset(v[i].pad, (int)(i & 0x7f), sizeof v[i].pad);
+    }
+}
+
+Test(sort, agrees_with_qsort_under_a_total_order) {
+    unsigned seed = 42;
+    size_t sizes[] = {0, 1, 2, 3, 15, 16, 17, 100, 1000, 5000};
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+        for (int pattern = 0; pattern < 6; pattern++)
+            for (int desc = 0; desc < 2; desc++) {
+                size_t n = sizes[si];
+                item *a = calloc(n ? n : 1, sizeof *a), *b = calloc(n ? n : 1, sizeof *b);
+                cr_assert(a && b);
+                fill(a, n, pattern, &seed);
+                memcpy(b, a, n * sizeof *a);
+                bool d = desc;
+                ab_sort(a, n, sizeof *a, item_cmp, &d);
+                qsort_desc = d;
+                qsort(b, n, sizeof *b, item_qcmp);
+                cr_assert_eq(memcmp(a, b, n * sizeof *a), 0, "n %zu, pattern %d, desc %d", n,
+                             pattern, desc);
+                free(a);
+                free(b);
+            }
+}
+
+static int byte_cmp(const void *a, const void *b, const void *ctx) {
+    return *(const unsigned char *)a - *(const unsigned char *)b;
+}
+
+Test(sort, sorts_elements_of_one_byte_and_accepts_null_when_empty) {
+    char s[] = "the quick brown fox jumps over the lazy dog";
+    ab_sort(s, strlen(s), 1, byte_cmp, NULL);
+    cr_assert_str_eq(s, "        abcdeeefghhijklmnoooopqrrsttuuvwxyz");
+    ab_sort(NULL, 0, 8, byte_cmp, NULL);
+}
+
+/* McIlroy's adversary ("A killer adversary for quicksort", 1999): values are
+ * decided lazily so that a quicksort's pivots are as bad as possible. */
+typedef struct adversary {
+    size_t *val;
+    size_t gas, nsolid, candidate;
+    long ncmp;
+} adversary;
+
+static int adversary_cmp(const void *pa, const void *pb, const void *ctx) {
+    adversary *v = (adversary *)ctx;
+    size_t x = *(const size_t *)pa, y = *(const size_t *)pb;
+    v->ncmp++;
+    if (v->val[x] == v->gas && v->val[y] == v->gas) v->val[x == v->candidate ? x : y] = v->nsolid++;
+    if (v->val[x] == v->gas) v->candidate = x;
+    else if (v->val[y] == v->gas) v->candidate = y;
+    return (v->val[x] > v->val[y]) - (v->val[x] < v->val[y]);
+}
+
+Test(sort, stays_n_log_n_against_a_quicksort_adversary) {
+    size_t n = 5000;
+    size_t *idx = malloc(n * sizeof *idx), *val = malloc(n * sizeof *val);
+    cr_assert(idx && val);
+    for (size_t i = 0; i < n; i++) idx[i] = i, val[i] = n;
+    adversary v = {.val = val, .gas = n};
+    ab_sort(idx, n, sizeof *idx, adversary_cmp, &v);
+    for (size_t i = 1; i < n; i++) cr_assert_leq(val[idx[i - 1]], val[idx[i]]);
+    cr_assert_lt(v.ncmp, 10L * 5000 * 13, "%ld comparisons", v.ncmp); /* 10 n log2 n */
+    free(idx);
+    free(val);
+}
+
+/* ---- FNV-1a and byte sizes ------------------------------------------------------ */
+
+Test(fnv1a, matches_the_published_vectors_and_hashes_piecewise) {
+    cr_assert_eq(ab_fnv1a(AB_FNV_OFFSET, "", 0), UINT64_C(0xcbf29ce484222325));
+    cr_assert_eq(ab_fnv1a(AB_FNV_OFFSET, "a", 1), UINT64_C(0xaf63dc4c8601ec8c));
+    cr_assert_eq(ab_fnv1a(AB_FNV_OFFSET, "foobar", 6), UINT64_C(0x85944171f73967e8));
+    cr_assert_eq(ab_fnv1a(ab_fnv1a(AB_FNV_OFFSET, "foo", 3), "bar", 3),
+                 UINT64_C(0x85944171f73967e8));
+}
+
+Test(parse_bytes, reads_binary_multiples) {
+    struct { const char *s; int64_t want; } ok[] = {
+        {"100", 100}, {"1", 1}, {"64K", 65536}, {"64k", 65536}, {"512M", (int64_t)512 << 20},
+        {"4G", (int64_t)4 << 30}, {"2g", (int64_t)2 << 30}, {"1T", (int64_t)1 << 40},
+        {"8388607T", (int64_t)8388607 << 40},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+        int64_t v = 0;
+        cr_assert(ab_parse_bytes(ok[i].s, &v), "%s", ok[i].s);
+        cr_assert_eq(v, ok[i].want, "%s", ok[i].s);
+    }
+}
+
+Test(parse_bytes, refuses_anything_else_leaving_the_output_alone) {
+    const char *bad[] = {"", "K", "0", "0M", "-5", "+5", "-1G", "1.5G", "12X", "G4", "4 G",
+                         " 4G", "8388608T", "9223372036854775807K", "99999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        int64_t v = 123;
+        cr_assert(!ab_parse_bytes(bad[i], &v), "'%s'", bad[i]);
+        cr_assert_eq(v, 123, "'%s'", bad[i]);
+    }
 }
