@@ -1,13 +1,16 @@
 /*
- * commands.h — subcommands that live in their own files (the command layer:
- * they print and return exit codes). main.c parses the options into these
- * argument structs and dispatches.
+ * commands.h — the arenabench command: its entry point, one function per
+ * command of the table (cli.c), each in the file of its name (plan.c,
+ * show_plan.c, ...), and the run pipeline of cmd_run.c. The command layer
+ * prints and returns exit codes (DESIGN.md §5).
  */
 #ifndef AB_COMMANDS_H
 #define AB_COMMANDS_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "harness/cli/options.h"
 
 #define ABH_MAX_SPECS 64
 
@@ -20,6 +23,29 @@
  * table. The planners the program runs must be registered before (the
  * engine's: abe_register_planners). Returns the exit code. */
 int abc_main(int argc, char **argv);
+
+/* Runs one command of the table: argv[0] is its name, the rest its options
+ * and operands. Returns the exit code (2 for an unknown command). */
+int abc_command_main(int argc, char **argv);
+
+/* The commands of the table, each given its parsed command line (options.h);
+ * each returns the exit code. */
+int abc_planners(const abc_args *a); /* planners.c */
+int abc_bound(const abc_args *a);    /* bound.c */
+int abc_plan(const abc_args *a);     /* plan.c */
+int abc_validate(const abc_args *a); /* validate.c */
+int abc_run(const abc_args *a);      /* run.c: the options; the pipeline is cmd_run.c */
+int abc_report(const abc_args *a);   /* report.c */
+int abc_compare(const abc_args *a);  /* compare.c */
+int abc_show_plan(const abc_args *a); /* show_plan.c */
+int abc_export(const abc_args *a);   /* export.c */
+int abc_gen(const abc_args *a);      /* gen.c */
+int abc_merge(const abc_args *a);    /* merge.c: the options; the merge is cmd_run.c */
+int abc_import(const abc_args *a);   /* import.c */
+int abc_ilp(const abc_args *a);      /* ilp.c */
+
+/* gen's kinds and their parameters, printed after its help (gen.c). */
+void abc_gen_print_kinds(FILE *to);
 
 typedef struct abh_run_args {
     const char *specs[ABH_MAX_SPECS]; /* -p SPEC, in order */
@@ -51,45 +77,14 @@ int abh_cmd_run(const abh_run_args *a);
 /* `arenabench merge OUT IN...`. Returns the exit code. */
 int abh_cmd_merge(const char *out, const char *const *in, int nin);
 
-/* `arenabench show-plan`: writes the stored plan of (suite name, spec) in a
- * run (an id or "latest"; NULL = latest) as CSV to out (NULL = stdout) and,
- * when svg is not NULL, its picture. Returns the exit code. */
-int abh_cmd_show_plan(const char *db, const char *which, const char *suite, const char *spec,
-                      const char *out, const char *svg);
-
-/* `arenabench report`: renders run which (id, "latest" or NULL) of db in
- * format (md, html, csv, json; NULL = md) to out (NULL = stdout). */
-int abh_cmd_report(const char *db, const char *which, const char *format, const char *out);
-
-/* `arenabench compare`: head (NULL = latest, among runs tagged tag when tag
- * is set) against base (NULL = the previous run with head's tag). Thresholds
- * <= 0 (ratio) or < 0 (seconds) take the defaults. Exit 1 on a regression. */
-int abh_cmd_compare(const char *db, const char *base, const char *head, const char *tag,
-                    double slow_ratio, double slow_min);
-
-/* `arenabench export`: suite path in format ("minimalloc" (default) or
- * "yaml") to out (NULL = stdout). Returns the exit code. */
-int abh_cmd_export(const char *path, const char *format, const char *out);
-
-/* `arenabench gen`: the suite of generator kind with parameters (n, seed and
- * key=value pairs; NULL / 0 for none), named name (NULL: from the kind), to
- * out (NULL = stdout). Returns the exit code. */
-int abh_cmd_gen(const char *kind, const char *n, const char *seed, const char *const *kv, int nkv,
-                const char *name, const char *out);
-
-/* `arenabench ilp SUITE [...]` (harness/cli/cmd_ilp.c), argv[0] being "ilp": the
- * GLPK optimum or incumbent, bound and gap. Returns the exit code. */
+/* `arenabench ilp SUITE [...]` from argv (argv[0] being "ilp"): the same as
+ * abc_command_main (ilp.c). Returns the exit code. */
 int abh_cmd_ilp(int argc, char **argv);
 
-/* Resolves which ("latest", NULL or an id) to a run of db (tag: only runs
- * with that tag for latest; NULL for any). Prints and returns 2 when there is
- * none; 0 otherwise. */
-struct abr_store;
-int abh_resolve_run(struct abr_store *db, const char *path, const char *which, const char *tag,
-                    int64_t *run);
-
 /* Parses "512M", "4G", "1048576" (K, M, G, T are powers of 1024) into bytes.
- * false when it is not a positive size. */
+ * false when it is not a positive size. Defined in cmd_run.c; the commands use
+ * core's ab_parse_bytes (core/problem.h), this copy goes with cmd_run.c's next
+ * change. */
 bool abh_parse_bytes(const char *s, int64_t *out);
 
 #endif

@@ -1,0 +1,72 @@
+/*
+ * common.c — steps that more than one command takes (common.h).
+ */
+#include "harness/cli/common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/cli/fail.h"
+#include "harness/formats/formats.h"
+#include "results/store/store.h"
+
+int abc_load_suite(const char *path, ab_problem *p) {
+    ab_error err;
+    ab_error_clear(&err);
+    if (abh_load_problem(path, NULL, p, &err) != AB_OK) return abc_fail(&err);
+    return 0;
+}
+
+void abc_print_bytes(FILE *to, const char *label, int64_t v) {
+    fprintf(to, "%-10s %lld bytes\n", label, (long long)v);
+}
+
+int abc_print_verdict(const abo_report *r, FILE *to) {
+    if (r->verdict == ABO_OK) {
+        fprintf(to, "check      ok (%s)\n", abo_verdict_text(ABO_OK));
+        return 0;
+    }
+    fprintf(to, "check      INVALID: %s (%zu problem%s)\n", abo_verdict_text(r->verdict),
+            r->nproblems, r->nproblems == 1 ? "" : "s");
+    const char *m = r->msg;
+    while (*m != '\0') {
+        size_t len = strcspn(m, "\n");
+        fprintf(to, "  %.*s\n", (int)len, m);
+        m += len + (m[len] == '\n');
+    }
+    return ABC_EXIT_CHECK;
+}
+
+bool abc_plan_format_ok(const char *format) {
+    return format == NULL || strcmp(format, "csv") == 0 || strcmp(format, "minimalloc") == 0;
+}
+
+bool abc_plan_format_is_minimalloc(const char *format) {
+    return format != NULL && strcmp(format, "minimalloc") == 0;
+}
+
+bool abc_parse_number(const char *s, double *out, bool zero_ok) {
+    char *end;
+    *out = strtod(s, &end);
+    return *end == '\0' && end != s && (*out > 0 || (zero_ok && *out == 0));
+}
+
+int abc_resolve_run(abr_store *db, const char *path, const char *which, const char *tag,
+                    int64_t *run) {
+    ab_error err;
+    ab_error_clear(&err);
+    if (which == NULL || strcmp(which, "latest") == 0) {
+        if (abr_run_latest(db, tag, run, &err) != AB_OK) return abc_fail(&err);
+        if (*run == 0)
+            return abc_failf(ABC_EXIT_USAGE, "%s: no runs%s%s yet", path, tag ? " tagged " : "",
+                             tag ? tag : "");
+        return 0;
+    }
+    if (!ab_parse_int64(which, strlen(which), run) || *run <= 0)
+        return abc_failf(ABC_EXIT_USAGE, "a run is an id or 'latest', not '%s'", which);
+    abr_run info;
+    if (abr_run_get(db, *run, &info, &err) != AB_OK)
+        return abc_failf(ABC_EXIT_USAGE, "%s: no run %s", path, which);
+    abr_run_free(&info);
+    return 0;
+}

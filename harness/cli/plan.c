@@ -1,0 +1,168 @@
+/*
+ * plan.c — `arenabench plan -p SPEC SUITE`: plans one suite in an isolated
+ * child (a planner that crashes, hangs or runs out of memory is reported, not
+ * fatal), checks the plan with the oracle, prints the arena, the lower bound
+ * and the gap, and writes the plan (CSV or MiniMalloc) and its picture.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "harness/cli/commands.h"
+#include "harness/cli/common.h"
+#include "harness/cli/fail.h"
+#include "harness/engine/runner.h"
+#include "harness/formats/minimalloc.h"
+#include "harness/formats/plan_csv.h"
+#include "oracle/bounds.h"
+#include "planners/planner.h"
+#include "results/report/svg.h"
+
+typedef struct plan_job {
+    const char *path, *spec, *out, *svg, *format;
+    double time_limit; /* seconds, 0 = none */
+    int64_t mem_limit; /* bytes, 0 = none */
+    ab_problem full, view;
+    ab_plan plan;
+    ab_plan_stats stats;
+    abo_bounds bounds;
+    abo_report report;
+    double seconds;
+} plan_job;
+
+static void plan_job_free(plan_job *j) {
+    ab_problem_free(&j->full);
+    ab_problem_free(&j->view);
+    ab_plan_free(&j->plan);
+}
+
+/* Runs the planner in an isolated child (as `run` does), so a planner that
+ * crashes, hangs or runs out of memory is reported, not fatal. Returns 0 with
+ * j->plan filled, or an exit code: 1 when the planner failed, 2 for a planner
+ * error about its input (a bad parameter value, an arena that overflows). */
+static int plan_isolated(plan_job *j, const ab_planner *pl, const ab_params *params) {
+    abh_job job = {.view = &j->view, .planner = pl, .params = params};
+    abh_options opt = {.jobs = 1, .time_limit = j->time_limit, .mem_limit = j->mem_limit};
+    abh_job_result r;
+    ab_error err;
+    ab_error_clear(&err);
+    if (abh_run(&job, 1, &opt, &r, NULL, NULL, &err) != AB_OK) return abc_fail(&err);
+    int rc = 0;
+    j->seconds = r.wall_seconds;
+    j->stats = r.stats;
+    if (r.status == ABH_OK) {
+        if (ab_plan_from_offsets(&j->plan, r.offsets, r.n, &err) != AB_OK) rc = abc_fail(&err);
+    } else {
+        rc = r.status == ABH_ERROR && r.planner_status == AB_EINPUT ? ABC_EXIT_USAGE
+                                                                    : ABC_EXIT_CHECK;
+        abc_failf(rc, "%s: planner %s failed: %s%s%s", j->path, j->spec,
+                  abh_status_name(r.status), r.message[0] ? ": " : "", r.message);
+    }
+    abh_result_free(&r);
+    return rc;
+}
+
+/* Resolves the spec, plans, checks and bounds; returns 0 or an exit code. */
+static int plan_job_run(plan_job *j) {
+    const ab_planner *pl;
+    ab_params params;
+    ab_error err;
+    ab_error_clear(&err);
+    if (ab_planner_resolve(j->spec, &pl, &params, &err) != AB_OK) return abc_fail(&err);
+    int rc = abc_load_suite(j->path, &j->full);
+    ab_status st = AB_OK;
+    if (rc == 0) st = ab_problem_arena_view(&j->full, &j->view, NULL, &err);
+    if (rc == 0 && st == AB_OK) rc = plan_isolated(j, pl, &params);
+    ab_params_free(&params);
+    if (rc != 0) return rc;
+    if (st == AB_OK) st = abo_bounds_compute(&j->full, &j->bounds, &err);
+    if (st == AB_OK) st = abo_check(&j->view, &j->plan, &j->report, &err);
+    if (st != AB_OK) return abc_fail(&err);
+    return 0;
+}
+
+/* Gap of arena over bound in percent (0 when bound is 0). */
+static double gap_percent(int64_t arena, int64_t bound) {
+    return bound > 0 ? 100.0 * (double)(arena - bound) / (double)bound : 0.0;
+}
+
+/* Prints the summary to to; returns 0 or 1 (invalid, or below the optimum). */
+static int plan_job_print(const plan_job *j, FILE *to) {
+    const ab_problem *p = &j->full;
+    int64_t arena = j->report.arena, lb = j->bounds.max_load;
+    fprintf(to, "suite      %s (%zu tensors in the arena", p->name, j->view.n);
+    if (p->n > j->view.n) fprintf(to, ", %zu I/O outside", p->n - j->view.n);
+    fprintf(to, ")\nplanner    %s\n", j->spec);
+    abc_print_bytes(to, "arena", arena);
+    fprintf(to, "bound      %lld bytes (max-load at instruction %lld)\n", (long long)lb,
+           (long long)j->bounds.max_load_instr);
+    fprintf(to, "gap        %+.2f%%%s\n", gap_percent(arena, lb),
+           arena == lb && j->report.verdict == ABO_OK ? " (optimal: equals the lower bound)" : "");
+    if (p->io == AB_IO_SEPARATE && j->bounds.io_outside > 0)
+        fprintf(to, "footprint  %lld bytes (arena + %lld I/O bytes outside)\n",
+               (long long)(arena + j->bounds.io_outside), (long long)j->bounds.io_outside);
+    fprintf(to, "time       %.3f ms\n", j->seconds * 1e3);
+    int rc = abc_print_verdict(&j->report, to);
+    if (j->report.verdict == ABO_OK && p->expect_optimum != AB_NONE && arena < p->expect_optimum)
+        rc = abc_failf(ABC_EXIT_CHECK, "%s: arena %lld is below the known optimum %lld: "
+                       "the expectation or the checker is wrong", j->path, (long long)arena,
+                       (long long)p->expect_optimum);
+    return rc;
+}
+
+/* Writes a plan as CSV or in MiniMalloc's format. */
+static ab_status write_plan(const char *path, const char *format, const ab_problem *view,
+                            const ab_plan *pl, ab_error *err) {
+    if (!abc_plan_format_is_minimalloc(format)) return abh_plan_write(path, view, pl, err);
+    ab_buf b = {0};
+    ab_status st = abh_minimalloc_plan_render(view, pl, &b, err);
+    if (st == AB_OK) st = ab_buf_write_file(&b, path, err);
+    ab_buf_free(&b);
+    return st;
+}
+
+/* Draws the plan to j->svg; returns 0 or an exit code. */
+static int plan_job_svg(const plan_job *j) {
+    ab_buf b = {0};
+    ab_error err;
+    ab_error_clear(&err);
+    char title[512];
+    snprintf(title, sizeof title, "%s — %s", j->full.name, j->spec);
+    ab_status st = abr_svg_plan(&b, &j->view, &j->plan, j->bounds.max_load, title,
+                                j->report.overlap_a, j->report.overlap_b, &err);
+    if (st == AB_OK) st = ab_buf_write_file(&b, j->svg, &err);
+    ab_buf_free(&b);
+    return st == AB_OK ? 0 : abc_fail(&err);
+}
+
+int abc_plan(const abc_args *a) {
+    plan_job j = {.spec = abc_opt(a, "planner", "first-fit"),
+                  .out = abc_opt(a, "output", NULL),
+                  .svg = abc_opt(a, "svg", NULL),
+                  .format = abc_opt(a, "format", NULL)};
+    const char *tl = abc_opt(a, "time-limit", NULL), *ml = abc_opt(a, "mem-limit", NULL);
+    if (tl && !abc_parse_number(tl, &j.time_limit, false))
+        return abc_usage_error(a->cmd, "--time-limit takes seconds > 0, not '%s'", tl);
+    if (ml && !ab_parse_bytes(ml, &j.mem_limit))
+        return abc_usage_error(a->cmd, "--mem-limit takes bytes (e.g. 2G, 512M), not '%s'", ml);
+    if (a->noperands != 1) return abc_usage_error(a->cmd, "expected one suite file");
+    if (!abc_plan_format_ok(j.format))
+        return abc_usage_error(a->cmd, "--format takes csv or minimalloc, not '%s'", j.format);
+    j.path = a->operands[0];
+    ab_problem_init(&j.full);
+    ab_problem_init(&j.view);
+    ab_plan_init(&j.plan);
+    int rc = plan_job_run(&j);
+    if (rc == 0 && j.out != NULL) {
+        ab_error err;
+        ab_error_clear(&err);
+        if (write_plan(j.out, j.format, &j.view, &j.plan, &err) != AB_OK) rc = abc_fail(&err);
+    }
+    if (rc == 0 && j.svg != NULL) rc = plan_job_svg(&j);
+    if (rc == 0) {
+        bool plan_on_stdout = j.out != NULL && strcmp(j.out, "-") == 0;
+        rc = plan_job_print(&j, plan_on_stdout ? stderr : stdout);
+    }
+    plan_job_free(&j);
+    return rc;
+}

@@ -1,0 +1,40 @@
+/*
+ * report.c — `arenabench report`: renders a stored run (md, html, csv or
+ * json) to stdout or a file.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "harness/cli/commands.h"
+#include "harness/cli/common.h"
+#include "harness/cli/fail.h"
+#include "harness/formats/suite.h"
+#include "results/report/report.h"
+#include "results/store/store.h"
+
+/* The report's suite loader: stored canonical YAML back into a problem. */
+static ab_status load_stored_text(const char *text, size_t len, ab_problem *out, ab_error *err) {
+    return abh_suite_load_buffer("stored suite", text, len, out, err);
+}
+
+int abc_report(const abc_args *a) {
+    const char *dbpath = abc_opt(a, "db", ABH_DEFAULT_DB), *which = abc_opt(a, "run", NULL);
+    const char *format = abc_opt(a, "format", NULL), *out = abc_opt(a, "output", "-");
+    abr_report_format fmt = ABR_REPORT_MD;
+    if (format != NULL && !abr_report_format_parse(format, &fmt))
+        return abc_failf(ABC_EXIT_USAGE, "--format takes md, html, csv or json, not '%s'", format);
+    abr_store *db = NULL;
+    ab_error err;
+    ab_error_clear(&err);
+    if (abr_open(dbpath, ABR_OPEN_READONLY, &db, &err) != AB_OK) return abc_fail(&err);
+    int64_t run;
+    int rc = abc_resolve_run(db, dbpath, which, NULL, &run);
+    ab_buf b = {0};
+    abr_report_opts opt = {.load_suite = load_stored_text};
+    if (rc == 0 && abr_report_render(db, run, fmt, &opt, &b, &err) != AB_OK) rc = abc_fail(&err);
+    if (rc == 0 && ab_buf_write_file(&b, out, &err) != AB_OK) rc = abc_fail(&err);
+    ab_buf_free(&b);
+    abr_close(db);
+    return rc;
+}

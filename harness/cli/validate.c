@@ -1,0 +1,62 @@
+/*
+ * validate.c — `arenabench validate SUITE PLAN`: checks a plan file (CSV or
+ * MiniMalloc) against a suite with the independent overlap checker; exit 1
+ * when it is invalid, naming both tensors, the instruction and the bytes.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/cli/commands.h"
+#include "harness/cli/common.h"
+#include "harness/cli/fail.h"
+#include "harness/formats/minimalloc.h"
+#include "harness/formats/plan_csv.h"
+
+/* Explains unknown plan entries that name an I/O tensor kept outside the arena. */
+static void explain_io_entries(const ab_problem *full, const ab_plan *pl) {
+    if (full->io != AB_IO_SEPARATE) return;
+    for (size_t i = 0; i < pl->n; i++) {
+        if (pl->v[i].tensor != AB_NO_TENSOR || pl->v[i].name == NULL) continue;
+        for (size_t j = 0; j < full->n; j++) {
+            if (strcmp(full->t[j].name, pl->v[i].name) != 0) continue;
+            printf("  note: '%s' is an %s tensor; with io: separate it lives outside the arena "
+                   "and takes no offset\n",
+                   full->t[j].name, full->t[j].kind == AB_KIND_INPUT ? "input" : "output");
+        }
+    }
+}
+
+int abc_validate(const abc_args *a) {
+    const char *format = abc_opt(a, "format", NULL);
+    if (a->noperands != 2) return abc_usage_error(a->cmd, "expected a suite file and a plan file");
+    if (!abc_plan_format_ok(format))
+        return abc_usage_error(a->cmd, "--format takes csv or minimalloc, not '%s'", format);
+    const char *suite = a->operands[0], *plan = a->operands[1];
+    ab_problem full, view;
+    ab_plan pl;
+    ab_problem_init(&view);
+    ab_plan_init(&pl);
+    int rc = abc_load_suite(suite, &full);
+    if (rc != 0) return rc;
+    ab_error err;
+    ab_error_clear(&err);
+    abo_report r;
+    ab_status st = ab_problem_arena_view(&full, &view, NULL, &err);
+    if (st == AB_OK)
+        st = abc_plan_format_is_minimalloc(format) ? abh_minimalloc_plan_read(plan, &view, &pl, &err)
+                                                   : abh_plan_read(plan, &view, &pl, &err);
+    if (st == AB_OK) st = abo_check(&view, &pl, &r, &err);
+    if (st != AB_OK) {
+        rc = abc_fail(&err);
+    } else {
+        printf("suite      %s (%zu tensors in the arena)\n", full.name, view.n);
+        printf("plan       %s (%zu entries)\n", plan, pl.n);
+        if (r.verdict == ABO_OK) abc_print_bytes(stdout, "arena", r.arena);
+        rc = abc_print_verdict(&r, stdout);
+        if (r.verdict == ABO_UNKNOWN) explain_io_entries(&full, &pl);
+    }
+    ab_plan_free(&pl);
+    ab_problem_free(&view);
+    ab_problem_free(&full);
+    return rc;
+}
