@@ -4,6 +4,8 @@
 #include "tests/support.h"
 #include "tests/planners_testing.h"
 
+#include "core/file.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,23 +43,9 @@ const char *abt_write_tmp(const char *content, const char *suffix) {
 }
 
 char *abt_slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    if (buf == NULL) abort();
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-            if (buf == NULL) abort();
-        }
-        size_t got = fread(buf + n, 1, 4096, f);
-        n += got;
-        if (got == 0) break;
-    }
-    fclose(f);
-    buf[n] = '\0';
+    char *buf;
+    size_t n;
+    if (ab_read_file(path, &buf, &n, NULL) != AB_OK) return NULL;
     if (len) *len = n;
     return buf;
 }
