@@ -49,6 +49,89 @@ Test(cli, misuse_goes_to_stderr_with_exit_2) {
     free(out), free(err);
 }
 
+/* Every command listed by --help (the one command table) has its own help,
+ * from `CMD --help`, `CMD -h` and `help CMD` alike, with a usage line naming
+ * it and its exit status. */
+Test(cli, every_command_of_the_table_has_help_with_exit_status) {
+    char *list, *out, *err, args[256];
+    cr_assert_eq(abt_run("--help", &list, NULL), 0);
+    char *cmds = strstr(list, "commands:\n");
+    cr_assert_not_null(cmds, "%s", list);
+    int seen = 0;
+    for (char *line = strtok(cmds + 10, "\n"); line && strncmp(line, "  ", 2) == 0;
+         line = strtok(NULL, "\n")) {
+        char name[64], want[128];
+        cr_assert_eq(sscanf(line, "%63s", name), 1);
+        snprintf(want, sizeof want, "usage: arenabench %s", name);
+        const char *pre[] = {"", "", "help "}, *post[] = {" --help", " -h", ""};
+        for (size_t f = 0; f < 3; f++) {
+            snprintf(args, sizeof args, "%s%s%s", pre[f], name, post[f]);
+            cr_assert_eq(abt_run(args, &out, &err), 0, "%s: %s", args, err);
+            cr_assert(strncmp(out, want, strlen(want)) == 0, "%s:\n%s", args, out);
+            HAS(out, "Exit status");
+            cr_assert_str_eq(err, "", "%s", args);
+            free(out), free(err);
+        }
+        seen++;
+    }
+    free(list);
+    cr_assert_geq(seen, 14, "only %d commands listed", seen);
+}
+
+Test(cli, help_texts_print_percent_signs_once_and_help_has_its_own_help) {
+    char *out, *err;
+    cr_assert_eq(abt_run("ilp --help", &out, &err), 0);
+    HAS(out, "a percentage (1%); default 0");
+    cr_assert_null(strstr(out, "%%"), "%s", out);
+    free(out), free(err);
+    cr_assert_eq(abt_run("help --help", &out, &err), 0, "%s", err);
+    HAS(out, "usage: arenabench help [COMMAND]");
+    cr_assert_null(strstr(out, "'--help'"), "%s", out);
+    cr_assert_str_eq(err, "");
+    free(out), free(err);
+    cr_assert_eq(abt_run("help frobnicate", &out, &err), 2);
+    HAS(err, "arenabench: unknown command 'frobnicate'");
+    free(out), free(err);
+}
+
+/* "--x=v", "--x v", "-xv", "-x v", operands before or after the options,
+ * and "--" ending the options all read the same. */
+Test(cli, options_take_values_in_all_four_spellings_anywhere) {
+    const char *suite = abt_src("suites/examples/diamond.yaml");
+    const char *before[] = {"--planner=best-fit", "--planner best-fit", "-pbest-fit",
+                            "-p best-fit", "", "-p best-fit --"};
+    const char *after[] = {"", "", "", "", "-p best-fit", ""};
+    for (size_t i = 0; i < sizeof before / sizeof before[0]; i++) {
+        char args[8192], *out, *err;
+        snprintf(args, sizeof args, "plan %s %s %s", before[i], suite, after[i]);
+        cr_assert_eq(abt_run(args, &out, &err), 0, "%s: %s", args, err);
+        HAS(out, "planner    best-fit\n");
+        free(out), free(err);
+    }
+}
+
+Test(cli, option_misuse_is_named_with_the_usage) {
+    const struct {
+        const char *args, *want;
+    } cases[] = {
+        {"plan --plan best-fit x.yaml", "arenabench: unknown option '--plan'"}, /* whole names */
+        {"plan -Z x.yaml", "arenabench: unknown option '-Z'"},
+        {"run --quiet=yes x.yaml", "arenabench: option --quiet takes no value"},
+        {"plan --planner", "arenabench: option --planner needs a value"},
+        {"bound a.yaml b.yaml", "arenabench: unexpected operand 'b.yaml'"},
+        {"report extra", "arenabench: unexpected operand 'extra'"},
+        {"ilp x.yaml --gap 2", "arenabench: --gap: expected a fraction in [0, 1] or a percentage"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out, *err;
+        cr_assert_eq(abt_run(cases[i].args, &out, &err), 2, "%s: %s", cases[i].args, err);
+        HAS(err, cases[i].want);
+        HAS(err, "\nusage: arenabench ");
+        cr_assert_str_eq(out, "", "%s", cases[i].args);
+        free(out), free(err);
+    }
+}
+
 Test(cli, planners_lists_each_with_parameters) {
     char *out;
     cr_assert_eq(abt_run("planners", &out, NULL), 0);
