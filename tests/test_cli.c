@@ -116,6 +116,7 @@ Test(cli, option_misuse_is_named_with_the_usage) {
     } cases[] = {
         {"plan --plan best-fit x.yaml", "arenabench: unknown option '--plan'"}, /* whole names */
         {"plan -Z x.yaml", "arenabench: unknown option '-Z'"},
+        {"run --ilp -qj0 x.yaml", "arenabench: -j takes a number of jobs"}, /* -q -j0 */
         {"run --quiet=yes x.yaml", "arenabench: option --quiet takes no value"},
         {"plan --planner", "arenabench: option --planner needs a value"},
         {"bound a.yaml b.yaml", "arenabench: unexpected operand 'b.yaml'"},

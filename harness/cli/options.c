@@ -114,20 +114,24 @@ static int scan(const abc_command *c, int argc, char **argv, abc_args *a,
             continue;
         }
         if (ch == '?') return bad_option(c, argv);
-        const abc_option *o = option_of_val(c, ch == ':' ? optopt : ch);
-        /* The element that named the option: the one before the value when
-         * the value was the next element. */
-        const char *el = argv[optind - 1];
-        if (ch != ':' && optarg != NULL && optarg == argv[optind - 1]) el = argv[optind - 2];
-        const char *whole = ch == VAL_HELP || (ch == ':' && optopt == VAL_HELP) ? "help"
-                            : o != NULL ? o->name : "";
-        if (strncmp(el, "--", 2) == 0 && !spelled_whole(el, whole))
-            return abc_usage_error(c, "unknown option '%s'", el);
+        if (ch == ':') { /* the option was the last element */
+            const char *el = argv[optind - 1];
+            const abc_option *o = option_of_val(c, optopt);
+            if (o == NULL || (strncmp(el, "--", 2) == 0 && !spelled_whole(el, o->name)))
+                return abc_usage_error(c, "unknown option '%s'", el);
+            return abc_usage_error(c, "option --%s needs a value", o->name);
+        }
+        if (li >= 0) { /* a long option: the element before its value, if that came apart */
+            const char *el = argv[optind - 1];
+            if (optarg != NULL && optarg == el) el = argv[optind - 2];
+            if (!spelled_whole(el, lo[li].name))
+                return abc_usage_error(c, "unknown option '%s'", el);
+        }
         if (ch == VAL_HELP) {
             abc_print_help(c, stdout);
             return 1;
         }
-        if (ch == ':') return abc_usage_error(c, "option --%s needs a value", o->name);
+        const abc_option *o = option_of_val(c, ch);
         int rc = record(c, a, o, o->arg != NULL ? optarg : NULL);
         if (rc != 0) return rc;
     }
