@@ -1141,6 +1141,7 @@ static ab_status exact_cover_plan(const ab_problem *p, const ab_params *opt, int
     if (p->n == 0) {
         st->proven_optimal = true;
         st->lower_bound = 0;
+        st->method = ABO_PROOF_EXHAUSTIVE;
         note(st, "no tensors: arena 0");
         return AB_OK;
     }
@@ -1182,6 +1183,7 @@ static ab_status exact_cover_plan(const ab_problem *p, const ab_params *opt, int
         st->nodes = e.budget.nodes;
         int64_t lb = proven_lb(&e, end);
         if (e.o.k == 1) {
+            st->method = ABO_PROOF_EXHAUSTIVE;
             st->proven_optimal = end == EC_OPTIMAL;
             if (ab_mul_ovf(lb, e.unit, &st->lower_bound)) st->lower_bound = AB_NONE;
         }

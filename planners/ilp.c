@@ -125,6 +125,8 @@ static ab_status ilp_plan(const ab_problem *p, const ab_params *opt, int64_t *of
         st->nodes = r.nodes;
         st->proven_optimal = r.status == ABO_ILP_OPTIMAL;
         st->lower_bound = r.bound;
+        st->method = ABO_PROOF_ILP;
+        st->ilp_status = (int)r.status + 1;
         snprintf(st->note, sizeof st->note, "%s", r.note);
     }
     abo_ilp_result_free(&r);

@@ -748,8 +748,10 @@ static const ab_param_desc no_params[] = {{0}};
 
 static const ab_param_desc climb_params[] = {
     {"seed", "integer 0 .. 2^32-1", "0",
-     "seed of the random moves (glibc rand_r's sequence; 0 as TVM on Linux)"},
-    {"iterations", "integer >= 1", "500", "attempts at most (TVM: 500)"},
+     "seed of the random moves (glibc rand_r's sequence; 0 as TVM on Linux)", AB_PARAM_INT, 0,
+     4294967295},
+    {"iterations", "integer 1 .. 10^8", "500", "attempts at most (TVM: 500)", AB_PARAM_INT, 1,
+     100000000},
     {0},
 };
 

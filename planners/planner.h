@@ -13,6 +13,7 @@
 #define AB_PLANNER_H
 
 #include "core/problem.h"
+#include "oracle/certify.h"
 
 enum {
     AB_PLANNER_EXACT = 1u << 0,   /* returns an optimum when it finishes (at k = 1) */
@@ -57,11 +58,17 @@ typedef struct ab_param_desc {
 ab_status ab_param_check(const char *planner, const ab_param_desc *d, const char *value,
                          ab_error *err);
 
-/* What a planner reports besides its plan. Zeroed by the caller. */
+/* What a planner reports besides its plan. Zeroed by the caller. The oracle
+ * turns it into a certificate (oracle/certify.h: abo_certify), trusting
+ * proven_optimal and lower_bound only as far as `method` allows. */
 typedef struct ab_plan_stats {
     int64_t nodes;        /* search nodes, 0 for heuristics */
-    bool proven_optimal;  /* the planner's own claim (the harness re-derives it) */
+    bool proven_optimal;  /* the planner's own claim */
     int64_t lower_bound;  /* a bound the planner proved, or AB_NONE */
+    abo_proof method;     /* the kind of search behind the two above: ABO_PROOF_ILP,
+                             ABO_PROOF_EXHAUSTIVE (only where its refutations speak of the
+                             real problem: k = 1), or ABO_PROOF_NONE (a heuristic) */
+    int ilp_status;       /* the ILP's outcome + 1 (abo_ilp_status), 0 when none ran */
     char note[160];       /* one line on how it ended */
 } ab_plan_stats;
 

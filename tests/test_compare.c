@@ -58,7 +58,7 @@ static int64_t suite(abr_store *s, const char *name, const char *text) {
 typedef struct side {
     abr_job_status status;
     int64_t arena;
-    abr_proof proof;
+    abo_proof proof;
     double wall;
     int signal;
     const char *error;
@@ -145,7 +145,7 @@ Test(compare, finds_ok_turning_into_each_failure) {
 }
 
 Test(compare, names_the_signal_and_the_lost_proof_of_a_crash) {
-    outcome o = pair((side){.proof = ABR_PROOF_LOWER_BOUND},
+    outcome o = pair((side){.proof = ABO_PROOF_LOWER_BOUND},
                      (side){.status = ABR_JOB_CRASH, .signal = 11}, NULL);
     HAS(o.text, "| ok 100 | crash | was proven (lower-bound); signal 11 |");
     cr_assert_eq(o.sum.regressions, 1, "one line for the pair: it failed");
@@ -153,7 +153,7 @@ Test(compare, names_the_signal_and_the_lost_proof_of_a_crash) {
 }
 
 Test(compare, finds_a_lost_proof) {
-    outcome o = pair((side){.proof = ABR_PROOF_EXHAUSTIVE}, (side){0}, NULL);
+    outcome o = pair((side){.proof = ABO_PROOF_EXHAUSTIVE}, (side){0}, NULL);
     cr_assert_eq(o.sum.regressions, 1);
     cr_assert_eq(o.sum.by_change[ABR_CHANGE_PROOF_LOST], 1);
     HAS(o.text, "| REGRESSION | proof lost | s | first-fit | exhaustive | none | "
@@ -230,12 +230,12 @@ Test(compare, lists_improvements_without_failing) {
     cr_assert_eq(o.sum.improvements, 1);
     HAS(o.text, "| improvement | arena shrank | s | first-fit | 120 | 100 | -20 bytes (-16.67%) |");
     free(o.text);
-    o = pair((side){.status = ABR_JOB_TIMEOUT}, (side){.proof = ABR_PROOF_LOWER_BOUND}, NULL);
+    o = pair((side){.status = ABR_JOB_TIMEOUT}, (side){.proof = ABO_PROOF_LOWER_BOUND}, NULL);
     cr_assert_eq(o.sum.by_change[ABR_CHANGE_FIXED], 1);
     HAS(o.text, "| improvement | fixed | s | first-fit | timeout | ok 100 | "
                 "proven (lower-bound) |");
     free(o.text);
-    o = pair((side){0}, (side){.proof = ABR_PROOF_ILP}, NULL);
+    o = pair((side){0}, (side){.proof = ABO_PROOF_ILP}, NULL);
     cr_assert_eq(o.sum.by_change[ABR_CHANGE_PROVEN], 1);
     HAS(o.text, "| improvement | newly proven | s | first-fit | none | ilp |");
     free(o.text);
@@ -296,8 +296,8 @@ static char *big(int64_t *r0, int64_t *r1) {
         {"p-shrink", {.arena = 120}, {.arena = 100}},
         {"p-break", {0}, {.status = ABR_JOB_TIMEOUT, .error = "killed | at 10 s"}},
         {"p-fix", {.status = ABR_JOB_CRASH, .signal = 6}, {0}},
-        {"p-lose", {.proof = ABR_PROOF_LOWER_BOUND}, {0}},
-        {"p-gain", {0}, {.proof = ABR_PROOF_EXHAUSTIVE}},
+        {"p-lose", {.proof = ABO_PROOF_LOWER_BOUND}, {0}},
+        {"p-gain", {0}, {.proof = ABO_PROOF_EXHAUSTIVE}},
         {"p-slow", {.wall = 0.2}, {.wall = 0.5}},
         {"p-fast", {.wall = 0.5}, {.wall = 0.2}},
         {"p-slow-small", {.wall = 0.010}, {.wall = 0.030}},

@@ -82,7 +82,7 @@ typedef struct row {
     const char *spec;
     abr_job_status status;
     int64_t arena, lower_bound, k;
-    abr_proof proof;
+    abo_proof proof;
     const int64_t *plan;
     size_t nplan;
     int signal;
@@ -144,18 +144,18 @@ static char *fixture(int64_t *run) {
     int64_t g = suite(s, "gamma", gamma_yaml, 2, 180);
     int64_t d = suite(s, "delta", delta_yaml, 1, 250);
     result(s, *run, a, OK("first-fit", 64, 48, .plan = alpha_ff, .nplan = 3));
-    result(s, *run, a, OK("best-fit", 48, 48, .proof = ABR_PROOF_LOWER_BOUND, .plan = alpha_bf,
+    result(s, *run, a, OK("best-fit", 48, 48, .proof = ABO_PROOF_LOWER_BOUND, .plan = alpha_bf,
                              .nplan = 3));
     result(s, *run, b, OK("first-fit", 120, 100));
     result(s, *run, b, FAIL("best-fit", ABR_JOB_TIMEOUT, .error = "killed at the time limit",
                                .wall = 10.0));
     result(s, *run, b, FAIL("exact-cover", ABR_JOB_CRASH, .signal = 11));
     result(s, *run, g, OK("best-fit", 210, 180, .plan = gamma_bf, .nplan = 2));
-    result(s, *run, g, OK("exact-cover", 200, 200, .proof = ABR_PROOF_EXHAUSTIVE));
+    result(s, *run, g, OK("exact-cover", 200, 200, .proof = ABO_PROOF_EXHAUSTIVE));
     result(s, *run, g, OK("exact-cover:k=64", 256, 180, .k = 64, .plan = gamma_k64, .nplan = 1));
     result(s, *run, g, FAIL("first-fit", ABR_JOB_INVALID, .arena = 150, .lower_bound = 180,
                                .verdict = "overlap", .check = nasty));
-    result(s, *run, d, OK("ilp:time=30", 300, 250, .proof = ABR_PROOF_ILP, .ilp_bound = 300));
+    result(s, *run, d, OK("ilp:time=30", 300, 250, .proof = ABO_PROOF_ILP, .ilp_bound = 300));
     ab_error err;
     cr_assert_eq(abr_run_finish(s, *run, ABR_RUN_DONE, &err), AB_OK, "%s", err.msg);
     abr_close(s);

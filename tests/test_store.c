@@ -507,7 +507,7 @@ static abr_result full_result(int64_t run, int64_t suite, const char *spec, int 
     r.ilp_status = j % 3 == 0 ? "optimal" : NULL;
     r.ilp_objective = j % 3 == 0 ? 1000 + j : AB_NONE;
     r.ilp_bound = j % 3 == 0 ? 950 + j : AB_NONE;
-    r.proven_by = (abr_proof)(j % ABR_NPROOFS);
+    r.proven_by = (abo_proof)(j % ABO_NPROOFS);
     r.wall_s = 0.25 * j;
     r.cpu_s = j % 4 == 0 ? -1.0 : 0.125 * j;
     r.peak_rss = 1 << 20;

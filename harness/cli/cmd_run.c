@@ -30,7 +30,9 @@
 #include "harness/formats/formats.h"
 #include "harness/formats/suite.h"
 #include "oracle/bounds.h"
+#include "oracle/certify.h"
 #include "oracle/check.h"
+#include "oracle/ilp.h"
 #include "planners/planner.h"
 #include "results/store/store.h"
 
@@ -382,21 +384,18 @@ static ab_status judge(const suite_item *s, const spec_item *sp, const abh_job_r
     row->status = rep->verdict == ABO_OK ? ABR_JOB_OK
                   : rep->verdict == ABO_OVER_CAPACITY ? ABR_JOB_INFEASIBLE
                                                       : ABR_JOB_INVALID;
-    bool exact_k1 = (sp->pl->flags & AB_PLANNER_EXACT) && sp->k == 1;
-    bool ilp = strcmp(sp->pl->name, "ilp") == 0;
-    if (exact_k1 && r->stats.lower_bound > row->lower_bound) row->lower_bound = r->stats.lower_bound;
-    if (ilp) { /* the ILP's own figures: status (the note's first word), objective, bound */
-        static const char *const words[] = {"optimal", "feasible", "timeout-no-solution",
-                                            "infeasible"};
-        for (size_t w = 0; w < sizeof words / sizeof *words; w++)
-            if (strncmp(r->stats.note, words[w], strlen(words[w])) == 0) row->ilp_status = words[w];
+    abo_claim claim = {.method = r->stats.method,
+                       .optimal = r->stats.proven_optimal,
+                       .lower_bound = r->stats.lower_bound};
+    int64_t bound;
+    abo_proof proof = abo_certify(row->arena, s->bounds.max_load, &claim, &bound);
+    if (bound > row->lower_bound) row->lower_bound = bound; /* what the row proves */
+    if (r->stats.ilp_status > 0) { /* the ILP's own figures: status, objective, bound */
+        row->ilp_status = abo_ilp_status_word((abo_ilp_status)(r->stats.ilp_status - 1));
         row->ilp_objective = rep->arena;
         row->ilp_bound = r->stats.lower_bound;
     }
-    if (row->status != ABR_JOB_OK) return AB_OK;
-    if (row->arena == s->bounds.max_load) row->proven_by = ABR_PROOF_LOWER_BOUND;
-    else if (ilp && r->stats.proven_optimal) row->proven_by = ABR_PROOF_ILP;
-    else if (exact_k1 && r->stats.proven_optimal) row->proven_by = ABR_PROOF_EXHAUSTIVE;
+    if (row->status == ABR_JOB_OK) row->proven_by = proof;
     return AB_OK;
 }
 
@@ -407,7 +406,7 @@ static void cross_check(run_ctx *c, const job_ref *ref, const abr_result *row) {
     if (row->status != ABR_JOB_OK) return;
     size_t s = ref->suite;
     const char *name = c->suites[s].full.name;
-    if (row->proven_by != ABR_PROOF_NONE) {
+    if (row->proven_by != ABO_PROOF_NONE) {
         if (c->proven[s] == AB_NONE) {
             c->proven[s] = row->arena;
             c->proven_spec[s] = ref->spec;
@@ -415,7 +414,7 @@ static void cross_check(run_ctx *c, const job_ref *ref, const abr_result *row) {
             c->conflicts++;
             ab_buf_printf(&c->failures, "  DISAGREEMENT on %s: %s proved %lld (%s) but %s proved "
                           "%lld\n", name, row->spec, (long long)row->arena,
-                          abr_proof_word(row->proven_by), c->specs[c->proven_spec[s]].spec,
+                          abo_proof_word(row->proven_by), c->specs[c->proven_spec[s]].spec,
                           (long long)c->proven[s]);
         }
     }

@@ -97,7 +97,7 @@ static void add(cmp_ctx *c, abr_change k, const abr_row *base, const abr_row *he
 
 static bool is_ok(const abr_row *w) { return w->r.status == ABR_JOB_OK; }
 static bool is_proven(const abr_row *w) {
-    return is_ok(w) && w->r.proven_by != ABR_PROOF_NONE;
+    return is_ok(w) && w->r.proven_by != ABO_PROOF_NONE;
 }
 
 /* true when time b is beyond the thresholds above time a (both known). */
@@ -234,8 +234,8 @@ static void put_cells(ab_buf *b, const line *l) {
     }
     case ABR_CHANGE_PROOF_LOST:
     case ABR_CHANGE_PROVEN:
-        ab_buf_printf(b, "%s | %s | arena %lld -> %lld", abr_proof_word(w0->r.proven_by),
-                      abr_proof_word(w1->r.proven_by), (long long)w0->r.arena,
+        ab_buf_printf(b, "%s | %s | arena %lld -> %lld", abo_proof_word(w0->r.proven_by),
+                      abo_proof_word(w1->r.proven_by), (long long)w0->r.arena,
                       (long long)w1->r.arena);
         break;
     case ABR_CHANGE_SLOWER:
@@ -249,13 +249,13 @@ static void put_cells(ab_buf *b, const line *l) {
     case ABR_CHANGE_FAILED:
     case ABR_CHANGE_STATUS:
         put_states(b, w0, w1);
-        if (is_proven(w0)) ab_buf_printf(b, "was proven (%s); ", abr_proof_word(w0->r.proven_by));
+        if (is_proven(w0)) ab_buf_printf(b, "was proven (%s); ", abo_proof_word(w0->r.proven_by));
         put_why(b, w1);
         break;
     default: /* fixed, new, gone */
         put_states(b, w0, w1);
         if (w1 != NULL && is_proven(w1))
-            ab_buf_printf(b, "proven (%s)", abr_proof_word(w1->r.proven_by));
+            ab_buf_printf(b, "proven (%s)", abo_proof_word(w1->r.proven_by));
         else if (w0 != NULL && !is_ok(w0)) put_why(b, w0);
         else if (w0 == NULL && !is_ok(w1)) put_why(b, w1);
     }

@@ -45,8 +45,9 @@ typedef struct rspec {
 /* A suite of the run: rows [row0, row0 + nrows) of the store's order. */
 typedef struct rsuite {
     size_t row0, nrows;
-    int64_t bound;        /* best known lower bound, or AB_NONE */
-    bound_src src;        /* where it came from */
+    int64_t bound;        /* best known lower bound (bb.value), or AB_NONE */
+    abo_best_bound bb;    /* the oracle's best bound: value and kind of proof */
+    bound_src src;        /* where it came from, for the report's words */
     size_t src_row;       /* the row it came from (SRC_PLANNER, SRC_ILP, SRC_PROOF) */
     int64_t best;         /* best valid arena, or AB_NONE */
     bool dup_name;        /* another suite of the run has the same name */
@@ -175,11 +176,18 @@ static ab_status build_suites(model *m, ab_error *err) {
     return AB_OK;
 }
 
-/* Takes v as the suite's bound when it is larger than the bound so far. */
-static void offer_bound(rsuite *su, int64_t v, bound_src src, size_t row) {
-    if (v == AB_NONE || v < 0) return;
-    if (su->bound != AB_NONE && v <= su->bound) return;
-    su->bound = v;
+/* Offers v, from src (row: the row it came from), to the suite's best bound
+ * (oracle/certify.h decides which bound stands and what it proves). */
+static void offer_bound(const model *m, rsuite *su, int64_t v, bound_src src, size_t row) {
+    abo_proof by = ABO_PROOF_LOWER_BOUND; /* max-load, stored */
+    if (src == SRC_ILP) by = ABO_PROOF_ILP;
+    if (src == SRC_PLANNER || src == SRC_PROOF) { /* a row's refutation or its own proof */
+        by = row_r(m, row)->proven_by;
+        if (by == ABO_PROOF_NONE) by = ABO_PROOF_EXHAUSTIVE;
+    }
+    abo_best_bound_offer(&su->bb, v, by, row);
+    if (su->bb.value == su->bound) return;
+    su->bound = su->bb.value;
     su->src = src;
     su->src_row = row;
 }
@@ -188,14 +196,15 @@ static void offer_bound(rsuite *su, int64_t v, bound_src src, size_t row) {
 static void suite_figures(model *m, size_t si) {
     rsuite *su = &m->su[si];
     const abr_suite *s = suite_of(m, si);
-    offer_bound(su, s->peak_live_bytes, SRC_MAX_LOAD, 0);
-    offer_bound(su, s->lower_bound, SRC_STORED, 0);
+    abo_best_bound_init(&su->bb);
+    offer_bound(m, su, s->peak_live_bytes, SRC_MAX_LOAD, 0);
+    offer_bound(m, su, s->lower_bound, SRC_STORED, 0);
     for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
         const abr_result *r = row_r(m, i);
-        offer_bound(su, r->lower_bound, SRC_PLANNER, i);
-        offer_bound(su, r->ilp_bound, SRC_ILP, i);
+        offer_bound(m, su, r->lower_bound, SRC_PLANNER, i);
+        offer_bound(m, su, r->ilp_bound, SRC_ILP, i);
         if (!row_ok(m, i) || r->arena == AB_NONE) continue;
-        if (r->proven_by != ABR_PROOF_NONE) offer_bound(su, r->arena, SRC_PROOF, i);
+        if (r->proven_by != ABO_PROOF_NONE) offer_bound(m, su, r->arena, SRC_PROOF, i);
         if (su->best == AB_NONE || r->arena < su->best) su->best = r->arena;
     }
 }
@@ -218,7 +227,7 @@ static void row_figures(model *m, size_t i) {
             sp->nratio++;
         }
     }
-    rr->proven = r->proven_by != ABR_PROOF_NONE || (lb != AB_NONE && a == lb);
+    rr->proven = r->proven_by != ABO_PROOF_NONE || abo_certify_by_bound(a, &su->bb) != ABO_PROOF_NONE;
     rr->win = a == su->best;
     sp->proven += rr->proven;
     sp->wins += rr->win;
@@ -380,26 +389,13 @@ static void put_bound_src(ab_buf *b, esc_fn esc, const model *m, size_t si) {
     case SRC_ILP: put(b, "ILP bound of "), esc(b, r->spec); break;
     case SRC_PROOF:
         esc(b, r->spec);
-        ab_buf_printf(b, " proved its arena optimal (%s)", abr_proof_word(r->proven_by));
+        ab_buf_printf(b, " proved its arena optimal (%s)", abo_proof_word(r->proven_by));
         break;
     }
 }
 
 /* The proof a suite's bound gives when the best arena reaches it. */
-static abr_proof bound_proof(const model *m, size_t si) {
-    const rsuite *su = &m->su[si];
-    switch (su->src) {
-    case SRC_MAX_LOAD:
-    case SRC_STORED: return ABR_PROOF_LOWER_BOUND;
-    case SRC_ILP: return ABR_PROOF_ILP;
-    case SRC_PLANNER:
-    case SRC_PROOF: {
-        abr_proof p = row_r(m, su->src_row)->proven_by;
-        return p == ABR_PROOF_NONE ? ABR_PROOF_EXHAUSTIVE : p;
-    }
-    default: return ABR_PROOF_NONE;
-    }
-}
+static abo_proof bound_proof(const model *m, size_t si) { return m->su[si].bb.by; }
 
 /* The certificate's verdict: optimal (proof), open (gap), conflict, ... */
 static void put_verdict(ab_buf *b, const model *m, size_t si) {
@@ -407,7 +403,7 @@ static void put_verdict(ab_buf *b, const model *m, size_t si) {
     if (su->best == AB_NONE) put(b, "no valid plan");
     else if (su->bound == AB_NONE) put(b, "no bound known");
     else if (su->best == su->bound)
-        ab_buf_printf(b, "optimal (%s)", abr_proof_word(bound_proof(m, si)));
+        ab_buf_printf(b, "optimal (%s)", abo_proof_word(bound_proof(m, si)));
     else if (su->best < su->bound) put(b, "CONFLICT: a valid arena below a lower bound");
     else if (suite_of(m, si)->optimum != AB_NONE && su->best < suite_of(m, si)->optimum)
         ab_buf_printf(b, "CONFLICT: a valid arena below the known optimum %lld",
@@ -438,10 +434,10 @@ static void put_claims(ab_buf *b, esc_fn esc, const model *m, size_t si) {
     bool any = false;
     for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
         const abr_result *r = row_r(m, i);
-        if (!row_ok(m, i) || r->proven_by == ABR_PROOF_NONE) continue;
+        if (!row_ok(m, i) || r->proven_by == ABO_PROOF_NONE) continue;
         if (any) put(b, ", ");
         esc(b, r->spec);
-        ab_buf_printf(b, " (%s)", abr_proof_word(r->proven_by));
+        ab_buf_printf(b, " (%s)", abo_proof_word(r->proven_by));
         any = true;
     }
     if (!any) put(b, "-");
@@ -733,7 +729,7 @@ static void row_fields(const model *m, size_t i, field f[NFIELDS]) {
     f[n++] = fr("gap", rr->gap, !rr->has_gap);
     f[n++] = fb("proven", rr->proven);
     f[n++] = fb("win", rr->win);
-    f[n++] = fs("proven_by", abr_proof_word(r->proven_by));
+    f[n++] = fs("proven_by", abo_proof_word(r->proven_by));
     f[n++] = fs("ilp_status", r->ilp_status);
     f[n++] = fi("ilp_objective", r->ilp_objective);
     f[n++] = fi("ilp_bound", r->ilp_bound);
@@ -880,7 +876,7 @@ static void json_suite(ab_buf *b, ab_buf *tmp, const model *m, size_t si) {
                  fi("optimum", s->optimum), fi("logical_bytes", s->logical_bytes),
                  fi("physical_bytes", s->physical_bytes), fi("best_arena", su->best),
                  fi("best_bound", su->bound), fb("optimal", optimal),
-                 fs("proof", optimal ? abr_proof_word(bound_proof(m, si)) : NULL)};
+                 fs("proof", optimal ? abo_proof_word(bound_proof(m, si)) : NULL)};
     put(b, "{");
     json_fields(b, f, sizeof f / sizeof f[0]);
     put(b, ", \"bound_from\": ");

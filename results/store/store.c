@@ -91,7 +91,6 @@ static void pool_free(abr_pool *p) {
 
 #define ABR_WORD_(id, word) word,
 static const char *const job_words[] = {ABR_JOB_STATUSES(ABR_WORD_)};
-static const char *const proof_words[] = {ABR_PROOFS(ABR_WORD_)};
 static const char *const run_words[] = {ABR_RUN_STATUSES(ABR_WORD_)};
 #undef ABR_WORD_
 
@@ -111,7 +110,6 @@ static bool parse_word(const char *const *words, int n, const char *w, int *v) {
 const char *abr_job_status_word(abr_job_status v) {
     return word_of(job_words, ABR_NJOB_STATUSES, (int)v);
 }
-const char *abr_proof_word(abr_proof v) { return word_of(proof_words, ABR_NPROOFS, (int)v); }
 const char *abr_run_status_word(abr_run_status v) {
     return word_of(run_words, ABR_NRUN_STATUSES, (int)v);
 }
@@ -120,12 +118,6 @@ bool abr_job_status_parse(const char *w, abr_job_status *v) {
     int i;
     if (!parse_word(job_words, ABR_NJOB_STATUSES, w, &i)) return false;
     *v = (abr_job_status)i;
-    return true;
-}
-bool abr_proof_parse(const char *w, abr_proof *v) {
-    int i;
-    if (!parse_word(proof_words, ABR_NPROOFS, w, &i)) return false;
-    *v = (abr_proof)i;
     return true;
 }
 bool abr_run_status_parse(const char *w, abr_run_status *v) {
@@ -838,7 +830,7 @@ ab_status abr_plan_get(abr_store *s, const char *hash, int64_t **offsets, size_t
 void abr_result_init(abr_result *r) {
     memset(r, 0, sizeof *r);
     r->status = ABR_JOB_OK;
-    r->proven_by = ABR_PROOF_NONE;
+    r->proven_by = ABO_PROOF_NONE;
     r->arena = r->lower_bound = r->k = r->ilp_objective = r->ilp_bound = AB_NONE;
     r->peak_rss = r->nodes = AB_NONE;
     r->wall_s = r->cpu_s = -1.0;
@@ -849,7 +841,7 @@ static ab_status result_valid(abr_store *s, const abr_result *r, ab_error *err) 
     const char *why = NULL;
     if (r->spec == NULL || r->spec[0] == '\0') why = "no planner spec";
     else if ((int)r->status < 0 || r->status >= ABR_NJOB_STATUSES) why = "an unknown status";
-    else if ((int)r->proven_by < 0 || r->proven_by >= ABR_NPROOFS) why = "an unknown proof";
+    else if ((int)r->proven_by < 0 || r->proven_by >= ABO_NPROOFS) why = "an unknown proof";
     else if (r->k != AB_NONE && r->k < 1) why = "a coarsening k below 1";
     else if (r->offsets == NULL && r->noffsets > 0) why = "offsets missing";
     if (why == NULL) return AB_OK;
@@ -891,7 +883,7 @@ static int put_row(abr_store *s, const abr_result *r, const char *plan_hash) {
     b_str(&b, r->ilp_status);
     b_i64(&b, r->ilp_objective);
     b_i64(&b, r->ilp_bound);
-    b_str(&b, abr_proof_word(r->proven_by));
+    b_str(&b, abo_proof_word(r->proven_by));
     b_real(&b, r->wall_s);
     b_real(&b, r->cpu_s);
     b_i64(&b, r->peak_rss);
@@ -994,7 +986,7 @@ static ab_status read_row(abr_store *s, sqlite3_stmt *st, abr_pool **pool, abr_r
     c_hash(&c, r->plan_hash);
     r->recorded = c_str(&c);
     if (c.oom) return oom(s, err);
-    if (!abr_job_status_parse(status, &r->status) || !abr_proof_parse(proof, &r->proven_by))
+    if (!abr_job_status_parse(status, &r->status) || !abo_proof_parse(proof, &r->proven_by))
         return ab_fail(err, AB_EINPUT, "%s: a result of run %lld has an unknown status or proof",
                        s->path, (long long)r->run);
     return AB_OK;

@@ -39,6 +39,7 @@
 #define AB_STORE_H
 
 #include "core/problem.h" /* ab_status, AB_NONE */
+#include "oracle/certify.h"
 #include "results/store/sha256.h"
 
 /* The schema version this code reads and writes (PRAGMA user_version);
@@ -62,11 +63,8 @@ typedef struct abr_pool abr_pool; /* string storage behind the read structs */
     X(ABR_JOB_INFEASIBLE, "infeasible") /* no plan fits the capacity */ \
     X(ABR_JOB_ERROR, "error")           /* any other failure */
 
-#define ABR_PROOFS(X)                                                      \
-    X(ABR_PROOF_NONE, "none")               /* not proven optimal */       \
-    X(ABR_PROOF_LOWER_BOUND, "lower-bound") /* arena == a lower bound */   \
-    X(ABR_PROOF_ILP, "ilp")                 /* arena == a proven ILP optimum */ \
-    X(ABR_PROOF_EXHAUSTIVE, "exhaustive")   /* an exact search refuted less */
+/* Proofs of optimality (results.proven_by) are the oracle's certificates:
+ * abo_proof in oracle/certify.h. */
 
 #define ABR_RUN_STATUSES(X)                                             \
     X(ABR_RUN_RUNNING, "running")         /* begun, not finished (or killed) */ \
@@ -76,17 +74,14 @@ typedef struct abr_pool abr_pool; /* string storage behind the read structs */
 
 #define ABR_ENUM_(id, word) id,
 typedef enum abr_job_status { ABR_JOB_STATUSES(ABR_ENUM_) ABR_NJOB_STATUSES } abr_job_status;
-typedef enum abr_proof { ABR_PROOFS(ABR_ENUM_) ABR_NPROOFS } abr_proof;
 typedef enum abr_run_status { ABR_RUN_STATUSES(ABR_ENUM_) ABR_NRUN_STATUSES } abr_run_status;
 #undef ABR_ENUM_
 
 /* The word of a value ("timeout"), or "?" when out of range. Static strings. */
 const char *abr_job_status_word(abr_job_status v);
-const char *abr_proof_word(abr_proof v);
 const char *abr_run_status_word(abr_run_status v);
 /* The value whose word is w; false (and *v untouched) when there is none. */
 bool abr_job_status_parse(const char *w, abr_job_status *v);
-bool abr_proof_parse(const char *w, abr_proof *v);
 bool abr_run_status_parse(const char *w, abr_run_status *v);
 
 /* ---- opening ------------------------------------------------------------- */
@@ -203,7 +198,7 @@ typedef struct abr_result {
     int64_t k;                 /* coarsening, >= 1 */
     const char *ilp_status;    /* GLPK's outcome ("optimal", ...) when an ILP ran */
     int64_t ilp_objective, ilp_bound;
-    abr_proof proven_by;       /* ABR_PROOF_NONE unless certified */
+    abo_proof proven_by;       /* ABO_PROOF_NONE unless certified */
     double wall_s, cpu_s;      /* seconds */
     int64_t peak_rss;          /* bytes */
     int64_t nodes;             /* search nodes */

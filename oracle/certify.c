@@ -1,0 +1,54 @@
+/*
+ * certify.c — certificates from bounds and proofs (certify.h).
+ */
+#include "oracle/certify.h"
+
+#include <string.h>
+
+#define ABO_PROOF_WORD(id, word) word,
+static const char *const proof_words[] = {ABO_PROOFS(ABO_PROOF_WORD)};
+#undef ABO_PROOF_WORD
+
+const char *abo_proof_word(abo_proof p) {
+    return (unsigned)p < ABO_NPROOFS ? proof_words[p] : proof_words[ABO_PROOF_NONE];
+}
+
+bool abo_proof_parse(const char *word, abo_proof *p) {
+    for (unsigned i = 0; i < ABO_NPROOFS; i++) {
+        if (strcmp(word, proof_words[i]) == 0) {
+            *p = (abo_proof)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+abo_proof abo_certify(int64_t arena, int64_t max_load, const abo_claim *c, int64_t *bound) {
+    bool has_method = c != NULL && c->method != ABO_PROOF_NONE;
+    if (bound != NULL) {
+        *bound = max_load;
+        if (has_method && c->lower_bound != AB_NONE && c->lower_bound > *bound)
+            *bound = c->lower_bound;
+    }
+    if (arena == max_load) return ABO_PROOF_LOWER_BOUND;
+    if (has_method && c->optimal) return c->method;
+    return ABO_PROOF_NONE;
+}
+
+void abo_best_bound_init(abo_best_bound *b) {
+    b->value = AB_NONE;
+    b->by = ABO_PROOF_NONE;
+    b->from = 0;
+}
+
+void abo_best_bound_offer(abo_best_bound *b, int64_t v, abo_proof by, size_t from) {
+    if (v == AB_NONE || v < 0) return;
+    if (b->value != AB_NONE && v <= b->value) return;
+    b->value = v;
+    b->by = by;
+    b->from = from;
+}
+
+abo_proof abo_certify_by_bound(int64_t arena, const abo_best_bound *b) {
+    return b->value != AB_NONE && arena == b->value ? b->by : ABO_PROOF_NONE;
+}

@@ -1,0 +1,74 @@
+/*
+ * certify.h — the one place that turns bounds and proofs into certificates
+ * ("proven optimal, by what"; "the best bound is X, from Y"). The run, the
+ * report and `plan` all ask here; none derives a certificate on its own.
+ *
+ * What counts as a proof (DESIGN.md §7.3): a plan is proven optimal when its
+ * arena equals a proven lower bound:
+ *
+ *   lower-bound  the max-load bound (or a bound stored with the suite)
+ *   ilp          a bound GLPK proved (the ILP's optimum or its best bound)
+ *   exhaustive   a capacity an exhaustive search (k = 1) refuted, + 1
+ *
+ * The oracle does not trust a planner's word beyond the kind of method it
+ * declares (ab_plan_stats.method): a heuristic's "optimal" counts for nothing,
+ * and an exact search at k > 1 declares no method (its refutations speak of
+ * the coarsened problem only).
+ */
+#ifndef ABO_CERTIFY_H
+#define ABO_CERTIFY_H
+
+#include "core/problem.h"
+
+/* Kinds of proof, with their words (stored in the database as text). */
+#define ABO_PROOFS(X)                                                     \
+    X(ABO_PROOF_NONE, "none")               /* not proven */              \
+    X(ABO_PROOF_LOWER_BOUND, "lower-bound") /* arena == a lower bound */  \
+    X(ABO_PROOF_ILP, "ilp")                 /* GLPK proved the bound */   \
+    X(ABO_PROOF_EXHAUSTIVE, "exhaustive")   /* an exact search refuted less */
+
+#define ABO_PROOF_ENUM(id, word) id,
+typedef enum abo_proof { ABO_PROOFS(ABO_PROOF_ENUM) ABO_NPROOFS } abo_proof;
+#undef ABO_PROOF_ENUM
+
+/* The word of p ("lower-bound", ...); "none" for a value out of range. */
+const char *abo_proof_word(abo_proof p);
+
+/* The proof called word, into *p; false when there is none. */
+bool abo_proof_parse(const char *word, abo_proof *p);
+
+/* What a planner's run says about its plan, as the oracle reads it. */
+typedef struct abo_claim {
+    abo_proof method;    /* the kind of search behind optimal and lower_bound:
+                            ABO_PROOF_ILP or ABO_PROOF_EXHAUSTIVE; NONE: a heuristic */
+    bool optimal;        /* it says its plan is optimal */
+    int64_t lower_bound; /* a bound it says it proved, or AB_NONE */
+} abo_claim;
+
+/* The certificate of a VALID plan of the given arena on a problem whose
+ * max-load bound is max_load: lower-bound when the arena equals it; else the
+ * claim's method when the claim has one and says optimal; else none. *bound
+ * (when not NULL) receives the best bound the row proves: the larger of
+ * max_load and the claim's bound (the latter only with a method). */
+abo_proof abo_certify(int64_t arena, int64_t max_load, const abo_claim *c, int64_t *bound);
+
+/* The best proven bound of a suite, and where it came from. */
+typedef struct abo_best_bound {
+    int64_t value; /* AB_NONE while no bound is known */
+    abo_proof by;  /* its kind of proof */
+    size_t from;   /* the caller's tag (a row index, say) of the first holder */
+} abo_best_bound;
+
+/* An empty best bound. */
+void abo_best_bound_init(abo_best_bound *b);
+
+/* Offers bound v (ignored when AB_NONE or negative), proven by `by`, from
+ * `from`: kept when strictly larger than the bound so far (ties keep the
+ * first offer, so the order of offers decides the named proof). */
+void abo_best_bound_offer(abo_best_bound *b, int64_t v, abo_proof by, size_t from);
+
+/* The proof an arena gets from a suite's best bound: b->by when the arena
+ * equals it, ABO_PROOF_NONE otherwise. */
+abo_proof abo_certify_by_bound(int64_t arena, const abo_best_bound *b);
+
+#endif
