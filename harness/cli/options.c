@@ -177,7 +177,7 @@ void abc_args_free(abc_args *a) {
 static const abc_option *option_named(const abc_command *c, const char *name) {
     for (size_t i = 0; c->options != NULL && c->options[i].name != NULL; i++)
         if (strcmp(c->options[i].name, name) == 0) return &c->options[i];
-    fprintf(stderr, "arenabench: internal error: command %s has no option --%s\n", c->name, name);
+    abc_failf(ABC_EXIT_INTERNAL, "internal error: command %s has no option --%s", c->name, name);
     abort();
 }
 
