@@ -56,7 +56,7 @@ static int64_t suite(abr_store *s, const char *name, const char *text) {
 
 /* One side of a pair; status ok unless given, wall 0.25 s unless given. */
 typedef struct side {
-    abr_job_status status;
+    abe_status status;
     int64_t arena;
     abo_proof proof;
     double wall;
@@ -71,7 +71,7 @@ static void result(abr_store *s, int64_t run, int64_t su, const char *spec, side
     r.suite = su;
     r.spec = spec;
     r.status = w.status;
-    r.arena = w.status == ABR_JOB_OK ? (w.arena ? w.arena : 100) : AB_NONE;
+    r.arena = w.status == ABE_OK ? (w.arena ? w.arena : 100) : AB_NONE;
     r.lower_bound = 100;
     r.proven_by = w.proof;
     r.wall_s = w.wall ? w.wall : 0.25;
@@ -130,15 +130,15 @@ Test(compare, finds_a_grown_arena) {
 }
 
 Test(compare, finds_ok_turning_into_each_failure) {
-    const abr_job_status bad[] = {ABR_JOB_INVALID, ABR_JOB_TIMEOUT, ABR_JOB_CRASH,
-                                  ABR_JOB_OOM, ABR_JOB_ERROR, ABR_JOB_INFEASIBLE};
+    const abe_status bad[] = {ABE_INVALID, ABE_TIMEOUT, ABE_CRASH,
+                                  ABE_OOM, ABE_ERROR, ABE_INFEASIBLE};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         outcome o = pair((side){0}, (side){.status = bad[i], .error = "boom"}, NULL);
-        cr_assert_eq(o.sum.regressions, 1, "%s", abr_job_status_word(bad[i]));
+        cr_assert_eq(o.sum.regressions, 1, "%s", abe_status_word(bad[i]));
         cr_assert_eq(o.sum.by_change[ABR_CHANGE_FAILED], 1);
         char line[256];
         snprintf(line, sizeof line, "| REGRESSION | failed | s | first-fit | ok 100 | %s | boom |",
-                 abr_job_status_word(bad[i]));
+                 abe_status_word(bad[i]));
         HAS(o.text, line);
         free(o.text);
     }
@@ -146,7 +146,7 @@ Test(compare, finds_ok_turning_into_each_failure) {
 
 Test(compare, names_the_signal_and_the_lost_proof_of_a_crash) {
     outcome o = pair((side){.proof = ABO_PROOF_LOWER_BOUND},
-                     (side){.status = ABR_JOB_CRASH, .signal = 11}, NULL);
+                     (side){.status = ABE_CRASH, .signal = 11}, NULL);
     HAS(o.text, "| ok 100 | crash | was proven (lower-bound); signal 11 |");
     cr_assert_eq(o.sum.regressions, 1, "one line for the pair: it failed");
     free(o.text);
@@ -230,7 +230,7 @@ Test(compare, lists_improvements_without_failing) {
     cr_assert_eq(o.sum.improvements, 1);
     HAS(o.text, "| improvement | arena shrank | s | first-fit | 120 | 100 | -20 bytes (-16.67%) |");
     free(o.text);
-    o = pair((side){.status = ABR_JOB_TIMEOUT}, (side){.proof = ABO_PROOF_LOWER_BOUND}, NULL);
+    o = pair((side){.status = ABE_TIMEOUT}, (side){.proof = ABO_PROOF_LOWER_BOUND}, NULL);
     cr_assert_eq(o.sum.by_change[ABR_CHANGE_FIXED], 1);
     HAS(o.text, "| improvement | fixed | s | first-fit | timeout | ok 100 | "
                 "proven (lower-bound) |");
@@ -248,12 +248,12 @@ Test(compare, lists_improvements_without_failing) {
 }
 
 Test(compare, notes_one_failure_turning_into_another) {
-    outcome o = pair((side){.status = ABR_JOB_TIMEOUT}, (side){.status = ABR_JOB_CRASH}, NULL);
+    outcome o = pair((side){.status = ABE_TIMEOUT}, (side){.status = ABE_CRASH}, NULL);
     cr_assert_eq(o.sum.regressions, 0);
     cr_assert_eq(o.sum.other, 1);
     HAS(o.text, "| note | status changed | s | first-fit | timeout | crash |");
     free(o.text);
-    o = pair((side){.status = ABR_JOB_TIMEOUT}, (side){.status = ABR_JOB_TIMEOUT}, NULL);
+    o = pair((side){.status = ABE_TIMEOUT}, (side){.status = ABE_TIMEOUT}, NULL);
     cr_assert_eq(o.sum.unchanged, 1);
     free(o.text);
 }
@@ -294,15 +294,15 @@ static char *big(int64_t *r0, int64_t *r1) {
     } pairs[] = {
         {"p-grow", {.arena = 100}, {.arena = 120}},
         {"p-shrink", {.arena = 120}, {.arena = 100}},
-        {"p-break", {0}, {.status = ABR_JOB_TIMEOUT, .error = "killed | at 10 s"}},
-        {"p-fix", {.status = ABR_JOB_CRASH, .signal = 6}, {0}},
+        {"p-break", {0}, {.status = ABE_TIMEOUT, .error = "killed | at 10 s"}},
+        {"p-fix", {.status = ABE_CRASH, .signal = 6}, {0}},
         {"p-lose", {.proof = ABO_PROOF_LOWER_BOUND}, {0}},
         {"p-gain", {0}, {.proof = ABO_PROOF_EXHAUSTIVE}},
         {"p-slow", {.wall = 0.2}, {.wall = 0.5}},
         {"p-fast", {.wall = 0.5}, {.wall = 0.2}},
         {"p-slow-small", {.wall = 0.010}, {.wall = 0.030}},
         {"p-slow-ratio", {.wall = 1.0}, {.wall = 1.5}},
-        {"p-fail-change", {.status = ABR_JOB_TIMEOUT}, {.status = ABR_JOB_OOM}},
+        {"p-fail-change", {.status = ABE_TIMEOUT}, {.status = ABE_OOM}},
         {"p-same", {0}, {0}},
     };
     int64_t su = suite(s, "s", "suite: s\n");

@@ -41,8 +41,8 @@ static const struct {
     {"planners", " core oracle planners "},
     {"formats", " core oracle planners formats "},
     {"engine", " core oracle planners engine "},
-    {"store", " core oracle store "},
-    {"report", " core oracle planners formats store report "},
+    {"store", " core oracle planners engine store "},
+    {"report", " core oracle planners formats engine store report "},
     {"cli", " core oracle planners formats engine store report cli "},
 };
 

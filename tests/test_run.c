@@ -48,7 +48,7 @@ static char *rows_text(const char *db) {
         const abr_result *r = &rows.v[i].r;
         ab_buf_printf(&b, "%s %s %s %s arena=%lld lb=%lld proof=%s verdict=%s plan=%s sig=%d\n",
                       rows.v[i].suite.name, rows.v[i].suite.hash, r->spec,
-                      abr_job_status_word(r->status), (long long)r->arena,
+                      abe_status_word(r->status), (long long)r->arena,
                       (long long)r->lower_bound, abo_proof_word(r->proven_by),
                       r->verdict ? r->verdict : "-", r->plan_hash, r->signal);
     }

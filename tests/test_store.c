@@ -500,7 +500,7 @@ static abr_result full_result(int64_t run, int64_t suite, const char *spec, int 
     r.run = run;
     r.suite = suite;
     r.spec = spec;
-    r.status = (abr_job_status)(j % ABR_NJOB_STATUSES);
+    r.status = (abe_status)(j % ABE_NSTATUSES);
     r.arena = 1000 + j;
     r.lower_bound = 900 + j;
     r.k = j % 2 ? 64 : AB_NONE;
@@ -512,13 +512,13 @@ static abr_result full_result(int64_t run, int64_t suite, const char *spec, int 
     r.cpu_s = j % 4 == 0 ? -1.0 : 0.125 * j;
     r.peak_rss = 1 << 20;
     r.nodes = j * 10;
-    r.signal = r.status == ABR_JOB_CRASH ? 11 : 0;
-    r.verdict = r.status == ABR_JOB_INVALID ? "overlap" : "ok";
-    r.check_message = r.status == ABR_JOB_INVALID ? "overlap: 'a' and 'b' share bytes" : NULL;
-    r.error = r.status == ABR_JOB_ERROR ? "planner said no" : NULL;
+    r.signal = r.status == ABE_CRASH ? 11 : 0;
+    r.verdict = r.status == ABE_INVALID ? "overlap" : "ok";
+    r.check_message = r.status == ABE_INVALID ? "overlap: 'a' and 'b' share bytes" : NULL;
+    r.error = r.status == ABE_ERROR ? "planner said no" : NULL;
     r.note = "fine";
     for (size_t i = 0; i < n; i++) offsets[i] = (int64_t)(i * 16 + (size_t)j);
-    bool plan = r.status == ABR_JOB_OK || r.status == ABR_JOB_INVALID;
+    bool plan = r.status == ABE_OK || r.status == ABE_INVALID;
     r.offsets = plan ? offsets : NULL;
     r.noffsets = plan ? n : 0;
     return r;
@@ -679,7 +679,7 @@ Test(results, rejects_malformed_rows) {
     cr_assert_eq(abr_result_put(s, &r, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "coarsening") != NULL, "%s", err.msg);
     r.k = AB_NONE;
-    r.status = ABR_NJOB_STATUSES;
+    r.status = ABE_NSTATUSES;
     cr_assert_eq(abr_result_put(s, &r, &err), AB_EINPUT);
     abr_close(s);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM results"), 0);

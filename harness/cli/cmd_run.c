@@ -26,6 +26,7 @@
 
 #include "core/buf.h"
 #include "harness/cli/progress.h"
+#include "harness/engine/evaluate.h"
 #include "harness/engine/runner.h"
 #include "harness/formats/formats.h"
 #include "harness/formats/suite.h"
@@ -340,7 +341,7 @@ typedef struct run_ctx {
     spec_item *specs;
     job_ref *refs;       /* the jobs to run now, in job order */
     abh_progress progress;
-    size_t counts[ABR_NJOB_STATUSES];
+    size_t counts[ABE_NSTATUSES];
     size_t below_optimum;
     ab_buf failures;     /* one line per failed job, in finish order */
     /* Per suite, for the cross-check of proofs: the optimum some row proved
@@ -357,53 +358,11 @@ static void on_signal(int sig) {
     stop_requested = 1;
 }
 
-static abr_job_status from_runner(abh_job_status s) {
-    switch (s) {
-    case ABH_OK: return ABR_JOB_OK;
-    case ABH_TIMEOUT: return ABR_JOB_TIMEOUT;
-    case ABH_CRASH: return ABR_JOB_CRASH;
-    case ABH_OOM: return ABR_JOB_OOM;
-    case ABH_ERROR: return ABR_JOB_ERROR;
-    }
-    return ABR_JOB_ERROR;
-}
-
-/* Judges a returned plan with the oracle and fills the row's verdict. */
-static ab_status judge(const suite_item *s, const spec_item *sp, const abh_job_result *r,
-                       abr_result *row, abo_report *rep, ab_error *err) {
-    ab_plan pl;
-    ab_status st = ab_plan_from_offsets(&pl, r->offsets, r->n, err);
-    if (st == AB_OK) st = abo_check(&s->view, &pl, rep, err);
-    ab_plan_free(&pl);
-    if (st != AB_OK) return st;
-    row->verdict = abo_verdict_word(rep->verdict);
-    row->check_message = rep->msg[0] ? rep->msg : NULL;
-    row->arena = rep->arena;
-    row->offsets = r->offsets;
-    row->noffsets = r->n;
-    row->status = rep->verdict == ABO_OK ? ABR_JOB_OK
-                  : rep->verdict == ABO_OVER_CAPACITY ? ABR_JOB_INFEASIBLE
-                                                      : ABR_JOB_INVALID;
-    abo_claim claim = {.method = r->stats.method,
-                       .optimal = r->stats.proven_optimal,
-                       .lower_bound = r->stats.lower_bound};
-    int64_t bound;
-    abo_proof proof = abo_certify(row->arena, s->bounds.max_load, &claim, &bound);
-    if (bound > row->lower_bound) row->lower_bound = bound; /* what the row proves */
-    if (r->stats.ilp_status > 0) { /* the ILP's own figures: status, objective, bound */
-        row->ilp_status = abo_ilp_status_word((abo_ilp_status)(r->stats.ilp_status - 1));
-        row->ilp_objective = rep->arena;
-        row->ilp_bound = r->stats.lower_bound;
-    }
-    if (row->status == ABR_JOB_OK) row->proven_by = proof;
-    return AB_OK;
-}
-
 /* Proofs must agree: every optimum proved on a suite (by the ILP, an exact
  * search or the lower bound) is the same number, and no valid arena is below
  * one. A disagreement means a prover, a planner or the checker is wrong. */
 static void cross_check(run_ctx *c, const job_ref *ref, const abr_result *row) {
-    if (row->status != ABR_JOB_OK) return;
+    if (row->status != ABE_OK) return;
     size_t s = ref->suite;
     const char *name = c->suites[s].full.name;
     if (row->proven_by != ABO_PROOF_NONE) {
@@ -432,54 +391,63 @@ static void cross_check(run_ctx *c, const job_ref *ref, const abr_result *row) {
     }
 }
 
-/* The runner's callback: judge, store (committed now), count, show progress. */
+/* The runner's callback: judge (the engine's pipeline), store (committed
+ * now), count, show progress. */
 static ab_status on_done(void *vctx, size_t index, abh_job_result *r, ab_error *err) {
     run_ctx *c = vctx;
     const job_ref *ref = &c->refs[index];
     const suite_item *s = &c->suites[ref->suite];
     const spec_item *sp = &c->specs[ref->spec];
+    abe_outcome o;
+    ab_status st = abe_judge(&s->view, s->bounds.max_load, r, &o, err);
+    if (st != AB_OK) return st;
     abr_result row;
     abr_result_init(&row);
     row.run = c->run;
     row.suite = s->id;
     row.spec = sp->spec;
     row.k = sp->k;
-    row.lower_bound = s->bounds.max_load;
     row.wall_s = r->wall_seconds;
     row.cpu_s = r->cpu_seconds;
     row.peak_rss = r->peak_rss;
     row.nodes = r->stats.nodes;
     row.signal = r->signal;
     row.note = r->stats.note[0] ? r->stats.note : NULL;
-    row.status = from_runner(r->status);
     row.error = r->message[0] ? r->message : NULL;
-    abo_report rep;
-    if (r->status == ABH_OK) {
-        ab_status st = judge(s, sp, r, &row, &rep, err);
-        if (st != AB_OK) return st;
+    row.status = o.status;
+    row.lower_bound = o.lower_bound;
+    row.proven_by = o.proof;
+    row.ilp_status = o.ilp_status;
+    row.ilp_objective = o.ilp_objective;
+    row.ilp_bound = o.ilp_bound;
+    if (o.checked) {
+        row.verdict = abo_verdict_word(o.check.verdict);
+        row.check_message = o.check.msg[0] ? o.check.msg : NULL;
+        row.arena = o.arena;
+        row.offsets = r->offsets;
+        row.noffsets = r->n;
     }
-    ab_status st = abr_result_put(c->db, &row, err);
+    st = abr_result_put(c->db, &row, err);
     if (st != AB_OK) return st;
     c->counts[row.status]++;
     cross_check(c, ref, &row);
-    bool failed = row.status == ABR_JOB_INVALID || row.status == ABR_JOB_CRASH ||
-                  row.status == ABR_JOB_ERROR;
-    if (row.status == ABR_JOB_OK && s->full.expect_optimum != AB_NONE &&
+    bool failed = row.status == ABE_INVALID || row.status == ABE_CRASH ||
+                  row.status == ABE_ERROR;
+    if (row.status == ABE_OK && s->full.expect_optimum != AB_NONE &&
         row.arena < s->full.expect_optimum) {
         c->below_optimum++;
         failed = true;
         ab_buf_printf(&c->failures, "  %s %s: arena %lld is below the known optimum %lld\n",
                       s->full.name, sp->spec, (long long)row.arena,
                       (long long)s->full.expect_optimum);
-    } else if (row.status != ABR_JOB_OK) {
-        const char *why = row.status == ABR_JOB_INVALID || row.status == ABR_JOB_INFEASIBLE
-                              ? rep.msg : r->message;
+    } else if (row.status != ABE_OK) {
+        const char *why = o.message ? o.message : "";
         size_t len = strcspn(why, "\n");
         ab_buf_printf(&c->failures, "  %s %s: %s: %.*s\n", s->full.name, sp->spec,
-                      abr_job_status_word(row.status), (int)len, why);
+                      abe_status_word(row.status), (int)len, why);
     }
-    abh_progress_job(&c->progress, s->full.name, sp->spec, abr_job_status_word(row.status),
-                     row.status == ABR_JOB_OK ? row.arena : -1, r->wall_seconds, failed);
+    abh_progress_job(&c->progress, s->full.name, sp->spec, abe_status_word(row.status),
+                     row.status == ABE_OK ? row.arena : -1, r->wall_seconds, failed);
     return AB_OK;
 }
 
@@ -604,12 +572,12 @@ static int plan_jobs(const abh_run_args *a, run_ctx *c, size_t nsuites, int nspe
 
 static void print_summary(const run_ctx *c, const abh_run_args *a, size_t njobs) {
     size_t finished = 0;
-    for (int s = 0; s < ABR_NJOB_STATUSES; s++) finished += c->counts[s];
+    for (int s = 0; s < ABE_NSTATUSES; s++) finished += c->counts[s];
     fprintf(stderr, "run %lld in %s: ", (long long)c->run, a->db);
     if (finished < njobs) fprintf(stderr, "%zu of ", finished);
     fprintf(stderr, "%zu job%s%s", njobs, njobs == 1 ? "" : "s", finished < njobs ? " finished" : "");
-    for (int s = 0; s < ABR_NJOB_STATUSES; s++)
-        if (c->counts[s]) fprintf(stderr, ", %zu %s", c->counts[s], abr_job_status_word(s));
+    for (int s = 0; s < ABE_NSTATUSES; s++)
+        if (c->counts[s]) fprintf(stderr, ", %zu %s", c->counts[s], abe_status_word(s));
     fprintf(stderr, "\n");
     if (c->failures.n > 0) fprintf(stderr, "not ok:\n%s", c->failures.s);
     fprintf(stderr, "report: arenabench report --db %s --run %lld\n", a->db, (long long)c->run);
@@ -651,8 +619,8 @@ static int run_jobs(const abh_run_args *a, run_ctx *c, size_t njobs) {
         fprintf(stderr, "arenabench: %zu disagreement%s between proofs of optimality (see above): "
                 "a prover, a planner or the checker is wrong\n", c->conflicts,
                 c->conflicts == 1 ? "" : "s");
-    bool bad = c->counts[ABR_JOB_INVALID] || c->counts[ABR_JOB_CRASH] ||
-               c->counts[ABR_JOB_ERROR] || c->below_optimum || c->conflicts;
+    bool bad = c->counts[ABE_INVALID] || c->counts[ABE_CRASH] ||
+               c->counts[ABE_ERROR] || c->below_optimum || c->conflicts;
     return bad ? 1 : 0;
 }
 

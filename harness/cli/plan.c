@@ -11,6 +11,7 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/common.h"
 #include "harness/cli/fail.h"
+#include "harness/engine/evaluate.h"
 #include "harness/engine/runner.h"
 #include "harness/formats/minimalloc.h"
 #include "harness/formats/plan_csv.h"
@@ -27,6 +28,8 @@ typedef struct plan_job {
     ab_plan_stats stats;
     abo_bounds bounds;
     abo_report report;
+    int64_t bound;   /* the best bound the evaluation proved (max-load at least) */
+    abo_proof proof; /* the plan's certificate */
     double seconds;
 } plan_job;
 
@@ -36,21 +39,30 @@ static void plan_job_free(plan_job *j) {
     ab_plan_free(&j->plan);
 }
 
-/* Runs the planner in an isolated child (as `run` does), so a planner that
- * crashes, hangs or runs out of memory is reported, not fatal. Returns 0 with
- * j->plan filled, or an exit code: 1 when the planner failed, 2 for a planner
- * error about its input (a bad parameter value, an arena that overflows). */
+/* Evaluates the planner as `run` does (harness/engine/evaluate.h: an
+ * isolated child, so a planner that crashes, hangs or runs out of memory is
+ * reported, not fatal; then the checker and the certificate). Returns 0 with
+ * j->plan, j->report, j->bound and j->proof filled, or an exit code: 1 when
+ * the planner failed, 2 for a planner error about its input (a bad parameter
+ * value, an arena that overflows). */
 static int plan_isolated(plan_job *j, const ab_planner *pl, const ab_params *params) {
     abh_job job = {.view = &j->view, .planner = pl, .params = params};
     abh_options opt = {.jobs = 1, .time_limit = j->time_limit, .mem_limit = j->mem_limit};
     abh_job_result r;
+    abe_outcome o;
     ab_error err;
     ab_error_clear(&err);
-    if (abh_run(&job, 1, &opt, &r, NULL, NULL, &err) != AB_OK) return abc_fail(&err);
+    if (abe_evaluate(&job, j->bounds.max_load, &opt, &r, &o, &err) != AB_OK) {
+        abh_result_free(&r);
+        return abc_fail(&err);
+    }
     int rc = 0;
     j->seconds = r.wall_seconds;
     j->stats = r.stats;
     if (r.status == ABH_OK) {
+        j->report = o.check;
+        j->bound = o.lower_bound;
+        j->proof = o.proof;
         if (ab_plan_from_offsets(&j->plan, r.offsets, r.n, &err) != AB_OK) rc = abc_fail(&err);
     } else {
         rc = r.status == ABH_ERROR && r.planner_status == AB_EINPUT ? ABC_EXIT_USAGE
@@ -72,13 +84,11 @@ static int plan_job_run(plan_job *j) {
     int rc = abc_load_suite(j->path, &j->full);
     ab_status st = AB_OK;
     if (rc == 0) st = ab_problem_arena_view(&j->full, &j->view, NULL, &err);
+    if (rc == 0 && st == AB_OK) st = abo_bounds_compute(&j->full, &j->bounds, &err);
     if (rc == 0 && st == AB_OK) rc = plan_isolated(j, pl, &params);
     ab_params_free(&params);
-    if (rc != 0) return rc;
-    if (st == AB_OK) st = abo_bounds_compute(&j->full, &j->bounds, &err);
-    if (st == AB_OK) st = abo_check(&j->view, &j->plan, &j->report, &err);
-    if (st != AB_OK) return abc_fail(&err);
-    return 0;
+    if (rc == 0 && st != AB_OK) rc = abc_fail(&err);
+    return rc;
 }
 
 /* Gap of arena over bound in percent (0 when bound is 0). */
@@ -89,15 +99,22 @@ static double gap_percent(int64_t arena, int64_t bound) {
 /* Prints the summary to to; returns 0 or 1 (invalid, or below the optimum). */
 static int plan_job_print(const plan_job *j, FILE *to) {
     const ab_problem *p = &j->full;
-    int64_t arena = j->report.arena, lb = j->bounds.max_load;
+    int64_t arena = j->report.arena, lb = j->bound;
     fprintf(to, "suite      %s (%zu tensors in the arena", p->name, j->view.n);
     if (p->n > j->view.n) fprintf(to, ", %zu I/O outside", p->n - j->view.n);
     fprintf(to, ")\nplanner    %s\n", j->spec);
     abc_print_bytes(to, "arena", arena);
-    fprintf(to, "bound      %lld bytes (max-load at instruction %lld)\n", (long long)lb,
-           (long long)j->bounds.max_load_instr);
-    fprintf(to, "gap        %+.2f%%%s\n", gap_percent(arena, lb),
-           arena == lb && j->report.verdict == ABO_OK ? " (optimal: equals the lower bound)" : "");
+    if (lb == j->bounds.max_load)
+        fprintf(to, "bound      %lld bytes (max-load at instruction %lld)\n", (long long)lb,
+                (long long)j->bounds.max_load_instr);
+    else
+        fprintf(to, "bound      %lld bytes (proved by %s: %s; max-load %lld at instruction "
+                "%lld)\n", (long long)lb, j->spec, abo_proof_word(j->stats.method),
+                (long long)j->bounds.max_load, (long long)j->bounds.max_load_instr);
+    fprintf(to, "gap        %+.2f%%", gap_percent(arena, lb));
+    if (j->proof == ABO_PROOF_LOWER_BOUND) fprintf(to, " (optimal: equals the lower bound)");
+    else if (j->proof != ABO_PROOF_NONE) fprintf(to, " (optimal: %s)", abo_proof_word(j->proof));
+    fprintf(to, "\n");
     if (p->io == AB_IO_SEPARATE && j->bounds.io_outside > 0)
         fprintf(to, "footprint  %lld bytes (arena + %lld I/O bytes outside)\n",
                (long long)(arena + j->bounds.io_outside), (long long)j->bounds.io_outside);

@@ -95,7 +95,7 @@ static void add(cmp_ctx *c, abr_change k, const abr_row *base, const abr_row *he
     c->v[c->n++] = (line){k, base, head};
 }
 
-static bool is_ok(const abr_row *w) { return w->r.status == ABR_JOB_OK; }
+static bool is_ok(const abr_row *w) { return w->r.status == ABE_OK; }
 static bool is_proven(const abr_row *w) {
     return is_ok(w) && w->r.proven_by != ABO_PROOF_NONE;
 }
@@ -196,7 +196,7 @@ static void put_suite(ab_buf *b, const cmp_ctx *c, const abr_row *w) {
 static void put_state(ab_buf *b, const abr_row *w) {
     if (w == NULL) put(b, "-");
     else if (is_ok(w) && w->r.arena != AB_NONE) ab_buf_printf(b, "ok %lld", (long long)w->r.arena);
-    else put(b, abr_job_status_word(w->r.status));
+    else put(b, abe_status_word(w->r.status));
 }
 
 /* Why a row failed: its signal, then its first message. */

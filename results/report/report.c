@@ -36,7 +36,7 @@ typedef struct rspec {
     char *family;         /* owned: the spec without its k parameter */
     int64_t k;            /* the spec's k parameter, or AB_NONE */
     size_t rows;          /* suites it ran on */
-    size_t status[ABR_NJOB_STATUSES];
+    size_t status[ABE_NSTATUSES];
     size_t nratio;        /* valid rows with a ratio to the bound */
     double logsum;        /* sum of log(arena / bound) over them */
     size_t proven, wins;
@@ -86,7 +86,7 @@ static const abr_result *row_r(const model *m, size_t i) { return &m->rows.v[i].
 static const abr_suite *suite_of(const model *m, size_t si) {
     return &m->rows.v[m->su[si].row0].suite;
 }
-static bool row_ok(const model *m, size_t i) { return row_r(m, i)->status == ABR_JOB_OK; }
+static bool row_ok(const model *m, size_t i) { return row_r(m, i)->status == ABE_OK; }
 
 static int cmp_str_ptr(const void *a, const void *b) {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -216,7 +216,7 @@ static void row_figures(model *m, size_t i) {
     const abr_result *r = row_r(m, i);
     rspec *sp = &m->sp[rr->spec];
     sp->rows++;
-    if ((unsigned)r->status < ABR_NJOB_STATUSES) sp->status[r->status]++;
+    if ((unsigned)r->status < ABE_NSTATUSES) sp->status[r->status]++;
     if (!row_ok(m, i) || r->arena == AB_NONE) return;
     int64_t a = r->arena, lb = su->bound;
     if (lb != AB_NONE && (lb > 0 || a == 0)) {
@@ -370,7 +370,7 @@ static void put_detail(ab_buf *b, esc_fn esc, const abr_result *r) {
 
 /* A failed cell: the status, with the signal of a crash. */
 static void put_fail_cell(ab_buf *b, const abr_result *r) {
-    put(b, abr_job_status_word(r->status));
+    put(b, abe_status_word(r->status));
     if (r->signal != 0) {
         put(b, " ");
         put_signal(b, r->signal);
@@ -495,7 +495,7 @@ static void md_planners(ab_buf *b, const model *m) {
         put(b, "| ");
         esc_md(b, p->spec);
         ab_buf_printf(b, " | %zu", p->rows);
-        for (int s = 0; s < ABR_NJOB_STATUSES; s++) ab_buf_printf(b, " | %zu", p->status[s]);
+        for (int s = 0; s < ABE_NSTATUSES; s++) ab_buf_printf(b, " | %zu", p->status[s]);
         put(b, " | ");
         put_geomean(b, p);
         ab_buf_printf(b, " | %zu | %zu |\n", p->proven, p->wins);
@@ -592,7 +592,7 @@ static void md_failures(ab_buf *b, const model *m) {
         put_suite(b, esc_md, m, m->rr[i].suite);
         put(b, " | ");
         esc_md(b, r->spec);
-        ab_buf_printf(b, " | %s | ", abr_job_status_word(r->status));
+        ab_buf_printf(b, " | %s | ", abe_status_word(r->status));
         put_detail(b, esc_md, r);
         put(b, " |\n");
     }
@@ -721,7 +721,7 @@ static void row_fields(const model *m, size_t i, field f[NFIELDS]) {
     f[n++] = fi("tensors", w->suite.tensors);
     f[n++] = fs("spec", r->spec);
     f[n++] = fi("k", rr->k);
-    f[n++] = fs("status", abr_job_status_word(r->status));
+    f[n++] = fs("status", abe_status_word(r->status));
     f[n++] = fi("arena", r->arena);
     f[n++] = fi("lower_bound", r->lower_bound);
     f[n++] = fi("max_load", w->suite.peak_live_bytes);
@@ -834,12 +834,12 @@ static void json_planners(ab_buf *b, const model *m) {
     for (size_t j = 0; j < m->nsp; j++) {
         const rspec *p = &m->sp[j];
         double g = p->nratio ? exp(p->logsum / (double)p->nratio) : 0.0;
-        field f[6 + ABR_NJOB_STATUSES];
+        field f[6 + ABE_NSTATUSES];
         size_t n = 0;
         f[n++] = fs("spec", p->spec);
         f[n++] = fi("suites", (int64_t)p->rows);
-        for (int s = 0; s < ABR_NJOB_STATUSES; s++)
-            f[n++] = fi(abr_job_status_word((abr_job_status)s), (int64_t)p->status[s]);
+        for (int s = 0; s < ABE_NSTATUSES; s++)
+            f[n++] = fi(abe_status_word((abe_status)s), (int64_t)p->status[s]);
         f[n++] = fr("geomean_ratio", g, p->nratio == 0);
         f[n++] = fi("ratios", (int64_t)p->nratio);
         f[n++] = fi("proven", (int64_t)p->proven);
@@ -973,7 +973,7 @@ static void html_planners(ab_buf *b, const model *m) {
                       colors[j % NCOLORS]);
         esc_xml(b, p->spec);
         ab_buf_printf(b, "</td><td>%zu</td>", p->rows);
-        for (int s = 0; s < ABR_NJOB_STATUSES; s++) ab_buf_printf(b, "<td>%zu</td>", p->status[s]);
+        for (int s = 0; s < ABE_NSTATUSES; s++) ab_buf_printf(b, "<td>%zu</td>", p->status[s]);
         put(b, "<td>");
         put_geomean(b, p);
         ab_buf_printf(b, "</td><td>%zu</td><td>%zu</td></tr>\n", p->proven, p->wins);
@@ -1091,7 +1091,7 @@ static void html_failures(ab_buf *b, const model *m) {
         put(b, "</td><td class=\"l\">");
         esc_xml(b, r->spec);
         ab_buf_printf(b, "</td><td class=\"l\">%s</td><td class=\"l\">",
-                      abr_job_status_word(r->status));
+                      abe_status_word(r->status));
         put_detail(b, esc_xml, r);
         put(b, "</td></tr>\n");
     }
@@ -1182,7 +1182,7 @@ static void gap_band(ab_buf *b, const model *m, size_t si, double y, double pmax
                           GC_LEFT + GC_PLOT + 50 + 4.0 * ((double)rr->spec -
                           (double)(m->nsp - 1) / 2.0), dy + 4, c);
             esc_xml(b, r->spec);
-            ab_buf_printf(b, ": %s</title></text>\n", abr_job_status_word(r->status));
+            ab_buf_printf(b, ": %s</title></text>\n", abe_status_word(r->status));
         }
     }
 }
@@ -1398,7 +1398,7 @@ static void k_line(ab_buf *b, const model *m, const kframe *f, const kseries *s,
             ab_buf_printf(b, ": arena %lld, %.3f s</title></circle>\n", (long long)r->arena,
                           r->wall_s);
         else if (ok) ab_buf_printf(b, ": arena %lld</title></circle>\n", (long long)r->arena);
-        else ab_buf_printf(b, ": %s</title></text>\n", abr_job_status_word(r->status));
+        else ab_buf_printf(b, ": %s</title></text>\n", abe_status_word(r->status));
         if (ok && r->wall_s >= 0) /* the time it took: the other side of the trade-off */
             ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"%s\" "
                              "text-anchor=\"middle\">%.2fs</text>\n", x, y - 7, c, r->wall_s);

@@ -90,7 +90,6 @@ static void pool_free(abr_pool *p) {
 /* ---- enumeration words --------------------------------------------------- */
 
 #define ABR_WORD_(id, word) word,
-static const char *const job_words[] = {ABR_JOB_STATUSES(ABR_WORD_)};
 static const char *const run_words[] = {ABR_RUN_STATUSES(ABR_WORD_)};
 #undef ABR_WORD_
 
@@ -107,19 +106,11 @@ static bool parse_word(const char *const *words, int n, const char *w, int *v) {
     return false;
 }
 
-const char *abr_job_status_word(abr_job_status v) {
-    return word_of(job_words, ABR_NJOB_STATUSES, (int)v);
-}
 const char *abr_run_status_word(abr_run_status v) {
     return word_of(run_words, ABR_NRUN_STATUSES, (int)v);
 }
 
-bool abr_job_status_parse(const char *w, abr_job_status *v) {
-    int i;
-    if (!parse_word(job_words, ABR_NJOB_STATUSES, w, &i)) return false;
-    *v = (abr_job_status)i;
-    return true;
-}
+
 bool abr_run_status_parse(const char *w, abr_run_status *v) {
     int i;
     if (!parse_word(run_words, ABR_NRUN_STATUSES, w, &i)) return false;
@@ -829,7 +820,7 @@ ab_status abr_plan_get(abr_store *s, const char *hash, int64_t **offsets, size_t
 
 void abr_result_init(abr_result *r) {
     memset(r, 0, sizeof *r);
-    r->status = ABR_JOB_OK;
+    r->status = ABE_OK;
     r->proven_by = ABO_PROOF_NONE;
     r->arena = r->lower_bound = r->k = r->ilp_objective = r->ilp_bound = AB_NONE;
     r->peak_rss = r->nodes = AB_NONE;
@@ -840,7 +831,7 @@ void abr_result_init(abr_result *r) {
 static ab_status result_valid(abr_store *s, const abr_result *r, ab_error *err) {
     const char *why = NULL;
     if (r->spec == NULL || r->spec[0] == '\0') why = "no planner spec";
-    else if ((int)r->status < 0 || r->status >= ABR_NJOB_STATUSES) why = "an unknown status";
+    else if ((int)r->status < 0 || r->status >= ABE_NSTATUSES) why = "an unknown status";
     else if ((int)r->proven_by < 0 || r->proven_by >= ABO_NPROOFS) why = "an unknown proof";
     else if (r->k != AB_NONE && r->k < 1) why = "a coarsening k below 1";
     else if (r->offsets == NULL && r->noffsets > 0) why = "offsets missing";
@@ -876,7 +867,7 @@ static int put_row(abr_store *s, const abr_result *r, const char *plan_hash) {
     b_i64(&b, r->run);
     b_i64(&b, r->suite);
     b_str(&b, r->spec);
-    b_str(&b, abr_job_status_word(r->status));
+    b_str(&b, abe_status_word(r->status));
     b_i64(&b, r->arena);
     b_i64(&b, r->lower_bound);
     b_i64(&b, r->k);
@@ -986,7 +977,7 @@ static ab_status read_row(abr_store *s, sqlite3_stmt *st, abr_pool **pool, abr_r
     c_hash(&c, r->plan_hash);
     r->recorded = c_str(&c);
     if (c.oom) return oom(s, err);
-    if (!abr_job_status_parse(status, &r->status) || !abo_proof_parse(proof, &r->proven_by))
+    if (!(status != NULL && abe_status_parse(status, &r->status)) || !abo_proof_parse(proof, &r->proven_by))
         return ab_fail(err, AB_EINPUT, "%s: a result of run %lld has an unknown status or proof",
                        s->path, (long long)r->run);
     return AB_OK;

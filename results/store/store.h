@@ -39,6 +39,7 @@
 #define AB_STORE_H
 
 #include "core/problem.h" /* ab_status, AB_NONE */
+#include "harness/engine/evaluate.h"
 #include "oracle/certify.h"
 #include "results/store/sha256.h"
 
@@ -54,14 +55,9 @@ typedef struct abr_pool abr_pool; /* string storage behind the read structs */
 
 /* ---- enumerations, stored as words --------------------------------------- */
 
-#define ABR_JOB_STATUSES(X)                                          \
-    X(ABR_JOB_OK, "ok")                 /* a valid plan */           \
-    X(ABR_JOB_INVALID, "invalid")       /* the checker refused it */ \
-    X(ABR_JOB_TIMEOUT, "timeout")       /* killed at the time limit */ \
-    X(ABR_JOB_CRASH, "crash")           /* died on a signal */       \
-    X(ABR_JOB_OOM, "oom")               /* ran out of memory */      \
-    X(ABR_JOB_INFEASIBLE, "infeasible") /* no plan fits the capacity */ \
-    X(ABR_JOB_ERROR, "error")           /* any other failure */
+/* A row's status (results.status): the engine's outcome words, ABE_STATUSES
+ * in harness/engine/evaluate.h (ok, invalid, timeout, crash, oom, infeasible,
+ * error). */
 
 /* Proofs of optimality (results.proven_by) are the oracle's certificates:
  * abo_proof in oracle/certify.h. */
@@ -73,15 +69,12 @@ typedef struct abr_pool abr_pool; /* string storage behind the read structs */
     X(ABR_RUN_FAILED, "failed")           /* stopped by an error */
 
 #define ABR_ENUM_(id, word) id,
-typedef enum abr_job_status { ABR_JOB_STATUSES(ABR_ENUM_) ABR_NJOB_STATUSES } abr_job_status;
 typedef enum abr_run_status { ABR_RUN_STATUSES(ABR_ENUM_) ABR_NRUN_STATUSES } abr_run_status;
 #undef ABR_ENUM_
 
-/* The word of a value ("timeout"), or "?" when out of range. Static strings. */
-const char *abr_job_status_word(abr_job_status v);
+/* The word of a value ("done"), or "?" when out of range. Static strings. */
 const char *abr_run_status_word(abr_run_status v);
 /* The value whose word is w; false (and *v untouched) when there is none. */
-bool abr_job_status_parse(const char *w, abr_job_status *v);
 bool abr_run_status_parse(const char *w, abr_run_status *v);
 
 /* ---- opening ------------------------------------------------------------- */
@@ -192,7 +185,7 @@ ab_status abr_suite_text(abr_store *s, int64_t suite, char **text, size_t *len, 
 typedef struct abr_result {
     int64_t run, suite;        /* ids from abr_run_begin and abr_suite_put */
     const char *spec;          /* the planner spec, required */
-    abr_job_status status;
+    abe_status status;
     int64_t arena;             /* the plan's arena */
     int64_t lower_bound;       /* the bound the gap is measured against */
     int64_t k;                 /* coarsening, >= 1 */

@@ -1,0 +1,65 @@
+/*
+ * evaluate.h — one evaluation pipeline: a planner's job (run by the runner
+ * in a child under limits) -> the oracle's checker -> the oracle's
+ * certificate -> an outcome with a status. `run` judges every job of a batch
+ * with abe_judge; `plan` evaluates one with abe_evaluate; both give the same
+ * outcome for the same job, and the store keeps its status words.
+ */
+#ifndef ABE_EVALUATE_H
+#define ABE_EVALUATE_H
+
+#include "core/problem.h"
+#include "harness/engine/runner.h"
+#include "oracle/certify.h"
+#include "oracle/check.h"
+
+/* How a job ended, as a results row says it. */
+#define ABE_STATUSES(X)                                                  \
+    X(ABE_OK, "ok")                 /* a valid plan */                   \
+    X(ABE_INVALID, "invalid")       /* the checker refused it */         \
+    X(ABE_TIMEOUT, "timeout")       /* killed at the time limit */       \
+    X(ABE_CRASH, "crash")           /* died on a signal */               \
+    X(ABE_OOM, "oom")               /* ran out of memory */              \
+    X(ABE_INFEASIBLE, "infeasible") /* no plan fits the capacity */      \
+    X(ABE_ERROR, "error")           /* any other failure */
+
+#define ABE_STATUS_ENUM(id, word) id,
+typedef enum abe_status { ABE_STATUSES(ABE_STATUS_ENUM) ABE_NSTATUSES } abe_status;
+#undef ABE_STATUS_ENUM
+
+/* The word of s ("timeout"), or "?" when out of range. Static strings. */
+const char *abe_status_word(abe_status s);
+
+/* The status called word, into *s; false when there is none. */
+bool abe_status_parse(const char *word, abe_status *s);
+
+/* A judged job. The strings are static or point into the job result. */
+typedef struct abe_outcome {
+    abe_status status;
+    bool checked;            /* a plan came back and the checker read it */
+    abo_report check;        /* the checker's report, when checked */
+    int64_t arena;           /* the plan's arena, or AB_NONE without a plan */
+    int64_t lower_bound;     /* the best bound the row proves (max-load at least) */
+    abo_proof proof;         /* the certificate of a valid plan (oracle/certify.h) */
+    const char *ilp_status;  /* the ILP's outcome word when an ILP ran, else NULL */
+    int64_t ilp_objective;   /* the ILP's plan's arena, or AB_NONE */
+    int64_t ilp_bound;       /* the ILP's proven bound, or AB_NONE */
+    const char *message;     /* why it is not ok: the checker's or the runner's words */
+} abe_outcome;
+
+/* Judges r, the runner's result for a job on view (the arena view the planner
+ * saw), whose max-load bound is max_load: the status, the checker's verdict
+ * on the plan, and its certificate. *o is filled by the call; it points into
+ * r (message) and into itself (check.msg), so it lives no longer than r and
+ * must not be copied while in use. AB_OK unless the checker itself failed
+ * (AB_ENOMEM, ...). */
+ab_status abe_judge(const ab_problem *view, int64_t max_load, const abh_job_result *r,
+                    abe_outcome *o, ab_error *err);
+
+/* Evaluates one job: runs it with the runner under the limits of opt (jobs is
+ * taken as 1) into *r (initialised by the call; abh_result_free after), then
+ * judges it into *o. Returns what abh_run or abe_judge returned. */
+ab_status abe_evaluate(const abh_job *job, int64_t max_load, const abh_options *opt,
+                       abh_job_result *r, abe_outcome *o, ab_error *err);
+
+#endif
