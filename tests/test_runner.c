@@ -3,7 +3,8 @@
  * without bound, print, fail or return an overlapping plan are each recorded
  * with the right status while later jobs still run; -j 1 and -j 2 agree; a
  * 200,000-tensor plan comes back intact; the result frame's reader refuses
- * truncated and garbled streams; a stopped run leaves no child behind.
+ * truncated and garbled streams; a stopped run leaves no child behind, not
+ * even what the planner `external` started in a process group of its own.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -21,6 +22,7 @@
 
 #include "core/problem.h"
 #include "harness/engine/runner.h"
+#include "harness/engine/spawn.h"
 #include "planners/planner.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -527,6 +529,64 @@ Test(runner, killing_the_harness_kills_its_planners) {
 #endif
 }
 
+/* The escape through `external`: the planner runs a shell in a process group
+ * of its own, so the runner's SIGKILL of the job's group (at a limit, or
+ * here at the stop flag) reaches the planner only. The spawner's guard must
+ * then kill the shell's group: neither the shell nor the sleeper it started
+ * in the background may outlive the job. The shell raises the stop flag
+ * (SIGUSR1 to this process) once its pids are written, so nothing races the
+ * clock; this process is a subreaper, so the orphans come to it to be reaped. */
+static void stop_on_usr1(int sig) { stop_flag = 1; }
+
+Test(runner, a_killed_external_planner_takes_its_program_down) {
+#ifndef __linux__
+    cr_skip("PR_SET_PDEATHSIG is Linux only");
+#else
+    cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = stop_on_usr1;
+    sigemptyset(&sa.sa_mask);
+    cr_assert_eq(sigaction(SIGUSR1, &sa, NULL), 0);
+    stop_flag = 0;
+    const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    char pids[4096], spec[8192];
+    snprintf(pids, sizeof pids, "%s/abrunner-pids.%d", dir, (int)getpid());
+    unlink(pids);
+    snprintf(spec, sizeof spec,
+             "external:cmd='sleep 3141 & echo $$ $! > %s.tmp; mv %s.tmp %s; kill -USR1 %d; "
+             "sleep 2718 # {input} {output}'",
+             pids, pids, pids, (int)getpid());
+    ab_problem p;
+    make_clique(&p, 2);
+    batch b = {0};
+    add(&b, &p, spec);
+    abh_options opt = {.jobs = 1, .time_limit = 600.0, .stop = &stop_flag};
+    ab_error e;
+    cr_assert_eq(abh_run(b.jobs, b.n, &opt, NULL, NULL, NULL, &e), AB_ELIMIT, "%s", e.msg);
+    int shell = 0, sleeper = 0;
+    FILE *f = fopen(pids, "r");
+    cr_assert_not_null(f, "the shell wrote no pids");
+    cr_assert_eq(fscanf(f, "%d %d", &shell, &sleeper), 2);
+    fclose(f);
+    unlink(pids);
+    bool gone = false;
+    for (int t = 0; t < 3000 && !gone; t++) { /* up to 30 s; a few ms in practice */
+        while (waitpid(-1, NULL, WNOHANG) > 0) {
+        }
+        gone = kill(shell, 0) != 0 && kill(sleeper, 0) != 0;
+        if (!gone) sleep_ms(10);
+    }
+    if (!gone) {
+        kill(shell, SIGKILL);
+        kill(sleeper, SIGKILL);
+    }
+    cr_assert(gone, "the shell %d or its sleeper %d outlived the job", shell, sleeper);
+    batch_free(&b);
+    ab_problem_free(&p);
+#endif
+}
+
 Test(runner, rejects_bad_options) {
     ab_problem p;
     make_clique(&p, 1);
@@ -551,8 +611,8 @@ Test(runner, test_planners_are_hidden_but_resolvable) {
         cr_assert(pl->flags & AB_PLANNER_TEST, "%s", names[i]);
     }
     cr_assert_str_eq(abh_status_name(ABH_OOM), "oom");
-    cr_assert_str_eq(abh_signal_name(SIGSEGV), "SIGSEGV");
-    cr_assert_null(abh_signal_name(0));
+    cr_assert_str_eq(abe_signal_name(SIGSEGV), "SIGSEGV");
+    cr_assert_null(abe_signal_name(0));
 }
 
 /* ---- the frame ---------------------------------------------------------------- */

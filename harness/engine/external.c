@@ -45,41 +45,31 @@
  * Outcomes: the program's offsets (AB_OK); AB_ECHECK when it solved nothing,
  * with its exit status and the tail of what it printed; AB_ELIMIT when its
  * only run timed out; AB_EINTERNAL when it cannot be started or its output
- * is malformed. Each run's stdout and stderr go to one pipe, of which the
- * last OUT_KEEP bytes are kept for messages. Each run has its own process
- * group: when the run ends (or is killed at its probe time) whatever is left
- * of the group is killed and reaped, the planner being a child subreaper
- * (Linux) for the run so that processes the program left behind are its to
- * reap. The shell also dies with the planner (PR_SET_PDEATHSIG), so a
- * planner killed by the runner takes the run down; processes the shell
- * started may then outlive it until they end. The temporary folder is
+ * is malformed. Each run goes through the engine's spawner (spawn.h):
+ * /bin/sh is exec'd as the leader of a process group of its own, and the
+ * commands it starts stay in that group; stdout and stderr go to one pipe,
+ * of which the last ABE_TAIL bytes are kept for messages. When the run ends
+ * (or is killed at its probe time) whatever is left of the group is killed
+ * and reaped, the planner being a child subreaper (Linux) for the run so
+ * that processes the program left behind are its to reap. A guard process
+ * in the group kills the whole group when the planner dies: a planner
+ * killed by the runner (its time or memory limit) takes the shell and
+ * everything the shell started down with it. The temporary folder is
  * removed before the planner returns.
  */
-#define _GNU_SOURCE /* close_range */
-
 #include "harness/engine/external.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 
-#define OUT_KEEP 2048 /* bytes of the program's output kept for messages */
-#define OUT_SHOW 400  /* of which a message shows at most this many */
+#include "harness/engine/spawn.h"
+
+#define OUT_SHOW 400 /* bytes of the program's output a message shows at most */
 
 /* ---- the problem as MiniMalloc sees it ------------------------------------- */
 
@@ -89,7 +79,7 @@ typedef struct ext {
     double probe_time;   /* seconds; <= 0: none */
     char dir[4096];      /* the temporary folder */
     char in[4200], out[4200];
-    char tail[OUT_KEEP]; /* the last output of the last run */
+    char tail[ABE_TAIL]; /* the last output of the last run */
     size_t ntail;
     int64_t *got;        /* offsets of the last solved run */
     int64_t *best;       /* offsets of the best solved run */
@@ -176,28 +166,6 @@ static char *command_for(const ext *x, int64_t capacity) {
 
 typedef enum run_end { RUN_SOLVED, RUN_UNSOLVED, RUN_TIMEOUT } run_end;
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Keeps the last OUT_KEEP bytes the program printed. */
-static void keep_tail(ext *x, const char *buf, size_t len) {
-    if (len >= OUT_KEEP) {
-        memcpy(x->tail, buf + len - OUT_KEEP, OUT_KEEP);
-        x->ntail = OUT_KEEP;
-        return;
-    }
-    if (x->ntail + len > OUT_KEEP) {
-        size_t drop = x->ntail + len - OUT_KEEP;
-        memmove(x->tail, x->tail + drop, x->ntail - drop);
-        x->ntail -= drop;
-    }
-    memcpy(x->tail + x->ntail, buf, len);
-    x->ntail += len;
-}
-
 /* The tail of the output for a message: printable, at most OUT_SHOW bytes. */
 static void shown_tail(const ext *x, char *out, size_t cap) {
     size_t from = x->ntail > OUT_SHOW ? x->ntail - OUT_SHOW : 0, o = 0;
@@ -210,144 +178,21 @@ static void shown_tail(const ext *x, char *out, size_t cap) {
     out[o] = '\0';
 }
 
-/* In the child: its own process group, death with the planner, /dev/null in,
- * the pipe for stdout and stderr, nothing else open; then sh -c cmd. */
-_Noreturn static void child_exec(const char *cmd, int wfd, pid_t parent, int maxfd) {
-    setpgid(0, 0);
-#ifdef __linux__
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(126);
-#else
-    (void)parent;
-#endif
-    signal(SIGPIPE, SIG_DFL);
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    int null = open("/dev/null", O_RDONLY);
-    if (null >= 0 && null != STDIN_FILENO) {
-        dup2(null, STDIN_FILENO);
-        close(null);
-    }
-    if (wfd != STDOUT_FILENO) dup2(wfd, STDOUT_FILENO);
-    if (wfd != STDERR_FILENO) dup2(wfd, STDERR_FILENO);
-#if defined(__linux__) && defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 34)
-    if (close_range(3, ~0u, 0) != 0)
-#endif
-        for (int fd = 3; fd < maxfd; fd++) close(fd);
-    execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-    _exit(127);
-}
-
-/* Kills the run's process group and reaps the child. */
-static void kill_run(pid_t pid, int *wstatus) {
-    kill(-pid, SIGKILL);
-    kill(pid, SIGKILL);
-    while (waitpid(pid, wstatus, 0) < 0 && errno == EINTR) {
-    }
-}
-
-/* Reads what the pipe holds now, without waiting (rfd is non-blocking). */
-static void drain_now(ext *x, int rfd) {
-    char buf[4096];
-    for (;;) {
-        ssize_t got = read(rfd, buf, sizeof buf);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) return;
-        keep_tail(x, buf, (size_t)got);
-    }
-}
-
-/* Reads the pipe and watches the child until it exits or the deadline
- * passes (it is then killed). The pipe may outlive the child (a process it
- * left behind holds it), so the child is checked every 50 ms too. */
-static void wait_run(ext *x, pid_t pid, int rfd, double deadline, int *wstatus, bool *timed_out) {
-    char buf[4096];
-    bool open_pipe = true;
-    *timed_out = false;
-    for (;;) {
-        pid_t got = waitpid(pid, wstatus, WNOHANG);
-        if (got == pid || (got < 0 && errno == ECHILD)) {
-            drain_now(x, rfd);
-            return;
-        }
-        double left = deadline - now_s();
-        if (left <= 0) {
-            *timed_out = true;
-            drain_now(x, rfd);
-            kill_run(pid, wstatus);
-            return;
-        }
-        int ms = left > 0.05 ? 50 : (int)ceil(left * 1000.0);
-        if (!open_pipe) {
-            struct timespec ts = {0, 1000000};
-            nanosleep(&ts, NULL);
-            continue;
-        }
-        struct pollfd pfd = {.fd = rfd, .events = POLLIN};
-        if (poll(&pfd, 1, ms) <= 0) continue;
-        ssize_t n = read(rfd, buf, sizeof buf);
-        if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-        if (n <= 0) open_pipe = false;
-        else keep_tail(x, buf, (size_t)n);
-    }
-}
-
-/* After a run: kills what is left of its process group (processes the
- * program left behind) and reaps them. The planner is a child subreaper
- * meanwhile (Linux), so they are its children to reap, not orphans. */
-static void clean_group(pid_t pid) {
-    kill(-pid, SIGKILL);
-    for (;;) {
-        pid_t got = waitpid(-pid, NULL, 0);
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) return;
-    }
-}
-
-/* Starts the command and waits for it. *wstatus and *timed_out say how it
- * ended. AB_EINTERNAL when it cannot be started. */
-static ab_status spawn(ext *x, const char *cmd, int *wstatus, bool *timed_out, ab_error *err) {
-    int fds[2];
-    if (pipe(fds) != 0)
-        return ab_fail(err, AB_EINTERNAL, "external: cannot make a pipe: %s", strerror(errno));
-    struct rlimit rl;
-    int maxfd = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-                        rl.rlim_cur < 65536
-                    ? (int)rl.rlim_cur
-                    : 65536;
-    pid_t parent = getpid();
-#ifdef __linux__
-    int subreaper = 0;
-    prctl(PR_GET_CHILD_SUBREAPER, &subreaper);
-    if (!subreaper) prctl(PR_SET_CHILD_SUBREAPER, 1);
-#endif
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        int e = errno;
-        close(fds[0]);
-        close(fds[1]);
-#ifdef __linux__
-        if (!subreaper) prctl(PR_SET_CHILD_SUBREAPER, 0);
-#endif
-        return ab_fail(err, AB_EINTERNAL, "external: cannot start a process: %s", strerror(e));
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        child_exec(cmd, fds[1], parent, maxfd);
-    }
-    close(fds[1]);
-    setpgid(pid, pid);
-    fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
-    x->ntail = 0;
-    double deadline = x->probe_time > 0 ? now_s() + x->probe_time : INFINITY;
-    wait_run(x, pid, fds[0], deadline, wstatus, timed_out);
-    clean_group(pid);
-#ifdef __linux__
-    if (!subreaper) prctl(PR_SET_CHILD_SUBREAPER, 0);
-#endif
-    close(fds[0]);
+/* Runs sh -c cmd (within the probe time) and waits for it; *end says how it
+ * ended, x->tail holds the end of its output. AB_EINTERNAL when it cannot be
+ * started, AB_ENOMEM. */
+static ab_status spawn(ext *x, const char *cmd, abe_exit *end, ab_error *err) {
+    char *argv[] = {"sh", "-c", (char *)cmd, NULL};
+    abe_spawn_opts o = {.path = "/bin/sh", .argv = argv, .capture = true,
+                        .time_limit = x->probe_time, .guard = true, .reap_descendants = true};
+    abe_proc *proc;
+    ab_error e;
+    ab_status st = abe_spawn(&o, &proc, &e);
+    if (st != AB_OK) return ab_fail(err, st, "external: %s", e.msg);
+    abe_wait(proc, end);
+    const char *tail = abe_tail(proc, &x->ntail);
+    memcpy(x->tail, tail, x->ntail);
+    abe_free(proc);
     return AB_OK;
 }
 
@@ -482,31 +327,35 @@ static ab_status run_at(ext *x, int64_t capacity, run_end *how, char *why, size_
     char *cmd = command_for(x, capacity);
     if (cmd == NULL) return ab_fail(err, AB_ENOMEM, "external: out of memory");
     unlink(x->out);
-    int wstatus = 0;
-    bool timed_out = false;
-    ab_status st = spawn(x, cmd, &wstatus, &timed_out, err);
+    abe_exit end;
+    ab_status st = spawn(x, cmd, &end, err);
     ab_free(cmd);
     if (st != AB_OK) return st;
     x->runs++;
     char tail[OUT_SHOW + 8];
     shown_tail(x, tail, sizeof tail);
-    if (timed_out) {
+    const char *sep = tail[0] ? ": " : "";
+    if (end.timed_out) {
         x->timed_out++;
         *how = RUN_TIMEOUT;
         snprintf(why, whylen, "killed after the probe time of %g s at capacity %lld%s%s",
-                 x->probe_time, (long long)capacity, tail[0] ? ": " : "", tail);
+                 x->probe_time, (long long)capacity, sep, tail);
         return AB_OK;
     }
-    if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) {
+    if (!end.exited || end.code != 0) {
         x->unsolved++;
         if (x->refused == AB_NONE || capacity > x->refused) x->refused = capacity;
         *how = RUN_UNSOLVED;
-        if (WIFSIGNALED(wstatus))
-            snprintf(why, whylen, "killed by signal %d at capacity %lld%s%s", WTERMSIG(wstatus),
-                     (long long)capacity, tail[0] ? ": " : "", tail);
+        const char *name = abe_signal_name(end.signal);
+        if (end.lost)
+            snprintf(why, whylen, "ended at capacity %lld, its exit status lost (another "
+                     "waiter reaped it)%s%s", (long long)capacity, sep, tail);
+        else if (end.signal != 0)
+            snprintf(why, whylen, "killed by signal %d (%s) at capacity %lld%s%s", end.signal,
+                     name ? name : "unknown", (long long)capacity, sep, tail);
         else
-            snprintf(why, whylen, "exited with status %d at capacity %lld%s%s",
-                     WEXITSTATUS(wstatus), (long long)capacity, tail[0] ? ": " : "", tail);
+            snprintf(why, whylen, "exited with status %d at capacity %lld%s%s", end.code,
+                     (long long)capacity, sep, tail);
         return AB_OK;
     }
     st = read_output(x, err);

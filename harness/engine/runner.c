@@ -1,8 +1,8 @@
 /*
- * runner.c — the job runner (see runner.h): a forked child per job, its
- * result read back through a pipe in a checked frame, all pipes drained with
- * poll() while wall-clock deadlines are enforced, every child reaped with
- * wait4() for its exit status, CPU time and peak RSS.
+ * runner.c — the job runner (see runner.h): a child per job, started,
+ * limited, killed and reaped by the engine's spawner (spawn.h); its result
+ * read back through the spawn's pipe in a checked frame, all pipes drained
+ * with poll() while wall-clock deadlines are enforced.
  *
  * The parent loop, once per wake-up:
  *   1. start jobs while fewer than opt->jobs children run;
@@ -13,26 +13,18 @@
  *   5. reap, without blocking, the children whose pipe is closed; classify,
  *      report through the callback, store.
  */
-#define _DEFAULT_SOURCE /* wait4 and struct rusage in <sys/wait.h> */
-
 #include "harness/engine/runner.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/time.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
+
+#include "harness/engine/spawn.h"
 
 /* ---- names ------------------------------------------------------------------ */
 
@@ -45,22 +37,6 @@ const char *abh_status_name(abh_job_status s) {
     case ABH_ERROR: return "error";
     }
     return "error";
-}
-
-const char *abh_signal_name(int sig) {
-    static const struct {
-        int sig;
-        const char *name;
-    } names[] = {
-        {SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},
-        {SIGILL, "SIGILL"},   {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"},
-        {SIGQUIT, "SIGQUIT"}, {SIGHUP, "SIGHUP"},   {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"},
-        {SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"},   {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"},
-        {SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"},
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (names[i].sig == sig) return names[i].name;
-    return NULL;
 }
 
 void abh_result_free(abh_job_result *r) {
@@ -81,16 +57,6 @@ void abh_results_free(abh_job_result *results, size_t n) {
 #define FRAME_HEADER 56
 #define NOTE_MAX (sizeof((ab_plan_stats *)0)->note)
 #define FNV_OFFSET UINT64_C(0xcbf29ce484222325)
-#define FNV_PRIME UINT64_C(0x100000001b3)
-
-static uint64_t fnv1a(uint64_t h, const void *buf, size_t len) {
-    const unsigned char *p = buf;
-    for (size_t i = 0; i < len; i++) {
-        h ^= p[i];
-        h *= FNV_PRIME;
-    }
-    return h;
-}
 
 static void put32(unsigned char *at, uint32_t v) { memcpy(at, &v, sizeof v); }
 static void put64(unsigned char *at, uint64_t v) { memcpy(at, &v, sizeof v); }
@@ -130,20 +96,24 @@ bool abh_write_result(int fd, ab_status st, const int64_t *offsets, size_t n,
     put64(head + 16, (uint64_t)(stats ? stats->nodes : 0));
     put64(head + 24, (uint64_t)(stats ? stats->lower_bound : AB_NONE));
     put64(head + 32, (uint64_t)base_rss);
-    put32(head + 40, stats && stats->proven_optimal ? 1u : 0u);
+    /* bit 0: proven; bits 8-15: the proof method; bits 16-23: the ILP's status + 1 */
+    put32(head + 40, stats ? (stats->proven_optimal ? 1u : 0u) |
+                                 ((uint32_t)stats->method & 0xffu) << 8 |
+                                 ((uint32_t)stats->ilp_status & 0xffu) << 16
+                           : 0u);
     put32(head + 44, (uint32_t)note_len);
     put32(head + 48, (uint32_t)msg_len);
     put32(head + 52, 0);
     if (note_len) memcpy(head + FRAME_HEADER, stats->note, note_len);
     if (msg_len) memcpy(head + FRAME_HEADER + note_len, msg, msg_len);
     size_t head_len = FRAME_HEADER + note_len + msg_len;
-    uint64_t h = fnv1a(FNV_OFFSET, head, head_len);
+    uint64_t h = ab_fnv1a(FNV_OFFSET, head, head_len);
     if (!write_all(fd, head, head_len)) return false;
     const unsigned char *bytes = (const unsigned char *)offsets;
     size_t left = count * sizeof(int64_t);
     while (left > 0) {
         size_t chunk = left < (1u << 16) ? left : (1u << 16);
-        h = fnv1a(h, bytes, chunk);
+        h = ab_fnv1a(h, bytes, chunk);
         if (!write_all(fd, bytes, chunk)) return false;
         bytes += chunk;
         left -= chunk;
@@ -233,7 +203,8 @@ static ab_status end_header(abh_reader *rd, ab_error *err) {
         return reject(rd, err, "unknown planner status");
     if (rd->count != (rd->status == AB_OK ? (uint64_t)rd->n : 0))
         return reject(rd, err, "offset count does not match the job");
-    if (rd->proven > 1 || get32(h + 52) != 0) return reject(rd, err, "bad flag fields");
+    if ((rd->proven & ~0x00ffff01u) != 0 || get32(h + 52) != 0)
+        return reject(rd, err, "bad flag fields");
     if (rd->note_len >= NOTE_MAX || rd->msg_len >= AB_ERROR_MAX)
         return reject(rd, err, "note or message too long");
     if (rd->status == AB_OK) {
@@ -280,7 +251,7 @@ ab_status abh_reader_feed(abh_reader *rd, const void *buf, size_t len, ab_error 
         size_t take = seg_size(rd) - rd->pos;
         if (take > len) take = len;
         memcpy(seg_dest(rd) + rd->pos, p, take);
-        if (rd->seg != SEG_SUM) rd->hash = fnv1a(rd->hash, p, take);
+        if (rd->seg != SEG_SUM) rd->hash = ab_fnv1a(rd->hash, p, take);
         rd->pos += take;
         rd->total += take;
         p += take;
@@ -295,7 +266,10 @@ ab_status abh_reader_take(abh_reader *rd, abh_job_result *r, ab_error *err) {
     memset(&r->stats, 0, sizeof r->stats);
     r->stats.nodes = rd->nodes;
     r->stats.lower_bound = rd->lower_bound;
-    r->stats.proven_optimal = rd->proven != 0;
+    r->stats.proven_optimal = (rd->proven & 1u) != 0;
+    r->stats.method = (abo_proof)((rd->proven >> 8) & 0xffu);
+    if ((unsigned)r->stats.method >= ABO_NPROOFS) r->stats.method = ABO_PROOF_NONE;
+    r->stats.ilp_status = (int)((rd->proven >> 16) & 0xffu);
     memcpy(r->stats.note, rd->text, rd->note_len);
     r->stats.note[rd->note_len] = '\0';
     memcpy(r->message, rd->text + rd->note_len, rd->msg_len);
@@ -313,12 +287,8 @@ ab_status abh_reader_take(abh_reader *rd, abh_job_result *r, ab_error *err) {
 typedef struct slot {
     bool used;
     size_t job;          /* index into the jobs */
-    pid_t pid;
-    int fd;              /* read end of its pipe; -1 once closed */
-    bool killed;         /* the runner sent SIGKILL */
-    bool timed_out;
+    abe_proc *proc;      /* from the spawner */
     bool malformed;      /* the stream broke the format; why says how */
-    double t0, deadline; /* monotonic seconds; deadline INFINITY when none */
     abh_reader *rd;
     char why[AB_ERROR_MAX];
 } slot;
@@ -337,105 +307,16 @@ typedef struct run {
     struct pollfd *pfd;  /* nslots entries */
     size_t *pslot;       /* the slot of each pfd entry */
     unsigned char *buf;  /* read buffer */
-    pid_t parent;
 } run;
 
 #define READ_BUF (1u << 16)
 #define CHILD_WRITE_FAILED 125
-#define CHILD_ORPHANED 126
 
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* The value in kB after "key:" in /proc/self/status text, in bytes; -1 if absent. */
-static int64_t status_field(const char *text, const char *key) {
-    size_t klen = strlen(key);
-    const char *line = text;
-    while (*line != '\0') {
-        if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
-            long long kb = strtoll(line + klen + 1, NULL, 10);
-            return kb >= 0 ? (int64_t)kb * 1024 : -1;
-        }
-        const char *nl = strchr(line, '\n');
-        if (nl == NULL) break;
-        line = nl + 1;
-    }
-    return -1;
-}
-
-/* The child's address-space size, data size and resident size in bytes
- * (-1 each when unknown), read with plain system calls. */
-static void read_vm(int64_t *vm_size, int64_t *vm_data, int64_t *vm_rss) {
-    char text[8192];
-    size_t len = 0;
-    *vm_size = *vm_data = *vm_rss = -1;
-    int fd = open("/proc/self/status", O_RDONLY);
-    if (fd < 0) return;
-    while (len < sizeof text - 1) {
-        ssize_t got = read(fd, text + len, sizeof text - 1 - len);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) break;
-        len += (size_t)got;
-    }
-    close(fd);
-    text[len] = '\0';
-    *vm_size = status_field(text, "VmSize");
-    *vm_data = status_field(text, "VmData");
-    *vm_rss = status_field(text, "VmRSS");
-}
-
-/* Lowers both limits of resource res to base + extra (to extra alone when
- * base is unknown). */
-static void limit_to(int res, int64_t base, int64_t extra) {
-    struct rlimit rl;
-    if (getrlimit(res, &rl) != 0) return;
-    int64_t want;
-    if (base < 0 || ab_add_ovf(base, extra, &want)) want = extra;
-    rlim_t v = (rlim_t)want;
-    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < v) v = rl.rlim_max;
-    rl.rlim_cur = rl.rlim_max = v;
-    setrlimit(res, &rl);
-}
-
-/* Puts the child in its own world: process group, death with the parent,
- * default signals, /dev/null for stdin and stdout, no other jobs' pipes,
- * no core files. */
-static void child_setup(const run *r, int own_read_end) {
-#ifdef __linux__
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != r->parent) _exit(CHILD_ORPHANED);
-#endif
-    setpgid(0, 0);
-    static const int reset[] = {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGALRM};
-    for (size_t i = 0; i < sizeof reset / sizeof reset[0]; i++) signal(reset[i], SIG_DFL);
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    close(own_read_end);
-    for (size_t i = 0; i < r->nslots; i++)
-        if (r->slots[i].used && r->slots[i].fd >= 0) close(r->slots[i].fd);
-    int null = open("/dev/null", O_RDWR);
-    if (null >= 0) {
-        dup2(null, STDIN_FILENO);
-        dup2(null, STDOUT_FILENO);
-        if (null > STDERR_FILENO) close(null);
-    }
-    struct rlimit core = {0, 0};
-    setrlimit(RLIMIT_CORE, &core);
-}
-
-/* The child's whole life: set up, limit, plan, write the frame, _exit. */
-_Noreturn static void child_main(const run *r, const abh_job *job, int own_read_end, int wfd) {
-    child_setup(r, own_read_end);
-    int64_t vm_size, vm_data, vm_rss;
-    read_vm(&vm_size, &vm_data, &vm_rss);
-    if (r->opt->mem_limit > 0) {
-        limit_to(RLIMIT_AS, vm_size, r->opt->mem_limit);
-        limit_to(RLIMIT_DATA, vm_data, r->opt->mem_limit);
-    }
+/* The child's whole life, after the spawner's set-up and limits: plan,
+ * write the frame to fd; the return value is the exit status. */
+static int child_main(void *ctx, int fd) {
+    const abh_job *job = ctx;
+    int64_t vm_rss = abe_resident_bytes();
     int64_t base_rss = vm_rss > 0 ? vm_rss : 0;
     ab_plan_stats stats;
     memset(&stats, 0, sizeof stats);
@@ -443,9 +324,9 @@ _Noreturn static void child_main(const run *r, const abh_job *job, int own_read_
     size_t n = job->view->n;
     int64_t *offsets = ab_alloc_array(n ? n : 1, sizeof *offsets);
     if (offsets == NULL) {
-        bool ok = abh_write_result(wfd, AB_ENOMEM, NULL, 0, &stats, base_rss,
+        bool ok = abh_write_result(fd, AB_ENOMEM, NULL, 0, &stats, base_rss,
                                    "out of memory for the offsets array");
-        _exit(ok ? 0 : CHILD_WRITE_FAILED);
+        return ok ? 0 : CHILD_WRITE_FAILED;
     }
     for (size_t i = 0; i < n; i++) offsets[i] = AB_NONE;
     ab_params none = {0};
@@ -462,26 +343,13 @@ _Noreturn static void child_main(const run *r, const abh_job *job, int own_read_
         else snprintf(msg, sizeof msg, "%s failed without a message (status %d)",
                       job->planner->name, (int)st);
     }
-    bool ok = abh_write_result(wfd, st, offsets, n, &stats, base_rss, msg);
-    _exit(ok ? 0 : CHILD_WRITE_FAILED);
+    bool ok = abh_write_result(fd, st, offsets, n, &stats, base_rss, msg);
+    return ok ? 0 : CHILD_WRITE_FAILED;
 }
 
 /* ---- the parent ------------------------------------------------------------------ */
 
-/* Sends SIGKILL to the child's process group (or the child alone, when the
- * group is not formed yet) and stops reading its pipe. */
-static void kill_child(slot *s) {
-    if (!s->killed) {
-        if (kill(-s->pid, SIGKILL) != 0) kill(s->pid, SIGKILL);
-        s->killed = true;
-    }
-    if (s->fd >= 0) {
-        close(s->fd);
-        s->fd = -1;
-    }
-}
-
-/* Forks the child for job j into a free slot. */
+/* Starts the child for job j in a free slot. */
 static ab_status start_job(run *r, size_t j, ab_error *err) {
     slot *s = NULL;
     for (size_t i = 0; i < r->nslots && s == NULL; i++)
@@ -490,57 +358,38 @@ static ab_status start_job(run *r, size_t j, ab_error *err) {
     const abh_job *job = &r->jobs[j];
     abh_reader *rd = abh_reader_new(job->view->n);
     if (rd == NULL) return ab_fail(err, AB_ENOMEM, "out of memory starting a job");
-    int p[2];
-    if (pipe(p) != 0) {
+    abe_spawn_opts o = {.fn = child_main, .ctx = (void *)job, .mem_limit = r->opt->mem_limit,
+                        .time_limit = r->opt->time_limit};
+    abe_proc *proc;
+    ab_error e;
+    ab_status st = abe_spawn(&o, &proc, &e);
+    if (st != AB_OK) {
         abh_reader_free(rd);
-        return ab_fail(err, AB_EINTERNAL, "cannot make a pipe for a job: %s", strerror(errno));
+        return ab_fail(err, st, "%s for a job", e.msg);
     }
-    fflush(NULL); /* nothing buffered may be written twice */
-    pid_t pid = fork();
-    if (pid < 0) {
-        int e = errno;
-        close(p[0]);
-        close(p[1]);
-        abh_reader_free(rd);
-        return ab_fail(err, AB_EINTERNAL, "cannot start a process for a job: %s", strerror(e));
-    }
-    if (pid == 0) child_main(r, job, p[0], p[1]);
-    close(p[1]);
-    setpgid(pid, pid); /* also done by the child: whoever runs first forms the group */
-    fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
-    fcntl(p[0], F_SETFD, FD_CLOEXEC);
     memset(s, 0, sizeof *s);
     s->used = true;
     s->job = j;
-    s->pid = pid;
-    s->fd = p[0];
+    s->proc = proc;
     s->rd = rd;
-    s->t0 = now_seconds();
-    s->deadline = r->opt->time_limit > 0 ? s->t0 + r->opt->time_limit : INFINITY;
     r->active++;
     return AB_OK;
 }
 
-/* Reads what the child has sent; closes the pipe at its end. A stream that
+/* Reads what the child has sent, up to the end of its stream. A stream that
  * breaks the format gets the child killed. Only running out of memory in the
  * parent is an error of the run. */
 static ab_status drain(run *r, slot *s, ab_error *err) {
     for (;;) {
-        ssize_t got = read(s->fd, r->buf, READ_BUF);
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return AB_OK;
-        if (got <= 0) { /* end of stream, or a read error: the same to us */
-            close(s->fd);
-            s->fd = -1;
-            return AB_OK;
-        }
+        long got = abe_read(s->proc, r->buf, READ_BUF);
+        if (got <= 0) return AB_OK;
         ab_error e;
         ab_status st = abh_reader_feed(s->rd, r->buf, (size_t)got, &e);
         if (st == AB_ENOMEM) return ab_fail(err, st, "%s", e.msg);
         if (st != AB_OK) {
             s->malformed = true;
             snprintf(s->why, sizeof s->why, "%s", e.msg);
-            kill_child(s);
+            abe_kill(s->proc);
             return AB_OK;
         }
     }
@@ -561,9 +410,8 @@ static void classify_planner(abh_job_result *res) {
 }
 
 /* Sets res's status and message from how the child ended. */
-static void classify(const run *r, slot *s, int wstatus, abh_job_result *res) {
-    const char *sig_name;
-    if (s->timed_out) {
+static void classify(const run *r, slot *s, const abe_exit *e, abh_job_result *res) {
+    if (e->timed_out) {
         res->status = ABH_TIMEOUT;
         snprintf(res->message, sizeof res->message, "exceeded the time limit of %g s",
                  r->opt->time_limit);
@@ -571,9 +419,9 @@ static void classify(const run *r, slot *s, int wstatus, abh_job_result *res) {
         res->status = ABH_ERROR;
         snprintf(res->message, sizeof res->message, "the child sent a malformed result: %.900s",
                  s->why);
-    } else if (WIFSIGNALED(wstatus)) {
-        res->signal = WTERMSIG(wstatus);
-        sig_name = abh_signal_name(res->signal);
+    } else if (e->signal != 0) {
+        res->signal = e->signal;
+        const char *sig_name = abe_signal_name(res->signal);
         if (res->signal == SIGKILL) {
             res->status = ABH_OOM;
             snprintf(res->message, sizeof res->message,
@@ -584,20 +432,19 @@ static void classify(const run *r, slot *s, int wstatus, abh_job_result *res) {
             snprintf(res->message, sizeof res->message, "killed by signal %d (%s)", res->signal,
                      sig_name ? sig_name : "unknown");
         }
-    } else if (abh_reader_complete(s->rd) && WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) {
+    } else if (abh_reader_complete(s->rd) && e->exited && e->code == 0) {
         abh_reader_take(s->rd, res, NULL);
         classify_planner(res);
     } else {
         res->status = ABH_CRASH;
-        int code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
         size_t got = abh_reader_bytes(s->rd);
         if (got == 0)
             snprintf(res->message, sizeof res->message,
-                     "the child exited with status %d without a result", code);
+                     "the child exited with status %d without a result", e->code);
         else
             snprintf(res->message, sizeof res->message,
-                     "the child exited with status %d after %zu bytes of %s result", code, got,
-                     abh_reader_complete(s->rd) ? "its" : "an incomplete");
+                     "the child exited with status %d after %zu bytes of %s result", e->code,
+                     got, abh_reader_complete(s->rd) ? "its" : "an incomplete");
     }
 }
 
@@ -608,28 +455,31 @@ static void result_init(abh_job_result *res, const abh_job *job) {
     res->stats.lower_bound = AB_NONE;
 }
 
+/* Frees what slot s holds and empties it. */
+static void slot_clear(run *r, slot *s) {
+    abe_free(s->proc);
+    abh_reader_free(s->rd);
+    memset(s, 0, sizeof *s);
+    r->active--;
+}
+
 /* The child of slot s has been reaped: builds its result, reports it. */
-static ab_status finish(run *r, slot *s, int wstatus, const struct rusage *ru, bool lost,
-                        ab_error *err) {
+static ab_status finish(run *r, slot *s, const abe_exit *e, ab_error *err) {
     abh_job_result res;
     result_init(&res, &r->jobs[s->job]);
     res.finished = true;
-    res.wall_seconds = now_seconds() - s->t0;
-    if (lost) {
+    res.wall_seconds = e->wall_seconds;
+    if (e->lost) {
         res.status = ABH_ERROR;
         snprintf(res.message, sizeof res.message,
                  "the child's exit status was lost (another waiter reaped it)");
     } else {
-        res.cpu_seconds = (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec * 1e-6 +
-                          (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec * 1e-6;
-        res.peak_rss = (int64_t)ru->ru_maxrss * 1024; /* Linux: kilobytes */
-        classify(r, s, wstatus, &res);
+        res.cpu_seconds = e->cpu_seconds;
+        res.peak_rss = e->peak_rss;
+        classify(r, s, e, &res);
     }
     size_t j = s->job;
-    abh_reader_free(s->rd);
-    memset(s, 0, sizeof *s);
-    s->fd = -1;
-    r->active--;
+    slot_clear(r, s);
     ab_status st = AB_OK;
     if (r->done) st = r->done(r->ctx, j, &res, err);
     if (r->results) r->results[j] = res;
@@ -641,15 +491,9 @@ static ab_status finish(run *r, slot *s, int wstatus, const struct rusage *ru, b
 static ab_status reap_closed(run *r, ab_error *err) {
     for (size_t i = 0; i < r->nslots; i++) {
         slot *s = &r->slots[i];
-        if (!s->used || s->fd >= 0) continue;
-        int wstatus = 0;
-        struct rusage ru;
-        memset(&ru, 0, sizeof ru);
-        pid_t got;
-        do got = wait4(s->pid, &wstatus, WNOHANG, &ru);
-        while (got < 0 && errno == EINTR);
-        if (got == 0) continue;
-        ab_status st = finish(r, s, wstatus, &ru, got < 0, err);
+        abe_exit e;
+        if (!s->used || abe_fd(s->proc) >= 0 || !abe_reap(s->proc, false, &e)) continue;
+        ab_status st = finish(r, s, &e, err);
         if (st != AB_OK) return st;
     }
     return AB_OK;
@@ -657,23 +501,18 @@ static ab_status reap_closed(run *r, ab_error *err) {
 
 /* Kills the children past their deadline. */
 static void enforce_deadlines(run *r) {
-    double now = now_seconds();
-    for (size_t i = 0; i < r->nslots; i++) {
-        slot *s = &r->slots[i];
-        if (!s->used || s->killed || now < s->deadline) continue;
-        s->timed_out = true;
-        kill_child(s);
-    }
+    for (size_t i = 0; i < r->nslots; i++)
+        if (r->slots[i].used) abe_enforce_deadline(r->slots[i].proc);
 }
 
 /* How long poll may sleep, in ms (-1: until a pipe has news). */
 static int poll_timeout(const run *r) {
-    double wait = INFINITY, now = now_seconds();
+    double wait = INFINITY, now = abe_now();
     for (size_t i = 0; i < r->nslots; i++) {
         const slot *s = &r->slots[i];
         if (!s->used) continue;
-        if (s->fd < 0) wait = fmin(wait, 0.002); /* closed, not yet reaped */
-        else if (!s->killed) wait = fmin(wait, s->deadline - now);
+        if (abe_fd(s->proc) < 0) wait = fmin(wait, 0.002); /* closed, not yet reaped */
+        else wait = fmin(wait, abe_deadline(s->proc) - now);
     }
     if (r->opt->stop) wait = fmin(wait, 0.1);
     if (isinf(wait)) return -1;
@@ -686,8 +525,8 @@ static int poll_timeout(const run *r) {
 static ab_status step(run *r, ab_error *err) {
     nfds_t np = 0;
     for (size_t i = 0; i < r->nslots; i++) {
-        if (!r->slots[i].used || r->slots[i].fd < 0) continue;
-        r->pfd[np].fd = r->slots[i].fd;
+        if (!r->slots[i].used || abe_fd(r->slots[i].proc) < 0) continue;
+        r->pfd[np].fd = abe_fd(r->slots[i].proc);
         r->pfd[np].events = POLLIN;
         r->pfd[np].revents = 0;
         r->pslot[np++] = i;
@@ -697,7 +536,7 @@ static ab_status step(run *r, ab_error *err) {
         return ab_fail(err, AB_EINTERNAL, "poll failed: %s", strerror(errno));
     for (nfds_t k = 0; ready > 0 && k < np; k++) {
         slot *s = &r->slots[r->pslot[k]];
-        if (r->pfd[k].revents == 0 || s->fd < 0) continue;
+        if (r->pfd[k].revents == 0 || abe_fd(s->proc) < 0) continue;
         ab_status st = drain(r, s, err);
         if (st != AB_OK) return st;
     }
@@ -707,18 +546,8 @@ static ab_status step(run *r, ab_error *err) {
 
 /* Kills and reaps every child still running (after an error of the run). */
 static void abandon(run *r) {
-    for (size_t i = 0; i < r->nslots; i++) {
-        slot *s = &r->slots[i];
-        if (!s->used) continue;
-        kill_child(s);
-        int wstatus;
-        while (waitpid(s->pid, &wstatus, 0) < 0 && errno == EINTR) {
-        }
-        abh_reader_free(s->rd);
-        memset(s, 0, sizeof *s);
-        s->fd = -1;
-    }
-    r->active = 0;
+    for (size_t i = 0; i < r->nslots; i++)
+        if (r->slots[i].used) slot_clear(r, &r->slots[i]);
 }
 
 static ab_status check_options(const abh_job *jobs, size_t n, const abh_options *opt,
@@ -752,8 +581,7 @@ ab_status abh_run(const abh_job *jobs, size_t n, const abh_options *opt,
     if (st != AB_OK) return st;
     for (size_t i = 0; results && i < n; i++) result_init(&results[i], &jobs[i]);
     if (n == 0) return AB_OK;
-    run r = {.jobs = jobs, .n = n, .opt = opt, .results = results, .done = done, .ctx = ctx,
-             .parent = getpid()};
+    run r = {.jobs = jobs, .n = n, .opt = opt, .results = results, .done = done, .ctx = ctx};
     r.nslots = (size_t)opt->jobs < n ? (size_t)opt->jobs : n;
     r.slots = ab_calloc(r.nslots, sizeof *r.slots);
     r.pfd = ab_calloc(r.nslots, sizeof *r.pfd);
@@ -762,7 +590,6 @@ ab_status abh_run(const abh_job *jobs, size_t n, const abh_options *opt,
     if (r.slots == NULL || r.pfd == NULL || r.pslot == NULL || r.buf == NULL) {
         st = ab_fail(err, AB_ENOMEM, "out of memory starting %zu jobs", n);
     } else {
-        for (size_t i = 0; i < r.nslots; i++) r.slots[i].fd = -1;
         /* Children must stay waitable: SIGCHLD ignored would reap them for us. */
         struct sigaction old_chld, dfl;
         memset(&dfl, 0, sizeof dfl);

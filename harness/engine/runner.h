@@ -37,13 +37,15 @@
  * the limit ends the child with a report (a crash) unless ASAN_OPTIONS has
  * allocator_may_return_null=1.
  *
- * The child: put in its own process group (so a terminal's Ctrl-C reaches
- * the harness only, and SIGKILL reaches anything the planner forked); killed
- * when the harness dies (Linux PR_SET_PDEATHSIG, so a `kill -9` of the
- * harness leaves no planner running); stdin and stdout on /dev/null (a planner
- * that prints cannot disturb the harness's output); stderr kept (sanitizer
- * reports); no core dumps (RLIMIT_CORE 0); the other jobs' pipes closed; ends
- * with _exit (no atexit handlers, no stdio flush, no leak check).
+ * The child is started by the engine's spawner (spawn.h): in its own
+ * process group (so a terminal's Ctrl-C reaches the harness only, and
+ * SIGKILL reaches anything the planner forked); killed when the harness dies
+ * (Linux PR_SET_PDEATHSIG, so a `kill -9` of the harness leaves no planner
+ * running); stdin and stdout on /dev/null (a planner that prints cannot
+ * disturb the harness's output); stderr kept (sanitizer reports); no core
+ * dumps; the other jobs' pipes closed; ends with _exit (no atexit handlers,
+ * no stdio flush, no leak check). When it ends, whatever is left of its
+ * group is killed too. The names of signals: abe_signal_name (spawn.h).
  *
  * The result stream (one frame per child, native byte order, version 1):
  *
@@ -162,9 +164,6 @@ void abh_results_free(abh_job_result *results, size_t n);
 
 /* "ok", "timeout", "crash", "oom" or "error". */
 const char *abh_status_name(abh_job_status s);
-
-/* "SIGSEGV", "SIGABRT", ... for the common signals, else NULL. */
-const char *abh_signal_name(int sig);
 
 /* ---- the result stream, exposed for tests and tools --------------------------
  * The parent side: a reader fed bytes as they come from the pipe. */

@@ -1,0 +1,486 @@
+/*
+ * spawn.c — the engine's one process spawner (see spawn.h): fork, the
+ * child's set-up (group, limits, descriptors), the optional guard, reading
+ * the pipe, deadlines, killing the group and reaping it.
+ *
+ * Between fork and exec (or _exit) the child calls only async-signal-safe
+ * functions: the harness may have threads (a sanitizer's, a test runner's).
+ */
+#define _GNU_SOURCE /* wait4, close_range */
+
+#include "harness/engine/spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+struct abe_proc {
+    pid_t pid;           /* the child, leader of the group pid */
+    pid_t guard;         /* the guard in the group, or 0 */
+    int fd;              /* read end of the pipe; -1 once closed */
+    bool capture;
+    bool reap_descendants;
+    bool killed, timed_out, reaped;
+    double t0, deadline;
+    abe_exit end;        /* once reaped */
+    char tail[ABE_TAIL];
+    size_t ntail;
+    abe_proc *prev, *next; /* the live spawns of this process */
+};
+
+/* The live spawns (their read ends are closed in function children), and
+ * the subreaper setting borrowed for reap_descendants. A child starts with
+ * neither: they are its parent's. */
+static abe_proc *live;
+static int subreaper_users;
+static bool subreaper_ours;
+
+/* ---- names and clocks ------------------------------------------------------------ */
+
+const char *abe_signal_name(int sig) {
+    static const struct {
+        int sig;
+        const char *name;
+    } names[] = {
+        {SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},
+        {SIGILL, "SIGILL"},   {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"},
+        {SIGQUIT, "SIGQUIT"}, {SIGHUP, "SIGHUP"},   {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"},
+        {SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"},   {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"},
+        {SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].sig == sig) return names[i].name;
+    return NULL;
+}
+
+double abe_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- /proc/self/status, with plain system calls ------------------------------------ */
+
+/* The value in kB after "key:" in /proc/self/status text, in bytes; -1 if absent. */
+static int64_t status_field(const char *text, const char *key) {
+    size_t klen = strlen(key);
+    const char *line = text;
+    while (*line != '\0') {
+        if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
+            long long kb = strtoll(line + klen + 1, NULL, 10);
+            return kb >= 0 ? (int64_t)kb * 1024 : -1;
+        }
+        const char *nl = strchr(line, '\n');
+        if (nl == NULL) break;
+        line = nl + 1;
+    }
+    return -1;
+}
+
+/* The address-space size, data size and resident size of the calling
+ * process in bytes (-1 each when unknown). */
+static void read_vm(int64_t *vm_size, int64_t *vm_data, int64_t *vm_rss) {
+    char text[8192];
+    size_t len = 0;
+    *vm_size = *vm_data = *vm_rss = -1;
+    int fd = open("/proc/self/status", O_RDONLY);
+    if (fd < 0) return;
+    while (len < sizeof text - 1) {
+        ssize_t got = read(fd, text + len, sizeof text - 1 - len);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break;
+        len += (size_t)got;
+    }
+    close(fd);
+    text[len] = '\0';
+    *vm_size = status_field(text, "VmSize");
+    *vm_data = status_field(text, "VmData");
+    *vm_rss = status_field(text, "VmRSS");
+}
+
+int64_t abe_resident_bytes(void) {
+    int64_t size, data, rss;
+    read_vm(&size, &data, &rss);
+    return rss;
+}
+
+/* ---- the child ---------------------------------------------------------------------- */
+
+/* Lowers both limits of resource res to base + extra (to extra alone when
+ * base is unknown), never above the hard limit in force. */
+static void limit_to(int res, int64_t base, int64_t extra) {
+    struct rlimit rl;
+    if (getrlimit(res, &rl) != 0) return;
+    int64_t want;
+    if (base < 0 || ab_add_ovf(base, extra, &want)) want = extra;
+    rlim_t v = (rlim_t)want;
+    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < v) v = rl.rlim_max;
+    rl.rlim_cur = rl.rlim_max = v;
+    setrlimit(res, &rl);
+}
+
+/* No core files; the memory and CPU limits of o. */
+static void apply_limits(const abe_spawn_opts *o) {
+    struct rlimit core = {0, 0};
+    setrlimit(RLIMIT_CORE, &core);
+    if (o->mem_limit > 0) {
+        int64_t vm_size, vm_data, vm_rss;
+        read_vm(&vm_size, &vm_data, &vm_rss);
+        limit_to(RLIMIT_AS, vm_size, o->mem_limit);
+        limit_to(RLIMIT_DATA, vm_data, o->mem_limit);
+    }
+    struct rlimit cpu;
+    if (o->cpu_limit > 0 && getrlimit(RLIMIT_CPU, &cpu) == 0) {
+        rlim_t soft = (rlim_t)ceil(o->cpu_limit);
+        if (cpu.rlim_max != RLIM_INFINITY && cpu.rlim_max < soft + 1)
+            soft = cpu.rlim_max > 0 ? cpu.rlim_max - 1 : 0;
+        cpu.rlim_cur = soft;
+        cpu.rlim_max = soft + 1; /* SIGXCPU at the limit, SIGKILL a second later */
+        setrlimit(RLIMIT_CPU, &cpu);
+    }
+}
+
+/* Closes every descriptor from lo up (close_range where there is one). */
+static void close_from(int lo) {
+#if defined(__linux__) && defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 34)
+    if (close_range((unsigned)lo, ~0u, 0) == 0) return;
+#endif
+    struct rlimit rl;
+    int max = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+                      rl.rlim_cur < 65536
+                  ? (int)rl.rlim_cur
+                  : 65536;
+    for (int fd = lo; fd < max; fd++) close(fd);
+}
+
+/* stdin on /dev/null; stdout and stderr on the pipe (capture), or stdout on
+ * /dev/null and stderr kept. */
+static void child_stdio(bool capture, int wfd) {
+    int null = open("/dev/null", O_RDWR);
+    if (null >= 0) dup2(null, STDIN_FILENO);
+    if (capture) {
+        dup2(wfd, STDOUT_FILENO);
+        dup2(wfd, STDERR_FILENO);
+    } else if (null >= 0) {
+        dup2(null, STDOUT_FILENO);
+    }
+    if (null > STDERR_FILENO) close(null);
+}
+
+/* The child's whole life (spawn.h, steps 1 to 6), then fn or the program. */
+_Noreturn static void child_main(const abe_spawn_opts *o, int rfd, int wfd, pid_t parent) {
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(ABE_ORPHANED);
+#else
+    (void)parent;
+#endif
+    setpgid(0, 0);
+    static const int reset[] = {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGALRM};
+    for (size_t i = 0; i < sizeof reset / sizeof reset[0]; i++) signal(reset[i], SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    close(rfd);
+    for (abe_proc *q = live; q != NULL; q = q->next)
+        if (q->fd >= 0) close(q->fd);
+    live = NULL;
+    subreaper_users = 0;
+    subreaper_ours = false;
+    if (wfd <= STDERR_FILENO) wfd = fcntl(wfd, F_DUPFD, STDERR_FILENO + 1);
+    child_stdio(o->capture, wfd);
+    apply_limits(o);
+    if (o->fn != NULL) _exit(o->fn(o->ctx, wfd));
+    close_from(STDERR_FILENO + 1);
+    execv(o->path, o->argv);
+    _exit(ABE_EXEC_FAILED);
+}
+
+/* ---- the guard ------------------------------------------------------------------------ */
+
+#ifdef __linux__
+/* The caller died (PR_SET_PDEATHSIG): the whole group goes, the guard too. */
+static void guard_fire(int sig) {
+    (void)sig;
+    kill(0, SIGKILL);
+    _exit(0);
+}
+
+/* The guard's whole life: join the group, wait for SIGTERM (sent by the
+ * kernel when the caller dies), then kill the group. Holds no descriptor. */
+_Noreturn static void guard_main(pid_t group, pid_t parent) {
+    if (setpgid(0, group) != 0) _exit(0); /* the group is gone already */
+    sigset_t all;
+    sigfillset(&all);
+    sigprocmask(SIG_SETMASK, &all, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = guard_fire;
+    sigfillset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    close_from(0);
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) guard_fire(SIGTERM);
+    sigset_t wait_for;
+    sigfillset(&wait_for);
+    sigdelset(&wait_for, SIGTERM);
+    for (;;) sigsuspend(&wait_for);
+}
+
+/* Starts p's guard; false when it cannot be forked. */
+static bool start_guard(abe_proc *p, pid_t parent) {
+    pid_t g = fork();
+    if (g < 0) return false;
+    if (g == 0) guard_main(p->pid, parent);
+    setpgid(g, p->pid); /* also done by the guard: whoever runs first */
+    p->guard = g;
+    return true;
+}
+#endif
+
+/* ---- the subreaper setting ----------------------------------------------------------------- */
+
+static void subreaper_take(void) {
+#ifdef __linux__
+    if (subreaper_users++ == 0) {
+        int on = 0;
+        prctl(PR_GET_CHILD_SUBREAPER, &on);
+        subreaper_ours = !on && prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
+    }
+#endif
+}
+
+static void subreaper_give(void) {
+#ifdef __linux__
+    if (--subreaper_users == 0 && subreaper_ours) {
+        prctl(PR_SET_CHILD_SUBREAPER, 0);
+        subreaper_ours = false;
+    }
+#endif
+}
+
+/* ---- the parent ------------------------------------------------------------------------ */
+
+static void unlink_live(abe_proc *p) {
+    if (p->prev) p->prev->next = p->next;
+    else if (live == p) live = p->next;
+    if (p->next) p->next->prev = p->prev;
+    p->prev = p->next = NULL;
+}
+
+ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err) {
+    *out = NULL;
+    if (o == NULL || (o->fn == NULL && (o->path == NULL || o->argv == NULL)))
+        return ab_fail(err, AB_EINPUT, "spawn: neither a function nor a program to run");
+    abe_proc *p = ab_calloc(1, sizeof *p);
+    if (p == NULL) return ab_fail(err, AB_ENOMEM, "out of memory starting a process");
+    int fds[2];
+    if (pipe(fds) != 0) {
+        ab_free(p);
+        return ab_fail(err, AB_EINTERNAL, "cannot make a pipe: %s", strerror(errno));
+    }
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    if (o->reap_descendants) subreaper_take();
+    pid_t parent = getpid();
+    fflush(NULL); /* nothing buffered may be written twice */
+    pid_t pid = fork();
+    if (pid < 0) {
+        int e = errno;
+        close(fds[0]);
+        close(fds[1]);
+        if (o->reap_descendants) subreaper_give();
+        ab_free(p);
+        return ab_fail(err, AB_EINTERNAL, "cannot start a process: %s", strerror(e));
+    }
+    if (pid == 0) child_main(o, fds[0], fds[1], parent);
+    close(fds[1]);
+    setpgid(pid, pid); /* also done by the child: whoever runs first forms the group */
+    fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+    p->pid = pid;
+    p->fd = fds[0];
+    p->capture = o->capture;
+    p->reap_descendants = o->reap_descendants;
+    p->t0 = abe_now();
+    p->deadline = o->time_limit > 0 ? p->t0 + o->time_limit : INFINITY;
+    p->next = live;
+    if (live) live->prev = p;
+    live = p;
+#ifdef __linux__
+    if (o->guard && !start_guard(p, parent)) {
+        int e = errno;
+        abe_free(p);
+        return ab_fail(err, AB_EINTERNAL, "cannot start a process: %s", strerror(e));
+    }
+#endif
+    *out = p;
+    return AB_OK;
+}
+
+pid_t abe_pid(const abe_proc *p) { return p->pid; }
+int abe_fd(const abe_proc *p) { return p->fd; }
+double abe_deadline(const abe_proc *p) { return p->deadline; }
+
+const char *abe_tail(const abe_proc *p, size_t *len) {
+    *len = p->ntail;
+    return p->tail;
+}
+
+/* Keeps the last ABE_TAIL bytes captured. */
+static void keep_tail(abe_proc *p, const char *buf, size_t len) {
+    if (len >= ABE_TAIL) {
+        memcpy(p->tail, buf + len - ABE_TAIL, ABE_TAIL);
+        p->ntail = ABE_TAIL;
+        return;
+    }
+    if (p->ntail + len > ABE_TAIL) {
+        size_t drop = p->ntail + len - ABE_TAIL;
+        memmove(p->tail, p->tail + drop, p->ntail - drop);
+        p->ntail -= drop;
+    }
+    memcpy(p->tail + p->ntail, buf, len);
+    p->ntail += len;
+}
+
+long abe_read(abe_proc *p, void *buf, size_t cap) {
+    if (p->fd < 0) return -1;
+    for (;;) {
+        ssize_t got = read(p->fd, buf, cap);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return 0;
+        if (got <= 0) { /* end of stream, or a read error: the same to us */
+            close(p->fd);
+            p->fd = -1;
+            return -1;
+        }
+        if (p->capture) keep_tail(p, buf, (size_t)got);
+        return (long)got;
+    }
+}
+
+void abe_kill(abe_proc *p) {
+    if (!p->killed && !p->reaped) {
+        if (kill(-p->pid, SIGKILL) != 0) kill(p->pid, SIGKILL);
+        p->killed = true;
+    }
+    if (p->fd >= 0) {
+        close(p->fd);
+        p->fd = -1;
+    }
+}
+
+bool abe_enforce_deadline(abe_proc *p) {
+    if (p->killed || p->reaped || abe_now() < p->deadline) return false;
+    p->timed_out = true;
+    abe_kill(p);
+    return true;
+}
+
+/* Adds what one wait4 reports to the spawn's totals. */
+static void add_usage(abe_exit *e, const struct rusage *ru) {
+    e->cpu_seconds += (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec * 1e-6 +
+                      (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec * 1e-6;
+    int64_t rss = (int64_t)ru->ru_maxrss * 1024; /* Linux: kilobytes */
+    if (rss > e->peak_rss) e->peak_rss = rss;
+}
+
+/* The child has ended (or is lost): kills the rest of its group and reaps
+ * every process of the group that is the caller's child. */
+static void collect(abe_proc *p, bool lost) {
+    abe_exit *e = &p->end;
+    memset(e, 0, sizeof *e);
+    e->lost = lost;
+    e->code = -1;
+    /* The group's id stays reserved while the unreaped child (or the guard)
+     * is in it, so this cannot hit a stranger. */
+    if (!lost || p->guard > 0) kill(-p->pid, SIGKILL);
+    for (;;) {
+        int ws = 0;
+        struct rusage ru;
+        memset(&ru, 0, sizeof ru);
+        pid_t got = wait4(-p->pid, &ws, 0, &ru);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) break; /* none of the group is the caller's child any more */
+        add_usage(e, &ru);
+        if (got != p->pid) continue;
+        e->exited = WIFEXITED(ws);
+        e->code = e->exited ? WEXITSTATUS(ws) : -1;
+        e->signal = WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
+    }
+    e->killed = p->killed;
+    e->timed_out = p->timed_out;
+    e->wall_seconds = abe_now() - p->t0;
+    p->reaped = true;
+    if (p->reap_descendants) subreaper_give();
+}
+
+bool abe_reap(abe_proc *p, bool wait, abe_exit *e) {
+    if (!p->reaped) {
+        siginfo_t si;
+        memset(&si, 0, sizeof si);
+        int r;
+        do r = waitid(P_PID, (id_t)p->pid, &si, WEXITED | WNOWAIT | (wait ? 0 : WNOHANG));
+        while (r < 0 && errno == EINTR);
+        if (r == 0 && si.si_pid == 0) return false; /* still running */
+        collect(p, r < 0);
+    }
+    *e = p->end;
+    return true;
+}
+
+/* Reads whatever the pipe holds now. */
+static void drain(abe_proc *p) {
+    char buf[4096];
+    while (abe_read(p, buf, sizeof buf) > 0) {
+    }
+}
+
+void abe_wait(abe_proc *p, abe_exit *e) {
+    /* The pipe may outlive the child (a process it left behind holds it open),
+     * so the child is checked at least every 50 ms while the pipe is open. */
+    while (!abe_reap(p, false, e)) {
+        double left = p->deadline - abe_now();
+        if (left <= 0 && !p->killed) {
+            drain(p); /* the last words, for the tail */
+            abe_enforce_deadline(p);
+        }
+        if (p->fd < 0 && (p->killed || isinf(left))) {
+            abe_reap(p, true, e); /* nothing to read, no deadline left: just wait */
+            break;
+        }
+        if (p->fd < 0) { /* the pipe ended before the child: check it every ms */
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+            continue;
+        }
+        struct pollfd pfd = {.fd = p->fd, .events = POLLIN};
+        int ms = left > 0.05 ? 50 : (int)ceil(left * 1000.0);
+        if (poll(&pfd, 1, ms) > 0) drain(p);
+    }
+    drain(p); /* the group is gone: what is left in the pipe, then its end */
+}
+
+void abe_free(abe_proc *p) {
+    if (p == NULL) return;
+    if (!p->reaped) {
+        abe_exit e;
+        abe_kill(p);
+        abe_reap(p, true, &e);
+    }
+    if (p->fd >= 0) close(p->fd);
+    unlink_live(p);
+    ab_free(p);
+}

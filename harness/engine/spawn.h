@@ -1,0 +1,162 @@
+/*
+ * spawn.h — the engine's one process spawner: a child (a function run in a
+ * fork, or a program exec'd) in a process group of its own, under optional
+ * limits, with one pipe back to the parent; waited for with a deadline; the
+ * whole group killed and reaped; how it ended reported.
+ *
+ * The runner (runner.c) uses it for its planner children, several at once,
+ * polling their pipes itself; the planner `external` (external.c) for the
+ * programs it runs, one at a time, through abe_wait.
+ *
+ * The child, before fn runs or the program is exec'd:
+ *   1. dies with the thread that spawned it (Linux PR_SET_PDEATHSIG SIGKILL;
+ *      when that parent is already gone it exits 126 at once);
+ *   2. leads a new process group (setpgid(0, 0); the parent also sets it, so
+ *      the group exists before either returns), which is what every kill of
+ *      the spawner targets;
+ *   3. default dispositions for the signals a harness may catch or ignore,
+ *      nothing blocked;
+ *   4. stdin on /dev/null; stdout and stderr on the pipe (capture) or stdout
+ *      on /dev/null and stderr kept (not capture);
+ *   5. no open descriptor of the parent's but the pipe's write end: a program
+ *      gets 0, 1 and 2 only; a function child closes the read ends of every
+ *      other live spawn (the parent's other descriptors stay open, since a
+ *      fork cannot tell which the code it runs may use);
+ *   6. no core files; memory limit: RLIMIT_AS and RLIMIT_DATA at the child's
+ *      VmSize and VmData plus mem_limit (see runner.h for why both); CPU
+ *      limit: RLIMIT_CPU (per process: SIGXCPU at the limit, SIGKILL a second
+ *      later).
+ *
+ * The group and what escapes it. A program run through /bin/sh -c starts
+ * its commands in the shell's group (a shell without job control makes no
+ * groups), so killing the group kills them. Two ways out remain, and the
+ * options close them:
+ *   guard             when the spawner's caller is itself killed (a planner
+ *                     running `external` in the runner's child, killed at the
+ *                     runner's time limit), the child dies of its
+ *                     PDEATHSIG but what it started would not. With guard, a
+ *                     small process joins the group and, when the caller
+ *                     dies, kills the whole group (Linux; PR_SET_PDEATHSIG
+ *                     with SIGTERM, which the guard catches).
+ *   reap_descendants  the caller is a child subreaper (Linux) while the
+ *                     spawn lives: processes whose parent in the group died
+ *                     become the caller's children, so the spawner reaps
+ *                     them instead of leaving zombies to init.
+ * A process that moves itself to another group or session (setsid) leaves
+ * the group deliberately and is not killed; with reap_descendants it is
+ * still the caller's to reap once it ends.
+ *
+ * Ending: when the child exits (seen with waitid(WNOWAIT), so its pid, which
+ * names the group, is not yet free for reuse), or when it is killed, the
+ * spawner sends SIGKILL to the whole group and reaps every process of the
+ * group that is its child (the child itself, the guard, the descendants it
+ * adopted), summing their CPU times (each wait4 counts the reaped process
+ * and the descendants it reaped) and keeping the largest peak RSS.
+ *
+ * Threads: one thread spawns and waits; handles are not shared between
+ * threads. No other waiter may reap the children (a SIGCHLD handler calling
+ * wait(-1), or SIGCHLD set to SIG_IGN, makes the exit "lost").
+ */
+#ifndef ABE_SPAWN_H
+#define ABE_SPAWN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/ab.h"
+
+#define ABE_TAIL 2048 /* bytes of captured output a spawn keeps (the last ones) */
+#define ABE_ORPHANED 126 /* the child's exit status when its parent was gone */
+#define ABE_EXEC_FAILED 127 /* the child's exit status when the exec failed */
+
+/* What to start and under which limits. Nothing here is copied or freed. */
+typedef struct abe_spawn_opts {
+    /* A function child: fn(ctx, fd) runs in the fork, fd being the pipe's
+     * write end; its return value is the exit status (_exit: no atexit
+     * handlers, no stdio flush). */
+    int (*fn)(void *ctx, int fd);
+    void *ctx;
+    /* Else a program: path exec'd with argv (NULL-terminated). */
+    const char *path;
+    char *const *argv;
+    bool capture;        /* stdout and stderr to the pipe, last ABE_TAIL bytes kept */
+    int64_t mem_limit;   /* bytes beyond the inherited image; <= 0: none */
+    double cpu_limit;    /* seconds of CPU per process (RLIMIT_CPU); <= 0: none */
+    double time_limit;   /* wall-clock seconds from the start; <= 0: none */
+    bool guard;          /* the group dies with the caller (see above) */
+    bool reap_descendants; /* the caller adopts and reaps orphans (see above) */
+} abe_spawn_opts;
+
+/* How a spawn ended. */
+typedef struct abe_exit {
+    bool lost;           /* another waiter reaped the child: nothing below is known */
+    bool exited;         /* exited normally; code is its status */
+    int code;            /* the exit status, -1 when it did not exit */
+    int signal;          /* the signal that ended it, else 0 */
+    bool killed;         /* the spawner sent the SIGKILL (abe_kill, a deadline) */
+    bool timed_out;      /* ... because time_limit passed */
+    double wall_seconds; /* start to reap */
+    double cpu_seconds;  /* user + system of the group's processes the spawner
+                            reaped and of the descendants they reaped */
+    int64_t peak_rss;    /* the largest ru_maxrss among them, in bytes */
+} abe_exit;
+
+/* A running child, owned by the caller: abe_free. */
+typedef struct abe_proc abe_proc;
+
+/* Starts the child. *out is owned by the caller (abe_free). AB_EINPUT when
+ * neither fn nor path is given; AB_ENOMEM; AB_EINTERNAL when the pipe or the
+ * process cannot be made (err says why). */
+ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err);
+
+/* The child's pid (the group's id). */
+pid_t abe_pid(const abe_proc *p);
+
+/* The read end of the pipe (non-blocking, close-on-exec), for poll(); -1
+ * once the stream ended or abe_kill closed it. */
+int abe_fd(const abe_proc *p);
+
+/* Absolute deadline on the abe_now clock; INFINITY when none. */
+double abe_deadline(const abe_proc *p);
+
+/* Reads what the pipe holds into buf (up to cap bytes) without waiting;
+ * captured bytes also go to the tail. Returns the count (> 0), 0 when
+ * nothing is ready, -1 when the stream ended (the read end is then closed). */
+long abe_read(abe_proc *p, void *buf, size_t cap);
+
+/* Sends SIGKILL to the child's group (once) and closes the read end. */
+void abe_kill(abe_proc *p);
+
+/* abe_kill, marked as a timeout, when the deadline has passed; true then. */
+bool abe_enforce_deadline(abe_proc *p);
+
+/* Reaps the child when it has ended (wait false: returns false at once when
+ * it runs; wait true: blocks until it ends). On reaping, kills what is left
+ * of its group, reaps the group's processes that are the caller's children,
+ * fills *e and returns true. Reaping twice returns the same *e. */
+bool abe_reap(abe_proc *p, bool wait, abe_exit *e);
+
+/* Reads the pipe (keeping the captured tail) until the child ends or the
+ * deadline passes (then kills it), and reaps it into *e. */
+void abe_wait(abe_proc *p, abe_exit *e);
+
+/* The last bytes captured (at most ABE_TAIL; not NUL-terminated). */
+const char *abe_tail(const abe_proc *p, size_t *len);
+
+/* Kills the group and reaps when still running, closes, frees. NULL accepted. */
+void abe_free(abe_proc *p);
+
+/* Seconds on the monotonic clock. */
+double abe_now(void);
+
+/* The resident bytes of the calling process (VmRSS), or -1; safe in a child
+ * after fork (plain system calls, no allocation). */
+int64_t abe_resident_bytes(void);
+
+/* "SIGSEGV", "SIGABRT", ... for the common signals, else NULL. The one
+ * table of signal names of the engine. */
+const char *abe_signal_name(int sig);
+
+#endif

@@ -1,0 +1,270 @@
+/*
+ * test_spawn.c — the engine's process spawner (harness/engine/spawn.h): how
+ * a child ended (exit status, signal, timeout, CPU time of its descendants),
+ * the captured tail, the group killed at the deadline with nothing left of
+ * it, the CPU limit, the guard that kills the group when the caller dies.
+ *
+ * No test races the wall clock: deadlines are generous and only ever hit by
+ * children that never end; nothing asserts an elapsed time.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "harness/engine/spawn.h"
+
+/* Spins until this process has used `seconds` of CPU. */
+static void burn(double seconds) {
+    struct timespec ts;
+    do clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    while ((double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 < seconds);
+}
+
+static _Noreturn void spin(void) {
+    for (volatile unsigned long i = 0;; i++) {
+    }
+}
+
+/* Writes "pid\n" to fd. */
+static void say_pid(int fd, pid_t pid) {
+    char line[32];
+    int n = snprintf(line, sizeof line, "%d\n", (int)pid);
+    cr_assert_eq(write(fd, line, (size_t)n), n);
+}
+
+/* The spawn's captured tail as a string. */
+static char *tail_of(const abe_proc *p, char *buf, size_t cap) {
+    size_t n;
+    const char *t = abe_tail(p, &n);
+    if (n >= cap) n = cap - 1;
+    memcpy(buf, t, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+/* Starts o, waits for it, returns how it ended; the tail into text. */
+static abe_exit run(const abe_spawn_opts *o, char *text, size_t cap) {
+    abe_proc *p;
+    ab_error err;
+    cr_assert_eq(abe_spawn(o, &p, &err), AB_OK, "%s", err.msg);
+    abe_exit e;
+    abe_wait(p, &e);
+    if (text) tail_of(p, text, cap);
+    abe_free(p);
+    return e;
+}
+
+static int exit_seven(void *ctx, int fd) { return 7; }
+
+static int segfault(void *ctx, int fd) {
+    signal(SIGSEGV, SIG_DFL); /* a sanitizer's handler would report and exit 1 */
+    raise(SIGSEGV);
+    return 0;
+}
+
+Test(spawn, reports_an_exit_status_and_a_signal) {
+    abe_exit e = run(&(abe_spawn_opts){.fn = exit_seven}, NULL, 0);
+    cr_assert(e.exited && !e.lost && !e.killed && !e.timed_out);
+    cr_assert_eq(e.code, 7);
+    cr_assert_eq(e.signal, 0);
+    e = run(&(abe_spawn_opts){.fn = segfault}, NULL, 0);
+    cr_assert(!e.exited && !e.killed);
+    cr_assert_eq(e.code, -1);
+    cr_assert_eq(e.signal, SIGSEGV);
+    cr_assert_str_eq(abe_signal_name(e.signal), "SIGSEGV");
+    cr_assert_null(abe_signal_name(0));
+}
+
+Test(spawn, runs_a_program_and_keeps_the_tail_of_its_output) {
+    char *argv[] = {"sh", "-c", "echo out; echo err >&2; exit 3", NULL};
+    char text[ABE_TAIL + 1];
+    abe_exit e = run(&(abe_spawn_opts){.path = "/bin/sh", .argv = argv, .capture = true}, text,
+                     sizeof text);
+    cr_assert(e.exited);
+    cr_assert_eq(e.code, 3);
+    cr_assert_str_eq(text, "out\nerr\n");
+    /* more than the tail holds: the last ABE_TAIL bytes are kept */
+    char *many[] = {"sh", "-c", "i=0; while [ $i -lt 1000 ]; do echo line$i; i=$((i+1)); done",
+                    NULL};
+    e = run(&(abe_spawn_opts){.path = "/bin/sh", .argv = many, .capture = true}, text,
+            sizeof text);
+    cr_assert_eq(e.code, 0);
+    cr_assert_eq(strlen(text), ABE_TAIL);
+    cr_assert(strstr(text, "line999\n") != NULL);
+    cr_assert(strstr(text, "line0\n") == NULL);
+    char *missing[] = {"nowhere", NULL};
+    e = run(&(abe_spawn_opts){.path = "/nonexistent/program", .argv = missing}, NULL, 0);
+    cr_assert_eq(e.code, ABE_EXEC_FAILED);
+}
+
+static int fork_spinner_and_spin(void *ctx, int fd) {
+    pid_t g = fork();
+    if (g == 0) spin();
+    say_pid(fd, g);
+    spin();
+}
+
+/* The brief's case: a child that forks a busy-looping grandchild, killed at
+ * a generous deadline; after reaping, the grandchild is gone (not a zombie:
+ * the spawner adopted and reaped it). */
+Test(spawn, the_deadline_kills_the_whole_group_and_reaps_it) {
+    char text[ABE_TAIL + 1];
+    abe_exit e = run(&(abe_spawn_opts){.fn = fork_spinner_and_spin, .capture = true,
+                                       .time_limit = 1.0, .reap_descendants = true},
+                     text, sizeof text);
+    cr_assert(e.timed_out && e.killed);
+    cr_assert_eq(e.signal, SIGKILL);
+    pid_t grandchild = (pid_t)atoi(text);
+    cr_assert_gt(grandchild, 0, "tail: %s", text);
+    cr_assert_eq(kill(grandchild, 0), -1, "the grandchild %d is still there", (int)grandchild);
+    cr_assert_eq(errno, ESRCH);
+    cr_assert_gt(e.cpu_seconds, 0.0);
+    cr_assert_gt(e.peak_rss, 0);
+#ifdef __linux__
+    int on = 1;
+    cr_assert_eq(prctl(PR_GET_CHILD_SUBREAPER, &on), 0);
+    cr_assert_eq(on, 0, "the subreaper setting is given back");
+#endif
+}
+
+static int grandchild_burns(void *ctx, int fd) {
+    pid_t g = fork();
+    if (g == 0) {
+        burn(0.3);
+        _exit(0);
+    }
+    int st;
+    waitpid(g, &st, 0);
+    return 0;
+}
+
+Test(spawn, counts_the_cpu_time_of_descendants) {
+    abe_exit e = run(&(abe_spawn_opts){.fn = grandchild_burns}, NULL, 0);
+    cr_assert_eq(e.code, 0);
+    cr_assert_geq(e.cpu_seconds, 0.25, "cpu %g", e.cpu_seconds);
+}
+
+static int leave_a_sleeper(void *ctx, int fd) {
+    pid_t g = fork();
+    if (g == 0) {
+        close(fd); /* the pipe ends with the child, not with the sleeper */
+        for (;;) pause();
+    }
+    say_pid(fd, g);
+    return 0;
+}
+
+Test(spawn, kills_what_the_child_leaves_behind_when_it_exits) {
+    char text[ABE_TAIL + 1];
+    abe_exit e = run(&(abe_spawn_opts){.fn = leave_a_sleeper, .capture = true,
+                                       .reap_descendants = true},
+                     text, sizeof text);
+    cr_assert(e.exited && !e.killed);
+    cr_assert_eq(e.code, 0);
+    pid_t left = (pid_t)atoi(text);
+    cr_assert_gt(left, 0, "tail: %s", text);
+    cr_assert_eq(kill(left, 0), -1);
+    cr_assert_eq(errno, ESRCH);
+}
+
+static int spin_forever(void *ctx, int fd) { spin(); }
+
+Test(spawn, the_cpu_limit_ends_a_spinning_child) {
+    abe_exit e = run(&(abe_spawn_opts){.fn = spin_forever, .cpu_limit = 1.0, .time_limit = 600},
+                     NULL, 0);
+    cr_assert(!e.timed_out && !e.killed, "timed out %d, killed %d, lost %d, exited %d code %d "
+              "signal %d", e.timed_out, e.killed, e.lost, e.exited, e.code, e.signal);
+    cr_assert(e.signal == SIGXCPU || e.signal == SIGKILL, "signal %d", e.signal);
+    /* the kernel checks RLIMIT_CPU on its ticks: near 1 s, not exactly */
+    cr_assert_gt(e.cpu_seconds, 0.3, "cpu %g", e.cpu_seconds);
+}
+
+Test(spawn, rejects_nothing_to_run_and_frees_null) {
+    abe_proc *p;
+    ab_error err;
+    cr_assert_eq(abe_spawn(&(abe_spawn_opts){0}, &p, &err), AB_EINPUT);
+    cr_assert_null(p);
+    abe_free(NULL);
+}
+
+Test(spawn, fails_cleanly_when_out_of_memory) {
+    abe_proc *p;
+    ab_error err;
+    ab_alloc_fail_at(1);
+    ab_status st = abe_spawn(&(abe_spawn_opts){.fn = exit_seven}, &p, &err);
+    ab_alloc_fail_at(0);
+    cr_assert_eq(st, AB_ENOMEM);
+    cr_assert_null(p);
+    cr_assert_eq(waitpid(-1, NULL, WNOHANG), -1, "no child was started");
+}
+
+#ifdef __linux__
+/* The pids written by the grandchild's shell, once the file is complete. */
+static bool read_pids(const char *path, int *a, int *b) {
+    FILE *f = fopen(path, "r");
+    if (f == NULL) return false;
+    bool ok = fscanf(f, "%d %d", a, b) == 2;
+    fclose(f);
+    return ok;
+}
+
+static void nap(void) {
+    struct timespec ts = {0, 10 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+}
+
+/* The caller (a planner, say) spawns a shell with a guard and is then killed
+ * with SIGKILL, as the runner kills a planner at its limit: the shell and
+ * the sleeper it started in the background must die too. This process is a
+ * subreaper, so the orphans come to it and are reaped here. */
+Test(spawn, the_guard_kills_the_group_when_the_caller_is_killed) {
+    cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+    char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    char path[4096], cmd[8192];
+    snprintf(path, sizeof path, "%s/abspawn.%d", dir, (int)getpid());
+    unlink(path);
+    snprintf(cmd, sizeof cmd, "sleep 3141 & echo $$ $! > '%s.tmp'; mv '%s.tmp' '%s'; sleep 2718",
+             path, path, path);
+    pid_t caller = fork();
+    cr_assert_geq(caller, 0);
+    if (caller == 0) {
+        char *argv[] = {"sh", "-c", cmd, NULL};
+        abe_proc *p;
+        if (abe_spawn(&(abe_spawn_opts){.path = "/bin/sh", .argv = argv, .guard = true}, &p,
+                      NULL) != AB_OK)
+            _exit(1);
+        abe_exit e;
+        abe_wait(p, &e); /* never returns: killed below */
+        _exit(2);
+    }
+    int shell = 0, sleeper = 0;
+    for (int t = 0; t < 3000 && !read_pids(path, &shell, &sleeper); t++) nap();
+    cr_assert_gt(sleeper, 0, "the shell never wrote its pids");
+    kill(caller, SIGKILL);
+    int st;
+    cr_assert_eq(waitpid(caller, &st, 0), caller);
+    bool gone = false;
+    for (int t = 0; t < 3000 && !gone; t++) { /* up to 30 s; a few ms in practice */
+        while (waitpid(-1, NULL, WNOHANG) > 0) {
+        }
+        gone = kill(shell, 0) != 0 && kill(sleeper, 0) != 0;
+        if (!gone) nap();
+    }
+    if (!gone) {
+        kill(shell, SIGKILL);
+        kill(sleeper, SIGKILL);
+    }
+    unlink(path);
+    cr_assert(gone, "the shell %d or its sleeper %d outlived the caller", shell, sleeper);
+}
+#endif
