@@ -1,7 +1,7 @@
 /*
  * commands.h — the arenabench command: its entry point, one function per
  * command of the table (cli.c), each in the file of its name (plan.c,
- * show_plan.c, ...), and the run pipeline of cmd_run.c. The command layer
+ * show_plan.c, ...), and the run pipeline of run_suites.c. The command layer
  * prints and returns exit codes (DESIGN.md §5).
  */
 #ifndef AB_COMMANDS_H
@@ -34,13 +34,13 @@ int abc_planners(const abc_args *a); /* planners.c */
 int abc_bound(const abc_args *a);    /* bound.c */
 int abc_plan(const abc_args *a);     /* plan.c */
 int abc_validate(const abc_args *a); /* validate.c */
-int abc_run(const abc_args *a);      /* run.c: the options; the pipeline is cmd_run.c */
+int abc_run(const abc_args *a);      /* run.c: the options; the pipeline is run_suites.c */
 int abc_report(const abc_args *a);   /* report.c */
 int abc_compare(const abc_args *a);  /* compare.c */
 int abc_show_plan(const abc_args *a); /* show_plan.c */
 int abc_export(const abc_args *a);   /* export.c */
 int abc_gen(const abc_args *a);      /* gen.c */
-int abc_merge(const abc_args *a);    /* merge.c: the options; the merge is cmd_run.c */
+int abc_merge(const abc_args *a);    /* merge.c */
 int abc_import(const abc_args *a);   /* import.c */
 int abc_ilp(const abc_args *a);      /* ilp.c */
 
@@ -74,17 +74,10 @@ typedef struct abh_run_args {
  * check each plan, store every row. Returns the exit code. */
 int abh_cmd_run(const abh_run_args *a);
 
-/* `arenabench merge OUT IN...`. Returns the exit code. */
-int abh_cmd_merge(const char *out, const char *const *in, int nin);
 
 /* `arenabench ilp SUITE [...]` from argv (argv[0] being "ilp"): the same as
  * abc_command_main (ilp.c). Returns the exit code. */
 int abh_cmd_ilp(int argc, char **argv);
 
-/* Parses "512M", "4G", "1048576" (K, M, G, T are powers of 1024) into bytes.
- * false when it is not a positive size. Defined in cmd_run.c; the commands use
- * core's ab_parse_bytes (core/problem.h), this copy goes with cmd_run.c's next
- * change. */
-bool abh_parse_bytes(const char *s, int64_t *out);
 
 #endif

@@ -1,12 +1,38 @@
 /*
  * merge.c — `arenabench merge OUT.db IN.db...`: merges shard databases
- * (abh_cmd_merge, beside the run pipeline in cmd_run.c).
+ * into OUT (results/store: abr_merge), printing what each added.
  */
+#include <stdio.h>
+
 #include "harness/cli/commands.h"
 #include "harness/cli/fail.h"
+#include "results/store/store.h"
+
+
+/* Merges the shard databases in[0 .. nin) into out; the exit code. */
+static int merge(const char *out, const char *const *in, int nin) {
+    abr_store *db;
+    ab_error err;
+    ab_error_clear(&err);
+    if (abr_open(out, ABR_OPEN_CREATE, &db, &err) != AB_OK) return abc_fail(&err);
+    int rc = 0;
+    for (int i = 0; i < nin && rc == 0; i++) {
+        abr_merge_stats st = {0};
+        if (abr_merge(db, in[i], &st, &err) != AB_OK) {
+            rc = abc_fail(&err);
+            break;
+        }
+        printf("%s: %lld run%s added, %lld joined, %lld results added, %lld already present\n",
+               in[i], (long long)st.runs_added, st.runs_added == 1 ? "" : "s",
+               (long long)st.runs_joined, (long long)st.results_added,
+               (long long)st.results_skipped);
+    }
+    abr_close(db);
+    return rc;
+}
 
 int abc_merge(const abc_args *a) {
     if (a->noperands < 2)
         return abc_usage_error(a->cmd, "expected OUT.db and at least one IN.db");
-    return abh_cmd_merge(a->operands[0], a->operands + 1, a->noperands - 1);
+    return merge(a->operands[0], a->operands + 1, a->noperands - 1);
 }

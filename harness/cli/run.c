@@ -1,6 +1,6 @@
 /*
  * run.c — `arenabench run`: reads and checks the options into abh_run_args
- * and hands them to the run pipeline, abh_cmd_run (cmd_run.c).
+ * and hands them to the run pipeline, abh_cmd_run (run_suites.c).
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /*
- * cmd_run.c — `arenabench run` and `arenabench merge`: the product's main
- * job. Every suite is loaded and every spec resolved before the database is
+ * run_suites.c — the body of `arenabench run` (its options: run.c): the
+ * product's main job. Every suite is loaded and every spec resolved before the database is
  * touched (bad input exits 2 with nothing written). Each (suite, spec) job
  * runs in its own child (harness/engine/runner.c); the parent — never the child —
  * checks the plan with the oracle, computes the bounds and commits the row as
@@ -14,6 +14,7 @@
  * failures of the run.
  */
 #include "harness/cli/commands.h"
+#include "harness/cli/fail.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -37,28 +38,6 @@
 #include "planners/planner.h"
 #include "results/store/store.h"
 
-static int fail_msg(const ab_error *err) {
-    fprintf(stderr, "arenabench: %s\n", err->msg);
-    return ab_status_exit_code(err->status);
-}
-
-bool abh_parse_bytes(const char *s, int64_t *out) {
-    size_t len = strlen(s);
-    int64_t mult = 1;
-    if (len > 0) {
-        switch (s[len - 1]) {
-        case 'K': case 'k': mult = (int64_t)1 << 10; len--; break;
-        case 'M': case 'm': mult = (int64_t)1 << 20; len--; break;
-        case 'G': case 'g': mult = (int64_t)1 << 30; len--; break;
-        case 'T': case 't': mult = (int64_t)1 << 40; len--; break;
-        default: break;
-        }
-    }
-    int64_t v;
-    if (!ab_parse_int64(s, len, &v) || v <= 0 || ab_mul_ovf(v, mult, &v)) return false;
-    *out = v;
-    return true;
-}
 
 /* ---- suites ------------------------------------------------------------------- */
 
@@ -153,7 +132,7 @@ static int suite_load(suite_item *s, const char *path) {
     if (st == AB_OK) st = ab_problem_arena_view(&s->full, &s->view, NULL, &err);
     if (st == AB_OK) st = abo_bounds_compute(&s->full, &s->bounds, &err);
     if (st == AB_OK) st = abh_suite_render(&s->full, &s->text, &err);
-    return st == AB_OK ? 0 : fail_msg(&err);
+    return st == AB_OK ? 0 : abc_fail(&err);
 }
 
 /* Makes suite s a variant with io set to io, named "<name>@io=<word>":
@@ -173,7 +152,7 @@ static int suite_io_variant(suite_item *s, ab_io io) {
     ab_status st = ab_problem_arena_view(&s->full, &s->view, NULL, &err);
     if (st == AB_OK) st = abo_bounds_compute(&s->full, &s->bounds, &err);
     if (st == AB_OK) st = abh_suite_render(&s->full, &s->text, &err);
-    return st == AB_OK ? 0 : fail_msg(&err);
+    return st == AB_OK ? 0 : abc_fail(&err);
 }
 
 /* --io both: every suite twice, separate then workspace. */
@@ -313,7 +292,7 @@ static int specs_resolve(const abh_run_args *a, spec_item **out, int *n, char na
         if (ab_planner_resolve(list[i], &s[i].pl, &s[i].params, &err) != AB_OK ||
             ab_params_int(&s[i].params, "k", 1, 1, AB_MAX_SIZE, &s[i].k, &err) != AB_OK) {
             specs_free(s, i + 1);
-            return fail_msg(&err);
+            return abc_fail(&err);
         }
         for (int j = 0; j < i; j++)
             if (strcmp(list[j], list[i]) == 0) {
@@ -471,12 +450,12 @@ static int open_run(const abh_run_args *a, run_ctx *c) {
     if (strcmp(a->db, ABH_DEFAULT_DB) == 0 && mkdir(ABH_OUT_DIR, 0777) != 0 && errno != EEXIST) {
         ab_fail(&err, AB_EINPUT, "cannot create the folder %s/ for the default database: %s",
                 ABH_OUT_DIR, strerror(errno));
-        return fail_msg(&err);
+        return abc_fail(&err);
     }
-    if (abr_open(a->db, ABR_OPEN_CREATE, &c->db, &err) != AB_OK) return fail_msg(&err);
+    if (abr_open(a->db, ABR_OPEN_CREATE, &c->db, &err) != AB_OK) return abc_fail(&err);
     if (a->resume != NULL) {
         if (strcmp(a->resume, "latest") == 0) {
-            if (abr_run_latest(c->db, a->tag, &c->run, &err) != AB_OK) return fail_msg(&err);
+            if (abr_run_latest(c->db, a->tag, &c->run, &err) != AB_OK) return abc_fail(&err);
         } else if (!ab_parse_int64(a->resume, strlen(a->resume), &c->run) || c->run <= 0) {
             fprintf(stderr, "arenabench: --resume takes a run id or 'latest', not '%s'\n",
                     a->resume);
@@ -498,7 +477,7 @@ static int open_run(const abh_run_args *a, run_ctx *c) {
     host[sizeof host - 1] = '\0';
     abr_run info = {.key = a->run_key, .tag = a->tag, .revision = rev, .host = host,
                     .command = a->command};
-    if (abr_run_begin(c->db, &info, &c->run, &err) != AB_OK) return fail_msg(&err);
+    if (abr_run_begin(c->db, &info, &c->run, &err) != AB_OK) return abc_fail(&err);
     return 0;
 }
 
@@ -510,7 +489,7 @@ static int plan_jobs(const abh_run_args *a, run_ctx *c, size_t nsuites, int nspe
     size_t skipped = 0, ilp_skipped = 0;
     const char *skip_example = NULL;
     abr_pairs done;
-    if (abr_pairs_read(c->db, c->run, &done, &err) != AB_OK) return fail_msg(&err);
+    if (abr_pairs_read(c->db, c->run, &done, &err) != AB_OK) return abc_fail(&err);
     c->refs = ab_alloc_array(nsuites * (size_t)nspecs + 1, sizeof *c->refs);
     if (c->refs == NULL) {
         abr_pairs_free(&done);
@@ -537,7 +516,7 @@ static int plan_jobs(const abh_run_args *a, run_ctx *c, size_t nsuites, int nspe
                                                  (size_t)(a->shard_i - 1);
         if (mine && abr_suite_put(c->db, &su, &s->id, &err) != AB_OK) {
             abr_pairs_free(&done);
-            return fail_msg(&err);
+            return abc_fail(&err);
         }
         for (int j = 0; j < nspecs; j++, index++) {
             if (index % (size_t)a->shard_n != (size_t)(a->shard_i - 1)) continue;
@@ -607,14 +586,14 @@ static int run_jobs(const abh_run_args *a, run_ctx *c, size_t njobs) {
     ab_error ferr;
     abr_run_status rs = st == AB_OK ? ABR_RUN_DONE
                         : st == AB_ELIMIT ? ABR_RUN_INTERRUPTED : ABR_RUN_FAILED;
-    if (abr_run_finish(c->db, c->run, rs, &ferr) != AB_OK && st == AB_OK) return fail_msg(&ferr);
+    if (abr_run_finish(c->db, c->run, rs, &ferr) != AB_OK && st == AB_OK) return abc_fail(&ferr);
     print_summary(c, a, njobs);
     if (st == AB_ELIMIT) {
         fprintf(stderr, "arenabench: interrupted; finish with: arenabench run --resume %lld "
                 "(same suites and planners)\n", (long long)c->run);
         return 1;
     }
-    if (st != AB_OK) return fail_msg(&err);
+    if (st != AB_OK) return abc_fail(&err);
     if (c->conflicts)
         fprintf(stderr, "arenabench: %zu disagreement%s between proofs of optimality (see above): "
                 "a prover, a planner or the checker is wrong\n", c->conflicts,
@@ -655,26 +634,5 @@ int abh_cmd_run(const abh_run_args *a) {
     ab_free(c.refs);
     suites_free(c.suites, nsuites);
     specs_free(c.specs, nspecs);
-    return rc;
-}
-
-int abh_cmd_merge(const char *out, const char *const *in, int nin) {
-    abr_store *db;
-    ab_error err;
-    ab_error_clear(&err);
-    if (abr_open(out, ABR_OPEN_CREATE, &db, &err) != AB_OK) return fail_msg(&err);
-    int rc = 0;
-    for (int i = 0; i < nin && rc == 0; i++) {
-        abr_merge_stats st = {0};
-        if (abr_merge(db, in[i], &st, &err) != AB_OK) {
-            rc = fail_msg(&err);
-            break;
-        }
-        printf("%s: %lld run%s added, %lld joined, %lld results added, %lld already present\n",
-               in[i], (long long)st.runs_added, st.runs_added == 1 ? "" : "s",
-               (long long)st.runs_joined, (long long)st.results_added,
-               (long long)st.results_skipped);
-    }
-    abr_close(db);
     return rc;
 }
