@@ -9,6 +9,8 @@
  *   lower-bound  the max-load bound (or a bound stored with the suite)
  *   ilp          a bound GLPK proved (the ILP's optimum or its best bound)
  *   exhaustive   a capacity an exhaustive search (k = 1) refuted, + 1
+ *   cp           a constraint solver's proof (MiniZinc with Gecode: its search
+ *                finished, so no smaller arena exists)
  *
  * The oracle does not trust a planner's word beyond the kind of method it
  * declares (ab_plan_stats.method): a heuristic's "optimal" counts for nothing,
@@ -25,7 +27,8 @@
     X(ABO_PROOF_NONE, "none")               /* not proven */              \
     X(ABO_PROOF_LOWER_BOUND, "lower-bound") /* arena == a lower bound */  \
     X(ABO_PROOF_ILP, "ilp")                 /* GLPK proved the bound */   \
-    X(ABO_PROOF_EXHAUSTIVE, "exhaustive")   /* an exact search refuted less */
+    X(ABO_PROOF_EXHAUSTIVE, "exhaustive")   /* an exact search refuted less */ \
+    X(ABO_PROOF_CP, "cp")                   /* a constraint solver (MiniZinc) proved it */
 
 #define ABO_PROOF_ENUM(id, word) id,
 typedef enum abo_proof { ABO_PROOFS(ABO_PROOF_ENUM) ABO_NPROOFS } abo_proof;
@@ -40,7 +43,8 @@ bool abo_proof_parse(const char *word, abo_proof *p);
 /* What a planner's run says about its plan, as the oracle reads it. */
 typedef struct abo_claim {
     abo_proof method;    /* the kind of search behind optimal and lower_bound:
-                            ABO_PROOF_ILP or ABO_PROOF_EXHAUSTIVE; NONE: a heuristic */
+                            ABO_PROOF_ILP, ABO_PROOF_EXHAUSTIVE or ABO_PROOF_CP;
+                            NONE: a heuristic */
     bool optimal;        /* it says its plan is optimal */
     int64_t lower_bound; /* a bound it says it proved, or AB_NONE */
 } abo_claim;
