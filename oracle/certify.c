@@ -3,6 +3,7 @@
  */
 #include "oracle/certify.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define ABO_PROOF_WORD(id, word) word,
@@ -33,6 +34,40 @@ abo_proof abo_certify(int64_t arena, int64_t max_load, const abo_claim *c, int64
     if (arena == max_load) return ABO_PROOF_LOWER_BOUND;
     if (has_method && c->optimal) return c->method;
     return ABO_PROOF_NONE;
+}
+
+bool abo_expect_agrees(const abo_expect *e, int64_t max_load, int64_t arena, bool valid,
+                       abo_proof proof, int64_t bound, char *why, size_t len) {
+    long long opt = (long long)e->optimum;
+    if (arena == AB_NONE) {
+        if (e->lower_bound != AB_NONE && e->lower_bound != max_load) {
+            snprintf(why, len, "the max-load bound is %lld, but the suite expects lower_bound %lld",
+                     (long long)max_load, (long long)e->lower_bound);
+            return false;
+        }
+        if (e->optimum != AB_NONE && max_load > e->optimum) {
+            snprintf(why, len, "the max-load bound %lld is above the suite's expected optimum %lld",
+                     (long long)max_load, opt);
+            return false;
+        }
+        return true;
+    }
+    if (e->optimum == AB_NONE) return true;
+    if (valid && arena < e->optimum) {
+        snprintf(why, len, "arena %lld is below the known optimum %lld", (long long)arena, opt);
+        return false;
+    }
+    if (valid && proof != ABO_PROOF_NONE && arena != e->optimum) {
+        snprintf(why, len, "proved arena %lld optimal (%s), but the suite expects optimum %lld",
+                 (long long)arena, abo_proof_word(proof), opt);
+        return false;
+    }
+    if (bound != AB_NONE && bound > e->optimum) {
+        snprintf(why, len, "proved the lower bound %lld, above the suite's expected optimum %lld",
+                 (long long)bound, opt);
+        return false;
+    }
+    return true;
 }
 
 void abo_best_bound_init(abo_best_bound *b) {

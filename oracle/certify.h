@@ -8,9 +8,12 @@
  *
  *   lower-bound  the max-load bound (or a bound stored with the suite)
  *   ilp          a bound GLPK proved (the ILP's optimum or its best bound)
- *   exhaustive   a capacity an exhaustive search (k = 1) refuted, + 1
- *   cp           a constraint solver's proof (MiniZinc with Gecode: its search
- *                finished, so no smaller arena exists)
+ *   exhaustive   a capacity an exhaustive search (k = 1) refuted, + 1: Algorithm X,
+ *                the canonical search, or a constraint solver whose complete
+ *                search (MiniZinc with Gecode) finished; the row's spec names which
+ *
+ * The words are the results table's CHECK list (results/store/schema.sql):
+ * a new kind of proof needs a schema migration.
  *
  * The oracle does not trust a planner's word beyond the kind of method it
  * declares (ab_plan_stats.method): a heuristic's "optimal" counts for nothing,
@@ -27,8 +30,7 @@
     X(ABO_PROOF_NONE, "none")               /* not proven */              \
     X(ABO_PROOF_LOWER_BOUND, "lower-bound") /* arena == a lower bound */  \
     X(ABO_PROOF_ILP, "ilp")                 /* GLPK proved the bound */   \
-    X(ABO_PROOF_EXHAUSTIVE, "exhaustive")   /* an exact search refuted less */ \
-    X(ABO_PROOF_CP, "cp")                   /* a constraint solver (MiniZinc) proved it */
+    X(ABO_PROOF_EXHAUSTIVE, "exhaustive")   /* an exact search refuted less */
 
 #define ABO_PROOF_ENUM(id, word) id,
 typedef enum abo_proof { ABO_PROOFS(ABO_PROOF_ENUM) ABO_NPROOFS } abo_proof;
@@ -43,8 +45,7 @@ bool abo_proof_parse(const char *word, abo_proof *p);
 /* What a planner's run says about its plan, as the oracle reads it. */
 typedef struct abo_claim {
     abo_proof method;    /* the kind of search behind optimal and lower_bound:
-                            ABO_PROOF_ILP, ABO_PROOF_EXHAUSTIVE or ABO_PROOF_CP;
-                            NONE: a heuristic */
+                            ABO_PROOF_ILP or ABO_PROOF_EXHAUSTIVE; NONE: a heuristic */
     bool optimal;        /* it says its plan is optimal */
     int64_t lower_bound; /* a bound it says it proved, or AB_NONE */
 } abo_claim;
@@ -55,6 +56,22 @@ typedef struct abo_claim {
  * (when not NULL) receives the best bound the row proves: the larger of
  * max_load and the claim's bound (the latter only with a method). */
 abo_proof abo_certify(int64_t arena, int64_t max_load, const abo_claim *c, int64_t *bound);
+
+/* A suite's known answers (`expect:` in its YAML; AB_NONE when absent). */
+typedef struct abo_expect {
+    int64_t optimum;     /* the optimum: nothing valid is smaller, every proof equals it */
+    int64_t lower_bound; /* the max-load bound, exactly */
+} abo_expect;
+
+/* Holds a suite's known answers against what was computed, both ways
+ * (DESIGN.md §7.4). For the suite as a whole pass arena = AB_NONE: the
+ * max-load bound must equal e->lower_bound and not exceed e->optimum. For a row pass its arena,
+ * whether the plan is valid, its certificate and the bound it proved (AB_NONE
+ * for none): a valid arena below e->optimum, a proof whose arena differs from
+ * it, or a proven bound above it contradicts the expectation. Returns true
+ * when all agree; otherwise false with one line in why. */
+bool abo_expect_agrees(const abo_expect *e, int64_t max_load, int64_t arena, bool valid,
+                       abo_proof proof, int64_t bound, char *why, size_t len);
 
 /* The best proven bound of a suite, and where it came from. */
 typedef struct abo_best_bound {

@@ -392,3 +392,38 @@ Test(run, report_shows_bytes_per_pool) {
     free(out), free(err);
     free(dir);
 }
+
+/* expect: is checked both ways: a too-low optimum fails the run although every
+ * plan is valid (a proof disagrees with it), and so does a max-load bound that
+ * differs from expect.lower_bound. */
+Test(run, expectations_are_checked_both_ways) {
+    char *dir = abt_tmpdir();
+    const char *low = "suite: too-low-optimum\ntensors:\n"
+                      "  - {name: a, size: 32, start: 0, end: 1}\n"
+                      "  - {name: b, size: 48, start: 1, end: 2}\n"
+                      "  - {name: c, size: 16, start: 2, end: 3}\n"
+                      "expect: {optimum: 70}\n";
+    const char *lb = "suite: wrong-lb\ntensors:\n"
+                     "  - {name: a, size: 32, start: 0, end: 1}\n"
+                     "  - {name: b, size: 48, start: 1, end: 2}\n"
+                     "expect: {lower_bound: 79, optimum: 80}\n";
+    const char *good = "suite: right\ntensors:\n"
+                       "  - {name: a, size: 32, start: 0, end: 1}\n"
+                       "  - {name: b, size: 48, start: 1, end: 2}\n"
+                       "expect: {lower_bound: 80, optimum: 80}\n";
+    char p1[4096], p2[4096], p3[4096], args[16384], *out, *err;
+    snprintf(p1, sizeof p1, "%s", abt_write_tmp(low, ".yaml"));
+    snprintf(p2, sizeof p2, "%s", abt_write_tmp(lb, ".yaml"));
+    snprintf(p3, sizeof p3, "%s", abt_write_tmp(good, ".yaml"));
+    snprintf(args, sizeof args, "run -q --db %s/r.db -p exact-cover -p first-fit %s %s", dir, p1, p2);
+    cr_assert_eq(abt_run(args, &out, &err), 1, "%s", err);
+    HAS(err, "wrong-lb: the max-load bound is 80, but the suite expects lower_bound 79");
+    HAS(err, "too-low-optimum: the max-load bound 80 is above the suite's expected optimum 70");
+    HAS(err, "too-low-optimum exact-cover: proved arena 80 optimal (lower-bound), but the suite "
+             "expects optimum 70");
+    free(out), free(err);
+    snprintf(args, sizeof args, "run -q --db %s/s.db -p exact-cover -p first-fit %s", dir, p3);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s", err);
+    free(out), free(err);
+    free(dir);
+}

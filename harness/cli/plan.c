@@ -120,10 +120,14 @@ static int plan_job_print(const plan_job *j, FILE *to) {
                (long long)(arena + j->bounds.io_outside), (long long)j->bounds.io_outside);
     fprintf(to, "time       %.3f ms\n", j->seconds * 1e3);
     int rc = abc_print_verdict(&j->report, to);
-    if (j->report.verdict == ABO_OK && p->expect_optimum != AB_NONE && arena < p->expect_optimum)
-        rc = abc_failf(ABC_EXIT_CHECK, "%s: arena %lld is below the known optimum %lld: "
-                       "the expectation or the checker is wrong", j->path, (long long)arena,
-                       (long long)p->expect_optimum);
+    abo_expect ex = {.optimum = p->expect_optimum, .lower_bound = p->expect_lower_bound};
+    char why[256];
+    if (!abo_expect_agrees(&ex, j->bounds.max_load, AB_NONE, false, ABO_PROOF_NONE, AB_NONE, why,
+                           sizeof why) ||
+        !abo_expect_agrees(&ex, j->bounds.max_load, arena, j->report.verdict == ABO_OK, j->proof,
+                           j->bound, why, sizeof why))
+        rc = abc_failf(ABC_EXIT_CHECK, "%s: %s: the expectation, a prover or the checker is wrong",
+                       j->path, why);
     return rc;
 }
 

@@ -47,6 +47,7 @@ typedef struct suite_item {
     abo_bounds bounds;
     ab_buf text;   /* canonical YAML: its hash identifies the suite */
     int64_t id;    /* in the store */
+    char expect_why[256]; /* non-empty when its max-load bound contradicts expect.lower_bound */
 } suite_item;
 
 typedef struct path_list {
@@ -132,6 +133,11 @@ static int suite_load(suite_item *s, const char *path) {
     if (st == AB_OK) st = ab_problem_arena_view(&s->full, &s->view, NULL, &err);
     if (st == AB_OK) st = abo_bounds_compute(&s->full, &s->bounds, &err);
     if (st == AB_OK) st = abh_suite_render(&s->full, &s->text, &err);
+    abo_expect ex = {.optimum = s->full.expect_optimum, .lower_bound = s->full.expect_lower_bound};
+    s->expect_why[0] = '\0';
+    if (st == AB_OK)
+        abo_expect_agrees(&ex, s->bounds.max_load, AB_NONE, false, ABO_PROOF_NONE, AB_NONE,
+                          s->expect_why, sizeof s->expect_why);
     return st == AB_OK ? 0 : abc_fail(&err);
 }
 
@@ -140,6 +146,10 @@ static int suite_load(suite_item *s, const char *path) {
 static int suite_io_variant(suite_item *s, ab_io io) {
     ab_error err;
     ab_error_clear(&err);
+    if (s->full.io != io) { /* expect: speaks of the suite as declared */
+        s->full.expect_optimum = s->full.expect_lower_bound = AB_NONE;
+        s->expect_why[0] = '\0';
+    }
     s->full.io = io;
     size_t len = strlen(s->full.name) + 16;
     char *name = ab_malloc(len);
@@ -317,11 +327,12 @@ typedef struct run_ctx {
     abr_store *db;
     int64_t run;
     suite_item *suites;
+    size_t nsuites;
     spec_item *specs;
     job_ref *refs;       /* the jobs to run now, in job order */
     abh_progress progress;
     size_t counts[ABE_NSTATUSES];
-    size_t below_optimum;
+    size_t below_optimum; /* rows and suites that contradict their `expect:` */
     ab_buf failures;     /* one line per failed job, in finish order */
     /* Per suite, for the cross-check of proofs: the optimum some row proved
      * (AB_NONE) and by which spec, and the smallest valid arena and its spec. */
@@ -412,18 +423,19 @@ static ab_status on_done(void *vctx, size_t index, abh_job_result *r, ab_error *
     cross_check(c, ref, &row);
     bool failed = row.status == ABE_INVALID || row.status == ABE_CRASH ||
                   row.status == ABE_ERROR;
-    if (row.status == ABE_OK && s->full.expect_optimum != AB_NONE &&
-        row.arena < s->full.expect_optimum) {
+    abo_expect ex = {.optimum = s->full.expect_optimum, .lower_bound = AB_NONE};
+    char why[256];
+    if (o.checked && !abo_expect_agrees(&ex, s->bounds.max_load, row.arena,
+                                        row.status == ABE_OK, o.proof, o.lower_bound, why,
+                                        sizeof why)) {
         c->below_optimum++;
         failed = true;
-        ab_buf_printf(&c->failures, "  %s %s: arena %lld is below the known optimum %lld\n",
-                      s->full.name, sp->spec, (long long)row.arena,
-                      (long long)s->full.expect_optimum);
+        ab_buf_printf(&c->failures, "  %s %s: %s\n", s->full.name, sp->spec, why);
     } else if (row.status != ABE_OK) {
-        const char *why = o.message ? o.message : "";
-        size_t len = strcspn(why, "\n");
+        const char *what = o.message ? o.message : "";
+        size_t len = strcspn(what, "\n");
         ab_buf_printf(&c->failures, "  %s %s: %s: %.*s\n", s->full.name, sp->spec,
-                      abe_status_word(row.status), (int)len, why);
+                      abe_status_word(row.status), (int)len, what);
     }
     abh_progress_job(&c->progress, s->full.name, sp->spec, abe_status_word(row.status),
                      row.status == ABE_OK ? row.arena : -1, r->wall_seconds, failed);
@@ -577,6 +589,11 @@ static int run_jobs(const abh_run_args *a, run_ctx *c, size_t njobs) {
                        .mem_limit = a->mem_limit, .stop = &stop_requested};
     ab_error err;
     ab_error_clear(&err);
+    for (size_t i = 0; i < c->nsuites; i++) {
+        if (c->suites[i].expect_why[0] == '\0') continue;
+        c->below_optimum++;
+        ab_buf_printf(&c->failures, "  %s: %s\n", c->suites[i].full.name, c->suites[i].expect_why);
+    }
     abh_progress_start(&c->progress, njobs, a->quiet, stderr);
     ab_status st = abh_run(jobs, njobs, &opt, NULL, on_done, c, &err);
     abh_progress_end(&c->progress);
@@ -620,6 +637,7 @@ int abh_cmd_run(const abh_run_args *a) {
     static char names[ABH_MAX_SPECS][64];
     int rc = specs_resolve(a, &c.specs, &nspecs, names);
     if (rc == 0) rc = suites_load(a, &c.suites, &nsuites);
+    c.nsuites = nsuites;
     if (rc == 0) rc = cross_init(&c, nsuites);
     if (rc == 0) rc = open_run(a, &c);
     if (rc == 0) rc = plan_jobs(a, &c, nsuites, nspecs, &njobs);
