@@ -236,32 +236,30 @@ static int64_t last_leq(const int64_t *v, size_t n, int64_t x) {
     return (int64_t)lo - 1;
 }
 
-/* Sections (exact_cover.c R2, R3): sec0/sec1 receive every tensor's range. */
+/* Sections: every instruction where the live set changes (a start, or the
+ * one after an end), within the program; sec0/sec1 receive every tensor's
+ * range of sections (the points inside its live range). */
 static bool sections(const ab_problem *p, int32_t *sec0, int32_t *sec1, int32_t *nsec) {
     size_t n = p->n, m = 0;
-    int64_t *st = ab_alloc_array(n ? n : 1, sizeof *st);
-    int32_t *kept_idx = ab_alloc_array(n ? n : 1, sizeof *kept_idx);
-    bool *kept = ab_calloc(n ? n : 1, sizeof *kept);
-    if (!st || !kept_idx || !kept) {
-        ab_free(st), ab_free(kept_idx), ab_free(kept);
-        return false;
-    }
-    for (size_t i = 0; i < n; i++) st[i] = p->t[i].start;
-    qsort(st, n, sizeof *st, cmp_i64);
+    int64_t *pt = ab_alloc_array(2 * (n ? n : 1), sizeof *pt);
+    if (pt == NULL) return false;
+    int64_t last = 0;
     for (size_t i = 0; i < n; i++)
-        if (m == 0 || st[m - 1] != st[i]) st[m++] = st[i];
-    for (size_t i = 0; i < n; i++) kept[last_leq(st, m, p->t[i].end)] = true;
-    int32_t k = 0;
-    for (size_t i = 0; i < m; i++) kept_idx[i] = kept[i] ? k++ : -1;
+        if (p->t[i].end > last) last = p->t[i].end;
     for (size_t i = 0; i < n; i++) {
-        int64_t b = last_leq(st, m, p->t[i].start), e = last_leq(st, m, p->t[i].end);
-        while (kept_idx[b] < 0) b++; /* the first kept start after it (R3) */
-        sec0[i] = kept_idx[b];
-        while (kept_idx[e] < 0) e--;
-        sec1[i] = kept_idx[e];
+        pt[m++] = p->t[i].start;
+        if (p->t[i].end < last) pt[m++] = p->t[i].end + 1;
     }
-    *nsec = k;
-    ab_free(st), ab_free(kept_idx), ab_free(kept);
+    qsort(pt, m, sizeof *pt, cmp_i64);
+    size_t k = 0;
+    for (size_t i = 0; i < m; i++)
+        if (k == 0 || pt[k - 1] != pt[i]) pt[k++] = pt[i];
+    for (size_t i = 0; i < n; i++) {
+        sec0[i] = (int32_t)last_leq(pt, k, p->t[i].start);
+        sec1[i] = (int32_t)last_leq(pt, k, p->t[i].end);
+    }
+    *nsec = (int32_t)k;
+    ab_free(pt);
     return true;
 }
 
@@ -518,10 +516,7 @@ static bool place(cn *c, size_t j, int64_t f) {
         }
         if (c->top[t] + c->rem[t] > c->H) ok = false;
     }
-    if (!ok) return false;
-    for (int32_t t = 0; t < c->T; t++)
-        if (f + c->rem[t] > c->H) return false;
-    return true;
+    return ok;
 }
 
 static void unplace(cn *c, size_t j, size_t mark) {
@@ -546,7 +541,6 @@ static bool conflict(const cn *c, size_t i, size_t j) {
     return c->t0[i] <= c->t1[j] && c->t0[j] <= c->t1[i];
 }
 
-size_t dbg_max;
 /* One node: depth tensors placed, the last one (l, or SIZE_MAX) at x from a
  * node whose last offset was x0. */
 static cn_result dfs(cn *c, size_t depth, int64_t x, int64_t x0, size_t l) {
@@ -556,7 +550,6 @@ static cn_result dfs(cn *c, size_t depth, int64_t x, int64_t x0, size_t l) {
     }
     if (out_of_budget(c)) return CN_STOPPED;
     c->nodes++;
-    if (depth > dbg_max) dbg_max = depth;
     /* floors, (B1), and the two lowest tops f + s for (D1) */
     int64_t m1 = INT64_MAX, m2 = INT64_MAX;
     size_t c1 = SIZE_MAX;
@@ -622,14 +615,7 @@ static cn_result decide(cn *c, int64_t H) {
         if (c->rem[t] > H) return CN_REFUTED;
     }
     c->nundo = 0, c->ncand = 0;
-    dbg_max = 0;
-    int64_t n0 = c->nodes;
-    cn_result r = dfs(c, 0, 0, 0, SIZE_MAX);
-    if (getenv("CN_DEBUG")) {
-        int64_t sp = 0; for (size_t j = 0; j < c->nf; j++) sp += c->t1[j] - c->t0[j] + 1;
-        fprintf(stderr, "H=%lld r=%d nodes=%lld maxdepth=%zu nf=%zu T=%d avgspan=%.1f\n", (long long)H, r, (long long)(c->nodes - n0), dbg_max, c->nf, c->T, (double)sp / c->nf);
-    }
-    return r;
+    return dfs(c, 0, 0, 0, SIZE_MAX);
 }
 
 /* ---- the planner -------------------------------------------------------------------- */
