@@ -50,14 +50,20 @@
  * (B1) A tensor that no longer fits. If an unplaced j has f(j) + s_j > H
  *      the node has no completion: j's offset in any completion is >= f(j).
  *
- * (B2) Section inference. Sections are the kept instructions of
- *      exact_cover.c's (R2) and (R3): two tensors conflict iff their ranges
- *      of sections intersect. Per section t the search keeps top(t), the
- *      highest top of a placed free tensor live at t, and rem(t), the total
- *      size of the unplaced free tensors live at t. These all conflict with
- *      each other and lie, in any completion, within [max(x, top(t)), H):
- *      so max(x, top(t)) + rem(t) > H means no completion. Both are updated
- *      incrementally when a tensor is placed and undone on the way back.
+ * (B2) Section inference. A section is an instruction where the live set
+ *      changes (a start, or the instruction after an end); two tensors
+ *      conflict iff their ranges of sections intersect (both are live at
+ *      the later start, a section). Per section t the search keeps top(t),
+ *      the highest top of a placed free tensor live at t, and rem(t), the
+ *      total size of the unplaced free tensors live at t, both updated when
+ *      a tensor is placed and undone on the way back; at each node it takes
+ *      minf(t), the lowest floor of the unplaced tensors live at t. Those
+ *      tensors all conflict with one another and, in any completion, lie
+ *      within [minf(t), H) (each at or above its floor, C0), and minf(t) >=
+ *      max(x, top(t)): so minf(t) + rem(t) > H, or top(t) + rem(t) > H,
+ *      means no completion. The space of t below minf(t) is lost for good:
+ *      this is what refutes a capacity equal to the max-load bound as soon
+ *      as a peak section wastes a byte.
  *
  * (D1) Dominance: a tensor that fits wholly below. At a node S, branch i
  *      (at y = f(i)) is cut when another unplaced c has f(c) + s_c <= y.
@@ -71,6 +77,10 @@
  *      the child "c at f(c)", and f(c) < y makes that path smaller than
  *      sigma. So the candidates are the tensors whose floor is below
  *      min over the others of f(c) + s_c, i.e. close to the lowest floor.
+ *      (Branching only on the tensors AT the lowest floor is not safe with
+ *      fixed tensors: p fixed at 0 (5 B, [0,0]), k (5, [0,1]), q (6, [0,0],
+ *      align 2), c (6, [1,2]) have optimum 16 only with c above k, though
+ *      c alone has floor 0; tests/test_canonical.c pins it.)
  *
  * (D2) Commuting placements. Let l be the tensor placed last, at x, from a
  *      node with last offset x0. Branch c (index below l's) is cut when c
