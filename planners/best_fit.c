@@ -7,7 +7,7 @@
 
 /* Walks the free gaps below the top of the busy ranges (sorted by lo) and
  * keeps the smallest that holds size bytes at an aligned offset. */
-static bool best_fit_rule(const abp_busy *busy, size_t n, int64_t size, int64_t align,
+bool abp_rule_best_fit(const abp_busy *busy, size_t n, int64_t size, int64_t align,
                           int64_t *offset) {
     int64_t top = 0, best = -1, best_len = 0, a, end;
     for (size_t j = 0; j < n; j++) {
@@ -34,7 +34,7 @@ static ab_status best_fit_plan(const ab_problem *p, const ab_params *opt, int64_
     ab_status s = abp_order_param(opt, &order, err);
     if (s != AB_OK) return s;
     st->lower_bound = AB_NONE;
-    return abp_greedy(p, order, best_fit_rule, offsets, err);
+    return abp_greedy(p, order, abp_rule_best_fit, offsets, err);
 }
 
 static const ab_param_desc best_fit_params[] = {ABP_ORDER_PARAM_ROW, {0}};

@@ -27,6 +27,12 @@ typedef bool (*abp_rule)(const abp_busy *busy, size_t n, int64_t size, int64_t a
 bool abp_rule_first_fit(const abp_busy *busy, size_t n, int64_t size, int64_t align,
                         int64_t *offset);
 
+/* The best-fit rule: the smallest free gap below the top of the busy ranges
+ * that holds the tensor at an aligned offset (ties: the lowest), else on top
+ * of them. Shared by best-fit and canonical (its starting plans). */
+bool abp_rule_best_fit(const abp_busy *busy, size_t n, int64_t size, int64_t align,
+                       int64_t *offset);
+
 /* The orders a greedy planner takes (parameter `order`). */
 typedef enum abp_order { ABP_ORDER_START, ABP_ORDER_SIZE, ABP_ORDER_AREA } abp_order;
 

@@ -18,6 +18,7 @@ extern const ab_planner abp_first_fit;
 extern const ab_planner abp_best_fit;
 extern const ab_planner abp_ilp;           /* planners/ilp.c */
 extern const ab_planner abp_exact_cover;   /* planners/exact_cover.c */
+extern const ab_planner abp_canonical;     /* planners/canonical.c */
 extern const ab_planner abp_tflm_greedy;            /* planners/peer_tflm.c */
 extern const ab_planner abp_usmp_greedy_by_size;     /* planners/peer_usmp.c */
 extern const ab_planner abp_usmp_greedy_by_conflicts; /* planners/peer_usmp.c */
@@ -28,6 +29,7 @@ const ab_planner *const ab_planners[] = {
     &abp_best_fit,
     &abp_ilp,
     &abp_exact_cover,
+    &abp_canonical,
     &abp_tflm_greedy,
     &abp_usmp_greedy_by_size,
     &abp_usmp_greedy_by_conflicts,

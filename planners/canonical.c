@@ -1,0 +1,802 @@
+/*
+ * canonical.c — planner `canonical`: depth-first search over canonical
+ * solutions, in the class of MiniMalloc (Moffitt, ASPLOS'23), written from the
+ * paper's description.
+ *
+ * THE METHOD. A capacity H is decided by a search that places the free
+ * tensors one at a time in nondecreasing order of offset, each at the lowest
+ * offset it can take: its FLOOR f(j) at a node, the lowest multiple of its
+ * align that is >= x (the offset of the tensor placed last), >= the top of
+ * every placed tensor it conflicts with, and overlaps no fixed tensor it
+ * conflicts with. A branch chooses which tensor goes next; it goes at its
+ * floor. The arena is minimised by deciding capacities: the best of the
+ * greedy planners (first-fit in orders start, size and area, best-fit in the
+ * same orders) gives a valid plan of arena B; the max-load bound L is tried
+ * first (with a quarter of the budget), then B - 1 below each plan found,
+ * until a capacity is refuted: the last plan is then optimal. target=capacity
+ * decides the suite's capacity only, as MiniMalloc does.
+ *
+ * Notation: a node is the set S of placed free tensors with their offsets and
+ * x; a COMPLETION of a node is a valid plan of arena <= H that gives S its
+ * offsets and every unplaced free tensor j an offset >= x and >= the top of
+ * every tensor of S it conflicts with. The root (S empty, x = 0) has a
+ * completion iff H is feasible.
+ *
+ * (C0) The plain search is complete: a node with a completion P has a child,
+ *      one per unplaced tensor, with a completion. Let i be the unplaced
+ *      tensor lowest in P (ties: lowest index). Its offset o_i in P is an
+ *      aligned offset >= x, above its placed conflicts and clear of fixed
+ *      ones, so f(i) <= o_i. Moving i down to f(i) keeps P valid: the placed
+ *      tensors it conflicts with end at or below f(i), the fixed ones are
+ *      avoided by definition, and an unplaced j it conflicts with has
+ *      o_j >= o_i (i is lowest), hence o_j >= o_i + s_i >= f(i) + s_i. The
+ *      moved plan is a completion of the child that places i at x' = f(i):
+ *      every other unplaced j has o_j >= o_i >= x', and those conflicting
+ *      with i lie above its new top. The arena did not grow. By induction the
+ *      plain search reaches a plan of arena <= H from the root whenever one
+ *      exists; every plan it reaches is valid. Floors only rise along a path
+ *      (x and the tops grow; the fixed tensors stay), so a completion gives
+ *      every unplaced j an offset >= its floor at the node.
+ *
+ * Among the root-to-leaf paths of the plain search that reach a plan of
+ * arena <= H, take the least in the lexicographic order of their sequences
+ * of (offset, index) pairs (indices are the static order below); call it
+ * sigma. Each pruning rule below, applied where sigma passes, would exhibit
+ * another such path that is lexicographically smaller: so no rule ever cuts
+ * sigma, and with every rule on, a capacity that is feasible is found and a
+ * refutation is a proof. The bounds (B1, B2) cut only nodes with no
+ * completion, never a node of sigma.
+ *
+ * (B1) A tensor that no longer fits. If an unplaced j has f(j) + s_j > H
+ *      the node has no completion: j's offset in any completion is >= f(j).
+ *
+ * (B2) Section inference. A section is an instruction where the live set
+ *      changes (a start, or the instruction after an end); two tensors
+ *      conflict iff their ranges of sections intersect (both are live at
+ *      the later start, a section). Per section t the search keeps top(t),
+ *      the highest top of a placed free tensor live at t, and rem(t), the
+ *      total size of the unplaced free tensors live at t, both updated when
+ *      a tensor is placed and undone on the way back; at each node it takes
+ *      minf(t), the lowest floor of the unplaced tensors live at t. Those
+ *      tensors all conflict with one another and, in any completion, lie
+ *      within [minf(t), H) (each at or above its floor, C0), and minf(t) >=
+ *      max(x, top(t)): so minf(t) + rem(t) > H, or top(t) + rem(t) > H,
+ *      means no completion. The space of t below minf(t) is lost for good:
+ *      this is what refutes a capacity equal to the max-load bound as soon
+ *      as a peak section wastes a byte.
+ *
+ * (D1) Dominance: a tensor that fits wholly below. At a node S, branch i
+ *      (at y = f(i)) is cut when another unplaced c has f(c) + s_c <= y.
+ *      Proof: let sigma place i at y at S and P be its final plan. Every
+ *      tensor placed after i has offset >= y in P, so moving c down to f(c)
+ *      (where it overlaps no placed conflict, no fixed conflict and, ending
+ *      at or below y, nothing placed after S) gives a valid plan P'' of
+ *      arena <= H, a completion of S (every unplaced tensor sits at or above
+ *      its floor at S, see C0) in which c is the unique lowest unplaced
+ *      tensor, at f(c). By (C0) the plain search from S has a path through
+ *      the child "c at f(c)", and f(c) < y makes that path smaller than
+ *      sigma. So the candidates are the tensors whose floor is below
+ *      min over the others of f(c) + s_c, i.e. close to the lowest floor.
+ *      (Branching only on the tensors AT the lowest floor is not safe with
+ *      fixed tensors: p fixed at 0 (5 B, [0,0]), k (5, [0,1]), q (6, [0,0],
+ *      align 2), c (6, [1,2]) have optimum 16 only with c above k, though
+ *      c alone has floor 0; tests/test_canonical.c pins it.)
+ *
+ * (D2) Commuting placements. Let l be the tensor placed last, at x, from a
+ *      node with last offset x0. Branch c (index below l's) is cut when c
+ *      does not conflict with l, f(c) = x, and c's floor at l's parent was
+ *      x as well. Proof: c's floor does not depend on l (no conflict), so at
+ *      l's parent c goes at x; then l's floor is x again (x is a multiple of
+ *      its align, its placed conflicts are unchanged and end at or below x,
+ *      the fixed ones were clear of it), and both orders reach the same node
+ *      with the same x. The swapped path is smaller at l's position.
+ *
+ * (D3) Twins. Free tensors with equal size, align and range of sections
+ *      conflict with the same tensors and are interchangeable: renaming one
+ *      into the other maps paths of the plain search to paths with the same
+ *      offsets. A twin is branched on only when its lower-indexed twin is
+ *      placed; otherwise renaming the pair gives a smaller path.
+ *
+ * (R1) Units. As in exact_cover.c: sizes and fixed offsets are divided by
+ *      their gcd g, lowered to gcd(g, a) for each align a that neither
+ *      divides g nor is a multiple of it. The plans the search builds (C0)
+ *      have every offset 0-based on tops of conflicting tensors, x (itself
+ *      such an offset) or fixed tops, each aligned up: multiples of g by the
+ *      argument there. So some optimal plan lies on the g grid and a
+ *      capacity C is decided at floor(C / g) units; a refuted H units proves
+ *      every arena >= (H + 1) x g bytes.
+ *
+ * Static order (the indices of the free tensors, which break every tie): by
+ * longer range of sections, then larger size, then the suite's order.
+ * Candidates are tried lowest floor first, then in index order.
+ *
+ * BUDGETS. nodes=N (deterministic) and time=S (CPU seconds, clock()) stop the
+ * search; the best valid plan found is returned (never an empty one), with
+ * the bound proven so far: max(max-load, highest refuted capacity + 1).
+ * Determinism: every order is total, nothing is random; only time= makes the
+ * stopping point vary.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "greedy.h"
+#include "planner.h"
+
+__extension__ typedef __int128 i128;
+
+/* Above these the search is skipped (the greedy plan is returned). */
+#define CN_MAX_EDGES ((int64_t)50 * 1000 * 1000)
+#define CN_SUM_LIMIT ((int64_t)1 << 61)
+
+typedef enum cn_result { CN_REFUTED, CN_FOUND, CN_STOPPED } cn_result;
+
+typedef struct cn_opts {
+    bool target;     /* target=capacity */
+    double time_s;   /* <= 0: none */
+    int64_t nodes;   /* <= 0: none */
+} cn_opts;
+
+typedef struct cn {
+    cn_opts o;
+    /* the units problem: free tensors 0 .. nf in static order */
+    int64_t g;                  /* bytes per unit */
+    size_t nf, nx;              /* free and fixed tensors */
+    size_t *orig;               /* free tensor -> index in the problem */
+    int64_t *s, *a;             /* size, align (units) */
+    int32_t *t0, *t1;           /* range of sections */
+    int32_t *twin;              /* lower-indexed twin, or -1 */
+    size_t *adj_at, *adj;       /* conflicting free tensors (CSR) */
+    size_t *fx_at;              /* conflicting fixed tensors: fx_lo/fx_hi[fx_at[j] ..] */
+    int64_t *fx_lo, *fx_hi;     /* sorted by lo */
+    int32_t T;                  /* sections */
+    int64_t *rem0;              /* free bytes live per section, at the root */
+    int64_t L;                  /* max-load and fixed tops, units */
+    /* search state */
+    int64_t H;
+    bool *placed;
+    int64_t *off, *raw, *top, *rem;
+    int64_t *minf;              /* scratch: the lowest floor of the unplaced tensors per section */
+    int64_t *undo;              /* pairs (where, old value): raw (where >= 0) or top (-1 - t) */
+    size_t nundo, undo_cap;
+    int32_t *cand;              /* candidate stack: pairs (tensor) with floors in candf */
+    int64_t *candf;
+    size_t ncand, cand_cap;
+    int64_t *sol;               /* the plan found, units */
+    int64_t nodes, node_stop;   /* node_stop: stop when nodes reach it (<= 0: none) */
+    clock_t deadline;           /* (clock_t)-1: none */
+    bool stopped;
+} cn;
+
+/* ---- parameters ------------------------------------------------------------------- */
+
+static ab_status parse_opts(const ab_params *opt, cn_opts *o, ab_error *err) {
+    const char *v = ab_params_get(opt, "target");
+    o->target = false;
+    if (v != NULL && strcmp(v, "capacity") == 0) o->target = true;
+    else if (v != NULL && strcmp(v, "min") != 0)
+        return ab_fail(err, AB_EINPUT, "parameter target: expected min or capacity, got '%s'", v);
+    o->time_s = 0;
+    v = ab_params_get(opt, "time");
+    if (v != NULL) {
+        char *end;
+        o->time_s = strtod(v, &end);
+        if (end == v || *end != '\0' || !isfinite(o->time_s) || o->time_s <= 0)
+            return ab_fail(err, AB_EINPUT, "parameter time: expected seconds > 0, got '%s'", v);
+    }
+    o->nodes = 0;
+    if (ab_params_get(opt, "nodes") != NULL)
+        return ab_params_int(opt, "nodes", 0, 1, INT64_MAX, &o->nodes, err);
+    return AB_OK;
+}
+
+/* The capacity the plan must fit: the suite's, and the size of its one pool. */
+static int64_t capacity_of(const ab_problem *p) {
+    int64_t cap = p->capacity;
+    if (p->npools == 1 && p->pools[0].size != AB_NONE && (cap == AB_NONE || p->pools[0].size < cap))
+        cap = p->pools[0].size;
+    return cap;
+}
+
+/* ---- setup ------------------------------------------------------------------------ */
+
+static void cn_free(cn *c) {
+    ab_free(c->orig), ab_free(c->s), ab_free(c->a), ab_free(c->t0), ab_free(c->t1);
+    ab_free(c->twin), ab_free(c->adj_at), ab_free(c->adj), ab_free(c->fx_at);
+    ab_free(c->fx_lo), ab_free(c->fx_hi), ab_free(c->rem0), ab_free(c->placed);
+    ab_free(c->off), ab_free(c->raw), ab_free(c->top), ab_free(c->rem), ab_free(c->minf), ab_free(c->undo);
+    ab_free(c->cand), ab_free(c->candf), ab_free(c->sol);
+    memset(c, 0, sizeof *c);
+}
+
+/* The unit g of (R1). */
+static int64_t unit_of(const ab_problem *p) {
+    int64_t g = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        g = ab_gcd(g, p->t[i].size);
+        if (p->t[i].offset != AB_NONE && p->t[i].offset > 0) g = ab_gcd(g, p->t[i].offset);
+    }
+    if (g < 1) return 1;
+    for (bool again = true; again;) {
+        again = false;
+        for (size_t i = 0; i < p->n; i++) {
+            int64_t a = p->t[i].align < 1 ? 1 : p->t[i].align;
+            if (g % a != 0 && a % g != 0) g = ab_gcd(g, a), again = true;
+        }
+    }
+    return g;
+}
+
+static int cmp_i64(const void *pa, const void *pb) {
+    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+    return (a > b) - (a < b);
+}
+
+/* Index of the last element <= v in sorted v[0 .. n), or -1. */
+static int64_t last_leq(const int64_t *v, size_t n, int64_t x) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] <= x) lo = mid + 1;
+        else hi = mid;
+    }
+    return (int64_t)lo - 1;
+}
+
+/* Sections: every instruction where the live set changes (a start, or the
+ * one after an end), within the program; sec0/sec1 receive every tensor's
+ * range of sections (the points inside its live range). */
+static bool sections(const ab_problem *p, int32_t *sec0, int32_t *sec1, int32_t *nsec) {
+    size_t n = p->n, m = 0;
+    int64_t *pt = ab_alloc_array(2 * (n ? n : 1), sizeof *pt);
+    if (pt == NULL) return false;
+    int64_t last = 0;
+    for (size_t i = 0; i < n; i++)
+        if (p->t[i].end > last) last = p->t[i].end;
+    for (size_t i = 0; i < n; i++) {
+        pt[m++] = p->t[i].start;
+        if (p->t[i].end < last) pt[m++] = p->t[i].end + 1;
+    }
+    qsort(pt, m, sizeof *pt, cmp_i64);
+    size_t k = 0;
+    for (size_t i = 0; i < m; i++)
+        if (k == 0 || pt[k - 1] != pt[i]) pt[k++] = pt[i];
+    for (size_t i = 0; i < n; i++) {
+        sec0[i] = (int32_t)last_leq(pt, k, p->t[i].start);
+        sec1[i] = (int32_t)last_leq(pt, k, p->t[i].end);
+    }
+    *nsec = (int32_t)k;
+    ab_free(pt);
+    return true;
+}
+
+/* qsort context of the static order (planning is single-threaded). */
+static const ab_problem *sort_p;
+static const int32_t *sort_s0, *sort_s1;
+
+static int by_static(const void *pa, const void *pb) {
+    size_t x = *(const size_t *)pa, y = *(const size_t *)pb;
+    int32_t lx = sort_s1[x] - sort_s0[x], ly = sort_s1[y] - sort_s0[y];
+    if (lx != ly) return lx > ly ? -1 : 1;
+    int64_t sx = sort_p->t[x].size, sy = sort_p->t[y].size;
+    if (sx != sy) return sx > sy ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+/* Twins (D3): same size, align and sections; sorted by those then index. */
+static const int64_t *tw_s, *tw_a;
+static const int32_t *tw_t0, *tw_t1;
+static int by_twin(const void *pa, const void *pb) {
+    size_t x = *(const size_t *)pa, y = *(const size_t *)pb;
+    if (tw_s[x] != tw_s[y]) return tw_s[x] < tw_s[y] ? -1 : 1;
+    if (tw_a[x] != tw_a[y]) return tw_a[x] < tw_a[y] ? -1 : 1;
+    if (tw_t0[x] != tw_t0[y]) return tw_t0[x] < tw_t0[y] ? -1 : 1;
+    if (tw_t1[x] != tw_t1[y]) return tw_t1[x] < tw_t1[y] ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+static int by_pair_lo(const void *pa, const void *pb) {
+    const int64_t *a = pa, *b = pb;
+    if (a[0] != b[0]) return a[0] < b[0] ? -1 : 1;
+    return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* Builds the units problem of p into c. Returns AB_EINPUT when two
+ * conflicting fixed tensors overlap, AB_ELIMIT (no error text) when the
+ * problem is too large to search. */
+static ab_status cn_setup(cn *c, const ab_problem *p, ab_error *err) {
+    size_t n = p->n;
+    c->g = unit_of(p);
+    int32_t *s0 = ab_alloc_array(n ? n : 1, sizeof *s0), *s1 = ab_alloc_array(n ? n : 1, sizeof *s1);
+    size_t *idx = ab_alloc_array(n ? n : 1, sizeof *idx);
+    ab_status st = AB_ENOMEM;
+    if (!s0 || !s1 || !idx || !sections(p, s0, s1, &c->T)) goto out;
+    /* fixed tensors must not overlap one another */
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n && p->t[i].offset != AB_NONE; j++) {
+            const ab_tensor *x = &p->t[i], *y = &p->t[j];
+            if (y->offset == AB_NONE || !ab_conflict(x, y)) continue;
+            if (x->offset < y->offset + y->size && y->offset < x->offset + x->size) {
+                st = ab_fail(err, AB_EINPUT, "canonical: '%s' and '%s' have fixed offsets that overlap",
+                             x->name, y->name);
+                goto out;
+            }
+        }
+    i128 total = 0;
+    for (size_t i = 0; i < n; i++) {
+        total += p->t[i].size + (p->t[i].align > 1 ? p->t[i].align : 0);
+        if (p->t[i].offset != AB_NONE) total += p->t[i].offset;
+        if (p->t[i].offset != AB_NONE) c->nx++;
+        else idx[c->nf++] = i;
+    }
+    if (total > CN_SUM_LIMIT) {
+        st = AB_ELIMIT;
+        goto out;
+    }
+    sort_p = p, sort_s0 = s0, sort_s1 = s1;
+    qsort(idx, c->nf, sizeof *idx, by_static);
+    size_t nf = c->nf, N = nf ? nf : 1;
+    int64_t g = c->g;
+    c->orig = idx, idx = NULL;
+    c->s = ab_alloc_array(N, sizeof *c->s), c->a = ab_alloc_array(N, sizeof *c->a);
+    c->t0 = ab_alloc_array(N, sizeof *c->t0), c->t1 = ab_alloc_array(N, sizeof *c->t1);
+    c->twin = ab_alloc_array(N, sizeof *c->twin), c->adj_at = ab_calloc(N + 1, sizeof *c->adj_at);
+    c->fx_at = ab_calloc(N + 1, sizeof *c->fx_at);
+    c->rem0 = ab_calloc((size_t)c->T + 1, sizeof *c->rem0);
+    int64_t *load = ab_calloc((size_t)c->T + 1, sizeof *load);
+    if (!c->s || !c->a || !c->t0 || !c->t1 || !c->twin || !c->adj_at || !c->fx_at || !c->rem0 ||
+        !load) {
+        ab_free(load);
+        goto out;
+    }
+    for (size_t j = 0; j < nf; j++) {
+        const ab_tensor *t = &p->t[c->orig[j]];
+        int64_t al = t->align < 1 ? 1 : t->align;
+        c->s[j] = t->size / g;
+        c->a[j] = al / ab_gcd(al, g);
+        c->t0[j] = s0[c->orig[j]], c->t1[j] = s1[c->orig[j]];
+        for (int32_t k = c->t0[j]; k <= c->t1[j]; k++) c->rem0[k] += c->s[j];
+    }
+    c->L = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p->t[i].offset == AB_NONE) continue;
+        int64_t top = (p->t[i].offset + p->t[i].size + g - 1) / g;
+        if (top > c->L) c->L = top;
+        for (int32_t k = s0[i]; k <= s1[i]; k++) load[k] += p->t[i].size / g;
+    }
+    for (int32_t k = 0; k < c->T; k++)
+        if (load[k] + c->rem0[k] > c->L) c->L = load[k] + c->rem0[k];
+    ab_free(load);
+    /* twins (D3) */
+    size_t *tw = ab_alloc_array(N, sizeof *tw);
+    if (tw == NULL) goto out;
+    for (size_t j = 0; j < nf; j++) tw[j] = j, c->twin[j] = -1;
+    tw_s = c->s, tw_a = c->a, tw_t0 = c->t0, tw_t1 = c->t1;
+    qsort(tw, nf, sizeof *tw, by_twin);
+    for (size_t k = 1; k < nf; k++)
+        if (by_twin(&tw[k - 1], &tw[k]) != 0 && tw_s[tw[k - 1]] == tw_s[tw[k]] &&
+            tw_a[tw[k - 1]] == tw_a[tw[k]] && tw_t0[tw[k - 1]] == tw_t0[tw[k]] &&
+            tw_t1[tw[k - 1]] == tw_t1[tw[k]])
+            c->twin[tw[k]] = (int32_t)tw[k - 1];
+    ab_free(tw);
+    /* conflicts among free tensors: a pairwise scan over tensors sorted by t0 */
+    int64_t edges = 0;
+    for (size_t pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < nf; i++)
+            for (size_t j = 0; j < nf; j++) {
+                if (i == j || c->t0[i] > c->t1[j] || c->t0[j] > c->t1[i]) continue;
+                if (pass == 0) {
+                    c->adj_at[i + 1]++;
+                    if (++edges > CN_MAX_EDGES) {
+                        st = AB_ELIMIT;
+                        goto out;
+                    }
+                } else {
+                    c->adj[c->adj_at[i]++] = j;
+                }
+            }
+        if (pass == 0) {
+            for (size_t i = 0; i < nf; i++) c->adj_at[i + 1] += c->adj_at[i];
+            c->adj = ab_alloc_array(edges ? (size_t)edges : 1, sizeof *c->adj);
+            if (c->adj == NULL) goto out;
+        } else {
+            for (size_t i = nf; i > 0; i--) c->adj_at[i] = c->adj_at[i - 1];
+            c->adj_at[0] = 0;
+        }
+    }
+    /* fixed conflicts of each free tensor, sorted by offset */
+    size_t nfx = 0;
+    for (size_t j = 0; j < nf; j++)
+        for (size_t i = 0; i < n; i++)
+            if (p->t[i].offset != AB_NONE && s0[i] <= c->t1[j] && c->t0[j] <= s1[i]) nfx++;
+    c->fx_lo = ab_alloc_array(nfx ? nfx : 1, sizeof *c->fx_lo);
+    c->fx_hi = ab_alloc_array(nfx ? nfx : 1, sizeof *c->fx_hi);
+    int64_t *pairs = ab_alloc_array(2 * (c->nx ? c->nx : 1), sizeof *pairs);
+    if (!c->fx_lo || !c->fx_hi || !pairs) {
+        ab_free(pairs);
+        goto out;
+    }
+    for (size_t j = 0, at = 0; j < nf; j++) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (p->t[i].offset == AB_NONE || s0[i] > c->t1[j] || c->t0[j] > s1[i]) continue;
+            pairs[2 * k] = p->t[i].offset / g; /* lo rounded down, hi rounded up: */
+            pairs[2 * k + 1] = (p->t[i].offset + p->t[i].size + g - 1) / g; /* exact on the grid */
+            k++;
+        }
+        qsort(pairs, k, 2 * sizeof *pairs, by_pair_lo);
+        for (size_t q = 0; q < k; q++) c->fx_lo[at + q] = pairs[2 * q], c->fx_hi[at + q] = pairs[2 * q + 1];
+        at += k;
+        c->fx_at[j + 1] = at;
+    }
+    ab_free(pairs);
+    c->placed = ab_calloc(N, sizeof *c->placed);
+    c->off = ab_alloc_array(N, sizeof *c->off), c->raw = ab_alloc_array(N, sizeof *c->raw);
+    c->top = ab_alloc_array((size_t)c->T + 1, sizeof *c->top);
+    c->rem = ab_alloc_array((size_t)c->T + 1, sizeof *c->rem);
+    c->minf = ab_alloc_array((size_t)c->T + 1, sizeof *c->minf);
+    c->sol = ab_alloc_array(N, sizeof *c->sol);
+    c->undo_cap = 1024, c->undo = ab_alloc_array(c->undo_cap, sizeof *c->undo);
+    c->cand_cap = 1024, c->cand = ab_alloc_array(c->cand_cap, sizeof *c->cand);
+    c->candf = ab_alloc_array(c->cand_cap, sizeof *c->candf);
+    if (!c->placed || !c->off || !c->raw || !c->top || !c->rem || !c->minf || !c->sol || !c->undo || !c->cand ||
+        !c->candf)
+        goto out;
+    st = AB_OK;
+out:
+    if (st == AB_ENOMEM) ab_fail(err, AB_ENOMEM, "canonical: out of memory");
+    ab_free(s0), ab_free(s1), ab_free(idx);
+    return st;
+}
+
+/* ---- the search ------------------------------------------------------------------- */
+
+/* The floor of free tensor j when the last offset is lo: the lowest multiple
+ * of its align >= lo and >= its placed conflicts' tops, clear of its fixed
+ * conflicts. */
+static int64_t floor_of(const cn *c, size_t j, int64_t lo) {
+    int64_t f = c->raw[j] > lo ? c->raw[j] : lo, a = c->a[j];
+    f = (f + a - 1) / a * a;
+    size_t b = c->fx_at[j], e = c->fx_at[j + 1];
+    for (bool moved = b < e; moved;) {
+        moved = false;
+        for (size_t k = b; k < e && c->fx_lo[k] < f + c->s[j]; k++)
+            if (f < c->fx_hi[k]) {
+                f = (c->fx_hi[k] + a - 1) / a * a;
+                moved = true;
+            }
+    }
+    return f;
+}
+
+static bool push_undo(cn *c, int64_t where, int64_t old) {
+    if (c->nundo + 2 > c->undo_cap) {
+        size_t cap = c->undo_cap * 2;
+        int64_t *u = ab_alloc_array(cap, sizeof *u);
+        if (u == NULL) return false;
+        memcpy(u, c->undo, c->nundo * sizeof *u);
+        ab_free(c->undo);
+        c->undo = u, c->undo_cap = cap;
+    }
+    c->undo[c->nundo++] = where;
+    c->undo[c->nundo++] = old;
+    return true;
+}
+
+static bool push_cand(cn *c, int32_t j, int64_t f) {
+    if (c->ncand + 1 > c->cand_cap) {
+        size_t cap = c->cand_cap * 2;
+        int32_t *a = ab_alloc_array(cap, sizeof *a);
+        int64_t *b = ab_alloc_array(cap, sizeof *b);
+        if (a == NULL || b == NULL) {
+            ab_free(a), ab_free(b);
+            return false;
+        }
+        memcpy(a, c->cand, c->ncand * sizeof *a);
+        memcpy(b, c->candf, c->ncand * sizeof *b);
+        ab_free(c->cand), ab_free(c->candf);
+        c->cand = a, c->candf = b, c->cand_cap = cap;
+    }
+    c->cand[c->ncand] = j;
+    c->candf[c->ncand++] = f;
+    return true;
+}
+
+/* Places j at f; false (after placing) when (B2) refutes the node or memory
+ * runs out (c->stopped is then set). */
+static bool place(cn *c, size_t j, int64_t f) {
+    int64_t top = f + c->s[j];
+    c->placed[j] = true;
+    c->off[j] = f;
+    bool ok = true;
+    for (size_t k = c->adj_at[j]; k < c->adj_at[j + 1]; k++) {
+        size_t q = c->adj[k];
+        if (c->placed[q] || c->raw[q] >= top) continue;
+        if (!push_undo(c, (int64_t)q, c->raw[q])) return c->stopped = true, false;
+        c->raw[q] = top;
+    }
+    for (int32_t t = c->t0[j]; t <= c->t1[j]; t++) {
+        c->rem[t] -= c->s[j];
+        if (c->top[t] < top) {
+            if (!push_undo(c, -1 - (int64_t)t, c->top[t])) return c->stopped = true, false;
+            c->top[t] = top;
+        }
+        if (c->top[t] + c->rem[t] > c->H) ok = false;
+    }
+    return ok;
+}
+
+static void unplace(cn *c, size_t j, size_t mark) {
+    while (c->nundo > mark) {
+        int64_t old = c->undo[--c->nundo], where = c->undo[--c->nundo];
+        if (where >= 0) c->raw[where] = old;
+        else c->top[-1 - where] = old;
+    }
+    for (int32_t t = c->t0[j]; t <= c->t1[j]; t++) c->rem[t] += c->s[j];
+    c->placed[j] = false;
+}
+
+static bool out_of_budget(cn *c) {
+    if (c->stopped) return true;
+    if (c->node_stop > 0 && c->nodes >= c->node_stop) return c->stopped = true;
+    if (c->deadline != (clock_t)-1 && (c->nodes & 1023) == 0 && clock() >= c->deadline)
+        return c->stopped = true;
+    return false;
+}
+
+static bool conflict(const cn *c, size_t i, size_t j) {
+    return c->t0[i] <= c->t1[j] && c->t0[j] <= c->t1[i];
+}
+
+/* One node: depth tensors placed, the last one (l, or SIZE_MAX) at x from a
+ * node whose last offset was x0. */
+static cn_result dfs(cn *c, size_t depth, int64_t x, int64_t x0, size_t l) {
+    if (depth == c->nf) {
+        memcpy(c->sol, c->off, c->nf * sizeof *c->sol);
+        return CN_FOUND;
+    }
+    if (out_of_budget(c)) return CN_STOPPED;
+    c->nodes++;
+    /* floors, (B1), and the two lowest tops f + s for (D1) */
+    int64_t m1 = INT64_MAX, m2 = INT64_MAX;
+    size_t c1 = SIZE_MAX;
+    size_t base = c->ncand;
+    for (int32_t t = 0; t < c->T; t++) c->minf[t] = INT64_MAX;
+    for (size_t j = 0; j < c->nf; j++) {
+        if (c->placed[j]) continue;
+        int64_t f = floor_of(c, j, x), e = f + c->s[j];
+        if (e > c->H) {
+            c->ncand = base;
+            return CN_REFUTED;
+        }
+        for (int32_t t = c->t0[j]; t <= c->t1[j]; t++)
+            if (f < c->minf[t]) c->minf[t] = f;
+        if (e < m1) m2 = m1, m1 = e, c1 = j;
+        else if (e < m2) m2 = e;
+        if (!push_cand(c, (int32_t)j, f)) {
+            c->stopped = true;
+            c->ncand = base;
+            return CN_STOPPED;
+        }
+    }
+    for (int32_t t = 0; t < c->T; t++) /* (B2) */
+        if (c->rem[t] > 0 && c->minf[t] + c->rem[t] > c->H) {
+            c->ncand = base;
+            return CN_REFUTED;
+        }
+    /* keep the candidates (D1, D2, D3), in order: floor, then index */
+    size_t end = base;
+    for (size_t k = base; k < c->ncand; k++) {
+        size_t j = (size_t)c->cand[k];
+        int64_t f = c->candf[k];
+        if (f >= (j == c1 ? m2 : m1)) continue;                          /* D1 */
+        if (c->twin[j] >= 0 && !c->placed[c->twin[j]]) continue;          /* D3 */
+        if (l != SIZE_MAX && f == x && j < l && !conflict(c, j, l) && floor_of(c, j, x0) == x)
+            continue;                                                     /* D2 */
+        size_t q = end++;
+        for (; q > base && (c->candf[q - 1] > f); q--) /* insertion: stable in index */
+            c->cand[q] = c->cand[q - 1], c->candf[q] = c->candf[q - 1];
+        c->cand[q] = (int32_t)j, c->candf[q] = f;
+    }
+    c->ncand = end;
+    cn_result r = CN_REFUTED;
+    for (size_t k = base; k < end && r == CN_REFUTED; k++) {
+        size_t j = (size_t)c->cand[k];
+        int64_t f = c->candf[k];
+        size_t mark = c->nundo;
+        if (place(c, j, f)) r = dfs(c, depth + 1, f, x, j);
+        else if (c->stopped) r = CN_STOPPED;
+        unplace(c, j, mark);
+    }
+    c->ncand = base;
+    return r;
+}
+
+/* Decides capacity H (units): CN_FOUND with the plan in c->sol. */
+static cn_result decide(cn *c, int64_t H) {
+    c->H = H;
+    for (size_t j = 0; j < c->nf; j++) c->placed[j] = false, c->raw[j] = 0;
+    for (int32_t t = 0; t < c->T; t++) {
+        c->top[t] = 0;
+        c->rem[t] = c->rem0[t];
+        if (c->rem[t] > H) return CN_REFUTED;
+    }
+    c->nundo = 0, c->ncand = 0;
+    return dfs(c, 0, 0, 0, SIZE_MAX);
+}
+
+/* ---- the planner -------------------------------------------------------------------- */
+
+static int64_t arena_of(const ab_problem *p, const int64_t *off) {
+    int64_t a = 0;
+    for (size_t i = 0; i < p->n; i++)
+        if (off[i] + p->t[i].size > a) a = off[i] + p->t[i].size;
+    return a;
+}
+
+/* The best greedy plan into offsets; returns its arena. */
+static ab_status greedy_best(const ab_problem *p, int64_t *offsets, int64_t *arena, ab_error *err) {
+    static const abp_order orders[] = {ABP_ORDER_START, ABP_ORDER_SIZE, ABP_ORDER_AREA};
+    int64_t *tmp = ab_alloc_array(p->n ? p->n : 1, sizeof *tmp);
+    if (tmp == NULL) return ab_fail(err, AB_ENOMEM, "canonical: out of memory");
+    *arena = -1;
+    for (int r = 0; r < 2; r++)
+        for (size_t k = 0; k < 3; k++) {
+            ab_status st = abp_greedy(p, orders[k], r ? abp_rule_best_fit : abp_rule_first_fit, tmp, err);
+            if (st != AB_OK) {
+                ab_free(tmp);
+                return st;
+            }
+            int64_t a = arena_of(p, tmp);
+            if (*arena < 0 || a < *arena) {
+                *arena = a;
+                memcpy(offsets, tmp, p->n * sizeof *tmp);
+            }
+        }
+    ab_free(tmp);
+    return AB_OK;
+}
+
+__attribute__((format(printf, 2, 3))) static void note(ab_plan_stats *st, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(st->note, sizeof st->note, fmt, ap);
+    va_end(ap);
+}
+
+/* Writes the search's plan (units) as bytes into offsets; returns its arena. */
+static int64_t take_solution(const cn *c, const ab_problem *p, int64_t *offsets) {
+    for (size_t i = 0; i < p->n; i++)
+        if (p->t[i].offset != AB_NONE) offsets[i] = p->t[i].offset;
+    for (size_t j = 0; j < c->nf; j++) offsets[c->orig[j]] = c->sol[j] * c->g;
+    return arena_of(p, offsets);
+}
+
+static void set_budget(cn *c, int64_t nodes, double seconds) {
+    c->node_stop = nodes > 0 ? c->nodes + nodes : 0;
+    c->deadline = seconds > 0 ? clock() + (clock_t)(seconds * CLOCKS_PER_SEC) : (clock_t)-1;
+    c->stopped = false;
+}
+
+static ab_status canonical_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
+                                ab_plan_stats *st, ab_error *err) {
+    cn c;
+    memset(&c, 0, sizeof c);
+    st->lower_bound = AB_NONE;
+    st->proven_optimal = false;
+    st->nodes = 0;
+    ab_status s = parse_opts(opt, &c.o, err);
+    if (s != AB_OK) return s;
+    int64_t cap = capacity_of(p);
+    if (c.o.target && cap == AB_NONE)
+        return ab_fail(err, AB_EINPUT, "canonical: target=capacity needs a suite capacity (or a bounded pool)");
+    if (p->n == 0) {
+        st->proven_optimal = true;
+        st->lower_bound = 0;
+        note(st, "optimal: 0 (no tensors)");
+        return AB_OK;
+    }
+    s = cn_setup(&c, p, err);
+    if (s != AB_OK && s != AB_ELIMIT) {
+        cn_free(&c);
+        return s;
+    }
+    bool searchable = s == AB_OK;
+    int64_t best = -1;
+    s = greedy_best(p, offsets, &best, err);
+    if (s != AB_OK) {
+        cn_free(&c);
+        return s;
+    }
+    int64_t g = c.g, lo = c.L; /* lo: every arena is >= lo x g */
+    clock_t t0 = clock();
+    double total = c.o.time_s;
+    if (!searchable) {
+        note(st, "too large to search: best greedy %lld", (long long)best);
+    } else if (c.o.target) {
+        int64_t Hc = cap / g;
+        bool fits = best <= cap;
+        const char *why = "greedy";
+        cn_result r = CN_REFUTED;
+        if (!fits && lo <= Hc) {
+            set_budget(&c, c.o.nodes, total);
+            r = decide(&c, Hc);
+            if (r == CN_FOUND) best = take_solution(&c, p, offsets), fits = true, why = "search";
+            if (r == CN_REFUTED) lo = Hc + 1;
+        }
+        if (fits)
+            note(st, "fits the capacity %lld: arena %lld (%s) after %lld nodes", (long long)cap,
+                 (long long)best, why, (long long)c.nodes);
+        else if (r == CN_STOPPED)
+            note(st, "budget: %s; capacity %lld undecided; best %lld, bound %lld",
+                 c.o.nodes > 0 && c.nodes >= c.node_stop ? "nodes" : "time", (long long)cap,
+                 (long long)best, (long long)(lo * g));
+        else
+            note(st, "does not fit the capacity %lld: refuted after %lld nodes; best %lld",
+                 (long long)cap, (long long)c.nodes, (long long)best);
+    } else {
+        int64_t refuted = -1; /* bytes */
+        bool stopped = false;
+        if (best > lo * g) { /* first the max-load bound, with a quarter of the budget */
+            int64_t share = c.o.nodes > 0 ? (c.o.nodes + 3) / 4 : (total > 0 ? 0 : (int64_t)1 << 22);
+            set_budget(&c, share, total > 0 ? total / 4 : 0);
+            cn_result r = decide(&c, lo);
+            if (r == CN_FOUND) best = take_solution(&c, p, offsets);
+            else if (r == CN_REFUTED) refuted = lo * g, lo++;
+        }
+        while (best > lo * g && !stopped) { /* then below each plan found */
+            int64_t H = (best - 1) / g;
+            double left = total > 0 ? total - (double)(clock() - t0) / CLOCKS_PER_SEC : 0;
+            if (total > 0 && left <= 0) {
+                stopped = true;
+                break;
+            }
+            set_budget(&c, c.o.nodes > 0 ? c.o.nodes - c.nodes : 0, left);
+            if (c.o.nodes > 0 && c.nodes >= c.o.nodes) {
+                stopped = true;
+                break;
+            }
+            cn_result r = decide(&c, H);
+            if (r == CN_FOUND) best = take_solution(&c, p, offsets);
+            else if (r == CN_REFUTED) refuted = H * g, lo = H + 1;
+            else stopped = true;
+        }
+        if (!stopped) {
+            st->proven_optimal = true;
+            if (refuted >= 0)
+                note(st, "optimal: %lld refuted at %lld after %lld nodes", (long long)best,
+                     (long long)(best - 1), (long long)c.nodes);
+            else
+                note(st, "optimal: %lld meets the max-load bound after %lld nodes", (long long)best,
+                     (long long)c.nodes);
+        } else {
+            note(st, "budget: %s; best %lld, bound %lld", c.o.nodes > 0 && c.nodes >= c.o.nodes ? "nodes" : "time",
+                 (long long)best, (long long)(lo * g));
+        }
+    }
+    int64_t lb = lo * g;
+    if (best <= lb) st->proven_optimal = true;
+    st->lower_bound = st->proven_optimal ? best : lb;
+    st->nodes = c.nodes;
+    cn_free(&c);
+    return AB_OK;
+}
+
+static const ab_param_desc canonical_params[] = {
+    {"target", "min|capacity", "min",
+     "min: the smallest arena; capacity: only whether the tensors fit the suite's capacity"},
+    {"time", "seconds > 0", "no limit", "stop the search after this much CPU time: the best plan so far"},
+    {"nodes", "integer >= 1", "no limit", "stop the search after this many nodes"},
+    {0},
+};
+
+const ab_planner abp_canonical = {
+    .name = "canonical",
+    .summary = "depth-first search over canonical solutions (MiniMalloc's method), optimal with a proof",
+    .flags = AB_PLANNER_EXACT | AB_PLANNER_ANYTIME,
+    .params = canonical_params,
+    .plan = canonical_plan,
+};

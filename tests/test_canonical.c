@@ -1,0 +1,353 @@
+/*
+ * test_canonical.c — planner `canonical` (planners/canonical.c): depth-first
+ * search over canonical solutions, MiniMalloc's method.
+ *
+ * Ground truth is the independent brute force of tests/brute.c; every plan is
+ * judged by the oracle (abo_check), never by the planner's own claims. Random
+ * problems of 3-8 tensors with large sizes that share no factor (up to 50000
+ * bytes) or multiples of one scale, alignments 1 to 64, nested and touching
+ * live ranges and some fixed offsets: the minimum equals the brute-force
+ * optimum with a proof; target=capacity answers "fits" exactly when the
+ * optimum is within the capacity; a node budget returns a valid plan and a
+ * true bound. Budgets are node counts only (deterministic).
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "brute.h"
+#include "core/problem.h"
+#include "oracle/bounds.h"
+#include "oracle/check.h"
+#include "planners/planner.h"
+
+#define T(nm, sz, s, e, ...) \
+    ((ab_tensor){.name = (char *)(nm), .size = (sz), .start = (s), .end = (e), .align = 1, \
+                 .offset = AB_NONE, .logical_bits = (sz) * 8, __VA_ARGS__})
+
+static void make(ab_problem *p, const ab_tensor *t, size_t n) {
+    ab_problem_init(p);
+    for (size_t i = 0; i < n; i++) cr_assert_eq(ab_problem_add(p, &t[i], NULL), AB_OK);
+}
+
+/* Plans p (all intermediates) with spec; off receives p->n offsets. */
+static ab_status plan(const char *spec, const ab_problem *p, int64_t *off, ab_plan_stats *stats,
+                      ab_error *err) {
+    const ab_planner *pl;
+    ab_params prm;
+    ab_plan_stats local;
+    if (stats == NULL) stats = &local;
+    memset(stats, 0, sizeof *stats);
+    ab_status st = ab_planner_resolve(spec, &pl, &prm, err);
+    if (st != AB_OK) return st;
+    ab_problem view;
+    ab_plan out;
+    st = ab_planner_run(pl, &prm, p, &view, &out, stats, err);
+    if (st == AB_OK) {
+        cr_assert_eq(out.n, p->n);
+        for (size_t i = 0; i < out.n; i++) off[out.v[i].tensor] = out.v[i].offset;
+    }
+    ab_plan_free(&out);
+    ab_problem_free(&view);
+    ab_params_free(&prm);
+    return st;
+}
+
+/* The oracle's verdict on off, and the arena it measured. */
+static abo_verdict judge(const ab_problem *p, const int64_t *off, int64_t *arena) {
+    ab_plan pl;
+    cr_assert_eq(ab_plan_from_offsets(&pl, off, p->n, NULL), AB_OK);
+    static abo_report r;
+    cr_assert_eq(abo_check(p, &pl, &r, NULL), AB_OK);
+    ab_plan_free(&pl);
+    if (arena) *arena = r.arena;
+    return r.verdict;
+}
+
+static int64_t max_load(const ab_problem *p) {
+    abo_bounds b;
+    cr_assert_eq(abo_bounds_compute(p, &b, NULL), AB_OK);
+    return b.max_load;
+}
+
+/* ---- random problems ------------------------------------------------------------- */
+
+static uint64_t rng;
+static uint64_t next(void) { /* splitmix64 */
+    uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static int64_t pick(int64_t lo, int64_t hi) { return lo + (int64_t)(next() % (uint64_t)(hi - lo + 1)); }
+
+/* 3-8 tensors. Sizes: any up to 50000 (so they share no factor), or
+ * multiples of 1000 or 1024 (one scale per problem, an odd one mixed in now
+ * and then); alignments 1 to 64; live ranges random, nested in an earlier
+ * one or touching one; with fixed > 0, one tensor in `fixed` gets a fixed
+ * offset (aligned), dropped when it collides with another. */
+static void random_problem(ab_problem *p, uint64_t seed, int fixed) {
+    static char names[8][8];
+    rng = seed * 104729 + 3;
+    ab_problem_init(p);
+    size_t n = (size_t)pick(3, 8);
+    int64_t scale = (int64_t[]){1, 1, 1000, 1024}[next() % 4];
+    int64_t horizon = pick(1, 8);
+    for (size_t i = 0; i < n; i++) {
+        snprintf(names[i], sizeof names[i], "t%zu", i);
+        int64_t s = pick(0, horizon), e = s + pick(0, 4);
+        uint64_t how = next() % 4;
+        if (how == 1 && i > 0) { /* nested in an earlier tensor */
+            const ab_tensor *o = &p->t[next() % i];
+            s = pick(o->start, o->end);
+            e = pick(s, o->end);
+        } else if (how == 2 && i > 0) { /* touching an earlier tensor */
+            const ab_tensor *o = &p->t[next() % i];
+            s = o->end;
+            e = s + pick(0, 3);
+        }
+        int64_t size = scale == 1 ? pick(1, 50000) : scale * pick(1, 40);
+        if (scale > 1 && next() % 6 == 0) size += pick(1, 999); /* an odd one */
+        int64_t align = (int64_t[]){1, 1, 1, 2, 4, 8, 16, 64}[next() % 8];
+        ab_tensor t = T(names[i], size, s, e, .align = align);
+        if (fixed > 0 && next() % (uint64_t)fixed == 0) t.offset = align * pick(0, 60000 / align);
+        cr_assert_eq(ab_problem_add(p, &t, NULL), AB_OK);
+    }
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < i; j++) {
+            const ab_tensor *a = &p->t[i], *b = &p->t[j];
+            if (a->offset == AB_NONE || b->offset == AB_NONE || !ab_conflict(a, b)) continue;
+            if (a->offset < b->offset + b->size && b->offset < a->offset + a->size)
+                p->t[i].offset = AB_NONE;
+        }
+}
+
+#define NRANDOM 400
+
+Test(canonical, equals_the_brute_force_optimum_with_a_proof) {
+    int nfixed = 0, above_bound = 0, searched = 0;
+    for (uint64_t seed = 0; seed < NRANDOM; seed++) {
+        ab_problem p;
+        random_problem(&p, seed, 6);
+        int64_t want = abt_brute_optimum(&p, NULL);
+        cr_assert_geq(want, 0, "seed %llu", (unsigned long long)seed);
+        int64_t off[8], arena;
+        ab_plan_stats st;
+        ab_error err;
+        cr_assert_eq(plan("canonical", &p, off, &st, &err), AB_OK, "seed %llu: %s",
+                     (unsigned long long)seed, err.msg);
+        cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu", (unsigned long long)seed);
+        cr_assert_eq(arena, want, "seed %llu: canonical %lld, brute force %lld (%s)",
+                     (unsigned long long)seed, (long long)arena, (long long)want, st.note);
+        cr_assert(st.proven_optimal, "seed %llu: %s", (unsigned long long)seed, st.note);
+        cr_assert_eq(st.lower_bound, want, "seed %llu", (unsigned long long)seed);
+        cr_assert(strncmp(st.note, "optimal: ", 9) == 0, "%s", st.note);
+        for (size_t i = 0; i < p.n; i++) nfixed += p.t[i].offset != AB_NONE;
+        above_bound += want > max_load(&p);
+        searched += st.nodes > 0;
+        ab_problem_free(&p);
+    }
+    /* the generator must reach the interesting cases */
+    cr_assert_gt(nfixed, 40, "%d fixed tensors", nfixed);
+    cr_assert_gt(above_bound, 60, "%d problems with an optimum above the max-load bound", above_bound);
+    cr_assert_gt(searched, 100, "%d problems searched", searched);
+}
+
+/* Decision mode: fits iff the optimum is within the capacity. Capacities at
+ * the optimum, one byte below, and random ones between the max-load bound
+ * and the optimum's double. */
+Test(canonical, target_capacity_fits_iff_the_optimum_does) {
+    int fits = 0, not_fits = 0;
+    for (uint64_t seed = 0; seed < 300; seed++) {
+        ab_problem p;
+        random_problem(&p, seed + 5000, 5);
+        int64_t opt = abt_brute_optimum(&p, NULL), lb = max_load(&p);
+        cr_assert_geq(opt, 0);
+        int64_t caps[3] = {opt, opt - 1, pick(lb, 2 * opt)};
+        for (int k = 0; k < 3; k++) {
+            p.capacity = caps[k];
+            int64_t off[8], arena;
+            ab_plan_stats st;
+            ab_error err;
+            cr_assert_eq(plan("canonical:target=capacity", &p, off, &st, &err), AB_OK, "%s", err.msg);
+            abo_verdict v = judge(&p, off, &arena);
+            if (opt <= caps[k]) {
+                cr_assert_eq(v, ABO_OK, "seed %llu cap %lld: %s", (unsigned long long)seed,
+                             (long long)caps[k], st.note);
+                cr_assert(strstr(st.note, "fits the capacity") == st.note, "%s", st.note);
+                fits++;
+            } else {
+                cr_assert_eq(v, ABO_OVER_CAPACITY, "seed %llu cap %lld", (unsigned long long)seed,
+                             (long long)caps[k]);
+                cr_assert(strstr(st.note, "does not fit the capacity") != NULL, "%s", st.note);
+                cr_assert_gt(st.lower_bound, caps[k], "a refutation proves the capacity too small");
+                cr_assert_leq(st.lower_bound, opt, "seed %llu", (unsigned long long)seed);
+                cr_assert_not(st.proven_optimal && arena != opt);
+                not_fits++;
+            }
+        }
+        ab_problem_free(&p);
+    }
+    cr_assert_gt(fits, 300);
+    cr_assert_gt(not_fits, 300);
+}
+
+/* A node budget stops the search with a valid plan and a true bound. */
+Test(canonical, a_node_budget_returns_a_valid_plan_and_a_true_bound) {
+    int stopped = 0;
+    for (uint64_t seed = 0; seed < 400; seed++) {
+        ab_problem p;
+        random_problem(&p, seed + 9000, 0);
+        int64_t opt = abt_brute_optimum(&p, NULL);
+        for (int64_t nodes = 1; nodes <= 8; nodes *= 2) {
+            char spec[64];
+            snprintf(spec, sizeof spec, "canonical:nodes=%lld", (long long)nodes);
+            int64_t off[8], arena;
+            ab_plan_stats st;
+            cr_assert_eq(plan(spec, &p, off, &st, NULL), AB_OK);
+            cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu %s", (unsigned long long)seed, spec);
+            cr_assert_geq(arena, opt);
+            cr_assert_leq(st.lower_bound, opt, "seed %llu %s: %s", (unsigned long long)seed, spec, st.note);
+            cr_assert_geq(st.lower_bound, max_load(&p));
+            cr_assert_leq(st.nodes, nodes);
+            if (!st.proven_optimal) {
+                cr_assert(strncmp(st.note, "budget: nodes; best ", 20) == 0, "%s", st.note);
+                stopped++;
+            } else {
+                cr_assert_eq(arena, opt);
+            }
+        }
+        ab_problem_free(&p);
+    }
+    cr_assert_gt(stopped, 30, "%d budget stops", stopped);
+}
+
+/* ---- known answers ------------------------------------------------------------------ */
+
+/* A fixed tensor splits the arena: the others fit around it. */
+Test(canonical, honours_fixed_offsets) {
+    ab_tensor t[] = {T("pinned", 64, 0, 4, .offset = 32), T("a", 64, 0, 1), T("b", 96, 1, 2),
+                     T("c", 32, 3, 4)};
+    ab_problem p;
+    make(&p, t, 4);
+    int64_t off[4], arena;
+    ab_plan_stats st;
+    cr_assert_eq(plan("canonical", &p, off, &st, NULL), AB_OK);
+    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_eq(off[0], 32);
+    cr_assert_eq(off[3], 0, "c fits exactly below the pinned tensor");
+    cr_assert_eq(arena, 256);
+    cr_assert(st.proven_optimal);
+    ab_problem_free(&p);
+}
+
+/* With a fixed tensor, the lowest floor need not be where the next tensor
+ * goes: c (floor 0) must sit above k for the optimum 16. A search that only
+ * places tensors at the lowest floor misses it. */
+Test(canonical, does_not_force_the_lowest_floor_beside_a_fixed_tensor) {
+    ab_tensor t[] = {T("p", 5, 0, 0, .offset = 0), T("k", 5, 0, 1), T("q", 6, 0, 0, .align = 2),
+                     T("c", 6, 1, 2)};
+    ab_problem p;
+    make(&p, t, 4);
+    int64_t off[4], arena;
+    ab_plan_stats st;
+    cr_assert_eq(plan("canonical", &p, off, &st, NULL), AB_OK);
+    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_eq(abt_brute_optimum(&p, NULL), 16);
+    cr_assert_eq(arena, 16, "%s", st.note);
+    cr_assert(st.proven_optimal);
+    ab_problem_free(&p);
+}
+
+Test(canonical, rejects_overlapping_fixed_offsets) {
+    ab_tensor t[] = {T("x", 64, 0, 4, .offset = 0), T("y", 64, 2, 3, .offset = 32)};
+    ab_problem p;
+    make(&p, t, 2);
+    int64_t off[2];
+    ab_error err;
+    cr_assert_eq(plan("canonical", &p, off, NULL, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "'x' and 'y' have fixed offsets that overlap") != NULL, "%s", err.msg);
+    ab_problem_free(&p);
+}
+
+Test(canonical, an_empty_problem_has_arena_0) {
+    ab_problem p;
+    ab_problem_init(&p);
+    ab_plan_stats st;
+    cr_assert_eq(plan("canonical", &p, NULL, &st, NULL), AB_OK);
+    cr_assert(st.proven_optimal);
+    cr_assert_eq(st.lower_bound, 0);
+    ab_problem_free(&p);
+}
+
+/* Many identical tensors live together: twins make it one order. */
+Test(canonical, identical_tensors_stack_without_search_blowup) {
+    ab_tensor t[12];
+    static char names[12][8];
+    for (int i = 0; i < 12; i++) {
+        snprintf(names[i], sizeof names[i], "w%d", i);
+        t[i] = T(names[i], 48, 0, 3, .align = 16);
+    }
+    t[11] = T(names[11], 40, 2, 5, .align = 16);
+    ab_problem p;
+    make(&p, t, 12);
+    int64_t off[12], arena;
+    ab_plan_stats st;
+    cr_assert_eq(plan("canonical", &p, off, &st, NULL), AB_OK);
+    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_eq(arena, 11 * 48 + 40);
+    cr_assert(st.proven_optimal);
+    cr_assert_lt(st.nodes, 100, "%lld nodes", (long long)st.nodes);
+    ab_problem_free(&p);
+}
+
+/* ---- parameters, registry, determinism ---------------------------------------------------- */
+
+static const ab_tensor hole[] = {T("a", 2, 0, 1), T("b", 1, 0, 3), T("c", 3, 2, 3)};
+
+Test(canonical, rejects_bad_parameters_naming_the_choices) {
+    ab_problem p;
+    make(&p, hole, 3);
+    int64_t off[3];
+    ab_error err;
+    struct {
+        const char *spec, *says;
+    } bad[] = {
+        {"canonical:target=fit", "expected min or capacity"},
+        {"canonical:time=0", "expected seconds > 0"},
+        {"canonical:time=soon", "expected seconds > 0"},
+        {"canonical:nodes=0", "parameter nodes"},
+        {"canonical:k=2", "takes no parameter 'k'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cr_assert_eq(plan(bad[i].spec, &p, off, NULL, &err), AB_EINPUT, "%s", bad[i].spec);
+        cr_assert(strstr(err.msg, bad[i].says) != NULL, "%s: %s", bad[i].spec, err.msg);
+    }
+    cr_assert_eq(plan("canonical:time=2.5,nodes=10", &p, off, NULL, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(plan("canonical:target=capacity", &p, off, NULL, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "needs a suite capacity") != NULL, "%s", err.msg);
+    ab_problem_free(&p);
+}
+
+Test(canonical, is_registered_as_exact_and_anytime_without_pools) {
+    const ab_planner *pl = ab_planner_find("canonical");
+    cr_assert_not_null(pl);
+    cr_assert(pl->flags & AB_PLANNER_EXACT);
+    cr_assert(pl->flags & AB_PLANNER_ANYTIME);
+    cr_assert_not(pl->flags & AB_PLANNER_POOLS);
+}
+
+Test(canonical, the_same_problem_gives_the_same_plan) {
+    for (uint64_t seed = 0; seed < 40; seed++) {
+        ab_problem p;
+        random_problem(&p, seed, 4);
+        int64_t a[8], b[8];
+        ab_plan_stats s1, s2;
+        cr_assert_eq(plan("canonical", &p, a, &s1, NULL), AB_OK);
+        cr_assert_eq(plan("canonical", &p, b, &s2, NULL), AB_OK);
+        cr_assert_arr_eq(a, b, p.n * sizeof a[0]);
+        cr_assert_eq(s1.nodes, s2.nodes);
+        cr_assert_str_eq(s1.note, s2.note);
+        ab_problem_free(&p);
+    }
+}
