@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/load.h"
+#include "harness/formats/formats.h"
 #include "oracle/bounds.h"
 #include "oracle/check.h"
 #include "planners/planner.h"
@@ -34,7 +34,7 @@
 static int run(const char *path, const char *budget, bool decide) {
     ab_problem p, view;
     ab_error err;
-    if (abh_load_problem(path, &p, &err) != AB_OK) {
+    if (abh_load_problem(path, NULL, &p, &err) != AB_OK) {
         fprintf(stderr, "bench_canonical: %s\n", err.msg);
         return 2;
     }

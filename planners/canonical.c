@@ -123,8 +123,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "greedy.h"
-#include "planner.h"
+#include "core/sort.h"
+#include "planners/greedy.h"
+#include "planners/planner.h"
 
 __extension__ typedef __int128 i128;
 
@@ -273,28 +274,36 @@ static bool sections(const ab_problem *p, int32_t *sec0, int32_t *sec1, int32_t 
     return true;
 }
 
-/* qsort context of the static order (planning is single-threaded). */
-static const ab_problem *sort_p;
-static const int32_t *sort_s0, *sort_s1;
+/* The static order's context: the problem and each tensor's sections. */
+typedef struct static_ctx {
+    const ab_problem *p;
+    const int32_t *s0, *s1;
+} static_ctx;
 
-static int by_static(const void *pa, const void *pb) {
+/* Longer sections first, then larger, then by index. */
+static int by_static(const void *pa, const void *pb, const void *ctx) {
+    const static_ctx *k = ctx;
     size_t x = *(const size_t *)pa, y = *(const size_t *)pb;
-    int32_t lx = sort_s1[x] - sort_s0[x], ly = sort_s1[y] - sort_s0[y];
+    int32_t lx = k->s1[x] - k->s0[x], ly = k->s1[y] - k->s0[y];
     if (lx != ly) return lx > ly ? -1 : 1;
-    int64_t sx = sort_p->t[x].size, sy = sort_p->t[y].size;
+    int64_t sx = k->p->t[x].size, sy = k->p->t[y].size;
     if (sx != sy) return sx > sy ? -1 : 1;
     return (x > y) - (x < y);
 }
 
 /* Twins (D3): same size, align and sections; sorted by those then index. */
-static const int64_t *tw_s, *tw_a;
-static const int32_t *tw_t0, *tw_t1;
-static int by_twin(const void *pa, const void *pb) {
+typedef struct twin_ctx {
+    const int64_t *s, *a;
+    const int32_t *t0, *t1;
+} twin_ctx;
+
+static int by_twin(const void *pa, const void *pb, const void *ctx) {
+    const twin_ctx *k = ctx;
     size_t x = *(const size_t *)pa, y = *(const size_t *)pb;
-    if (tw_s[x] != tw_s[y]) return tw_s[x] < tw_s[y] ? -1 : 1;
-    if (tw_a[x] != tw_a[y]) return tw_a[x] < tw_a[y] ? -1 : 1;
-    if (tw_t0[x] != tw_t0[y]) return tw_t0[x] < tw_t0[y] ? -1 : 1;
-    if (tw_t1[x] != tw_t1[y]) return tw_t1[x] < tw_t1[y] ? -1 : 1;
+    if (k->s[x] != k->s[y]) return k->s[x] < k->s[y] ? -1 : 1;
+    if (k->a[x] != k->a[y]) return k->a[x] < k->a[y] ? -1 : 1;
+    if (k->t0[x] != k->t0[y]) return k->t0[x] < k->t0[y] ? -1 : 1;
+    if (k->t1[x] != k->t1[y]) return k->t1[x] < k->t1[y] ? -1 : 1;
     return (x > y) - (x < y);
 }
 
@@ -336,8 +345,8 @@ static ab_status cn_setup(cn *c, const ab_problem *p, ab_error *err) {
         st = AB_ELIMIT;
         goto out;
     }
-    sort_p = p, sort_s0 = s0, sort_s1 = s1;
-    qsort(idx, c->nf, sizeof *idx, by_static);
+    static_ctx order = {.p = p, .s0 = s0, .s1 = s1};
+    ab_sort(idx, c->nf, sizeof *idx, by_static, &order);
     size_t nf = c->nf, N = nf ? nf : 1;
     int64_t g = c->g;
     c->orig = idx, idx = NULL;
@@ -374,13 +383,13 @@ static ab_status cn_setup(cn *c, const ab_problem *p, ab_error *err) {
     size_t *tw = ab_alloc_array(N, sizeof *tw);
     if (tw == NULL) goto out;
     for (size_t j = 0; j < nf; j++) tw[j] = j, c->twin[j] = -1;
-    tw_s = c->s, tw_a = c->a, tw_t0 = c->t0, tw_t1 = c->t1;
-    qsort(tw, nf, sizeof *tw, by_twin);
-    for (size_t k = 1; k < nf; k++)
-        if (by_twin(&tw[k - 1], &tw[k]) != 0 && tw_s[tw[k - 1]] == tw_s[tw[k]] &&
-            tw_a[tw[k - 1]] == tw_a[tw[k]] && tw_t0[tw[k - 1]] == tw_t0[tw[k]] &&
-            tw_t1[tw[k - 1]] == tw_t1[tw[k]])
-            c->twin[tw[k]] = (int32_t)tw[k - 1];
+    twin_ctx tk = {.s = c->s, .a = c->a, .t0 = c->t0, .t1 = c->t1};
+    ab_sort(tw, nf, sizeof *tw, by_twin, &tk);
+    for (size_t k = 1; k < nf; k++) {
+        size_t x = tw[k - 1], y = tw[k];
+        if (tk.s[x] == tk.s[y] && tk.a[x] == tk.a[y] && tk.t0[x] == tk.t0[y] && tk.t1[x] == tk.t1[y])
+            c->twin[y] = (int32_t)x;
+    }
     ab_free(tw);
     /* conflicts among free tensors: a pairwise scan over tensors sorted by t0 */
     int64_t edges = 0;
@@ -687,6 +696,7 @@ static ab_status canonical_plan(const ab_problem *p, const ab_params *opt, int64
     memset(&c, 0, sizeof c);
     st->lower_bound = AB_NONE;
     st->proven_optimal = false;
+    st->method = ABO_PROOF_EXHAUSTIVE; /* every refutation is of the real problem */
     st->nodes = 0;
     ab_status s = parse_opts(opt, &c.o, err);
     if (s != AB_OK) return s;
@@ -787,9 +797,12 @@ static ab_status canonical_plan(const ab_problem *p, const ab_params *opt, int64
 
 static const ab_param_desc canonical_params[] = {
     {"target", "min|capacity", "min",
-     "min: the smallest arena; capacity: only whether the tensors fit the suite's capacity"},
-    {"time", "seconds > 0", "no limit", "stop the search after this much CPU time: the best plan so far"},
-    {"nodes", "integer >= 1", "no limit", "stop the search after this many nodes"},
+     "min: the smallest arena; capacity: only whether the tensors fit the suite's capacity",
+     AB_PARAM_CHOICE, 0, 0},
+    {"time", "seconds > 0", "no limit",
+     "stop the search after this much CPU time: the best plan so far", AB_PARAM_SECONDS, 0, 0},
+    {"nodes", "integer >= 1", "no limit", "stop the search after this many nodes", AB_PARAM_INT, 1,
+     INT64_MAX},
     {0},
 };
 

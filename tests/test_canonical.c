@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "brute.h"
+#include "tests/brute.h"
 #include "core/problem.h"
 #include "oracle/bounds.h"
 #include "oracle/check.h"
