@@ -53,7 +53,8 @@ typedef enum abr_report_format {
     ABR_REPORT_MD = 0, /* Markdown: tables for a terminal, a PR comment or a wiki */
     ABR_REPORT_HTML,   /* one self-contained page with inline SVG charts */
     ABR_REPORT_CSV,    /* one line per result, a header line, RFC 4180 quoting */
-    ABR_REPORT_JSON    /* {"run", "planners", "suites", "rows"} */
+    ABR_REPORT_JSON,   /* {"run", "planners", "suites", "rows"} */
+    ABR_REPORT_NFORMATS /* the number of formats, not a format */
 } abr_report_format;
 
 /* Builds a problem from a suite's stored canonical text (e.g. a wrapper of

@@ -1,0 +1,414 @@
+/*
+ * model.c — the report's model (see model.h): rows read from the store,
+ * suites, planner specs and the figures derived from them; the words the
+ * formats share; the fields of a row.
+ */
+#include "results/report/model.h"
+
+#include <signal.h>
+#include <stdlib.h>
+
+#include "oracle/check.h"
+
+void abr_model_free(abr_model *m) {
+    abr_run_free(&m->run);
+    abr_rows_free(&m->rows);
+    for (size_t i = 0; i < m->nsp; i++) ab_free(m->sp[i].family);
+    ab_free(m->sp);
+    ab_free(m->su);
+    ab_free(m->rr);
+    memset(m, 0, sizeof *m);
+}
+
+static int cmp_str_ptr(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Sets *family to spec without its k parameter (name:key=value,...) and *k
+ * to that parameter; a spec without a usable k is its own family. */
+static ab_status spec_family(const char *spec, char **family, int64_t *k, ab_error *err) {
+    char *name;
+    ab_params ps;
+    *k = AB_NONE;
+    ab_status st = ab_spec_parse(spec, &name, &ps, NULL);
+    if (st == AB_ENOMEM) return ab_fail(err, AB_ENOMEM, "out of memory reading planner specs");
+    const char *kv = st == AB_OK ? ab_params_get(&ps, "k") : NULL;
+    int64_t kk;
+    if (kv != NULL && ab_parse_int64(kv, strlen(kv), &kk) && kk >= 1) {
+        ab_buf f = {0};
+        ab_buf_append(&f, name, strlen(name));
+        char sep = ':';
+        for (size_t i = 0; i < ps.n; i++) {
+            if (strcmp(ps.v[i].key, "k") == 0) continue;
+            ab_buf_printf(&f, "%c%s=%s", sep, ps.v[i].key, ps.v[i].value);
+            sep = ',';
+        }
+        if (f.oom) ab_buf_free(&f);
+        *family = f.s; /* NULL after an allocation failure */
+        *k = kk;
+    } else {
+        *family = ab_strdup(spec);
+    }
+    ab_free(name);
+    ab_params_free(&ps);
+    if (*family == NULL) return ab_fail(err, AB_ENOMEM, "out of memory reading planner specs");
+    return AB_OK;
+}
+
+/* The distinct specs of the rows, in byte order. */
+static ab_status build_specs(abr_model *m, ab_error *err) {
+    size_t n = m->rows.n;
+    const char **names = ab_alloc_array(n ? n : 1, sizeof *names);
+    if (names == NULL) return ab_fail(err, AB_ENOMEM, "out of memory building the report");
+    for (size_t i = 0; i < n; i++) names[i] = row_r(m, i)->spec;
+    qsort(names, n, sizeof *names, cmp_str_ptr);
+    m->sp = ab_calloc(n ? n : 1, sizeof *m->sp);
+    ab_status st = m->sp ? AB_OK : ab_fail(err, AB_ENOMEM, "out of memory building the report");
+    for (size_t i = 0; st == AB_OK && i < n; i++) {
+        if (m->nsp > 0 && strcmp(m->sp[m->nsp - 1].spec, names[i]) == 0) continue;
+        abr_rspec *p = &m->sp[m->nsp++];
+        p->spec = names[i];
+        st = spec_family(p->spec, &p->family, &p->k, err);
+    }
+    ab_free(names);
+    return st;
+}
+
+/* The index of spec in the model's sorted specs. */
+static size_t spec_index(const abr_model *m, const char *spec) {
+    size_t lo = 0, hi = m->nsp;
+    while (lo + 1 < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(m->sp[mid].spec, spec) <= 0) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Suites: maximal stretches of rows with one suite id (the store orders rows
+ * by suite name and hash, so each suite's rows are adjacent). */
+static ab_status build_suites(abr_model *m, ab_error *err) {
+    size_t n = m->rows.n;
+    m->su = ab_calloc(n ? n : 1, sizeof *m->su);
+    m->rr = ab_calloc(n ? n : 1, sizeof *m->rr);
+    if (m->su == NULL || m->rr == NULL)
+        return ab_fail(err, AB_ENOMEM, "out of memory building the report");
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || m->rows.v[i].suite.id != m->rows.v[i - 1].suite.id)
+            m->su[m->nsu++] = (abr_rsuite){.row0 = i, .bound = AB_NONE, .best = AB_NONE};
+        m->su[m->nsu - 1].nrows++;
+        abr_rrow *r = &m->rr[i];
+        r->suite = m->nsu - 1;
+        r->spec = spec_index(m, row_r(m, i)->spec);
+        r->k = m->sp[r->spec].k != AB_NONE ? m->sp[r->spec].k : row_r(m, i)->k;
+    }
+    for (size_t s = 1; s < m->nsu; s++)
+        if (strcmp(suite_of(m, s)->name, suite_of(m, s - 1)->name) == 0)
+            m->su[s].dup_name = m->su[s - 1].dup_name = true;
+    return AB_OK;
+}
+
+/* Offers v, from src (row: the row it came from), to the suite's best bound
+ * (oracle/certify.h decides which bound stands and what it proves). */
+static void offer_bound(const abr_model *m, abr_rsuite *su, int64_t v, abr_bound_src src,
+                        size_t row) {
+    abo_proof by = ABO_PROOF_LOWER_BOUND; /* max-load, stored */
+    if (src == ABR_SRC_ILP) by = ABO_PROOF_ILP;
+    if (src == ABR_SRC_PLANNER || src == ABR_SRC_PROOF) { /* a row's refutation or its own proof */
+        by = row_r(m, row)->proven_by;
+        if (by == ABO_PROOF_NONE) by = ABO_PROOF_EXHAUSTIVE;
+    }
+    abo_best_bound_offer(&su->bb, v, by, row);
+    if (su->bb.value == su->bound) return;
+    su->bound = su->bb.value;
+    su->src = src;
+    su->src_row = row;
+}
+
+/* The best bound and the best valid arena of suite si. */
+static void suite_figures(abr_model *m, size_t si) {
+    abr_rsuite *su = &m->su[si];
+    const abr_suite *s = suite_of(m, si);
+    abo_best_bound_init(&su->bb);
+    offer_bound(m, su, s->peak_live_bytes, ABR_SRC_MAX_LOAD, 0);
+    offer_bound(m, su, s->lower_bound, ABR_SRC_STORED, 0);
+    for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
+        const abr_result *r = row_r(m, i);
+        offer_bound(m, su, r->lower_bound, ABR_SRC_PLANNER, i);
+        offer_bound(m, su, r->ilp_bound, ABR_SRC_ILP, i);
+        if (!row_ok(m, i) || r->arena == AB_NONE) continue;
+        if (r->proven_by != ABO_PROOF_NONE) offer_bound(m, su, r->arena, ABR_SRC_PROOF, i);
+        if (su->best == AB_NONE || r->arena < su->best) su->best = r->arena;
+    }
+}
+
+/* Gap, proof and win of row i, added to its spec's figures. */
+static void row_figures(abr_model *m, size_t i) {
+    abr_rrow *rr = &m->rr[i];
+    const abr_rsuite *su = &m->su[rr->suite];
+    const abr_result *r = row_r(m, i);
+    abr_rspec *sp = &m->sp[rr->spec];
+    sp->rows++;
+    if ((unsigned)r->status < ABE_NSTATUSES) sp->status[r->status]++;
+    if (!row_ok(m, i) || r->arena == AB_NONE) return;
+    int64_t a = r->arena, lb = su->bound;
+    if (lb != AB_NONE && (lb > 0 || a == 0)) {
+        rr->has_gap = true;
+        rr->gap = lb > 0 ? (double)(a - lb) / (double)lb : 0.0;
+        if (a > 0 || lb == 0) {
+            sp->logsum += lb > 0 ? log((double)a / (double)lb) : 0.0;
+            sp->nratio++;
+        }
+    }
+    rr->proven = r->proven_by != ABO_PROOF_NONE || abo_certify_by_bound(a, &su->bb) != ABO_PROOF_NONE;
+    rr->win = a == su->best;
+    sp->proven += rr->proven;
+    sp->wins += rr->win;
+}
+
+/* Reads run `run` and derives every figure. *m is initialised by the call and
+ * freed with abr_model_free, even on failure. */
+ab_status abr_model_build(abr_store *s, int64_t run, abr_model *m, ab_error *err) {
+    memset(m, 0, sizeof *m);
+    ab_status st = abr_run_get(s, run, &m->run, err);
+    if (st == AB_OK) st = abr_rows_read(s, run, &m->rows, err);
+    if (st == AB_OK) st = build_specs(m, err);
+    if (st == AB_OK) st = build_suites(m, err);
+    if (st != AB_OK) return st;
+    for (size_t si = 0; si < m->nsu; si++) suite_figures(m, si);
+    for (size_t i = 0; i < m->rows.n; i++) row_figures(m, i);
+    return AB_OK;
+}
+
+/* ---- words ------------------------------------------------------------ */
+
+void abr_esc_md(ab_buf *b, const char *s) {
+    for (; *s; s++) {
+        if (*s == '|' || *s == '\\') ab_buf_append(b, "\\", 1);
+        ab_buf_append(b, (*s == '\n' || *s == '\r' || *s == '\t') ? " " : s, 1);
+    }
+}
+
+/* "-" for an absent integer, else the integer. */
+void abr_put_i64(ab_buf *b, int64_t v) {
+    if (v == AB_NONE) put(b, "-");
+    else ab_buf_printf(b, "%lld", (long long)v);
+}
+
+/* A gap as a signed percentage, "-" when there is none. */
+void abr_put_gap(ab_buf *b, bool has, double gap) {
+    if (!has) put(b, "-");
+    else ab_buf_printf(b, "%+.2f%%", gap * 100.0);
+}
+
+/* The name of suite si, with its hash's first 8 digits when the run has
+ * another suite of the same name. */
+void abr_put_suite(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
+    const abr_suite *s = suite_of(m, si);
+    esc(b, s->name);
+    if (m->su[si].dup_name) ab_buf_printf(b, "@%.8s", s->hash);
+}
+
+static const struct { int sig; const char *name; } signals[] = {
+    {SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},  {SIGFPE, "SIGFPE"},
+    {SIGILL, "SIGILL"},   {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGXCPU, "SIGXCPU"},
+    {SIGTRAP, "SIGTRAP"}, {SIGINT, "SIGINT"},   {SIGPIPE, "SIGPIPE"}, {SIGSYS, "SIGSYS"},
+};
+
+static void put_signal(ab_buf *b, int sig) {
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++)
+        if (signals[i].sig == sig) {
+            ab_buf_printf(b, "%s (%d)", signals[i].name, sig);
+            return;
+        }
+    ab_buf_printf(b, "%d", sig);
+}
+
+/* What is known of a failed row: signal, verdict, checker message, error,
+ * note, joined by "; ". */
+void abr_put_detail(ab_buf *b, esc_fn esc, const abr_result *r) {
+    size_t start = b->n;
+    if (r->signal != 0) {
+        put(b, "signal ");
+        put_signal(b, r->signal);
+    }
+    const char *parts[] = {r->verdict && strcmp(r->verdict, "ok") != 0 ? r->verdict : NULL,
+                           r->check_message, r->error, r->note};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        if (parts[i] == NULL || parts[i][0] == '\0') continue;
+        if (b->n > start) put(b, "; ");
+        esc(b, parts[i]);
+    }
+    if (b->n == start) put(b, "(no message)");
+}
+
+/* A failed cell: the status, with the signal of a crash. */
+void abr_put_fail_cell(ab_buf *b, const abr_result *r) {
+    put(b, abe_status_word(r->status));
+    if (r->signal != 0) {
+        put(b, " ");
+        put_signal(b, r->signal);
+    }
+}
+
+/* Where suite si's best bound came from. */
+void abr_put_bound_src(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
+    const abr_rsuite *su = &m->su[si];
+    const abr_result *r = su->src == ABR_SRC_NONE ? NULL : row_r(m, su->src_row);
+    switch (su->src) {
+    case ABR_SRC_NONE: put(b, "-"); break;
+    case ABR_SRC_MAX_LOAD: put(b, "max-load"); break;
+    case ABR_SRC_STORED: put(b, "stored bound"); break;
+    case ABR_SRC_PLANNER: put(b, "bound proved by "), esc(b, r->spec); break;
+    case ABR_SRC_ILP: put(b, "ILP bound of "), esc(b, r->spec); break;
+    case ABR_SRC_PROOF:
+        esc(b, r->spec);
+        ab_buf_printf(b, " proved its arena optimal (%s)", abo_proof_word(r->proven_by));
+        break;
+    }
+}
+
+/* The proof a suite's bound gives when the best arena reaches it. */
+abo_proof abr_bound_proof(const abr_model *m, size_t si) { return m->su[si].bb.by; }
+
+/* The certificate's verdict: optimal (proof), open (gap), conflict, ... */
+void abr_put_verdict(ab_buf *b, const abr_model *m, size_t si) {
+    const abr_rsuite *su = &m->su[si];
+    if (su->best == AB_NONE) put(b, "no valid plan");
+    else if (su->bound == AB_NONE) put(b, "no bound known");
+    else if (su->best == su->bound)
+        ab_buf_printf(b, "optimal (%s)", abo_proof_word(abr_bound_proof(m, si)));
+    else if (su->best < su->bound) put(b, "CONFLICT: a valid arena below a lower bound");
+    else if (suite_of(m, si)->optimum != AB_NONE && su->best < suite_of(m, si)->optimum)
+        ab_buf_printf(b, "CONFLICT: a valid arena below the known optimum %lld",
+                      (long long)suite_of(m, si)->optimum);
+    else if (su->bound == 0) put(b, "open");
+    else {
+        put(b, "open, gap ");
+        abr_put_gap(b, true, (double)(su->best - su->bound) / (double)su->bound);
+    }
+}
+
+/* The specs whose valid arena is the suite's best, joined by ", ". */
+void abr_put_winners(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
+    const abr_rsuite *su = &m->su[si];
+    bool any = false;
+    for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
+        if (!m->rr[i].win) continue;
+        if (any) put(b, ", ");
+        esc(b, row_r(m, i)->spec);
+        any = true;
+    }
+    if (!any) put(b, "-");
+}
+
+/* The rows of suite si that carry a proof of optimality: "spec (proof)". */
+void abr_put_claims(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
+    const abr_rsuite *su = &m->su[si];
+    bool any = false;
+    for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
+        const abr_result *r = row_r(m, i);
+        if (!row_ok(m, i) || r->proven_by == ABO_PROOF_NONE) continue;
+        if (any) put(b, ", ");
+        esc(b, r->spec);
+        ab_buf_printf(b, " (%s)", abo_proof_word(r->proven_by));
+        any = true;
+    }
+    if (!any) put(b, "-");
+}
+
+/* The geometric mean of a spec's arena / bound ratios, "-" when none. */
+void abr_put_geomean(ab_buf *b, const abr_rspec *p) {
+    if (p->nratio == 0) put(b, "-");
+    else ab_buf_printf(b, "%.4f", exp(p->logsum / (double)p->nratio));
+}
+
+size_t abr_failed_rows(const abr_model *m) {
+    size_t n = 0;
+    for (size_t i = 0; i < m->rows.n; i++) n += !row_ok(m, i);
+    return n;
+}
+
+/* The row of spec j on suite si, or SIZE_MAX when that pair did not run. */
+size_t abr_cell_row(const abr_model *m, size_t si, size_t j) {
+    const abr_rsuite *su = &m->su[si];
+    for (size_t i = su->row0; i < su->row0 + su->nrows; i++)
+        if (m->rr[i].spec == j) return i;
+    return SIZE_MAX;
+}
+
+
+/* The workspace twin of suite si when si is a separate-I/O variant, else SIZE_MAX. */
+size_t abr_io_twin(const abr_model *m, size_t si) {
+    const char *name = suite_of(m, si)->name;
+    size_t len = strlen(name), tail = strlen(ABR_IO_SEP);
+    if (len <= tail || strcmp(name + len - tail, ABR_IO_SEP) != 0) return SIZE_MAX;
+    for (size_t w = 0; w < m->nsu; w++) {
+        const char *other = suite_of(m, w)->name;
+        if (strncmp(other, name, len - tail) == 0 && strcmp(other + len - tail, ABR_IO_WS) == 0)
+            return w;
+    }
+    return SIZE_MAX;
+}
+
+bool abr_io_any(const abr_model *m) {
+    for (size_t si = 0; si < m->nsu; si++)
+        if (abr_io_twin(m, si) != SIZE_MAX) return true;
+    return false;
+}
+
+
+
+/* The ABR_NFIELDS fields of row i, in column order. */
+void abr_row_fields(const abr_model *m, size_t i, abr_field f[ABR_NFIELDS]) {
+    const abr_row *w = &m->rows.v[i];
+    const abr_result *r = &w->r;
+    const abr_rrow *rr = &m->rr[i];
+    const abr_rsuite *su = &m->su[rr->suite];
+    size_t n = 0;
+    f[n++] = fi("run", r->run);
+    f[n++] = fs("suite", w->suite.name);
+    f[n++] = fs("suite_hash", w->suite.hash);
+    f[n++] = fi("tensors", w->suite.tensors);
+    f[n++] = fs("spec", r->spec);
+    f[n++] = fi("k", rr->k);
+    f[n++] = fs("status", abe_status_word(r->status));
+    f[n++] = fi("arena", r->arena);
+    f[n++] = fi("lower_bound", r->lower_bound);
+    f[n++] = fi("max_load", w->suite.peak_live_bytes);
+    f[n++] = fi("best_bound", su->bound);
+    f[n++] = fr("gap", rr->gap, !rr->has_gap);
+    f[n++] = fb("proven", rr->proven);
+    f[n++] = fb("win", rr->win);
+    f[n++] = fs("proven_by", abo_proof_word(r->proven_by));
+    f[n++] = fs("ilp_status", r->ilp_status);
+    f[n++] = fi("ilp_objective", r->ilp_objective);
+    f[n++] = fi("ilp_bound", r->ilp_bound);
+    f[n++] = fr("wall_s", r->wall_s, r->wall_s < 0);
+    f[n++] = fr("cpu_s", r->cpu_s, r->cpu_s < 0);
+    f[n++] = fi("peak_rss", r->peak_rss);
+    f[n++] = fi("nodes", r->nodes);
+    f[n++] = fi("signal", r->signal != 0 ? r->signal : AB_NONE);
+    f[n++] = fs("verdict", r->verdict);
+    f[n++] = fs("check_message", r->check_message);
+    f[n++] = fs("error", r->error);
+    f[n++] = fs("note", r->note);
+    f[n++] = fs("plan_hash", r->plan_hash[0] ? r->plan_hash : NULL);
+    f[n++] = fs("recorded", r->recorded);
+}
+
+/* The field names, from the fields of a blank row (a run may have none). */
+void abr_field_names(abr_field f[ABR_NFIELDS]) {
+    abr_row w;
+    abr_suite_init(&w.suite);
+    abr_result_init(&w.r);
+    w.suite.name = w.r.spec = "";
+    w.suite.hash[0] = w.r.plan_hash[0] = '\0';
+    abr_rrow rr = {.k = AB_NONE};
+    abr_rsuite su = {.bound = AB_NONE, .best = AB_NONE};
+    abr_rspec sp = {.spec = "", .k = AB_NONE};
+    abr_model blank = {.rows = {.n = 1, .v = &w}, .rr = &rr, .su = &su, .nsu = 1, .sp = &sp,
+                   .nsp = 1};
+    abr_row_fields(&blank, 0, f);
+}
+

@@ -1,0 +1,27 @@
+/*
+ * render.h — the report's renderers, one per format (private to
+ * results/report/): report.c lists them in its format table, each in its own
+ * file (report_md.c, report_html.c, report_csv.c, report_json.c).
+ */
+#ifndef AB_REPORT_RENDER_H
+#define AB_REPORT_RENDER_H
+
+#include "results/report/model.h"
+
+/* Appends the report of model m to b. s and opt serve the sections that go
+ * back to the store (the plan pictures, the bytes per pool); a renderer
+ * without them ignores both. Returns AB_ENOMEM or a store failure; b->oom is
+ * checked by the caller. */
+typedef ab_status (*abr_render_fn)(ab_buf *b, abr_store *s, const abr_model *m,
+                                   const abr_report_opts *opt, ab_error *err);
+
+ab_status abr_render_md(ab_buf *b, abr_store *s, const abr_model *m,
+                        const abr_report_opts *opt, ab_error *err);
+ab_status abr_render_html(ab_buf *b, abr_store *s, const abr_model *m,
+                          const abr_report_opts *opt, ab_error *err);
+ab_status abr_render_csv(ab_buf *b, abr_store *s, const abr_model *m,
+                         const abr_report_opts *opt, ab_error *err);
+ab_status abr_render_json(ab_buf *b, abr_store *s, const abr_model *m,
+                          const abr_report_opts *opt, ab_error *err);
+
+#endif

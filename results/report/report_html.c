@@ -1,0 +1,654 @@
+/*
+ * report_html.c — the report as one self-contained HTML page: the tables and
+ * three inline SVG pieces (the gap chart, the arena-versus-k charts, the
+ * plans with the largest gaps, drawn by svg.c).
+ */
+#include "results/report/render.h"
+
+#include <stdlib.h>
+
+#include "results/report/sections.h"
+#include "results/report/svg.h"
+
+/* ---- HTML: page, tables -------------------------------------------------------- */
+
+static const char *const colors[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+                                     "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#7f7f7f"};
+#define NCOLORS (sizeof colors / sizeof colors[0])
+
+static const char html_style[] =
+    "body{font-family:sans-serif;margin:1.5em;color:#222;line-height:1.35}\n"
+    "h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ccc}\n"
+    "table{border-collapse:collapse;margin:.6em 0}\n"
+    "th,td{border:1px solid #ccc;padding:2px 8px;text-align:right;vertical-align:top}\n"
+    "th{background:#f2f2f2}.l{text-align:left}\n"
+    "td.best{font-weight:bold;background:#e3f2e3}td.fail{background:#fbe4e4;color:#a00}\n"
+    "td.miss{color:#999}p.note{color:#555;font-size:.9em}\n"
+    "svg{max-width:100%;height:auto}.charts{display:flex;flex-wrap:wrap;gap:1em}\n"
+    "figure{margin:.6em 0}figcaption{font-size:.9em;color:#555}\n";
+
+static void esc_xml(ab_buf *b, const char *s) { ab_buf_xml(b, s); }
+
+static void html_field(ab_buf *b, const char *key, const char *v) {
+    ab_buf_printf(b, "<tr><th class=\"l\">%s</th><td class=\"l\">", key);
+    esc_xml(b, v ? v : "-");
+    put(b, "</td></tr>\n");
+}
+
+static void html_header(ab_buf *b, const abr_model *m) {
+    const abr_run *r = &m->run;
+    ab_buf_printf(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                     "<title>arenabench report: run %lld</title>\n<style>\n%s</style>\n</head>\n"
+                     "<body>\n<h1>arenabench report: run %lld</h1>\n<table>\n",
+                  (long long)r->id, html_style, (long long)r->id);
+    html_field(b, "status", abr_run_status_word(r->status));
+    html_field(b, "tag", r->tag);
+    html_field(b, "revision", r->revision);
+    html_field(b, "host", r->host);
+    html_field(b, "started", r->started);
+    html_field(b, "finished", r->finished ? r->finished : "not finished");
+    html_field(b, "command", r->command);
+    size_t fail = abr_failed_rows(m);
+    ab_buf_printf(b, "</table>\n<p>%zu suites, %zu planner specs, %zu results: %zu valid, %zu "
+                     "failed.</p>\n", m->nsu, m->nsp, m->rows.n, m->rows.n - fail, fail);
+}
+
+static void html_planners(ab_buf *b, const abr_model *m) {
+    put(b, "<h2>Planners</h2>\n<table>\n<tr><th class=\"l\">planner</th><th>suites</th>"
+           "<th>valid</th><th>invalid</th><th>timeout</th><th>crash</th><th>oom</th>"
+           "<th>infeasible</th><th>error</th><th>geomean arena/bound</th><th>proven</th>"
+           "<th>wins</th></tr>\n");
+    for (size_t j = 0; j < m->nsp; j++) {
+        const abr_rspec *p = &m->sp[j];
+        ab_buf_printf(b, "<tr><td class=\"l\"><span style=\"color:%s\">&#9679;</span> ",
+                      colors[j % NCOLORS]);
+        esc_xml(b, p->spec);
+        ab_buf_printf(b, "</td><td>%zu</td>", p->rows);
+        for (int s = 0; s < ABE_NSTATUSES; s++) ab_buf_printf(b, "<td>%zu</td>", p->status[s]);
+        put(b, "<td>");
+        abr_put_geomean(b, p);
+        ab_buf_printf(b, "</td><td>%zu</td><td>%zu</td></tr>\n", p->proven, p->wins);
+    }
+    put(b, "</table>\n<p class=\"note\">geomean: the geometric mean of arena / best known lower "
+           "bound over valid rows; proven: valid rows proven optimal (by the row's own proof or "
+           "an arena equal to the best bound); wins: valid rows with the smallest arena of their "
+           "suite (ties all win).</p>\n");
+}
+
+static void html_cell(ab_buf *b, const abr_model *m, size_t si, size_t j) {
+    size_t i = abr_cell_row(m, si, j);
+    if (i == SIZE_MAX) {
+        put(b, "<td class=\"miss\">-</td>");
+        return;
+    }
+    const abr_result *r = row_r(m, i);
+    if (!row_ok(m, i) || r->arena == AB_NONE) {
+        put(b, "<td class=\"fail\">");
+        abr_put_fail_cell(b, r);
+        put(b, "</td>");
+        return;
+    }
+    ab_buf_printf(b, "<td%s>%lld<br><small>", m->rr[i].win ? " class=\"best\"" : "",
+                  (long long)r->arena);
+    abr_put_gap(b, m->rr[i].has_gap, m->rr[i].gap);
+    put(b, "</small></td>");
+}
+
+static void html_io(ab_buf *b, const abr_model *m) {
+    if (!abr_io_any(m)) return;
+    put(b, "<h2>I/O in the workspace</h2>\n<p>Footprint with inputs and outputs outside the "
+           "arena (arena + I/O bytes) against planning them inside it (io: workspace), and the "
+           "saving.</p>\n<table><tr><th>suite</th><th>planner</th><th>separate: arena + I/O = "
+           "footprint</th><th>workspace: arena</th><th>saving</th></tr>\n");
+    abr_io_rows(b, m, true);
+    put(b, "</table>\n");
+}
+
+static void html_suites(ab_buf *b, const abr_model *m) {
+    put(b, "<h2>Suites</h2>\n<p class=\"note\">Each cell: the arena in bytes and its gap to the "
+           "suite's best known lower bound; green: the best valid arena; red: a failure.</p>\n"
+           "<p class=\"note\">logical: bytes of shape x element bits, packed; physical: after "
+           "alignment and layout padding; peak live: the max-load bound.</p>\n"
+           "<table>\n<tr><th class=\"l\">suite</th><th>tensors</th><th>logical</th>"
+           "<th>physical</th><th>peak live</th><th>bound</th>");
+    for (size_t j = 0; j < m->nsp; j++) {
+        put(b, "<th>");
+        esc_xml(b, m->sp[j].spec);
+        put(b, "</th>");
+    }
+    put(b, "</tr>\n");
+    for (size_t si = 0; si < m->nsu; si++) {
+        put(b, "<tr><td class=\"l\">");
+        abr_put_suite(b, esc_xml, m, si);
+        put(b, "</td><td>");
+        abr_put_i64(b, suite_of(m, si)->tensors);
+        put(b, "</td><td>");
+        abr_put_i64(b, suite_of(m, si)->logical_bytes);
+        put(b, "</td><td>");
+        abr_put_i64(b, suite_of(m, si)->physical_bytes);
+        put(b, "</td><td>");
+        abr_put_i64(b, suite_of(m, si)->peak_live_bytes);
+        put(b, "</td><td>");
+        abr_put_i64(b, m->su[si].bound);
+        put(b, "</td>");
+        for (size_t j = 0; j < m->nsp; j++) html_cell(b, m, si, j);
+        put(b, "</tr>\n");
+    }
+    put(b, "</table>\n");
+}
+
+static void html_certificates(ab_buf *b, const abr_model *m) {
+    put(b, "<h2>Optimality certificates</h2>\n<table>\n<tr><th class=\"l\">suite</th>"
+           "<th>best arena</th><th class=\"l\">reached by</th><th>best bound</th>"
+           "<th class=\"l\">bound from</th><th class=\"l\">verdict</th>"
+           "<th class=\"l\">proofs in rows</th></tr>\n");
+    for (size_t si = 0; si < m->nsu; si++) {
+        put(b, "<tr><td class=\"l\">");
+        abr_put_suite(b, esc_xml, m, si);
+        put(b, "</td><td>");
+        abr_put_i64(b, m->su[si].best);
+        put(b, "</td><td class=\"l\">");
+        abr_put_winners(b, esc_xml, m, si);
+        put(b, "</td><td>");
+        abr_put_i64(b, m->su[si].bound);
+        put(b, "</td><td class=\"l\">");
+        abr_put_bound_src(b, esc_xml, m, si);
+        put(b, "</td><td class=\"l\">");
+        abr_put_verdict(b, m, si);
+        put(b, "</td><td class=\"l\">");
+        abr_put_claims(b, esc_xml, m, si);
+        put(b, "</td></tr>\n");
+    }
+    put(b, "</table>\n<p class=\"note\">lower-bound: the max-load (or stored) bound equals the "
+           "arena; ilp: GLPK proved it; exhaustive: an exact planner refuted every smaller "
+           "height.</p>\n");
+}
+
+static void html_failures(ab_buf *b, const abr_model *m) {
+    size_t n = abr_failed_rows(m);
+    put(b, "<h2>Failures</h2>\n");
+    if (n == 0) {
+        put(b, "<p>No failures.</p>\n");
+        return;
+    }
+    ab_buf_printf(b, "<p>%zu failed results.</p>\n<table>\n<tr><th class=\"l\">suite</th>"
+                     "<th class=\"l\">planner</th><th class=\"l\">status</th>"
+                     "<th class=\"l\">detail</th></tr>\n", n);
+    for (size_t i = 0; i < m->rows.n; i++) {
+        if (row_ok(m, i)) continue;
+        const abr_result *r = row_r(m, i);
+        put(b, "<tr><td class=\"l\">");
+        abr_put_suite(b, esc_xml, m, m->rr[i].suite);
+        put(b, "</td><td class=\"l\">");
+        esc_xml(b, r->spec);
+        ab_buf_printf(b, "</td><td class=\"l\">%s</td><td class=\"l\">",
+                      abe_status_word(r->status));
+        abr_put_detail(b, esc_xml, r);
+        put(b, "</td></tr>\n");
+    }
+    put(b, "</table>\n");
+}
+
+/* ---- HTML: the gap chart ------------------------------------------------------ */
+
+#define GC_LEFT 230.0  /* suite labels */
+#define GC_PLOT 520.0  /* plot width */
+#define GC_RIGHT 80.0  /* the failure column */
+#define GC_ROW 20.0    /* one suite */
+#define GC_LEG 16.0    /* one legend line */
+
+/* The smallest of 1, 2, 5 x 10^n percent at least maxp (and at least 1). */
+static double nice_ceiling(double maxp) {
+    static const double steps[] = {1.0, 2.0, 5.0};
+    for (double scale = 1.0; scale < 1e15; scale *= 10.0)
+        for (size_t i = 0; i < 3; i++)
+            if (steps[i] * scale >= maxp) return steps[i] * scale;
+    return 1e15;
+}
+
+/* A label of at most 32 bytes (cut on a UTF-8 boundary, "..." added). */
+static void put_short(ab_buf *b, const char *s) {
+    size_t n = strlen(s);
+    if (n <= 32) {
+        esc_xml(b, s);
+        return;
+    }
+    size_t cut = 29;
+    while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80) cut--;
+    char tmp[33];
+    memcpy(tmp, s, cut);
+    tmp[cut] = '\0';
+    esc_xml(b, tmp);
+    put(b, "...");
+}
+
+static void gap_legend(ab_buf *b, const abr_model *m) {
+    for (size_t j = 0; j < m->nsp; j++) {
+        double y = 14.0 + GC_LEG * (double)j;
+        ab_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"/><text x=\"%.1f\" "
+                         "y=\"%.1f\" font-size=\"12\">", GC_LEFT + 6, y - 4, colors[j % NCOLORS],
+                      GC_LEFT + 16, y);
+        esc_xml(b, m->sp[j].spec);
+        put(b, "</text>\n");
+    }
+}
+
+static void gap_axis(ab_buf *b, double top, double bottom, double pmax) {
+    for (int t = 0; t <= 4; t++) {
+        double x = GC_LEFT + GC_PLOT * t / 4.0;
+        ab_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+                         "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">"
+                         "%g%%</text>\n", x, top, x, bottom, x, bottom + 14, pmax * t / 4.0);
+    }
+    double xf = GC_LEFT + GC_PLOT + 20;
+    ab_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#999\" "
+                     "stroke-dasharray=\"2,2\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
+                     "text-anchor=\"middle\">failed</text>\n",
+                  xf, top, xf, bottom, GC_LEFT + GC_PLOT + 20 + (GC_RIGHT - 20) / 2, bottom + 14);
+}
+
+/* The dots (or failure marks) of suite si's rows on its band at y. */
+static void gap_band(ab_buf *b, const abr_model *m, size_t si, double y, double pmax) {
+    const abr_rsuite *su = &m->su[si];
+    double step = m->nsp > 1 ? 12.0 / (double)(m->nsp - 1) : 0.0;
+    if (step > 4.0) step = 4.0;
+    for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
+        const abr_rrow *rr = &m->rr[i];
+        const abr_result *r = row_r(m, i);
+        double dy = y + step * ((double)rr->spec - (double)(m->nsp - 1) / 2.0);
+        const char *c = colors[rr->spec % NCOLORS];
+        if (row_ok(m, i) && rr->has_gap) {
+            double p = rr->gap * 100.0;
+            p = p < 0 ? 0 : p > pmax ? pmax : p;
+            ab_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" "
+                             "fill-opacity=\"0.85\"><title>",
+                          GC_LEFT + GC_PLOT * p / pmax, dy, c);
+            esc_xml(b, r->spec);
+            ab_buf_printf(b, ": arena %lld, gap ", (long long)r->arena);
+            abr_put_gap(b, true, rr->gap);
+            put(b, "</title></circle>\n");
+        } else if (!row_ok(m, i)) {
+            ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"%s\" "
+                             "text-anchor=\"middle\">&#215;<title>",
+                          GC_LEFT + GC_PLOT + 50 + 4.0 * ((double)rr->spec -
+                          (double)(m->nsp - 1) / 2.0), dy + 4, c);
+            esc_xml(b, r->spec);
+            ab_buf_printf(b, ": %s</title></text>\n", abe_status_word(r->status));
+        }
+    }
+}
+
+/* A dot chart: one band per suite, one dot per planner at its gap. */
+static void html_gap_chart(ab_buf *b, const abr_model *m) {
+    double maxp = 0;
+    for (size_t i = 0; i < m->rows.n; i++)
+        if (m->rr[i].has_gap && m->rr[i].gap * 100.0 > maxp) maxp = m->rr[i].gap * 100.0;
+    double pmax = nice_ceiling(maxp);
+    double top = 14.0 + GC_LEG * (double)m->nsp;
+    double bottom = top + GC_ROW * (double)m->nsu;
+    put(b, "<h2>Gap to the best bound</h2>\n");
+    if (m->rows.n == 0) {
+        put(b, "<p>No results.</p>\n");
+        return;
+    }
+    ab_buf_printf(b, "<figure>\n<svg xmlns=\"http://www.w3.org/"
+                     "2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+                     "font-family=\"sans-serif\" role=\"img\">\n",
+                  GC_LEFT + GC_PLOT + GC_RIGHT, bottom + 24, GC_LEFT + GC_PLOT + GC_RIGHT,
+                  bottom + 24);
+    gap_legend(b, m);
+    for (size_t si = 0; si < m->nsu; si += 2)
+        ab_buf_printf(b, "<rect x=\"0\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" "
+                         "fill=\"#f6f6f6\"/>\n", top + GC_ROW * (double)si,
+                      GC_LEFT + GC_PLOT + GC_RIGHT, GC_ROW);
+    gap_axis(b, top, bottom, pmax);
+    for (size_t si = 0; si < m->nsu; si++) {
+        double y = top + GC_ROW * ((double)si + 0.5);
+        ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"end\">",
+                      GC_LEFT - 8, y + 4);
+        put_short(b, suite_of(m, si)->name);
+        if (m->su[si].dup_name) ab_buf_printf(b, "@%.8s", suite_of(m, si)->hash);
+        put(b, "<title>");
+        abr_put_suite(b, esc_xml, m, si);
+        put(b, "</title></text>\n");
+        gap_band(b, m, si, y, pmax);
+    }
+    put(b, "</svg>\n<figcaption>One band per suite, one dot per planner at its gap (arena / "
+           "best bound - 1); &#215;: a failure. Hover for values.</figcaption>\n</figure>\n");
+}
+
+/* ---- HTML: arena versus k ----------------------------------------------------- */
+
+#define KC_W 460.0
+#define KC_H 200.0
+#define KC_LEFT 80.0
+#define KC_TOP 28.0
+#define KC_PAD 40.0
+
+/* A series: the rows of one suite whose specs share a family. */
+typedef struct kseries {
+    size_t fam;       /* the spec index whose family names the series */
+    size_t *rows;     /* sorted by k, then row */
+    size_t n;
+} kseries;
+
+/* Sorts rows[0 .. n) by k, then row (insertion: a series has a few rows). */
+static void sort_by_k(const abr_model *m, size_t *rows, size_t n) {
+    for (size_t i = 1; i < n; i++) {
+        size_t v = rows[i], j = i;
+        for (; j > 0 && (m->rr[rows[j - 1]].k > m->rr[v].k ||
+                         (m->rr[rows[j - 1]].k == m->rr[v].k && rows[j - 1] > v)); j--)
+            rows[j] = rows[j - 1];
+        rows[j] = v;
+    }
+}
+
+/* true when a row of suite si before row i (with a k) has row i's family,
+ * so each family makes one series. */
+static bool family_seen(const abr_model *m, size_t si, size_t i) {
+    const char *f = m->sp[m->rr[i].spec].family;
+    for (size_t j = m->su[si].row0; j < i; j++)
+        if (m->rr[j].k != AB_NONE && strcmp(m->sp[m->rr[j].spec].family, f) == 0) return true;
+    return false;
+}
+
+/* The series of suite si with at least two distinct k; *out owned (ab_free
+ * each rows and the array). Returns false when out of memory. */
+static bool k_series(const abr_model *m, size_t si, kseries **out, size_t *nout) {
+    const abr_rsuite *su = &m->su[si];
+    *out = ab_calloc(su->nrows + 1, sizeof **out);
+    *nout = 0;
+    if (*out == NULL) return false;
+    for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
+        if (m->rr[i].k == AB_NONE || family_seen(m, si, i)) continue;
+        const char *f = m->sp[m->rr[i].spec].family;
+        kseries *s = &(*out)[*nout];
+        s->fam = m->rr[i].spec;
+        s->rows = ab_alloc_array(su->nrows, sizeof *s->rows);
+        if (s->rows == NULL) return false;
+        for (size_t j = i; j < su->row0 + su->nrows; j++)
+            if (m->rr[j].k != AB_NONE && strcmp(m->sp[m->rr[j].spec].family, f) == 0)
+                s->rows[s->n++] = j;
+        sort_by_k(m, s->rows, s->n);
+        if (m->rr[s->rows[0]].k != m->rr[s->rows[s->n - 1]].k) {
+            (*nout)++;
+        } else { /* one k only: not a series; the slot is reused */
+            ab_free(s->rows);
+            s->rows = NULL;
+            s->n = 0;
+        }
+    }
+    return true;
+}
+
+static void free_series(kseries *s, size_t n) {
+    if (s == NULL) return;
+    for (size_t i = 0; i <= n; i++) ab_free(s[i].rows);
+    ab_free(s);
+}
+
+typedef struct kframe {
+    double lk0, lk1;   /* log2 k range */
+    double y0, y1;     /* arena range */
+    double top;        /* the plot's top, below the legend */
+} kframe;
+
+static double kx(const kframe *f, int64_t k) {
+    return KC_LEFT + (log2((double)k) - f->lk0) / (f->lk1 - f->lk0) * (KC_W - KC_LEFT - 16);
+}
+static double ky(const kframe *f, double v) {
+    return f->top + KC_H - (v - f->y0) / (f->y1 - f->y0) * KC_H;
+}
+
+static kframe k_frame(const abr_model *m, size_t si, const kseries *s, size_t ns) {
+    kframe f = {1e300, -1e300, 1e300, -1e300, KC_TOP + 14.0 * (double)ns};
+    if (m->su[si].bound != AB_NONE) f.y0 = f.y1 = (double)m->su[si].bound;
+    for (size_t q = 0; q < ns; q++)
+        for (size_t t = 0; t < s[q].n; t++) {
+            size_t i = s[q].rows[t];
+            double lk = log2((double)m->rr[i].k);
+            if (lk < f.lk0) f.lk0 = lk;
+            if (lk > f.lk1) f.lk1 = lk;
+            const abr_result *r = row_r(m, i);
+            if (!row_ok(m, i) || r->arena == AB_NONE) continue;
+            if ((double)r->arena < f.y0) f.y0 = (double)r->arena;
+            if ((double)r->arena > f.y1) f.y1 = (double)r->arena;
+        }
+    if (f.y0 > f.y1) f.y0 = 0, f.y1 = 1;
+    double pad = (f.y1 - f.y0) * 0.08;
+    if (pad < 1) pad = 1;
+    f.y0 -= pad;
+    f.y1 += pad;
+    return f;
+}
+
+/* true when a point before s[q].rows[t] (in s[0 .. q]) has the same k. */
+static bool k_seen(const abr_model *m, const kseries *s, size_t q, size_t t) {
+    int64_t k = m->rr[s[q].rows[t]].k;
+    for (size_t a = 0; a <= q; a++)
+        for (size_t c = 0; c < (a == q ? t : s[a].n); c++)
+            if (m->rr[s[a].rows[c]].k == k) return true;
+    return false;
+}
+
+static void k_axes(ab_buf *b, const abr_model *m, size_t si, const kframe *f, const kseries *s,
+                   size_t ns) {
+    double bottom = f->top + KC_H;
+    ab_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>"
+                     "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+                  KC_LEFT, f->top, KC_LEFT, bottom, KC_LEFT, bottom, KC_W - 8, bottom);
+    for (int t = 0; t <= 2; t++) {
+        double v = f->y0 + (f->y1 - f->y0) * t / 2.0;
+        ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.0f"
+                         "</text>\n", KC_LEFT - 4, ky(f, v) + 3, v);
+    }
+    for (size_t q = 0; q < ns; q++)
+        for (size_t t = 0; t < s[q].n; t++) {
+            int64_t k = m->rr[s[q].rows[t]].k;
+            if (k_seen(m, s, q, t)) continue;
+            ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
+                             "text-anchor=\"middle\">%lld</text>\n",
+                          kx(f, k), bottom + 13, (long long)k);
+        }
+    ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">"
+                     "coarsening k (log scale)</text>\n", (KC_LEFT + KC_W) / 2, bottom + 28);
+    if (m->su[si].bound == AB_NONE) return;
+    double yb = ky(f, (double)m->su[si].bound);
+    ab_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#1f4e9c\" "
+                     "stroke-dasharray=\"6,3\"><title>best bound %lld</title></line>\n"
+                     "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"#1f4e9c\" "
+                     "text-anchor=\"end\">bound</text>\n",
+                  KC_LEFT, yb, KC_W - 8, yb, (long long)m->su[si].bound, KC_W - 8, yb - 3);
+}
+
+/* One series: a line through its valid points, x marks for failures. */
+static void k_line(ab_buf *b, const abr_model *m, const kframe *f, const kseries *s, size_t q) {
+    const char *c = colors[q % NCOLORS];
+    ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"%s\">",
+                  KC_LEFT, KC_TOP + 14.0 * (double)q + 8, c);
+    esc_xml(b, m->sp[s->fam].family);
+    put(b, "</text>\n<polyline fill=\"none\" stroke-width=\"1.5\" stroke=\"");
+    ab_buf_printf(b, "%s\" points=\"", c);
+    for (size_t t = 0; t < s->n; t++) {
+        const abr_result *r = row_r(m, s->rows[t]);
+        if (row_ok(m, s->rows[t]) && r->arena != AB_NONE)
+            ab_buf_printf(b, "%.1f,%.1f ", kx(f, m->rr[s->rows[t]].k), ky(f, (double)r->arena));
+    }
+    put(b, "\"/>\n");
+    for (size_t t = 0; t < s->n; t++) {
+        size_t i = s->rows[t];
+        const abr_result *r = row_r(m, i);
+        bool ok = row_ok(m, i) && r->arena != AB_NONE;
+        double x = kx(f, m->rr[i].k), y = ok ? ky(f, (double)r->arena) : f->top + 6;
+        if (ok) ab_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>",
+                              x, y, c);
+        else ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"%s\" "
+                              "text-anchor=\"middle\">&#215;<title>", x, y, c);
+        esc_xml(b, r->spec);
+        if (ok && r->wall_s >= 0)
+            ab_buf_printf(b, ": arena %lld, %.3f s</title></circle>\n", (long long)r->arena,
+                          r->wall_s);
+        else if (ok) ab_buf_printf(b, ": arena %lld</title></circle>\n", (long long)r->arena);
+        else ab_buf_printf(b, ": %s</title></text>\n", abe_status_word(r->status));
+        if (ok && r->wall_s >= 0) /* the time it took: the other side of the trade-off */
+            ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"%s\" "
+                             "text-anchor=\"middle\">%.2fs</text>\n", x, y - 7, c, r->wall_s);
+    }
+}
+
+static void k_chart(ab_buf *b, const abr_model *m, size_t si, const kseries *s, size_t ns) {
+    kframe f = k_frame(m, si, s, ns);
+    double h = f.top + KC_H + KC_PAD;
+    ab_buf_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                     "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" role=\"img\">\n"
+                     "<text x=\"%.1f\" y=\"16\" font-size=\"13\" font-weight=\"bold\">",
+                  KC_W, h, KC_W, h, KC_LEFT);
+    abr_put_suite(b, esc_xml, m, si);
+    put(b, ": arena (bytes) versus k</text>\n");
+    k_axes(b, m, si, &f, s, ns);
+    for (size_t q = 0; q < ns; q++) k_line(b, m, &f, &s[q], q);
+    put(b, "</svg>\n");
+}
+
+static void html_k_charts(ab_buf *b, const abr_model *m) {
+    put(b, "<h2>Arena versus coarsening k</h2>\n");
+    size_t drawn = 0;
+    for (size_t si = 0; si < m->nsu; si++) {
+        kseries *s;
+        size_t ns;
+        if (!k_series(m, si, &s, &ns)) {
+            free_series(s, ns);
+            b->oom = true;
+            return;
+        }
+        if (ns > 0) {
+            if (drawn++ == 0) put(b, "<div class=\"charts\">\n");
+            k_chart(b, m, si, s, ns);
+        }
+        free_series(s, ns);
+    }
+    if (drawn > 0) put(b, "</div>\n<p class=\"note\">Specs that differ only in their k "
+                          "parameter, on one suite; dashed: the suite's best bound; &#215;: a "
+                          "failure.</p>\n");
+    else put(b, "<p>No suite was run at several k (specs differing only in a k=... "
+                "parameter).</p>\n");
+}
+
+/* ---- HTML: the worst plans ---------------------------------------------------- */
+
+/* A row and its gap, for sorting the worst plans. */
+typedef struct worst {
+    double gap;
+    size_t row;
+} worst;
+
+/* Larger gaps first, then lower rows: a total order. */
+static int cmp_worst(const void *a, const void *b) {
+    const worst *x = a, *y = b;
+    if (x->gap != y->gap) return x->gap > y->gap ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* Valid rows with a plan and a gap > 0, worst first; *n of them. Owned by
+ * the caller (ab_free); NULL when out of memory. */
+static worst *worst_rows(const abr_model *m, size_t *n) {
+    worst *v = ab_alloc_array(m->rows.n ? m->rows.n : 1, sizeof *v);
+    *n = 0;
+    if (v == NULL) return NULL;
+    for (size_t i = 0; i < m->rows.n; i++)
+        if (row_ok(m, i) && m->rr[i].has_gap && m->rr[i].gap > 0 && row_r(m, i)->plan_hash[0])
+            v[(*n)++] = (worst){m->rr[i].gap, i};
+    qsort(v, *n, sizeof *v, cmp_worst);
+    return v;
+}
+
+/* Draws row i's plan into b; a status other than AB_OK with err set when it
+ * cannot (the caller prints the reason unless it is AB_ENOMEM). */
+static ab_status draw_plan(abr_store *s, const abr_model *m, size_t i, abr_suite_loader load,
+                           ab_buf *b, ab_error *err) {
+    const abr_row *w = &m->rows.v[i];
+    char *text = NULL;
+    int64_t *off = NULL;
+    size_t len = 0, n = 0;
+    ab_problem p, view;
+    ab_plan pl;
+    ab_problem_init(&p);
+    ab_problem_init(&view);
+    ab_plan_init(&pl);
+    ab_status st = abr_suite_text(s, w->suite.id, &text, &len, err);
+    if (st == AB_OK) st = load(text, len, &p, err);
+    if (st == AB_OK) st = ab_problem_arena_view(&p, &view, NULL, err);
+    if (st == AB_OK) st = abr_plan_get(s, w->r.plan_hash, &off, &n, err);
+    if (st == AB_OK && n != view.n)
+        st = ab_fail(err, AB_EINPUT, "the plan has %zu offsets but the suite's arena view has "
+                     "%zu tensors", n, view.n);
+    if (st == AB_OK) st = ab_plan_from_offsets(&pl, off, n, err);
+    if (st == AB_OK) {
+        ab_buf title = {0};
+        ab_buf_printf(&title, "%s: %s, arena %lld, gap %+.2f%%", w->suite.name, w->r.spec,
+                      (long long)w->r.arena, m->rr[i].gap * 100.0);
+        st = title.oom ? ab_fail(err, AB_ENOMEM, "out of memory drawing a plan")
+                       : abr_svg_plan(b, &view, &pl, m->su[m->rr[i].suite].bound, title.s,
+                                      AB_NO_TENSOR, AB_NO_TENSOR, err);
+        ab_buf_free(&title);
+    }
+    ab_plan_free(&pl);
+    ab_problem_free(&view);
+    ab_problem_free(&p);
+    ab_free(off);
+    ab_free(text);
+    return st;
+}
+
+static ab_status html_pictures(ab_buf *b, abr_store *s, const abr_model *m,
+                               const abr_report_opts *opt, ab_error *err) {
+    int want = opt && opt->pictures > 0 ? opt->pictures : ABR_REPORT_PICTURES;
+    put(b, "<h2>The plans with the largest gaps</h2>\n");
+    if (opt == NULL || opt->load_suite == NULL) {
+        put(b, "<p>Plan pictures are not drawn: no suite loader was given.</p>\n");
+        return AB_OK;
+    }
+    size_t n;
+    worst *v = worst_rows(m, &n);
+    if (v == NULL) return ab_fail(err, AB_ENOMEM, "out of memory building the report");
+    if (n == 0) put(b, "<p>No valid plan with a gap above 0 (and a stored plan).</p>\n");
+    ab_status st = AB_OK;
+    for (size_t k = 0; k < n && k < (size_t)want && st == AB_OK; k++) {
+        ab_error e = {AB_OK, ""};
+        put(b, "<figure>\n");
+        size_t i = v[k].row;
+        st = draw_plan(s, m, i, opt->load_suite, b, &e);
+        if (st == AB_ENOMEM) ab_fail(err, st, "%s", e.msg);
+        else if (st != AB_OK) {
+            put(b, "<p>Cannot draw the plan of ");
+            esc_xml(b, row_r(m, i)->spec);
+            put(b, " on ");
+            abr_put_suite(b, esc_xml, m, m->rr[i].suite);
+            put(b, ": ");
+            esc_xml(b, e.msg);
+            put(b, "</p>\n");
+            st = AB_OK;
+        }
+        put(b, "</figure>\n");
+    }
+    ab_free(v);
+    return st;
+}
+
+
+ab_status abr_render_html(ab_buf *b, abr_store *s, const abr_model *m,
+                          const abr_report_opts *opt, ab_error *err) {
+    html_header(b, m);
+    html_planners(b, m);
+    html_gap_chart(b, m);
+    html_k_charts(b, m);
+    html_suites(b, m);
+    html_io(b, m);
+    ab_status pst = abr_pools_section(b, s, m, opt, true, err);
+    if (pst != AB_OK) return pst;
+    html_certificates(b, m);
+    html_failures(b, m);
+    ab_status st = html_pictures(b, s, m, opt, err);
+    put(b, "</body>\n</html>\n");
+    return st;
+}
