@@ -182,13 +182,6 @@ ab_status abr_model_build(abr_store *s, int64_t run, abr_model *m, ab_error *err
 
 /* ---- words ------------------------------------------------------------ */
 
-void abr_esc_md(ab_buf *b, const char *s) {
-    for (; *s; s++) {
-        if (*s == '|' || *s == '\\') ab_buf_append(b, "\\", 1);
-        ab_buf_append(b, (*s == '\n' || *s == '\r' || *s == '\t') ? " " : s, 1);
-    }
-}
-
 /* "-" for an absent integer, else the integer. */
 void abr_put_i64(ab_buf *b, int64_t v) {
     if (v == AB_NONE) put(b, "-");

@@ -95,9 +95,6 @@ typedef void (*esc_fn)(ab_buf *b, const char *s);
 
 static inline void put(ab_buf *b, const char *s) { ab_buf_append(b, s, strlen(s)); }
 
-/* Markdown table cells: '|' and '\' escaped, line breaks and tabs as spaces. */
-void abr_esc_md(ab_buf *b, const char *s);
-
 /* "-" for an absent integer, else the integer. */
 void abr_put_i64(ab_buf *b, int64_t v);
 

@@ -10,11 +10,7 @@
 #include "results/report/sections.h"
 #include "results/report/svg.h"
 
-/* ---- HTML: page, tables -------------------------------------------------------- */
-
-static const char *const colors[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
-                                     "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#7f7f7f"};
-#define NCOLORS (sizeof colors / sizeof colors[0])
+/* ---- HTML: the page ------------------------------------------------------------ */
 
 static const char html_style[] =
     "body{font-family:sans-serif;margin:1.5em;color:#222;line-height:1.35}\n"
@@ -51,142 +47,6 @@ static void html_header(ab_buf *b, const abr_model *m) {
     size_t fail = abr_failed_rows(m);
     ab_buf_printf(b, "</table>\n<p>%zu suites, %zu planner specs, %zu results: %zu valid, %zu "
                      "failed.</p>\n", m->nsu, m->nsp, m->rows.n, m->rows.n - fail, fail);
-}
-
-static void html_planners(ab_buf *b, const abr_model *m) {
-    put(b, "<h2>Planners</h2>\n<table>\n<tr><th class=\"l\">planner</th><th>suites</th>"
-           "<th>valid</th><th>invalid</th><th>timeout</th><th>crash</th><th>oom</th>"
-           "<th>infeasible</th><th>error</th><th>geomean arena/bound</th><th>proven</th>"
-           "<th>wins</th></tr>\n");
-    for (size_t j = 0; j < m->nsp; j++) {
-        const abr_rspec *p = &m->sp[j];
-        ab_buf_printf(b, "<tr><td class=\"l\"><span style=\"color:%s\">&#9679;</span> ",
-                      colors[j % NCOLORS]);
-        esc_xml(b, p->spec);
-        ab_buf_printf(b, "</td><td>%zu</td>", p->rows);
-        for (int s = 0; s < ABE_NSTATUSES; s++) ab_buf_printf(b, "<td>%zu</td>", p->status[s]);
-        put(b, "<td>");
-        abr_put_geomean(b, p);
-        ab_buf_printf(b, "</td><td>%zu</td><td>%zu</td></tr>\n", p->proven, p->wins);
-    }
-    put(b, "</table>\n<p class=\"note\">geomean: the geometric mean of arena / best known lower "
-           "bound over valid rows; proven: valid rows proven optimal (by the row's own proof or "
-           "an arena equal to the best bound); wins: valid rows with the smallest arena of their "
-           "suite (ties all win).</p>\n");
-}
-
-static void html_cell(ab_buf *b, const abr_model *m, size_t si, size_t j) {
-    size_t i = abr_cell_row(m, si, j);
-    if (i == SIZE_MAX) {
-        put(b, "<td class=\"miss\">-</td>");
-        return;
-    }
-    const abr_result *r = row_r(m, i);
-    if (!row_ok(m, i) || r->arena == AB_NONE) {
-        put(b, "<td class=\"fail\">");
-        abr_put_fail_cell(b, r);
-        put(b, "</td>");
-        return;
-    }
-    ab_buf_printf(b, "<td%s>%lld<br><small>", m->rr[i].win ? " class=\"best\"" : "",
-                  (long long)r->arena);
-    abr_put_gap(b, m->rr[i].has_gap, m->rr[i].gap);
-    put(b, "</small></td>");
-}
-
-static void html_io(ab_buf *b, const abr_model *m) {
-    if (!abr_io_any(m)) return;
-    put(b, "<h2>I/O in the workspace</h2>\n<p>Footprint with inputs and outputs outside the "
-           "arena (arena + I/O bytes) against planning them inside it (io: workspace), and the "
-           "saving.</p>\n<table><tr><th>suite</th><th>planner</th><th>separate: arena + I/O = "
-           "footprint</th><th>workspace: arena</th><th>saving</th></tr>\n");
-    abr_io_rows(b, m, true);
-    put(b, "</table>\n");
-}
-
-static void html_suites(ab_buf *b, const abr_model *m) {
-    put(b, "<h2>Suites</h2>\n<p class=\"note\">Each cell: the arena in bytes and its gap to the "
-           "suite's best known lower bound; green: the best valid arena; red: a failure.</p>\n"
-           "<p class=\"note\">logical: bytes of shape x element bits, packed; physical: after "
-           "alignment and layout padding; peak live: the max-load bound.</p>\n"
-           "<table>\n<tr><th class=\"l\">suite</th><th>tensors</th><th>logical</th>"
-           "<th>physical</th><th>peak live</th><th>bound</th>");
-    for (size_t j = 0; j < m->nsp; j++) {
-        put(b, "<th>");
-        esc_xml(b, m->sp[j].spec);
-        put(b, "</th>");
-    }
-    put(b, "</tr>\n");
-    for (size_t si = 0; si < m->nsu; si++) {
-        put(b, "<tr><td class=\"l\">");
-        abr_put_suite(b, esc_xml, m, si);
-        put(b, "</td><td>");
-        abr_put_i64(b, suite_of(m, si)->tensors);
-        put(b, "</td><td>");
-        abr_put_i64(b, suite_of(m, si)->logical_bytes);
-        put(b, "</td><td>");
-        abr_put_i64(b, suite_of(m, si)->physical_bytes);
-        put(b, "</td><td>");
-        abr_put_i64(b, suite_of(m, si)->peak_live_bytes);
-        put(b, "</td><td>");
-        abr_put_i64(b, m->su[si].bound);
-        put(b, "</td>");
-        for (size_t j = 0; j < m->nsp; j++) html_cell(b, m, si, j);
-        put(b, "</tr>\n");
-    }
-    put(b, "</table>\n");
-}
-
-static void html_certificates(ab_buf *b, const abr_model *m) {
-    put(b, "<h2>Optimality certificates</h2>\n<table>\n<tr><th class=\"l\">suite</th>"
-           "<th>best arena</th><th class=\"l\">reached by</th><th>best bound</th>"
-           "<th class=\"l\">bound from</th><th class=\"l\">verdict</th>"
-           "<th class=\"l\">proofs in rows</th></tr>\n");
-    for (size_t si = 0; si < m->nsu; si++) {
-        put(b, "<tr><td class=\"l\">");
-        abr_put_suite(b, esc_xml, m, si);
-        put(b, "</td><td>");
-        abr_put_i64(b, m->su[si].best);
-        put(b, "</td><td class=\"l\">");
-        abr_put_winners(b, esc_xml, m, si);
-        put(b, "</td><td>");
-        abr_put_i64(b, m->su[si].bound);
-        put(b, "</td><td class=\"l\">");
-        abr_put_bound_src(b, esc_xml, m, si);
-        put(b, "</td><td class=\"l\">");
-        abr_put_verdict(b, m, si);
-        put(b, "</td><td class=\"l\">");
-        abr_put_claims(b, esc_xml, m, si);
-        put(b, "</td></tr>\n");
-    }
-    put(b, "</table>\n<p class=\"note\">lower-bound: the max-load (or stored) bound equals the "
-           "arena; ilp: GLPK proved it; exhaustive: an exact planner refuted every smaller "
-           "height.</p>\n");
-}
-
-static void html_failures(ab_buf *b, const abr_model *m) {
-    size_t n = abr_failed_rows(m);
-    put(b, "<h2>Failures</h2>\n");
-    if (n == 0) {
-        put(b, "<p>No failures.</p>\n");
-        return;
-    }
-    ab_buf_printf(b, "<p>%zu failed results.</p>\n<table>\n<tr><th class=\"l\">suite</th>"
-                     "<th class=\"l\">planner</th><th class=\"l\">status</th>"
-                     "<th class=\"l\">detail</th></tr>\n", n);
-    for (size_t i = 0; i < m->rows.n; i++) {
-        if (row_ok(m, i)) continue;
-        const abr_result *r = row_r(m, i);
-        put(b, "<tr><td class=\"l\">");
-        abr_put_suite(b, esc_xml, m, m->rr[i].suite);
-        put(b, "</td><td class=\"l\">");
-        esc_xml(b, r->spec);
-        ab_buf_printf(b, "</td><td class=\"l\">%s</td><td class=\"l\">",
-                      abe_status_word(r->status));
-        abr_put_detail(b, esc_xml, r);
-        put(b, "</td></tr>\n");
-    }
-    put(b, "</table>\n");
 }
 
 /* ---- HTML: the gap chart ------------------------------------------------------ */
@@ -226,7 +86,7 @@ static void gap_legend(ab_buf *b, const abr_model *m) {
     for (size_t j = 0; j < m->nsp; j++) {
         double y = 14.0 + GC_LEG * (double)j;
         ab_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"/><text x=\"%.1f\" "
-                         "y=\"%.1f\" font-size=\"12\">", GC_LEFT + 6, y - 4, colors[j % NCOLORS],
+                         "y=\"%.1f\" font-size=\"12\">", GC_LEFT + 6, y - 4, abr_color(j),
                       GC_LEFT + 16, y);
         esc_xml(b, m->sp[j].spec);
         put(b, "</text>\n");
@@ -256,7 +116,7 @@ static void gap_band(ab_buf *b, const abr_model *m, size_t si, double y, double 
         const abr_rrow *rr = &m->rr[i];
         const abr_result *r = row_r(m, i);
         double dy = y + step * ((double)rr->spec - (double)(m->nsp - 1) / 2.0);
-        const char *c = colors[rr->spec % NCOLORS];
+        const char *c = abr_color(rr->spec);
         if (row_ok(m, i) && rr->has_gap) {
             double p = rr->gap * 100.0;
             p = p < 0 ? 0 : p > pmax ? pmax : p;
@@ -463,7 +323,7 @@ static void k_axes(ab_buf *b, const abr_model *m, size_t si, const kframe *f, co
 
 /* One series: a line through its valid points, x marks for failures. */
 static void k_line(ab_buf *b, const abr_model *m, const kframe *f, const kseries *s, size_t q) {
-    const char *c = colors[q % NCOLORS];
+    const char *c = abr_color(q);
     ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"%s\">",
                   KC_LEFT, KC_TOP + 14.0 * (double)q + 8, c);
     esc_xml(b, m->sp[s->fam].family);
@@ -638,17 +498,21 @@ static ab_status html_pictures(ab_buf *b, abr_store *s, const abr_model *m,
 
 ab_status abr_render_html(ab_buf *b, abr_store *s, const abr_model *m,
                           const abr_report_opts *opt, ab_error *err) {
-    html_header(b, m);
-    html_planners(b, m);
-    html_gap_chart(b, m);
-    html_k_charts(b, m);
-    html_suites(b, m);
-    html_io(b, m);
-    ab_status pst = abr_pools_section(b, s, m, opt, true, err);
-    if (pst != AB_OK) return pst;
-    html_certificates(b, m);
-    html_failures(b, m);
-    ab_status st = html_pictures(b, s, m, opt, err);
-    put(b, "</body>\n</html>\n");
+    abr_sections x;
+    ab_status st = abr_sections_build(s, m, opt, &x, err);
+    if (st == AB_OK) {
+        html_header(b, m);
+        abr_table_html(b, &x.planners);
+        html_gap_chart(b, m);
+        html_k_charts(b, m);
+        abr_table_html(b, &x.suites);
+        abr_table_html(b, &x.io);
+        for (size_t k = 0; k < x.npools; k++) abr_table_html(b, &x.pools[k]);
+        abr_table_html(b, &x.certificates);
+        abr_table_html(b, &x.failures);
+        st = html_pictures(b, s, m, opt, err);
+        put(b, "</body>\n</html>\n");
+    }
+    abr_sections_free(&x);
     return st;
 }

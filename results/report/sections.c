@@ -1,80 +1,227 @@
 /*
- * sections.c — the sections Markdown and HTML share: the I/O table rows and
- * the bytes per pool.
+ * sections.c — the report's tables, built once from the model and rendered by
+ * report_md.c and report_html.c (see sections.h).
  */
 #include "results/report/sections.h"
 
+#include <stdio.h>
+
 #include "oracle/check.h"
 
-/* One table row per (pair, spec) with both variants valid. */
-void abr_io_rows(ab_buf *b, const abr_model *m, bool html) {
+static const char *const colors[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+                                     "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#7f7f7f"};
+
+const char *abr_color(size_t i) { return colors[i % (sizeof colors / sizeof colors[0])]; }
+
+/* A scratch buffer for a cell's text, emptied. */
+static ab_buf *fresh(ab_buf *tmp) {
+    tmp->n = 0;
+    if (tmp->s) tmp->s[0] = '\0';
+    return tmp;
+}
+
+/* The scratch buffer's text; its allocation failure is the table's. */
+static const char *text(abr_table *t, const ab_buf *tmp) {
+    if (tmp->oom) t->oom = true;
+    return tmp->s ? tmp->s : "";
+}
+
+/* ---- planners ---------------------------------------------------------------------- */
+
+static void planners(abr_table *t, const abr_model *m, ab_buf *tmp) {
+    static const char *const statuses[] = {"valid", "invalid", "timeout", "crash", "oom",
+                                           "infeasible", "error"};
+    _Static_assert(sizeof statuses / sizeof statuses[0] == ABE_NSTATUSES, "a column per status");
+    abr_table_title(t, 2, "Planners");
+    abr_table_column(t, "planner", ABR_LEFT);
+    abr_table_column(t, "suites", ABR_RIGHT);
+    for (int s = 0; s < ABE_NSTATUSES; s++) abr_table_column(t, statuses[s], ABR_RIGHT);
+    abr_table_column(t, "geomean arena/bound", ABR_RIGHT);
+    abr_table_column(t, "proven", ABR_RIGHT);
+    abr_table_column(t, "wins", ABR_RIGHT);
+    for (size_t j = 0; j < m->nsp; j++) {
+        const abr_rspec *p = &m->sp[j];
+        abr_table_add(t, (abr_cell){.text = p->spec, .swatch = abr_color(j)});
+        abr_table_addf(t, "%zu", p->rows);
+        for (int s = 0; s < ABE_NSTATUSES; s++) abr_table_addf(t, "%zu", p->status[s]);
+        abr_put_geomean(fresh(tmp), p);
+        abr_table_add(t, (abr_cell){.text = text(t, tmp)});
+        abr_table_addf(t, "%zu", p->proven);
+        abr_table_addf(t, "%zu", p->wins);
+    }
+    abr_table_para(t, "geomean: the geometric mean of arena / best known lower bound over valid "
+                      "rows; proven: valid rows proven optimal (by the row's own proof or an "
+                      "arena equal to the best bound); wins: valid rows with the smallest arena "
+                      "of their suite (ties all win).", ABR_IN_BOTH, true, true);
+}
+
+/* ---- suites ------------------------------------------------------------------------ */
+
+#define SIZES_NOTE "logical: bytes of shape x element bits, packed; physical: after alignment " \
+                   "and layout padding; peak live: the max-load bound."
+
+/* The cell of spec j on suite si: its arena and gap, its failure or "-". */
+static void suite_cell(abr_table *t, const abr_model *m, size_t si, size_t j, ab_buf *tmp) {
+    size_t i = abr_cell_row(m, si, j);
+    if (i == SIZE_MAX) {
+        abr_table_add(t, (abr_cell){.text = "-", .cls = "miss"});
+        return;
+    }
+    const abr_result *r = row_r(m, i);
+    if (!row_ok(m, i) || r->arena == AB_NONE) {
+        abr_put_fail_cell(fresh(tmp), r);
+        abr_table_add(t, (abr_cell){.text = text(t, tmp), .cls = "fail"});
+        return;
+    }
+    char arena[32];
+    snprintf(arena, sizeof arena, "%lld", (long long)r->arena);
+    abr_put_gap(fresh(tmp), m->rr[i].has_gap, m->rr[i].gap);
+    bool win = m->rr[i].win;
+    abr_table_add(t, (abr_cell){.text = arena, .note = text(t, tmp), .strong = win,
+                                .cls = win ? "best" : NULL});
+}
+
+/* The integer v as a cell, "-" when absent. */
+static void add_i64(abr_table *t, int64_t v, ab_buf *tmp) {
+    abr_put_i64(fresh(tmp), v);
+    abr_table_add(t, (abr_cell){.text = text(t, tmp)});
+}
+
+/* The name of suite si as a cell. */
+static void add_suite(abr_table *t, const abr_model *m, size_t si, ab_buf *tmp) {
+    abr_put_suite(fresh(tmp), put, m, si);
+    abr_table_add(t, (abr_cell){.text = text(t, tmp)});
+}
+
+static void suites(abr_table *t, const abr_model *m, ab_buf *tmp) {
+    abr_table_title(t, 2, "Suites");
+    abr_table_para(t, "Each cell: the arena in bytes (its gap to the suite's best known lower "
+                      "bound); bold: the best valid arena; a failed cell shows its status. "
+                      SIZES_NOTE, ABR_IN_MD, false, false);
+    abr_table_para(t, "Each cell: the arena in bytes and its gap to the suite's best known lower "
+                      "bound; green: the best valid arena; red: a failure.", ABR_IN_HTML, true,
+                   false);
+    abr_table_para(t, SIZES_NOTE, ABR_IN_HTML, true, false);
+    abr_table_column(t, "suite", ABR_LEFT);
+    static const char *const sizes[] = {"tensors", "logical", "physical", "peak live", "bound"};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        abr_table_column(t, sizes[k], ABR_RIGHT);
+    for (size_t j = 0; j < m->nsp; j++) abr_table_column(t, m->sp[j].spec, ABR_RIGHT);
+    for (size_t si = 0; si < m->nsu; si++) {
+        const abr_suite *s = suite_of(m, si);
+        add_suite(t, m, si, tmp);
+        add_i64(t, s->tensors, tmp);
+        add_i64(t, s->logical_bytes, tmp);
+        add_i64(t, s->physical_bytes, tmp);
+        add_i64(t, s->peak_live_bytes, tmp);
+        add_i64(t, m->su[si].bound, tmp);
+        for (size_t j = 0; j < m->nsp; j++) suite_cell(t, m, si, j, tmp);
+    }
+}
+
+/* ---- I/O in the workspace -----------------------------------------------------------
+ * The footprint with separate I/O is the arena plus the input and output bytes
+ * kept outside it; in the workspace it is the arena alone. One row per (pair,
+ * spec) with both variants valid. */
+
+static void io_row(abr_table *t, const abr_model *m, size_t si, size_t a, size_t c) {
+    const char *name = suite_of(m, si)->name;
+    int base = (int)(strlen(name) - strlen(ABR_IO_SEP));
+    int64_t io = suite_of(m, si)->io_bytes > 0 ? suite_of(m, si)->io_bytes : 0;
+    int64_t sep = row_r(m, a)->arena + io, ws = row_r(m, c)->arena;
+    double pct = sep > 0 ? 100.0 * (double)(sep - ws) / (double)sep : 0.0;
+    char *pair = ab_strndup(name, (size_t)base);
+    if (pair == NULL) t->oom = true;
+    abr_table_add(t, (abr_cell){.text = pair});
+    ab_free(pair);
+    abr_table_add(t, (abr_cell){.text = row_r(m, a)->spec});
+    abr_table_addf(t, "%lld + %lld = %lld", (long long)row_r(m, a)->arena, (long long)io,
+                   (long long)sep);
+    abr_table_addf(t, "%lld", (long long)ws);
+    abr_table_addf(t, "%lld (%.1f%%)", (long long)(sep - ws), pct);
+}
+
+static void io_table(abr_table *t, const abr_model *m) {
+    if (!abr_io_any(m)) return;
+    abr_table_title(t, 2, "I/O in the workspace");
+    abr_table_para(t, "Footprint with inputs and outputs outside the arena (arena + I/O bytes) "
+                      "against planning them inside it (io: workspace), and the saving.",
+                   ABR_IN_BOTH, false, false);
+    t->html_unaligned = true;
+    abr_table_column(t, "suite", ABR_LEFT);
+    abr_table_column(t, "planner", ABR_LEFT);
+    abr_table_column(t, "separate: arena + I/O = footprint", ABR_RIGHT);
+    abr_table_column(t, "workspace: arena", ABR_RIGHT);
+    abr_table_column(t, "saving", ABR_RIGHT);
     for (size_t si = 0; si < m->nsu; si++) {
         size_t w = abr_io_twin(m, si);
         if (w == SIZE_MAX) continue;
-        const char *name = suite_of(m, si)->name;
-        int base = (int)(strlen(name) - strlen(ABR_IO_SEP));
         for (size_t j = 0; j < m->nsp; j++) {
             size_t a = abr_cell_row(m, si, j), c = abr_cell_row(m, w, j);
             if (a == SIZE_MAX || c == SIZE_MAX || !row_ok(m, a) || !row_ok(m, c)) continue;
-            int64_t io = suite_of(m, si)->io_bytes > 0 ? suite_of(m, si)->io_bytes : 0;
-            int64_t sep = row_r(m, a)->arena + io, ws = row_r(m, c)->arena;
-            double pct = sep > 0 ? 100.0 * (double)(sep - ws) / (double)sep : 0.0;
-            ab_buf tmpname = {0};
-            ab_buf_printf(&tmpname, "%.*s", base, name);
-            if (html) {
-                put(b, "<tr><td>");
-                ab_buf_xml(b, tmpname.s ? tmpname.s : "");
-                put(b, "</td><td>");
-                ab_buf_xml(b, m->sp[j].spec);
-                ab_buf_printf(b, "</td><td>%lld + %lld = %lld</td><td>%lld</td><td>%lld (%.1f%%)"
-                                 "</td></tr>\n", (long long)row_r(m, a)->arena, (long long)io,
-                              (long long)sep, (long long)ws, (long long)(sep - ws), pct);
-            } else {
-                put(b, "| ");
-                abr_esc_md(b, tmpname.s ? tmpname.s : "");
-                put(b, " | ");
-                abr_esc_md(b, m->sp[j].spec);
-                ab_buf_printf(b, " | %lld + %lld = %lld | %lld | %lld (%.1f%%) |\n",
-                              (long long)row_r(m, a)->arena, (long long)io, (long long)sep,
-                              (long long)ws, (long long)(sep - ws), pct);
-            }
-            ab_buf_free(&tmpname);
+            io_row(t, m, si, a, c);
         }
     }
 }
 
-/* ---- bytes per pool ------------------------------------------------------------
+/* ---- certificates and failures ------------------------------------------------------ */
+
+static void certificates(abr_table *t, const abr_model *m, ab_buf *tmp) {
+    abr_table_title(t, 2, "Optimality certificates");
+    abr_table_column(t, "suite", ABR_LEFT);
+    abr_table_column(t, "best arena", ABR_RIGHT);
+    abr_table_column(t, "reached by", ABR_LEFT);
+    abr_table_column(t, "best bound", ABR_RIGHT);
+    abr_table_column(t, "bound from", ABR_LEFT);
+    abr_table_column(t, "verdict", ABR_LEFT);
+    abr_table_column(t, "proofs in rows", ABR_LEFT);
+    for (size_t si = 0; si < m->nsu; si++) {
+        add_suite(t, m, si, tmp);
+        add_i64(t, m->su[si].best, tmp);
+        abr_put_winners(fresh(tmp), put, m, si);
+        abr_table_add(t, (abr_cell){.text = text(t, tmp)});
+        add_i64(t, m->su[si].bound, tmp);
+        abr_put_bound_src(fresh(tmp), put, m, si);
+        abr_table_add(t, (abr_cell){.text = text(t, tmp)});
+        abr_put_verdict(fresh(tmp), m, si);
+        abr_table_add(t, (abr_cell){.text = text(t, tmp)});
+        abr_put_claims(fresh(tmp), put, m, si);
+        abr_table_add(t, (abr_cell){.text = text(t, tmp)});
+    }
+    abr_table_para(t, "lower-bound: the max-load (or stored) bound equals the arena; ilp: GLPK "
+                      "proved it; exhaustive: an exact planner refuted every smaller height.",
+                   ABR_IN_HTML, true, true);
+}
+
+static void failures(abr_table *t, const abr_model *m, ab_buf *tmp) {
+    size_t n = abr_failed_rows(m);
+    abr_table_title(t, 2, "Failures");
+    if (n == 0) {
+        abr_table_para(t, "No failures.", ABR_IN_BOTH, false, false);
+        return;
+    }
+    ab_buf_printf(fresh(tmp), "%zu failed results.", n);
+    abr_table_para(t, text(t, tmp), ABR_IN_BOTH, false, false);
+    abr_table_column(t, "suite", ABR_LEFT);
+    abr_table_column(t, "planner", ABR_LEFT);
+    abr_table_column(t, "status", ABR_LEFT);
+    abr_table_column(t, "detail", ABR_LEFT);
+    for (size_t i = 0; i < m->rows.n; i++) {
+        if (row_ok(m, i)) continue;
+        const abr_result *r = row_r(m, i);
+        add_suite(t, m, m->rr[i].suite, tmp);
+        abr_table_add(t, (abr_cell){.text = r->spec});
+        abr_table_add(t, (abr_cell){.text = abe_status_word(r->status)});
+        abr_put_detail(fresh(tmp), put, r);
+        abr_table_add(t, (abr_cell){.text = text(t, tmp)});
+    }
+}
+
+/* ---- bytes per pool -----------------------------------------------------------------
  * For suites that declare two or more pools, each valid row's plan is checked
  * again (the stored plan against the stored suite) to get the bytes it uses in
  * each pool: one table per suite. Needs the suite loader; without one the
  * section is left out. */
-
-static void pool_header(ab_buf *b, const abr_model *m, size_t si, const ab_problem *p, bool html) {
-    esc_fn esc = html ? ab_buf_xml : abr_esc_md;
-    put(b, html ? "<h3>" : "\n### ");
-    abr_put_suite(b, esc, m, si);
-    put(b, html ? "</h3>\n<table><tr><th>planner</th>" : "\n\n| planner |");
-    for (size_t k = 0; k < p->npools && k < AB_MAX_POOLS; k++) {
-        put(b, html ? "<th>" : " ");
-        esc(b, p->pools[k].name ? p->pools[k].name : "?");
-        if (p->pools[k].size != AB_NONE) ab_buf_printf(b, " (%lld)", (long long)p->pools[k].size);
-        put(b, html ? "</th>" : " |");
-    }
-    put(b, html ? "</tr>\n" : "\n|---|");
-    if (!html)
-        for (size_t k = 0; k < p->npools && k < AB_MAX_POOLS; k++) put(b, "--:|");
-    if (!html) put(b, "\n");
-}
-
-static void pool_row(ab_buf *b, const abr_model *m, size_t i, const ab_problem *p,
-                     const abo_report *rep, bool html) {
-    put(b, html ? "<tr><td>" : "| ");
-    (html ? ab_buf_xml : abr_esc_md)(b, row_r(m, i)->spec);
-    put(b, html ? "</td>" : " |");
-    for (size_t k = 0; k < p->npools && k < AB_MAX_POOLS; k++)
-        ab_buf_printf(b, html ? "<td>%lld</td>" : " %lld |", (long long)rep->pool_used[k]);
-    put(b, html ? "</tr>\n" : "\n");
-}
 
 /* Loads suite si's stored text into *p (empty, npools 0, when it cannot).
  * Returns AB_ENOMEM only: other failures leave the suite out of the section. */
@@ -90,12 +237,23 @@ static ab_status load_stored_suite(abr_store *s, const abr_model *m, size_t si,
     return st == AB_ENOMEM ? st : AB_OK;
 }
 
-/* The pool table of suite si (p its problem, view the arena view). Returns
- * AB_ENOMEM only: a row whose plan cannot be read again is left out. */
-static ab_status pools_of_suite(ab_buf *b, abr_store *s, const abr_model *m, size_t si,
-                                const ab_problem *p, const ab_problem *view, bool html,
-                                bool *any, ab_error *err) {
-    bool header = false;
+/* The pool table of suite si into *t (p its problem, view the arena view),
+ * with no rows when no plan can be read again. Returns AB_ENOMEM only: a row
+ * whose plan cannot be read again is left out. */
+static ab_status pool_table(abr_table *t, abr_store *s, const abr_model *m, size_t si,
+                            const ab_problem *p, const ab_problem *view, ab_buf *tmp,
+                            ab_error *err) {
+    size_t np = p->npools < AB_MAX_POOLS ? p->npools : AB_MAX_POOLS;
+    abr_put_suite(fresh(tmp), put, m, si);
+    abr_table_title(t, 3, text(t, tmp));
+    t->html_unaligned = true;
+    abr_table_column(t, "planner", ABR_LEFT);
+    for (size_t k = 0; k < np; k++) {
+        ab_buf *h = fresh(tmp);
+        put(h, p->pools[k].name ? p->pools[k].name : "?");
+        if (p->pools[k].size != AB_NONE) ab_buf_printf(h, " (%lld)", (long long)p->pools[k].size);
+        abr_table_column(t, text(t, tmp), ABR_RIGHT);
+    }
     const abr_rsuite *su = &m->su[si];
     for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
         int64_t *off = NULL;
@@ -112,35 +270,94 @@ static ab_status pools_of_suite(ab_buf *b, abr_store *s, const abr_model *m, siz
         ab_plan_free(&pl);
         ab_free(off);
         if (st == AB_ENOMEM) return st;
-        if (st == AB_OK) {
-            if (!*any)
-                put(b, html ? "<h2>Bytes per pool</h2>\n<p>Bytes each plan uses in each pool "
-                              "(the pool's size in the header).</p>\n"
-                            : "\n## Bytes per pool\n\nBytes each plan uses in each pool (the "
-                              "pool's size in the header).\n");
-            if (!header) pool_header(b, m, si, p, html);
-            *any = header = true;
-            pool_row(b, m, i, p, &rep, html);
-        }
+        if (st != AB_OK) continue;
+        abr_table_add(t, (abr_cell){.text = row_r(m, i)->spec});
+        for (size_t k = 0; k < np; k++) abr_table_addf(t, "%lld", (long long)rep.pool_used[k]);
     }
-    if (header && html) put(b, "</table>\n");
     return AB_OK;
 }
 
-ab_status abr_pools_section(ab_buf *b, abr_store *s, const abr_model *m,
-                               const abr_report_opts *opt, bool html, ab_error *err) {
+/* Appends an empty table to x->pools; NULL when out of memory. */
+static abr_table *new_pool_table(abr_sections *x, size_t *cap) {
+    if (!ab_grow((void **)&x->pools, cap, x->npools + 1, sizeof *x->pools)) return NULL;
+    abr_table *t = &x->pools[x->npools++];
+    abr_table_init(t);
+    return t;
+}
+
+/* Appends the section's heading to x->pools; false when out of memory. */
+static bool pool_heading(abr_sections *x, size_t *cap) {
+    abr_table *t = new_pool_table(x, cap);
+    if (t == NULL) return false;
+    abr_table_title(t, 2, "Bytes per pool");
+    abr_table_para(t, "Bytes each plan uses in each pool (the pool's size in the header).",
+                   ABR_IN_BOTH, false, false);
+    return true;
+}
+
+/* The "Bytes per pool" heading, then the tables of the suites with two or
+ * more pools that have a row. */
+static ab_status pools(abr_sections *x, abr_store *s, const abr_model *m,
+                       const abr_report_opts *opt, ab_buf *tmp, ab_error *err) {
     if (opt == NULL || opt->load_suite == NULL) return AB_OK;
-    bool any = false;
+    size_t cap = 0;
+    abr_table t;
+    abr_table_init(&t);
     ab_status st = AB_OK;
     for (size_t si = 0; si < m->nsu && st == AB_OK; si++) {
         ab_problem p, view;
         ab_problem_init(&view);
         st = load_stored_suite(s, m, si, opt->load_suite, &p, err);
         if (st == AB_OK && p.npools >= 2) st = ab_problem_arena_view(&p, &view, NULL, err);
-        if (st == AB_OK && p.npools >= 2) st = pools_of_suite(b, s, m, si, &p, &view, html, &any, err);
+        if (st == AB_OK && p.npools >= 2) st = pool_table(&t, s, m, si, &p, &view, tmp, err);
         ab_problem_free(&view);
         ab_problem_free(&p);
+        if (st != AB_OK || abr_table_rows(&t) == 0) {
+            if (t.oom && st == AB_OK)
+                st = ab_fail(err, AB_ENOMEM, "out of memory building the report");
+            abr_table_free(&t);
+            continue;
+        }
+        if (x->npools == 0 && !pool_heading(x, &cap)) st = AB_ENOMEM;
+        abr_table *slot = st == AB_OK ? new_pool_table(x, &cap) : NULL;
+        if (slot == NULL) {
+            abr_table_free(&t);
+            return ab_fail(err, AB_ENOMEM, "out of memory building the report");
+        }
+        *slot = t;
+        abr_table_init(&t);
     }
+    return st;
+}
+
+/* ---- all of them -------------------------------------------------------------------- */
+
+ab_status abr_sections_build(abr_store *s, const abr_model *m, const abr_report_opts *opt,
+                             abr_sections *x, ab_error *err) {
+    memset(x, 0, sizeof *x);
+    abr_table *all[] = {&x->planners, &x->suites, &x->io, &x->certificates, &x->failures};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) abr_table_init(all[k]);
+    ab_buf tmp = {0};
+    planners(&x->planners, m, &tmp);
+    suites(&x->suites, m, &tmp);
+    io_table(&x->io, m);
+    certificates(&x->certificates, m, &tmp);
+    failures(&x->failures, m, &tmp);
+    ab_status st = pools(x, s, m, opt, &tmp, err);
+    ab_buf_free(&tmp);
     if (st != AB_OK) return st;
-    return b->oom ? ab_fail(err, AB_ENOMEM, "out of memory building the report") : AB_OK;
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+        if (all[k]->oom) return ab_fail(err, AB_ENOMEM, "out of memory building the report");
+    for (size_t k = 0; k < x->npools; k++)
+        if (x->pools[k].oom) return ab_fail(err, AB_ENOMEM, "out of memory building the report");
+    return AB_OK;
+}
+
+void abr_sections_free(abr_sections *x) {
+    if (x == NULL) return;
+    abr_table *all[] = {&x->planners, &x->suites, &x->io, &x->certificates, &x->failures};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) abr_table_free(all[k]);
+    for (size_t k = 0; k < x->npools; k++) abr_table_free(&x->pools[k]);
+    ab_free(x->pools);
+    memset(x, 0, sizeof *x);
 }

@@ -1,18 +1,38 @@
 /*
- * sections.h — the sections Markdown and HTML share (private to
- * results/report/).
+ * sections.h — the report's tables (private to results/report/): each built
+ * once from the model, then rendered by report_md.c (abr_table_md) and by
+ * report_html.c (abr_table_html), each in its own order around its own
+ * header and, for HTML, the charts.
  */
 #ifndef AB_REPORT_SECTIONS_H
 #define AB_REPORT_SECTIONS_H
 
 #include "results/report/model.h"
+#include "results/report/table.h"
 
-/* The rows of the I/O table: one per (pair, spec) with both variants valid. */
-void abr_io_rows(ab_buf *b, const abr_model *m, bool html);
+typedef struct abr_sections {
+    abr_table planners;     /* per planner spec: statuses, geomean, proven, wins */
+    abr_table suites;       /* per suite: sizes, bound, one cell per spec */
+    abr_table io;           /* separate against workspace I/O; empty unless --io both */
+    abr_table certificates; /* per suite: best arena, best bound, verdict */
+    abr_table failures;     /* every failed row, or "No failures." */
+    abr_table *pools;       /* the "Bytes per pool" heading, then a table per suite
+                               with two or more pools; npools 0 without them */
+    size_t npools;
+} abr_sections;
 
-/* The bytes per pool of suites with two or more pools (needs opt->load_suite;
- * without it nothing). AB_ENOMEM only. */
-ab_status abr_pools_section(ab_buf *b, abr_store *s, const abr_model *m,
-                            const abr_report_opts *opt, bool html, ab_error *err);
+/* Builds the tables of model m into *x (initialised by the call; free with
+ * abr_sections_free, even on failure). s and opt->load_suite serve the
+ * bytes per pool (left out without a loader). AB_ENOMEM when memory runs out;
+ * a suite or plan that cannot be read again is left out, not a failure. */
+ab_status abr_sections_build(abr_store *s, const abr_model *m, const abr_report_opts *opt,
+                             abr_sections *x, ab_error *err);
+
+/* Frees the tables; x may be NULL. */
+void abr_sections_free(abr_sections *x);
+
+/* The colour of planner spec j (or chart series j): the dot in the planners
+ * table and in the charts. */
+const char *abr_color(size_t j);
 
 #endif
