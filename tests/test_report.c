@@ -4,7 +4,9 @@
  * (geometric mean, proven, wins), the per-suite cells, the certificates and
  * what proved them, every failure with its message, escaping in each
  * format, the HTML charts and plan pictures (self-contained), JSON that
- * parses, CSV records, byte-for-byte determinism and allocation failures.
+ * parses, CSV records, byte-for-byte determinism and allocation failures;
+ * and the table model the Markdown and HTML tables share (one table,
+ * rendered both ways, escaped for each).
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -15,6 +17,7 @@
 
 #include "harness/formats/suite.h"
 #include "results/report/report.h"
+#include "results/report/table.h"
 #include "tests/support.h"
 
 /* ---- building databases ---------------------------------------------------- */
@@ -701,4 +704,118 @@ Test(report, fails_cleanly_at_each_allocation) {
     }
     abr_close(s);
     free(path);
+}
+
+/* ---- the table model (table.h) ----------------------------------------------------- */
+
+/* A small table with every kind of cell: a left and a right column, a dot, a
+ * note, a bold best cell, a class, and text each format must escape. */
+static void small_table(abr_table *t) {
+    abr_table_init(t);
+    abr_table_title(t, 2, "Planners <&>");
+    abr_table_para(t, "before, both", ABR_IN_BOTH, false, false);
+    abr_table_para(t, "md only", ABR_IN_MD, false, false);
+    abr_table_para(t, "html note", ABR_IN_HTML, true, true);
+    abr_table_column(t, "planner | name", ABR_LEFT);
+    abr_table_column(t, "arena", ABR_RIGHT);
+    abr_table_add(t, (abr_cell){.text = "a|b\\c\nd", .swatch = "#123456"});
+    abr_table_add(t, (abr_cell){.text = "96", .note = "+50.00%", .strong = true, .cls = "best"});
+    abr_table_add(t, (abr_cell){.text = "<x & \"y\" 'z'>"});
+    abr_table_addf(t, "%d", 7);
+    cr_assert_not(t->oom);
+    cr_assert_eq(abr_table_rows(t), 2);
+}
+
+static char *rendered(const abr_table *t, bool html) {
+    ab_buf b = {0};
+    if (html) abr_table_html(&b, t);
+    else abr_table_md(&b, t);
+    cr_assert_not(b.oom);
+    return b.s;
+}
+
+Test(report_table, renders_one_table_as_markdown_with_cells_escaped) {
+    abr_table t;
+    small_table(&t);
+    char *md = rendered(&t, false);
+    cr_assert_str_eq(md, "\n## Planners <&>\n"
+                         "\nbefore, both\n"
+                         "\nmd only\n"
+                         "\n| planner \\| name | arena |\n"
+                         "|---|--:|\n"
+                         "| a\\|b\\\\c d | **96** (+50.00%) |\n"
+                         "| <x & \"y\" 'z'> | 7 |\n");
+    ab_free(md);
+    abr_table_free(&t);
+}
+
+Test(report_table, renders_the_same_table_as_html_with_text_escaped) {
+    abr_table t;
+    small_table(&t);
+    char *html = rendered(&t, true);
+    cr_assert_str_eq(html, "<h2>Planners &lt;&amp;&gt;</h2>\n"
+                           "<p>before, both</p>\n"
+                           "<table>\n<tr><th class=\"l\">planner | name</th><th>arena</th></tr>\n"
+                           "<tr><td class=\"l\"><span style=\"color:#123456\">&#9679;</span> "
+                           "a|b\\c\nd</td><td class=\"best\">96<br><small>+50.00%</small></td>"
+                           "</tr>\n"
+                           "<tr><td class=\"l\">&lt;x &amp; &quot;y&quot; &#39;z&#39;&gt;</td>"
+                           "<td>7</td></tr>\n"
+                           "</table>\n"
+                           "<p class=\"note\">html note</p>\n");
+    ab_free(html);
+    abr_table_free(&t);
+}
+
+Test(report_table, html_unaligned_drops_the_alignment_classes) {
+    abr_table t;
+    abr_table_init(&t);
+    t.html_unaligned = true;
+    abr_table_column(&t, "suite", ABR_LEFT);
+    abr_table_column(&t, "saving", ABR_RIGHT);
+    abr_table_add(&t, (abr_cell){.text = "s"});
+    abr_table_add(&t, (abr_cell){.text = "1", .cls = "best"});
+    char *html = rendered(&t, true);
+    cr_assert_str_eq(html, "<table><tr><th>suite</th><th>saving</th></tr>\n"
+                           "<tr><td>s</td><td class=\"best\">1</td></tr>\n</table>\n");
+    char *md = rendered(&t, false);
+    cr_assert_str_eq(md, "\n| suite | saving |\n|---|--:|\n| s | 1 |\n");
+    ab_free(html);
+    ab_free(md);
+    abr_table_free(&t);
+}
+
+Test(report_table, a_table_without_columns_is_a_heading_and_paragraphs) {
+    abr_table t;
+    abr_table_init(&t);
+    abr_table_title(&t, 3, "Failures");
+    abr_table_para(&t, "No failures.", ABR_IN_BOTH, false, false);
+    char *md = rendered(&t, false), *html = rendered(&t, true);
+    cr_assert_str_eq(md, "\n### Failures\n\nNo failures.\n");
+    cr_assert_str_eq(html, "<h3>Failures</h3>\n<p>No failures.</p>\n");
+    ab_free(md);
+    ab_free(html);
+    abr_table_free(&t);
+    abr_table_free(NULL);
+}
+
+Test(report_table, marks_oom_at_each_allocation_and_frees_cleanly) {
+    for (long n = 1;; n++) {
+        abr_table t;
+        ab_alloc_fail_at(n);
+        abr_table_init(&t);
+        abr_table_title(&t, 2, "T");
+        abr_table_para(&t, "p", ABR_IN_BOTH, false, false);
+        abr_table_column(&t, "a", ABR_LEFT);
+        abr_table_add(&t, (abr_cell){.text = "x", .note = "y"});
+        abr_table_addf(&t, "%d", 1);
+        long made = ab_alloc_fail_at(0);
+        bool oom = t.oom;
+        abr_table_free(&t);
+        if (made < n) {
+            cr_assert_not(oom);
+            break;
+        }
+        cr_assert(oom, "allocation %ld failed unnoticed", n);
+    }
 }
