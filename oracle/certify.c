@@ -32,7 +32,8 @@ abo_proof abo_certify(int64_t arena, int64_t max_load, const abo_claim *c, int64
             *bound = c->lower_bound;
     }
     if (arena == max_load) return ABO_PROOF_LOWER_BOUND;
-    if (has_method && c->optimal) return c->method;
+    if (has_method && (c->optimal || (c->lower_bound != AB_NONE && arena == c->lower_bound)))
+        return c->method; /* it says so, or its proven bound meets the arena */
     return ABO_PROOF_NONE;
 }
 

@@ -52,7 +52,8 @@ typedef struct abo_claim {
 
 /* The certificate of a VALID plan of the given arena on a problem whose
  * max-load bound is max_load: lower-bound when the arena equals it; else the
- * claim's method when the claim has one and says optimal; else none. *bound
+ * claim's method when the claim has one and says optimal or proved a bound
+ * equal to the arena; else none. *bound
  * (when not NULL) receives the best bound the row proves: the larger of
  * max_load and the claim's bound (the latter only with a method). */
 abo_proof abo_certify(int64_t arena, int64_t max_load, const abo_claim *c, int64_t *bound);

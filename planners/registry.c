@@ -14,29 +14,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const ab_planner abp_first_fit;
-extern const ab_planner abp_best_fit;
-extern const ab_planner abp_ilp;           /* planners/ilp.c */
-extern const ab_planner abp_exact_cover;   /* planners/exact_cover.c */
-extern const ab_planner abp_canonical;     /* planners/canonical.c */
-extern const ab_planner abp_tflm_greedy;            /* planners/peer_tflm.c */
-extern const ab_planner abp_usmp_greedy_by_size;     /* planners/peer_usmp.c */
-extern const ab_planner abp_usmp_greedy_by_conflicts; /* planners/peer_usmp.c */
-extern const ab_planner abp_usmp_hill_climb;         /* planners/peer_usmp.c */
-extern const ab_planner abp_tflite_gpu_greedy_by_size; /* planners/peer_tflite_gpu.c */
-const ab_planner *const ab_planners[] = {
-    &abp_first_fit,
-    &abp_best_fit,
-    &abp_ilp,
-    &abp_exact_cover,
-    &abp_canonical,
-    &abp_tflm_greedy,
-    &abp_usmp_greedy_by_size,
-    &abp_usmp_greedy_by_conflicts,
-    &abp_usmp_hill_climb,
-    &abp_tflite_gpu_greedy_by_size,
-    NULL,
-};
+/* The table: one row a planner, in the order `arenabench planners` lists them
+ * (and the order of `run --planners all`). Each row names the planner's
+ * const ab_planner, defined in its own file. */
+#define AB_PLANNER_ROWS(X)                                                       \
+    X(abp_first_fit)                 /* first_fit.c */                           \
+    X(abp_best_fit)                  /* best_fit.c */                            \
+    X(abp_ilp)                       /* ilp.c: GLPK */                           \
+    X(abp_exact_cover)               /* exact_cover.c: Algorithm X */            \
+    X(abp_canonical)                 /* canonical.c: MiniMalloc's method */      \
+    X(abp_subset_bound)              /* subset_bound.c: the oracle's windows */  \
+    X(abp_tflm_greedy)               /* peer_tflm.c */                           \
+    X(abp_usmp_greedy_by_size)       /* peer_usmp.c */                           \
+    X(abp_usmp_greedy_by_conflicts)  /* peer_usmp.c */                           \
+    X(abp_usmp_hill_climb)           /* peer_usmp.c */                           \
+    X(abp_tflite_gpu_greedy_by_size) /* peer_tflite_gpu.c */
+
+#define AB_DECLARE_(sym) extern const ab_planner sym;
+#define AB_ENTRY_(sym) &sym,
+AB_PLANNER_ROWS(AB_DECLARE_)
+const ab_planner *const ab_planners[] = {AB_PLANNER_ROWS(AB_ENTRY_) NULL};
+#undef AB_DECLARE_
+#undef AB_ENTRY_
 
 /* Planners a program adds at start-up (ab_planner_register), after the table. */
 #define AB_MAX_REGISTERED 32

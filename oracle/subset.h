@@ -1,0 +1,64 @@
+/*
+ * subset.h — lower bounds from subsets, with their certificates.
+ *
+ * The optimum of any subset S of a problem's tensors bounds the optimum of
+ * the whole: a valid plan of the whole, restricted to S, is a valid plan of S
+ * whose arena is no larger (DESIGN.md §7.3). The tensors live at one
+ * instruction stack perfectly at best, which is the max-load bound; the
+ * tensors live in a WINDOW of instructions around a peak may not stack
+ * perfectly (holes between tensors that end and tensors that begin), and the
+ * exact optimum of that window is then a bound above max-load.
+ *
+ * The oracle solves each window with its own exact method, the GLPK integer
+ * program (ilp.h, started from a stacked plan: no planner is run), and keeps
+ * the largest bound GLPK proves for any window: the window's optimum when
+ * GLPK finishes, else its proven bound. The certificate names the window
+ * (instructions [first, last]: the subset is every arena tensor live at some
+ * instruction in it), so anyone can rebuild the subset and solve it again.
+ *
+ * Windows tried, in order: around each of the `peaks` instructions of highest
+ * load (ties: earlier first), radius 0, 1, 2, ... in instruction indices,
+ * until the window holds more than max_tensors tensors or the time is spent.
+ * A radius that adds no tensor is skipped. Capacities and pools are left out:
+ * the bound is on the arena, whatever budget the suite sets.
+ */
+#ifndef ABO_SUBSET_H
+#define ABO_SUBSET_H
+
+#include "core/problem.h"
+
+typedef struct abo_subset_opts {
+    double time_limit;  /* seconds for all the windows together (default 10) */
+    size_t max_tensors; /* the largest window solved (default 48) */
+    size_t peaks;       /* how many peak instructions to grow windows around (default 4) */
+} abo_subset_opts;
+
+/* The defaults above. */
+void abo_subset_opts_init(abo_subset_opts *o);
+
+/* The best subset bound found. */
+typedef struct abo_subset_result {
+    int64_t bound;       /* bytes: the largest proven bound (at least max-load), or AB_NONE
+                            when the problem has no arena tensor */
+    int64_t max_load;    /* the max-load bound, for comparison */
+    int64_t first, last; /* its window of instructions (inclusive) */
+    size_t tensors;      /* the tensors of that window */
+    bool optimal;        /* GLPK proved the window's optimum (else: its bound) */
+    size_t windows;      /* windows solved */
+    char certificate[140]; /* one line naming the window and how it was proved */
+} abo_subset_result;
+
+/* Searches windows of p (read as it is: pass the arena view) for a bound
+ * above max-load; *r is filled by the call. Returns AB_OK (the bound is at
+ * least max-load even when no window helps), AB_ENOMEM, or AB_EINTERNAL when
+ * GLPK failed. */
+ab_status abo_subset_bound(const ab_problem *p, const abo_subset_opts *o, abo_subset_result *r,
+                           ab_error *err);
+
+/* The subset of window [first, last]: every tensor of p live at some
+ * instruction in it, in p's order, without capacity or pools. dst is
+ * initialised by the call. For re-solving a certificate. */
+ab_status abo_subset_window(const ab_problem *p, int64_t first, int64_t last, ab_problem *dst,
+                            ab_error *err);
+
+#endif

@@ -1,0 +1,170 @@
+/*
+ * test_subset.c — the oracle's subset bounds (oracle/subset.h) and the
+ * planner `subset-bound`: every certificate is re-solved independently (the
+ * window rebuilt from the certificate's instructions, its optimum found by
+ * the brute force of tests/brute.c), a bound never exceeds the whole
+ * problem's optimum, and on problems whose optimum lies above max-load the
+ * bound rises above max-load.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "oracle/bounds.h"
+#include "oracle/subset.h"
+#include "planners/planner.h"
+#include "tests/brute.h"
+
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+
+static uint64_t next(void) {
+    rng += 0x9e3779b97f4a7c15u;
+    uint64_t z = rng;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+static int64_t pick(int64_t lo, int64_t hi) { return lo + (int64_t)(next() % (uint64_t)(hi - lo + 1)); }
+
+/* A random problem of n tensors over T instructions, sizes up to smax. */
+static void random_problem(ab_problem *p, size_t n, int64_t T, int64_t smax) {
+    static char names[16][8];
+    ab_problem_init(p);
+    p->name = NULL;
+    for (size_t i = 0; i < n; i++) {
+        snprintf(names[i], sizeof names[i], "t%zu", i);
+        int64_t s = pick(0, T - 1), e = pick(s, s + pick(0, T / 2));
+        int64_t aligns[] = {1, 1, 1, 2, 4, 8};
+        ab_tensor t = {.name = names[i], .size = pick(1, smax), .start = s, .end = e,
+                       .align = aligns[pick(0, 5)], .offset = AB_NONE,
+                       .kind = AB_KIND_INTERMEDIATE};
+        cr_assert_eq(ab_problem_add(p, &t, NULL), AB_OK);
+    }
+}
+
+/* Checks r's certificate against p: the window rebuilt and solved by the
+ * brute force gives the bound (when GLPK proved the window's optimum) or at
+ * least it; the bound is at most the whole optimum and at least max-load. */
+static void check_certificate(const ab_problem *p, const abo_subset_result *r, int64_t whole) {
+    cr_assert_geq(r->bound, r->max_load);
+    cr_assert_leq(r->bound, whole, "a subset bound %lld above the optimum %lld", (long long)r->bound,
+                  (long long)whole);
+    ab_problem sub;
+    cr_assert_eq(abo_subset_window(p, r->first, r->last, &sub, NULL), AB_OK);
+    cr_assert_eq(sub.n, r->tensors, "the certificate names %zu tensors, the window holds %zu",
+                 r->tensors, sub.n);
+    int64_t opt = abt_brute_optimum(&sub, NULL);
+    cr_assert_geq(opt, 0);
+    if (r->optimal) cr_assert_eq(opt, r->bound, "window [%lld, %lld]", (long long)r->first,
+                                 (long long)r->last);
+    else cr_assert_geq(opt, r->bound);
+    ab_problem_free(&sub);
+}
+
+Test(subset, certificates_re_solve_and_never_exceed_the_optimum) {
+    int above = 0;
+    for (int k = 0; k < 150; k++) {
+        ab_problem p;
+        random_problem(&p, (size_t)pick(2, 8), pick(3, 12), k % 2 ? 50000 : 64);
+        int64_t whole = abt_brute_optimum(&p, NULL);
+        cr_assert_geq(whole, 0);
+        abo_subset_opts o;
+        abo_subset_opts_init(&o);
+        o.time_limit = 30; /* generous: these windows are tiny */
+        abo_subset_result r;
+        cr_assert_eq(abo_subset_bound(&p, &o, &r, NULL), AB_OK);
+        abo_bounds b;
+        cr_assert_eq(abo_bounds_compute(&p, &b, NULL), AB_OK);
+        cr_assert_eq(r.max_load, b.max_load);
+        check_certificate(&p, &r, whole);
+        /* the whole problem fits in one window here: the bound is the optimum */
+        cr_assert_eq(r.bound, whole, "instance %d: bound %lld, optimum %lld", k,
+                     (long long)r.bound, (long long)whole);
+        above += whole > b.max_load;
+        ab_problem_free(&p);
+    }
+    cr_assert_gt(above, 5, "only %d instances had an optimum above max-load", above);
+}
+
+Test(subset, small_windows_still_bound_from_below) {
+    for (int k = 0; k < 100; k++) {
+        ab_problem p;
+        random_problem(&p, (size_t)pick(6, 9), pick(6, 16), 1000);
+        int64_t whole = abt_brute_optimum(&p, NULL);
+        abo_subset_opts o;
+        abo_subset_opts_init(&o);
+        o.time_limit = 30;
+        o.max_tensors = 4; /* windows smaller than the problem */
+        o.peaks = 2;
+        abo_subset_result r;
+        cr_assert_eq(abo_subset_bound(&p, &o, &r, NULL), AB_OK);
+        check_certificate(&p, &r, whole);
+        if (r.bound > r.max_load) cr_assert_leq(r.tensors, 4); /* a window's certificate */
+        ab_problem_free(&p);
+    }
+}
+
+Test(subset, the_planner_carries_the_bound_as_an_ilp_bound) {
+    /* max-load 9 at instruction 2 (b + c); the optimum is 9 too (c at 0, b at
+     * 4, a at 0, d at 4): the bound stays max-load and says so. */
+    ab_tensor t[] = {
+        {.name = "a", .size = 3, .start = 0, .end = 1, .align = 1, .offset = AB_NONE},
+        {.name = "b", .size = 5, .start = 1, .end = 2, .align = 1, .offset = AB_NONE},
+        {.name = "c", .size = 4, .start = 2, .end = 3, .align = 4, .offset = AB_NONE},
+        {.name = "d", .size = 4, .start = 0, .end = 0, .align = 4, .offset = AB_NONE},
+    };
+    ab_problem p;
+    ab_problem_init(&p);
+    for (size_t i = 0; i < 4; i++) cr_assert_eq(ab_problem_add(&p, &t[i], NULL), AB_OK);
+    const ab_planner *pl;
+    ab_params prm;
+    ab_error err;
+    cr_assert_eq(ab_planner_resolve("subset-bound:time=20", &pl, &prm, &err), AB_OK, "%s", err.msg);
+    ab_problem view;
+    ab_plan plan;
+    ab_plan_stats st;
+    cr_assert_eq(ab_planner_run(pl, &prm, &p, &view, &plan, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(st.method, ABO_PROOF_ILP);
+    cr_assert_gt(st.ilp_status, 0);
+    cr_assert_eq(st.lower_bound, abt_brute_optimum(&p, NULL), "%s", st.note);
+    cr_assert_eq(st.lower_bound, 9);
+    cr_assert(strstr(st.note, "max-load: the 2 tensors live at instruction 2") != NULL, "%s",
+              st.note);
+    ab_plan_free(&plan);
+    ab_problem_free(&view);
+    ab_params_free(&prm);
+    ab_problem_free(&p);
+}
+
+Test(subset, the_planner_proves_a_bound_above_max_load) {
+    /* Found by the brute force: a problem whose optimum lies above max-load;
+     * the planner's bound must reach it and name a window. */
+    for (int k = 0; k < 400; k++) {
+        ab_problem p;
+        random_problem(&p, (size_t)pick(4, 7), pick(4, 8), 40);
+        int64_t whole = abt_brute_optimum(&p, NULL);
+        abo_bounds b;
+        cr_assert_eq(abo_bounds_compute(&p, &b, NULL), AB_OK);
+        if (whole <= b.max_load) {
+            ab_problem_free(&p);
+            continue;
+        }
+        const ab_planner *pl;
+        ab_params prm;
+        ab_error err;
+        cr_assert_eq(ab_planner_resolve("subset-bound:time=30", &pl, &prm, &err), AB_OK);
+        ab_problem view;
+        ab_plan plan;
+        ab_plan_stats st;
+        cr_assert_eq(ab_planner_run(pl, &prm, &p, &view, &plan, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(st.lower_bound, whole, "%s", st.note);
+        cr_assert(strstr(st.note, "above max-load: subset: the") != NULL, "%s", st.note);
+        ab_plan_free(&plan);
+        ab_problem_free(&view);
+        ab_params_free(&prm);
+        ab_problem_free(&p);
+        return;
+    }
+    cr_assert_fail("no instance with an optimum above max-load was drawn");
+}
