@@ -134,8 +134,10 @@ static void suite_figures(abr_model *m, size_t si) {
     offer_bound(m, su, s->lower_bound, ABR_SRC_STORED, 0);
     for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
         const abr_result *r = row_r(m, i);
-        offer_bound(m, su, r->lower_bound, ABR_SRC_PLANNER, i);
+        /* GLPK's bound first: a row of the ILP (or of subset-bound) carries it in
+         * both columns, and the tie must name GLPK's proof, not an exhaustive one */
         offer_bound(m, su, r->ilp_bound, ABR_SRC_ILP, i);
+        offer_bound(m, su, r->lower_bound, ABR_SRC_PLANNER, i);
         if (!row_ok(m, i) || r->arena == AB_NONE) continue;
         if (r->proven_by != ABO_PROOF_NONE) offer_bound(m, su, r->arena, ABR_SRC_PROOF, i);
         if (su->best == AB_NONE || r->arena < su->best) su->best = r->arena;
