@@ -3,8 +3,9 @@
  * of formats and the entry points. The model is built in model.c; each
  * format's renderer lives in its own file (render.h).
  *
- * Adding a format: its renderer (a new report_X.c, declared in render.h), a
- * value of abr_report_format and one row below.
+ * Adding a format: its renderer (a new report_X.c) and one row of
+ * ABR_REPORT_FORMATS in report.h (the enum, the declaration and the row
+ * below all come from it).
  */
 #include "results/report/report.h"
 
@@ -19,12 +20,9 @@ typedef struct format_row {
     abr_render_fn render;
 } format_row;
 
-static const format_row formats[ABR_REPORT_NFORMATS] = {
-    [ABR_REPORT_MD] = {"md", "markdown", abr_render_md},
-    [ABR_REPORT_HTML] = {"html", NULL, abr_render_html},
-    [ABR_REPORT_CSV] = {"csv", NULL, abr_render_csv},
-    [ABR_REPORT_JSON] = {"json", NULL, abr_render_json},
-};
+#define ABR_FORMAT_ROW_(id, word, alias) [ABR_REPORT_##id] = {#word, alias, abr_render_##word},
+static const format_row formats[ABR_REPORT_NFORMATS] = {ABR_REPORT_FORMATS(ABR_FORMAT_ROW_)};
+#undef ABR_FORMAT_ROW_
 
 bool abr_report_format_parse(const char *w, abr_report_format *f) {
     for (size_t i = 0; w != NULL && i < ABR_REPORT_NFORMATS; i++) {

@@ -49,11 +49,23 @@
 #include "core/problem.h"
 #include "results/store/store.h"
 
+/* The report formats, one row each: X(ID, word, alias or NULL). A row's
+ * renderer is abr_render_<word> (render.h declares it from this table), in
+ * its own file report_<word>.c. Adding a format: that file and one row.
+ *   md    Markdown: tables for a terminal, a PR comment or a wiki
+ *   html  one self-contained page with inline SVG charts
+ *   csv   one line per result, a header line, RFC 4180 quoting
+ *   json  {"run", "planners", "suites", "rows"} */
+#define ABR_REPORT_FORMATS(X)  \
+    X(MD, md, "markdown")      \
+    X(HTML, html, NULL)        \
+    X(CSV, csv, NULL)          \
+    X(JSON, json, NULL)
+
 typedef enum abr_report_format {
-    ABR_REPORT_MD = 0, /* Markdown: tables for a terminal, a PR comment or a wiki */
-    ABR_REPORT_HTML,   /* one self-contained page with inline SVG charts */
-    ABR_REPORT_CSV,    /* one line per result, a header line, RFC 4180 quoting */
-    ABR_REPORT_JSON,   /* {"run", "planners", "suites", "rows"} */
+#define ABR_REPORT_ENUM_(id, word, alias) ABR_REPORT_##id,
+    ABR_REPORT_FORMATS(ABR_REPORT_ENUM_)
+#undef ABR_REPORT_ENUM_
     ABR_REPORT_NFORMATS /* the number of formats, not a format */
 } abr_report_format;
 
