@@ -14,10 +14,12 @@
 static int bad_format(const char *format) {
     char names[256] = "";
     size_t used = 0;
-    for (const abh_format *f = abh_formats; f->name != NULL; f++)
+    for (size_t i = 0; abh_formats[i] != NULL; i++) {
+        const abh_format *f = abh_formats[i];
         if (f->render != NULL && used < sizeof names)
             used += (size_t)snprintf(names + used, sizeof names - used, "%s %s",
-                                     f == abh_formats ? "" : " or", f->name);
+                                     i == 0 ? "" : " or", f->name);
+    }
     return abc_failf(ABC_EXIT_USAGE, "--format takes%s, not '%s'", names, format);
 }
 

@@ -9,46 +9,25 @@
 #include <string.h>
 #include <strings.h>
 
-#include "harness/formats/minimalloc.h"
-#include "harness/formats/suite.h"
 
-static ab_status load_yaml(const char *path, const abh_load_options *o, ab_problem *p,
-                           ab_error *err) {
-    (void)o;
-    return abh_suite_load(path, p, err);
-}
+/* The table: one row a format, each defined in its own file (suite.c,
+ * minimalloc.c, tflite.c); the order is the order of recognition by name and
+ * of the lists in messages. */
+#define ABH_FORMAT_ROWS(X) \
+    X(abh_format_yaml)       /* suite.c */      \
+    X(abh_format_minimalloc) /* minimalloc.c */ \
+    X(abh_format_tflite)     /* tflite.c */
 
-static ab_status load_minimalloc(const char *path, const abh_load_options *o, ab_problem *p,
-                                 ab_error *err) {
-    (void)o;
-    return abh_minimalloc_load(path, p, NULL, err);
-}
-
-static ab_status load_tflite(const char *path, const abh_load_options *o, ab_problem *p,
-                             ab_error *err) {
-    abh_tflite_options to = {.fold_constants = o->fold_constants,
-                             .dims = o->dims,
-                             .ndims = o->ndims,
-                             .assume_dynamic = o->assume_dynamic};
-    return abh_tflite_load(path, &to, p, NULL, err);
-}
-
-static const char *const yaml_suffixes[] = {".yaml", ".yml", NULL};
-static const char *const csv_suffixes[] = {".csv", NULL};
-static const char *const tflite_suffixes[] = {".tflite", NULL};
-
-const abh_format abh_formats[] = {
-    {"yaml", "suite YAML", yaml_suffixes, NULL, 0, load_yaml, abh_suite_render},
-    {"minimalloc", "MiniMalloc CSV", csv_suffixes, NULL, 0, load_minimalloc,
-     abh_minimalloc_render},
-    {"tflite", "TFLite model", tflite_suffixes, abh_tflite_sniff, ABH_FORMAT_MODEL_OPTS,
-     load_tflite, NULL},
-    {0},
-};
+#define ABH_DECLARE_(sym) extern const abh_format sym;
+#define ABH_ENTRY_(sym) &sym,
+ABH_FORMAT_ROWS(ABH_DECLARE_)
+const abh_format *const abh_formats[] = {ABH_FORMAT_ROWS(ABH_ENTRY_) NULL};
+#undef ABH_DECLARE_
+#undef ABH_ENTRY_
 
 const abh_format *abh_format_named(const char *name) {
-    for (const abh_format *f = abh_formats; f->name != NULL; f++)
-        if (strcmp(f->name, name) == 0) return f;
+    for (size_t i = 0; abh_formats[i] != NULL; i++)
+        if (strcmp(abh_formats[i]->name, name) == 0) return abh_formats[i];
     return NULL;
 }
 
@@ -59,17 +38,18 @@ static bool ends_with(const char *s, const char *suffix) {
 
 /* The row one of whose suffixes name ends with, or NULL. */
 static const abh_format *by_suffix(const char *name) {
-    for (const abh_format *f = abh_formats; f->name != NULL; f++)
-        for (const char *const *s = f->suffixes; *s != NULL; s++)
-            if (ends_with(name, *s)) return f;
+    for (size_t i = 0; abh_formats[i] != NULL; i++)
+        for (const char *const *s = abh_formats[i]->suffixes; *s != NULL; s++)
+            if (ends_with(name, *s)) return abh_formats[i];
     return NULL;
 }
 
 bool abh_format_suffix_known(const char *name) { return by_suffix(name) != NULL; }
 
 void abh_format_list(ab_buf *b) {
-    for (const abh_format *f = abh_formats; f->name != NULL; f++) {
-        ab_buf_printf(b, "%s%s (", f == abh_formats ? "" : ", ", f->title);
+    for (size_t i = 0; abh_formats[i] != NULL; i++) {
+        const abh_format *f = abh_formats[i];
+        ab_buf_printf(b, "%s%s (", i == 0 ? "" : ", ", f->title);
         for (const char *const *s = f->suffixes; *s != NULL; s++)
             ab_buf_printf(b, "%s%s", s == f->suffixes ? "" : ", ", *s);
         ab_buf_printf(b, ")");
@@ -90,10 +70,10 @@ const abh_format *abh_format_of(const char *path, bool strict, ab_error *err) {
         ab_fail(err, AB_EINPUT, "%s: cannot read: %s", path, strerror(e));
         return NULL;
     }
-    for (const abh_format *r = abh_formats; r->name != NULL; r++)
-        if (r->sniff != NULL && r->sniff(head, n)) return r;
+    for (size_t i = 0; abh_formats[i] != NULL; i++)
+        if (abh_formats[i]->sniff != NULL && abh_formats[i]->sniff(head, n)) return abh_formats[i];
     const abh_format *r = by_suffix(path);
-    if (r != NULL || !strict) return r != NULL ? r : &abh_formats[0];
+    if (r != NULL || !strict) return r != NULL ? r : abh_formats[0];
     ab_buf known = {0};
     abh_format_list(&known);
     ab_fail(err, AB_EINPUT, "%s: unknown format (not recognised by its content or its name); "

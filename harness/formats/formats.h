@@ -11,7 +11,8 @@
  * A file's format: the first row whose sniff recognises its first bytes, else
  * the row whose suffix its name ends with (case-insensitive), else YAML (a
  * suite may have any name when given explicitly). Adding a format is one
- * loader and one row in formats.c.
+ * file (its loader and its const abh_format row) and one line in formats.c's
+ * table.
  */
 #ifndef ABH_FORMATS_H
 #define ABH_FORMATS_H
@@ -44,8 +45,8 @@ typedef struct abh_format {
     ab_status (*render)(const ab_problem *p, ab_buf *b, ab_error *err);
 } abh_format;
 
-/* The table, ending with a row whose name is NULL. */
-extern const abh_format abh_formats[];
+/* The table (formats.c), NULL-terminated; the first row is the fallback. */
+extern const abh_format *const abh_formats[];
 
 /* The row called name, or NULL. */
 const abh_format *abh_format_named(const char *name);

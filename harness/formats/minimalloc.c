@@ -4,6 +4,7 @@
  * (core/csv.h with quotes off).
  */
 #include "harness/formats/minimalloc.h"
+#include "harness/formats/formats.h"
 
 #include "core/csv.h"
 #include "core/file.h"
@@ -252,3 +253,15 @@ ab_status abh_minimalloc_plan_render(const ab_problem *p, const ab_plan *pl, ab_
     }
     return b->oom ? ab_fail(err, AB_ENOMEM, "out of memory writing MiniMalloc CSV") : AB_OK;
 }
+
+static ab_status load_minimalloc(const char *path, const abh_load_options *o, ab_problem *p,
+                                 ab_error *err) {
+    (void)o;
+    return abh_minimalloc_load(path, p, NULL, err);
+}
+
+static const char *const csv_suffixes[] = {".csv", NULL};
+
+/* The formats table's row (formats.c). */
+const abh_format abh_format_minimalloc = {"minimalloc", "MiniMalloc CSV", csv_suffixes, NULL, 0,
+                                          load_minimalloc, abh_minimalloc_render};

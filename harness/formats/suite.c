@@ -35,6 +35,7 @@
  * "FILE:LINE:COLUMN: FIELD: what was expected, got 'what was there'".
  */
 #include "harness/formats/suite.h"
+#include "harness/formats/formats.h"
 
 #include "core/file.h"
 #include "harness/formats/gen.h"
@@ -1755,3 +1756,15 @@ ab_status abh_suite_render(const ab_problem *p, ab_buf *b, ab_error *err) {
     if (st == AB_OK && b->oom) st = ab_fail(err, AB_ENOMEM, "out of memory rendering a suite");
     return st;
 }
+
+static ab_status load_yaml(const char *path, const abh_load_options *o, ab_problem *p,
+                           ab_error *err) {
+    (void)o;
+    return abh_suite_load(path, p, err);
+}
+
+static const char *const yaml_suffixes[] = {".yaml", ".yml", NULL};
+
+/* The formats table's row (formats.c). */
+const abh_format abh_format_yaml = {"yaml", "suite YAML", yaml_suffixes, NULL, 0, load_yaml,
+                                    abh_suite_render};

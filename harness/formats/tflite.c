@@ -10,6 +10,7 @@
  *   3. convert: live ranges, constant-derived tensors, sizes and the problem.
  */
 #include "harness/formats/tflite.h"
+#include "harness/formats/formats.h"
 
 #include "core/buf.h"
 #include "core/file.h"
@@ -925,3 +926,18 @@ ab_status abh_tflite_load(const char *path, const abh_tflite_options *opt, ab_pr
     if (m == NULL) abh_tflite_model_free(&own);
     return st;
 }
+
+static ab_status load_tflite(const char *path, const abh_load_options *o, ab_problem *p,
+                             ab_error *err) {
+    abh_tflite_options to = {.fold_constants = o->fold_constants,
+                             .dims = o->dims,
+                             .ndims = o->ndims,
+                             .assume_dynamic = o->assume_dynamic};
+    return abh_tflite_load(path, &to, p, NULL, err);
+}
+
+static const char *const tflite_suffixes[] = {".tflite", NULL};
+
+/* The formats table's row (formats.c): recognised by content, read only. */
+const abh_format abh_format_tflite = {"tflite", "TFLite model", tflite_suffixes, abh_tflite_sniff,
+                                      ABH_FORMAT_MODEL_OPTS, load_tflite, NULL};
