@@ -5,9 +5,9 @@
  */
 #include "results/report/model.h"
 
-#include <signal.h>
 #include <stdlib.h>
 
+#include "harness/engine/spawn.h"
 #include "oracle/check.h"
 
 void abr_model_free(abr_model *m) {
@@ -204,19 +204,12 @@ void abr_put_suite(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
     if (m->su[si].dup_name) ab_buf_printf(b, "@%.8s", s->hash);
 }
 
-static const struct { int sig; const char *name; } signals[] = {
-    {SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},  {SIGFPE, "SIGFPE"},
-    {SIGILL, "SIGILL"},   {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGXCPU, "SIGXCPU"},
-    {SIGTRAP, "SIGTRAP"}, {SIGINT, "SIGINT"},   {SIGPIPE, "SIGPIPE"}, {SIGSYS, "SIGSYS"},
-};
-
+/* "SIGSEGV (11)", or the number alone for a signal without a name (the
+ * names are the engine's one table, spawn.h). */
 static void put_signal(ab_buf *b, int sig) {
-    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++)
-        if (signals[i].sig == sig) {
-            ab_buf_printf(b, "%s (%d)", signals[i].name, sig);
-            return;
-        }
-    ab_buf_printf(b, "%d", sig);
+    const char *name = abe_signal_name(sig);
+    if (name != NULL) ab_buf_printf(b, "%s (%d)", name, sig);
+    else ab_buf_printf(b, "%d", sig);
 }
 
 /* What is known of a failed row: signal, verdict, checker message, error,
