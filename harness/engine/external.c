@@ -58,6 +58,8 @@
  * removed before the planner returns.
  */
 #include "harness/engine/external.h"
+#include "core/file.h"
+#include "core/csv.h"
 
 #include <errno.h>
 #include <math.h>
@@ -198,43 +200,12 @@ static ab_status spawn(ext *x, const char *cmd, abe_exit *end, ab_error *err) {
 
 /* ---- the output file --------------------------------------------------------- */
 
-/* The next line of text[*pos .. len) into [*a, *b) (no line end); false at the end. */
-static bool next_line(const char *text, size_t len, size_t *pos, size_t *a, size_t *b) {
-    if (*pos >= len) return false;
-    *a = *pos;
-    while (*pos < len && text[*pos] != '\n') (*pos)++;
-    *b = *pos;
-    if (*pos < len) (*pos)++;
-    if (*b > *a && text[*b - 1] == '\r') (*b)--;
-    return true;
-}
-
-/* Field k of the comma-separated line [a, b) into [*fa, *fb), spaces trimmed;
- * false when the line has fewer fields. */
-static bool field_at(const char *text, size_t a, size_t b, size_t k, size_t *fa, size_t *fb) {
-    size_t s = a;
-    for (size_t f = 0; f < k; f++) {
-        while (s < b && text[s] != ',') s++;
-        if (s == b) return false;
-        s++;
-    }
-    size_t e = s;
-    while (e < b && text[e] != ',') e++;
-    while (s < e && (text[s] == ' ' || text[s] == '\t')) s++;
-    while (e > s && (text[e - 1] == ' ' || text[e - 1] == '\t')) e--;
-    *fa = s;
-    *fb = e;
-    return true;
-}
-
-/* The columns `id` and `offset` of the header line [a, b). */
-static ab_status header_cols(const char *text, size_t a, size_t b, size_t *id, size_t *off,
-                             ab_error *err) {
+/* The columns `id` and `offset` of the header record c. */
+static ab_status header_cols(const ab_csv *c, size_t *id, size_t *off, ab_error *err) {
     *id = *off = SIZE_MAX;
-    size_t fa, fb;
-    for (size_t k = 0; field_at(text, a, b, k, &fa, &fb); k++) {
-        if (fb - fa == 2 && strncasecmp(text + fa, "id", 2) == 0) *id = k;
-        if (fb - fa == 6 && strncasecmp(text + fa, "offset", 6) == 0) *off = k;
+    for (size_t k = 0; k < c->nf; k++) {
+        if (strcasecmp(c->f[k].s, "id") == 0) *id = k;
+        if (strcasecmp(c->f[k].s, "offset") == 0) *off = k;
     }
     if (*id == SIZE_MAX || *off == SIZE_MAX)
         return ab_fail(err, AB_EINTERNAL,
@@ -243,66 +214,55 @@ static ab_status header_cols(const char *text, size_t a, size_t b, size_t *id, s
     return AB_OK;
 }
 
-/* Reads the output file into x->got (one offset per tensor). */
+/* Takes one output record c (id and offset in columns idc and offc) into x->got. */
+static ab_status take_record(ext *x, const ab_csv *c, size_t idc, size_t offc, ab_error *err) {
+    const ab_problem *p = x->p;
+    int64_t id, off;
+    if (c->nf <= idc || c->nf <= offc)
+        return ab_fail(err, AB_EINTERNAL, "external: output line %d: too few fields", c->line);
+    const ab_csv_field *fi = &c->f[idc], *fo = &c->f[offc];
+    if (!ab_parse_int64(fi->s, fi->len, &id) || id < 0 || (uint64_t)id >= p->n)
+        return ab_fail(err, AB_EINTERNAL,
+                       "external: output line %d: id '%.40s' is not one of the ids written "
+                       "(0 .. %zu)",
+                       c->line, fi->s, p->n ? p->n - 1 : 0);
+    if (!ab_parse_int64(fo->s, fo->len, &off) || off < 0 || off > AB_MAX_SIZE)
+        return ab_fail(err, AB_EINTERNAL,
+                       "external: output line %d: offset '%.40s' is not an integer in [0, 2^62]",
+                       c->line, fo->s);
+    if (x->got[id] != AB_NONE)
+        return ab_fail(err, AB_EINTERNAL, "external: output line %d: id %lld appears twice",
+                       c->line, (long long)id);
+    x->got[id] = off;
+    return AB_OK;
+}
+
+/* Reads the output file (MiniMalloc CSV, core's tokenizer) into x->got, one
+ * offset per tensor. */
 static ab_status read_output(ext *x, ab_error *err) {
-    FILE *f = fopen(x->out, "rb");
-    if (f == NULL)
+    if (access(x->out, F_OK) != 0)
         return ab_fail(err, AB_EINTERNAL, "external: the program exited 0 but wrote no %s",
                        x->out);
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    bool ok = true;
-    for (;;) {
-        if (!ab_grow((void **)&text, &cap, len + 65536, 1)) {
-            ok = false;
-            break;
-        }
-        size_t got = fread(text + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) break;
-    }
-    fclose(f);
-    if (!ok) {
-        ab_free(text);
-        return ab_fail(err, AB_ENOMEM, "external: out of memory reading %s", x->out);
-    }
+    char *text;
+    size_t len;
+    ab_status st = ab_read_file(x->out, &text, &len, err);
+    if (st != AB_OK) return st == AB_ENOMEM ? st : ab_fail(err, AB_EINTERNAL, "external: %s", err->msg);
     const ab_problem *p = x->p;
     for (size_t i = 0; i < p->n; i++) x->got[i] = AB_NONE;
-    size_t pos = 0, a = 0, b = 0, idc = 0, offc = 0, line = 0;
-    ab_status st = AB_OK;
-    while (next_line(text, len, &pos, &a, &b) && (++line, b == a)) {
-    }
-    if (line == 0 || a == b)
-        st = ab_fail(err, AB_EINTERNAL, "external: the output file is empty");
-    if (st == AB_OK) st = header_cols(text, a, b, &idc, &offc, err);
-    while (st == AB_OK && next_line(text, len, &pos, &a, &b)) {
-        line++;
-        if (a == b) continue;
-        size_t ia, ib, oa, ob;
-        int64_t id, off;
-        if (!field_at(text, a, b, idc, &ia, &ib) || !field_at(text, a, b, offc, &oa, &ob))
-            st = ab_fail(err, AB_EINTERNAL, "external: output line %zu: too few fields", line);
-        else if (!ab_parse_int64(text + ia, ib - ia, &id) || id < 0 || (uint64_t)id >= p->n)
-            st = ab_fail(err, AB_EINTERNAL,
-                         "external: output line %zu: id '%.*s' is not one of the ids written "
-                         "(0 .. %zu)",
-                         line, (int)(ib - ia > 40 ? 40 : ib - ia), text + ia,
-                         p->n ? p->n - 1 : 0);
-        else if (!ab_parse_int64(text + oa, ob - oa, &off) || off < 0 || off > AB_MAX_SIZE)
-            st = ab_fail(err, AB_EINTERNAL,
-                         "external: output line %zu: offset '%.*s' is not an integer in "
-                         "[0, 2^62]",
-                         line, (int)(ob - oa > 40 ? 40 : ob - oa), text + oa);
-        else if (x->got[id] != AB_NONE)
-            st = ab_fail(err, AB_EINTERNAL, "external: output line %zu: id %lld appears twice",
-                         line, (long long)id);
-        else
-            x->got[id] = off;
-    }
+    ab_csv c;
+    ab_csv_init(&c, x->out, text, len, false);
+    bool eof = false;
+    size_t idc = 0, offc = 0;
+    st = ab_csv_next(&c, &eof, err);
+    if (st == AB_OK && eof) st = ab_fail(err, AB_EINTERNAL, "external: the output file is empty");
+    if (st == AB_OK) st = header_cols(&c, &idc, &offc, err);
+    while (st == AB_OK && (st = ab_csv_next(&c, &eof, err)) == AB_OK && !eof)
+        st = take_record(x, &c, idc, offc, err);
     for (size_t i = 0; st == AB_OK && i < p->n; i++)
         if (x->got[i] == AB_NONE)
             st = ab_fail(err, AB_EINTERNAL, "external: the output has no offset for id %zu ('%s')",
                          i, p->t[i].name);
+    ab_csv_free(&c);
     ab_free(text);
     return st;
 }
