@@ -2,6 +2,10 @@
 # deps.sh — make sure the Debian packages arenabench builds with are present.
 # As root it installs what is missing (apt-get); otherwise it names the exact
 # command to run and exits 1. Usage: scripts/deps.sh [--test]  (--test adds Criterion)
+# Optional and deliberately not installed here: minizinc (the planner `minizinc`;
+# tests/test_minizinc.c skips without it). Its Gecode pulls in Qt 5's GUI
+# libraries (libgecodegist49), too heavy for every fresh CI install:
+# apt-get install minizinc where the cross-check is wanted.
 set -euo pipefail
 
 packages=(gcc make cmake pkg-config libglpk-dev libsqlite3-dev libyaml-dev)

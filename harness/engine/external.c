@@ -516,4 +516,7 @@ const ab_planner abe_external = {
     .plan = external_plan,
 };
 
-ab_status abe_register_planners(void) { return ab_planner_register(&abe_external); }
+ab_status abe_register_planners(void) {
+    ab_status st = ab_planner_register(&abe_external);
+    return st == AB_OK ? ab_planner_register(&abe_minizinc) : st;
+}

@@ -10,8 +10,9 @@
 #include "planners/planner.h"
 
 extern const ab_planner abe_external;
+extern const ab_planner abe_minizinc; /* minizinc.c: a MiniZinc model, solved by minizinc */
 
-/* Registers the engine's planners (external) with the planner registry, after
+/* Registers the engine's planners (external, minizinc) with the planner registry, after
  * the planners' own table. Programs that run planners by name call it once at
  * start-up. Returns AB_OK, or AB_EINTERNAL when the registry refuses. */
 ab_status abe_register_planners(void);
