@@ -1443,7 +1443,11 @@ static ab_status run_component(solver *sv, model *md, int64_t lb, int64_t ub, co
         snprintf(cr->why, sizeof cr->why, "%s", why);
     }
     ab_free(ru.y);
-    if (cr->end == COMP_INFEASIBLE && md->has_inc)
+    /* A plan of arena <= ub is known (the incumbent, or the stacked or
+     * heuristic plan of the component): GLPK's "no plan" is then a numerical
+     * failure (seen with the mirror fix on big-M rows), never a proof. */
+    if (cr->end == COMP_INFEASIBLE &&
+        (md->has_inc || sv->pp.comp_heur[sv->pp.comp_of[md->idx[0]]] <= ub))
         return ab_fail(err, AB_EINTERNAL,
                        "GLPK found no plan of arena <= %" PRId64 " units, but the heuristic has one",
                        ub);

@@ -14,6 +14,7 @@ void abo_subset_opts_init(abo_subset_opts *o) {
     o->time_limit = 10;
     o->max_tensors = 48;
     o->peaks = 4;
+    o->incumbents = NULL;
 }
 
 ab_status abo_subset_window(const ab_problem *p, int64_t first, int64_t last, ab_problem *dst,
@@ -109,18 +110,40 @@ static size_t window_count(const ab_problem *p, int64_t first, int64_t last) {
 
 static double cpu_now(void) { return (double)clock() / CLOCKS_PER_SEC; }
 
-/* Solves window [first, last] and offers its bound to r. */
-static ab_status solve_window(const ab_problem *p, int64_t first, int64_t last, double seconds,
-                              abo_subset_result *r, ab_error *err) {
-    ab_problem sub;
-    ab_status st = abo_subset_window(p, first, last, &sub, err);
+/* Solves sub with GLPK: with the symmetry fixes, then, when GLPK fails
+ * (AB_EINTERNAL), without them. AB_EINTERNAL when both fail. */
+static ab_status solve_sub(const ab_problem *sub, const abo_subset_opts *so, double seconds,
+                           abo_ilp_result *res, ab_error *err) {
     abo_ilp_options o;
     abo_ilp_options_init(&o);
     o.time_limit = seconds > 0.05 ? seconds : 0.05;
+    int64_t *plans = NULL;
+    ab_status st = AB_OK;
+    if (so->incumbents != NULL) st = so->incumbents(sub, &plans, &o.nincumbents, err);
+    o.incumbents = plans;
+    if (st == AB_OK) st = abo_ilp_solve(sub, &o, res, err);
+    if (st == AB_EINTERNAL) {
+        abo_ilp_result_free(res);
+        o.symmetry = false;
+        st = abo_ilp_solve(sub, &o, res, err);
+    }
+    ab_free(plans);
+    return st;
+}
+
+/* Solves window [first, last] and offers its bound to r; a window GLPK
+ * fails on is counted in r->failed and proves nothing. */
+static ab_status solve_window(const ab_problem *p, int64_t first, int64_t last, double seconds,
+                              const abo_subset_opts *so, abo_subset_result *r, ab_error *err) {
+    ab_problem sub;
+    ab_status st = abo_subset_window(p, first, last, &sub, err);
     abo_ilp_result res;
     memset(&res, 0, sizeof res);
-    if (st == AB_OK) st = abo_ilp_solve(&sub, &o, &res, err);
-    if (st == AB_OK) {
+    if (st == AB_OK) st = solve_sub(&sub, so, seconds, &res, err);
+    if (st == AB_EINTERNAL) {
+        r->failed++;
+        st = AB_OK;
+    } else if (st == AB_OK && res.status != ABO_ILP_INFEASIBLE) {
         r->windows++;
         int64_t b = res.status == ABO_ILP_OPTIMAL ? res.arena : res.bound;
         if (b > r->bound) {
@@ -165,7 +188,7 @@ ab_status abo_subset_bound(const ab_problem *p, const abo_subset_opts *o, abo_su
             if (c > o->max_tensors) break;
             double left = deadline - cpu_now();
             if (left <= 0) break;
-            st = solve_window(p, first, last, left, r, err);
+            st = solve_window(p, first, last, left, o, r, err);
             if (c == p->n) break; /* the window is the whole problem: wider adds nothing */
         }
         if (deadline - cpu_now() <= 0) break;

@@ -10,9 +10,12 @@
  * exact optimum of that window is then a bound above max-load.
  *
  * The oracle solves each window with its own exact method, the GLPK integer
- * program (ilp.h, started from a stacked plan: no planner is run), and keeps
- * the largest bound GLPK proves for any window: the window's optimum when
- * GLPK finishes, else its proven bound. The certificate names the window
+ * program (ilp.h; started from the caller's plans of the window when it
+ * gives them, else from a stacked plan: the oracle runs no planner), and
+ * keeps the largest bound GLPK proves for any window: the window's optimum
+ * when GLPK finishes, else its proven bound. A window GLPK fails on (an
+ * internal error, a numerical "no plan" although one is known) is solved
+ * again without the symmetry fixes, then left out: it proves nothing. The certificate names the window
  * (instructions [first, last]: the subset is every arena tensor live at some
  * instruction in it), so anyone can rebuild the subset and solve it again.
  *
@@ -31,6 +34,11 @@ typedef struct abo_subset_opts {
     double time_limit;  /* seconds for all the windows together (default 10) */
     size_t max_tensors; /* the largest window solved (default 48) */
     size_t peaks;       /* how many peak instructions to grow windows around (default 4) */
+    /* Plans of a window to start GLPK from (the caller's heuristics: the
+     * oracle runs no planner), as planners/ilp.h's abp_ilp_incumbents gives
+     * them: *n plans of sub->n offsets each, owned by the caller of the hook
+     * (ab_free). NULL: GLPK starts from a stacked plan. */
+    ab_status (*incumbents)(const ab_problem *sub, int64_t **plans, size_t *n, ab_error *err);
 } abo_subset_opts;
 
 /* The defaults above. */
@@ -45,6 +53,7 @@ typedef struct abo_subset_result {
     size_t tensors;      /* the tensors of that window */
     bool optimal;        /* GLPK proved the window's optimum (else: its bound) */
     size_t windows;      /* windows solved */
+    size_t failed;       /* windows GLPK failed on (left out) */
     char certificate[140]; /* one line naming the window and how it was proved */
 } abo_subset_result;
 

@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "oracle/ilp.h"
+#include "planners/ilp.h"
 #include "oracle/subset.h"
 #include "planners/planner.h"
 
@@ -37,6 +37,7 @@ static ab_status subset_plan(const ab_problem *p, const ab_params *opt, int64_t 
     if (s != AB_OK) return s;
     o.max_tensors = (size_t)tensors;
     o.peaks = (size_t)peaks;
+    o.incumbents = abp_ilp_incumbents; /* best-fit and first-fit start GLPK */
     static char key[] = "order", val[] = "size";
     ab_kv kv = {.key = key, .value = val};
     ab_params by_size = {.n = 1, .v = &kv};

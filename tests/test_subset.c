@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "oracle/bounds.h"
+#include "oracle/ilp.h"
 #include "oracle/subset.h"
 #include "planners/planner.h"
 #include "tests/brute.h"
@@ -167,4 +168,62 @@ Test(subset, the_planner_proves_a_bound_above_max_load) {
         return;
     }
     cr_assert_fail("no instance with an optimum above max-load was drawn");
+}
+
+/* 22 tensors of face_detection_short_range (a window of its first 28
+ * instructions, unit 16 B) on which GLPK, with the mirror fix and no
+ * incumbent, answered "no plan of arena <= the stacked arena exists": a
+ * numerical failure. The ILP must now say it failed (never a bound), and the
+ * subset bound must stay at most a valid plan's arena. */
+Test(subset, a_numerical_no_plan_from_glpk_is_never_a_bound) {
+    static const struct {
+        const char *name;
+        int64_t size, start, end;
+    } t[] = {
+        {"conv2d", 393216, 2, 3},           {"activation", 393216, 3, 10},
+        {"depthwise_conv2d", 393216, 6, 9}, {"conv2d_1", 393216, 9, 10},
+        {"add_1", 393216, 10, 11},          {"activation_1", 393216, 11, 18},
+        {"depthwise_conv2d_1", 393216, 14, 17}, {"conv2d_2", 458752, 17, 19},
+        {"add_2", 458752, 19, 20},          {"activation_2", 458752, 20, 24},
+        {"max_pooling2d", 114688, 24, 28},  {"b3", 128, 25, 27},
+        {"b2", 112, 15, 17},                {"bd2", 112, 21, 23},
+        {"bd0", 96, 4, 6},                  {"kd1", 864, 12, 14},
+        {"b0", 96, 0, 2},                   {"b1", 96, 7, 9},
+        {"kd0", 864, 5, 6},                 {"k1", 2304, 8, 9},
+        {"k0", 7200, 1, 2},                 {"bd1", 96, 13, 14},
+    };
+    ab_problem p;
+    ab_problem_init(&p);
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        ab_tensor x = {.name = (char *)t[i].name, .size = t[i].size, .start = t[i].start,
+                       .end = t[i].end, .align = 1, .offset = AB_NONE};
+        cr_assert_eq(ab_problem_add(&p, &x, NULL), AB_OK);
+    }
+    abo_ilp_options o;
+    abo_ilp_options_init(&o);
+    o.heuristics = false;
+    o.time_limit = 30;
+    abo_ilp_result r;
+    ab_error err;
+    ab_status st = abo_ilp_solve(&p, &o, &r, &err);
+    cr_assert(st == AB_EINTERNAL || (st == AB_OK && r.status != ABO_ILP_INFEASIBLE),
+              "GLPK's numerical 'no plan' was taken as a result: %s", r.note);
+    abo_ilp_result_free(&r);
+    const ab_planner *pl;
+    ab_params prm;
+    cr_assert_eq(ab_planner_resolve("subset-bound:time=30", &pl, &prm, &err), AB_OK);
+    ab_problem view;
+    ab_plan plan;
+    ab_plan_stats sst;
+    cr_assert_eq(ab_planner_run(pl, &prm, &p, &view, &plan, &sst, &err), AB_OK, "%s", err.msg);
+    int64_t arena = 0;
+    for (size_t i = 0; i < plan.n; i++)
+        if (plan.v[i].offset + view.t[plan.v[i].tensor].size > arena)
+            arena = plan.v[i].offset + view.t[plan.v[i].tensor].size;
+    cr_assert_leq(sst.lower_bound, arena, "bound %lld above a valid arena %lld: %s",
+                  (long long)sst.lower_bound, (long long)arena, sst.note);
+    ab_plan_free(&plan);
+    ab_problem_free(&view);
+    ab_params_free(&prm);
+    ab_problem_free(&p);
 }
