@@ -20,10 +20,15 @@ enum {
     AB_PLANNER_ANYTIME = 1u << 1, /* returns its best plan when a budget runs out */
     AB_PLANNER_TEST = 1u << 2,    /* for tests only: hidden from `planners` */
     AB_PLANNER_POOLS = 1u << 3,   /* places tensors in a suite's pools (see below) */
-    AB_PLANNER_NEEDS_PARAMS = 1u << 4 /* runs only with parameters it has no default for
-                                         (external: cmd); a run of every planner with
-                                         its defaults leaves it out */
+    AB_PLANNER_NEEDS_PARAMS = 1u << 4, /* runs only with parameters it has no default for
+                                          (external: cmd); a run of every planner with
+                                          its defaults leaves it out */
+    AB_PLANNER_NEEDS_PROGRAM = 1u << 5 /* runs a program that may be absent (minizinc); a
+                                          run of every planner leaves it out: ask with -p */
 };
+
+/* The planners a run of "every planner" (run --planners all) leaves out. */
+#define AB_PLANNER_ASK_ONLY (AB_PLANNER_TEST | AB_PLANNER_NEEDS_PARAMS | AB_PLANNER_NEEDS_PROGRAM)
 
 /* Pools (core/problem.h): a planner's offsets are offsets in the pools' joint
  * address space. A planner without AB_PLANNER_POOLS knows one arena only: it

@@ -174,7 +174,7 @@ Test(peers, no_planner_goes_below_a_known_optimum_on_the_peer_suites) {
         cr_assert_neq(p.expect_optimum, AB_NONE);
         for (size_t k = 0; ab_planner_at(k) != NULL; k++) {
             const ab_planner *pl = ab_planner_at(k);
-            if (pl->flags & (AB_PLANNER_TEST | AB_PLANNER_NEEDS_PARAMS)) continue;
+            if (pl->flags & AB_PLANNER_ASK_ONLY) continue;
             abo_report r;
             int64_t *off = NULL;
             ab_error err;

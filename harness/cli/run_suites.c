@@ -251,7 +251,7 @@ static int all_specs(char names[][64], int max) {
     int n = 0;
     for (size_t i = 0; ab_planner_at(i) != NULL && n < max; i++) {
         const ab_planner *pl = ab_planner_at(i);
-        if (pl->flags & (AB_PLANNER_TEST | AB_PLANNER_NEEDS_PARAMS)) continue;
+        if (pl->flags & AB_PLANNER_ASK_ONLY) continue;
         snprintf(names[n++], 64, "%s", pl->name);
         for (const ab_param_desc *d = pl->params; d && d->key; d++) {
             if (strcmp(d->key, "order") != 0) continue;

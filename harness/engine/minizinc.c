@@ -912,7 +912,7 @@ const ab_planner abe_minizinc = {
     .name = "minizinc",
     .summary = "a MiniZinc CP model solved by minizinc (Gecode): optimal when its search "
                "completes",
-    .flags = AB_PLANNER_EXACT | AB_PLANNER_ANYTIME,
+    .flags = AB_PLANNER_EXACT | AB_PLANNER_ANYTIME | AB_PLANNER_NEEDS_PROGRAM,
     .params = minizinc_params,
     .plan = minizinc_plan,
 };
