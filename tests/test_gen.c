@@ -1,15 +1,27 @@
 /*
  * test_gen.c — the generators: published layer sizes checked by hand,
  * determinism, inclusive live ranges of skips, every kind planned and
- * checked, and bad kinds or parameters refused.
+ * checked, and bad kinds or parameters refused. The planted generator: its
+ * gadgets' figures re-derived by brute force and oracle/bounds.h, and its
+ * known optimum checked both ways (brute force on small suites, the ILP on
+ * larger ones), also in the committed suites/generated/planted-*.yaml.
  */
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "harness/formats/gen.h"
+#include "harness/formats/suite.h"
+#include "oracle/bounds.h"
 #include "oracle/check.h"
+#include "planners/ilp.h"
 #include "planners/planner.h"
+#include "tests/brute.h"
+#include "tests/support.h"
 
 static size_t find(const ab_problem *p, const char *name) {
     for (size_t i = 0; i < p->n; i++)
@@ -163,4 +175,227 @@ Test(gen, squeezenet_fused_first_fit_is_clearly_above_exact_cover) {
     cr_assert_eq(arena[0], 1026432);
     cr_assert_gt(arena[0] * 100, arena[1] * 105, "first-fit is clearly (> 5%) above the optimum");
     ab_problem_free(&p);
+}
+
+/* ---- planted ------------------------------------------------------------------------ */
+
+/* Gadget g as a problem: sizes x scale, mirrored in time when asked. */
+static void gadget_problem(const abh_gadget *g, int64_t scale, bool mirror, ab_problem *p) {
+    ab_problem_init(p);
+    int64_t h = 0;
+    for (size_t i = 0; i < g->n; i++)
+        if (g->t[i].end + 1 > h) h = g->t[i].end + 1;
+    for (size_t i = 0; i < g->n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "t%zu", i);
+        ab_tensor t = {.name = name, .size = g->t[i].size * scale, .align = 1, .offset = AB_NONE,
+                       .start = mirror ? h - 1 - g->t[i].end : g->t[i].start,
+                       .end = mirror ? h - 1 - g->t[i].start : g->t[i].end};
+        t.logical_bits = t.size * 8;
+        cr_assert_eq(ab_problem_add(p, &t, NULL), AB_OK);
+    }
+}
+
+static int64_t max_load(const ab_problem *p) {
+    abo_bounds bd;
+    ab_error err;
+    cr_assert_eq(abo_bounds_compute(p, &bd, &err), AB_OK, "%s", err.msg);
+    return bd.max_load;
+}
+
+Test(gen, every_gadget_has_its_embedded_optimum_above_its_max_load) {
+    size_t k = 0;
+    for (; abh_gadgets[k].name; k++) {
+        const abh_gadget *g = &abh_gadgets[k];
+        cr_assert(g->n >= 3 && g->n <= ABH_GADGET_MAX, "%s", g->name);
+        for (int mirror = 0; mirror < 2; mirror++) {
+            ab_problem p;
+            gadget_problem(g, 1, mirror, &p);
+            cr_assert_eq(max_load(&p), g->max_load, "%s: max-load", g->name);
+            cr_assert_eq(abt_brute_optimum(&p, NULL), g->optimum, "%s: optimum (mirrored %d)",
+                         g->name, mirror);
+            cr_assert_gt(g->optimum, g->max_load, "%s: a gadget cannot stack perfectly", g->name);
+            ab_problem_free(&p);
+        }
+        ab_problem p; /* scaled: the optimum scales with the sizes */
+        gadget_problem(g, 1000 + (int64_t)k, false, &p);
+        cr_assert_eq(abt_brute_optimum(&p, NULL), (1000 + (int64_t)k) * g->optimum, "%s x", g->name);
+        ab_problem_free(&p);
+    }
+    cr_assert_geq(k, 5, "a library of gadgets");
+}
+
+/* The planted suite for n, seed and more key=value pairs (kv may be NULL). */
+static void planted(int n, int seed, const char *kv, ab_problem *p) {
+    char spec[256];
+    snprintf(spec, sizeof spec, "n=%d,seed=%d%s%s", n, seed, kv ? "," : "", kv ? kv : "");
+    gen("planted", spec, p);
+    cr_assert_eq(p->n, (size_t)n);
+    cr_assert_neq(p->expect_optimum, AB_NONE);
+    cr_assert_eq(max_load(p), p->expect_lower_bound, "n=%d seed=%d: expect.lower_bound", n, seed);
+    cr_assert_gt(p->expect_optimum, p->expect_lower_bound, "n=%d seed=%d: above max-load", n, seed);
+}
+
+Test(gen, small_planted_suites_have_the_brute_force_optimum) {
+    int checked = 0;
+    for (int n = 8; n <= ABT_BRUTE_MAX_FREE; n++)
+        for (int seed = 1; seed <= 8; seed++) {
+            ab_problem p;
+            planted(n, seed, n > 8 && seed % 2 == 0 ? "decoy=1" : NULL, &p);
+            cr_assert_eq(abt_brute_optimum(&p, NULL), p.expect_optimum, "n=%d seed=%d", n, seed);
+            ab_problem_free(&p);
+            checked++;
+        }
+    cr_assert_eq(checked, 24);
+}
+
+/* A first-fit plan of p: valid and not below the known optimum; returns its arena. */
+static int64_t first_fit_arena(const ab_problem *p) {
+    ab_problem view;
+    ab_plan plan;
+    ab_plan_stats st;
+    cr_assert_eq(ab_planner_run(ab_planner_find("first-fit"), NULL, p, &view, &plan, &st, NULL), AB_OK);
+    abo_report r;
+    cr_assert_eq(abo_check(&view, &plan, &r, NULL), AB_OK);
+    cr_assert_eq(r.verdict, ABO_OK, "%s: %s", p->name, r.msg);
+    cr_assert_geq(r.arena, p->expect_optimum, "%s: first-fit below the known optimum", p->name);
+    ab_plan_free(&plan);
+    ab_problem_free(&view);
+    return r.arena;
+}
+
+/* The ILP on p: when it proves an optimum, that is expect.optimum (both ways:
+ * its plan is not below, its bound not above); when it runs out of time its
+ * bound is not above and its plan not below. Returns true when it finished. */
+static bool ilp_agrees(const ab_problem *p, double seconds) {
+    abo_ilp_options o;
+    abo_ilp_options_init(&o);
+    o.time_limit = seconds;
+    abo_ilp_result r;
+    ab_error err;
+    ab_error_clear(&err);
+    cr_assert_eq(abp_ilp_solve(p, &o, &r, &err), AB_OK, "%s: %s", p->name, err.msg);
+    bool done = r.status == ABO_ILP_OPTIMAL;
+    cr_assert_leq(r.bound, p->expect_optimum, "%s: ILP bound above the optimum", p->name);
+    cr_assert_geq(r.arena, p->expect_optimum, "%s: ILP plan below the optimum", p->name);
+    if (done) cr_assert_eq(r.arena, p->expect_optimum, "%s: ILP optimum", p->name);
+    abo_ilp_result_free(&r);
+    return done;
+}
+
+Test(gen, larger_planted_suites_have_the_ilp_optimum, .timeout = 900) {
+    static const int sizes[] = {20, 40, 160};
+    int tried = 0, finished = 0;
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+        for (int seed = 1; seed <= 6; seed++) {
+            ab_problem p;
+            planted(sizes[s], seed, seed % 3 == 0 ? "gadgets=2" : seed % 3 == 1 ? "decoy=1" : NULL, &p);
+            first_fit_arena(&p);
+            finished += ilp_agrees(&p, 30.0);
+            tried++;
+            ab_problem_free(&p);
+        }
+    cr_log_info("planted: the ILP proved the optimum of %d of %d suites", finished, tried);
+    cr_assert_geq(finished * 10, tried * 8, "the ILP finished %d of %d", finished, tried);
+}
+
+Test(gen, planted_suites_are_deterministic_and_seeds_matter) {
+    ab_buf r[3] = {{0}};
+    const int seeds[3] = {4, 4, 5};
+    for (int k = 0; k < 3; k++) {
+        ab_problem p;
+        planted(160, seeds[k], NULL, &p);
+        cr_assert_eq(abh_suite_render(&p, &r[k], NULL), AB_OK);
+        ab_problem_free(&p);
+    }
+    cr_assert_str_eq(r[0].s, r[1].s, "the same n and seed give the same suite");
+    cr_assert_str_neq(r[0].s, r[2].s, "another seed gives another suite");
+    cr_assert(strstr(r[0].s, "optimum: ") != NULL, "the rendered suite carries expect");
+    for (int k = 0; k < 3; k++) ab_buf_free(&r[k]);
+}
+
+Test(gen, planted_keeps_filler_out_of_the_gadget_windows) {
+    for (int seed = 1; seed <= 20; seed++) {
+        ab_problem p;
+        planted(200, seed, "gadgets=3,fill=100", &p);
+        int64_t lo[3] = {INT64_MAX, INT64_MAX, INT64_MAX}, hi[3] = {-1, -1, -1};
+        for (size_t i = 0; i < p.n; i++) {
+            int g;
+            if (sscanf(p.t[i].name, "gadget%d_", &g) != 1) continue;
+            if (p.t[i].start < lo[g]) lo[g] = p.t[i].start;
+            if (p.t[i].end > hi[g]) hi[g] = p.t[i].end;
+        }
+        for (size_t i = 0; i < p.n; i++)
+            if (strncmp(p.t[i].name, "fill", 4) == 0)
+                for (int g = 0; g < 3; g++)
+                    cr_assert(p.t[i].end < lo[g] || p.t[i].start > hi[g], "seed %d: %s in window %d",
+                              seed, p.t[i].name, g);
+        first_fit_arena(&p);
+        ab_problem_free(&p);
+    }
+}
+
+Test(gen, a_planted_decoy_moves_the_max_load_away_from_the_gadgets) {
+    for (int seed = 1; seed <= 10; seed++) {
+        ab_problem p;
+        planted(60, seed, "decoy=1,gadgets=2", &p);
+        abo_bounds bd;
+        cr_assert_eq(abo_bounds_compute(&p, &bd, NULL), AB_OK);
+        for (size_t i = 0; i < p.n; i++) /* the peak is filler's: the decoy or above it */
+            if (p.t[i].start <= bd.max_load_instr && bd.max_load_instr <= p.t[i].end)
+                cr_assert(strncmp(p.t[i].name, "fill", 4) == 0, "seed %d: %s", seed, p.t[i].name);
+        cr_assert_lt(bd.max_load, p.expect_optimum);
+        first_fit_arena(&p);
+        ab_problem_free(&p);
+    }
+}
+
+Test(gen, planted_refuses_too_few_tensors_and_bad_scales) {
+    const char *bad[] = {"planted:n=7", "planted:n=15,gadgets=2", "planted:scale_min=9,scale_max=8",
+                         "planted:fill=0", "planted:gadgets=0", "planted:n=8,decoy=1"};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        ab_params prm = {0};
+        char *name;
+        cr_assert_eq(ab_spec_parse(bad[k], &name, &prm, NULL), AB_OK);
+        ab_problem p;
+        ab_error err;
+        cr_assert_eq(abh_generate("planted", &prm, NULL, &p, &err), AB_EINPUT, "%s", bad[k]);
+        cr_assert_eq(p.n, 0);
+        ab_params_free(&prm);
+        ab_free(name);
+    }
+}
+
+/* The committed planted suites (generate: with a hand-written expect:) agree
+ * with the construction: the optimum the generator's description states and
+ * the max-load oracle/bounds.h finds. */
+Test(gen, committed_planted_suites_expect_the_planted_optimum) {
+    const char *dir = abt_src("suites/generated");
+    char path[4096];
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d, "%s", dir);
+    int seen = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (strncmp(e->d_name, "planted-", 8) != 0 || len < 5 || strcmp(e->d_name + len - 5, ".yaml") != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", abt_src("suites/generated"), e->d_name);
+        ab_problem p;
+        ab_error err;
+        cr_assert_eq(abh_suite_load(path, &p, &err), AB_OK, "%s", err.msg);
+        cr_assert_leq(p.n, 200, "%s: small enough for the nightly", e->d_name);
+        long long opt = -1;
+        const char *at = p.description ? strstr(p.description, "planted: optimum ") : NULL;
+        cr_assert_not_null(at, "%s: the generator's description", e->d_name);
+        cr_assert_eq(sscanf(at, "planted: optimum %lld", &opt), 1);
+        cr_assert_eq(p.expect_optimum, (int64_t)opt, "%s: expect.optimum", e->d_name);
+        cr_assert_eq(p.expect_lower_bound, max_load(&p), "%s: expect.lower_bound", e->d_name);
+        cr_assert_lt(p.expect_lower_bound, p.expect_optimum, "%s", e->d_name);
+        first_fit_arena(&p);
+        ab_problem_free(&p);
+        seen++;
+    }
+    closedir(d);
+    cr_assert_geq(seen, 3, "planted-20-s1, planted-40-s2, planted-160-s3 at least");
 }

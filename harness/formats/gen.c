@@ -4,6 +4,8 @@
  */
 #include "harness/formats/gen.h"
 
+#include "core/sort.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -85,6 +87,7 @@ static void gb_output(gb *b, size_t i) {
 typedef struct gctx {
     gb *b;
     const ab_params *params;
+    char desc[1024]; /* a description of the suite when the generator wrote one */
 } gctx;
 
 static int64_t param(gctx *g, const char *key, int64_t def, int64_t lo, int64_t hi) {
@@ -235,6 +238,326 @@ static void gen_random(gctx *g) {
         size_t t = gb_out(b, name, 0, 0, size, AB_KIND_INTERMEDIATE);
         if (b->st == AB_OK) b->p->t[t].end = b->op + len - 1;
     }
+}
+
+/* ---- planted: an optimum above max-load, known by construction ---------------------
+ *
+ * The gadgets were found once by a throwaway search (not committed): draw 4-5
+ * "long" tensors (live 2+ instructions, sizes 1-8) over 5-6 instructions, let
+ * L be their max-load, and at every instruction where their load is below L
+ * add a one-instruction tensor of the difference. Every instruction then has
+ * load exactly L and the one-instruction tensors each need ONE hole of their
+ * size, so the long tensors must leave their free bytes contiguous at every
+ * instruction; most draws can, a few cannot. An exact search over compacted
+ * plans (each tensor at 0 or on top of a conflicting one, in offset order)
+ * gave the optimum; seeds of 3-5 long tensors over 4-5 instructions found no
+ * gadget of fewer than 8 tensors. tests/test_gen.c re-derives every figure.
+ *
+ * A planted suite (gen_planted), for n tensors and G gadgets (default 1):
+ *   - draws G gadgets, each scaled by an integer factor F in [scale_min,
+ *     scale_max] (sizes x F) and, at random, mirrored in time (start' = H-1-end);
+ *     optimum(gadget x F) = F x optimum(gadget): a plan scales by F, and a
+ *     problem whose sizes have gcd F has an optimal plan on the F grid
+ *     (ab_problem_unit), i.e. a scaled plan of the gadget;
+ *   - lays out G+1 segments of filler and G windows in time: segment 0,
+ *     window 0, segment 1, ..., segment G; each window holds one gadget alone
+ *     (no filler tensor is live at any of its instructions);
+ *   - draws the n - (gadget tensors) filler tensors with their load kept at
+ *     most `fill` percent of OPT = max over gadgets of F x optimum, and checks
+ *     that a first-fit of the filler alone (start order, lowest offset: fill_ff)
+ *     has arena <= OPT; when it does not, the filler is drawn again with a
+ *     tenth less load;
+ *   - with decoy=1, one more filler tensor, alone at an instruction of its own
+ *     in a random segment, of a size drawn strictly between the gadgets'
+ *     largest scaled max-load and OPT: the suite's max-load is then there,
+ *     away from every gadget (a bound that looks only at the hottest
+ *     instruction is led astray), and it stays below OPT. It is filler like
+ *     the rest (first-fit puts it at 0, under OPT).
+ * Then the optimum of the whole is OPT exactly: no plan is smaller, as each
+ * gadget is a subset of the tensors; and the gadgets' optimal plans together
+ * with the filler's first-fit plan form a valid plan of arena OPT, as no two
+ * of those parts share an instruction. The suite carries
+ * expect: {lower_bound: its max-load, optimum: OPT}. */
+
+/* The gadgets (see above): {size, start, end} in bytes before scaling. */
+const abh_gadget abh_gadgets[] = {
+    {"g10-12", 8, {{4, 0, 1}, {3, 1, 3}, {2, 2, 3}, {3, 1, 2}, {5, 3, 4}, {6, 0, 0}, {2, 2, 2}, {5, 4, 4}},
+     10, 12},
+    {"g12-14", 8, {{5, 0, 1}, {5, 3, 4}, {2, 2, 3}, {2, 1, 2}, {5, 1, 3}, {7, 0, 0}, {3, 2, 2}, {7, 4, 4}},
+     12, 14},
+    {"g14-17", 8, {{3, 2, 3}, {4, 1, 4}, {3, 2, 5}, {4, 0, 3}, {10, 0, 0}, {6, 1, 1}, {7, 4, 4}, {11, 5, 5}},
+     14, 17},
+    {"g5-6", 8, {{1, 3, 5}, {4, 0, 1}, {2, 2, 4}, {1, 0, 3}, {2, 2, 2}, {1, 3, 3}, {2, 4, 4}, {4, 5, 5}},
+     5, 6},
+    {"g26-31", 8, {{6, 2, 5}, {7, 0, 3}, {8, 1, 4}, {5, 2, 3}, {19, 0, 0}, {11, 1, 1}, {12, 4, 4}, {20, 5, 5}},
+     26, 31},
+    {"g9-10", 8, {{4, 3, 4}, {4, 1, 3}, {3, 0, 1}, {1, 2, 3}, {2, 1, 2}, {6, 0, 0}, {2, 2, 2}, {5, 4, 4}},
+     9, 10},
+    {"g14-16", 8, {{3, 2, 5}, {6, 0, 2}, {8, 3, 4}, {3, 1, 4}, {8, 0, 0}, {5, 1, 1}, {2, 2, 2}, {11, 5, 5}},
+     14, 16},
+    {NULL, 0, {{0, 0, 0}}, 0, 0},
+};
+
+#define PL_MAX_GADGETS 64 /* gadgets one suite may plant */
+#define PL_RING 32        /* the filler's load is kept for the next PL_RING instructions */
+#define PL_MAX_LEN 24     /* the longest filler live range */
+
+/* A tensor of a planted suite before it becomes an ab_tensor. */
+typedef struct pl_tensor {
+    int64_t size, start, end;
+    int gadget;  /* the gadget it belongs to, or -1 for filler */
+    int member;  /* its index in the gadget */
+} pl_tensor;
+
+/* One planted gadget. */
+typedef struct pl_gadget {
+    const abh_gadget *g;
+    int64_t scale, horizon, window; /* window: its first instruction */
+    bool mirrored;
+    size_t filler_before;           /* filler tensors in the segment before it */
+} pl_gadget;
+
+typedef struct planted {
+    pl_tensor *t;
+    size_t n, nfill;
+    pl_gadget gad[PL_MAX_GADGETS];
+    size_t ngad;
+    size_t fill_last;               /* filler tensors after the last window */
+    int64_t opt, gadget_load, fill_load, cap;
+    int64_t decoy;                  /* the decoy's size, 0 for none */
+    size_t decoy_seg;               /* the segment it ends */
+} planted;
+
+static int64_t gadget_horizon(const abh_gadget *g) {
+    int64_t h = 0;
+    for (size_t i = 0; i < g->n; i++)
+        if (g->t[i].end + 1 > h) h = g->t[i].end + 1;
+    return h;
+}
+
+/* Draws m filler tensors into pl->t from instruction *cur on, their load at
+ * most pl->cap at every instruction; *cur ends past the last one's end. The
+ * load of the next PL_RING instructions is kept in a ring (a range starts at
+ * most one after *cur and spans at most PL_MAX_LEN). */
+static void fill_segment(gb *b, planted *pl, size_t m, int64_t *cur) {
+    int64_t ring[PL_RING] = {0}, c = *cur, last = *cur - 1;
+    int64_t lo = pl->cap / 40 > 1 ? pl->cap / 40 : 1, hi = pl->cap / 3 > lo ? pl->cap / 3 : lo;
+    for (size_t k = 0; k < m; k++) {
+        pl_tensor t = {.gadget = -1};
+        for (;;) {
+            int64_t r = rand_in(b, 0, 99);
+            int64_t len = rand_in(b, 1, r < 70 ? 3 : r < 93 ? 8 : PL_MAX_LEN);
+            t.start = c + rand_in(b, 0, 1);
+            t.end = t.start + len - 1;
+            int64_t peak = 0;
+            for (int64_t x = t.start; x <= t.end; x++)
+                if (ring[x % PL_RING] > peak) peak = ring[x % PL_RING];
+            int64_t room = pl->cap - peak;
+            if (room >= lo) {
+                t.size = rand_in(b, lo, hi);
+                if (t.size > room) t.size = room;
+                if (t.size >= 64) t.size -= t.size % 16;
+                break;
+            }
+            ring[c++ % PL_RING] = 0; /* nothing fits here: move on */
+        }
+        for (int64_t x = t.start; x <= t.end; x++) {
+            ring[x % PL_RING] += t.size;
+            if (ring[x % PL_RING] > pl->fill_load) pl->fill_load = ring[x % PL_RING];
+        }
+        if (t.end > last) last = t.end;
+        pl->t[pl->n++] = t;
+        if (rand_in(b, 0, 2) == 0) ring[c++ % PL_RING] = 0;
+    }
+    *cur = last + 1;
+}
+
+/* Orders tensor indices by start, then index. */
+static int by_start(const void *a, const void *b, const void *ctx) {
+    const pl_tensor *t = ctx;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    if (t[i].start != t[j].start) return t[i].start < t[j].start ? -1 : 1;
+    return (i > j) - (i < j);
+}
+
+/* The arena of a first-fit plan of the filler alone: tensors in start order,
+ * each at the lowest offset (0 or the top of a tensor live with it) clear of
+ * every tensor already placed and still live. -1 when out of memory. */
+static int64_t fill_ff(const planted *pl) {
+    size_t nf = 0, na = 0, *ord = ab_alloc_array(pl->n + 1, sizeof *ord);
+    size_t *act = ab_alloc_array(pl->n + 1, sizeof *act);
+    int64_t *off = ab_alloc_array(pl->n + 1, sizeof *off), arena = 0;
+    if (ord == NULL || act == NULL || off == NULL) arena = -1;
+    for (size_t i = 0; arena == 0 && i < pl->n; i++)
+        if (pl->t[i].gadget < 0) ord[nf++] = i;
+    if (arena == 0) ab_sort(ord, nf, sizeof *ord, by_start, pl->t);
+    for (size_t k = 0; arena >= 0 && k < nf; k++) {
+        const pl_tensor *t = &pl->t[ord[k]];
+        size_t keep = 0;
+        for (size_t a = 0; a < na; a++) /* the placed tensors still live conflict with t */
+            if (pl->t[act[a]].end >= t->start) act[keep++] = act[a];
+        na = keep;
+        int64_t best = -1;
+        for (size_t c = 0; c <= na; c++) {
+            int64_t o = c == na ? 0 : off[act[c]] + pl->t[act[c]].size;
+            bool clear = best < 0 || o < best;
+            for (size_t a = 0; clear && a < na; a++)
+                clear = off[act[a]] >= o + t->size || off[act[a]] + pl->t[act[a]].size <= o;
+            if (clear) best = o;
+        }
+        off[ord[k]] = best;
+        if (best + t->size > arena) arena = best + t->size;
+        act[na++] = ord[k];
+    }
+    ab_free(ord);
+    ab_free(act);
+    ab_free(off);
+    return arena;
+}
+
+/* Draws the filler and lays out segments and windows (see above). */
+static void planted_layout(gb *b, planted *pl) {
+    pl->n = 0;
+    pl->fill_load = 0;
+    int64_t cur = 0;
+    for (size_t k = 0; k <= pl->ngad; k++) {
+        fill_segment(b, pl, k < pl->ngad ? pl->gad[k].filler_before : pl->fill_last, &cur);
+        if (pl->decoy > 0 && k == pl->decoy_seg) { /* alone at instruction cur */
+            pl->t[pl->n++] = (pl_tensor){.size = pl->decoy, .start = cur, .end = cur, .gadget = -1};
+            if (pl->decoy > pl->fill_load) pl->fill_load = pl->decoy;
+            cur++;
+        }
+        if (k == pl->ngad) break;
+        pl_gadget *g = &pl->gad[k];
+        g->window = cur;
+        for (size_t i = 0; i < g->g->n; i++) {
+            const abh_gadget_tensor *s = &g->g->t[i];
+            pl_tensor t = {.size = s->size * g->scale, .gadget = (int)k, .member = (int)i,
+                           .start = g->mirrored ? g->horizon - 1 - s->end : s->start,
+                           .end = g->mirrored ? g->horizon - 1 - s->start : s->end};
+            t.start += cur;
+            t.end += cur;
+            pl->t[pl->n++] = t;
+        }
+        cur += g->horizon;
+    }
+}
+
+/* Picks the gadgets, their scales and mirrors, and how many filler tensors go
+ * before each window. */
+static void planted_draw(gctx *g, planted *pl, int64_t n, int64_t smin, int64_t smax,
+                         bool decoy) {
+    gb *b = g->b;
+    size_t ngadgets = 0;
+    while (abh_gadgets[ngadgets].name) ngadgets++;
+    size_t used = 0;
+    for (size_t k = 0; k < pl->ngad; k++) {
+        pl_gadget *q = &pl->gad[k];
+        q->g = &abh_gadgets[next_rand(b) % ngadgets];
+        q->scale = rand_in(b, smin, smax);
+        q->mirrored = next_rand(b) % 2 == 1;
+        q->horizon = gadget_horizon(q->g);
+        used += q->g->n;
+        if (q->scale * q->g->optimum > pl->opt) pl->opt = q->scale * q->g->optimum;
+        if (q->scale * q->g->max_load > pl->gadget_load) pl->gadget_load = q->scale * q->g->max_load;
+    }
+    if (decoy && pl->gadget_load + 1 < pl->opt) {
+        pl->decoy = rand_in(b, pl->gadget_load + 1, pl->opt - 1);
+        pl->decoy_seg = next_rand(b) % (pl->ngad + 1);
+        used++;
+    }
+    if ((int64_t)used > n) {
+        b->st = ab_fail(b->err, AB_EINPUT, "generator planted: n (%lld) must be at least the "
+                        "gadgets' %zu tensors%s", (long long)n, used - (pl->decoy > 0),
+                        pl->decoy > 0 ? " and the decoy" : "");
+        return;
+    }
+    pl->nfill = (size_t)n - used + (pl->decoy > 0);
+    for (size_t i = 0; i < pl->nfill - (pl->decoy > 0); i++) {
+        size_t seg = next_rand(b) % (pl->ngad + 1);
+        if (seg < pl->ngad) pl->gad[seg].filler_before++;
+        else pl->fill_last++;
+    }
+}
+
+/* The planted suite's tensors, in start order, into the problem. */
+static void planted_emit(gb *b, planted *pl) {
+    size_t *ord = ab_alloc_array(pl->n + 1, sizeof *ord);
+    if (ord == NULL) {
+        b->st = ab_fail(b->err, AB_ENOMEM, "out of memory generating planted");
+        return;
+    }
+    for (size_t i = 0; i < pl->n; i++) ord[i] = i;
+    ab_sort(ord, pl->n, sizeof *ord, by_start, pl->t);
+    char name[64];
+    size_t nf = 0;
+    for (size_t k = 0; k < pl->n && b->st == AB_OK; k++) {
+        const pl_tensor *t = &pl->t[ord[k]];
+        if (t->gadget < 0) snprintf(name, sizeof name, "fill%zu", nf++);
+        else snprintf(name, sizeof name, "gadget%d_%d", t->gadget, t->member);
+        b->op = t->start;
+        size_t i = gb_out(b, name, 0, 0, t->size, AB_KIND_INTERMEDIATE);
+        if (b->st == AB_OK) b->p->t[i].end = t->end;
+    }
+    ab_free(ord);
+}
+
+/* The description: what was planted where. */
+static void planted_describe(gctx *g, const planted *pl) {
+    size_t used = (size_t)snprintf(g->desc, sizeof g->desc,
+                                   "planted: optimum %lld by construction, max-load %lld;",
+                                   (long long)pl->opt, (long long)g->b->p->expect_lower_bound);
+    for (size_t k = 0; k < pl->ngad && used < sizeof g->desc; k++) {
+        const pl_gadget *q = &pl->gad[k];
+        used += (size_t)snprintf(g->desc + used, sizeof g->desc - used,
+                                 " gadget%zu = %s%s x %lld at instructions %lld-%lld;", k,
+                                 q->g->name, q->mirrored ? " mirrored" : "", (long long)q->scale,
+                                 (long long)q->window, (long long)(q->window + q->horizon - 1));
+    }
+    if (used < sizeof g->desc)
+        used += (size_t)snprintf(g->desc + used, sizeof g->desc - used,
+                                 " %zu filler tensors never live with a gadget, their first-fit "
+                                 "arena at most the optimum", pl->nfill);
+    if (pl->decoy > 0 && used < sizeof g->desc)
+        snprintf(g->desc + used, sizeof g->desc - used, " (one a decoy of %lld bytes alone)",
+                 (long long)pl->decoy);
+}
+
+static void gen_planted(gctx *g) {
+    gb *b = g->b;
+    int64_t n = param(g, "n", 40, 1, 10000000), ngad = param(g, "gadgets", 1, 1, PL_MAX_GADGETS);
+    int64_t fill = param(g, "fill", 90, 1, 100);
+    bool decoy = param(g, "decoy", 0, 0, 1) == 1;
+    int64_t smin = param(g, "scale_min", 1024, 1, 1 << 24), smax = param(g, "scale_max", 4096, 1, 1 << 24);
+    if (b->st == AB_OK && smin > smax)
+        b->st = ab_fail(b->err, AB_EINPUT, "generator planted: scale_min (%lld) must be at most "
+                        "scale_max (%lld)", (long long)smin, (long long)smax);
+    if (b->st != AB_OK) return;
+    planted pl = {.ngad = (size_t)ngad};
+    planted_draw(g, &pl, n, smin, smax, decoy);
+    if (b->st != AB_OK) return;
+    pl.t = ab_alloc_array((size_t)n, sizeof *pl.t);
+    if (pl.t == NULL) {
+        b->st = ab_fail(b->err, AB_ENOMEM, "out of memory generating planted");
+        return;
+    }
+    int64_t ff = 0;
+    pl.cap = pl.opt * fill / 100 > 0 ? pl.opt * fill / 100 : 1;
+    for (int tries = 0;; tries++) {
+        planted_layout(b, &pl);
+        if ((ff = fill_ff(&pl)) < 0 || ff <= pl.opt || tries == 60) break;
+        pl.cap = pl.cap * 9 / 10 > 0 ? pl.cap * 9 / 10 : 1;
+    }
+    if (ff < 0) b->st = ab_fail(b->err, AB_ENOMEM, "out of memory generating planted");
+    else if (ff > pl.opt) /* not seen: a tenth less load 60 times leaves tiny filler */
+        b->st = ab_fail(b->err, AB_EINTERNAL, "generator planted: no filler under the optimum");
+    if (b->st == AB_OK) planted_emit(b, &pl);
+    if (b->st == AB_OK) {
+        b->p->expect_optimum = pl.opt;
+        b->p->expect_lower_bound = pl.gadget_load > pl.fill_load ? pl.gadget_load : pl.fill_load;
+        planted_describe(g, &pl);
+    }
+    ab_free(pl.t);
 }
 
 /* ---- published architectures (224x224 input) ------------------------------------- */
@@ -405,6 +728,15 @@ static const abh_gen_param p_random[] = {
     {"pow2", "60", "percent of sizes that are powers of two (16 B - 64 KiB)"},
     {"max_size", "100000", "the largest of the other sizes"}, {"seed", "1", "random seed"},
     {NULL, NULL, NULL}};
+static const abh_gen_param p_planted[] = {
+    {"n", "40", "tensors (the gadgets' 8 each, the rest filler)"},
+    {"gadgets", "1", "gadgets planted, each in its own window of instructions"},
+    {"fill", "90", "the filler's load cap, percent of the planted optimum"},
+    {"scale_min", "1024", "smallest factor a gadget's sizes are scaled by"},
+    {"scale_max", "4096", "largest factor"},
+    {"decoy", "0", "1: one filler tensor alone, its size between the gadgets' max-load and the "
+     "optimum (the max-load moves away from the gadgets)"},
+    {"seed", "1", "random seed"}, {NULL, NULL, NULL}};
 static const abh_gen_param p_squeezenet[] = {
     {"version", "1.1", "1.1 (conv1 3x3, 64 channels) or 1.0 (conv1 7x7, 96 channels)"},
     {"fuse_pool", "0", "1: each max pool fused into the layer before it (no full-size tensor)"},
@@ -421,6 +753,7 @@ const abh_generator abh_generators[] = {
     {"unet", "encoder-decoder with long skips", p_unet},
     {"transformer", "attention blocks (q, k, v, scores, softmax, MLP)", p_transformer},
     {"random", "random live ranges and sizes", p_random},
+    {"planted", "an optimum above max-load, known by construction (expect: optimum)", p_planted},
     {"squeezenet", "SqueezeNet 1.1 (or 1.0) at 224x224", p_squeezenet},
     {"mobilenet_v1", "MobileNet v1 (alpha 1) at 224x224", p_arch},
     {"mobilenet_v2", "MobileNet v2 at 224x224", p_arch},
@@ -430,7 +763,7 @@ const abh_generator abh_generators[] = {
 
 typedef void (*gen_fn)(gctx *);
 static const gen_fn gen_fns[] = {gen_chain,  gen_fanout,   gen_resnet,       gen_unet,
-                                 gen_transformer, gen_random, gen_squeezenet,
+                                 gen_transformer, gen_random, gen_planted, gen_squeezenet,
                                  gen_mobilenet_v1, gen_mobilenet_v2, gen_resnet18};
 
 /* Rejects keys the generator does not take, naming those it does. */
@@ -488,7 +821,7 @@ ab_status abh_generate(const char *kind, const ab_params *params, const char *na
         char desc[512];
         snprintf(desc, sizeof desc, "generated: %s (%s); live ranges in operator indices",
                  kind, abh_generators[k].summary);
-        p->description = ab_strdup(desc);
+        p->description = ab_strdup(g.desc[0] ? g.desc : desc);
         if (p->name == NULL || p->description == NULL)
             st = ab_fail(err, AB_ENOMEM, "out of memory generating %s", kind);
     }

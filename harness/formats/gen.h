@@ -10,6 +10,9 @@
  *   unet         an encoder-decoder with long skips from each level down to up
  *   transformer  attention blocks: q, k, v, scores, softmax, projection, MLP
  *   random       live ranges and sizes drawn from distributions
+ *   planted      an optimum ABOVE the max-load bound, known by construction: one
+ *                or more fragmentation gadgets (abh_gadgets) among random filler
+ *                that never shares an instruction with them (see gen.c)
  *   squeezenet, mobilenet_v1, mobilenet_v2, resnet18
  *                the published architectures at 224x224 (SqueezeNet 1.1), built
  *                from their layer lists, activations of `dtype` (default int8)
@@ -37,6 +40,29 @@ typedef struct abh_generator {
 
 /* The generator table, ending with a row of NULLs. */
 extern const abh_generator abh_generators[];
+
+/* ---- the planted generator's gadgets -----------------------------------------------
+ * A gadget is a handful of tensors (alignment 1, live ranges from instruction 0)
+ * that cannot stack to their max-load: every placement leaves a hole, so their
+ * optimum is strictly above it. Both figures are embedded with the data and
+ * re-derived in tests/test_gen.c by the independent brute force
+ * (tests/brute.h) and by oracle/bounds.h. */
+#define ABH_GADGET_MAX 8 /* the most tensors in a gadget */
+
+typedef struct abh_gadget_tensor {
+    int64_t size, start, end; /* bytes (before scaling), inclusive live range */
+} abh_gadget_tensor;
+
+typedef struct abh_gadget {
+    const char *name;
+    size_t n;                              /* tensors used in t */
+    abh_gadget_tensor t[ABH_GADGET_MAX];
+    int64_t max_load;                      /* the largest load at one instruction */
+    int64_t optimum;                       /* the smallest arena, > max_load */
+} abh_gadget;
+
+/* The gadget library, ending with a row whose name is NULL. */
+extern const abh_gadget abh_gadgets[];
 
 /* Expands kind with params (unknown keys rejected, naming the ones it takes)
  * into *p, initialised by the call. The suite is named name when not NULL,
