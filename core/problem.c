@@ -560,3 +560,7 @@ bool ab_tensor_padded_bytes(const ab_tensor *t, int64_t *bytes) {
         return false;
     return true;
 }
+
+ab_status ab_params_k(const ab_params *params, int64_t *k, ab_error *err) {
+    return ab_params_int(params, "k", 1, 1, AB_MAX_SIZE, k, err);
+}

@@ -237,6 +237,11 @@ const char *ab_params_get(const ab_params *params, const char *key);
 ab_status ab_params_int(const ab_params *params, const char *key, int64_t def, int64_t lo,
                         int64_t hi, int64_t *out, ab_error *err);
 
+/* The coarsening k of a planner's parameters (`k=`, DESIGN.md §1): 1 when
+ * absent; AB_EINPUT "parameter k: ..." when not an integer in [1, 2^62]. The
+ * one reader of k: exact cover, run's rows and the report's k charts. */
+ab_status ab_params_k(const ab_params *params, int64_t *k, ab_error *err);
+
 /* Parses a whole decimal integer (optional sign, digits only) into *out.
  * Returns false on anything else, including overflow of int64_t. */
 bool ab_parse_int64(const char *s, size_t len, int64_t *out);

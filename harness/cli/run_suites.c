@@ -300,7 +300,7 @@ static int specs_resolve(const abh_run_args *a, spec_item **out, int *n, char na
         ab_error_clear(&err);
         s[i].spec = list[i];
         if (ab_planner_resolve(list[i], &s[i].pl, &s[i].params, &err) != AB_OK ||
-            ab_params_int(&s[i].params, "k", 1, 1, AB_MAX_SIZE, &s[i].k, &err) != AB_OK) {
+            ab_params_k(&s[i].params, &s[i].k, &err) != AB_OK) {
             specs_free(s, i + 1);
             return abc_fail(&err);
         }

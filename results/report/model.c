@@ -32,9 +32,8 @@ static ab_status spec_family(const char *spec, char **family, int64_t *k, ab_err
     *k = AB_NONE;
     ab_status st = ab_spec_parse(spec, &name, &ps, NULL);
     if (st == AB_ENOMEM) return ab_fail(err, AB_ENOMEM, "out of memory reading planner specs");
-    const char *kv = st == AB_OK ? ab_params_get(&ps, "k") : NULL;
     int64_t kk;
-    if (kv != NULL && ab_parse_int64(kv, strlen(kv), &kk) && kk >= 1) {
+    if (st == AB_OK && ab_params_get(&ps, "k") != NULL && ab_params_k(&ps, &kk, NULL) == AB_OK) {
         ab_buf f = {0};
         ab_buf_append(&f, name, strlen(name));
         char sep = ':';
