@@ -12,9 +12,14 @@
  * floor. The arena is minimised by deciding capacities: the best of the
  * greedy planners (first-fit in orders start, size and area, best-fit in the
  * same orders) gives a valid plan of arena B; the max-load bound L is tried
- * first (with a quarter of the budget), then B - 1 below each plan found,
- * until a capacity is refuted: the last plan is then optimal. target=capacity
- * decides the suite's capacity only, as MiniMalloc does.
+ * first (with a quarter of the budget), then capacities are bisected
+ * between the highest refuted one + 1 (lo) and the best plan's arena - 1: a
+ * capacity undecided within its share (a quarter of the budget left) only
+ * raises a soft floor for the next guess, so plans are found fast; once the
+ * soft floor passes best - 1, that capacity gets all that is left. A plan
+ * found lowers best, a refutation raises lo; when best <= lo the best plan
+ * is optimal. target=capacity decides the suite's capacity only, as
+ * MiniMalloc does.
  *
  * Notation: a node is the set S of placed free tensors with their offsets and
  * x; a COMPLETION of a node is a valid plan of arena <= H that gives S its
@@ -97,6 +102,79 @@
  *      offsets. A twin is branched on only when its lower-indexed twin is
  *      placed; otherwise renaming the pair gives a smaller path.
  *
+ * (D4) Lone tensors. Candidates are tried in (floor, index) order. Once
+ *      the branch of a candidate b that no unplaced tensor conflicts with
+ *      has failed, the later candidates are cut. Proof: let sigma pass
+ *      through the node and place a later candidate c next; its plan P is a
+ *      completion of the node in which every unplaced tensor lies at >= f(c)
+ *      >= f(b). Moving b down to f(b) keeps P valid (b conflicts with no
+ *      unplaced tensor, its placed conflicts end at or below f(b), its fixed
+ *      ones are clear of f(b), f(b) is aligned) and the arena does not grow;
+ *      every other unplaced j keeps o_j >= f(b) and stays above its placed
+ *      conflicts: a completion of the child "b at f(b)", so by C0 a path
+ *      through that child, smaller than sigma at this position ((f(b), b)
+ *      precedes (f(c), c)). (MiniMalloc's "hatless" pruning is of this
+ *      kind.)
+ *
+ * (D5) Dead tensors (MiniMalloc's monotone order). For an unplaced j let
+ *      F(j) be its floor at the node just after the last placement that
+ *      raised raw(j), or at the root. F(j) <= f(j), and f(j) = F(j) while
+ *      x <= F(j). (In a component's search, P1, F(j) may keep a value taken
+ *      before the split: it is >= the value defined within the component's
+ *      search, and each use below, F(c) < x in D5, F(c) + s_c <= f(i) in D1',
+ *      the set of k in B3, stays sound with a larger F.) Branch c is cut
+ *      when F(c) < x. Proof: let sigma pass through the node and place c
+ *      next, at f(c); let N be the last node on its path with x_N <= F(c)
+ *      (there c's floor is F(c): raw(c) did not change since, and
+ *      floor_of(c, y) = F(c) for every y between the x where F was taken
+ *      and F(c)); the tensor sigma places after N lies at x' > F(c). Move c
+ *      down to F(c): its placed conflicts end at or below raw(c) <= F(c),
+ *      fixed ones are clear, the tensors placed after c that conflict with
+ *      it lie at or above f(c) + s_c. The plan is valid, a completion of N
+ *      in which c is the unique lowest unplaced tensor (all others sigma
+ *      places after N lie at >= x' > F(c)), at its floor: by C0 a path
+ *      through "c at F(c)" at N, smaller than sigma there. The same move
+ *      gives (D1'): a branch i is also cut when another unplaced c has
+ *      F(c) + s_c <= f(i) (if sigma placed i there, every tensor placed
+ *      after it lies at >= f(i) >= F(c) + s_c, and c moves down to F(c) as
+ *      above, now with N the last node with x_N <= F(c) or the node itself);
+ *      for c with F(c) = f(c) this is D1, so D1 is applied with F.
+ *
+ * (B3) Dead space. On sigma, a tensor c with F(c) < x is placed later (D5
+ *      does not cut sigma) only after raw(c) rises above F(c): after some
+ *      unplaced k conflicting with it is placed, at its floor or above, and
+ *      below F(c) + s_c (D1' does not cut sigma). So in sigma's plan c lies
+ *      at >= min f(k) + s_k over the unplaced conflicts k of c with f(k) <
+ *      F(c) + s_c, and when there is no such k, sigma does not pass through
+ *      the node. B1 and B2 take that raised floor for c: they cut no node of
+ *      sigma (sigma's plan is a completion that respects the raised floors).
+ *
+ * (P1) Decomposition. Let the boundary between sections t and t + 1 be CUT
+ *      at a node when no unplaced free tensor spans both. The unplaced
+ *      tensors then split into COMPONENTS: maximal runs of sections joined
+ *      by uncut boundaries, each tensor in the run of its sections. Tensors
+ *      of different components share no section, so they do not conflict,
+ *      and the state each sees (its floors through raw, and top/rem of its
+ *      sections) changes only when a tensor of its own component is placed.
+ *      When a placement makes a new cut, the search (a) relaxes the node: it
+ *      drops the requirement o_j >= x, keeping o_j >= the tops of placed
+ *      conflicts (raw) and clear of fixed tensors, which every completion of
+ *      the node meets; (b) searches each component on its own, from a root
+ *      with x = 0, in turn, keeping the plan of each one found while the
+ *      next is searched. The relaxed node has a completion iff every
+ *      component has one (the union is valid: no conflicts across
+ *      components, each tensor above its placed conflicts); so the union of
+ *      the plans found is a valid plan of arena <= H, and a component
+ *      refuted refutes the relaxed node, hence the node, whatever was chosen
+ *      in the components searched before it: the search returns at once to
+ *      the node that split. The search of a component is the search above
+ *      from the state (S, x = 0) with the other components' tensors left
+ *      out: every argument above (C0, B1-B3, D1-D5, sigma taken within the
+ *      component's search) is about the search below one state (S, x) and
+ *      holds for any S and x (placed tensors enter only through raw and
+ *      top; the order of placement restarts at x = 0). MiniMalloc
+ *      decomposes the same way.
+ *
  * (R1) Units. As in exact_cover.c: sizes and fixed offsets are divided by
  *      their gcd g, lowered to gcd(g, a) for each align a that neither
  *      divides g nor is a multiple of it. The plans the search builds (C0)
@@ -106,8 +184,16 @@
  *      capacity C is decided at floor(C / g) units; a refuted H units proves
  *      every arena >= (H + 1) x g bytes.
  *
- * Static order (the indices of the free tensors, which break every tie): by
- * longer range of sections, then larger size, then the suite's order.
+ * Static orders (the indices of the free tensors, which break every tie):
+ * four, each a list of keys, larger first, then the suite's order: W the
+ * number of sections a tensor spans, A its area (size x instructions), T
+ * its total (the largest free load over its sections), Z its size; the
+ * orders are WZ, and MiniMalloc's WAT, TAW and TWA. A capacity is decided by
+ * one search per order taking turns, with a node limit that doubles each
+ * round (64 + 2 n at first), until one finishes: each is the search above
+ * in its own indices, so a plan found is valid and a search that finishes
+ * without one is a refutation; a search cut by its limit proves nothing and
+ * is run again later with a larger limit (MiniMalloc's round robin).
  * Candidates are tried lowest floor first, then in index order.
  *
  * BUDGETS. nodes=N (deterministic) and time=S (CPU seconds, clock()) stop the
@@ -133,7 +219,7 @@ __extension__ typedef __int128 i128;
 #define CN_MAX_EDGES ((int64_t)50 * 1000 * 1000)
 #define CN_SUM_LIMIT ((int64_t)1 << 61)
 
-typedef enum cn_result { CN_REFUTED, CN_FOUND, CN_STOPPED } cn_result;
+typedef enum cn_result { CN_REFUTED, CN_FOUND, CN_STOPPED, CN_DEAD } cn_result;
 
 typedef struct cn_opts {
     bool target;     /* target=capacity */
@@ -161,6 +247,8 @@ typedef struct cn {
     bool *placed;
     int64_t *off, *raw, *top, *rem;
     int64_t *minf;              /* scratch: the lowest floor of the unplaced tensors per section */
+    int64_t *F;                 /* (D5) the floor after the last rise of raw */
+    int64_t *fl;                /* scratch: the floor per tensor at a node */
     int64_t *undo;              /* pairs (where, old value): raw (where >= 0) or top (-1 - t) */
     size_t nundo, undo_cap;
     int32_t *cand;              /* candidate stack: pairs (tensor) with floors in candf */
@@ -170,6 +258,17 @@ typedef struct cn {
     int64_t nodes, node_stop;   /* node_stop: stop when nodes reach it (<= 0: none) */
     clock_t deadline;           /* (clock_t)-1: none */
     bool stopped;
+    /* decomposition (P1) */
+    int32_t *cut;               /* per boundary t | t + 1: unplaced free tensors spanning it */
+    int32_t *pool;              /* the components' tensor lists */
+    size_t npool, pool_cap;
+    struct cn_part {
+        size_t at, n;           /* pool[at .. at + n) */
+        int32_t lo, hi;         /* sections */
+        size_t origin;          /* depth of the node that split */
+    } *pend;                    /* components still to search */
+    size_t npend, pend_cap;
+    size_t dead_to;             /* with CN_DEAD: the depth of the node refuted */
 } cn;
 
 /* ---- parameters ------------------------------------------------------------------- */
@@ -210,6 +309,7 @@ static void cn_free(cn *c) {
     ab_free(c->fx_lo), ab_free(c->fx_hi), ab_free(c->rem0), ab_free(c->placed);
     ab_free(c->off), ab_free(c->raw), ab_free(c->top), ab_free(c->rem), ab_free(c->minf), ab_free(c->undo);
     ab_free(c->cand), ab_free(c->candf), ab_free(c->sol);
+    ab_free(c->cut), ab_free(c->pool), ab_free(c->pend), ab_free(c->F), ab_free(c->fl);
     memset(c, 0, sizeof *c);
 }
 
@@ -274,22 +374,34 @@ static bool sections(const ab_problem *p, int32_t *sec0, int32_t *sec1, int32_t 
     return true;
 }
 
-/* The static order's context: the problem and each tensor's sections. */
+/* The static order's context: the problem, each tensor's sections, its
+ * total (the largest free load over its sections) and the heuristic. */
 typedef struct static_ctx {
     const ab_problem *p;
     const int32_t *s0, *s1;
+    const int64_t *total;
+    const char *keys; /* W sections, A area, T total, Z size; then the index */
 } static_ctx;
 
-/* Longer sections first, then larger, then by index. */
 static int by_static(const void *pa, const void *pb, const void *ctx) {
     const static_ctx *k = ctx;
     size_t x = *(const size_t *)pa, y = *(const size_t *)pb;
-    int32_t lx = k->s1[x] - k->s0[x], ly = k->s1[y] - k->s0[y];
-    if (lx != ly) return lx > ly ? -1 : 1;
-    int64_t sx = k->p->t[x].size, sy = k->p->t[y].size;
-    if (sx != sy) return sx > sy ? -1 : 1;
+    const ab_tensor *tx = &k->p->t[x], *ty = &k->p->t[y];
+    for (const char *q = k->keys; *q; q++) {
+        i128 vx = 0, vy = 0;
+        if (*q == 'W') vx = k->s1[x] - k->s0[x], vy = k->s1[y] - k->s0[y];
+        else if (*q == 'A') vx = (i128)tx->size * (tx->end - tx->start + 1), vy = (i128)ty->size * (ty->end - ty->start + 1);
+        else if (*q == 'T') vx = k->total[x], vy = k->total[y];
+        else if (*q == 'Z') vx = tx->size, vy = ty->size;
+        if (vx != vy) return vx > vy ? -1 : 1;
+    }
     return (x > y) - (x < y);
 }
+
+/* The static orders the search takes turns with (MiniMalloc's three, and
+ * longer sections then larger first). */
+static const char *const cn_orders[] = {"WZ", "WAT", "TAW", "TWA"};
+#define CN_NORDERS (sizeof cn_orders / sizeof cn_orders[0])
 
 /* Twins (D3): same size, align and sections; sorted by those then index. */
 typedef struct twin_ctx {
@@ -316,7 +428,7 @@ static int by_pair_lo(const void *pa, const void *pb) {
 /* Builds the units problem of p into c. Returns AB_EINPUT when two
  * conflicting fixed tensors overlap, AB_ELIMIT (no error text) when the
  * problem is too large to search. */
-static ab_status cn_setup(cn *c, const ab_problem *p, ab_error *err) {
+static ab_status cn_setup(cn *c, const ab_problem *p, const char *keys, ab_error *err) {
     size_t n = p->n;
     c->g = unit_of(p);
     int32_t *s0 = ab_alloc_array(n ? n : 1, sizeof *s0), *s1 = ab_alloc_array(n ? n : 1, sizeof *s1);
@@ -345,8 +457,22 @@ static ab_status cn_setup(cn *c, const ab_problem *p, ab_error *err) {
         st = AB_ELIMIT;
         goto out;
     }
-    static_ctx order = {.p = p, .s0 = s0, .s1 = s1};
-    ab_sort(idx, c->nf, sizeof *idx, by_static, &order);
+    {
+        int64_t *ld = ab_calloc((size_t)c->T + 1, sizeof *ld), *tot = ab_calloc(n ? n : 1, sizeof *tot);
+        if (!ld || !tot) {
+            ab_free(ld), ab_free(tot);
+            goto out;
+        }
+        for (size_t i = 0; i < n; i++)
+            if (p->t[i].offset == AB_NONE)
+                for (int32_t k = s0[i]; k <= s1[i]; k++) ld[k] += p->t[i].size;
+        for (size_t i = 0; i < n; i++)
+            for (int32_t k = s0[i]; k <= s1[i]; k++)
+                if (ld[k] > tot[i]) tot[i] = ld[k];
+        static_ctx order = {.p = p, .s0 = s0, .s1 = s1, .total = tot, .keys = keys};
+        ab_sort(idx, c->nf, sizeof *idx, by_static, &order);
+        ab_free(ld), ab_free(tot);
+    }
     size_t nf = c->nf, N = nf ? nf : 1;
     int64_t g = c->g;
     c->orig = idx, idx = NULL;
@@ -451,8 +577,12 @@ static ab_status cn_setup(cn *c, const ab_problem *p, ab_error *err) {
     c->undo_cap = 1024, c->undo = ab_alloc_array(c->undo_cap, sizeof *c->undo);
     c->cand_cap = 1024, c->cand = ab_alloc_array(c->cand_cap, sizeof *c->cand);
     c->candf = ab_alloc_array(c->cand_cap, sizeof *c->candf);
+    c->cut = ab_calloc((size_t)c->T + 1, sizeof *c->cut);
+    c->F = ab_alloc_array(N, sizeof *c->F), c->fl = ab_alloc_array(N, sizeof *c->fl);
+    c->pool_cap = 4 * N + 64, c->pool = ab_alloc_array(c->pool_cap, sizeof *c->pool);
+    c->pend_cap = 64, c->pend = ab_alloc_array(c->pend_cap, sizeof *c->pend);
     if (!c->placed || !c->off || !c->raw || !c->top || !c->rem || !c->minf || !c->sol || !c->undo || !c->cand ||
-        !c->candf)
+        !c->candf || !c->cut || !c->pool || !c->pend || !c->F || !c->fl)
         goto out;
     st = AB_OK;
 out:
@@ -526,6 +656,8 @@ static bool place(cn *c, size_t j, int64_t f) {
         if (c->placed[q] || c->raw[q] >= top) continue;
         if (!push_undo(c, (int64_t)q, c->raw[q])) return c->stopped = true, false;
         c->raw[q] = top;
+        if (!push_undo(c, -1 - (int64_t)c->T - (int64_t)q, c->F[q])) return c->stopped = true, false;
+        c->F[q] = floor_of(c, q, f);
     }
     for (int32_t t = c->t0[j]; t <= c->t1[j]; t++) {
         c->rem[t] -= c->s[j];
@@ -542,7 +674,8 @@ static void unplace(cn *c, size_t j, size_t mark) {
     while (c->nundo > mark) {
         int64_t old = c->undo[--c->nundo], where = c->undo[--c->nundo];
         if (where >= 0) c->raw[where] = old;
-        else c->top[-1 - where] = old;
+        else if (-1 - where < c->T) c->top[-1 - where] = old;
+        else c->F[-1 - where - c->T] = old;
     }
     for (int32_t t = c->t0[j]; t <= c->t1[j]; t++) c->rem[t] += c->s[j];
     c->placed[j] = false;
@@ -560,29 +693,54 @@ static bool conflict(const cn *c, size_t i, size_t j) {
     return c->t0[i] <= c->t1[j] && c->t0[j] <= c->t1[i];
 }
 
-/* One node: depth tensors placed, the last one (l, or SIZE_MAX) at x from a
- * node whose last offset was x0. */
-static cn_result dfs(cn *c, size_t depth, int64_t x, int64_t x0, size_t l) {
-    if (depth == c->nf) {
-        memcpy(c->sol, c->off, c->nf * sizeof *c->sol);
-        return CN_FOUND;
+static bool grow_pool(cn *c, size_t need) {
+    if (c->npool + need <= c->pool_cap) return true;
+    size_t cap = c->pool_cap * 2 > c->npool + need ? c->pool_cap * 2 : c->npool + need;
+    int32_t *q = ab_alloc_array(cap, sizeof *q);
+    if (q == NULL) return false;
+    memcpy(q, c->pool, c->npool * sizeof *q);
+    ab_free(c->pool);
+    c->pool = q, c->pool_cap = cap;
+    return true;
+}
+
+static bool push_pend(cn *c, struct cn_part part) {
+    if (c->npend + 1 > c->pend_cap) {
+        size_t cap = c->pend_cap * 2;
+        struct cn_part *q = ab_alloc_array(cap, sizeof *q);
+        if (q == NULL) return false;
+        memcpy(q, c->pend, c->npend * sizeof *q);
+        ab_free(c->pend);
+        c->pend = q, c->pend_cap = cap;
     }
+    c->pend[c->npend++] = part;
+    return true;
+}
+
+static cn_result split(cn *c, struct cn_part part, size_t depth, int64_t x, int64_t x0, size_t l, bool check);
+
+/* One node of the search of component part (its tensors pool[part.at ..],
+ * some placed): the last one placed (l, or SIZE_MAX at the component's
+ * root) at x from a node whose last offset was x0; depth counts the nodes
+ * above. */
+static cn_result dfs(cn *c, struct cn_part part, size_t depth, int64_t x, int64_t x0, size_t l) {
     if (out_of_budget(c)) return CN_STOPPED;
-    c->nodes++;
     /* floors, (B1), and the two lowest tops f + s for (D1) */
     int64_t m1 = INT64_MAX, m2 = INT64_MAX;
     size_t c1 = SIZE_MAX;
     size_t base = c->ncand;
-    for (int32_t t = 0; t < c->T; t++) c->minf[t] = INT64_MAX;
-    for (size_t j = 0; j < c->nf; j++) {
+    for (int32_t t = part.lo; t <= part.hi; t++) c->minf[t] = INT64_MAX;
+    for (size_t k = 0; k < part.n; k++) {
+        size_t j = (size_t)c->pool[part.at + k];
         if (c->placed[j]) continue;
         int64_t f = floor_of(c, j, x), e = f + c->s[j];
         if (e > c->H) {
             c->ncand = base;
+            c->nodes++;
             return CN_REFUTED;
         }
-        for (int32_t t = c->t0[j]; t <= c->t1[j]; t++)
-            if (f < c->minf[t]) c->minf[t] = f;
+        c->fl[j] = f;
+        e = c->F[j] + c->s[j]; /* (D1) with the floor F of D5: F <= f */
         if (e < m1) m2 = m1, m1 = e, c1 = j;
         else if (e < m2) m2 = e;
         if (!push_cand(c, (int32_t)j, f)) {
@@ -591,7 +749,39 @@ static cn_result dfs(cn *c, size_t depth, int64_t x, int64_t x0, size_t l) {
             return CN_STOPPED;
         }
     }
-    for (int32_t t = 0; t < c->T; t++) /* (B2) */
+    if (c->ncand == base) { /* the component is placed: the next one, or a plan */
+        if (c->npend == 0) {
+            memcpy(c->sol, c->off, c->nf * sizeof *c->sol);
+            return CN_FOUND;
+        }
+        struct cn_part next = c->pend[--c->npend];
+        cn_result r = split(c, next, depth, 0, 0, SIZE_MAX, false);
+        c->pend[c->npend++] = next;
+        if (r == CN_REFUTED) c->dead_to = next.origin, r = CN_DEAD;
+        return r;
+    }
+    c->nodes++;
+    /* (B3) a tensor cut by D5 goes above an unplaced conflict: its floor for B1, B2 */
+    for (size_t k = base; k < c->ncand; k++) {
+        size_t j = (size_t)c->cand[k];
+        int64_t f = c->candf[k];
+        if (c->F[j] < x) {
+            int64_t e = INT64_MAX;
+            for (size_t q = c->adj_at[j]; q < c->adj_at[j + 1]; q++) {
+                size_t i = c->adj[q];
+                if (!c->placed[i] && c->fl[i] < c->F[j] + c->s[j] && c->fl[i] + c->s[i] < e)
+                    e = c->fl[i] + c->s[i];
+            }
+            if (e > f) f = e;
+            if (f > c->H - c->s[j]) {
+                c->ncand = base;
+                return CN_REFUTED;
+            }
+        }
+        for (int32_t t = c->t0[j]; t <= c->t1[j]; t++)
+            if (f < c->minf[t]) c->minf[t] = f;
+    }
+    for (int32_t t = part.lo; t <= part.hi; t++) /* (B2) */
         if (c->rem[t] > 0 && c->minf[t] + c->rem[t] > c->H) {
             c->ncand = base;
             return CN_REFUTED;
@@ -602,11 +792,12 @@ static cn_result dfs(cn *c, size_t depth, int64_t x, int64_t x0, size_t l) {
         size_t j = (size_t)c->cand[k];
         int64_t f = c->candf[k];
         if (f >= (j == c1 ? m2 : m1)) continue;                          /* D1 */
+        if (c->F[j] < x) continue;                                        /* D5 */
         if (c->twin[j] >= 0 && !c->placed[c->twin[j]]) continue;          /* D3 */
         if (l != SIZE_MAX && f == x && j < l && !conflict(c, j, l) && floor_of(c, j, x0) == x)
             continue;                                                     /* D2 */
         size_t q = end++;
-        for (; q > base && (c->candf[q - 1] > f); q--) /* insertion: stable in index */
+        for (; q > base && (c->candf[q - 1] > f || (c->candf[q - 1] == f && (size_t)c->cand[q - 1] > j)); q--)
             c->cand[q] = c->cand[q - 1], c->candf[q] = c->candf[q - 1];
         c->cand[q] = (int32_t)j, c->candf[q] = f;
     }
@@ -616,11 +807,68 @@ static cn_result dfs(cn *c, size_t depth, int64_t x, int64_t x0, size_t l) {
         size_t j = (size_t)c->cand[k];
         int64_t f = c->candf[k];
         size_t mark = c->nundo;
-        if (place(c, j, f)) r = dfs(c, depth + 1, f, x, j);
+        bool ok = place(c, j, f), newcut = false;
+        for (int32_t t = c->t0[j]; t < c->t1[j]; t++)
+            if (--c->cut[t] == 0) newcut = true;
+        if (ok) r = split(c, part, depth + 1, f, x, j, newcut);
         else if (c->stopped) r = CN_STOPPED;
+        for (int32_t t = c->t0[j]; t < c->t1[j]; t++) c->cut[t]++;
         unplace(c, j, mark);
+        if (r == CN_DEAD && c->dead_to == depth) r = CN_REFUTED;
+        if (r == CN_REFUTED) { /* (D4) j had no unplaced conflict: the rest are cut */
+            bool alone = true;
+            for (size_t q = c->adj_at[j]; q < c->adj_at[j + 1] && alone; q++)
+                if (!c->placed[c->adj[q]]) alone = false;
+            if (alone) break;
+        }
     }
     c->ncand = base;
+    return r;
+}
+
+/* (P1) Splits part's unplaced tensors into components at the boundaries no
+ * unplaced tensor spans (when check), searches the first from its root with
+ * the others pending, or goes on with dfs. */
+static cn_result split(cn *c, struct cn_part part, size_t depth, int64_t x, int64_t x0, size_t l, bool check) {
+    if (!check) return dfs(c, part, depth, x, x0, l);
+    /* the runs of sections joined by spanned boundaries, each tensor by its t0 */
+    size_t mark = c->npool, pmark = c->npend, nrun = 0;
+    if (!grow_pool(c, part.n)) return c->stopped = true, CN_STOPPED;
+    /* count the unplaced tensors per run: a run starts at lo or after a boundary of cut 0 */
+    struct cn_part first = {0};
+    int32_t t = part.lo;
+    cn_result r = CN_FOUND;
+    bool ok = true;
+    while (t <= part.hi) {
+        int32_t e = t;
+        while (e < part.hi && c->cut[e] > 0) e++;
+        struct cn_part q = {.at = c->npool, .n = 0, .lo = t, .hi = e, .origin = depth - 1};
+        for (size_t k = 0; k < part.n; k++) {
+            int32_t j = c->pool[part.at + k];
+            if (!c->placed[j] && c->t0[j] >= t && c->t0[j] <= e) c->pool[c->npool++] = j;
+        }
+        q.n = c->npool - q.at;
+        if (q.n > 0) {
+            if (nrun++ == 0) first = q;
+            else if (!push_pend(c, q)) ok = false;
+        }
+        t = e + 1;
+    }
+    if (!ok) r = CN_STOPPED, c->stopped = true;
+    else if (nrun <= 1) {
+        c->npool = mark;
+        c->npend = pmark;
+        return dfs(c, part, depth, x, x0, l);
+    } else {
+        /* the pending ones in reverse, so the leftmost goes next */
+        for (size_t i = pmark, k = c->npend - 1; i < k; i++, k--) {
+            struct cn_part tmp = c->pend[i];
+            c->pend[i] = c->pend[k], c->pend[k] = tmp;
+        }
+        r = dfs(c, first, depth, 0, 0, SIZE_MAX);
+    }
+    c->npool = mark;
+    c->npend = pmark;
     return r;
 }
 
@@ -631,10 +879,20 @@ static cn_result decide(cn *c, int64_t H) {
     for (int32_t t = 0; t < c->T; t++) {
         c->top[t] = 0;
         c->rem[t] = c->rem0[t];
+        c->cut[t] = 0;
         if (c->rem[t] > H) return CN_REFUTED;
     }
-    c->nundo = 0, c->ncand = 0;
-    return dfs(c, 0, 0, 0, SIZE_MAX);
+    for (size_t j = 0; j < c->nf; j++)
+        for (int32_t t = c->t0[j]; t < c->t1[j]; t++) c->cut[t]++;
+    c->nundo = 0, c->ncand = 0, c->npend = 0, c->npool = 0;
+    if (c->nf == 0) return CN_FOUND;
+    if (!grow_pool(c, c->nf)) return c->stopped = true, CN_STOPPED;
+    for (size_t j = 0; j < c->nf; j++) c->pool[j] = (int32_t)j, c->F[j] = floor_of(c, j, 0);
+    c->npool = c->nf;
+    struct cn_part all = {.at = 0, .n = c->nf, .lo = 0, .hi = c->T - 1, .origin = 0};
+    cn_result r = split(c, all, 1, 0, 0, SIZE_MAX, true);
+    if (r == CN_DEAD) r = CN_REFUTED;
+    return r;
 }
 
 /* ---- the planner -------------------------------------------------------------------- */
@@ -684,114 +942,180 @@ static int64_t take_solution(const cn *c, const ab_problem *p, int64_t *offsets)
     return arena_of(p, offsets);
 }
 
-static void set_budget(cn *c, int64_t nodes, double seconds) {
-    c->node_stop = nodes > 0 ? c->nodes + nodes : 0;
-    c->deadline = seconds > 0 ? clock() + (clock_t)(seconds * CLOCKS_PER_SEC) : (clock_t)-1;
-    c->stopped = false;
+/* The searches, one per static order, decide capacities taking turns. */
+typedef struct cn_set {
+    cn c[CN_NORDERS];
+    size_t k;          /* how many were set up */
+    size_t won;        /* the one whose plan is in its sol */
+    int64_t nodes;     /* all of them */
+    int64_t node_stop; /* <= 0: none */
+    clock_t deadline;  /* (clock_t)-1: none */
+    bool by_nodes;     /* the last stop was the node budget */
+} cn_set;
+
+/* Decides H: each order in turn with a node limit that doubles each round,
+ * until one finishes (a plan, or a refutation: a complete search) or the
+ * budget runs out. */
+static cn_result decide_all(cn_set *S, int64_t H) {
+    int64_t limit = 64 + 2 * (int64_t)S->c[0].nf;
+    S->by_nodes = false;
+    for (;;) {
+        for (size_t i = 0; i < S->k; i++) {
+            cn *c = &S->c[i];
+            int64_t lim = limit;
+            if (S->node_stop > 0) {
+                if (S->nodes >= S->node_stop) return S->by_nodes = true, CN_STOPPED;
+                if (S->node_stop - S->nodes < lim) lim = S->node_stop - S->nodes;
+            }
+            if (S->deadline != (clock_t)-1 && clock() >= S->deadline) return CN_STOPPED;
+            int64_t before = c->nodes;
+            c->node_stop = c->nodes + lim;
+            c->deadline = S->deadline;
+            c->stopped = false;
+            cn_result r = decide(c, H);
+            S->nodes += c->nodes - before;
+            if (r == CN_FOUND) S->won = i;
+            if (r != CN_STOPPED) return r;
+            if (c->nodes < c->node_stop) return CN_STOPPED; /* time, or memory */
+        }
+        if (limit < INT64_MAX / 4) limit *= 2;
+    }
+}
+
+static void set_budget(cn_set *S, int64_t nodes, double seconds) {
+    S->node_stop = nodes > 0 ? S->nodes + nodes : 0;
+    S->deadline = seconds > 0 ? clock() + (clock_t)(seconds * CLOCKS_PER_SEC) : (clock_t)-1;
+}
+
+static void set_free(cn_set *S) {
+    for (size_t i = 0; i < S->k; i++) cn_free(&S->c[i]);
+    S->k = 0;
 }
 
 static ab_status canonical_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
                                 ab_plan_stats *st, ab_error *err) {
-    cn c;
-    memset(&c, 0, sizeof c);
+    cn_set *S = ab_calloc(1, sizeof *S);
+    if (S == NULL) return ab_fail(err, AB_ENOMEM, "canonical: out of memory");
+    cn_opts o;
     st->lower_bound = AB_NONE;
     st->proven_optimal = false;
     st->method = ABO_PROOF_EXHAUSTIVE; /* every refutation is of the real problem */
     st->nodes = 0;
-    ab_status s = parse_opts(opt, &c.o, err);
-    if (s != AB_OK) return s;
+    ab_status s = parse_opts(opt, &o, err);
+    if (s != AB_OK) return ab_free(S), s;
     int64_t cap = capacity_of(p);
-    if (c.o.target && cap == AB_NONE)
-        return ab_fail(err, AB_EINPUT, "canonical: target=capacity needs a suite capacity (or a bounded pool)");
+    if (o.target && cap == AB_NONE)
+        return ab_free(S), ab_fail(err, AB_EINPUT, "canonical: target=capacity needs a suite capacity (or a bounded pool)");
     if (p->n == 0) {
         st->proven_optimal = true;
         st->lower_bound = 0;
         note(st, "optimal: 0 (no tensors)");
-        return AB_OK;
+        return ab_free(S), AB_OK;
     }
-    s = cn_setup(&c, p, err);
+    for (size_t i = 0; i < CN_NORDERS; i++) {
+        s = cn_setup(&S->c[i], p, cn_orders[i], err);
+        S->c[i].o = o;
+        if (s != AB_OK) {
+            cn_free(&S->c[i]);
+            break;
+        }
+        S->k++;
+    }
     if (s != AB_OK && s != AB_ELIMIT) {
-        cn_free(&c);
-        return s;
+        set_free(S);
+        return ab_free(S), s;
     }
-    bool searchable = s == AB_OK;
+    bool searchable = S->k == CN_NORDERS;
     int64_t best = -1;
     s = greedy_best(p, offsets, &best, err);
     if (s != AB_OK) {
-        cn_free(&c);
-        return s;
+        set_free(S);
+        return ab_free(S), s;
     }
-    int64_t g = c.g, lo = c.L; /* lo: every arena is >= lo x g */
+    int64_t g = searchable ? S->c[0].g : 1, lo = searchable ? S->c[0].L : 0; /* lo: every arena is >= lo x g */
     clock_t t0 = clock();
-    double total = c.o.time_s;
+    double total = o.time_s;
     if (!searchable) {
         note(st, "too large to search: best greedy %lld", (long long)best);
-    } else if (c.o.target) {
+    } else if (o.target) {
         int64_t Hc = cap / g;
         bool fits = best <= cap;
         const char *why = "greedy";
         cn_result r = CN_REFUTED;
         if (!fits && lo <= Hc) {
-            set_budget(&c, c.o.nodes, total);
-            r = decide(&c, Hc);
-            if (r == CN_FOUND) best = take_solution(&c, p, offsets), fits = true, why = "search";
+            set_budget(S, o.nodes, total);
+            r = decide_all(S, Hc);
+            if (r == CN_FOUND) best = take_solution(&S->c[S->won], p, offsets), fits = true, why = "search";
             if (r == CN_REFUTED) lo = Hc + 1;
         }
         if (fits)
             note(st, "fits the capacity %lld: arena %lld (%s) after %lld nodes", (long long)cap,
-                 (long long)best, why, (long long)c.nodes);
+                 (long long)best, why, (long long)S->nodes);
         else if (r == CN_STOPPED)
             note(st, "budget: %s; capacity %lld undecided; best %lld, bound %lld",
-                 c.o.nodes > 0 && c.nodes >= c.node_stop ? "nodes" : "time", (long long)cap,
+                 S->by_nodes ? "nodes" : "time", (long long)cap,
                  (long long)best, (long long)(lo * g));
         else
             note(st, "does not fit the capacity %lld: refuted after %lld nodes; best %lld",
-                 (long long)cap, (long long)c.nodes, (long long)best);
+                 (long long)cap, (long long)S->nodes, (long long)best);
     } else {
         int64_t refuted = -1; /* bytes */
         bool stopped = false;
         if (best > lo * g) { /* first the max-load bound, with a quarter of the budget */
-            int64_t share = c.o.nodes > 0 ? (c.o.nodes + 3) / 4 : (total > 0 ? 0 : (int64_t)1 << 22);
-            set_budget(&c, share, total > 0 ? total / 4 : 0);
-            cn_result r = decide(&c, lo);
-            if (r == CN_FOUND) best = take_solution(&c, p, offsets);
+            int64_t share = o.nodes > 0 ? (o.nodes + 3) / 4 : (total > 0 ? 0 : (int64_t)1 << 22);
+            set_budget(S, share, total > 0 ? total / 4 : 0);
+            cn_result r = decide_all(S, lo);
+            if (r == CN_FOUND) best = take_solution(&S->c[S->won], p, offsets);
             else if (r == CN_REFUTED) refuted = lo * g, lo++;
         }
-        while (best > lo * g && !stopped) { /* then below each plan found */
-            int64_t H = (best - 1) / g;
+        /* then bisection between the bound and the best plan: a capacity
+         * undecided within its share (a quarter of what is left) raises a
+         * soft floor; when that passes best - 1, the step below best gets
+         * all that is left */
+        int64_t soft = lo;
+        while (best > lo * g && !stopped) {
+            int64_t Hb = (best - 1) / g;
+            if (Hb < lo) break;
+            bool last = soft > Hb;
+            int64_t H = last ? Hb : soft + (Hb - soft) / 2;
             double left = total > 0 ? total - (double)(clock() - t0) / CLOCKS_PER_SEC : 0;
             if (total > 0 && left <= 0) {
                 stopped = true;
                 break;
             }
-            set_budget(&c, c.o.nodes > 0 ? c.o.nodes - c.nodes : 0, left);
-            if (c.o.nodes > 0 && c.nodes >= c.o.nodes) {
+            if (o.nodes > 0 && S->nodes >= o.nodes) {
                 stopped = true;
+                S->by_nodes = true;
                 break;
             }
-            cn_result r = decide(&c, H);
-            if (r == CN_FOUND) best = take_solution(&c, p, offsets);
-            else if (r == CN_REFUTED) refuted = H * g, lo = H + 1;
-            else stopped = true;
+            int64_t nleft = o.nodes > 0 ? o.nodes - S->nodes : 0;
+            if (last || (total <= 0 && o.nodes <= 0)) set_budget(S, nleft, left);
+            else set_budget(S, nleft > 0 ? (nleft + 3) / 4 : 0, left / 4);
+            cn_result r = decide_all(S, H);
+            if (r == CN_FOUND) best = take_solution(&S->c[S->won], p, offsets);
+            else if (r == CN_REFUTED) refuted = H * g, lo = H + 1, soft = soft > lo ? soft : lo;
+            else if (last) stopped = true;
+            else soft = H + 1;
         }
         if (!stopped) {
             st->proven_optimal = true;
             if (refuted >= 0)
                 note(st, "optimal: %lld refuted at %lld after %lld nodes", (long long)best,
-                     (long long)(best - 1), (long long)c.nodes);
+                     (long long)refuted, (long long)S->nodes);
             else
                 note(st, "optimal: %lld meets the max-load bound after %lld nodes", (long long)best,
-                     (long long)c.nodes);
+                     (long long)S->nodes);
         } else {
-            note(st, "budget: %s; best %lld, bound %lld", c.o.nodes > 0 && c.nodes >= c.o.nodes ? "nodes" : "time",
+            note(st, "budget: %s; best %lld, bound %lld", S->by_nodes ? "nodes" : "time",
                  (long long)best, (long long)(lo * g));
         }
     }
     int64_t lb = lo * g;
     if (best <= lb) st->proven_optimal = true;
     st->lower_bound = st->proven_optimal ? best : lb;
-    st->nodes = c.nodes;
-    cn_free(&c);
+    st->nodes = S->nodes;
+    set_free(S);
+    ab_free(S);
     return AB_OK;
 }
 

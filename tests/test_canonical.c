@@ -153,6 +153,53 @@ Test(canonical, equals_the_brute_force_optimum_with_a_proof) {
     cr_assert_gt(searched, 100, "%d problems searched", searched);
 }
 
+/* The rules D4, D5, B3 and the decomposition P1 against the brute force:
+ * many fixed tensors (one in two), and problems whose live ranges fall
+ * apart into pieces (short ranges on a long horizon), minimum and decision
+ * one byte below it. */
+Test(canonical, new_rules_and_decomposition_agree_with_the_brute_force) {
+    int nfixed = 0, split = 0;
+    for (uint64_t seed = 0; seed < 500; seed++) {
+        ab_problem p;
+        random_problem(&p, seed + 20000, 2);
+        if (seed % 2) { /* spread the ranges: pieces the search splits */
+            ab_tensor t[8];
+            size_t n = p.n;
+            for (size_t i = 0; i < n; i++) {
+                t[i] = p.t[i];
+                t[i].start *= 3, t[i].end = t[i].start + (p.t[i].end - p.t[i].start) % 3;
+                t[i].offset = AB_NONE;
+            }
+            ab_problem q;
+            make(&q, t, n);
+            ab_problem_free(&p);
+            p = q;
+            split++;
+        }
+        int64_t want = abt_brute_optimum(&p, NULL);
+        cr_assert_geq(want, 0, "seed %llu", (unsigned long long)seed);
+        int64_t off[8], arena;
+        ab_plan_stats st;
+        ab_error err;
+        cr_assert_eq(plan("canonical", &p, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu", (unsigned long long)seed);
+        cr_assert_eq(arena, want, "seed %llu: canonical %lld, brute force %lld (%s)", (unsigned long long)seed,
+                     (long long)arena, (long long)want, st.note);
+        cr_assert(st.proven_optimal, "seed %llu: %s", (unsigned long long)seed, st.note);
+        p.capacity = want - 1;
+        cr_assert_eq(plan("canonical:target=capacity", &p, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert(strstr(st.note, "does not fit the capacity") != NULL, "seed %llu: %s", (unsigned long long)seed,
+                  st.note);
+        p.capacity = want;
+        cr_assert_eq(plan("canonical:target=capacity", &p, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu", (unsigned long long)seed);
+        for (size_t i = 0; i < p.n; i++) nfixed += p.t[i].offset != AB_NONE;
+        ab_problem_free(&p);
+    }
+    cr_assert_gt(nfixed, 150, "%d fixed tensors", nfixed);
+    cr_assert_gt(split, 200);
+}
+
 /* Decision mode: fits iff the optimum is within the capacity. Capacities at
  * the optimum, one byte below, and random ones between the max-load bound
  * and the optimum's double. */
