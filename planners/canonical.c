@@ -12,7 +12,7 @@
  * floor. The arena is minimised by deciding capacities: the best of the
  * greedy planners (first-fit in orders start, size and area, best-fit in the
  * same orders) gives a valid plan of arena B; the max-load bound L is tried
- * first (with a quarter of the budget), then capacities are bisected
+ * first (with a third of the budget), then capacities are bisected
  * between the highest refuted one + 1 (lo) and the best plan's arena - 1: a
  * capacity undecided within its share (a quarter of the budget left) only
  * raises a soft floor for the next guess, so plans are found fast; once the
@@ -196,6 +196,16 @@
  * is run again later with a larger limit (MiniMalloc's round robin).
  * Candidates are tried lowest floor first, then in index order.
  *
+ * (O1) The order of a component. The search of a component (P1) is a search
+ * of its own, so it may take its own static order: with an order that has
+ * the key T, the component's tensors are ranked by the keys with T taken
+ * from the loads still unplaced (the largest over the tensor's sections),
+ * then by index, as MiniMalloc does when it solves a partition; every rule
+ * that names an index (D2, D3, D4, the candidates' order, sigma) uses this
+ * rank within the component's search, and the ranks are restored when it
+ * returns. Twins tie on every key, so the lower-indexed twin stays the
+ * lower-ranked one (D3).
+ *
  * BUDGETS. nodes=N (deterministic) and time=S (CPU seconds, clock()) stop the
  * search; the best valid plan found is returned (never an empty one), with
  * the bound proven so far: max(max-load, highest refuted capacity + 1).
@@ -249,6 +259,12 @@ typedef struct cn {
     int64_t *minf;              /* scratch: the lowest floor of the unplaced tensors per section */
     int64_t *F;                 /* (D5) the floor after the last rise of raw */
     int64_t *fl;                /* scratch: the floor per tensor at a node */
+    const char *keys;           /* the static order's keys */
+    int32_t *rank;              /* the order within the current component's search (O1) */
+    i128 *area;                 /* size x instructions */
+    int64_t *tot;               /* scratch: the largest remaining load over a tensor's sections */
+    int32_t *rsave;             /* saved ranks, a stack */
+    size_t nrsave, rsave_cap;
     int64_t *undo;              /* pairs (where, old value): raw (where >= 0) or top (-1 - t) */
     size_t nundo, undo_cap;
     int32_t *cand;              /* candidate stack: pairs (tensor) with floors in candf */
@@ -310,6 +326,7 @@ static void cn_free(cn *c) {
     ab_free(c->off), ab_free(c->raw), ab_free(c->top), ab_free(c->rem), ab_free(c->minf), ab_free(c->undo);
     ab_free(c->cand), ab_free(c->candf), ab_free(c->sol);
     ab_free(c->cut), ab_free(c->pool), ab_free(c->pend), ab_free(c->F), ab_free(c->fl);
+    ab_free(c->rank), ab_free(c->area), ab_free(c->tot), ab_free(c->rsave);
     memset(c, 0, sizeof *c);
 }
 
@@ -579,10 +596,21 @@ static ab_status cn_setup(cn *c, const ab_problem *p, const char *keys, ab_error
     c->candf = ab_alloc_array(c->cand_cap, sizeof *c->candf);
     c->cut = ab_calloc((size_t)c->T + 1, sizeof *c->cut);
     c->F = ab_alloc_array(N, sizeof *c->F), c->fl = ab_alloc_array(N, sizeof *c->fl);
+    c->rank = ab_alloc_array(N, sizeof *c->rank), c->area = ab_alloc_array(N, sizeof *c->area);
+    c->tot = ab_alloc_array(N, sizeof *c->tot);
+    c->rsave_cap = 2 * N + 64, c->rsave = ab_alloc_array(c->rsave_cap, sizeof *c->rsave);
+    c->keys = keys;
+    if (c->rank && c->area)
+        for (size_t j = 0; j < nf; j++) {
+            const ab_tensor *t = &p->t[c->orig[j]];
+            c->rank[j] = (int32_t)j;
+            c->area[j] = (i128)t->size * (t->end - t->start + 1);
+        }
     c->pool_cap = 4 * N + 64, c->pool = ab_alloc_array(c->pool_cap, sizeof *c->pool);
     c->pend_cap = 64, c->pend = ab_alloc_array(c->pend_cap, sizeof *c->pend);
     if (!c->placed || !c->off || !c->raw || !c->top || !c->rem || !c->minf || !c->sol || !c->undo || !c->cand ||
-        !c->candf || !c->cut || !c->pool || !c->pend || !c->F || !c->fl)
+        !c->candf || !c->cut || !c->pool || !c->pend || !c->F || !c->fl || !c->rank || !c->area ||
+        !c->tot || !c->rsave)
         goto out;
     st = AB_OK;
 out:
@@ -717,6 +745,62 @@ static bool push_pend(cn *c, struct cn_part part) {
     return true;
 }
 
+/* (O1) The order of a component's search: its keys with T taken from the
+ * remaining loads, then the static index. */
+static int by_rank(const void *pa, const void *pb, const void *ctx) {
+    const cn *c = ctx;
+    int32_t x = *(const int32_t *)pa, y = *(const int32_t *)pb;
+    for (const char *q = c->keys; *q; q++) {
+        i128 vx = 0, vy = 0;
+        if (*q == 'W') vx = c->t1[x] - c->t0[x], vy = c->t1[y] - c->t0[y];
+        else if (*q == 'A') vx = c->area[x], vy = c->area[y];
+        else if (*q == 'T') vx = c->tot[x], vy = c->tot[y];
+        else if (*q == 'Z') vx = c->s[x], vy = c->s[y];
+        if (vx != vy) return vx > vy ? -1 : 1;
+    }
+    return (x > y) - (x < y);
+}
+
+/* Ranks the unplaced tensors of part for its search, saving the old ranks
+ * (restored by unrank). False when out of memory. */
+static bool rerank(cn *c, struct cn_part part) {
+    if (strchr(c->keys, 'T') == NULL) return true;
+    size_t need = 2 * part.n + 1;
+    if (c->nrsave + need > c->rsave_cap) {
+        size_t cap = (c->rsave_cap + need) * 2;
+        int32_t *q = ab_alloc_array(cap, sizeof *q);
+        if (q == NULL) return false;
+        memcpy(q, c->rsave, c->nrsave * sizeof *q);
+        ab_free(c->rsave);
+        c->rsave = q, c->rsave_cap = cap;
+    }
+    int32_t *ids = c->rsave + c->nrsave;
+    size_t m = 0;
+    for (size_t k = 0; k < part.n; k++) {
+        int32_t j = c->pool[part.at + k];
+        if (c->placed[j]) continue;
+        int64_t best = 0;
+        for (int32_t t = c->t0[j]; t <= c->t1[j]; t++)
+            if (c->rem[t] > best) best = c->rem[t];
+        c->tot[j] = best;
+        ids[m++] = j;
+    }
+    int32_t *old = ids + m;
+    ab_sort(ids, m, sizeof *ids, by_rank, c);
+    for (size_t k = 0; k < m; k++) old[k] = c->rank[ids[k]], c->rank[ids[k]] = (int32_t)k;
+    ids[2 * m] = (int32_t)m;
+    c->nrsave += 2 * m + 1;
+    return true;
+}
+
+static void unrank(cn *c) {
+    if (strchr(c->keys, 'T') == NULL) return;
+    size_t m = (size_t)c->rsave[c->nrsave - 1];
+    c->nrsave -= 2 * m + 1;
+    const int32_t *ids = c->rsave + c->nrsave, *old = ids + m;
+    for (size_t k = 0; k < m; k++) c->rank[ids[k]] = old[k];
+}
+
 static cn_result split(cn *c, struct cn_part part, size_t depth, int64_t x, int64_t x0, size_t l, bool check);
 
 /* One node of the search of component part (its tensors pool[part.at ..],
@@ -755,7 +839,9 @@ static cn_result dfs(cn *c, struct cn_part part, size_t depth, int64_t x, int64_
             return CN_FOUND;
         }
         struct cn_part next = c->pend[--c->npend];
-        cn_result r = split(c, next, depth, 0, 0, SIZE_MAX, false);
+        cn_result r = CN_STOPPED;
+        if (!rerank(c, next)) c->stopped = true;
+        else r = split(c, next, depth, 0, 0, SIZE_MAX, false), unrank(c);
         c->pend[c->npend++] = next;
         if (r == CN_REFUTED) c->dead_to = next.origin, r = CN_DEAD;
         return r;
@@ -794,10 +880,10 @@ static cn_result dfs(cn *c, struct cn_part part, size_t depth, int64_t x, int64_
         if (f >= (j == c1 ? m2 : m1)) continue;                          /* D1 */
         if (c->F[j] < x) continue;                                        /* D5 */
         if (c->twin[j] >= 0 && !c->placed[c->twin[j]]) continue;          /* D3 */
-        if (l != SIZE_MAX && f == x && j < l && !conflict(c, j, l) && floor_of(c, j, x0) == x)
+        if (l != SIZE_MAX && f == x && c->rank[j] < c->rank[l] && !conflict(c, j, l) && floor_of(c, j, x0) == x)
             continue;                                                     /* D2 */
         size_t q = end++;
-        for (; q > base && (c->candf[q - 1] > f || (c->candf[q - 1] == f && (size_t)c->cand[q - 1] > j)); q--)
+        for (; q > base && (c->candf[q - 1] > f || (c->candf[q - 1] == f && c->rank[c->cand[q - 1]] > c->rank[j])); q--)
             c->cand[q] = c->cand[q - 1], c->candf[q] = c->candf[q - 1];
         c->cand[q] = (int32_t)j, c->candf[q] = f;
     }
@@ -865,7 +951,8 @@ static cn_result split(cn *c, struct cn_part part, size_t depth, int64_t x, int6
             struct cn_part tmp = c->pend[i];
             c->pend[i] = c->pend[k], c->pend[k] = tmp;
         }
-        r = dfs(c, first, depth, 0, 0, SIZE_MAX);
+        if (!rerank(c, first)) r = CN_STOPPED, c->stopped = true;
+        else r = dfs(c, first, depth, 0, 0, SIZE_MAX), unrank(c);
     }
     c->npool = mark;
     c->npend = pmark;
@@ -884,7 +971,8 @@ static cn_result decide(cn *c, int64_t H) {
     }
     for (size_t j = 0; j < c->nf; j++)
         for (int32_t t = c->t0[j]; t < c->t1[j]; t++) c->cut[t]++;
-    c->nundo = 0, c->ncand = 0, c->npend = 0, c->npool = 0;
+    c->nundo = 0, c->ncand = 0, c->npend = 0, c->npool = 0, c->nrsave = 0;
+    for (size_t j = 0; j < c->nf; j++) c->rank[j] = (int32_t)j;
     if (c->nf == 0) return CN_FOUND;
     if (!grow_pool(c, c->nf)) return c->stopped = true, CN_STOPPED;
     for (size_t j = 0; j < c->nf; j++) c->pool[j] = (int32_t)j, c->F[j] = floor_of(c, j, 0);
@@ -1061,9 +1149,9 @@ static ab_status canonical_plan(const ab_problem *p, const ab_params *opt, int64
     } else {
         int64_t refuted = -1; /* bytes */
         bool stopped = false;
-        if (best > lo * g) { /* first the max-load bound, with a quarter of the budget */
-            int64_t share = o.nodes > 0 ? (o.nodes + 3) / 4 : (total > 0 ? 0 : (int64_t)1 << 22);
-            set_budget(S, share, total > 0 ? total / 4 : 0);
+        if (best > lo * g) { /* first the max-load bound, with a third of the budget */
+            int64_t share = o.nodes > 0 ? (o.nodes + 2) / 3 : (total > 0 ? 0 : (int64_t)1 << 22);
+            set_budget(S, share, total > 0 ? total / 3 : 0);
             cn_result r = decide_all(S, lo);
             if (r == CN_FOUND) best = take_solution(&S->c[S->won], p, offsets);
             else if (r == CN_REFUTED) refuted = lo * g, lo++;
