@@ -200,6 +200,45 @@ Test(canonical, new_rules_and_decomposition_agree_with_the_brute_force) {
     cr_assert_gt(split, 200);
 }
 
+/* Decomposition (P1) on problems too large for the brute force: six random
+ * problems side by side in time (each in its own window, no fixed
+ * offsets) have as optimum the largest of their optima; the search splits
+ * them and proves it. */
+Test(canonical, independent_pieces_are_solved_apart) {
+    static char names[48][12];
+    for (uint64_t round = 0; round < 20; round++) {
+        ab_tensor t[48];
+        size_t n = 0;
+        int64_t want = 0;
+        for (uint64_t k = 0; k < 6; k++) {
+            ab_problem q;
+            random_problem(&q, 70000 + round * 6 + k, 0);
+            int64_t opt = abt_brute_optimum(&q, NULL);
+            cr_assert_geq(opt, 0);
+            if (opt > want) want = opt;
+            for (size_t i = 0; i < q.n; i++) {
+                snprintf(names[n], sizeof names[n], "p%llut%zu", (unsigned long long)k, i);
+                t[n] = q.t[i];
+                t[n].name = names[n];
+                t[n].start += 100 * (int64_t)k, t[n].end += 100 * (int64_t)k;
+                n++;
+            }
+            ab_problem_free(&q);
+        }
+        ab_problem p;
+        make(&p, t, n);
+        int64_t off[48], arena;
+        ab_plan_stats st;
+        ab_error err;
+        cr_assert_eq(plan("canonical:nodes=2000000", &p, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+        cr_assert_eq(arena, want, "round %llu: %lld, want %lld (%s)", (unsigned long long)round, (long long)arena,
+                     (long long)want, st.note);
+        cr_assert(st.proven_optimal, "round %llu: %s", (unsigned long long)round, st.note);
+        ab_problem_free(&p);
+    }
+}
+
 /* Decision mode: fits iff the optimum is within the capacity. Capacities at
  * the optimum, one byte below, and random ones between the max-load bound
  * and the optimum's double. */
