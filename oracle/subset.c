@@ -31,9 +31,9 @@ ab_status abo_subset_window(const ab_problem *p, int64_t first, int64_t last, ab
     return AB_OK;
 }
 
-/* One instruction and its load. */
+/* One instruction, its load and the height of a heuristic plan there. */
 typedef struct instr_load {
-    int64_t t, load;
+    int64_t t, load, top;
 } instr_load;
 
 /* Higher load first, then earlier. */
@@ -42,6 +42,107 @@ static int by_load(const void *a, const void *b, const void *ctx) {
     const instr_load *x = a, *y = b;
     if (x->load != y->load) return x->load > y->load ? -1 : 1;
     return (x->t > y->t) - (x->t < y->t);
+}
+
+/* Higher plan height first, then higher load, then earlier. */
+static int by_top(const void *a, const void *b, const void *ctx) {
+    const instr_load *x = a, *y = b;
+    if (x->top != y->top) return x->top > y->top ? -1 : 1;
+    return by_load(a, b, ctx);
+}
+
+/* Earlier first (ties cannot happen: one entry per instruction). */
+static int by_instr(const void *a, const void *b, const void *ctx) {
+    (void)ctx;
+    const instr_load *x = a, *y = b;
+    return (x->t > y->t) - (x->t < y->t);
+}
+
+/* Tensor indices by decreasing top (offset + size) in a plan, then index. */
+static int by_plan_top(const void *a, const void *b, const void *ctx) {
+    const int64_t *top = ctx;
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    if (top[x] != top[y]) return top[x] > top[y] ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+/* The first index of v (sorted by t) whose t is >= t. */
+static size_t first_at(const instr_load *v, size_t n, int64_t t) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].t < t) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Sets v[k].top to the height of plan (offsets of p's tensors) at v[k].t:
+ * the highest top of a tensor live there. Tensors by decreasing top each
+ * take the instructions of their range not yet taken (skip pointers), so it
+ * costs O(n log n). */
+static ab_status plan_heights(const ab_problem *p, const int64_t *plan, instr_load *v, size_t n,
+                              ab_error *err) {
+    int64_t *top = ab_alloc_array(p->n ? p->n : 1, sizeof *top);
+    size_t *idx = ab_alloc_array(p->n ? p->n : 1, sizeof *idx);
+    size_t *next = ab_alloc_array(n + 1, sizeof *next);
+    if (top == NULL || idx == NULL || next == NULL) {
+        ab_free(top), ab_free(idx), ab_free(next);
+        return ab_fail(err, AB_ENOMEM, "out of memory ranking windows");
+    }
+    for (size_t i = 0; i < p->n; i++) {
+        idx[i] = i;
+        top[i] = plan[i] == AB_NONE ? p->t[i].size : plan[i] + p->t[i].size;
+    }
+    ab_sort(idx, p->n, sizeof *idx, by_plan_top, top);
+    ab_sort(v, n, sizeof *v, by_instr, NULL);
+    for (size_t k = 0; k <= n; k++) next[k] = k;
+    for (size_t k = 0; k < n; k++) v[k].top = 0;
+    for (size_t r = 0; r < p->n; r++) {
+        const ab_tensor *t = &p->t[idx[r]];
+        size_t k = first_at(v, n, t->start);
+        while (true) {
+            size_t root = k; /* the first instruction not yet taken, from k on */
+            while (next[root] != root) root = next[root];
+            for (size_t c = k; c != root;) { /* path compression */
+                size_t up = next[c];
+                next[c] = root;
+                c = up;
+            }
+            k = root;
+            if (k >= n || v[k].t > t->end) break;
+            v[k].top = top[idx[r]];
+            next[k] = k + 1;
+        }
+    }
+    ab_free(top), ab_free(idx), ab_free(next);
+    return AB_OK;
+}
+
+/* Orders the windows' centres: by the height of the caller's best heuristic
+ * plan of the whole problem where it has one (where a greedy plan stands
+ * highest, the tensors did not stack), else by load. */
+static ab_status rank_centres(const ab_problem *p, const abo_subset_opts *o, instr_load *v,
+                              size_t n, ab_error *err) {
+    int64_t *plans = NULL;
+    size_t np = 0;
+    ab_status st = AB_OK;
+    if (o->incumbents != NULL) st = o->incumbents(p, &plans, &np, err);
+    if (st == AB_OK && np > 0) {
+        size_t best = 0;
+        int64_t best_arena = INT64_MAX;
+        for (size_t k = 0; k < np; k++) {
+            int64_t a = 0;
+            for (size_t i = 0; i < p->n; i++)
+                if (plans[k * p->n + i] != AB_NONE && plans[k * p->n + i] + p->t[i].size > a)
+                    a = plans[k * p->n + i] + p->t[i].size;
+            if (a < best_arena) best_arena = a, best = k;
+        }
+        st = plan_heights(p, plans + best * p->n, v, n, err);
+        if (st == AB_OK) ab_sort(v, n, sizeof *v, by_top, NULL);
+    }
+    ab_free(plans);
+    return st;
 }
 
 /* An instruction and a size: a tensor's start (+size) or end (-size). */
@@ -181,6 +282,8 @@ ab_status abo_subset_bound(const ab_problem *p, const abo_subset_opts *o, abo_su
              "max-load: the %zu tensors live at instruction %lld", r->tensors,
              (long long)loads[0].t);
     double deadline = cpu_now() + o->time_limit;
+    double share = o->time_limit / 4 > 0.5 ? o->time_limit / 4 : 0.5; /* per window */
+    st = rank_centres(p, o, loads, nloads, err);
     for (size_t k = 0; st == AB_OK && k < nloads && k < o->peaks; k++) {
         for (int64_t w = 0; st == AB_OK && w != INT64_MAX; w = next_radius(p, loads[k].t, w)) {
             int64_t first = loads[k].t - w, last = loads[k].t + w;
@@ -188,7 +291,7 @@ ab_status abo_subset_bound(const ab_problem *p, const abo_subset_opts *o, abo_su
             if (c > o->max_tensors) break;
             double left = deadline - cpu_now();
             if (left <= 0) break;
-            st = solve_window(p, first, last, left, o, r, err);
+            st = solve_window(p, first, last, left < share ? left : share, o, r, err);
             if (c == p->n) break; /* the window is the whole problem: wider adds nothing */
         }
         if (deadline - cpu_now() <= 0) break;

@@ -19,9 +19,13 @@
  * (instructions [first, last]: the subset is every arena tensor live at some
  * instruction in it), so anyone can rebuild the subset and solve it again.
  *
- * Windows tried, in order: around each of the `peaks` instructions of highest
- * load (ties: earlier first), radius 0, 1, 2, ... in instruction indices,
- * until the window holds more than max_tensors tensors or the time is spent.
+ * Windows tried, in order: around each of `peaks` centres, radius 0, 1, 2,
+ * ... in instruction indices, until the window holds more than max_tensors
+ * tensors or the time is spent. The centres: the instructions where the
+ * caller's best heuristic plan of the whole problem stands highest (where
+ * the tensors did not stack; ties by load), or, without the caller's plans,
+ * the instructions of highest load (ties: earlier first). Each window gets
+ * at most a quarter of the time (half a second at least).
  * A radius that adds no tensor is skipped. Capacities and pools are left out:
  * the bound is on the arena, whatever budget the suite sets.
  */
