@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/formats/formats.h"
 #include "oracle/bounds.h"
 #include "oracle/ilp.h"
 #include "oracle/subset.h"
@@ -226,4 +227,32 @@ Test(subset, a_numerical_no_plan_from_glpk_is_never_a_bound) {
     ab_problem_free(&view);
     ab_params_free(&prm);
     ab_problem_free(&p);
+}
+
+/* The planted suites (suites/generated/planted-*.yaml: a gadget whose optimum
+ * lies above max-load, its optimum known by construction, in expect:): the
+ * subset bound reaches the optimum, and never passes it. */
+Test(subset, reaches_the_planted_optimum) {
+    const char *names[] = {"planted-10-s6", "planted-20-s1", "planted-40-s2", "planted-80-g2-s4",
+                           "planted-120-decoy-s7", "planted-160-s3", "planted-200-g3-s5"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/suites/generated/%s.yaml", AB_SOURCE_DIR, names[k]);
+        ab_problem p;
+        ab_error err;
+        cr_assert_eq(abh_load_problem(path, NULL, &p, &err), AB_OK, "%s", err.msg);
+        cr_assert_neq(p.expect_optimum, AB_NONE, "%s", names[k]);
+        const ab_planner *pl;
+        ab_params prm;
+        cr_assert_eq(ab_planner_resolve("subset-bound:time=60", &pl, &prm, &err), AB_OK);
+        ab_problem view;
+        ab_plan plan;
+        ab_plan_stats st;
+        cr_assert_eq(ab_planner_run(pl, &prm, &p, &view, &plan, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(st.lower_bound, p.expect_optimum, "%s: %s", names[k], st.note);
+        ab_plan_free(&plan);
+        ab_problem_free(&view);
+        ab_params_free(&prm);
+        ab_problem_free(&p);
+    }
 }
