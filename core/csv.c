@@ -140,7 +140,7 @@ ab_status ab_csv_next(ab_csv *c, bool *eof, ab_error *err) {
     *eof = c->pos == c->len;
     if (*eof) return AB_OK;
     for (;;) {
-        size_t begin, end;
+        size_t begin = 0, end = 0;
         ab_status st = read_field(c, &begin, &end, err);
         if (st != AB_OK) return st;
         if (!ab_grow((void **)&c->f, &c->cap, c->nf + 1, sizeof *c->f))

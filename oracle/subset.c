@@ -271,8 +271,8 @@ ab_status abo_subset_bound(const ab_problem *p, const abo_subset_opts *o, abo_su
     memset(r, 0, sizeof *r);
     r->bound = r->max_load = AB_NONE;
     if (p->n == 0) return AB_OK;
-    instr_load *loads;
-    size_t nloads;
+    instr_load *loads = NULL;
+    size_t nloads = 0;
     ab_status st = start_loads(p, &loads, &nloads, err);
     if (st != AB_OK) return st;
     r->bound = r->max_load = loads[0].load;
