@@ -127,10 +127,6 @@
 __extension__ typedef __int128 i128;
 
 #define EC_DEFAULT_MEM ((int64_t)2 << 30)
-/* Work limits of (R4): skip it (every aligned offset stays) above these. */
-#define EC_NORMAL_MAX_FREE 8192 /* free tensors in a component (a pairwise scan) */
-#define EC_NORMAL_MAX_WORK ((int64_t)200 * 1000 * 1000)
-#define EC_NORMAL_MAX_ADJ ((int64_t)20 * 1000 * 1000)
 
 typedef struct ec_opts {
     int64_t k;
@@ -151,7 +147,9 @@ typedef struct ec_tensor {
     int32_t comp;
     int32_t rank;          /* position among its component's free tensors */
     int32_t tprev, tnext;  /* twins, as ranks in the component, or -1 */
-    uint64_t *normal;      /* (R4) offsets 0 .. hmax - h, or NULL: every aligned one */
+    int64_t *cand;         /* candidate offsets (R4; compress=off: every aligned one), */
+    int64_t ncand;         /* increasing, <= hmax - h, clear of the fixed tensors met */
+    size_t cand_cap;
 } ec_tensor;
 
 typedef struct ec_comp {
@@ -161,6 +159,8 @@ typedef struct ec_comp {
     size_t nfree, nfixed;
     int64_t lb;            /* max-load and fixed tops in it, units */
     int64_t arena;         /* of its tensors in the current best plan */
+    int64_t *tops;         /* where its arena may land: candidate + h, fixed tops */
+    size_t ntops;
 } ec_comp;
 
 typedef enum ec_end {
@@ -169,7 +169,7 @@ typedef enum ec_end {
     EC_INFEASIBLE,  /* refuted every height up to the capacity */
     EC_FITS,        /* target=capacity: a plan within it */
     EC_BUDGET,      /* time or nodes ran out */
-    EC_MEMORY       /* a matrix above mem at a later height */
+    EC_MEMORY       /* building would pass mem= */
 } ec_end;
 
 typedef struct ec {
@@ -187,15 +187,15 @@ typedef struct ec {
     int64_t lb, ub, cap, hmax;
     int64_t *best;         /* current best plan, units */
     abp_dlx_budget budget;
-    int64_t refuted;       /* highest height refuted by search, -1 */
+    int64_t lbr;           /* bound proven by refutations: every lower height refuted */
+    int64_t heights;       /* matrices built */
     int64_t stop_h;        /* the height being worked on when it stopped */
-    int64_t mem_need;      /* the estimate that stopped it (EC_MEMORY) */
-    int64_t normal_bytes;
-    /* scratch, sized for the largest component */
-    int64_t *forb;         /* pairs lo, hi */
-    int32_t *secs;
-    size_t secs_cap;
-    int64_t *keys;
+    int64_t mem_need;      /* the need that stopped it (EC_MEMORY) */
+    int64_t held;          /* bytes held by candidates, heights and the matrix */
+    int64_t work, clock_work; /* building steps not yet charged / since the clock */
+    const char *why_building; /* what was being built when it stopped, or NULL */
+    char why[112];         /* why mem= stopped it */
+    int64_t *keys;         /* scratch, for the largest component */
 } ec;
 
 /* ---- parameters ---------------------------------------------------------------- */
@@ -290,8 +290,6 @@ static int64_t sat_mul(int64_t a, int64_t b) {
  * (far below int64). */
 static int64_t align_up(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
-static inline bool bit_get(const uint64_t *b, int64_t i) { return (b[i >> 6] >> (i & 63)) & 1u; }
-static inline void bit_set(uint64_t *b, int64_t i) { b[i >> 6] |= (uint64_t)1 << (i & 63); }
 
 static bool in_comp_conflict(const ec_tensor *x, const ec_tensor *y) {
     return x->cts <= y->cte && y->cts <= x->cte;
@@ -322,14 +320,13 @@ static const char *human_bytes(char *buf, size_t len, int64_t v) {
 
 static void ec_free(ec *e) {
     ab_problem_free(&e->q);
-    for (size_t i = 0; e->t && i < e->n; i++) ab_free(e->t[i].normal);
+    for (size_t i = 0; e->t && i < e->n; i++) ab_free(e->t[i].cand);
+    for (size_t c = 0; e->comp && c < e->ncomp; c++) ab_free(e->comp[c].tops);
     ab_free(e->t);
     ab_free(e->members);
     ab_free(e->comp);
     ab_free(e->comp_order);
     ab_free(e->best);
-    ab_free(e->forb);
-    ab_free(e->secs);
     ab_free(e->keys);
 }
 
@@ -664,249 +661,477 @@ static ab_status run_best_fit(ec *e, ab_error *err) {
     return AB_OK;
 }
 
-/* ---- (R4) gravity offsets --------------------------------------------------------------- */
+/* ---- budgets while building ------------------------------------------------------------- */
 
-/* Computes the reachable offsets of the free tensors of component c up to
- * e->hmax. Leaves them NULL (every aligned offset) when the work would be
- * too large. */
-static ab_status normal_sets(ec *e, size_t c, ab_error *err) {
-    const ec_comp *k = &e->comp[c];
-    const size_t *mem = e->members + k->first;
-    size_t F = k->nfree;
-    int64_t H = e->hmax, adj_n = 0;
-    if (F == 0 || F > EC_NORMAL_MAX_FREE || H < 1) return AB_OK;
-    for (size_t x = 0; x < F; x++)
-        for (size_t y = 0; y < F; y++)
-            if (x != y && in_comp_conflict(&e->t[mem[x]], &e->t[mem[y]])) adj_n++;
-    if (adj_n > EC_NORMAL_MAX_ADJ || (i128)(F + (size_t)adj_n) * (H + 1) > EC_NORMAL_MAX_WORK)
-        return AB_OK;
-    size_t *adj_at = ab_alloc_array(F + 1, sizeof *adj_at);
-    size_t *adj = ab_alloc_array((size_t)adj_n + 1, sizeof *adj);
-    if (adj_at == NULL || adj == NULL) {
-        ab_free(adj_at);
-        ab_free(adj);
-        return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
-    }
-    size_t used = 0;
-    for (size_t x = 0; x < F; x++) {
-        adj_at[x] = used;
-        for (size_t y = 0; y < F; y++)
-            if (x != y && in_comp_conflict(&e->t[mem[x]], &e->t[mem[y]])) adj[used++] = y;
-    }
-    adj_at[F] = used;
-    ab_status st = AB_OK;
-    for (size_t x = 0; x < F && st == AB_OK; x++) {
-        ec_tensor *t = &e->t[mem[x]];
-        if (t->h > H) continue; /* no offset at all: an empty set */
-        size_t words = (size_t)((H - t->h) / 64 + 1);
-        t->normal = ab_calloc(words, sizeof *t->normal);
-        if (t->normal == NULL) st = ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
-        else e->normal_bytes += (int64_t)(words * sizeof *t->normal);
-    }
-    for (size_t x = 0; x < F && st == AB_OK; x++) { /* seeds: 0 and the fixed tops */
-        ec_tensor *t = &e->t[mem[x]];
-        if (t->h > H) continue;
-        bit_set(t->normal, 0);
-        for (size_t f = 0; f < k->nfixed; f++) {
-            const ec_tensor *u = &e->t[mem[F + f]];
-            if (!in_comp_conflict(t, u) || u->fixed > H - u->h) continue;
-            int64_t o = align_up(u->fixed + u->h, t->a);
-            if (o <= H - t->h) bit_set(t->normal, o);
-        }
-    }
-    for (int64_t o = 0; o <= H && st == AB_OK; o++) { /* one sweep up: steps go up */
-        for (size_t y = 0; y < F; y++) {
-            const ec_tensor *j = &e->t[mem[y]];
-            if (j->h > H || o > H - j->h || !bit_get(j->normal, o)) continue;
-            for (size_t q = adj_at[y]; q < adj_at[y + 1]; q++) {
-                ec_tensor *i = &e->t[mem[adj[q]]];
-                if (i->h > H) continue;
-                int64_t to = align_up(o + j->h, i->a);
-                if (to <= H - i->h) bit_set(i->normal, to);
-            }
-        }
-    }
-    ab_free(adj_at);
-    ab_free(adj);
-    return st;
+/* Building is charged to the same budget as the search: EC_WORK_PER_NODE
+ * elementary steps (an offset reached, a breakpoint collected, a matrix entry
+ * counted or written) cost one node, and the CPU clock is read every
+ * EC_WORK_PER_CLOCK steps. */
+#define EC_WORK_PER_NODE ((int64_t)1 << 16)
+#define EC_WORK_PER_CLOCK ((int64_t)1 << 13)
+
+/* Records why building stopped, for the note. */
+__attribute__((format(printf, 2, 3))) static void stop_why(ec *e, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->why, sizeof e->why, fmt, ap);
+    va_end(ap);
 }
 
-/* ---- rows ------------------------------------------------------------------------------- */
-
-/* The offsets of free tensor t at height H, in increasing order: aligned,
- * reachable (R4), below H - h, and clear of the fixed tensors it meets. */
-typedef struct offsets_iter {
-    const ec_tensor *t;
-    int64_t limit, next;
-    const int64_t *forb; /* merged [lo, hi] pairs, sorted */
-    size_t nforb, fi;
-} offsets_iter;
-
-static bool offsets_next(offsets_iter *it, int64_t *out) {
-    const ec_tensor *t = it->t;
-    for (;;) {
-        int64_t o = it->next;
-        if (t->normal != NULL) { /* the next set bit at or above o */
-            if (o > it->limit) return false;
-            int64_t w = o >> 6;
-            uint64_t bits = t->normal[w] & (~(uint64_t)0 << (o & 63));
-            int64_t last = it->limit >> 6;
-            while (bits == 0 && w < last) bits = t->normal[++w];
-            if (bits == 0) return false;
-            o = (w << 6) + __builtin_ctzll(bits);
-        } else {
-            o = align_up(o, t->a);
-        }
-        if (o > it->limit) return false;
-        while (it->fi < it->nforb && it->forb[2 * it->fi + 1] < o) it->fi++;
-        if (it->fi < it->nforb && it->forb[2 * it->fi] <= o) {
-            it->next = it->forb[2 * it->fi + 1] + 1;
-            continue;
-        }
-        it->next = o + 1;
-        *out = o;
-        return true;
-    }
+/* true when nodes or time are already spent (and marks the budget out). */
+static bool budget_spent(ec *e) {
+    abp_dlx_budget *b = &e->budget;
+    if (!b->out && ((b->max_nodes > 0 && b->nodes >= b->max_nodes) ||
+                    (b->deadline > 0 && abp_dlx_now() >= b->deadline)))
+        b->out = true;
+    return b->out;
 }
 
-static int cmp_pair(const void *pa, const void *pb) {
-    const int64_t *a = pa, *b = pb;
-    if (a[0] != b[0]) return a[0] < b[0] ? -1 : 1;
-    return (a[1] > b[1]) - (a[1] < b[1]);
+/* Charges `steps` steps of building; false when the budget ran out. */
+static bool charge(ec *e, int64_t steps) {
+    abp_dlx_budget *b = &e->budget;
+    if (b->out) return false;
+    e->work += steps;
+    e->clock_work += steps;
+    while (e->work >= EC_WORK_PER_NODE) {
+        e->work -= EC_WORK_PER_NODE;
+        if (b->max_nodes > 0 && b->nodes >= b->max_nodes) return b->out = true, false;
+        b->nodes++;
+    }
+    if (b->deadline > 0 && e->clock_work >= EC_WORK_PER_CLOCK) {
+        e->clock_work = 0;
+        if (abp_dlx_now() >= b->deadline) return b->out = true, false;
+    }
+    return true;
 }
 
-/* Starts an iterator over tensor x's offsets at height H: the offsets that
- * would overlap a conflicting fixed tensor of its component are merged into
- * e->forb. */
-static void offsets_start(ec *e, const ec_comp *k, size_t x, int64_t H, offsets_iter *it) {
-    const ec_tensor *t = &e->t[x];
-    size_t nf = 0;
-    for (size_t f = 0; f < k->nfixed; f++) {
-        const ec_tensor *u = &e->t[e->members[k->first + k->nfree + f]];
-        if (!in_comp_conflict(t, u)) continue;
-        e->forb[2 * nf] = u->fixed - t->h + 1;
-        e->forb[2 * nf + 1] = sat_add(u->fixed, u->h - 1);
-        nf++;
-    }
-    qsort(e->forb, nf, 2 * sizeof *e->forb, cmp_pair);
-    size_t m = 0;
-    for (size_t f = 0; f < nf; f++) {
-        if (m > 0 && e->forb[2 * f] <= e->forb[2 * m - 1] + 1) {
-            if (e->forb[2 * f + 1] > e->forb[2 * m - 1]) e->forb[2 * m - 1] = e->forb[2 * f + 1];
-        } else {
-            e->forb[2 * m] = e->forb[2 * f];
-            e->forb[2 * m + 1] = e->forb[2 * f + 1];
-            m++;
-        }
-    }
-    *it = (offsets_iter){.t = t, .limit = H - t->h, .next = 0, .forb = e->forb, .nforb = m};
-}
-
-/* What component c's matrix at height H holds. */
-typedef struct shape {
-    int64_t rows, nodes, maxrow, bytes;
-} shape;
-
-/* Set bits of b in [lo, hi] (0 <= lo). */
-static int64_t popcount_range(const uint64_t *b, int64_t lo, int64_t hi) {
-    int64_t n = 0;
-    while (lo <= hi && (lo & 63) != 0) n += bit_get(b, lo++);
-    for (; lo + 63 <= hi; lo += 64) n += __builtin_popcountll(b[lo >> 6]);
-    while (lo <= hi) n += bit_get(b, lo++);
-    return n;
-}
-
-/* Multiples of a in [lo, hi] (0 <= lo). */
-static int64_t multiples(int64_t a, int64_t lo, int64_t hi) {
-    if (hi < lo) return 0;
-    return hi / a - (lo == 0 ? -1 : (lo - 1) / a);
-}
-
-/* How many offsets offsets_next would give, without walking them: O(the
- * fixed tensors met), or a popcount of the (R4) set. */
-static int64_t offsets_count(const offsets_iter *it) {
-    const ec_tensor *t = it->t;
-    if (it->limit < 0) return 0;
-    int64_t n = t->normal ? popcount_range(t->normal, 0, it->limit) : multiples(t->a, 0, it->limit);
-    for (size_t f = 0; f < it->nforb; f++) { /* merged: disjoint */
-        int64_t lo = it->forb[2 * f] < 0 ? 0 : it->forb[2 * f];
-        int64_t hi = it->forb[2 * f + 1] > it->limit ? it->limit : it->forb[2 * f + 1];
-        if (lo > hi) continue;
-        n -= t->normal ? popcount_range(t->normal, lo, hi) : multiples(t->a, lo, hi);
-    }
-    return n;
-}
-
-static shape comp_shape(ec *e, size_t c, int64_t H) {
-    const ec_comp *k = &e->comp[c];
-    shape s = {0};
-    int64_t G = (int64_t)k->t1 - k->t0 + 1;
-    if (abp_dlx_bytes((int64_t)k->nfree, G, H, 0, 0) > e->mem_limit) { /* the headers alone */
-        s.bytes = abp_dlx_bytes((int64_t)k->nfree, G, H, 0, 0);
-        s.nodes = sat_mul(G, H);
-        return s;
-    }
-    for (size_t r = 0; r < k->nfree && s.nodes < INT64_MAX; r++) {
-        size_t x = e->members[k->first + r];
-        const ec_tensor *t = &e->t[x];
-        offsets_iter it;
-        offsets_start(e, k, x, H, &it);
-        int64_t cnt = offsets_count(&it);
-        if (cnt == 0) continue;
-        int64_t cells = sat_mul((int64_t)t->mte - t->mts + 1, t->h);
-        s.rows += cnt;
-        s.nodes = sat_add(s.nodes, sat_mul(cnt, sat_add(cells, 1)));
-        if (cells > s.maxrow) s.maxrow = cells;
-    }
-    s.bytes = abp_dlx_bytes((int64_t)k->nfree, G, H, s.rows, s.nodes);
-    s.bytes = sat_add(s.bytes, sat_add(sat_mul(s.maxrow, 4), (int64_t)k->nfree * 8));
-    s.bytes = sat_add(s.bytes, e->normal_bytes);
-    return s;
+/* true when `more` bytes fit beside what is held; else records the need. */
+static bool mem_fits(ec *e, int64_t more, const char *what) {
+    int64_t need = sat_add(e->held, more);
+    if (need <= e->mem_limit) return true;
+    char h[32], l[32];
+    e->mem_need = need;
+    stop_why(e, "mem: %s needs %s, above %s", what, human_bytes(h, sizeof h, need),
+             human_bytes(l, sizeof l, e->mem_limit));
+    return false;
 }
 
 typedef enum ec_result { EC_FOUND, EC_NONE, EC_OUT, EC_TOO_BIG } ec_result;
+
+/* ---- candidate offsets: (R4) gravity offsets, as sorted lists ----------------------------- */
+
+/* Appends v to tensor t's candidate list (growing it). */
+static bool cand_push(ec *e, ec_tensor *t, int64_t v) {
+    if ((size_t)t->ncand == t->cand_cap) {
+        size_t old = t->cand_cap;
+        if (!ab_grow((void **)&t->cand, &t->cand_cap, (size_t)t->ncand + 1, sizeof *t->cand))
+            return false;
+        e->held += (int64_t)((t->cand_cap - old) * sizeof *t->cand);
+    }
+    t->cand[t->ncand++] = v;
+    return true;
+}
+
+/* true when free tensor t at offset o overlaps a fixed tensor of component k
+ * that it conflicts with. */
+static bool hits_fixed(const ec *e, const ec_comp *k, const ec_tensor *t, int64_t o) {
+    for (size_t f = 0; f < k->nfixed; f++) {
+        const ec_tensor *u = &e->t[e->members[k->first + k->nfree + f]];
+        if (in_comp_conflict(t, u) && o < sat_add(u->fixed, u->h) && u->fixed < o + t->h)
+            return true;
+    }
+    return false;
+}
+
+/* A pending offset of the merge: value v for free tensor `to` (a rank),
+ * offered by edge `ed` (-1: a seed). Ordered by v, then to, then ed. */
+typedef struct pend {
+    int64_t v;
+    int32_t to, ed;
+} pend;
+
+/* An edge from -> to of conflicting free tensors (ranks): it offers to
+ * `to` the offsets align_up(cand[from][pos] + h_from, a_to), increasing in pos. */
+typedef struct edge {
+    int32_t from, to;
+    int64_t pos;
+    bool waiting; /* pos == ncand of from: wakes when from gains an offset */
+} edge;
+
+static bool pend_lt(const pend *x, const pend *y) {
+    if (x->v != y->v) return x->v < y->v;
+    if (x->to != y->to) return x->to < y->to;
+    return x->ed < y->ed;
+}
+
+static void heap_push(pend *h, size_t *n, pend x) {
+    size_t i = (*n)++;
+    while (i > 0 && pend_lt(&x, &h[(i - 1) / 2])) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = x;
+}
+
+static pend heap_pop(pend *h, size_t *n) {
+    pend top = h[0], x = h[--*n];
+    size_t i = 0;
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        const pend *pm = &x;
+        if (l < *n && pend_lt(&h[l], pm)) m = l, pm = &h[l];
+        if (r < *n && pend_lt(&h[r], pm)) m = r;
+        if (m == i) break;
+        h[i] = h[m];
+        i = m;
+    }
+    if (*n > 0) h[i] = x;
+    return top;
+}
+
+/* Offers edge ed's next offset, or leaves it waiting. */
+static void edge_offer(ec *e, const size_t *mem, edge *E, int32_t ed, pend *heap, size_t *nheap) {
+    edge *d = &E[ed];
+    const ec_tensor *f = &e->t[mem[d->from]], *t = &e->t[mem[d->to]];
+    if (d->pos >= f->ncand) {
+        d->waiting = true;
+        return;
+    }
+    d->waiting = false;
+    int64_t v = align_up(f->cand[d->pos] + f->h, t->a);
+    if (v <= e->hmax - t->h) heap_push(heap, nheap, (pend){v, d->to, ed});
+    else d->pos = INT64_MAX; /* offers only increase: done */
+}
+
+/* (R4) for component c, up to e->hmax: the least set of offsets per free
+ * tensor holding 0 and align_up(fixed top, a) for the fixed tensors it
+ * meets, and closed under o_j -> align_up(o_j + h_j, a_i) for conflicting
+ * free j, i; an offset that overlaps a fixed tensor it meets is no landing
+ * place (gravity never puts a tensor there), so it is dropped and not
+ * followed. Computed as a merge of increasing streams, one per directed
+ * conflict edge, so the work is (offsets found) x (degree) x log, whatever
+ * the sizes in bytes. */
+static ab_status gravity_sets(ec *e, size_t c, ec_result *res, ab_error *err) {
+    const ec_comp *k = &e->comp[c];
+    const size_t *mem = e->members + k->first;
+    size_t F = k->nfree, nE = 0;
+    *res = EC_FOUND;
+    for (size_t x = 0; x < F; x++) {
+        for (size_t y = 0; y < F; y++)
+            if (x != y && in_comp_conflict(&e->t[mem[x]], &e->t[mem[y]])) nE++;
+        if (!charge(e, (int64_t)F)) return *res = EC_OUT, AB_OK;
+    }
+    size_t nseed = F * (1 + k->nfixed), cap = nE + nseed + 1;
+    int64_t bytes = (int64_t)(nE * sizeof(edge) + (F + 1) * sizeof(size_t) + cap * sizeof(pend));
+    if (!mem_fits(e, bytes, "the offsets")) return *res = EC_TOO_BIG, AB_OK;
+    edge *E = ab_alloc_array(nE + 1, sizeof *E);
+    size_t *out_at = ab_alloc_array(F + 1, sizeof *out_at);
+    pend *heap = ab_alloc_array(cap, sizeof *heap);
+    if (E == NULL || out_at == NULL || heap == NULL) {
+        ab_free(E);
+        ab_free(out_at);
+        ab_free(heap);
+        return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    }
+    e->held += bytes;
+    size_t used = 0, nheap = 0;
+    for (size_t x = 0; x < F; x++) {
+        out_at[x] = used;
+        for (size_t y = 0; y < F; y++)
+            if (x != y && in_comp_conflict(&e->t[mem[x]], &e->t[mem[y]]))
+                E[used++] = (edge){.from = (int32_t)x, .to = (int32_t)y, .waiting = true};
+    }
+    out_at[F] = used;
+    for (size_t x = 0; x < F; x++) { /* seeds: 0 and the fixed tops */
+        const ec_tensor *t = &e->t[mem[x]];
+        if (t->h > e->hmax) continue;
+        heap_push(heap, &nheap, (pend){0, (int32_t)x, -1});
+        for (size_t f = 0; f < k->nfixed; f++) {
+            const ec_tensor *u = &e->t[mem[F + f]];
+            if (!in_comp_conflict(t, u) || u->fixed > e->hmax - u->h) continue;
+            int64_t o = align_up(u->fixed + u->h, t->a);
+            if (o <= e->hmax - t->h) heap_push(heap, &nheap, (pend){o, (int32_t)x, -1});
+        }
+    }
+    ab_status st = AB_OK;
+    while (nheap > 0 && *res == EC_FOUND) {
+        pend p = heap_pop(heap, &nheap);
+        if (p.ed >= 0) {
+            E[p.ed].pos++;
+            edge_offer(e, mem, E, p.ed, heap, &nheap);
+        }
+        ec_tensor *t = &e->t[mem[p.to]];
+        if ((t->ncand > 0 && t->cand[t->ncand - 1] == p.v) || hits_fixed(e, k, t, p.v)) continue;
+        if (!charge(e, 1 + (int64_t)(out_at[p.to + 1] - out_at[p.to]))) {
+            *res = EC_OUT;
+        } else if (!mem_fits(e, (int64_t)sizeof *t->cand, "the offsets")) {
+            *res = EC_TOO_BIG;
+        } else if (!cand_push(e, t, p.v)) {
+            st = ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+            break;
+        } else {
+            for (size_t q = out_at[p.to]; q < out_at[p.to + 1]; q++)
+                if (E[q].waiting) edge_offer(e, mem, E, (int32_t)q, heap, &nheap);
+        }
+    }
+    ab_free(E);
+    ab_free(out_at);
+    ab_free(heap);
+    e->held -= bytes;
+    if (*res != EC_FOUND) e->why_building = "the offsets";
+    return st;
+}
+
+/* compress=off: every multiple of the align below hmax - h, clear of the
+ * fixed tensors. */
+static ab_status plain_sets(ec *e, size_t c, ec_result *res, ab_error *err) {
+    const ec_comp *k = &e->comp[c];
+    *res = EC_FOUND;
+    for (size_t r = 0; r < k->nfree; r++) {
+        ec_tensor *t = &e->t[e->members[k->first + r]];
+        if (t->h > e->hmax) continue;
+        int64_t n = (e->hmax - t->h) / t->a + 1;
+        if (!mem_fits(e, sat_mul(n, (int64_t)sizeof *t->cand), "the offsets")) {
+            e->why_building = "the offsets";
+            return *res = EC_TOO_BIG, AB_OK;
+        }
+        for (int64_t o = 0; o <= e->hmax - t->h; o += t->a) {
+            if ((o & 1023) == 0 && !charge(e, 1024)) {
+                e->why_building = "the offsets";
+                return *res = EC_OUT, AB_OK;
+            }
+            if (hits_fixed(e, k, t, o)) continue;
+            if (!cand_push(e, t, o)) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+        }
+    }
+    return AB_OK;
+}
+
+/* The heights where component c's arena may land: o + h over every
+ * candidate, and the fixed tops; sorted, distinct. */
+static ab_status make_tops(ec *e, size_t c, ec_result *res, ab_error *err) {
+    ec_comp *k = &e->comp[c];
+    int64_t n = (int64_t)k->nfixed;
+    for (size_t r = 0; r < k->nfree; r++) n += e->t[e->members[k->first + r]].ncand;
+    *res = EC_FOUND;
+    if (!mem_fits(e, sat_mul(n + 1, 8), "the heights")) {
+        e->why_building = "the offsets";
+        return *res = EC_TOO_BIG, AB_OK;
+    }
+    if (!charge(e, n)) {
+        e->why_building = "the offsets";
+        return *res = EC_OUT, AB_OK;
+    }
+    k->tops = ab_alloc_array((size_t)n + 1, sizeof *k->tops);
+    if (k->tops == NULL) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    e->held += (n + 1) * 8;
+    size_t m = 0;
+    for (size_t r = 0; r < k->nfree + k->nfixed; r++) {
+        const ec_tensor *t = &e->t[e->members[k->first + r]];
+        if (t->fixed != AB_NONE) k->tops[m++] = sat_add(t->fixed, t->h);
+        for (int64_t q = 0; q < t->ncand; q++) k->tops[m++] = t->cand[q] + t->h;
+    }
+    qsort(k->tops, m, sizeof *k->tops, ab_cmp_i64);
+    size_t u = 0;
+    for (size_t q = 0; q < m; q++)
+        if (u == 0 || k->tops[u - 1] != k->tops[q]) k->tops[u++] = k->tops[q];
+    k->ntops = u;
+    return AB_OK;
+}
+
+/* The lowest height above H where component c's arena may land (the next
+ * top), or hmax + 1 past the last: every height in (H, that) has a cover
+ * iff H has one. */
+static int64_t next_top(const ec *e, size_t c, int64_t H) {
+    const ec_comp *k = &e->comp[c];
+    size_t i = ab_count_le(k->tops, k->ntops, H);
+    int64_t nt = i < k->ntops ? k->tops[i] : e->hmax + 1;
+    return nt > H ? nt : H + 1;
+}
+
+/* ---- the interval matrix ------------------------------------------------------------------ */
+
+/* Candidates of t at height H: cand[0 .. rows) (offset + h <= H). */
+static int64_t rows_at(const ec_tensor *t, int64_t H) {
+    if (t->ncand == 0 || H < t->h) return 0;
+    return (int64_t)ab_count_le(t->cand, (size_t)t->ncand, H - t->h);
+}
+
+/* Index of v in the sorted breakpoints b[0 .. n) (v is one of them). */
+static int32_t bp_index(const int64_t *b, int32_t n, int64_t v) {
+    return (int32_t)count_lt(b, (size_t)n, v);
+}
+
+/* A component's matrix at one height, while it is built: per group g, its
+ * breakpoints bp[at[g] .. at[g] + nb[g]) and first column col[g]. */
+typedef struct build {
+    int32_t G;
+    int64_t *at, *bp;
+    int32_t *nb, *col;
+    int32_t *secs;
+    int64_t bytes; /* held for the scratch */
+} build;
+
+static void build_free(ec *e, build *b) {
+    ab_free(b->at);
+    ab_free(b->bp);
+    ab_free(b->nb);
+    ab_free(b->col);
+    ab_free(b->secs);
+    e->held -= b->bytes;
+}
+
+/* Collects, per group, the breakpoints o and o + h of every row live there,
+ * sorted and distinct. */
+static ab_status collect_breakpoints(ec *e, const ec_comp *k, int64_t H, build *b,
+                                     ec_result *res, ab_error *err) {
+    int32_t G = b->G;
+    int64_t total = 0;
+    int64_t gb = sat_mul((int64_t)G + 1, 8 + 8 + 4 + 4);
+    if (!mem_fits(e, gb, "the matrix")) return *res = EC_TOO_BIG, AB_OK;
+    b->at = ab_calloc((size_t)G + 1, sizeof *b->at);
+    b->nb = ab_calloc((size_t)G + 1, sizeof *b->nb);
+    b->col = ab_calloc((size_t)G + 1, sizeof *b->col);
+    if (!b->at || !b->nb || !b->col) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    b->bytes = gb;
+    e->held += gb;
+    for (size_t r = 0; r < k->nfree; r++) { /* 2 x rows over the range: a difference array */
+        const ec_tensor *t = &e->t[e->members[k->first + r]];
+        int64_t n = 2 * rows_at(t, H);
+        b->at[t->mts - k->t0] += n;
+        b->at[t->mte - k->t0 + 1] -= n;
+    }
+    int64_t run = 0;
+    for (int32_t g = 0; g < G; g++) { /* at[g] becomes the start of g's slice */
+        run += b->at[g];
+        if (run > INT32_MAX) return *res = EC_TOO_BIG, (void)mem_fits(e, INT64_MAX, "the matrix"), AB_OK;
+        b->at[g] = total;
+        total = sat_add(total, run);
+    }
+    b->at[G] = total;
+    if (!mem_fits(e, sat_mul(total + 1, 8), "the matrix")) return *res = EC_TOO_BIG, AB_OK;
+    if (!charge(e, total)) return *res = EC_OUT, AB_OK;
+    b->bp = ab_alloc_array((size_t)total + 1, sizeof *b->bp);
+    if (b->bp == NULL) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    b->bytes += (total + 1) * 8;
+    e->held += (total + 1) * 8;
+    int64_t *fill = (int64_t *)b->bp; /* filled slice by slice through nb as a counter */
+    for (size_t r = 0; r < k->nfree; r++) {
+        const ec_tensor *t = &e->t[e->members[k->first + r]];
+        int64_t n = rows_at(t, H);
+        for (int32_t g = t->mts - k->t0; g <= t->mte - k->t0; g++) {
+            int64_t *s = fill + b->at[g] + b->nb[g];
+            for (int64_t q = 0; q < n; q++) {
+                s[2 * q] = t->cand[q];
+                s[2 * q + 1] = t->cand[q] + t->h;
+            }
+            b->nb[g] += (int32_t)(2 * n);
+        }
+    }
+    for (int32_t g = 0; g < G; g++) {
+        int64_t *s = b->bp + b->at[g];
+        size_t n = (size_t)b->nb[g], u = 0;
+        qsort(s, n, sizeof *s, ab_cmp_i64);
+        for (size_t q = 0; q < n; q++)
+            if (u == 0 || s[u - 1] != s[q]) s[u++] = s[q];
+        b->nb[g] = (int32_t)u;
+        if (!charge(e, (int64_t)n)) return *res = EC_OUT, AB_OK;
+    }
+    *res = EC_FOUND;
+    return AB_OK;
+}
 
 /* Builds component c's matrix at height H and searches it. On EC_FOUND the
  * plan of its free tensors goes into e->best and its arena is updated. */
 static ab_status comp_solve(ec *e, size_t c, int64_t H, ec_result *res, ab_error *err) {
     ec_comp *k = &e->comp[c];
-    abp_dlx_budget *b = &e->budget;
-    if (b->out || (b->max_nodes > 0 && b->nodes >= b->max_nodes) ||
-        (b->deadline > 0 && abp_dlx_now() >= b->deadline)) {
-        b->out = true;
-        *res = EC_OUT;
-        return AB_OK;
+    e->heights++;
+    if (budget_spent(e)) {
+        e->why_building = NULL;
+        return *res = EC_OUT, AB_OK;
     }
-    shape s = comp_shape(e, c, H);
-    if (s.bytes > e->mem_limit) {
-        e->mem_need = s.bytes;
-        *res = EC_TOO_BIG;
-        return AB_OK;
+    e->why_building = "the matrix";
+    int64_t G = (int64_t)k->t1 - k->t0 + 1; /* the plain form may span 2^31 instructions */
+    if (G > ABP_DLX_MAX_NODES || !mem_fits(e, sat_mul(G, 24), "the matrix"))
+        return (void)mem_fits(e, sat_mul(G, 24), "the matrix"), *res = EC_TOO_BIG, AB_OK;
+    build b = {.G = (int32_t)G};
+    ab_status st = collect_breakpoints(e, k, H, &b, res, err);
+    if (st != AB_OK || *res != EC_FOUND) {
+        build_free(e, &b);
+        return st;
     }
-    if (!ab_grow((void **)&e->secs, &e->secs_cap, (size_t)s.maxrow + 1, sizeof *e->secs))
-        return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory building the matrix");
-    int32_t G = k->t1 - k->t0 + 1;
-    abp_dlx *m = abp_dlx_new((int32_t)k->nfree, G, (int32_t)H, s.rows, s.nodes);
-    if (m == NULL) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory building the matrix");
+    /* columns: the elementary intervals between consecutive breakpoints */
+    int64_t S = 0;
+    for (int32_t g = 0; g < b.G; g++) {
+        b.col[g] = (int32_t)(S < INT32_MAX ? S : INT32_MAX);
+        if (b.nb[g] > 1) S += b.nb[g] - 1;
+    }
+    /* rows and nodes, counted before anything is allocated */
+    int64_t rows = 0, nodes = 0, maxrow = 0;
     for (size_t r = 0; r < k->nfree; r++) {
-        size_t x = e->members[k->first + r];
-        const ec_tensor *t = &e->t[x];
-        abp_dlx_primary(m, (int32_t)r, t->mts - k->t0, t->mte - k->t0, t->h, t->tprev, t->tnext);
-        offsets_iter it;
-        offsets_start(e, k, x, H, &it);
-        int64_t o;
-        while (offsets_next(&it, &o)) {
-            int32_t ns = 0;
-            for (int32_t g = t->mts - k->t0; g <= t->mte - k->t0; g++)
-                for (int64_t u = o; u < o + t->h; u++) e->secs[ns++] = (int32_t)(g * H + u);
-            abp_dlx_add_row(m, (int32_t)r, o, e->secs, ns);
+        const ec_tensor *t = &e->t[e->members[k->first + r]];
+        int64_t n = rows_at(t, H);
+        rows += n;
+        for (int64_t q = 0; q < n; q++) {
+            int64_t cells = 0;
+            for (int32_t g = t->mts - k->t0; g <= t->mte - k->t0; g++) {
+                const int64_t *s = b.bp + b.at[g];
+                cells += bp_index(s, b.nb[g], t->cand[q] + t->h) - bp_index(s, b.nb[g], t->cand[q]);
+            }
+            nodes = sat_add(nodes, cells + 1);
+            if (cells > maxrow) maxrow = cells;
+            if (!charge(e, (int64_t)(t->mte - t->mts + 1))) {
+                build_free(e, &b);
+                return *res = EC_OUT, AB_OK;
+            }
         }
+    }
+    int64_t mbytes = abp_dlx_bytes_cols((int64_t)k->nfree, S, b.G, rows, nodes);
+    if (!mem_fits(e, sat_add(mbytes, sat_mul(maxrow + 1, 4)), "the matrix")) {
+        build_free(e, &b);
+        return *res = EC_TOO_BIG, AB_OK;
+    }
+    b.secs = ab_alloc_array((size_t)maxrow + 1, sizeof *b.secs);
+    abp_dlx *m = b.secs ? abp_dlx_new_cols((int32_t)k->nfree, (int32_t)S, b.G, rows, nodes) : NULL;
+    if (m == NULL) {
+        build_free(e, &b);
+        return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory building the matrix");
+    }
+    for (int32_t g = 0; g < b.G; g++)
+        for (int32_t q = 0; q + 1 < b.nb[g]; q++) {
+            const int64_t *s = b.bp + b.at[g];
+            abp_dlx_secondary(m, b.col[g] + q, g, s[q + 1] - s[q]);
+        }
+    bool out = false;
+    for (size_t r = 0; r < k->nfree && !out; r++) {
+        const ec_tensor *t = &e->t[e->members[k->first + r]];
+        abp_dlx_primary(m, (int32_t)r, t->mts - k->t0, t->mte - k->t0, t->h, t->tprev, t->tnext);
+        int64_t n = rows_at(t, H);
+        for (int64_t q = 0; q < n && !out; q++) {
+            int32_t ns = 0;
+            int64_t o = t->cand[q];
+            for (int32_t g = t->mts - k->t0; g <= t->mte - k->t0; g++) {
+                const int64_t *s = b.bp + b.at[g];
+                int32_t lo = bp_index(s, b.nb[g], o), hi = bp_index(s, b.nb[g], o + t->h);
+                for (int32_t j = lo; j < hi; j++) b.secs[ns++] = b.col[g] + j;
+            }
+            abp_dlx_add_row(m, (int32_t)r, o, b.secs, ns);
+            out = !charge(e, (int64_t)ns + 1);
+        }
+    }
+    build_free(e, &b);
+    if (out) {
+        abp_dlx_free(m);
+        return *res = EC_OUT, AB_OK;
     }
     if (abp_dlx_overflowed(m)) {
         abp_dlx_free(m);
-        return ab_fail(err, AB_EINTERNAL, "exact-cover: the matrix outgrew its estimate (a bug)");
+        return ab_fail(err, AB_EINTERNAL, "exact-cover: the matrix outgrew its count (a bug)");
     }
+    e->why_building = NULL;
+    e->held += mbytes;
     abp_dlx_result r = abp_dlx_search(m, e->o.order, &e->budget, e->keys);
+    e->held -= mbytes;
     abp_dlx_free(m);
     if (r == ABP_DLX_FOUND) {
         for (size_t q = 0; q < k->nfree; q++) e->best[e->members[k->first + q]] = e->keys[q];
@@ -920,52 +1145,40 @@ static ab_status comp_solve(ec *e, size_t c, int64_t H, ec_result *res, ab_error
 
 /* ---- the searches over heights ----------------------------------------------------------- */
 
-/* Sizes the scratch for the largest component (the row buffer grows once a
- * matrix passed its estimate). */
 static ab_status make_scratch(ec *e, ab_error *err) {
-    size_t fixed = 0, nfree = 0;
-    for (size_t c = 0; c < e->ncomp; c++) {
-        const ec_comp *k = &e->comp[c];
-        if (k->nfixed > fixed) fixed = k->nfixed;
-        if (k->nfree > nfree) nfree = k->nfree;
-    }
-    e->forb = ab_alloc_array(2 * fixed + 2, sizeof *e->forb);
+    size_t nfree = 0;
+    for (size_t c = 0; c < e->ncomp; c++)
+        if (e->comp[c].nfree > nfree) nfree = e->comp[c].nfree;
     e->keys = ab_alloc_array(nfree + 1, sizeof *e->keys);
-    if (!e->forb || !e->keys) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    if (!e->keys) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
     return AB_OK;
 }
 
-/* The first height each component would be built at, checked against the
- * memory limit before anything is built. */
-static ab_status precheck(ec *e, int64_t H, ab_error *err) {
+/* The candidate offsets and heights of every component, up to e->hmax. */
+static ab_status make_candidates(ec *e, ec_end *end, ab_error *err) {
     for (size_t q = 0; q < e->ncomp; q++) {
         size_t c = e->comp_order[q];
-        const ec_comp *k = &e->comp[c];
-        if (k->arena <= H) continue;
-        shape s = comp_shape(e, c, H);
-        if (s.bytes <= e->mem_limit) continue;
-        /* nodes shrink about as 1/f^2 when k grows f times (rows and cells) */
-        double ratio = (double)s.bytes / (double)e->mem_limit;
-        int64_t sk = 1;
-        while (sk < ((int64_t)1 << 40) && (double)sk < (double)e->unit * ceil(sqrt(ratio))) sk *= 2;
-        char nodes[32], need[32], lim[32], ks[48];
-        if (s.bytes < INT64_MAX) snprintf(ks, sizeof ks, "e.g. k=%lld", (long long)sk);
-        else snprintf(ks, sizeof ks, "a much larger k");
-        return ab_fail(err, AB_ELIMIT,
-                       "exact-cover: the dancing-links matrix at H=%lld units of %lld B "
-                       "(%zu tensors over %lld time columns) needs %s (%s nodes), above the "
-                       "memory limit of %s (mem=); refused before building it: coarsen (%s) or "
-                       "raise mem=",
-                       (long long)H, (long long)e->unit, k->nfree, (long long)k->t1 - k->t0 + 1,
-                       s.bytes < INT64_MAX ? human_bytes(need, sizeof need, s.bytes) : "too much",
-                       s.nodes < INT64_MAX ? human(nodes, sizeof nodes, s.nodes) : "too many",
-                       human_bytes(lim, sizeof lim, e->mem_limit), ks);
+        ec_result r = EC_FOUND;
+        ab_status st = e->o.compress ? gravity_sets(e, c, &r, err) : plain_sets(e, c, &r, err);
+        if (st == AB_OK && r == EC_FOUND) st = make_tops(e, c, &r, err);
+        if (st != AB_OK) return st;
+        if (r != EC_FOUND) {
+            *end = r == EC_OUT ? EC_BUDGET : EC_MEMORY;
+            return AB_OK;
+        }
     }
     return AB_OK;
 }
 
-/* search=up: heights from the bound upward; components in order, each solved
- * at the current height or refuting it. */
+/* A refutation of H by component c: no height below next_top is possible. */
+static void refuted_at(ec *e, size_t c, int64_t H) {
+    int64_t nt = next_top(e, c, H);
+    if (nt > e->lbr) e->lbr = nt;
+}
+
+/* search=up: heights from the bound upward, jumping to the next top after
+ * each refutation; components in order, each solved at the current height
+ * or refuting it. */
 static ab_status search_up(ec *e, ec_end *end, ab_error *err) {
     int64_t H = e->lb;
     for (size_t q = 0; q < e->ncomp; q++) {
@@ -975,7 +1188,7 @@ static ab_status search_up(ec *e, ec_end *end, ab_error *err) {
                 *end = EC_INFEASIBLE;
                 return AB_OK;
             }
-                ec_result r;
+            ec_result r;
             e->stop_h = H;
             ab_status st = comp_solve(e, c, H, &r, err);
             if (st != AB_OK) return st;
@@ -984,7 +1197,8 @@ static ab_status search_up(ec *e, ec_end *end, ab_error *err) {
                 *end = r == EC_OUT ? EC_BUDGET : EC_MEMORY;
                 return AB_OK;
             }
-            e->refuted = H++;
+            refuted_at(e, c, H);
+            H = next_top(e, c, H);
         }
     }
     *end = max_arena(e) <= e->cap ? EC_OPTIMAL : EC_INFEASIBLE;
@@ -1003,7 +1217,7 @@ static ab_status all_at(ec *e, int64_t H, ec_end *end, bool *refuted, ab_error *
         ab_status st = comp_solve(e, c, H, &r, err);
         if (st != AB_OK) return st;
         if (r == EC_NONE) {
-            e->refuted = H;
+            refuted_at(e, c, H);
             *refuted = true;
             return AB_OK;
         }
@@ -1066,7 +1280,7 @@ static int64_t memory_limit(int64_t mem) {
  * height, the arena itself when optimal. */
 static int64_t proven_lb(const ec *e, ec_end end) {
     int64_t lb = e->lb;
-    if (e->refuted + 1 > lb) lb = e->refuted + 1;
+    if (e->lbr > lb) lb = e->lbr;
     if (end == EC_OPTIMAL) lb = max_arena(e);
     if (end == EC_INFEASIBLE && e->cap != INT64_MAX && e->cap + 1 > lb) lb = e->cap + 1;
     return lb;
@@ -1093,8 +1307,9 @@ static void write_note(const ec *e, ec_end end, ab_plan_stats *st) {
             note(st, "%soptimal%s at H=%lld units of %lld B (max-load bound); %s nodes",
                      kp, for_k, a, u, nodes);
         else
-            note(st, "%soptimal%s at H=%lld units of %lld B; refuted %lld; %s nodes",
-                     kp, for_k, a, u, (long long)(A - 1), nodes);
+            note(st, "%soptimal%s at H=%lld units of %lld B; every lower height refuted "
+                     "(%lld matrices); %s nodes",
+                     kp, for_k, a, u, (long long)e->heights, nodes);
         break;
     case EC_FITS:
         note(st, "%sfits the capacity: %lld of %lld units of %lld B; %s nodes",
@@ -1108,15 +1323,16 @@ static void write_note(const ec *e, ec_end end, ab_plan_stats *st) {
     case EC_BUDGET:
     case EC_MEMORY:
     case EC_RUNNING: {
-        char why[96], need[32];
+        char why[112];
         if (end == EC_MEMORY)
-            snprintf(why, sizeof why, "mem: the matrix needs %s",
-                     human_bytes(need, sizeof need, e->mem_need));
+            snprintf(why, sizeof why, "%s", e->why);
         else if (e->o.nodes > 0 && e->budget.nodes >= e->o.nodes)
             snprintf(why, sizeof why, "nodes=%lld", (long long)e->o.nodes);
         else snprintf(why, sizeof why, "time=%g s", e->o.time_s);
-        note(st, "%sbudget ran out at H=%lld (%s); best %lld units of %lld B, proven >= %lld; %s nodes",
-                 kp, (long long)e->stop_h, why, a, u, (long long)proven_lb(e, end), nodes);
+        note(st, "%sbudget ran out at H=%lld (%s, %s%s); best %lld units of %lld B, proven >= %lld; "
+                 "%s nodes",
+                 kp, (long long)e->stop_h, why, e->why_building ? "building " : "searching",
+                 e->why_building ? e->why_building : "", a, u, (long long)proven_lb(e, end), nodes);
         break;
     }
     }
@@ -1144,7 +1360,6 @@ static ab_status exact_cover_plan(const ab_problem *p, const ab_params *opt, int
         note(st, "no tensors: arena 0");
         return AB_OK;
     }
-    e.refuted = -1;
     e.stop_h = 0;
     e.mem_limit = memory_limit(e.o.mem);
     if (e.o.time_s > 0) e.budget.deadline = abp_dlx_now() + e.o.time_s;
@@ -1161,16 +1376,11 @@ static ab_status exact_cover_plan(const ab_problem *p, const ab_params *opt, int
         for (size_t c = 0; c < e.ncomp; c++) e.comp_order[c] = c;
         qsort(e.comp_order, e.ncomp, sizeof *e.comp_order, by_comp_lb);
         e.hmax = e.o.target ? e.cap : (e.ub - 1 < e.cap ? e.ub - 1 : e.cap);
-        for (size_t c = 0; s == AB_OK && e.o.compress && e.hmax >= e.lb && c < e.ncomp; c++)
-            s = normal_sets(&e, c, err);
+        e.stop_h = e.o.target ? e.cap : e.lb;
+        s = make_scratch(&e, err);
     }
-    if (s == AB_OK) s = make_scratch(&e, err);
-    if (s == AB_OK && e.hmax >= e.lb) {
-        int64_t A = max_arena(&e);
-        int64_t H0 = e.o.target ? e.cap : e.o.down ? (A - 1 < e.cap ? A - 1 : e.cap) : e.lb;
-        s = precheck(&e, H0, err);
-    }
-    if (s == AB_OK) {
+    if (s == AB_OK && e.hmax >= e.lb) s = make_candidates(&e, &end, err);
+    if (s == AB_OK && end == EC_RUNNING) {
         if (e.o.target) s = search_target(&e, &end, err);
         else if (e.o.down) s = search_down(&e, &end, err);
         else s = search_up(&e, &end, err);

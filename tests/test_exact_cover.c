@@ -527,18 +527,27 @@ static const ab_tensor padded[] = {T("w0", 3000, 0, 2, .align = 2048),
                                    T("w1", 3000, 0, 2, .align = 2048), T("q", 1000, 0, 0),
                                    T("z", 1500, 1, 2)};
 
-Test(exact_cover, refuses_a_matrix_above_the_memory_limit_before_building_it) {
+/* mem= holds while anything is built: a stop returns best-fit's plan (or a
+ * better one found), valid, unproven, with the bound reached so far. (This
+ * test pinned an AB_ELIMIT refusal before the matrix was built on intervals.) */
+Test(exact_cover, a_memory_stop_returns_a_valid_unproven_plan) {
     ab_problem p;
     make(&p, padded, 4);
     int64_t off[4], arena;
     ab_plan_stats st;
     ab_error err;
-    cr_assert_eq(plan("exact-cover:mem=64K", &p, off, NULL, &err), AB_ELIMIT);
-    cr_assert(strstr(err.msg, "exact-cover: the dancing-links matrix at H=1875 units of 4 B") != NULL,
-              "%s", err.msg);
-    cr_assert(strstr(err.msg, "above the memory limit of 64.0 KiB (mem=); refused before building "
-                              "it: coarsen (e.g. k=") != NULL,
-              "%s", err.msg);
+    const char *specs[] = {"exact-cover:mem=1", "exact-cover:mem=1,search=down",
+                           "exact-cover:mem=1,compress=off"};
+    for (int s = 0; s < 3; s++) {
+        cr_assert_eq(plan(specs[s], &p, off, &st, &err), AB_OK, "%s: %s", specs[s], err.msg);
+        cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+        cr_assert_geq(arena, 8596);
+        cr_assert_not(st.proven_optimal);
+        cr_assert_geq(st.lower_bound, max_load(&p));
+        cr_assert_leq(st.lower_bound, 8596);
+        cr_assert(strstr(st.note, "budget ran out at H=") != NULL, "%s", st.note);
+        cr_assert(strstr(st.note, "mem: ") != NULL, "%s", st.note);
+    }
     cr_assert_eq(plan("exact-cover", &p, off, &st, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(judge(&p, off, &arena), ABO_OK);
     cr_assert_eq(arena, 8596);
@@ -547,25 +556,37 @@ Test(exact_cover, refuses_a_matrix_above_the_memory_limit_before_building_it) {
     ab_problem_free(&p);
 }
 
-/* A canvas of billions of units is refused from counts alone, at once:
- * nothing is walked offset by offset, nothing is allocated for it. */
-Test(exact_cover, refuses_huge_canvases_quickly) {
+/* A canvas of billions of bytes costs its breakpoints, not its bytes: the
+ * interval matrix proves the optimum at once. The plain form (compress=off,
+ * every aligned offset a row) stops on mem= from counts alone, at once, and
+ * still returns a valid plan. (This test pinned the AB_ELIMIT refusal of
+ * both before the matrix was built on intervals.) */
+Test(exact_cover, huge_canvases_cost_breakpoints_not_bytes) {
     int64_t g = 1000000000;
     ab_tensor t[] = {T("w0", 3 * g, 0, 2, .align = (int64_t)1 << 31),
                      T("w1", 3 * g, 0, 2, .align = (int64_t)1 << 31), T("q", g, 0, 0),
                      T("z", 3 * g / 2 + 1, 1, 2)};
     ab_problem p;
     make(&p, t, 4);
-    int64_t off[4];
+    int64_t off[4], arena;
+    ab_plan_stats st;
     ab_error err;
-    cr_assert_eq(plan("exact-cover", &p, off, NULL, &err), AB_ELIMIT);
-    cr_assert(strstr(err.msg, "refused before building it") != NULL, "%s", err.msg);
-    cr_assert_eq(plan("exact-cover:compress=off", &p, off, NULL, &err), AB_ELIMIT);
+    cr_assert_eq(plan("exact-cover", &p, off, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_eq(arena, abt_brute_optimum(&p, NULL));
+    cr_assert(st.proven_optimal, "%s", st.note);
+    cr_assert_eq(plan("exact-cover:compress=off", &p, off, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_not(st.proven_optimal);
+    cr_assert(strstr(st.note, "mem: the offsets") != NULL, "%s", st.note);
     /* a live range of 2^40 instructions in the plain form */
     p.t[3].end = (int64_t)1 << 40;
     p.t[3].size = 3 * g / 2;
-    cr_assert_eq(plan("exact-cover:compress=off,k=500000000", &p, off, NULL, &err), AB_ELIMIT);
-    cr_assert(strstr(err.msg, "time columns") != NULL, "%s", err.msg);
+    cr_assert_eq(plan("exact-cover:compress=off,k=500000000", &p, off, &st, &err), AB_OK, "%s",
+                 err.msg);
+    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_not(st.proven_optimal);
+    cr_assert(strstr(st.note, "mem: the matrix") != NULL, "%s", st.note);
     ab_problem_free(&p);
 }
 
