@@ -150,6 +150,8 @@ typedef struct ec_tensor {
     int64_t *cand;         /* candidate offsets (R4; compress=off: every aligned one), */
     int64_t ncand;         /* increasing, <= hmax - h, clear of the fixed tensors met */
     size_t cand_cap;
+    int64_t *ss;           /* (R7) per kept start j of its range: subset sums of the */
+    int64_t *ss_at;        /* others live there, ss[ss_at[2j] .. ss_at[2j+1]); -1: none */
 } ec_tensor;
 
 typedef struct ec_comp {
@@ -185,6 +187,7 @@ typedef struct ec {
     size_t *comp_order;    /* components by decreasing lb, then index */
     int32_t T;             /* kept starts */
     int64_t lb, ub, cap, hmax;
+    int64_t *load;         /* per kept start: the heights live there (saturated) */
     int64_t *best;         /* current best plan, units */
     abp_dlx_budget budget;
     int64_t lbr;           /* bound proven by refutations: every lower height refuted */
@@ -320,7 +323,12 @@ static const char *human_bytes(char *buf, size_t len, int64_t v) {
 
 static void ec_free(ec *e) {
     ab_problem_free(&e->q);
-    for (size_t i = 0; e->t && i < e->n; i++) ab_free(e->t[i].cand);
+    for (size_t i = 0; e->t && i < e->n; i++) {
+        ab_free(e->t[i].cand);
+        ab_free(e->t[i].ss);
+        ab_free(e->t[i].ss_at);
+    }
+    ab_free(e->load);
     for (size_t c = 0; e->comp && c < e->ncomp; c++) ab_free(e->comp[c].tops);
     ab_free(e->t);
     ab_free(e->members);
@@ -594,6 +602,12 @@ static ab_status make_bounds(ec *e, ab_error *err) {
         ec_comp *k = &e->comp[t->comp];
         if (t->fixed != AB_NONE && sat_add(t->fixed, t->h) > k->lb) k->lb = sat_add(t->fixed, t->h);
     }
+    e->load = ab_alloc_array((size_t)e->T + 1, sizeof *e->load);
+    if (e->load == NULL) {
+        ab_free(load);
+        return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    }
+    for (int32_t s = 0; s < e->T; s++) e->load[s] = load[s] > INT64_MAX ? INT64_MAX : (int64_t)load[s];
     ab_free(load);
     for (size_t c = 0; c < e->ncomp; c++)
         if (e->comp[c].lb > e->lb) e->lb = e->comp[c].lb;
@@ -717,6 +731,127 @@ static bool mem_fits(ec *e, int64_t more, const char *what) {
 }
 
 typedef enum ec_result { EC_FOUND, EC_NONE, EC_OUT, EC_TOO_BIG } ec_result;
+
+/* ---- (R7) the split filter ------------------------------------------------------------------ */
+
+/* Subset sums kept per (tensor, kept start), at most this many; above it the
+ * filter is left off there (which is always sound). */
+#define EC_SUMS_MAX 4096
+
+/* sums[0 .. *n) := the distinct sums of subsets of items[0 .. ni) up to lim,
+ * sorted (sums has room for 2 * max + 1); false when there are more than max. */
+static bool subset_sums(const int64_t *items, size_t ni, int64_t lim, size_t max, int64_t *sums,
+                        int64_t *tmp, size_t *n) {
+    size_t m = 1;
+    sums[0] = 0;
+    for (size_t q = 0; q < ni; q++) {
+        size_t a = 0, b = 0, u = 0;
+        while (a < m || b < m) { /* merge sums and sums + item */
+            int64_t x = a < m ? sums[a] : INT64_MAX;
+            int64_t y = b < m && sums[b] <= lim - items[q] ? sums[b] + items[q] : INT64_MAX;
+            if (y == INT64_MAX && b < m) b = m;
+            if (x == INT64_MAX && y == INT64_MAX) break;
+            int64_t v = x <= y ? x : y;
+            if (x == v) a++;
+            if (y == v) b++;
+            if (u == 0 || tmp[u - 1] != v) tmp[u++] = v;
+            if (u > max) return false;
+        }
+        memcpy(sums, tmp, u * sizeof *sums);
+        m = u;
+    }
+    *n = m;
+    return true;
+}
+
+/* (R7) for component c: per free tensor and kept start of its range, the
+ * subset sums of the heights of the other tensors live there (free and
+ * fixed) up to hmax - h, when there are at most EC_SUMS_MAX of them. */
+static ab_status make_sums(ec *e, size_t c, ec_result *res, ab_error *err) {
+    const ec_comp *k = &e->comp[c];
+    size_t N = k->nfree + k->nfixed;
+    *res = EC_FOUND;
+    int64_t scratch = (int64_t)((N + 4 * EC_SUMS_MAX + 4) * sizeof(int64_t));
+    if (!mem_fits(e, scratch, "the split sums")) return *res = EC_TOO_BIG, AB_OK;
+    int64_t *items = ab_alloc_array(N + 1, sizeof *items);
+    int64_t *sums = ab_alloc_array(2 * EC_SUMS_MAX + 2, sizeof *sums);
+    int64_t *tmp = ab_alloc_array(2 * EC_SUMS_MAX + 2, sizeof *tmp);
+    ab_status st = AB_OK;
+    if (!items || !sums || !tmp) st = ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    for (int32_t g = k->c0; st == AB_OK && *res == EC_FOUND && g <= k->c1; g++) {
+        /* every tensor live at g: when the whole set has more than 2 x max
+         * sums, each set without one tensor has more than max (at most half) */
+        size_t ni = 0;
+        for (size_t r = 0; r < N; r++) {
+            const ec_tensor *t = &e->t[e->members[k->first + r]];
+            if (t->cts <= g && g <= t->cte) items[ni++] = t->h;
+        }
+        size_t ns;
+        if (!charge(e, (int64_t)ni * 64)) *res = EC_OUT;
+        if (*res != EC_FOUND || !subset_sums(items, ni, e->hmax, 2 * EC_SUMS_MAX, sums, tmp, &ns))
+            continue;
+        for (size_t r = 0; r < k->nfree && *res == EC_FOUND && st == AB_OK; r++) {
+            ec_tensor *t = &e->t[e->members[k->first + r]];
+            if (g < t->cts || g > t->cte || t->h > e->hmax) continue;
+            int32_t G = t->cte - t->cts + 1, j = g - t->cts;
+            if (t->ss_at == NULL) {
+                t->ss_at = ab_alloc_array(2 * (size_t)G, sizeof *t->ss_at);
+                if (t->ss_at == NULL) {
+                    st = ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+                    break;
+                }
+                for (int32_t q = 0; q < 2 * G; q++) t->ss_at[q] = -1;
+                e->held += 16 * G;
+            }
+            ni = 0;
+            for (size_t q = 0; q < N; q++) {
+                const ec_tensor *u = &e->t[e->members[k->first + q]];
+                if (q != r && u->cts <= g && g <= u->cte) items[ni++] = u->h;
+            }
+            if (!charge(e, (int64_t)ni * 64)) {
+                *res = EC_OUT;
+                break;
+            }
+            if (!subset_sums(items, ni, e->hmax - t->h, EC_SUMS_MAX, sums, tmp, &ns)) continue;
+            int64_t have = 0;
+            for (int32_t q = 0; q < G; q++)
+                if (t->ss_at[2 * q + 1] > have) have = t->ss_at[2 * q + 1];
+            if (!mem_fits(e, (int64_t)ns * 8, "the split sums")) {
+                *res = EC_TOO_BIG;
+                break;
+            }
+            int64_t *grown = ab_realloc_array(t->ss, (size_t)have + ns, sizeof *t->ss);
+            if (grown == NULL) {
+                st = ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+                break;
+            }
+            t->ss = grown;
+            memcpy(t->ss + have, sums, ns * sizeof *sums);
+            t->ss_at[2 * j] = have;
+            t->ss_at[2 * j + 1] = have + (int64_t)ns;
+            e->held += (int64_t)ns * 8;
+        }
+    }
+    ab_free(items);
+    ab_free(sums);
+    ab_free(tmp);
+    if (*res != EC_FOUND) e->why_building = "the offsets";
+    return st;
+}
+
+/* (R7) true when free tensor t may sit at o under height H: at each kept
+ * start of its range with sums known, some subset of the others live there
+ * fits below o within the slack H - load: a sum s with o - slack <= s <= o. */
+static bool split_ok(const ec *e, const ec_tensor *t, int64_t o, int64_t H) {
+    if (t->ss_at == NULL) return true;
+    for (int32_t j = 0; j <= t->cte - t->cts; j++) {
+        int64_t a = t->ss_at[2 * j], b = t->ss_at[2 * j + 1];
+        if (a < 0) continue;
+        size_t i = ab_count_le(t->ss + a, (size_t)(b - a), o);
+        if (i == 0 || t->ss[a + (int64_t)i - 1] < o - (H - e->load[t->cts + j])) return false;
+    }
+    return true;
+}
 
 /* ---- candidate offsets: (R4) gravity offsets, as sorted lists ----------------------------- */
 
@@ -861,7 +996,9 @@ static ab_status gravity_sets(ec *e, size_t c, ec_result *res, ab_error *err) {
             edge_offer(e, mem, E, p.ed, heap, &nheap);
         }
         ec_tensor *t = &e->t[mem[p.to]];
-        if ((t->ncand > 0 && t->cand[t->ncand - 1] == p.v) || hits_fixed(e, k, t, p.v)) continue;
+        if ((t->ncand > 0 && t->cand[t->ncand - 1] == p.v) || hits_fixed(e, k, t, p.v) ||
+            !split_ok(e, t, p.v, e->hmax))
+            continue;
         if (!charge(e, 1 + (int64_t)(out_at[p.to + 1] - out_at[p.to]))) {
             *res = EC_OUT;
         } else if (!mem_fits(e, (int64_t)sizeof *t->cand, "the offsets")) {
@@ -966,6 +1103,7 @@ static int32_t bp_index(const int64_t *b, int32_t n, int64_t v) {
  * breakpoints bp[at[g] .. at[g] + nb[g]) and first column col[g]. */
 typedef struct build {
     int32_t G;
+    int64_t *ro, *ro_at;   /* rows of free tensor r: ro[ro_at[r] .. ro_at[r + 1]) */
     int64_t *at, *bp;
     int32_t *nb, *col;
     int32_t *secs;
@@ -973,6 +1111,8 @@ typedef struct build {
 } build;
 
 static void build_free(ec *e, build *b) {
+    ab_free(b->ro);
+    ab_free(b->ro_at);
     ab_free(b->at);
     ab_free(b->bp);
     ab_free(b->nb);
@@ -981,10 +1121,36 @@ static void build_free(ec *e, build *b) {
     e->held -= b->bytes;
 }
 
+/* The rows of each free tensor at height H: its candidates up to H - h that
+ * pass the split filter (R7). */
+static ab_status collect_rows(ec *e, const ec_comp *k, int64_t H, build *b, ec_result *res,
+                              ab_error *err) {
+    int64_t total = 0;
+    for (size_t r = 0; r < k->nfree; r++) total += rows_at(&e->t[e->members[k->first + r]], H);
+    int64_t bytes = sat_mul(total + (int64_t)k->nfree + 2, 8);
+    if (!mem_fits(e, bytes, "the matrix")) return *res = EC_TOO_BIG, AB_OK;
+    if (!charge(e, total)) return *res = EC_OUT, AB_OK;
+    b->ro = ab_alloc_array((size_t)total + 1, sizeof *b->ro);
+    b->ro_at = ab_alloc_array(k->nfree + 1, sizeof *b->ro_at);
+    if (!b->ro || !b->ro_at) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    b->bytes += bytes;
+    e->held += bytes;
+    int64_t n = 0;
+    for (size_t r = 0; r < k->nfree; r++) {
+        const ec_tensor *t = &e->t[e->members[k->first + r]];
+        b->ro_at[r] = n;
+        for (int64_t q = 0, m = rows_at(t, H); q < m; q++)
+            if (split_ok(e, t, t->cand[q], H)) b->ro[n++] = t->cand[q];
+    }
+    b->ro_at[k->nfree] = n;
+    *res = EC_FOUND;
+    return AB_OK;
+}
+
 /* Collects, per group, the breakpoints o and o + h of every row live there,
  * sorted and distinct. */
-static ab_status collect_breakpoints(ec *e, const ec_comp *k, int64_t H, build *b,
-                                     ec_result *res, ab_error *err) {
+static ab_status collect_breakpoints(ec *e, const ec_comp *k, build *b, ec_result *res,
+                                     ab_error *err) {
     int32_t G = b->G;
     int64_t total = 0;
     int64_t gb = sat_mul((int64_t)G + 1, 8 + 8 + 4 + 4);
@@ -997,7 +1163,7 @@ static ab_status collect_breakpoints(ec *e, const ec_comp *k, int64_t H, build *
     e->held += gb;
     for (size_t r = 0; r < k->nfree; r++) { /* 2 x rows over the range: a difference array */
         const ec_tensor *t = &e->t[e->members[k->first + r]];
-        int64_t n = 2 * rows_at(t, H);
+        int64_t n = 2 * (b->ro_at[r + 1] - b->ro_at[r]);
         b->at[t->mts - k->t0] += n;
         b->at[t->mte - k->t0 + 1] -= n;
     }
@@ -1018,12 +1184,13 @@ static ab_status collect_breakpoints(ec *e, const ec_comp *k, int64_t H, build *
     int64_t *fill = (int64_t *)b->bp; /* filled slice by slice through nb as a counter */
     for (size_t r = 0; r < k->nfree; r++) {
         const ec_tensor *t = &e->t[e->members[k->first + r]];
-        int64_t n = rows_at(t, H);
+        const int64_t *ro = b->ro + b->ro_at[r];
+        int64_t n = b->ro_at[r + 1] - b->ro_at[r];
         for (int32_t g = t->mts - k->t0; g <= t->mte - k->t0; g++) {
             int64_t *s = fill + b->at[g] + b->nb[g];
             for (int64_t q = 0; q < n; q++) {
-                s[2 * q] = t->cand[q];
-                s[2 * q + 1] = t->cand[q] + t->h;
+                s[2 * q] = ro[q];
+                s[2 * q + 1] = ro[q] + t->h;
             }
             b->nb[g] += (int32_t)(2 * n);
         }
@@ -1055,7 +1222,8 @@ static ab_status comp_solve(ec *e, size_t c, int64_t H, ec_result *res, ab_error
     if (G > ABP_DLX_MAX_NODES || !mem_fits(e, sat_mul(G, 24), "the matrix"))
         return (void)mem_fits(e, sat_mul(G, 24), "the matrix"), *res = EC_TOO_BIG, AB_OK;
     build b = {.G = (int32_t)G};
-    ab_status st = collect_breakpoints(e, k, H, &b, res, err);
+    ab_status st = collect_rows(e, k, H, &b, res, err);
+    if (st == AB_OK && *res == EC_FOUND) st = collect_breakpoints(e, k, &b, res, err);
     if (st != AB_OK || *res != EC_FOUND) {
         build_free(e, &b);
         return st;
@@ -1070,13 +1238,14 @@ static ab_status comp_solve(ec *e, size_t c, int64_t H, ec_result *res, ab_error
     int64_t rows = 0, nodes = 0, maxrow = 0;
     for (size_t r = 0; r < k->nfree; r++) {
         const ec_tensor *t = &e->t[e->members[k->first + r]];
-        int64_t n = rows_at(t, H);
+        const int64_t *ro = b.ro + b.ro_at[r];
+        int64_t n = b.ro_at[r + 1] - b.ro_at[r];
         rows += n;
         for (int64_t q = 0; q < n; q++) {
             int64_t cells = 0;
             for (int32_t g = t->mts - k->t0; g <= t->mte - k->t0; g++) {
                 const int64_t *s = b.bp + b.at[g];
-                cells += bp_index(s, b.nb[g], t->cand[q] + t->h) - bp_index(s, b.nb[g], t->cand[q]);
+                cells += bp_index(s, b.nb[g], ro[q] + t->h) - bp_index(s, b.nb[g], ro[q]);
             }
             nodes = sat_add(nodes, cells + 1);
             if (cells > maxrow) maxrow = cells;
@@ -1106,10 +1275,11 @@ static ab_status comp_solve(ec *e, size_t c, int64_t H, ec_result *res, ab_error
     for (size_t r = 0; r < k->nfree && !out; r++) {
         const ec_tensor *t = &e->t[e->members[k->first + r]];
         abp_dlx_primary(m, (int32_t)r, t->mts - k->t0, t->mte - k->t0, t->h, t->tprev, t->tnext);
-        int64_t n = rows_at(t, H);
+        const int64_t *ro = b.ro + b.ro_at[r];
+        int64_t n = b.ro_at[r + 1] - b.ro_at[r];
         for (int64_t q = 0; q < n && !out; q++) {
             int32_t ns = 0;
-            int64_t o = t->cand[q];
+            int64_t o = ro[q];
             for (int32_t g = t->mts - k->t0; g <= t->mte - k->t0; g++) {
                 const int64_t *s = b.bp + b.at[g];
                 int32_t lo = bp_index(s, b.nb[g], o), hi = bp_index(s, b.nb[g], o + t->h);
@@ -1159,7 +1329,9 @@ static ab_status make_candidates(ec *e, ec_end *end, ab_error *err) {
     for (size_t q = 0; q < e->ncomp; q++) {
         size_t c = e->comp_order[q];
         ec_result r = EC_FOUND;
-        ab_status st = e->o.compress ? gravity_sets(e, c, &r, err) : plain_sets(e, c, &r, err);
+        ab_status st = e->o.compress ? make_sums(e, c, &r, err) : AB_OK;
+        if (st == AB_OK && r == EC_FOUND)
+            st = e->o.compress ? gravity_sets(e, c, &r, err) : plain_sets(e, c, &r, err);
         if (st == AB_OK && r == EC_FOUND) st = make_tops(e, c, &r, err);
         if (st != AB_OK) return st;
         if (r != EC_FOUND) {
