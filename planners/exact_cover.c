@@ -163,6 +163,7 @@ typedef struct ec_comp {
     int64_t arena;         /* of its tensors in the current best plan */
     int64_t *tops;         /* where its arena may land: candidate + h, fixed tops */
     size_t ntops;
+    int64_t floor;         /* no cover below: the largest lowest top of a tensor */
 } ec_comp;
 
 typedef enum ec_end {
@@ -195,7 +196,7 @@ typedef struct ec {
     int64_t stop_h;        /* the height being worked on when it stopped */
     int64_t mem_need;      /* the need that stopped it (EC_MEMORY) */
     int64_t held;          /* bytes held by candidates, heights and the matrix */
-    int64_t work, clock_work; /* building steps not yet charged / since the clock */
+    int64_t work;          /* building steps not yet charged */
     const char *why_building; /* what was being built when it stopped, or NULL */
     char why[112];         /* why mem= stopped it */
     int64_t *keys;         /* scratch, for the largest component */
@@ -679,10 +680,9 @@ static ab_status run_best_fit(ec *e, ab_error *err) {
 
 /* Building is charged to the same budget as the search: EC_WORK_PER_NODE
  * elementary steps (an offset reached, a breakpoint collected, a matrix entry
- * counted or written) cost one node, and the CPU clock is read every
- * EC_WORK_PER_CLOCK steps. */
-#define EC_WORK_PER_NODE ((int64_t)1 << 16)
-#define EC_WORK_PER_CLOCK ((int64_t)1 << 13)
+ * counted or written) cost one node, and the CPU clock is read before each
+ * such node. */
+#define EC_WORK_PER_NODE ((int64_t)1 << 10)
 
 /* Records why building stopped, for the note. */
 __attribute__((format(printf, 2, 3))) static void stop_why(ec *e, const char *fmt, ...) {
@@ -701,20 +701,16 @@ static bool budget_spent(ec *e) {
     return b->out;
 }
 
-/* Charges `steps` steps of building; false when the budget ran out. */
+/* Charges `steps` steps of building; false when the budget ran out. The
+ * clock is read before each node is charged. */
 static bool charge(ec *e, int64_t steps) {
     abp_dlx_budget *b = &e->budget;
     if (b->out) return false;
     e->work += steps;
-    e->clock_work += steps;
     while (e->work >= EC_WORK_PER_NODE) {
         e->work -= EC_WORK_PER_NODE;
-        if (b->max_nodes > 0 && b->nodes >= b->max_nodes) return b->out = true, false;
+        if (budget_spent(e)) return false;
         b->nodes++;
-    }
-    if (b->deadline > 0 && e->clock_work >= EC_WORK_PER_CLOCK) {
-        e->clock_work = 0;
-        if (abp_dlx_now() >= b->deadline) return b->out = true, false;
     }
     return true;
 }
@@ -1068,6 +1064,14 @@ static ab_status make_tops(ec *e, size_t c, ec_result *res, ab_error *err) {
         if (t->fixed != AB_NONE) k->tops[m++] = sat_add(t->fixed, t->h);
         for (int64_t q = 0; q < t->ncand; q++) k->tops[m++] = t->cand[q] + t->h;
     }
+    k->floor = 0;
+    for (size_t r = 0; r < k->nfree + k->nfixed; r++) {
+        const ec_tensor *t = &e->t[e->members[k->first + r]];
+        int64_t low = t->fixed != AB_NONE ? sat_add(t->fixed, t->h)
+                      : t->ncand > 0      ? t->cand[0] + t->h
+                                          : e->hmax + 1;
+        if (low > k->floor) k->floor = low;
+    }
     qsort(k->tops, m, sizeof *k->tops, ab_cmp_i64);
     size_t u = 0;
     for (size_t q = 0; q < m; q++)
@@ -1077,12 +1081,13 @@ static ab_status make_tops(ec *e, size_t c, ec_result *res, ab_error *err) {
 }
 
 /* The lowest height above H where component c's arena may land (the next
- * top), or hmax + 1 past the last: every height in (H, that) has a cover
- * iff H has one. */
+ * top, not below the floor), or hmax + 1 past the last: every height in
+ * (H, that) has a cover iff H has one. */
 static int64_t next_top(const ec *e, size_t c, int64_t H) {
     const ec_comp *k = &e->comp[c];
     size_t i = ab_count_le(k->tops, k->ntops, H);
     int64_t nt = i < k->ntops ? k->tops[i] : e->hmax + 1;
+    if (nt < k->floor) nt = k->floor;
     return nt > H ? nt : H + 1;
 }
 
@@ -1217,12 +1222,18 @@ static ab_status comp_solve(ec *e, size_t c, int64_t H, ec_result *res, ab_error
         e->why_building = NULL;
         return *res = EC_OUT, AB_OK;
     }
+    if (H < k->floor) { /* some tensor has no offset at all */
+        e->heights--;
+        return *res = EC_NONE, AB_OK;
+    }
     e->why_building = "the matrix";
     int64_t G = (int64_t)k->t1 - k->t0 + 1; /* the plain form may span 2^31 instructions */
     if (G > ABP_DLX_MAX_NODES || !mem_fits(e, sat_mul(G, 24), "the matrix"))
         return (void)mem_fits(e, sat_mul(G, 24), "the matrix"), *res = EC_TOO_BIG, AB_OK;
     build b = {.G = (int32_t)G};
     ab_status st = collect_rows(e, k, H, &b, res, err);
+    for (size_t r = 0; st == AB_OK && *res == EC_FOUND && r < k->nfree; r++)
+        if (b.ro_at[r + 1] == b.ro_at[r]) *res = EC_NONE; /* a tensor without a row */
     if (st == AB_OK && *res == EC_FOUND) st = collect_breakpoints(e, k, &b, res, err);
     if (st != AB_OK || *res != EC_FOUND) {
         build_free(e, &b);
@@ -1326,6 +1337,11 @@ static ab_status make_scratch(ec *e, ab_error *err) {
 
 /* The candidate offsets and heights of every component, up to e->hmax. */
 static ab_status make_candidates(ec *e, ec_end *end, ab_error *err) {
+    if (budget_spent(e)) {
+        e->why_building = "the offsets";
+        *end = EC_BUDGET;
+        return AB_OK;
+    }
     for (size_t q = 0; q < e->ncomp; q++) {
         size_t c = e->comp_order[q];
         ec_result r = EC_FOUND;
@@ -1348,29 +1364,46 @@ static void refuted_at(ec *e, size_t c, int64_t H) {
     if (nt > e->lbr) e->lbr = nt;
 }
 
-/* search=up: heights from the bound upward, jumping to the next top after
- * each refutation; components in order, each solved at the current height
- * or refuting it. */
+/* The height to try for component c when every height below lo is refuted
+ * and its best plan is above hi: the middle of its tops in [lo, hi] (lo when
+ * there is none: no cover there, and lo is the cheapest to refute). */
+static int64_t mid_top(const ec *e, size_t c, int64_t lo, int64_t hi) {
+    const ec_comp *k = &e->comp[c];
+    size_t i0 = count_lt(k->tops, k->ntops, lo), i1 = ab_count_le(k->tops, k->ntops, hi);
+    return i1 > i0 ? k->tops[i0 + (i1 - i0 - 1) / 2] : lo;
+}
+
+/* search=up: every height below L is refuted (L starts at the bound). Each
+ * component in order is tried at L first; while its best plan is above L,
+ * it is tried at the middle top between L and its arena: a refutation
+ * raises L to the next top, a cover lowers its arena. Having a cover is
+ * monotone in H (rows only grow with H), so this bisection ends with the
+ * component's best plan at L, which is then optimal. */
 static ab_status search_up(ec *e, ec_end *end, ab_error *err) {
-    int64_t H = e->lb;
+    int64_t L = e->lb;
     for (size_t q = 0; q < e->ncomp; q++) {
         size_t c = e->comp_order[q];
-        while (e->comp[c].arena > H) {
-            if (H > e->cap) {
+        bool first = true;
+        while (e->comp[c].arena > L) {
+            if (L > e->cap) {
                 *end = EC_INFEASIBLE;
                 return AB_OK;
             }
+            int64_t hi = e->comp[c].arena - 1 < e->cap ? e->comp[c].arena - 1 : e->cap;
+            int64_t H = first ? L : mid_top(e, c, L, hi);
+            first = false;
             ec_result r;
             e->stop_h = H;
             ab_status st = comp_solve(e, c, H, &r, err);
             if (st != AB_OK) return st;
-            if (r == EC_FOUND) break;
             if (r == EC_OUT || r == EC_TOO_BIG) {
                 *end = r == EC_OUT ? EC_BUDGET : EC_MEMORY;
                 return AB_OK;
             }
-            refuted_at(e, c, H);
-            H = next_top(e, c, H);
+            if (r == EC_NONE) {
+                refuted_at(e, c, H);
+                L = next_top(e, c, H);
+            }
         }
     }
     *end = max_arena(e) <= e->cap ? EC_OPTIMAL : EC_INFEASIBLE;

@@ -249,6 +249,165 @@ Test(exact_cover, k_equal_to_the_unit_is_lossless) {
     }
 }
 
+/* ---- large coprime sizes: the interval matrix ---------------------------------------- */
+
+/* 3-8 tensors with sizes 1-50000 bytes (their gcd is almost always 1, so the
+ * old unit-cell canvas was tens of thousands of cells high), alignments 1,
+ * 2, 4, ..., 64, live ranges random, nested or touching as in random_problem,
+ * and now and then a fixed offset (aligned, up to ~60000), dropped when it
+ * collides with another. */
+static void coprime_problem(ab_problem *p, uint64_t seed) {
+    static char names[8][8];
+    rng = seed * 104729 + 7;
+    ab_problem_init(p);
+    size_t n = (size_t)pick(3, 8);
+    int64_t horizon = pick(1, 6);
+    for (size_t i = 0; i < n; i++) {
+        snprintf(names[i], sizeof names[i], "t%zu", i);
+        int64_t s = pick(0, horizon), e = s + pick(0, 4);
+        uint64_t how = next() % 4;
+        if (how == 1 && i > 0) {
+            const ab_tensor *o = &p->t[next() % i];
+            s = pick(o->start, o->end);
+            e = pick(s, o->end);
+        } else if (how == 2 && i > 0) {
+            const ab_tensor *o = &p->t[next() % i];
+            s = o->end;
+            e = s + pick(0, 3);
+        }
+        int64_t align = (int64_t)1 << pick(0, 6);
+        ab_tensor t = T(names[i], pick(1, 50000), s, e, .align = align);
+        if (next() % 6 == 0) t.offset = pick(0, 60000) / align * align;
+        cr_assert_eq(ab_problem_add(p, &t, NULL), AB_OK);
+    }
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < i; j++) {
+            const ab_tensor *a = &p->t[i], *b = &p->t[j];
+            if (a->offset == AB_NONE || b->offset == AB_NONE || !ab_conflict(a, b)) continue;
+            if (a->offset < b->offset + b->size && b->offset < a->offset + a->size)
+                p->t[i].offset = AB_NONE;
+        }
+}
+
+#define NCOPRIME 300
+#define COPRIME_NODES "nodes=2000,mem=16M"
+
+/* k = 1 on large coprime sizes, under node and memory budgets only: every
+ * plan is valid and never below the brute-force optimum, every bound is at
+ * most the optimum, and a plan said proven IS the optimum; nearly all of
+ * them are proven within the budget (search=down and order=mrv on a
+ * quarter of them). */
+Test(exact_cover, k1_equals_the_brute_force_on_large_coprime_sizes) {
+    int nfixed = 0, above_bound = 0, unit1 = 0, runs = 0, proven = 0;
+    for (uint64_t seed = 0; seed < NCOPRIME; seed++) {
+        ab_problem p;
+        coprime_problem(&p, seed);
+        int64_t want = abt_brute_optimum(&p, NULL);
+        cr_assert_geq(want, 0, "seed %llu", (unsigned long long)seed);
+        const char *specs[] = {"exact-cover:" COPRIME_NODES, "exact-cover:search=down," COPRIME_NODES,
+                               "exact-cover:order=mrv," COPRIME_NODES};
+        for (int s = 0; s < (seed % 4 == 0 ? 3 : 1); s++) {
+            int64_t off[8], arena;
+            ab_plan_stats st;
+            ab_error err;
+            cr_assert_eq(plan(specs[s], &p, off, &st, &err), AB_OK, "seed %llu: %s",
+                         (unsigned long long)seed, err.msg);
+            cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu %s", (unsigned long long)seed,
+                         specs[s]);
+            cr_assert_geq(arena, want, "seed %llu %s", (unsigned long long)seed, specs[s]);
+            cr_assert_leq(st.lower_bound, want, "seed %llu %s: %s", (unsigned long long)seed,
+                          specs[s], st.note);
+            cr_assert_geq(st.lower_bound, max_load(&p));
+            runs++;
+            if (!st.proven_optimal) {
+                cr_assert(strstr(st.note, "budget ran out at H=") != NULL, "%s", st.note);
+                continue;
+            }
+            proven++;
+            cr_assert_eq(arena, want, "seed %llu %s: %lld, brute force %lld (%s)",
+                         (unsigned long long)seed, specs[s], (long long)arena, (long long)want,
+                         st.note);
+            cr_assert_eq(st.lower_bound, want);
+        }
+        for (size_t i = 0; i < p.n; i++) nfixed += p.t[i].offset != AB_NONE;
+        above_bound += want > max_load(&p);
+        unit1 += tight_unit(&p) == 1;
+        ab_problem_free(&p);
+    }
+    cr_assert_gt(nfixed, 60, "%d fixed tensors", nfixed);
+    cr_assert_gt(above_bound, 60, "%d problems above the max-load bound", above_bound);
+    cr_assert_gt(unit1, NCOPRIME * 9 / 10, "%d problems with unit 1", unit1);
+    cr_assert_geq(proven * 100, runs * 90, "only %d of %d runs proven", proven, runs);
+    cr_log_warn("%d of %d runs proven", proven, runs);
+}
+
+/* target=capacity on large coprime sizes: at the optimum it fits (a valid
+ * plan within it); one byte below, it says so, with the optimum as bound;
+ * nearly always within the budget, and a valid plan with a true bound when not. */
+Test(exact_cover, target_capacity_on_large_coprime_sizes) {
+    int runs = 0, answered = 0;
+    for (uint64_t seed = 0; seed < NCOPRIME; seed += 2) {
+        ab_problem p;
+        coprime_problem(&p, seed);
+        int64_t opt = abt_brute_optimum(&p, NULL), off[8], arena;
+        ab_plan_stats st;
+        ab_error err;
+        p.capacity = opt;
+        cr_assert_eq(plan("exact-cover:target=capacity," COPRIME_NODES, &p, off, &st, &err), AB_OK,
+                     "%s", err.msg);
+        abo_verdict v = judge(&p, off, &arena);
+        runs++;
+        if (strstr(st.note, "budget ran out")) { /* a valid plan, maybe over the capacity */
+            cr_assert(v == ABO_OK || v == ABO_OVER_CAPACITY);
+            cr_assert_leq(st.lower_bound, opt);
+        } else {
+            answered++;
+            cr_assert_eq(v, ABO_OK, "seed %llu: %s", (unsigned long long)seed, st.note);
+            cr_assert(strstr(st.note, "fits the capacity") || strstr(st.note, "optimal"), "%s",
+                      st.note);
+        }
+        p.capacity = opt - 1;
+        cr_assert_eq(plan("exact-cover:target=capacity," COPRIME_NODES, &p, off, &st, &err), AB_OK,
+                     "%s", err.msg);
+        cr_assert_eq(judge(&p, off, &arena), ABO_OVER_CAPACITY, "seed %llu", (unsigned long long)seed);
+        cr_assert_leq(st.lower_bound, opt);
+        runs++;
+        if (!strstr(st.note, "budget ran out")) {
+            answered++;
+            cr_assert(strstr(st.note, "does not fit the capacity") != NULL, "seed %llu: %s",
+                      (unsigned long long)seed, st.note);
+            cr_assert_eq(st.lower_bound, opt, "seed %llu: %s", (unsigned long long)seed, st.note);
+        }
+        ab_problem_free(&p);
+    }
+    cr_assert_geq(answered * 100, runs * 95, "only %d of %d answered", answered, runs);
+}
+
+/* A node budget stops large instances anywhere (building included) with a
+ * valid plan and a true bound; more nodes never give a worse plan. */
+Test(exact_cover, node_budgets_on_large_coprime_sizes_give_valid_plans_and_true_bounds) {
+    for (uint64_t seed = 0; seed < 60; seed++) {
+        ab_problem p;
+        coprime_problem(&p, seed);
+        int64_t opt = abt_brute_optimum(&p, NULL), last = INT64_MAX;
+        for (int64_t n = 1; n <= 4096; n *= 8) {
+            char spec[64];
+            snprintf(spec, sizeof spec, "exact-cover:search=down,nodes=%lld,mem=64M", (long long)n);
+            int64_t off[8], arena;
+            ab_plan_stats st;
+            cr_assert_eq(plan(spec, &p, off, &st, NULL), AB_OK);
+            cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+            cr_assert_geq(arena, opt);
+            cr_assert_leq(arena, last);
+            cr_assert_leq(st.nodes, n);
+            cr_assert_leq(st.lower_bound, opt);
+            cr_assert_geq(st.lower_bound, max_load(&p));
+            last = arena;
+        }
+        ab_problem_free(&p);
+    }
+}
+
 /* ---- known answers ------------------------------------------------------------------ */
 
 Test(exact_cover, reaches_every_example_optimum) {
