@@ -101,7 +101,7 @@ abp_dlx *abp_dlx_new_cols(int32_t nprimary, int32_t nsecondary, int32_t ngroups,
 void abp_dlx_secondary(abp_dlx *m, int32_t s, int32_t group, int64_t width);
 
 /* A matrix for nprimary primary columns and ngroups x per_group secondary
- * columns, secondary column s being in group s / per_group, with room for
+ * columns of width 1, secondary column s being in group s / per_group, with room for
  * exactly nrows rows of nnodes nodes in all (primary nodes included, spacers
  * not). Returns NULL on OOM or when abp_dlx_bytes says the counts are too
  * large. */

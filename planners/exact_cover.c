@@ -5,31 +5,68 @@
  * THE METHOD. Sizes are rounded up to a multiple of k bytes and counted in
  * units of k (ab_problem_coarsen); offsets are multiples of k. Each tensor is
  * a rectangle: its live range across, its height h (units) up. On a canvas of
- * height H, placing tensor i at offset o covers the cells (t, r) for t in its
- * live range and r in [o, o + h). The exact-cover matrix (dlx.h) has a primary
- * column per tensor, to be covered once, a secondary column per cell, to be
- * covered at most once, and a row per (tensor, aligned offset with o + h <= H).
- * A cover is exactly a valid plan of arena <= H. Tensors with a fixed offset
- * are placed before the search: their cells take no row, and no row of a free
- * tensor overlaps them (a forced choice, not a reduction).
+ * height H the exact-cover matrix (dlx.h) has a primary column per free
+ * tensor, to be covered once, and a row per (tensor i, candidate offset o)
+ * with o + h_i <= H. MinUn's paper has a secondary column per cell (t, r) of
+ * the canvas, so its size grows with H, i.e. with bytes / gcd. Here the
+ * memory axis is cut at breakpoints instead (COMPRESSED COORDINATES):
  *
- * HEIGHTS. search=up (default) starts at the max-load bound L (in units) and
- * tries H = L, L + 1, ...; each H with no cover is refuted exhaustively, so the
- * first H with a cover is the optimum for that k. Best-fit (the lowest arena
- * of best-fit in orders start, size and area, run on the same units problem)
- * gives a valid plan of arena U first: heights stop below U, and if all of
- * them are refuted, best-fit's plan is the optimum. search=down starts at
- * U - 1 and lowers H below each cover found (anytime) until a height is
- * refuted: the last cover is then optimal. target=capacity asks only whether
- * the tensors fit in the suite's capacity (one height), as MiniMalloc does.
- * With a capacity, heights above it are never tried: when every height up to
- * it is refuted the suite is infeasible, the best plan found (over capacity)
- * is returned, and the checker's over-capacity verdict records "infeasible".
+ *   At each matrix instruction t, the breakpoints B_t are the values o and
+ *   o + h_i over every row (i, o) of a tensor i live at t. Consecutive
+ *   breakpoints b < b' bound an elementary interval [b, b'), and a secondary
+ *   column is (t, elementary interval of B_t), to be covered at most once,
+ *   with width b' - b. Row (i, o) covers, at every instruction t of i's
+ *   range, the elementary intervals of B_t inside [o, o + h_i).
+ *
+ * LOSSLESS. Fix t and two rows (i, o), (j, p) of tensors live at t. Both
+ * endpoints of each are in B_t, so [o, o + h_i) is exactly the union of the
+ * elementary intervals it covers (they tile it), and so is [p, p + h_j).
+ * If the two byte ranges meet, their intersection [max(o, p), min(o + h_i,
+ * p + h_j)) is non-empty with both ends in B_t, hence a non-empty union of
+ * elementary intervals, each covered by both rows: they share a column.
+ * Conversely a shared column is a non-empty interval inside both ranges. So
+ * two rows share a secondary column iff their tensors are both live at some
+ * matrix instruction and their byte ranges overlap, which is exactly the
+ * old cell matrix's condition; a set of rows, one per tensor, is a cover of
+ * the interval matrix iff it is a cover of the cell matrix iff (with the
+ * fixed tensors, whose overlapping offsets take no row) it is a valid plan
+ * of arena <= H with those offsets. The matrix size now grows with the rows
+ * and breakpoints, never with H: a row has at most |B_t| - 1 columns per
+ * instruction, whatever the bytes.
+ *
+ * THE WEIGHTED BOUND. dlx.c refutes a branch when, at some instruction, the
+ * summed width of the uncovered columns that still have a row is below the
+ * summed heights of the unplaced tensors live there. Sound: the columns a
+ * row covers at t tile [o, o + h_i), so their widths sum to h_i; in any
+ * cover below the node, the unplaced tensors take pairwise disjoint sets of
+ * such columns (each uncovered now, each with a row left: the chosen one),
+ * of total width their summed heights.
+ *
+ * HEIGHTS. A cover at H stays a cover at every H' > H (rows only grow with
+ * H, also under (R7)), and a plan's arena, for candidate offsets, is one of
+ * the component's TOPS: o + h_i over its candidates, and the fixed tops. So
+ * a height H with no cover refutes every height below the next top above
+ * it, and heights between tops are never tried. search=up (default) starts
+ * at the max-load bound L (in units) for each component, then bisects over
+ * the tops between the highest refuted height and the component's best
+ * plan: a refutation raises the bound to the next top, a cover lowers the
+ * plan. It ends with the plan at the bound: the optimum for that k.
+ * Best-fit (the lowest arena of best-fit in orders start, size and area, run
+ * on the same units problem) gives a valid plan of arena U first, and
+ * candidates are computed only up to hmax = U - 1 (or the capacity): a
+ * component refuted up to hmax leaves best-fit's plan optimal. search=down
+ * starts at U - 1 and lowers H below each cover found (anytime) until a
+ * height is refuted: the last cover is then optimal. target=capacity asks
+ * only whether the tensors fit in the suite's capacity (one height), as
+ * MiniMalloc does. With a capacity, heights above it are never tried: when
+ * every height up to it is refuted the suite is infeasible, the best plan
+ * found (over capacity) is returned, and the checker's over-capacity
+ * verdict records "infeasible".
  *
  * PROOFS. At k = 1 every reduction below keeps "a cover exists at height H"
- * for every H, so a refuted height is a lower bound of the real problem and
- * (highest refuted + 1) x unit bytes is reported as stats.lower_bound. At
- * k > 1 a refutation only speaks of the coarsened problem: no bound is given.
+ * for every H, so a refuted height, raised to the next top, is a lower bound
+ * of the real problem, reported as stats.lower_bound (in bytes). At k > 1 a
+ * refutation only speaks of the coarsened problem: no bound is given.
  *
  * REDUCTIONS (compress=on, the default; compress=off builds the paper's plain
  * form: every instruction from the first start to the last end is a column of
@@ -75,9 +112,14 @@
  *      reachable from 0 and the tops of fixed tensors by steps
  *      o_j -> align_up(o_j + h_j, a_i) along conflicting pairs (j, i): a
  *      least fixed point computed once for the largest height tried, in one
- *      sweep up the offsets (a step always goes up, since h_j >= 1). The set
- *      for a lower H is the same set cut at H - h_i, because every tensor of
- *      a chain below i ends at or below i's offset.
+ *      merge of increasing streams, one per directed conflict edge (a step
+ *      always goes up, since h_j >= 1), kept as sorted lists: the work is
+ *      (offsets found) x (degree) x log, whatever the sizes in bytes. The
+ *      set for a lower H is the same set cut at H - h_i, because every
+ *      tensor of a chain below i ends at or below i's offset. An offset that
+ *      overlaps a fixed tensor i meets, or fails (R7) at hmax, is no landing
+ *      place of a gravity plan of arena <= hmax, so it is neither kept nor
+ *      followed.
  *
  * (R5) Components. Tensors whose (R3) ranges are linked by overlaps form a
  *      component; no tensor of one conflicts with a tensor of another, so
@@ -92,20 +134,36 @@
  *      twins never share an offset (they conflict), so chains of twins take
  *      increasing offsets in rank order, cutting k! equivalent orders to one.
  *
+ * (R7) The split filter. In any valid plan of arena <= H, at a kept start t
+ *      where i is live, every other tensor live at t conflicts with i, so it
+ *      lies wholly below o or wholly above o + h_i: those below sum to s <= o
+ *      and those above to load_t - h_i - s <= H - o - h_i. So some subset
+ *      sum s of the others' heights at t lies in [o - (H - load_t), o]. A
+ *      row failing this at some t is in no cover, and is dropped (at every
+ *      H; also at hmax inside (R4)). Subset sums are kept per (tensor, kept
+ *      start) up to 4096 of them (above that the filter is off there, which
+ *      is always sound). With H close to the max-load bound it leaves few
+ *      offsets per tensor. It is symmetric in twins (R6).
+ *
  * Search order: order=area (the paper's) takes tensors by decreasing
  * rectangle area h x (end - start + 1), ties by larger h, earlier start,
  * lower index; order=mrv takes the tensor with the fewest rows left (ties in
  * the area order). Rows are tried lowest offset first. Besides X's own dead
- * ends, dlx.c refutes a branch as soon as some instruction has fewer free,
- * still reachable cells than the heights of the unplaced tensors live there.
+ * ends, dlx.c refutes a branch by THE WEIGHTED BOUND above.
  *
- * BUDGETS. time=S and nodes=N stop the search; mem=B (default 2 GiB, or the
- * process's RLIMIT_AS if lower) bounds each matrix, estimated exactly from the
- * row counts before it is built. A matrix above it at the first height is
- * refused (AB_ELIMIT, naming the sizes and a k to try); at a later height it
- * stops the search like a budget. When a search stops, the best valid plan
- * found is returned (components solved so far combined with best-fit for the
- * rest), not marked proven, with the bound proven so far at k = 1.
+ * BUDGETS hold while anything is built, not only during the search.
+ * nodes=N counts search nodes (rows tried) plus one node per 1024 steps of
+ * building (an offset reached, a subset sum, a breakpoint, a matrix entry
+ * counted or written): deterministic. time=S is process CPU time (clock()),
+ * read before every charged node and every search node batch. mem=B
+ * (default 2 GiB, or the process's RLIMIT_AS if lower) bounds what is held
+ * at once: candidate lists, subset sums, tops, and each matrix, counted
+ * exactly before it is allocated. Whatever stops it (nodes, time, or mem,
+ * at any height, in any phase) the planner returns AB_OK with the best valid
+ * plan found (components solved so far combined with best-fit's plan for the
+ * rest; best-fit's plan at least), not marked proven, with the bound proven
+ * so far at k = 1 (the max-load bound at least); the note says which budget,
+ * at which height, and whether it was building or searching.
  *
  * FIXED OFFSETS at k > 1 must be multiples of k (the coarsened problem has no
  * other offsets): otherwise the planner fails with AB_EINPUT, naming the
@@ -113,6 +171,9 @@
  *
  * Offsets returned are bytes: units x (k x g). Determinism: every order is
  * total, nothing is random; only time= makes the stopping point vary.
+ * compress=off keeps the paper's plain form on the same interval matrix:
+ * every aligned offset is a candidate and every instruction a group, so its
+ * size still grows with bytes / k (mem= stops it from counts alone).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -1613,23 +1674,27 @@ static const ab_param_desc exact_cover_params[] = {
     {"order", "area|mrv", "area",
      "area: tensors by decreasing rectangle area (the paper's); mrv: fewest remaining rows first"},
     {"search", "up|down", "up",
-     "up: heights from the max-load bound up, the first with a cover is optimal; down: anytime, "
-     "from the best-fit arena down until a height is refuted"},
+     "up: from the max-load bound, then bisection over the possible arenas between refuted "
+     "heights and covers; down: anytime, from the best-fit arena down until a height is refuted"},
     {"compress", "on|off", "on",
-     "lossless reductions (gcd, kept instructions, gravity offsets, components, twins); off: the "
-     "paper's plain form"},
+     "lossless reductions (gcd, kept instructions, gravity offsets, components, twins, split "
+     "filter); off: the paper's plain form"},
     {"target", "min|capacity", "min",
      "min: the smallest arena; capacity: only whether the tensors fit the suite's capacity"},
-    {"time", "seconds > 0", "no limit", "stop the search after this long: the best plan so far"},
-    {"nodes", "integer >= 1", "no limit", "stop the search after this many nodes (rows tried)"},
+    {"time", "seconds > 0", "no limit",
+     "stop after this much CPU time, building included: the best plan so far"},
+    {"nodes", "integer >= 1", "no limit",
+     "stop after this many nodes (rows tried; 1024 building steps count as one): the best plan "
+     "so far"},
     {"mem", "bytes, K/M/G suffixes", "2G",
-     "refuse a matrix whose estimate is above this (checked before it is built)"},
+     "stop (with the best plan so far) before holding more than this (checked before allocating)"},
     {0},
 };
 
 const ab_planner abp_exact_cover = {
     .name = "exact-cover",
-    .summary = "Algorithm X with dancing links on the time x memory canvas (MinUn), optimal at k = 1",
+    .summary = "Algorithm X with dancing links on the time x memory canvas (MinUn) in compressed "
+               "coordinates, optimal at k = 1",
     .flags = AB_PLANNER_EXACT | AB_PLANNER_ANYTIME,
     .params = exact_cover_params,
     .plan = exact_cover_plan,
