@@ -3,12 +3,17 @@
  * test; see bench/README.md): for each input file and each planner spec, one
  * run in a forked child (so its peak RSS is its own), under a time budget.
  *
- *   bench_exact [-t SECONDS] [-p SPEC]... [-r COUNT:N:SEED] FILE...
+ *   bench_exact [-t SECONDS] [-p SPEC]... [-r COUNT:N:SEED[:KIND]] FILE...
  *
  * -r adds COUNT random problems of N tensors (seeds SEED, SEED+1, ...):
- * N/2 instructions, lives of 1-6 instructions (one in eight up to N/4),
- * sizes 1-32 KiB in KiB steps, alignment 1: mid-size instances whose optimum
- * is often above the max-load bound, so the search has real work.
+ * N/2 instructions, lives of 1-6 instructions (one in eight up to N/4).
+ * KIND kib (the default): sizes 1-32 KiB in KiB steps, alignment 1:
+ * mid-size instances whose optimum is often above the max-load bound, so the
+ * search has real work. KIND coprime: sizes 1-50000 bytes (any value, so
+ * their gcd is almost always 1), alignments 1, 2, 4, ..., 64 at random: the
+ * canvas of the old unit-cell matrix is tens of thousands of cells high.
+ * KIND clique: as coprime, but every tensor is live at instruction 0 (all
+ * pairwise in conflict: the most gravity offsets).
  *
  * FILE is a suite YAML, or a MiniMalloc CSV (`id,lower,upper,size`): MiniMalloc
  * live ranges are HALF-OPEN [lower, upper), so a buffer becomes a tensor live
@@ -20,7 +25,7 @@
  * 10 s; a spec may say time=60). Per run it prints: the file, the spec, the
  * outcome (proven optimal, fits the capacity, infeasible, budget, or the
  * planner's error), the arena and the max-load bound in bytes, the oracle's
- * verdict, the planner's proven bound, search nodes, wall seconds, nodes per
+ * verdict, the planner's proven bound, search nodes, wall and CPU seconds, nodes per
  * second, the child's peak RSS, and the planner's note.
  *
  * Exit status: 0 every plan valid (over-capacity counts as valid: that is the
@@ -126,7 +131,7 @@ typedef struct outcome {
     int verdict;            /* abo_verdict */
     int64_t arena, bound, lower_bound, nodes;
     bool proven;
-    double seconds;
+    double seconds, cpu;    /* wall and CPU (clock()) seconds of the planner */
     long maxrss_kib;        /* the child's peak RSS */
     char note[160];
     char error[AB_ERROR_MAX];
@@ -152,7 +157,9 @@ static void run_one(const ab_problem *p, const char *spec, outcome *o) {
     ab_plan plan;
     ab_plan_stats stats;
     double t0 = now_seconds();
+    clock_t c0 = clock();
     st = ab_planner_run(pl, &prm, p, &view, &plan, &stats, &err);
+    o->cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
     o->seconds = now_seconds() - t0;
     o->status = st;
     if (st == AB_OK) {
@@ -226,11 +233,14 @@ static uint64_t rng_next(void) { /* splitmix64 */
     return z ^ (z >> 31);
 }
 
-static void random_problem(ab_problem *p, size_t n, uint64_t seed) {
+typedef enum rkind { R_KIB, R_COPRIME, R_CLIQUE } rkind;
+
+static void random_problem(ab_problem *p, size_t n, uint64_t seed, rkind kind) {
+    static const char *const kname[] = {"random", "coprime", "clique"};
     rng_state = seed;
     ab_problem_init(p);
-    char name[32];
-    snprintf(name, sizeof name, "random-%zu-%llu", n, (unsigned long long)seed);
+    char name[48];
+    snprintf(name, sizeof name, "%s-%zu-%llu", kname[kind], n, (unsigned long long)seed);
     p->name = ab_strdup(name);
     int64_t horizon = (int64_t)n / 2 + 1;
     for (size_t i = 0; i < n; i++) {
@@ -238,21 +248,27 @@ static void random_problem(ab_problem *p, size_t n, uint64_t seed) {
         int64_t s = (int64_t)(rng_next() % (uint64_t)horizon);
         int64_t len = rng_next() % 8 == 0 ? 1 + (int64_t)(rng_next() % (n / 4 + 1))
                                           : 1 + (int64_t)(rng_next() % 6);
-        int64_t size = 1024 * (1 + (int64_t)(rng_next() % 32));
+        int64_t size = 1024 * (1 + (int64_t)(rng_next() % 32)), align = 1;
+        if (kind != R_KIB) {
+            size = 1 + (int64_t)(rng_next() % 50000);
+            align = (int64_t)1 << (rng_next() % 7);
+        }
+        if (kind == R_CLIQUE) s = 0;
         ab_tensor t = {.name = name, .size = size, .logical_bits = size * 8, .start = s,
-                       .end = s + len - 1, .align = 1, .offset = AB_NONE};
+                       .end = s + len - 1, .align = align, .offset = AB_NONE};
         ab_problem_add(p, &t, NULL);
     }
 }
 
 static void usage(void) {
-    fprintf(stderr, "usage: bench_exact [-t SECONDS] [-p SPEC]... [-r COUNT:N:SEED] FILE...\n"
+    fprintf(stderr, "usage: bench_exact [-t SECONDS] [-p SPEC]... [-r COUNT:N:SEED[:KIND]] FILE...\n"
                     "  FILE: a suite YAML or a MiniMalloc CSV (id,lower,upper,size; capacity from "
                     "X.<N>.csv)\n"
                     "  -p SPEC     planner spec (repeatable; default exact-cover)\n"
                     "  -t SECONDS  time budget appended as time= unless the spec sets it (default "
                     "10)\n"
-                    "  -r COUNT:N:SEED  also COUNT random problems of N tensors\n");
+                    "  -r COUNT:N:SEED[:KIND]  also COUNT random problems of N tensors; KIND kib "
+                    "(default), coprime or clique\n");
 }
 
 int main(int argc, char **argv) {
@@ -260,12 +276,18 @@ int main(int argc, char **argv) {
     size_t nspecs = 0;
     double budget = 10;
     unsigned long long rcount = 0, rn = 0, rseed = 0;
+    char kind_s[16] = "kib";
+    rkind kind = R_KIB;
     int opt;
     while ((opt = getopt(argc, argv, "p:t:r:h")) != -1) {
         if (opt == 'p' && nspecs < MAX_SPECS) specs[nspecs++] = optarg;
         else if (opt == 't' && (budget = atof(optarg)) > 0) continue;
-        else if (opt == 'r' && sscanf(optarg, "%llu:%llu:%llu", &rcount, &rn, &rseed) == 3 && rn > 0)
-            continue;
+        else if (opt == 'r' &&
+                 sscanf(optarg, "%llu:%llu:%llu:%15s", &rcount, &rn, &rseed, kind_s) >= 3 &&
+                 rn > 0 &&
+                 (strcmp(kind_s, "kib") == 0 || strcmp(kind_s, "coprime") == 0 ||
+                  strcmp(kind_s, "clique") == 0))
+            kind = kind_s[0] == 'k' ? R_KIB : kind_s[1] == 'o' ? R_COPRIME : R_CLIQUE;
         else {
             usage();
             return opt == 'h' ? 0 : 2;
@@ -277,8 +299,9 @@ int main(int argc, char **argv) {
     }
     if (nspecs == 0) specs[nspecs++] = "exact-cover";
     int rc = 0;
-    printf("%-22s %-38s %-10s %10s %10s %10s %12s %8s %10s %8s  %s\n", "file", "spec", "outcome",
-           "arena", "max-load", "proven>=", "nodes", "seconds", "nodes/s", "RSS MiB", "note");
+    printf("%-22s %-38s %-10s %10s %10s %10s %12s %8s %8s %10s %8s  %s\n", "file", "spec",
+           "outcome", "arena", "max-load", "proven>=", "nodes", "seconds", "cpu s", "nodes/s",
+           "RSS MiB", "note");
     int nfiles = argc - optind;
     for (int a = 0; a < nfiles + (int)rcount; a++) {
         ab_problem p;
@@ -292,7 +315,7 @@ int main(int argc, char **argv) {
             base = strrchr(argv[optind + a], '/');
             base = base ? base + 1 : argv[optind + a];
         } else {
-            random_problem(&p, (size_t)rn, rseed + (unsigned long long)(a - nfiles));
+            random_problem(&p, (size_t)rn, rseed + (unsigned long long)(a - nfiles), kind);
             base = p.name;
         }
         for (size_t s = 0; s < nspecs; s++) {
@@ -311,9 +334,9 @@ int main(int argc, char **argv) {
             }
             double nps = o.seconds > 0 ? (double)o.nodes / o.seconds : 0;
             printf("%-22s %-38s %-10s %10" PRId64 " %10" PRId64 " %10" PRId64 " %12" PRId64
-                   " %8.2f %10.0f %8.1f  %s\n",
+                   " %8.2f %8.2f %10.0f %8.1f  %s\n",
                    base, spec, outcome_word(&o), o.arena, o.bound, o.lower_bound, o.nodes, o.seconds,
-                   nps, (double)rss / 1024.0, o.status == AB_OK ? o.note : o.error);
+                   o.cpu, nps, (double)rss / 1024.0, o.status == AB_OK ? o.note : o.error);
             if (o.status == AB_OK && o.verdict != ABO_OK && o.verdict != ABO_OVER_CAPACITY) rc = 1;
         }
         ab_problem_free(&p);

@@ -1,6 +1,6 @@
 /*
  * dlx.c — Algorithm X with dancing links (see dlx.h for the layout and the
- * two pruning counters). The search is iterative (Knuth's steps X1-X8), so
+ * two pruning counters, the second weighted by column widths). The search is iterative (Knuth's steps X1-X8), so
  * its depth is not limited by the C stack.
  */
 #include "planners/dlx.h"
@@ -22,7 +22,8 @@ struct abp_dlx {
     int32_t *len;           /* per header 0..P+S: rows in the column */
     int32_t *left, *right;  /* the list of uncovered primary columns, 0..P */
     int32_t *group;         /* per secondary column (0-based) */
-    int64_t *live, *demand; /* per group */
+    int64_t *width;         /* per secondary column: the cells (bytes) it stands for */
+    int64_t *live, *demand; /* per group: widths of live columns; weights of primaries */
     int64_t nshort;         /* groups with live < demand */
     int64_t nzero;          /* uncovered primary columns with no row */
     int32_t *g0, *g1, *tprev, *tnext; /* per primary column (0-based) */
@@ -33,11 +34,7 @@ struct abp_dlx {
     bool overflow;          /* a row did not fit the counts given to abp_dlx_new */
 };
 
-double abp_dlx_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+double abp_dlx_now(void) { return (double)clock() / (double)CLOCKS_PER_SEC; }
 
 /* Saturating arithmetic for the estimate. */
 static int64_t sat_add(int64_t a, int64_t b) {
@@ -54,21 +51,26 @@ static int64_t total_nodes(int64_t nprimary, int64_t nsecondary, int64_t nrows, 
     return sat_add(sat_add(2 + nprimary, nsecondary), sat_add(nrows, nnodes));
 }
 
-int64_t abp_dlx_bytes(int64_t nprimary, int64_t ngroups, int64_t per_group, int64_t nrows,
-                      int64_t nnodes) {
-    int64_t nsecondary = sat_mul(ngroups, per_group);
+int64_t abp_dlx_bytes_cols(int64_t nprimary, int64_t nsecondary, int64_t ngroups, int64_t nrows,
+                           int64_t nnodes) {
     int64_t total = total_nodes(nprimary, nsecondary, nrows, nnodes);
-    if (total > ABP_DLX_MAX_NODES || nprimary < 0 || ngroups < 0 || per_group < 0 || nrows < 0 ||
-        nnodes < 0)
+    if (total > ABP_DLX_MAX_NODES || nprimary < 0 || nsecondary < 0 || ngroups < 0 ||
+        ngroups > ABP_DLX_MAX_NODES || nrows < 0 || nnodes < 0)
         return INT64_MAX;
     int64_t bytes = sat_mul(total, (int64_t)sizeof(dnode));
     bytes = sat_add(bytes, sat_mul(1 + nprimary + nsecondary, 4));      /* len */
     bytes = sat_add(bytes, sat_mul(nprimary + 1, 8));                   /* left, right */
-    bytes = sat_add(bytes, sat_mul(nsecondary, 4));                     /* group */
+    bytes = sat_add(bytes, sat_mul(nsecondary, 4 + 8));                 /* group, width */
     bytes = sat_add(bytes, sat_mul(ngroups, 16));                       /* live, demand */
     bytes = sat_add(bytes, sat_mul(nprimary, 4 * 5 + 8 * 2));           /* per primary */
     bytes = sat_add(bytes, sat_mul(nrows, 8));                          /* row_key */
     return sat_add(bytes, (int64_t)sizeof(abp_dlx));
+}
+
+int64_t abp_dlx_bytes(int64_t nprimary, int64_t ngroups, int64_t per_group, int64_t nrows,
+                      int64_t nnodes) {
+    if (ngroups < 0 || per_group < 0) return INT64_MAX;
+    return abp_dlx_bytes_cols(nprimary, sat_mul(ngroups, per_group), ngroups, nrows, nnodes);
 }
 
 void abp_dlx_free(abp_dlx *m) {
@@ -78,6 +80,7 @@ void abp_dlx_free(abp_dlx *m) {
     ab_free(m->left);
     ab_free(m->right);
     ab_free(m->group);
+    ab_free(m->width);
     ab_free(m->live);
     ab_free(m->demand);
     ab_free(m->g0);
@@ -91,10 +94,9 @@ void abp_dlx_free(abp_dlx *m) {
     ab_free(m);
 }
 
-abp_dlx *abp_dlx_new(int32_t nprimary, int32_t ngroups, int32_t per_group, int64_t nrows,
-                     int64_t nnodes) {
-    if (abp_dlx_bytes(nprimary, ngroups, per_group, nrows, nnodes) == INT64_MAX) return NULL;
-    int32_t nsecondary = ngroups * per_group; /* fits: checked by abp_dlx_bytes */
+abp_dlx *abp_dlx_new_cols(int32_t nprimary, int32_t nsecondary, int32_t ngroups, int64_t nrows,
+                          int64_t nnodes) {
+    if (abp_dlx_bytes_cols(nprimary, nsecondary, ngroups, nrows, nnodes) == INT64_MAX) return NULL;
     int64_t total = total_nodes(nprimary, nsecondary, nrows, nnodes);
     abp_dlx *m = ab_calloc(1, sizeof *m);
     if (m == NULL) return NULL;
@@ -108,7 +110,8 @@ abp_dlx *abp_dlx_new(int32_t nprimary, int32_t ngroups, int32_t per_group, int64
     m->len = ab_calloc(1 + P + S, sizeof *m->len);
     m->left = ab_alloc_array(P + 1, sizeof *m->left);
     m->right = ab_alloc_array(P + 1, sizeof *m->right);
-    m->group = ab_alloc_array(S + 1, sizeof *m->group);
+    m->group = ab_calloc(S + 1, sizeof *m->group);
+    m->width = ab_alloc_array(S + 1, sizeof *m->width);
     m->live = ab_calloc(G + 1, sizeof *m->live);
     m->demand = ab_calloc(G + 1, sizeof *m->demand);
     m->g0 = ab_alloc_array(P + 1, sizeof *m->g0);
@@ -119,13 +122,13 @@ abp_dlx *abp_dlx_new(int32_t nprimary, int32_t ngroups, int32_t per_group, int64
     m->placed = ab_alloc_array(P + 1, sizeof *m->placed);
     m->row_key = ab_alloc_array((size_t)nrows + 1, sizeof *m->row_key);
     m->stack = ab_alloc_array(P + 1, sizeof *m->stack);
-    if (!m->node || !m->len || !m->left || !m->right || !m->group || !m->live || !m->demand ||
+    if (!m->node || !m->len || !m->left || !m->right || !m->group || !m->width || !m->live || !m->demand ||
         !m->g0 || !m->g1 || !m->tprev || !m->tnext || !m->weight || !m->placed || !m->row_key ||
         !m->stack) {
         abp_dlx_free(m);
         return NULL;
     }
-    for (int32_t s = 0; s < nsecondary; s++) m->group[s] = s / per_group;
+    for (int32_t s = 0; s < nsecondary; s++) m->width[s] = 1;
     for (int32_t c = 0; c <= nprimary + nsecondary; c++) m->node[c] = (dnode){c, c, 0};
     for (int32_t i = 0; i <= nprimary; i++) {
         m->left[i] = i == 0 ? nprimary : i - 1;
@@ -141,6 +144,20 @@ abp_dlx *abp_dlx_new(int32_t nprimary, int32_t ngroups, int32_t per_group, int64
     m->node[m->spacer] = (dnode){0, 0, 0};
     m->used = (int64_t)m->spacer + 1;
     return m;
+}
+
+abp_dlx *abp_dlx_new(int32_t nprimary, int32_t ngroups, int32_t per_group, int64_t nrows,
+                     int64_t nnodes) {
+    if (abp_dlx_bytes(nprimary, ngroups, per_group, nrows, nnodes) == INT64_MAX) return NULL;
+    int32_t nsecondary = ngroups * per_group; /* fits: checked by abp_dlx_bytes */
+    abp_dlx *m = abp_dlx_new_cols(nprimary, nsecondary, ngroups, nrows, nnodes);
+    for (int32_t s = 0; m != NULL && s < nsecondary; s++) m->group[s] = s / per_group;
+    return m;
+}
+
+void abp_dlx_secondary(abp_dlx *m, int32_t s, int32_t group, int64_t width) {
+    m->group[s] = group;
+    m->width[s] = width;
 }
 
 void abp_dlx_primary(abp_dlx *m, int32_t i, int32_t g0, int32_t g1, int64_t weight,
@@ -184,11 +201,19 @@ void abp_dlx_add_row(abp_dlx *m, int32_t prim, int64_t key, const int32_t *secs,
 
 /* ---- the counters ------------------------------------------------------------ */
 
-static inline void live_dec(abp_dlx *m, int32_t g) {
-    if (m->live[g]-- == m->demand[g]) m->nshort++;
+/* Secondary column s (0-based) stops / starts being live: its width leaves
+ * or joins its group's live total. */
+static inline void live_dec(abp_dlx *m, int32_t s) {
+    int32_t g = m->group[s];
+    bool was = m->live[g] < m->demand[g];
+    m->live[g] -= m->width[s];
+    m->nshort += (int64_t)(m->live[g] < m->demand[g]) - (int64_t)was;
 }
-static inline void live_inc(abp_dlx *m, int32_t g) {
-    if (++m->live[g] == m->demand[g]) m->nshort--;
+static inline void live_inc(abp_dlx *m, int32_t s) {
+    int32_t g = m->group[s];
+    bool was = m->live[g] < m->demand[g];
+    m->live[g] += m->width[s];
+    m->nshort += (int64_t)(m->live[g] < m->demand[g]) - (int64_t)was;
 }
 
 /* Adds delta to the demand of every group of primary column i. */
@@ -206,7 +231,7 @@ static void counters_init(abp_dlx *m) {
     memset(m->live, 0, (size_t)m->G * sizeof *m->live);
     memset(m->demand, 0, (size_t)m->G * sizeof *m->demand);
     for (int32_t s = 0; s < m->S; s++)
-        if (m->len[1 + m->P + s] > 0) m->live[m->group[s]]++;
+        if (m->len[1 + m->P + s] > 0) m->live[m->group[s]] += m->width[s];
     m->nzero = 0;
     for (int32_t i = 0; i < m->P; i++) {
         if (m->len[1 + i] == 0) m->nzero++;
@@ -249,7 +274,7 @@ static void hide(abp_dlx *m, int32_t p) {
         nd[d].up = u;
         if (--m->len[c] == 0) {
             if (c <= m->P) m->nzero++;
-            else live_dec(m, m->group[c - m->P - 1]);
+            else live_dec(m, c - m->P - 1);
         }
         q++;
     }
@@ -271,7 +296,7 @@ static void unhide(abp_dlx *m, int32_t p) {
         nd[d].up = q;
         if (m->len[c]++ == 0) {
             if (c <= m->P) m->nzero--;
-            else live_inc(m, m->group[c - m->P - 1]);
+            else live_inc(m, c - m->P - 1);
         }
         q--;
     }
@@ -297,13 +322,13 @@ static void uncover_primary(abp_dlx *m, int32_t c) {
  * was one) and every other row through it goes. Its own list is left as it
  * is, so len[c] does not change while it is covered. */
 static void cover_secondary(abp_dlx *m, int32_t c) {
-    if (m->len[c] > 0) live_dec(m, m->group[c - m->P - 1]);
+    if (m->len[c] > 0) live_dec(m, c - m->P - 1);
     for (int32_t p = m->node[c].down; p != c; p = m->node[p].down) hide(m, p);
 }
 
 static void uncover_secondary(abp_dlx *m, int32_t c) {
     for (int32_t p = m->node[c].up; p != c; p = m->node[p].up) unhide(m, p);
-    if (m->len[c] > 0) live_inc(m, m->group[c - m->P - 1]);
+    if (m->len[c] > 0) live_inc(m, c - m->P - 1);
 }
 
 /* Covers the secondary columns of the row whose primary node is x (its

@@ -5,7 +5,9 @@
  * The matrix has primary columns, each to be covered exactly once, and
  * secondary columns, each covered at most once. A row covers one primary
  * column and a set of secondary columns, and carries a key (exact_cover.c:
- * primary = tensor, secondary = cell (time, memory unit), key = offset).
+ * primary = tensor, secondary = (instruction, elementary memory interval),
+ * key = offset). A secondary column belongs to a group and has a width (the
+ * bytes of its interval; 1 for a unit cell).
  *
  * Layout (Knuth's DLX1): one array of nodes {up, down, col}. Node 0 is the
  * root of the list of uncovered primary columns; nodes 1..P are the primary
@@ -20,13 +22,18 @@
  * early; both only ever refute a branch that has no cover below it:
  *   - zero: uncovered primary columns with no row left (X's usual dead end,
  *     caught when it happens rather than when the column is chosen);
- *   - short: groups g (exact_cover.c: instructions) where the cells still
- *     coverable, live[g] = uncovered secondary columns of group g with a row
- *     left, are fewer than the demand[g] = sum of weights of the uncovered
- *     primary columns whose group range holds g (the heights of the unplaced
- *     tensors live at g). Every remaining primary column must cover `weight`
- *     distinct cells of each group of its range, each still uncovered and
- *     reachable by a remaining row, so live[g] >= demand[g] is necessary.
+ *   - short: groups g (exact_cover.c: instructions) where the width still
+ *     coverable, live[g] = the sum of the widths of the uncovered secondary
+ *     columns of group g with a row left, is below demand[g] = the sum of
+ *     the weights of the uncovered primary columns whose group range holds g
+ *     (the heights of the unplaced tensors live at g). It is sound when every
+ *     row of a primary column covers, in each group of the column's range,
+ *     secondary columns whose widths sum to exactly its weight (exact_cover.c:
+ *     a row's byte range is a union of elementary intervals of that
+ *     instruction). Then in any cover below the current node, the remaining
+ *     primary columns take pairwise disjoint sets of columns of group g, each
+ *     uncovered now and each with a row left (the chosen one), of total
+ *     width demand[g]: so live[g] >= demand[g] is necessary.
  *
  * Twins (primary columns whose rows are interchangeable, see exact_cover.c)
  * form chains; the keys chosen along a chain must increase, so only one of
@@ -52,7 +59,7 @@ typedef struct abp_dlx abp_dlx;
 typedef struct abp_dlx_budget {
     int64_t nodes;       /* search nodes spent so far (rows tried), updated */
     int64_t max_nodes;   /* stop when nodes reaches it; <= 0: no limit */
-    double deadline;     /* CLOCK_MONOTONIC seconds; <= 0: no limit */
+    double deadline;     /* process CPU seconds (abp_dlx_now); <= 0: no limit */
     bool out;            /* set when a limit stopped a search */
     /* internal, zero to start: the clock is read every `every` nodes, fewer
      * as nodes get cheaper (at most 64), each node when they are slow */
@@ -77,8 +84,24 @@ typedef enum abp_dlx_order { ABP_DLX_STATIC, ABP_DLX_MRV } abp_dlx_order;
 int64_t abp_dlx_bytes(int64_t nprimary, int64_t ngroups, int64_t per_group, int64_t nrows,
                       int64_t nnodes);
 
+/* The same for nsecondary secondary columns in ngroups groups (abp_dlx_new_cols). */
+int64_t abp_dlx_bytes_cols(int64_t nprimary, int64_t nsecondary, int64_t ngroups, int64_t nrows,
+                           int64_t nnodes);
+
+/* A matrix for nprimary primary columns and nsecondary secondary columns in
+ * ngroups groups, with room for exactly nrows rows of nnodes nodes in all
+ * (primary nodes included, spacers not). Every secondary column starts in
+ * group 0 with width 1: set each with abp_dlx_secondary before adding rows.
+ * Returns NULL on OOM or when abp_dlx_bytes_cols says the counts are too
+ * large. */
+abp_dlx *abp_dlx_new_cols(int32_t nprimary, int32_t nsecondary, int32_t ngroups, int64_t nrows,
+                          int64_t nnodes);
+
+/* Puts secondary column s (0-based) in group `group` with width `width` >= 1. */
+void abp_dlx_secondary(abp_dlx *m, int32_t s, int32_t group, int64_t width);
+
 /* A matrix for nprimary primary columns and ngroups x per_group secondary
- * columns, secondary column s being in group s / per_group, with room for
+ * columns of width 1, secondary column s being in group s / per_group, with room for
  * exactly nrows rows of nnodes nodes in all (primary nodes included, spacers
  * not). Returns NULL on OOM or when abp_dlx_bytes says the counts are too
  * large. */
@@ -106,7 +129,7 @@ bool abp_dlx_overflowed(const abp_dlx *m);
  * the search, so it may be searched again. */
 abp_dlx_result abp_dlx_search(abp_dlx *m, abp_dlx_order order, abp_dlx_budget *b, int64_t *keys);
 
-/* Monotonic clock in seconds, for budgets. */
+/* The process's CPU time in seconds (clock()), for budgets. */
 double abp_dlx_now(void);
 
 #endif

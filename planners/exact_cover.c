@@ -5,31 +5,68 @@
  * THE METHOD. Sizes are rounded up to a multiple of k bytes and counted in
  * units of k (ab_problem_coarsen); offsets are multiples of k. Each tensor is
  * a rectangle: its live range across, its height h (units) up. On a canvas of
- * height H, placing tensor i at offset o covers the cells (t, r) for t in its
- * live range and r in [o, o + h). The exact-cover matrix (dlx.h) has a primary
- * column per tensor, to be covered once, a secondary column per cell, to be
- * covered at most once, and a row per (tensor, aligned offset with o + h <= H).
- * A cover is exactly a valid plan of arena <= H. Tensors with a fixed offset
- * are placed before the search: their cells take no row, and no row of a free
- * tensor overlaps them (a forced choice, not a reduction).
+ * height H the exact-cover matrix (dlx.h) has a primary column per free
+ * tensor, to be covered once, and a row per (tensor i, candidate offset o)
+ * with o + h_i <= H. MinUn's paper has a secondary column per cell (t, r) of
+ * the canvas, so its size grows with H, i.e. with bytes / gcd. Here the
+ * memory axis is cut at breakpoints instead (COMPRESSED COORDINATES):
  *
- * HEIGHTS. search=up (default) starts at the max-load bound L (in units) and
- * tries H = L, L + 1, ...; each H with no cover is refuted exhaustively, so the
- * first H with a cover is the optimum for that k. Best-fit (the lowest arena
- * of best-fit in orders start, size and area, run on the same units problem)
- * gives a valid plan of arena U first: heights stop below U, and if all of
- * them are refuted, best-fit's plan is the optimum. search=down starts at
- * U - 1 and lowers H below each cover found (anytime) until a height is
- * refuted: the last cover is then optimal. target=capacity asks only whether
- * the tensors fit in the suite's capacity (one height), as MiniMalloc does.
- * With a capacity, heights above it are never tried: when every height up to
- * it is refuted the suite is infeasible, the best plan found (over capacity)
- * is returned, and the checker's over-capacity verdict records "infeasible".
+ *   At each matrix instruction t, the breakpoints B_t are the values o and
+ *   o + h_i over every row (i, o) of a tensor i live at t. Consecutive
+ *   breakpoints b < b' bound an elementary interval [b, b'), and a secondary
+ *   column is (t, elementary interval of B_t), to be covered at most once,
+ *   with width b' - b. Row (i, o) covers, at every instruction t of i's
+ *   range, the elementary intervals of B_t inside [o, o + h_i).
+ *
+ * LOSSLESS. Fix t and two rows (i, o), (j, p) of tensors live at t. Both
+ * endpoints of each are in B_t, so [o, o + h_i) is exactly the union of the
+ * elementary intervals it covers (they tile it), and so is [p, p + h_j).
+ * If the two byte ranges meet, their intersection [max(o, p), min(o + h_i,
+ * p + h_j)) is non-empty with both ends in B_t, hence a non-empty union of
+ * elementary intervals, each covered by both rows: they share a column.
+ * Conversely a shared column is a non-empty interval inside both ranges. So
+ * two rows share a secondary column iff their tensors are both live at some
+ * matrix instruction and their byte ranges overlap, which is exactly the
+ * old cell matrix's condition; a set of rows, one per tensor, is a cover of
+ * the interval matrix iff it is a cover of the cell matrix iff (with the
+ * fixed tensors, whose overlapping offsets take no row) it is a valid plan
+ * of arena <= H with those offsets. The matrix size now grows with the rows
+ * and breakpoints, never with H: a row has at most |B_t| - 1 columns per
+ * instruction, whatever the bytes.
+ *
+ * THE WEIGHTED BOUND. dlx.c refutes a branch when, at some instruction, the
+ * summed width of the uncovered columns that still have a row is below the
+ * summed heights of the unplaced tensors live there. Sound: the columns a
+ * row covers at t tile [o, o + h_i), so their widths sum to h_i; in any
+ * cover below the node, the unplaced tensors take pairwise disjoint sets of
+ * such columns (each uncovered now, each with a row left: the chosen one),
+ * of total width their summed heights.
+ *
+ * HEIGHTS. A cover at H stays a cover at every H' > H (rows only grow with
+ * H, also under (R7)), and a plan's arena, for candidate offsets, is one of
+ * the component's TOPS: o + h_i over its candidates, and the fixed tops. So
+ * a height H with no cover refutes every height below the next top above
+ * it, and heights between tops are never tried. search=up (default) starts
+ * at the max-load bound L (in units) for each component, then bisects over
+ * the tops between the highest refuted height and the component's best
+ * plan: a refutation raises the bound to the next top, a cover lowers the
+ * plan. It ends with the plan at the bound: the optimum for that k.
+ * Best-fit (the lowest arena of best-fit in orders start, size and area, run
+ * on the same units problem) gives a valid plan of arena U first, and
+ * candidates are computed only up to hmax = U - 1 (or the capacity): a
+ * component refuted up to hmax leaves best-fit's plan optimal. search=down
+ * starts at U - 1 and lowers H below each cover found (anytime) until a
+ * height is refuted: the last cover is then optimal. target=capacity asks
+ * only whether the tensors fit in the suite's capacity (one height), as
+ * MiniMalloc does. With a capacity, heights above it are never tried: when
+ * every height up to it is refuted the suite is infeasible, the best plan
+ * found (over capacity) is returned, and the checker's over-capacity
+ * verdict records "infeasible".
  *
  * PROOFS. At k = 1 every reduction below keeps "a cover exists at height H"
- * for every H, so a refuted height is a lower bound of the real problem and
- * (highest refuted + 1) x unit bytes is reported as stats.lower_bound. At
- * k > 1 a refutation only speaks of the coarsened problem: no bound is given.
+ * for every H, so a refuted height, raised to the next top, is a lower bound
+ * of the real problem, reported as stats.lower_bound (in bytes). At k > 1 a
+ * refutation only speaks of the coarsened problem: no bound is given.
  *
  * REDUCTIONS (compress=on, the default; compress=off builds the paper's plain
  * form: every instruction from the first start to the last end is a column of
@@ -75,9 +112,14 @@
  *      reachable from 0 and the tops of fixed tensors by steps
  *      o_j -> align_up(o_j + h_j, a_i) along conflicting pairs (j, i): a
  *      least fixed point computed once for the largest height tried, in one
- *      sweep up the offsets (a step always goes up, since h_j >= 1). The set
- *      for a lower H is the same set cut at H - h_i, because every tensor of
- *      a chain below i ends at or below i's offset.
+ *      merge of increasing streams, one per directed conflict edge (a step
+ *      always goes up, since h_j >= 1), kept as sorted lists: the work is
+ *      (offsets found) x (degree) x log, whatever the sizes in bytes. The
+ *      set for a lower H is the same set cut at H - h_i, because every
+ *      tensor of a chain below i ends at or below i's offset. An offset that
+ *      overlaps a fixed tensor i meets, or fails (R7) at hmax, is no landing
+ *      place of a gravity plan of arena <= hmax, so it is neither kept nor
+ *      followed.
  *
  * (R5) Components. Tensors whose (R3) ranges are linked by overlaps form a
  *      component; no tensor of one conflicts with a tensor of another, so
@@ -92,20 +134,36 @@
  *      twins never share an offset (they conflict), so chains of twins take
  *      increasing offsets in rank order, cutting k! equivalent orders to one.
  *
+ * (R7) The split filter. In any valid plan of arena <= H, at a kept start t
+ *      where i is live, every other tensor live at t conflicts with i, so it
+ *      lies wholly below o or wholly above o + h_i: those below sum to s <= o
+ *      and those above to load_t - h_i - s <= H - o - h_i. So some subset
+ *      sum s of the others' heights at t lies in [o - (H - load_t), o]. A
+ *      row failing this at some t is in no cover, and is dropped (at every
+ *      H; also at hmax inside (R4)). Subset sums are kept per (tensor, kept
+ *      start) up to 4096 of them (above that the filter is off there, which
+ *      is always sound). With H close to the max-load bound it leaves few
+ *      offsets per tensor. It is symmetric in twins (R6).
+ *
  * Search order: order=area (the paper's) takes tensors by decreasing
  * rectangle area h x (end - start + 1), ties by larger h, earlier start,
  * lower index; order=mrv takes the tensor with the fewest rows left (ties in
  * the area order). Rows are tried lowest offset first. Besides X's own dead
- * ends, dlx.c refutes a branch as soon as some instruction has fewer free,
- * still reachable cells than the heights of the unplaced tensors live there.
+ * ends, dlx.c refutes a branch by THE WEIGHTED BOUND above.
  *
- * BUDGETS. time=S and nodes=N stop the search; mem=B (default 2 GiB, or the
- * process's RLIMIT_AS if lower) bounds each matrix, estimated exactly from the
- * row counts before it is built. A matrix above it at the first height is
- * refused (AB_ELIMIT, naming the sizes and a k to try); at a later height it
- * stops the search like a budget. When a search stops, the best valid plan
- * found is returned (components solved so far combined with best-fit for the
- * rest), not marked proven, with the bound proven so far at k = 1.
+ * BUDGETS hold while anything is built, not only during the search.
+ * nodes=N counts search nodes (rows tried) plus one node per 1024 steps of
+ * building (an offset reached, a subset sum, a breakpoint, a matrix entry
+ * counted or written): deterministic. time=S is process CPU time (clock()),
+ * read before every charged node and every search node batch. mem=B
+ * (default 2 GiB, or the process's RLIMIT_AS if lower) bounds what is held
+ * at once: candidate lists, subset sums, tops, and each matrix, counted
+ * exactly before it is allocated. Whatever stops it (nodes, time, or mem,
+ * at any height, in any phase) the planner returns AB_OK with the best valid
+ * plan found (components solved so far combined with best-fit's plan for the
+ * rest; best-fit's plan at least), not marked proven, with the bound proven
+ * so far at k = 1 (the max-load bound at least); the note says which budget,
+ * at which height, and whether it was building or searching.
  *
  * FIXED OFFSETS at k > 1 must be multiples of k (the coarsened problem has no
  * other offsets): otherwise the planner fails with AB_EINPUT, naming the
@@ -113,6 +171,9 @@
  *
  * Offsets returned are bytes: units x (k x g). Determinism: every order is
  * total, nothing is random; only time= makes the stopping point vary.
+ * compress=off keeps the paper's plain form on the same interval matrix:
+ * every aligned offset is a candidate and every instruction a group, so its
+ * size still grows with bytes / k (mem= stops it from counts alone).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -121,16 +182,13 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "core/sort.h"
 #include "planners/dlx.h"
 #include "planners/planner.h"
 
 __extension__ typedef __int128 i128;
 
 #define EC_DEFAULT_MEM ((int64_t)2 << 30)
-/* Work limits of (R4): skip it (every aligned offset stays) above these. */
-#define EC_NORMAL_MAX_FREE 8192 /* free tensors in a component (a pairwise scan) */
-#define EC_NORMAL_MAX_WORK ((int64_t)200 * 1000 * 1000)
-#define EC_NORMAL_MAX_ADJ ((int64_t)20 * 1000 * 1000)
 
 typedef struct ec_opts {
     int64_t k;
@@ -151,7 +209,11 @@ typedef struct ec_tensor {
     int32_t comp;
     int32_t rank;          /* position among its component's free tensors */
     int32_t tprev, tnext;  /* twins, as ranks in the component, or -1 */
-    uint64_t *normal;      /* (R4) offsets 0 .. hmax - h, or NULL: every aligned one */
+    int64_t *cand;         /* candidate offsets (R4; compress=off: every aligned one), */
+    int64_t ncand;         /* increasing, <= hmax - h, clear of the fixed tensors met */
+    size_t cand_cap;
+    int64_t *ss;           /* (R7) per kept start j of its range: subset sums of the */
+    int64_t *ss_at;        /* others live there, ss[ss_at[2j] .. ss_at[2j+1]); -1: none */
 } ec_tensor;
 
 typedef struct ec_comp {
@@ -161,6 +223,9 @@ typedef struct ec_comp {
     size_t nfree, nfixed;
     int64_t lb;            /* max-load and fixed tops in it, units */
     int64_t arena;         /* of its tensors in the current best plan */
+    int64_t *tops;         /* where its arena may land: candidate + h, fixed tops */
+    size_t ntops;
+    int64_t floor;         /* no cover below: the largest lowest top of a tensor */
 } ec_comp;
 
 typedef enum ec_end {
@@ -169,7 +234,7 @@ typedef enum ec_end {
     EC_INFEASIBLE,  /* refuted every height up to the capacity */
     EC_FITS,        /* target=capacity: a plan within it */
     EC_BUDGET,      /* time or nodes ran out */
-    EC_MEMORY       /* a matrix above mem at a later height */
+    EC_MEMORY       /* building would pass mem= */
 } ec_end;
 
 typedef struct ec {
@@ -185,41 +250,21 @@ typedef struct ec {
     size_t *comp_order;    /* components by decreasing lb, then index */
     int32_t T;             /* kept starts */
     int64_t lb, ub, cap, hmax;
+    int64_t *load;         /* per kept start: the heights live there (saturated) */
     int64_t *best;         /* current best plan, units */
     abp_dlx_budget budget;
-    int64_t refuted;       /* highest height refuted by search, -1 */
+    int64_t lbr;           /* bound proven by refutations: every lower height refuted */
+    int64_t heights;       /* matrices built */
     int64_t stop_h;        /* the height being worked on when it stopped */
-    int64_t mem_need;      /* the estimate that stopped it (EC_MEMORY) */
-    int64_t normal_bytes;
-    /* scratch, sized for the largest component */
-    int64_t *forb;         /* pairs lo, hi */
-    int32_t *secs;
-    size_t secs_cap;
-    int64_t *keys;
+    int64_t mem_need;      /* the need that stopped it (EC_MEMORY) */
+    int64_t held;          /* bytes held by candidates, heights and the matrix */
+    int64_t work;          /* building steps not yet charged */
+    const char *why_building; /* what was being built when it stopped, or NULL */
+    char why[112];         /* why mem= stopped it */
+    int64_t *keys;         /* scratch, for the largest component */
 } ec;
 
 /* ---- parameters ---------------------------------------------------------------- */
-
-/* Parses "123", "64K", "2G" (binary multiples) into bytes. */
-static bool parse_bytes(const char *s, int64_t *out) {
-    size_t len = strlen(s), digits = len;
-    int64_t mul = 1;
-    if (len > 0) {
-        switch (s[len - 1]) {
-        case 'k': case 'K': mul = (int64_t)1 << 10; break;
-        case 'm': case 'M': mul = (int64_t)1 << 20; break;
-        case 'g': case 'G': mul = (int64_t)1 << 30; break;
-        case 't': case 'T': mul = (int64_t)1 << 40; break;
-        default: break;
-        }
-        if (mul > 1) digits--;
-    }
-    int64_t v;
-    if (digits == 0 || s[0] == '-' || s[0] == '+' || !ab_parse_int64(s, digits, &v) || v < 1 ||
-        ab_mul_ovf(v, mul, out))
-        return false;
-    return true;
-}
 
 /* Reads key as one of two words; *second is set when it is the second. */
 static ab_status param_choice(const ab_params *opt, const char *key, const char *a, const char *b,
@@ -233,7 +278,7 @@ static ab_status param_choice(const ab_params *opt, const char *key, const char 
 
 static ab_status parse_opts(const ab_params *opt, ec_opts *o, ab_error *err) {
     bool mrv;
-    ab_status st = ab_params_int(opt, "k", 1, 1, AB_MAX_SIZE, &o->k, err);
+    ab_status st = ab_params_k(opt, &o->k, err);
     if (st == AB_OK) st = param_choice(opt, "order", "area", "mrv", &mrv, err);
     if (st == AB_OK) st = param_choice(opt, "search", "up", "down", &o->down, err);
     bool off;
@@ -257,7 +302,7 @@ static ab_status parse_opts(const ab_params *opt, ec_opts *o, ab_error *err) {
     }
     o->mem = EC_DEFAULT_MEM;
     v = ab_params_get(opt, "mem");
-    if (v != NULL && !parse_bytes(v, &o->mem))
+    if (v != NULL && !ab_parse_bytes(v, &o->mem))
         return ab_fail(err, AB_EINPUT,
                        "parameter mem: expected bytes >= 1, optionally with K, M, G or T, got '%s'",
                        v);
@@ -290,8 +335,6 @@ static int64_t sat_mul(int64_t a, int64_t b) {
  * (far below int64). */
 static int64_t align_up(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
-static inline bool bit_get(const uint64_t *b, int64_t i) { return (b[i >> 6] >> (i & 63)) & 1u; }
-static inline void bit_set(uint64_t *b, int64_t i) { b[i >> 6] |= (uint64_t)1 << (i & 63); }
 
 static bool in_comp_conflict(const ec_tensor *x, const ec_tensor *y) {
     return x->cts <= y->cte && y->cts <= x->cte;
@@ -322,14 +365,18 @@ static const char *human_bytes(char *buf, size_t len, int64_t v) {
 
 static void ec_free(ec *e) {
     ab_problem_free(&e->q);
-    for (size_t i = 0; e->t && i < e->n; i++) ab_free(e->t[i].normal);
+    for (size_t i = 0; e->t && i < e->n; i++) {
+        ab_free(e->t[i].cand);
+        ab_free(e->t[i].ss);
+        ab_free(e->t[i].ss_at);
+    }
+    ab_free(e->load);
+    for (size_t c = 0; e->comp && c < e->ncomp; c++) ab_free(e->comp[c].tops);
     ab_free(e->t);
     ab_free(e->members);
     ab_free(e->comp);
     ab_free(e->comp_order);
     ab_free(e->best);
-    ab_free(e->forb);
-    ab_free(e->secs);
     ab_free(e->keys);
 }
 
@@ -481,12 +528,12 @@ static ab_status make_times(ec *e, ab_error *err) {
 }
 
 /* The rank order: decreasing area, larger h, earlier start, lower index. The
- * comparators read sort_e: planning is single-threaded per process. */
-static const ec *sort_e;
+ * comparators take the planner's state as ab_sort's context. */
 
-static int by_rank(const void *pa, const void *pb) {
+static int by_rank(const void *pa, const void *pb, const void *ctx) {
+    const ec *e = ctx;
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    const ab_tensor *x = &sort_e->q.t[a], *y = &sort_e->q.t[b];
+    const ab_tensor *x = &e->q.t[a], *y = &e->q.t[b];
     bool fa = x->offset != AB_NONE, fb = y->offset != AB_NONE;
     if (fa != fb) return fa ? 1 : -1; /* free tensors first */
     i128 ax = (i128)x->size * (x->end - x->start + 1), ay = (i128)y->size * (y->end - y->start + 1);
@@ -496,22 +543,24 @@ static int by_rank(const void *pa, const void *pb) {
     return (a > b) - (a < b);
 }
 
-static int by_cts(const void *pa, const void *pb) {
+static int by_cts(const void *pa, const void *pb, const void *ctx) {
+    const ec *e = ctx;
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    int32_t x = sort_e->t[a].cts, y = sort_e->t[b].cts;
+    int32_t x = e->t[a].cts, y = e->t[b].cts;
     if (x != y) return x < y ? -1 : 1;
     return (a > b) - (a < b);
 }
 
 /* Twins (R6) in the same component: same h, a and range; then rank. */
-static int by_twin(const void *pa, const void *pb) {
+static int by_twin(const void *pa, const void *pb, const void *ctx) {
+    const ec *e = ctx;
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    const ec_tensor *x = &sort_e->t[a], *y = &sort_e->t[b];
+    const ec_tensor *x = &e->t[a], *y = &e->t[b];
     if (x->h != y->h) return x->h < y->h ? -1 : 1;
     if (x->a != y->a) return x->a < y->a ? -1 : 1;
     if (x->cts != y->cts) return x->cts < y->cts ? -1 : 1;
     if (x->cte != y->cte) return x->cte < y->cte ? -1 : 1;
-    return by_rank(pa, pb);
+    return by_rank(pa, pb, ctx);
 }
 
 static bool is_twin(const ec_tensor *x, const ec_tensor *y) {
@@ -523,15 +572,14 @@ static bool is_twin(const ec_tensor *x, const ec_tensor *y) {
 static ab_status order_members(ec *e, ab_error *err) {
     size_t *tmp = ab_alloc_array(e->n, sizeof *tmp);
     if (tmp == NULL) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
-    sort_e = e;
     for (size_t c = 0; c < e->ncomp; c++) {
         ec_comp *k = &e->comp[c];
         size_t *mem = e->members + k->first;
-        qsort(mem, k->nfree + k->nfixed, sizeof *mem, by_rank);
+        ab_sort(mem, k->nfree + k->nfixed, sizeof *mem, by_rank, e);
         for (size_t r = 0; r < k->nfree; r++) e->t[mem[r]].rank = (int32_t)r;
         if (!e->o.compress) continue;
         memcpy(tmp, mem, k->nfree * sizeof *tmp);
-        qsort(tmp, k->nfree, sizeof *tmp, by_twin);
+        ab_sort(tmp, k->nfree, sizeof *tmp, by_twin, e);
         for (size_t j = 1; j < k->nfree; j++) {
             ec_tensor *x = &e->t[tmp[j - 1]], *y = &e->t[tmp[j]];
             if (!is_twin(x, y)) continue;
@@ -551,8 +599,7 @@ static ab_status make_components(ec *e, ab_error *err) {
     if (!e->members || !e->comp || !e->comp_order)
         return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
     for (size_t i = 0; i < n; i++) e->members[i] = i;
-    sort_e = e;
-    qsort(e->members, n, sizeof *e->members, by_cts);
+    ab_sort(e->members, n, sizeof *e->members, by_cts, e);
     e->ncomp = 0;
     int32_t reach = -1;
     for (size_t r = 0; r < n; r++) {
@@ -597,15 +644,22 @@ static ab_status make_bounds(ec *e, ab_error *err) {
         ec_comp *k = &e->comp[t->comp];
         if (t->fixed != AB_NONE && sat_add(t->fixed, t->h) > k->lb) k->lb = sat_add(t->fixed, t->h);
     }
+    e->load = ab_alloc_array((size_t)e->T + 1, sizeof *e->load);
+    if (e->load == NULL) {
+        ab_free(load);
+        return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    }
+    for (int32_t s = 0; s < e->T; s++) e->load[s] = load[s] > INT64_MAX ? INT64_MAX : (int64_t)load[s];
     ab_free(load);
     for (size_t c = 0; c < e->ncomp; c++)
         if (e->comp[c].lb > e->lb) e->lb = e->comp[c].lb;
     return AB_OK;
 }
 
-static int by_comp_lb(const void *pa, const void *pb) {
+static int by_comp_lb(const void *pa, const void *pb, const void *ctx) {
+    const ec *e = ctx;
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    int64_t x = sort_e->comp[a].lb, y = sort_e->comp[b].lb;
+    int64_t x = e->comp[a].lb, y = e->comp[b].lb;
     if (x != y) return x > y ? -1 : 1;
     return (a > b) - (a < b);
 }
@@ -664,249 +718,643 @@ static ab_status run_best_fit(ec *e, ab_error *err) {
     return AB_OK;
 }
 
-/* ---- (R4) gravity offsets --------------------------------------------------------------- */
+/* ---- budgets while building ------------------------------------------------------------- */
 
-/* Computes the reachable offsets of the free tensors of component c up to
- * e->hmax. Leaves them NULL (every aligned offset) when the work would be
- * too large. */
-static ab_status normal_sets(ec *e, size_t c, ab_error *err) {
-    const ec_comp *k = &e->comp[c];
-    const size_t *mem = e->members + k->first;
-    size_t F = k->nfree;
-    int64_t H = e->hmax, adj_n = 0;
-    if (F == 0 || F > EC_NORMAL_MAX_FREE || H < 1) return AB_OK;
-    for (size_t x = 0; x < F; x++)
-        for (size_t y = 0; y < F; y++)
-            if (x != y && in_comp_conflict(&e->t[mem[x]], &e->t[mem[y]])) adj_n++;
-    if (adj_n > EC_NORMAL_MAX_ADJ || (i128)(F + (size_t)adj_n) * (H + 1) > EC_NORMAL_MAX_WORK)
-        return AB_OK;
-    size_t *adj_at = ab_alloc_array(F + 1, sizeof *adj_at);
-    size_t *adj = ab_alloc_array((size_t)adj_n + 1, sizeof *adj);
-    if (adj_at == NULL || adj == NULL) {
-        ab_free(adj_at);
-        ab_free(adj);
-        return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
-    }
-    size_t used = 0;
-    for (size_t x = 0; x < F; x++) {
-        adj_at[x] = used;
-        for (size_t y = 0; y < F; y++)
-            if (x != y && in_comp_conflict(&e->t[mem[x]], &e->t[mem[y]])) adj[used++] = y;
-    }
-    adj_at[F] = used;
-    ab_status st = AB_OK;
-    for (size_t x = 0; x < F && st == AB_OK; x++) {
-        ec_tensor *t = &e->t[mem[x]];
-        if (t->h > H) continue; /* no offset at all: an empty set */
-        size_t words = (size_t)((H - t->h) / 64 + 1);
-        t->normal = ab_calloc(words, sizeof *t->normal);
-        if (t->normal == NULL) st = ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
-        else e->normal_bytes += (int64_t)(words * sizeof *t->normal);
-    }
-    for (size_t x = 0; x < F && st == AB_OK; x++) { /* seeds: 0 and the fixed tops */
-        ec_tensor *t = &e->t[mem[x]];
-        if (t->h > H) continue;
-        bit_set(t->normal, 0);
-        for (size_t f = 0; f < k->nfixed; f++) {
-            const ec_tensor *u = &e->t[mem[F + f]];
-            if (!in_comp_conflict(t, u) || u->fixed > H - u->h) continue;
-            int64_t o = align_up(u->fixed + u->h, t->a);
-            if (o <= H - t->h) bit_set(t->normal, o);
-        }
-    }
-    for (int64_t o = 0; o <= H && st == AB_OK; o++) { /* one sweep up: steps go up */
-        for (size_t y = 0; y < F; y++) {
-            const ec_tensor *j = &e->t[mem[y]];
-            if (j->h > H || o > H - j->h || !bit_get(j->normal, o)) continue;
-            for (size_t q = adj_at[y]; q < adj_at[y + 1]; q++) {
-                ec_tensor *i = &e->t[mem[adj[q]]];
-                if (i->h > H) continue;
-                int64_t to = align_up(o + j->h, i->a);
-                if (to <= H - i->h) bit_set(i->normal, to);
-            }
-        }
-    }
-    ab_free(adj_at);
-    ab_free(adj);
-    return st;
+/* Building is charged to the same budget as the search: EC_WORK_PER_NODE
+ * elementary steps (an offset reached, a breakpoint collected, a matrix entry
+ * counted or written) cost one node, and the CPU clock is read before each
+ * such node. */
+#define EC_WORK_PER_NODE ((int64_t)1 << 10)
+
+/* Records why building stopped, for the note. */
+__attribute__((format(printf, 2, 3))) static void stop_why(ec *e, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->why, sizeof e->why, fmt, ap);
+    va_end(ap);
 }
 
-/* ---- rows ------------------------------------------------------------------------------- */
-
-/* The offsets of free tensor t at height H, in increasing order: aligned,
- * reachable (R4), below H - h, and clear of the fixed tensors it meets. */
-typedef struct offsets_iter {
-    const ec_tensor *t;
-    int64_t limit, next;
-    const int64_t *forb; /* merged [lo, hi] pairs, sorted */
-    size_t nforb, fi;
-} offsets_iter;
-
-static bool offsets_next(offsets_iter *it, int64_t *out) {
-    const ec_tensor *t = it->t;
-    for (;;) {
-        int64_t o = it->next;
-        if (t->normal != NULL) { /* the next set bit at or above o */
-            if (o > it->limit) return false;
-            int64_t w = o >> 6;
-            uint64_t bits = t->normal[w] & (~(uint64_t)0 << (o & 63));
-            int64_t last = it->limit >> 6;
-            while (bits == 0 && w < last) bits = t->normal[++w];
-            if (bits == 0) return false;
-            o = (w << 6) + __builtin_ctzll(bits);
-        } else {
-            o = align_up(o, t->a);
-        }
-        if (o > it->limit) return false;
-        while (it->fi < it->nforb && it->forb[2 * it->fi + 1] < o) it->fi++;
-        if (it->fi < it->nforb && it->forb[2 * it->fi] <= o) {
-            it->next = it->forb[2 * it->fi + 1] + 1;
-            continue;
-        }
-        it->next = o + 1;
-        *out = o;
-        return true;
-    }
+/* true when nodes or time are already spent (and marks the budget out). */
+static bool budget_spent(ec *e) {
+    abp_dlx_budget *b = &e->budget;
+    if (!b->out && ((b->max_nodes > 0 && b->nodes >= b->max_nodes) ||
+                    (b->deadline > 0 && abp_dlx_now() >= b->deadline)))
+        b->out = true;
+    return b->out;
 }
 
-static int cmp_pair(const void *pa, const void *pb) {
-    const int64_t *a = pa, *b = pb;
-    if (a[0] != b[0]) return a[0] < b[0] ? -1 : 1;
-    return (a[1] > b[1]) - (a[1] < b[1]);
+/* Charges `steps` steps of building; false when the budget ran out. The
+ * clock is read before each node is charged. */
+static bool charge(ec *e, int64_t steps) {
+    abp_dlx_budget *b = &e->budget;
+    if (b->out) return false;
+    e->work += steps;
+    while (e->work >= EC_WORK_PER_NODE) {
+        e->work -= EC_WORK_PER_NODE;
+        if (budget_spent(e)) return false;
+        b->nodes++;
+    }
+    return true;
 }
 
-/* Starts an iterator over tensor x's offsets at height H: the offsets that
- * would overlap a conflicting fixed tensor of its component are merged into
- * e->forb. */
-static void offsets_start(ec *e, const ec_comp *k, size_t x, int64_t H, offsets_iter *it) {
-    const ec_tensor *t = &e->t[x];
-    size_t nf = 0;
-    for (size_t f = 0; f < k->nfixed; f++) {
-        const ec_tensor *u = &e->t[e->members[k->first + k->nfree + f]];
-        if (!in_comp_conflict(t, u)) continue;
-        e->forb[2 * nf] = u->fixed - t->h + 1;
-        e->forb[2 * nf + 1] = sat_add(u->fixed, u->h - 1);
-        nf++;
-    }
-    qsort(e->forb, nf, 2 * sizeof *e->forb, cmp_pair);
-    size_t m = 0;
-    for (size_t f = 0; f < nf; f++) {
-        if (m > 0 && e->forb[2 * f] <= e->forb[2 * m - 1] + 1) {
-            if (e->forb[2 * f + 1] > e->forb[2 * m - 1]) e->forb[2 * m - 1] = e->forb[2 * f + 1];
-        } else {
-            e->forb[2 * m] = e->forb[2 * f];
-            e->forb[2 * m + 1] = e->forb[2 * f + 1];
-            m++;
-        }
-    }
-    *it = (offsets_iter){.t = t, .limit = H - t->h, .next = 0, .forb = e->forb, .nforb = m};
-}
-
-/* What component c's matrix at height H holds. */
-typedef struct shape {
-    int64_t rows, nodes, maxrow, bytes;
-} shape;
-
-/* Set bits of b in [lo, hi] (0 <= lo). */
-static int64_t popcount_range(const uint64_t *b, int64_t lo, int64_t hi) {
-    int64_t n = 0;
-    while (lo <= hi && (lo & 63) != 0) n += bit_get(b, lo++);
-    for (; lo + 63 <= hi; lo += 64) n += __builtin_popcountll(b[lo >> 6]);
-    while (lo <= hi) n += bit_get(b, lo++);
-    return n;
-}
-
-/* Multiples of a in [lo, hi] (0 <= lo). */
-static int64_t multiples(int64_t a, int64_t lo, int64_t hi) {
-    if (hi < lo) return 0;
-    return hi / a - (lo == 0 ? -1 : (lo - 1) / a);
-}
-
-/* How many offsets offsets_next would give, without walking them: O(the
- * fixed tensors met), or a popcount of the (R4) set. */
-static int64_t offsets_count(const offsets_iter *it) {
-    const ec_tensor *t = it->t;
-    if (it->limit < 0) return 0;
-    int64_t n = t->normal ? popcount_range(t->normal, 0, it->limit) : multiples(t->a, 0, it->limit);
-    for (size_t f = 0; f < it->nforb; f++) { /* merged: disjoint */
-        int64_t lo = it->forb[2 * f] < 0 ? 0 : it->forb[2 * f];
-        int64_t hi = it->forb[2 * f + 1] > it->limit ? it->limit : it->forb[2 * f + 1];
-        if (lo > hi) continue;
-        n -= t->normal ? popcount_range(t->normal, lo, hi) : multiples(t->a, lo, hi);
-    }
-    return n;
-}
-
-static shape comp_shape(ec *e, size_t c, int64_t H) {
-    const ec_comp *k = &e->comp[c];
-    shape s = {0};
-    int64_t G = (int64_t)k->t1 - k->t0 + 1;
-    if (abp_dlx_bytes((int64_t)k->nfree, G, H, 0, 0) > e->mem_limit) { /* the headers alone */
-        s.bytes = abp_dlx_bytes((int64_t)k->nfree, G, H, 0, 0);
-        s.nodes = sat_mul(G, H);
-        return s;
-    }
-    for (size_t r = 0; r < k->nfree && s.nodes < INT64_MAX; r++) {
-        size_t x = e->members[k->first + r];
-        const ec_tensor *t = &e->t[x];
-        offsets_iter it;
-        offsets_start(e, k, x, H, &it);
-        int64_t cnt = offsets_count(&it);
-        if (cnt == 0) continue;
-        int64_t cells = sat_mul((int64_t)t->mte - t->mts + 1, t->h);
-        s.rows += cnt;
-        s.nodes = sat_add(s.nodes, sat_mul(cnt, sat_add(cells, 1)));
-        if (cells > s.maxrow) s.maxrow = cells;
-    }
-    s.bytes = abp_dlx_bytes((int64_t)k->nfree, G, H, s.rows, s.nodes);
-    s.bytes = sat_add(s.bytes, sat_add(sat_mul(s.maxrow, 4), (int64_t)k->nfree * 8));
-    s.bytes = sat_add(s.bytes, e->normal_bytes);
-    return s;
+/* true when `more` bytes fit beside what is held; else records the need. */
+static bool mem_fits(ec *e, int64_t more, const char *what) {
+    int64_t need = sat_add(e->held, more);
+    if (need <= e->mem_limit) return true;
+    char h[32], l[32];
+    e->mem_need = need;
+    stop_why(e, "mem: %s needs %s, above %s", what, human_bytes(h, sizeof h, need),
+             human_bytes(l, sizeof l, e->mem_limit));
+    return false;
 }
 
 typedef enum ec_result { EC_FOUND, EC_NONE, EC_OUT, EC_TOO_BIG } ec_result;
+
+/* ---- (R7) the split filter ------------------------------------------------------------------ */
+
+/* Subset sums kept per (tensor, kept start), at most this many; above it the
+ * filter is left off there (which is always sound). */
+#define EC_SUMS_MAX 4096
+
+/* sums[0 .. *n) := the distinct sums of subsets of items[0 .. ni) up to lim,
+ * sorted (sums has room for 2 * max + 1); false when there are more than max. */
+static bool subset_sums(const int64_t *items, size_t ni, int64_t lim, size_t max, int64_t *sums,
+                        int64_t *tmp, size_t *n) {
+    size_t m = 1;
+    sums[0] = 0;
+    for (size_t q = 0; q < ni; q++) {
+        size_t a = 0, b = 0, u = 0;
+        while (a < m || b < m) { /* merge sums and sums + item */
+            int64_t x = a < m ? sums[a] : INT64_MAX;
+            int64_t y = b < m && sums[b] <= lim - items[q] ? sums[b] + items[q] : INT64_MAX;
+            if (y == INT64_MAX && b < m) b = m;
+            if (x == INT64_MAX && y == INT64_MAX) break;
+            int64_t v = x <= y ? x : y;
+            if (x == v) a++;
+            if (y == v) b++;
+            if (u == 0 || tmp[u - 1] != v) tmp[u++] = v;
+            if (u > max) return false;
+        }
+        memcpy(sums, tmp, u * sizeof *sums);
+        m = u;
+    }
+    *n = m;
+    return true;
+}
+
+/* (R7) for component c: per free tensor and kept start of its range, the
+ * subset sums of the heights of the other tensors live there (free and
+ * fixed) up to hmax - h, when there are at most EC_SUMS_MAX of them. */
+static ab_status make_sums(ec *e, size_t c, ec_result *res, ab_error *err) {
+    const ec_comp *k = &e->comp[c];
+    size_t N = k->nfree + k->nfixed;
+    *res = EC_FOUND;
+    int64_t scratch = (int64_t)((N + 4 * EC_SUMS_MAX + 4) * sizeof(int64_t));
+    if (!mem_fits(e, scratch, "the split sums")) return *res = EC_TOO_BIG, AB_OK;
+    int64_t *items = ab_alloc_array(N + 1, sizeof *items);
+    int64_t *sums = ab_alloc_array(2 * EC_SUMS_MAX + 2, sizeof *sums);
+    int64_t *tmp = ab_alloc_array(2 * EC_SUMS_MAX + 2, sizeof *tmp);
+    ab_status st = AB_OK;
+    if (!items || !sums || !tmp) st = ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    for (int32_t g = k->c0; st == AB_OK && *res == EC_FOUND && g <= k->c1; g++) {
+        /* every tensor live at g: when the whole set has more than 2 x max
+         * sums, each set without one tensor has more than max (at most half) */
+        size_t ni = 0;
+        for (size_t r = 0; r < N; r++) {
+            const ec_tensor *t = &e->t[e->members[k->first + r]];
+            if (t->cts <= g && g <= t->cte) items[ni++] = t->h;
+        }
+        size_t ns;
+        if (!charge(e, (int64_t)ni * 64)) *res = EC_OUT;
+        if (*res != EC_FOUND || !subset_sums(items, ni, e->hmax, 2 * EC_SUMS_MAX, sums, tmp, &ns))
+            continue;
+        for (size_t r = 0; r < k->nfree && *res == EC_FOUND && st == AB_OK; r++) {
+            ec_tensor *t = &e->t[e->members[k->first + r]];
+            if (g < t->cts || g > t->cte || t->h > e->hmax) continue;
+            int32_t G = t->cte - t->cts + 1, j = g - t->cts;
+            if (t->ss_at == NULL) {
+                t->ss_at = ab_alloc_array(2 * (size_t)G, sizeof *t->ss_at);
+                if (t->ss_at == NULL) {
+                    st = ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+                    break;
+                }
+                for (int32_t q = 0; q < 2 * G; q++) t->ss_at[q] = -1;
+                e->held += 16 * G;
+            }
+            ni = 0;
+            for (size_t q = 0; q < N; q++) {
+                const ec_tensor *u = &e->t[e->members[k->first + q]];
+                if (q != r && u->cts <= g && g <= u->cte) items[ni++] = u->h;
+            }
+            if (!charge(e, (int64_t)ni * 64)) {
+                *res = EC_OUT;
+                break;
+            }
+            if (!subset_sums(items, ni, e->hmax - t->h, EC_SUMS_MAX, sums, tmp, &ns)) continue;
+            int64_t have = 0;
+            for (int32_t q = 0; q < G; q++)
+                if (t->ss_at[2 * q + 1] > have) have = t->ss_at[2 * q + 1];
+            if (!mem_fits(e, (int64_t)ns * 8, "the split sums")) {
+                *res = EC_TOO_BIG;
+                break;
+            }
+            int64_t *grown = ab_realloc_array(t->ss, (size_t)have + ns, sizeof *t->ss);
+            if (grown == NULL) {
+                st = ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+                break;
+            }
+            t->ss = grown;
+            memcpy(t->ss + have, sums, ns * sizeof *sums);
+            t->ss_at[2 * j] = have;
+            t->ss_at[2 * j + 1] = have + (int64_t)ns;
+            e->held += (int64_t)ns * 8;
+        }
+    }
+    ab_free(items);
+    ab_free(sums);
+    ab_free(tmp);
+    if (*res != EC_FOUND) e->why_building = "the offsets";
+    return st;
+}
+
+/* (R7) true when free tensor t may sit at o under height H: at each kept
+ * start of its range with sums known, some subset of the others live there
+ * fits below o within the slack H - load: a sum s with o - slack <= s <= o. */
+static bool split_ok(const ec *e, const ec_tensor *t, int64_t o, int64_t H) {
+    if (t->ss_at == NULL) return true;
+    for (int32_t j = 0; j <= t->cte - t->cts; j++) {
+        int64_t a = t->ss_at[2 * j], b = t->ss_at[2 * j + 1];
+        if (a < 0) continue;
+        size_t i = ab_count_le(t->ss + a, (size_t)(b - a), o);
+        if (i == 0 || t->ss[a + (int64_t)i - 1] < o - (H - e->load[t->cts + j])) return false;
+    }
+    return true;
+}
+
+/* ---- candidate offsets: (R4) gravity offsets, as sorted lists ----------------------------- */
+
+/* Appends v to tensor t's candidate list (growing it). */
+static bool cand_push(ec *e, ec_tensor *t, int64_t v) {
+    if ((size_t)t->ncand == t->cand_cap) {
+        size_t old = t->cand_cap;
+        if (!ab_grow((void **)&t->cand, &t->cand_cap, (size_t)t->ncand + 1, sizeof *t->cand))
+            return false;
+        e->held += (int64_t)((t->cand_cap - old) * sizeof *t->cand);
+    }
+    t->cand[t->ncand++] = v;
+    return true;
+}
+
+/* true when free tensor t at offset o overlaps a fixed tensor of component k
+ * that it conflicts with. */
+static bool hits_fixed(const ec *e, const ec_comp *k, const ec_tensor *t, int64_t o) {
+    for (size_t f = 0; f < k->nfixed; f++) {
+        const ec_tensor *u = &e->t[e->members[k->first + k->nfree + f]];
+        if (in_comp_conflict(t, u) && o < sat_add(u->fixed, u->h) && u->fixed < o + t->h)
+            return true;
+    }
+    return false;
+}
+
+/* A pending offset of the merge: value v for free tensor `to` (a rank),
+ * offered by edge `ed` (-1: a seed). Ordered by v, then to, then ed. */
+typedef struct pend {
+    int64_t v;
+    int32_t to, ed;
+} pend;
+
+/* An edge from -> to of conflicting free tensors (ranks): it offers to
+ * `to` the offsets align_up(cand[from][pos] + h_from, a_to), increasing in pos. */
+typedef struct edge {
+    int32_t from, to;
+    int64_t pos;
+    bool waiting; /* pos == ncand of from: wakes when from gains an offset */
+} edge;
+
+static bool pend_lt(const pend *x, const pend *y) {
+    if (x->v != y->v) return x->v < y->v;
+    if (x->to != y->to) return x->to < y->to;
+    return x->ed < y->ed;
+}
+
+static void heap_push(pend *h, size_t *n, pend x) {
+    size_t i = (*n)++;
+    while (i > 0 && pend_lt(&x, &h[(i - 1) / 2])) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = x;
+}
+
+static pend heap_pop(pend *h, size_t *n) {
+    pend top = h[0], x = h[--*n];
+    size_t i = 0;
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        const pend *pm = &x;
+        if (l < *n && pend_lt(&h[l], pm)) m = l, pm = &h[l];
+        if (r < *n && pend_lt(&h[r], pm)) m = r;
+        if (m == i) break;
+        h[i] = h[m];
+        i = m;
+    }
+    if (*n > 0) h[i] = x;
+    return top;
+}
+
+/* Offers edge ed's next offset, or leaves it waiting. */
+static void edge_offer(ec *e, const size_t *mem, edge *E, int32_t ed, pend *heap, size_t *nheap) {
+    edge *d = &E[ed];
+    const ec_tensor *f = &e->t[mem[d->from]], *t = &e->t[mem[d->to]];
+    if (d->pos >= f->ncand) {
+        d->waiting = true;
+        return;
+    }
+    d->waiting = false;
+    int64_t v = align_up(f->cand[d->pos] + f->h, t->a);
+    if (v <= e->hmax - t->h) heap_push(heap, nheap, (pend){v, d->to, ed});
+    else d->pos = INT64_MAX; /* offers only increase: done */
+}
+
+/* (R4) for component c, up to e->hmax: the least set of offsets per free
+ * tensor holding 0 and align_up(fixed top, a) for the fixed tensors it
+ * meets, and closed under o_j -> align_up(o_j + h_j, a_i) for conflicting
+ * free j, i; an offset that overlaps a fixed tensor it meets is no landing
+ * place (gravity never puts a tensor there), so it is dropped and not
+ * followed. Computed as a merge of increasing streams, one per directed
+ * conflict edge, so the work is (offsets found) x (degree) x log, whatever
+ * the sizes in bytes. */
+static ab_status gravity_sets(ec *e, size_t c, ec_result *res, ab_error *err) {
+    const ec_comp *k = &e->comp[c];
+    const size_t *mem = e->members + k->first;
+    size_t F = k->nfree, nE = 0;
+    *res = EC_FOUND;
+    for (size_t x = 0; x < F; x++) {
+        for (size_t y = 0; y < F; y++)
+            if (x != y && in_comp_conflict(&e->t[mem[x]], &e->t[mem[y]])) nE++;
+        if (!charge(e, (int64_t)F)) return *res = EC_OUT, AB_OK;
+    }
+    size_t nseed = F * (1 + k->nfixed), cap = nE + nseed + 1;
+    int64_t bytes = (int64_t)(nE * sizeof(edge) + (F + 1) * sizeof(size_t) + cap * sizeof(pend));
+    if (!mem_fits(e, bytes, "the offsets")) return *res = EC_TOO_BIG, AB_OK;
+    edge *E = ab_alloc_array(nE + 1, sizeof *E);
+    size_t *out_at = ab_alloc_array(F + 1, sizeof *out_at);
+    pend *heap = ab_alloc_array(cap, sizeof *heap);
+    if (E == NULL || out_at == NULL || heap == NULL) {
+        ab_free(E);
+        ab_free(out_at);
+        ab_free(heap);
+        return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    }
+    e->held += bytes;
+    size_t used = 0, nheap = 0;
+    for (size_t x = 0; x < F; x++) {
+        out_at[x] = used;
+        for (size_t y = 0; y < F; y++)
+            if (x != y && in_comp_conflict(&e->t[mem[x]], &e->t[mem[y]]))
+                E[used++] = (edge){.from = (int32_t)x, .to = (int32_t)y, .waiting = true};
+    }
+    out_at[F] = used;
+    for (size_t x = 0; x < F; x++) { /* seeds: 0 and the fixed tops */
+        const ec_tensor *t = &e->t[mem[x]];
+        if (t->h > e->hmax) continue;
+        heap_push(heap, &nheap, (pend){0, (int32_t)x, -1});
+        for (size_t f = 0; f < k->nfixed; f++) {
+            const ec_tensor *u = &e->t[mem[F + f]];
+            if (!in_comp_conflict(t, u) || u->fixed > e->hmax - u->h) continue;
+            int64_t o = align_up(u->fixed + u->h, t->a);
+            if (o <= e->hmax - t->h) heap_push(heap, &nheap, (pend){o, (int32_t)x, -1});
+        }
+    }
+    ab_status st = AB_OK;
+    while (nheap > 0 && *res == EC_FOUND) {
+        pend p = heap_pop(heap, &nheap);
+        if (p.ed >= 0) {
+            E[p.ed].pos++;
+            edge_offer(e, mem, E, p.ed, heap, &nheap);
+        }
+        ec_tensor *t = &e->t[mem[p.to]];
+        if ((t->ncand > 0 && t->cand[t->ncand - 1] == p.v) || hits_fixed(e, k, t, p.v) ||
+            !split_ok(e, t, p.v, e->hmax))
+            continue;
+        if (!charge(e, 1 + (int64_t)(out_at[p.to + 1] - out_at[p.to]))) {
+            *res = EC_OUT;
+        } else if (!mem_fits(e, (int64_t)sizeof *t->cand, "the offsets")) {
+            *res = EC_TOO_BIG;
+        } else if (!cand_push(e, t, p.v)) {
+            st = ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+            break;
+        } else {
+            for (size_t q = out_at[p.to]; q < out_at[p.to + 1]; q++)
+                if (E[q].waiting) edge_offer(e, mem, E, (int32_t)q, heap, &nheap);
+        }
+    }
+    ab_free(E);
+    ab_free(out_at);
+    ab_free(heap);
+    e->held -= bytes;
+    if (*res != EC_FOUND) e->why_building = "the offsets";
+    return st;
+}
+
+/* compress=off: every multiple of the align below hmax - h, clear of the
+ * fixed tensors. */
+static ab_status plain_sets(ec *e, size_t c, ec_result *res, ab_error *err) {
+    const ec_comp *k = &e->comp[c];
+    *res = EC_FOUND;
+    for (size_t r = 0; r < k->nfree; r++) {
+        ec_tensor *t = &e->t[e->members[k->first + r]];
+        if (t->h > e->hmax) continue;
+        int64_t n = (e->hmax - t->h) / t->a + 1;
+        if (!mem_fits(e, sat_mul(n, (int64_t)sizeof *t->cand), "the offsets")) {
+            e->why_building = "the offsets";
+            return *res = EC_TOO_BIG, AB_OK;
+        }
+        for (int64_t o = 0; o <= e->hmax - t->h; o += t->a) {
+            if ((o & 1023) == 0 && !charge(e, 1024)) {
+                e->why_building = "the offsets";
+                return *res = EC_OUT, AB_OK;
+            }
+            if (hits_fixed(e, k, t, o)) continue;
+            if (!cand_push(e, t, o)) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+        }
+    }
+    return AB_OK;
+}
+
+/* The heights where component c's arena may land: o + h over every
+ * candidate, and the fixed tops; sorted, distinct. */
+static ab_status make_tops(ec *e, size_t c, ec_result *res, ab_error *err) {
+    ec_comp *k = &e->comp[c];
+    int64_t n = (int64_t)k->nfixed;
+    for (size_t r = 0; r < k->nfree; r++) n += e->t[e->members[k->first + r]].ncand;
+    *res = EC_FOUND;
+    if (!mem_fits(e, sat_mul(n + 1, 8), "the heights")) {
+        e->why_building = "the offsets";
+        return *res = EC_TOO_BIG, AB_OK;
+    }
+    if (!charge(e, n)) {
+        e->why_building = "the offsets";
+        return *res = EC_OUT, AB_OK;
+    }
+    k->tops = ab_alloc_array((size_t)n + 1, sizeof *k->tops);
+    if (k->tops == NULL) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    e->held += (n + 1) * 8;
+    size_t m = 0;
+    for (size_t r = 0; r < k->nfree + k->nfixed; r++) {
+        const ec_tensor *t = &e->t[e->members[k->first + r]];
+        if (t->fixed != AB_NONE) k->tops[m++] = sat_add(t->fixed, t->h);
+        for (int64_t q = 0; q < t->ncand; q++) k->tops[m++] = t->cand[q] + t->h;
+    }
+    k->floor = 0;
+    for (size_t r = 0; r < k->nfree + k->nfixed; r++) {
+        const ec_tensor *t = &e->t[e->members[k->first + r]];
+        int64_t low = t->fixed != AB_NONE ? sat_add(t->fixed, t->h)
+                      : t->ncand > 0      ? t->cand[0] + t->h
+                                          : e->hmax + 1;
+        if (low > k->floor) k->floor = low;
+    }
+    qsort(k->tops, m, sizeof *k->tops, ab_cmp_i64);
+    size_t u = 0;
+    for (size_t q = 0; q < m; q++)
+        if (u == 0 || k->tops[u - 1] != k->tops[q]) k->tops[u++] = k->tops[q];
+    k->ntops = u;
+    return AB_OK;
+}
+
+/* The lowest height above H where component c's arena may land (the next
+ * top, not below the floor), or hmax + 1 past the last: every height in
+ * (H, that) has a cover iff H has one. */
+static int64_t next_top(const ec *e, size_t c, int64_t H) {
+    const ec_comp *k = &e->comp[c];
+    size_t i = ab_count_le(k->tops, k->ntops, H);
+    int64_t nt = i < k->ntops ? k->tops[i] : e->hmax + 1;
+    if (nt < k->floor) nt = k->floor;
+    return nt > H ? nt : H + 1;
+}
+
+/* ---- the interval matrix ------------------------------------------------------------------ */
+
+/* Candidates of t at height H: cand[0 .. rows) (offset + h <= H). */
+static int64_t rows_at(const ec_tensor *t, int64_t H) {
+    if (t->ncand == 0 || H < t->h) return 0;
+    return (int64_t)ab_count_le(t->cand, (size_t)t->ncand, H - t->h);
+}
+
+/* Index of v in the sorted breakpoints b[0 .. n) (v is one of them). */
+static int32_t bp_index(const int64_t *b, int32_t n, int64_t v) {
+    return (int32_t)count_lt(b, (size_t)n, v);
+}
+
+/* A component's matrix at one height, while it is built: per group g, its
+ * breakpoints bp[at[g] .. at[g] + nb[g]) and first column col[g]. */
+typedef struct build {
+    int32_t G;
+    int64_t *ro, *ro_at;   /* rows of free tensor r: ro[ro_at[r] .. ro_at[r + 1]) */
+    int64_t *at, *bp;
+    int32_t *nb, *col;
+    int32_t *secs;
+    int64_t bytes; /* held for the scratch */
+} build;
+
+static void build_free(ec *e, build *b) {
+    ab_free(b->ro);
+    ab_free(b->ro_at);
+    ab_free(b->at);
+    ab_free(b->bp);
+    ab_free(b->nb);
+    ab_free(b->col);
+    ab_free(b->secs);
+    e->held -= b->bytes;
+}
+
+/* The rows of each free tensor at height H: its candidates up to H - h that
+ * pass the split filter (R7). */
+static ab_status collect_rows(ec *e, const ec_comp *k, int64_t H, build *b, ec_result *res,
+                              ab_error *err) {
+    int64_t total = 0;
+    for (size_t r = 0; r < k->nfree; r++) total += rows_at(&e->t[e->members[k->first + r]], H);
+    int64_t bytes = sat_mul(total + (int64_t)k->nfree + 2, 8);
+    if (!mem_fits(e, bytes, "the matrix")) return *res = EC_TOO_BIG, AB_OK;
+    if (!charge(e, total)) return *res = EC_OUT, AB_OK;
+    b->ro = ab_alloc_array((size_t)total + 1, sizeof *b->ro);
+    b->ro_at = ab_alloc_array(k->nfree + 1, sizeof *b->ro_at);
+    if (!b->ro || !b->ro_at) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    b->bytes += bytes;
+    e->held += bytes;
+    int64_t n = 0;
+    for (size_t r = 0; r < k->nfree; r++) {
+        const ec_tensor *t = &e->t[e->members[k->first + r]];
+        b->ro_at[r] = n;
+        for (int64_t q = 0, m = rows_at(t, H); q < m; q++)
+            if (split_ok(e, t, t->cand[q], H)) b->ro[n++] = t->cand[q];
+    }
+    b->ro_at[k->nfree] = n;
+    *res = EC_FOUND;
+    return AB_OK;
+}
+
+/* Collects, per group, the breakpoints o and o + h of every row live there,
+ * sorted and distinct. */
+static ab_status collect_breakpoints(ec *e, const ec_comp *k, build *b, ec_result *res,
+                                     ab_error *err) {
+    int32_t G = b->G;
+    int64_t total = 0;
+    int64_t gb = sat_mul((int64_t)G + 1, 8 + 8 + 4 + 4);
+    if (!mem_fits(e, gb, "the matrix")) return *res = EC_TOO_BIG, AB_OK;
+    b->at = ab_calloc((size_t)G + 1, sizeof *b->at);
+    b->nb = ab_calloc((size_t)G + 1, sizeof *b->nb);
+    b->col = ab_calloc((size_t)G + 1, sizeof *b->col);
+    if (!b->at || !b->nb || !b->col) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    b->bytes = gb;
+    e->held += gb;
+    for (size_t r = 0; r < k->nfree; r++) { /* 2 x rows over the range: a difference array */
+        const ec_tensor *t = &e->t[e->members[k->first + r]];
+        int64_t n = 2 * (b->ro_at[r + 1] - b->ro_at[r]);
+        b->at[t->mts - k->t0] += n;
+        b->at[t->mte - k->t0 + 1] -= n;
+    }
+    int64_t run = 0;
+    for (int32_t g = 0; g < G; g++) { /* at[g] becomes the start of g's slice */
+        run += b->at[g];
+        if (run > INT32_MAX) return *res = EC_TOO_BIG, (void)mem_fits(e, INT64_MAX, "the matrix"), AB_OK;
+        b->at[g] = total;
+        total = sat_add(total, run);
+    }
+    b->at[G] = total;
+    if (!mem_fits(e, sat_mul(total + 1, 8), "the matrix")) return *res = EC_TOO_BIG, AB_OK;
+    if (!charge(e, total)) return *res = EC_OUT, AB_OK;
+    b->bp = ab_alloc_array((size_t)total + 1, sizeof *b->bp);
+    if (b->bp == NULL) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    b->bytes += (total + 1) * 8;
+    e->held += (total + 1) * 8;
+    int64_t *fill = (int64_t *)b->bp; /* filled slice by slice through nb as a counter */
+    for (size_t r = 0; r < k->nfree; r++) {
+        const ec_tensor *t = &e->t[e->members[k->first + r]];
+        const int64_t *ro = b->ro + b->ro_at[r];
+        int64_t n = b->ro_at[r + 1] - b->ro_at[r];
+        for (int32_t g = t->mts - k->t0; g <= t->mte - k->t0; g++) {
+            int64_t *s = fill + b->at[g] + b->nb[g];
+            for (int64_t q = 0; q < n; q++) {
+                s[2 * q] = ro[q];
+                s[2 * q + 1] = ro[q] + t->h;
+            }
+            b->nb[g] += (int32_t)(2 * n);
+        }
+    }
+    for (int32_t g = 0; g < G; g++) {
+        int64_t *s = b->bp + b->at[g];
+        size_t n = (size_t)b->nb[g], u = 0;
+        qsort(s, n, sizeof *s, ab_cmp_i64);
+        for (size_t q = 0; q < n; q++)
+            if (u == 0 || s[u - 1] != s[q]) s[u++] = s[q];
+        b->nb[g] = (int32_t)u;
+        if (!charge(e, (int64_t)n)) return *res = EC_OUT, AB_OK;
+    }
+    *res = EC_FOUND;
+    return AB_OK;
+}
 
 /* Builds component c's matrix at height H and searches it. On EC_FOUND the
  * plan of its free tensors goes into e->best and its arena is updated. */
 static ab_status comp_solve(ec *e, size_t c, int64_t H, ec_result *res, ab_error *err) {
     ec_comp *k = &e->comp[c];
-    abp_dlx_budget *b = &e->budget;
-    if (b->out || (b->max_nodes > 0 && b->nodes >= b->max_nodes) ||
-        (b->deadline > 0 && abp_dlx_now() >= b->deadline)) {
-        b->out = true;
-        *res = EC_OUT;
-        return AB_OK;
+    e->heights++;
+    if (budget_spent(e)) {
+        e->why_building = NULL;
+        return *res = EC_OUT, AB_OK;
     }
-    shape s = comp_shape(e, c, H);
-    if (s.bytes > e->mem_limit) {
-        e->mem_need = s.bytes;
-        *res = EC_TOO_BIG;
-        return AB_OK;
+    if (H < k->floor) { /* some tensor has no offset at all */
+        e->heights--;
+        return *res = EC_NONE, AB_OK;
     }
-    if (!ab_grow((void **)&e->secs, &e->secs_cap, (size_t)s.maxrow + 1, sizeof *e->secs))
-        return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory building the matrix");
-    int32_t G = k->t1 - k->t0 + 1;
-    abp_dlx *m = abp_dlx_new((int32_t)k->nfree, G, (int32_t)H, s.rows, s.nodes);
-    if (m == NULL) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory building the matrix");
+    e->why_building = "the matrix";
+    int64_t G = (int64_t)k->t1 - k->t0 + 1; /* the plain form may span 2^31 instructions */
+    if (G > ABP_DLX_MAX_NODES || !mem_fits(e, sat_mul(G, 24), "the matrix"))
+        return (void)mem_fits(e, sat_mul(G, 24), "the matrix"), *res = EC_TOO_BIG, AB_OK;
+    build b = {.G = (int32_t)G};
+    ab_status st = collect_rows(e, k, H, &b, res, err);
+    for (size_t r = 0; st == AB_OK && *res == EC_FOUND && r < k->nfree; r++)
+        if (b.ro_at[r + 1] == b.ro_at[r]) *res = EC_NONE; /* a tensor without a row */
+    if (st == AB_OK && *res == EC_FOUND) st = collect_breakpoints(e, k, &b, res, err);
+    if (st != AB_OK || *res != EC_FOUND) {
+        build_free(e, &b);
+        return st;
+    }
+    /* columns: the elementary intervals between consecutive breakpoints */
+    int64_t S = 0;
+    for (int32_t g = 0; g < b.G; g++) {
+        b.col[g] = (int32_t)(S < INT32_MAX ? S : INT32_MAX);
+        if (b.nb[g] > 1) S += b.nb[g] - 1;
+    }
+    /* rows and nodes, counted before anything is allocated */
+    int64_t rows = 0, nodes = 0, maxrow = 0;
     for (size_t r = 0; r < k->nfree; r++) {
-        size_t x = e->members[k->first + r];
-        const ec_tensor *t = &e->t[x];
-        abp_dlx_primary(m, (int32_t)r, t->mts - k->t0, t->mte - k->t0, t->h, t->tprev, t->tnext);
-        offsets_iter it;
-        offsets_start(e, k, x, H, &it);
-        int64_t o;
-        while (offsets_next(&it, &o)) {
-            int32_t ns = 0;
-            for (int32_t g = t->mts - k->t0; g <= t->mte - k->t0; g++)
-                for (int64_t u = o; u < o + t->h; u++) e->secs[ns++] = (int32_t)(g * H + u);
-            abp_dlx_add_row(m, (int32_t)r, o, e->secs, ns);
+        const ec_tensor *t = &e->t[e->members[k->first + r]];
+        const int64_t *ro = b.ro + b.ro_at[r];
+        int64_t n = b.ro_at[r + 1] - b.ro_at[r];
+        rows += n;
+        for (int64_t q = 0; q < n; q++) {
+            int64_t cells = 0;
+            for (int32_t g = t->mts - k->t0; g <= t->mte - k->t0; g++) {
+                const int64_t *s = b.bp + b.at[g];
+                cells += bp_index(s, b.nb[g], ro[q] + t->h) - bp_index(s, b.nb[g], ro[q]);
+            }
+            nodes = sat_add(nodes, cells + 1);
+            if (cells > maxrow) maxrow = cells;
+            if (!charge(e, (int64_t)(t->mte - t->mts + 1))) {
+                build_free(e, &b);
+                return *res = EC_OUT, AB_OK;
+            }
         }
+    }
+    int64_t mbytes = abp_dlx_bytes_cols((int64_t)k->nfree, S, b.G, rows, nodes);
+    if (!mem_fits(e, sat_add(mbytes, sat_mul(maxrow + 1, 4)), "the matrix")) {
+        build_free(e, &b);
+        return *res = EC_TOO_BIG, AB_OK;
+    }
+    b.secs = ab_alloc_array((size_t)maxrow + 1, sizeof *b.secs);
+    abp_dlx *m = b.secs ? abp_dlx_new_cols((int32_t)k->nfree, (int32_t)S, b.G, rows, nodes) : NULL;
+    if (m == NULL) {
+        build_free(e, &b);
+        return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory building the matrix");
+    }
+    for (int32_t g = 0; g < b.G; g++)
+        for (int32_t q = 0; q + 1 < b.nb[g]; q++) {
+            const int64_t *s = b.bp + b.at[g];
+            abp_dlx_secondary(m, b.col[g] + q, g, s[q + 1] - s[q]);
+        }
+    bool out = false;
+    for (size_t r = 0; r < k->nfree && !out; r++) {
+        const ec_tensor *t = &e->t[e->members[k->first + r]];
+        abp_dlx_primary(m, (int32_t)r, t->mts - k->t0, t->mte - k->t0, t->h, t->tprev, t->tnext);
+        const int64_t *ro = b.ro + b.ro_at[r];
+        int64_t n = b.ro_at[r + 1] - b.ro_at[r];
+        for (int64_t q = 0; q < n && !out; q++) {
+            int32_t ns = 0;
+            int64_t o = ro[q];
+            for (int32_t g = t->mts - k->t0; g <= t->mte - k->t0; g++) {
+                const int64_t *s = b.bp + b.at[g];
+                int32_t lo = bp_index(s, b.nb[g], o), hi = bp_index(s, b.nb[g], o + t->h);
+                for (int32_t j = lo; j < hi; j++) b.secs[ns++] = b.col[g] + j;
+            }
+            abp_dlx_add_row(m, (int32_t)r, o, b.secs, ns);
+            out = !charge(e, (int64_t)ns + 1);
+        }
+    }
+    build_free(e, &b);
+    if (out) {
+        abp_dlx_free(m);
+        return *res = EC_OUT, AB_OK;
     }
     if (abp_dlx_overflowed(m)) {
         abp_dlx_free(m);
-        return ab_fail(err, AB_EINTERNAL, "exact-cover: the matrix outgrew its estimate (a bug)");
+        return ab_fail(err, AB_EINTERNAL, "exact-cover: the matrix outgrew its count (a bug)");
     }
+    e->why_building = NULL;
+    e->held += mbytes;
     abp_dlx_result r = abp_dlx_search(m, e->o.order, &e->budget, e->keys);
+    e->held -= mbytes;
     abp_dlx_free(m);
     if (r == ABP_DLX_FOUND) {
         for (size_t q = 0; q < k->nfree; q++) e->best[e->members[k->first + q]] = e->keys[q];
@@ -920,71 +1368,84 @@ static ab_status comp_solve(ec *e, size_t c, int64_t H, ec_result *res, ab_error
 
 /* ---- the searches over heights ----------------------------------------------------------- */
 
-/* Sizes the scratch for the largest component (the row buffer grows once a
- * matrix passed its estimate). */
 static ab_status make_scratch(ec *e, ab_error *err) {
-    size_t fixed = 0, nfree = 0;
-    for (size_t c = 0; c < e->ncomp; c++) {
-        const ec_comp *k = &e->comp[c];
-        if (k->nfixed > fixed) fixed = k->nfixed;
-        if (k->nfree > nfree) nfree = k->nfree;
-    }
-    e->forb = ab_alloc_array(2 * fixed + 2, sizeof *e->forb);
+    size_t nfree = 0;
+    for (size_t c = 0; c < e->ncomp; c++)
+        if (e->comp[c].nfree > nfree) nfree = e->comp[c].nfree;
     e->keys = ab_alloc_array(nfree + 1, sizeof *e->keys);
-    if (!e->forb || !e->keys) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    if (!e->keys) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
     return AB_OK;
 }
 
-/* The first height each component would be built at, checked against the
- * memory limit before anything is built. */
-static ab_status precheck(ec *e, int64_t H, ab_error *err) {
+/* The candidate offsets and heights of every component, up to e->hmax. */
+static ab_status make_candidates(ec *e, ec_end *end, ab_error *err) {
+    if (budget_spent(e)) {
+        e->why_building = "the offsets";
+        *end = EC_BUDGET;
+        return AB_OK;
+    }
     for (size_t q = 0; q < e->ncomp; q++) {
         size_t c = e->comp_order[q];
-        const ec_comp *k = &e->comp[c];
-        if (k->arena <= H) continue;
-        shape s = comp_shape(e, c, H);
-        if (s.bytes <= e->mem_limit) continue;
-        /* nodes shrink about as 1/f^2 when k grows f times (rows and cells) */
-        double ratio = (double)s.bytes / (double)e->mem_limit;
-        int64_t sk = 1;
-        while (sk < ((int64_t)1 << 40) && (double)sk < (double)e->unit * ceil(sqrt(ratio))) sk *= 2;
-        char nodes[32], need[32], lim[32], ks[48];
-        if (s.bytes < INT64_MAX) snprintf(ks, sizeof ks, "e.g. k=%lld", (long long)sk);
-        else snprintf(ks, sizeof ks, "a much larger k");
-        return ab_fail(err, AB_ELIMIT,
-                       "exact-cover: the dancing-links matrix at H=%lld units of %lld B "
-                       "(%zu tensors over %lld time columns) needs %s (%s nodes), above the "
-                       "memory limit of %s (mem=); refused before building it: coarsen (%s) or "
-                       "raise mem=",
-                       (long long)H, (long long)e->unit, k->nfree, (long long)k->t1 - k->t0 + 1,
-                       s.bytes < INT64_MAX ? human_bytes(need, sizeof need, s.bytes) : "too much",
-                       s.nodes < INT64_MAX ? human(nodes, sizeof nodes, s.nodes) : "too many",
-                       human_bytes(lim, sizeof lim, e->mem_limit), ks);
+        ec_result r = EC_FOUND;
+        ab_status st = e->o.compress ? make_sums(e, c, &r, err) : AB_OK;
+        if (st == AB_OK && r == EC_FOUND)
+            st = e->o.compress ? gravity_sets(e, c, &r, err) : plain_sets(e, c, &r, err);
+        if (st == AB_OK && r == EC_FOUND) st = make_tops(e, c, &r, err);
+        if (st != AB_OK) return st;
+        if (r != EC_FOUND) {
+            *end = r == EC_OUT ? EC_BUDGET : EC_MEMORY;
+            return AB_OK;
+        }
     }
     return AB_OK;
 }
 
-/* search=up: heights from the bound upward; components in order, each solved
- * at the current height or refuting it. */
+/* A refutation of H by component c: no height below next_top is possible. */
+static void refuted_at(ec *e, size_t c, int64_t H) {
+    int64_t nt = next_top(e, c, H);
+    if (nt > e->lbr) e->lbr = nt;
+}
+
+/* The height to try for component c when every height below lo is refuted
+ * and its best plan is above hi: the middle of its tops in [lo, hi] (lo when
+ * there is none: no cover there, and lo is the cheapest to refute). */
+static int64_t mid_top(const ec *e, size_t c, int64_t lo, int64_t hi) {
+    const ec_comp *k = &e->comp[c];
+    size_t i0 = count_lt(k->tops, k->ntops, lo), i1 = ab_count_le(k->tops, k->ntops, hi);
+    return i1 > i0 ? k->tops[i0 + (i1 - i0 - 1) / 2] : lo;
+}
+
+/* search=up: every height below L is refuted (L starts at the bound). Each
+ * component in order is tried at L first; while its best plan is above L,
+ * it is tried at the middle top between L and its arena: a refutation
+ * raises L to the next top, a cover lowers its arena. Having a cover is
+ * monotone in H (rows only grow with H), so this bisection ends with the
+ * component's best plan at L, which is then optimal. */
 static ab_status search_up(ec *e, ec_end *end, ab_error *err) {
-    int64_t H = e->lb;
+    int64_t L = e->lb;
     for (size_t q = 0; q < e->ncomp; q++) {
         size_t c = e->comp_order[q];
-        while (e->comp[c].arena > H) {
-            if (H > e->cap) {
+        bool first = true;
+        while (e->comp[c].arena > L) {
+            if (L > e->cap) {
                 *end = EC_INFEASIBLE;
                 return AB_OK;
             }
-                ec_result r;
+            int64_t hi = e->comp[c].arena - 1 < e->cap ? e->comp[c].arena - 1 : e->cap;
+            int64_t H = first ? L : mid_top(e, c, L, hi);
+            first = false;
+            ec_result r;
             e->stop_h = H;
             ab_status st = comp_solve(e, c, H, &r, err);
             if (st != AB_OK) return st;
-            if (r == EC_FOUND) break;
             if (r == EC_OUT || r == EC_TOO_BIG) {
                 *end = r == EC_OUT ? EC_BUDGET : EC_MEMORY;
                 return AB_OK;
             }
-            e->refuted = H++;
+            if (r == EC_NONE) {
+                refuted_at(e, c, H);
+                L = next_top(e, c, H);
+            }
         }
     }
     *end = max_arena(e) <= e->cap ? EC_OPTIMAL : EC_INFEASIBLE;
@@ -1003,7 +1464,7 @@ static ab_status all_at(ec *e, int64_t H, ec_end *end, bool *refuted, ab_error *
         ab_status st = comp_solve(e, c, H, &r, err);
         if (st != AB_OK) return st;
         if (r == EC_NONE) {
-            e->refuted = H;
+            refuted_at(e, c, H);
             *refuted = true;
             return AB_OK;
         }
@@ -1066,7 +1527,7 @@ static int64_t memory_limit(int64_t mem) {
  * height, the arena itself when optimal. */
 static int64_t proven_lb(const ec *e, ec_end end) {
     int64_t lb = e->lb;
-    if (e->refuted + 1 > lb) lb = e->refuted + 1;
+    if (e->lbr > lb) lb = e->lbr;
     if (end == EC_OPTIMAL) lb = max_arena(e);
     if (end == EC_INFEASIBLE && e->cap != INT64_MAX && e->cap + 1 > lb) lb = e->cap + 1;
     return lb;
@@ -1093,8 +1554,9 @@ static void write_note(const ec *e, ec_end end, ab_plan_stats *st) {
             note(st, "%soptimal%s at H=%lld units of %lld B (max-load bound); %s nodes",
                      kp, for_k, a, u, nodes);
         else
-            note(st, "%soptimal%s at H=%lld units of %lld B; refuted %lld; %s nodes",
-                     kp, for_k, a, u, (long long)(A - 1), nodes);
+            note(st, "%soptimal%s at H=%lld units of %lld B; every lower height refuted "
+                     "(%lld matrices); %s nodes",
+                     kp, for_k, a, u, (long long)e->heights, nodes);
         break;
     case EC_FITS:
         note(st, "%sfits the capacity: %lld of %lld units of %lld B; %s nodes",
@@ -1108,15 +1570,16 @@ static void write_note(const ec *e, ec_end end, ab_plan_stats *st) {
     case EC_BUDGET:
     case EC_MEMORY:
     case EC_RUNNING: {
-        char why[96], need[32];
+        char why[112];
         if (end == EC_MEMORY)
-            snprintf(why, sizeof why, "mem: the matrix needs %s",
-                     human_bytes(need, sizeof need, e->mem_need));
+            snprintf(why, sizeof why, "%s", e->why);
         else if (e->o.nodes > 0 && e->budget.nodes >= e->o.nodes)
             snprintf(why, sizeof why, "nodes=%lld", (long long)e->o.nodes);
         else snprintf(why, sizeof why, "time=%g s", e->o.time_s);
-        note(st, "%sbudget ran out at H=%lld (%s); best %lld units of %lld B, proven >= %lld; %s nodes",
-                 kp, (long long)e->stop_h, why, a, u, (long long)proven_lb(e, end), nodes);
+        note(st, "%sbudget ran out at H=%lld (%s, %s%s); best %lld units of %lld B, proven >= %lld; "
+                 "%s nodes",
+                 kp, (long long)e->stop_h, why, e->why_building ? "building " : "searching",
+                 e->why_building ? e->why_building : "", a, u, (long long)proven_lb(e, end), nodes);
         break;
     }
     }
@@ -1145,7 +1608,6 @@ static ab_status exact_cover_plan(const ab_problem *p, const ab_params *opt, int
         note(st, "no tensors: arena 0");
         return AB_OK;
     }
-    e.refuted = -1;
     e.stop_h = 0;
     e.mem_limit = memory_limit(e.o.mem);
     if (e.o.time_s > 0) e.budget.deadline = abp_dlx_now() + e.o.time_s;
@@ -1158,20 +1620,14 @@ static ab_status exact_cover_plan(const ab_problem *p, const ab_params *opt, int
     if (s == AB_OK) s = run_best_fit(&e, err);
     ec_end end = EC_RUNNING;
     if (s == AB_OK) {
-        sort_e = &e;
         for (size_t c = 0; c < e.ncomp; c++) e.comp_order[c] = c;
-        qsort(e.comp_order, e.ncomp, sizeof *e.comp_order, by_comp_lb);
+        ab_sort(e.comp_order, e.ncomp, sizeof *e.comp_order, by_comp_lb, &e);
         e.hmax = e.o.target ? e.cap : (e.ub - 1 < e.cap ? e.ub - 1 : e.cap);
-        for (size_t c = 0; s == AB_OK && e.o.compress && e.hmax >= e.lb && c < e.ncomp; c++)
-            s = normal_sets(&e, c, err);
+        e.stop_h = e.o.target ? e.cap : e.lb;
+        s = make_scratch(&e, err);
     }
-    if (s == AB_OK) s = make_scratch(&e, err);
-    if (s == AB_OK && e.hmax >= e.lb) {
-        int64_t A = max_arena(&e);
-        int64_t H0 = e.o.target ? e.cap : e.o.down ? (A - 1 < e.cap ? A - 1 : e.cap) : e.lb;
-        s = precheck(&e, H0, err);
-    }
-    if (s == AB_OK) {
+    if (s == AB_OK && e.hmax >= e.lb) s = make_candidates(&e, &end, err);
+    if (s == AB_OK && end == EC_RUNNING) {
         if (e.o.target) s = search_target(&e, &end, err);
         else if (e.o.down) s = search_down(&e, &end, err);
         else s = search_up(&e, &end, err);
@@ -1201,27 +1657,31 @@ static const ab_param_desc exact_cover_params[] = {
      "area: tensors by decreasing rectangle area (the paper's); mrv: fewest remaining rows first",
      AB_PARAM_CHOICE, 0, 0},
     {"search", "up|down", "up",
-     "up: heights from the max-load bound up, the first with a cover is optimal; down: anytime, "
-     "from the best-fit arena down until a height is refuted", AB_PARAM_CHOICE, 0, 0},
+     "up: from the max-load bound, then bisection over the possible arenas between refuted "
+     "heights and covers; down: anytime, from the best-fit arena down until a height is refuted",
+     AB_PARAM_CHOICE, 0, 0},
     {"compress", "on|off", "on",
-     "lossless reductions (gcd, kept instructions, gravity offsets, components, twins); off: the "
-     "paper's plain form", AB_PARAM_CHOICE, 0, 0},
+     "lossless reductions (gcd, kept instructions, gravity offsets, components, twins, split "
+     "filter); off: the paper's plain form", AB_PARAM_CHOICE, 0, 0},
     {"target", "min|capacity", "min",
      "min: the smallest arena; capacity: only whether the tensors fit the suite's capacity",
      AB_PARAM_CHOICE, 0, 0},
-    {"time", "seconds > 0", "no limit", "stop the search after this long: the best plan so far",
-     AB_PARAM_SECONDS, 0, 0},
-    {"nodes", "integer >= 1", "no limit", "stop the search after this many nodes (rows tried)",
-     AB_PARAM_INT, 1, INT64_MAX},
+    {"time", "seconds > 0", "no limit",
+     "stop after this much CPU time, building included: the best plan so far", AB_PARAM_SECONDS,
+     0, 0},
+    {"nodes", "integer >= 1", "no limit",
+     "stop after this many nodes (rows tried; 1024 building steps count as one): the best plan "
+     "so far", AB_PARAM_INT, 1, INT64_MAX},
     {"mem", "bytes, K/M/G suffixes", "2G",
-     "refuse a matrix whose estimate is above this (checked before it is built)",
+     "stop (with the best plan so far) before holding more than this (checked before allocating)",
      AB_PARAM_BYTES, 0, 0},
     {0},
 };
 
 const ab_planner abp_exact_cover = {
     .name = "exact-cover",
-    .summary = "Algorithm X with dancing links on the time x memory canvas (MinUn), optimal at k = 1",
+    .summary = "Algorithm X with dancing links on the time x memory canvas (MinUn) in compressed "
+               "coordinates, optimal at k = 1",
     .flags = AB_PLANNER_EXACT | AB_PLANNER_ANYTIME,
     .params = exact_cover_params,
     .plan = exact_cover_plan,
