@@ -564,3 +564,29 @@ bool ab_tensor_padded_bytes(const ab_tensor *t, int64_t *bytes) {
 ab_status ab_params_k(const ab_params *params, int64_t *k, ab_error *err) {
     return ab_params_int(params, "k", 1, 1, AB_MAX_SIZE, k, err);
 }
+
+int64_t ab_problem_gravity_unit(const ab_problem *p) {
+    int64_t g = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        g = ab_gcd(g, p->t[i].size);
+        if (p->t[i].offset != AB_NONE && p->t[i].offset > 0) g = ab_gcd(g, p->t[i].offset);
+    }
+    if (g < 1) return 1;
+    for (bool again = true; again;) {
+        again = false;
+        for (size_t i = 0; i < p->n; i++) {
+            int64_t a = p->t[i].align < 1 ? 1 : p->t[i].align;
+            if (g % a == 0 || a % g == 0) continue;
+            g = ab_gcd(g, a);
+            again = true;
+        }
+    }
+    return g;
+}
+
+int64_t ab_problem_capacity(const ab_problem *p) {
+    int64_t cap = p->capacity;
+    if (p->npools == 1 && p->pools[0].size != AB_NONE && (cap == AB_NONE || p->pools[0].size < cap))
+        cap = p->pools[0].size;
+    return cap;
+}

@@ -176,6 +176,19 @@ int64_t ab_problem_unit(const ab_problem *p);
  * k = ab_problem_unit(src) is lossless; k = 1 copies. */
 ab_status ab_problem_coarsen(const ab_problem *src, int64_t k, ab_problem *dst, ab_error *err);
 
+/* The unit of the exact planners' gcd reduction ((R1) in planners/
+ * exact_cover.c, where the proof is): the gcd of the sizes and fixed offsets,
+ * lowered to gcd(g, a) by each align a that neither divides g nor is a
+ * multiple of it, until none is left. Some optimal plan lies on this grid.
+ * Unlike ab_problem_unit it leaves the capacity out (an exact planner rounds
+ * it down). 1 for an empty problem. */
+int64_t ab_problem_gravity_unit(const ab_problem *p);
+
+/* The capacity a one-arena plan of p must fit: the suite's, or the size of
+ * its one pool when that is lower; AB_NONE when neither is set. (A planner
+ * without pools sees at most one pool; the checker holds the plan to it.) */
+int64_t ab_problem_capacity(const ab_problem *p);
+
 /* ---- name lookup -------------------------------------------------------------
  * An open-addressing table from tensor name to index, built once. */
 typedef struct ab_names ab_names;

@@ -309,13 +309,6 @@ static ab_status parse_opts(const ab_params *opt, cn_opts *o, ab_error *err) {
     return AB_OK;
 }
 
-/* The capacity the plan must fit: the suite's, and the size of its one pool. */
-static int64_t capacity_of(const ab_problem *p) {
-    int64_t cap = p->capacity;
-    if (p->npools == 1 && p->pools[0].size != AB_NONE && (cap == AB_NONE || p->pools[0].size < cap))
-        cap = p->pools[0].size;
-    return cap;
-}
 
 /* ---- setup ------------------------------------------------------------------------ */
 
@@ -330,28 +323,6 @@ static void cn_free(cn *c) {
     memset(c, 0, sizeof *c);
 }
 
-/* The unit g of (R1). */
-static int64_t unit_of(const ab_problem *p) {
-    int64_t g = 0;
-    for (size_t i = 0; i < p->n; i++) {
-        g = ab_gcd(g, p->t[i].size);
-        if (p->t[i].offset != AB_NONE && p->t[i].offset > 0) g = ab_gcd(g, p->t[i].offset);
-    }
-    if (g < 1) return 1;
-    for (bool again = true; again;) {
-        again = false;
-        for (size_t i = 0; i < p->n; i++) {
-            int64_t a = p->t[i].align < 1 ? 1 : p->t[i].align;
-            if (g % a != 0 && a % g != 0) g = ab_gcd(g, a), again = true;
-        }
-    }
-    return g;
-}
-
-static int cmp_i64(const void *pa, const void *pb) {
-    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-    return (a > b) - (a < b);
-}
 
 /* Index of the last element <= v in sorted v[0 .. n), or -1. */
 static int64_t last_leq(const int64_t *v, size_t n, int64_t x) {
@@ -378,7 +349,7 @@ static bool sections(const ab_problem *p, int32_t *sec0, int32_t *sec1, int32_t 
         pt[m++] = p->t[i].start;
         if (p->t[i].end < last) pt[m++] = p->t[i].end + 1;
     }
-    qsort(pt, m, sizeof *pt, cmp_i64);
+    qsort(pt, m, sizeof *pt, ab_cmp_i64);
     size_t k = 0;
     for (size_t i = 0; i < m; i++)
         if (k == 0 || pt[k - 1] != pt[i]) pt[k++] = pt[i];
@@ -447,7 +418,7 @@ static int by_pair_lo(const void *pa, const void *pb) {
  * problem is too large to search. */
 static ab_status cn_setup(cn *c, const ab_problem *p, const char *keys, ab_error *err) {
     size_t n = p->n;
-    c->g = unit_of(p);
+    c->g = ab_problem_gravity_unit(p);
     int32_t *s0 = ab_alloc_array(n ? n : 1, sizeof *s0), *s1 = ab_alloc_array(n ? n : 1, sizeof *s1);
     size_t *idx = ab_alloc_array(n ? n : 1, sizeof *idx);
     ab_status st = AB_ENOMEM;
@@ -1091,7 +1062,7 @@ static ab_status canonical_plan(const ab_problem *p, const ab_params *opt, int64
     st->nodes = 0;
     ab_status s = parse_opts(opt, &o, err);
     if (s != AB_OK) return ab_free(S), s;
-    int64_t cap = capacity_of(p);
+    int64_t cap = ab_problem_capacity(p);
     if (o.target && cap == AB_NONE)
         return ab_free(S), ab_fail(err, AB_EINPUT, "canonical: target=capacity needs a suite capacity (or a bounded pool)");
     if (p->n == 0) {

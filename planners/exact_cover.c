@@ -403,36 +403,7 @@ static ab_status check_input(const ab_problem *p, int64_t k, ab_error *err) {
     return AB_OK;
 }
 
-/* The unit of (R1): sizes and fixed offsets, then the aligns to a fixed
- * point. Capacity is left out (it is rounded down). */
-static int64_t unit_of(const ab_problem *q) {
-    int64_t g = 0;
-    for (size_t i = 0; i < q->n; i++) {
-        g = ab_gcd(g, q->t[i].size);
-        if (q->t[i].offset > 0) g = ab_gcd(g, q->t[i].offset);
-    }
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (size_t i = 0; i < q->n; i++) {
-            int64_t a = q->t[i].align;
-            if (g % a == 0 || a % g == 0) continue;
-            g = ab_gcd(g, a);
-            changed = true;
-        }
-    }
-    return g > 0 ? g : 1;
-}
 
-/* The capacity the plan must fit: the suite's, and the size of its one pool
- * when it declares one (a planner without AB_PLANNER_POOLS sees at most one,
- * and the checker holds the plan to its size); AB_NONE when neither. */
-static int64_t capacity_of(const ab_problem *p) {
-    int64_t cap = p->capacity;
-    if (p->npools == 1 && p->pools[0].size != AB_NONE && (cap == AB_NONE || p->pools[0].size < cap))
-        cap = p->pools[0].size;
-    return cap;
-}
 
 /* e->q = p's tensors and capacity (no pools), coarsened by k, then
  * (compress=on) divided by its unit. */
@@ -441,12 +412,12 @@ static ab_status make_units(ec *e, const ab_problem *p, ab_error *err) {
     ab_problem_init(&base);
     ab_status st = AB_OK;
     for (size_t i = 0; st == AB_OK && i < p->n; i++) st = ab_problem_add(&base, &p->t[i], err);
-    base.capacity = capacity_of(p);
+    base.capacity = ab_problem_capacity(p);
     base.alignment = p->alignment;
     if (st == AB_OK) st = ab_problem_coarsen(&base, e->o.k, &q1, err);
     ab_problem_free(&base);
     if (st != AB_OK) return st;
-    int64_t g = e->o.compress ? unit_of(&q1) : 1;
+    int64_t g = e->o.compress ? ab_problem_gravity_unit(&q1) : 1;
     if (g > 1) {
         st = ab_problem_coarsen(&q1, g, &e->q, err);
         ab_problem_free(&q1);
@@ -1597,7 +1568,7 @@ static ab_status exact_cover_plan(const ab_problem *p, const ab_params *opt, int
     if (s == AB_OK) s = check_input(p, e.o.k, err);
     if (s == AB_OK && p->npools > 1)
         s = ab_fail(err, AB_EINPUT, "exact-cover: plans one arena, not %zu pools", p->npools);
-    if (s == AB_OK && e.o.target && capacity_of(p) == AB_NONE)
+    if (s == AB_OK && e.o.target && ab_problem_capacity(p) == AB_NONE)
         s = ab_fail(err, AB_EINPUT,
                     "exact-cover: target=capacity needs a suite capacity (or a bounded pool)");
     if (s != AB_OK) return s;

@@ -499,3 +499,24 @@ Test(parse_bytes, refuses_anything_else_leaving_the_output_alone) {
         cr_assert_eq(v, 123, "'%s'", bad[i]);
     }
 }
+
+Test(core, gravity_unit_and_capacity) {
+    ab_problem p;
+    ab_problem_init(&p);
+    cr_assert_eq(ab_problem_gravity_unit(&p), 1);
+    ab_tensor a = {.name = "a", .size = 1024, .start = 0, .end = 1, .align = 16, .offset = AB_NONE};
+    ab_tensor b = {.name = "b", .size = 3072, .start = 1, .end = 2, .align = 1, .offset = AB_NONE};
+    cr_assert_eq(ab_problem_add(&p, &a, NULL), AB_OK);
+    cr_assert_eq(ab_problem_add(&p, &b, NULL), AB_OK);
+    cr_assert_eq(ab_problem_gravity_unit(&p), 1024, "an align that divides the gcd keeps it");
+    ab_tensor c = {.name = "c", .size = 2048, .start = 0, .end = 0, .align = 1, .offset = 512};
+    cr_assert_eq(ab_problem_add(&p, &c, NULL), AB_OK);
+    cr_assert_eq(ab_problem_gravity_unit(&p), 512, "a fixed offset enters the gcd");
+    ab_tensor d = {.name = "d", .size = 512, .start = 3, .end = 3, .align = 96, .offset = AB_NONE};
+    cr_assert_eq(ab_problem_add(&p, &d, NULL), AB_OK);
+    cr_assert_eq(ab_problem_gravity_unit(&p), 32, "96 neither divides 512 nor is a multiple: gcd 32");
+    cr_assert_eq(ab_problem_capacity(&p), AB_NONE);
+    p.capacity = 4096;
+    cr_assert_eq(ab_problem_capacity(&p), 4096);
+    ab_problem_free(&p);
+}

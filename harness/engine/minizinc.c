@@ -205,34 +205,7 @@ static bool on_path(const char *name, char *out, size_t cap) {
 
 /* ---- the units problem, bounds and the heuristic plan -------------------------- */
 
-/* exact-cover's (R1) unit: the gcd of sizes and fixed offsets, lowered by each
- * align that neither divides it nor is a multiple of it. */
-static int64_t unit_of(const ab_problem *p) {
-    int64_t g = 0;
-    for (size_t i = 0; i < p->n; i++) {
-        g = ab_gcd(g, p->t[i].size);
-        if (p->t[i].offset > 0) g = ab_gcd(g, p->t[i].offset);
-    }
-    for (bool again = g > 0; again;) {
-        again = false;
-        for (size_t i = 0; i < p->n; i++) {
-            int64_t a = p->t[i].align;
-            if (g % a == 0 || a % g == 0) continue;
-            g = ab_gcd(g, a);
-            again = true;
-        }
-    }
-    return g > 0 ? g : 1;
-}
 
-/* The capacity in bytes: the suite's, or its one pool's size when lower;
- * AB_NONE when neither. */
-static int64_t capacity_of(const ab_problem *p) {
-    int64_t cap = p->capacity;
-    if (p->npools == 1 && p->pools[0].size != AB_NONE && (cap == AB_NONE || p->pools[0].size < cap))
-        cap = p->pools[0].size;
-    return cap;
-}
 
 /* z->q = the tensors of z->p and the capacity, divided by the unit. */
 static ab_status make_units(mzn *z, ab_error *err) {
@@ -241,8 +214,8 @@ static ab_status make_units(mzn *z, ab_error *err) {
     ab_status st = AB_OK;
     for (size_t i = 0; st == AB_OK && i < z->p->n; i++)
         st = ab_problem_add(&base, &z->p->t[i], err);
-    base.capacity = capacity_of(z->p);
-    z->g = unit_of(&base);
+    base.capacity = ab_problem_capacity(z->p);
+    z->g = ab_problem_gravity_unit(&base);
     if (st == AB_OK) st = ab_problem_coarsen(&base, z->g, &z->q, err);
     ab_problem_free(&base);
     z->cap = z->q.capacity == AB_NONE ? INT64_MAX : z->q.capacity;
@@ -807,7 +780,7 @@ static void conclude(mzn *z, int64_t *offsets, ab_plan_stats *st, bool ran, cons
              "nodes", hname, A, u, (long long)z->nodes);
     } else { /* nothing within the capacity: some optimum is on the grid, so above it */
         st->proven_optimal = false;
-        st->lower_bound = capacity_of(z->p) + 1;
+        st->lower_bound = ab_problem_capacity(z->p) + 1;
         note(st, "does not fit the capacity of %lld units of %lld B (search complete); best "
              "%lld; %lld nodes", (long long)z->cap, u, A, (long long)z->nodes);
     }
@@ -836,7 +809,7 @@ static ab_status minizinc_plan(const ab_problem *p, const ab_params *opt, int64_
         return ab_fail(err, AB_EINPUT, "minizinc not found on PATH: apt-get install minizinc");
     if (p->npools > 1)
         return ab_fail(err, AB_EINPUT, "minizinc: plans one arena, not %zu pools", p->npools);
-    if (z.target && capacity_of(p) == AB_NONE)
+    if (z.target && ab_problem_capacity(p) == AB_NONE)
         return ab_fail(err, AB_EINPUT,
                        "minizinc: target=capacity needs a suite capacity (or a bounded pool)");
     if (p->n == 0) {
