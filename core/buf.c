@@ -6,7 +6,18 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* mkstemp makes the file 0600: give it what a plain create would (0666
+ * less the umask). */
+static int fchmod_path(const char *path) {
+    mode_t mask = umask(0);
+    umask(mask);
+    return chmod(path, 0666 & ~mask);
+}
 
 void ab_buf_append(ab_buf *b, const char *s, size_t len) {
     if (b->oom) return;
@@ -60,15 +71,41 @@ void ab_buf_free(ab_buf *b) {
     memset(b, 0, sizeof *b);
 }
 
+/* Writes b to stdout. */
+static ab_status write_stdout(const ab_buf *b, ab_error *err) {
+    size_t wrote = b->n ? fwrite(b->s, 1, b->n, stdout) : 0;
+    if (wrote != b->n || fflush(stdout) != 0 || ferror(stdout))
+        return ab_fail(err, AB_EINPUT, "<stdout>: write failed: %s", strerror(errno));
+    return AB_OK;
+}
+
 ab_status ab_buf_write_file(const ab_buf *b, const char *path, ab_error *err) {
     if (b->oom) return ab_fail(err, AB_ENOMEM, "out of memory rendering %s", path);
-    bool to_stdout = strcmp(path, "-") == 0;
-    FILE *f = to_stdout ? stdout : fopen(path, "wb");
-    if (f == NULL) return ab_fail(err, AB_EINPUT, "%s: cannot write: %s", path, strerror(errno));
-    size_t wrote = b->n ? fwrite(b->s, 1, b->n, f) : 0;
-    int bad = wrote != b->n || ferror(f);
-    int closed = to_stdout ? fflush(f) : fclose(f);
-    if (bad || closed != 0)
-        return ab_fail(err, AB_EINPUT, "%s: write failed: %s", path, strerror(errno));
+    if (strcmp(path, "-") == 0) return write_stdout(b, err);
+    size_t len = strlen(path) + 16;
+    char *tmp = ab_malloc(len);
+    if (tmp == NULL) return ab_fail(err, AB_ENOMEM, "out of memory writing %s", path);
+    snprintf(tmp, len, "%s.tmp-XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        ab_free(tmp);
+        return ab_fail(err, AB_EINPUT, "%s: cannot open for writing: %s", path, strerror(e));
+    }
+    FILE *f = fdopen(fd, "wb");
+    size_t wrote = f && b->n ? fwrite(b->s, 1, b->n, f) : 0;
+    int e = 0;
+    bool bad = f == NULL || wrote != b->n || ferror(f);
+    if (bad) e = errno;
+    if ((f ? fclose(f) : close(fd)) != 0 && !bad) bad = true, e = errno;
+    if (!bad && fchmod_path(tmp) != 0) bad = true, e = errno;
+    if (!bad && rename(tmp, path) != 0) bad = true, e = errno;
+    if (bad) {
+        unlink(tmp); /* nothing half-written is left, and path is untouched */
+        ab_free(tmp);
+        return ab_fail(err, AB_EINPUT, "%s: write failed: %s", path,
+                       e ? strerror(e) : "I/O error");
+    }
+    ab_free(tmp);
     return AB_OK;
 }

@@ -23,8 +23,11 @@ void ab_buf_append(ab_buf *b, const char *s, size_t len);
 void ab_buf_xml(ab_buf *b, const char *s);
 /* Frees the text; b is empty afterwards. NULL is accepted. */
 void ab_buf_free(ab_buf *b);
-/* Writes the buffer to path ("-" = stdout). AB_ENOMEM when b->oom, AB_EINPUT
- * naming the path when it cannot be written. */
+/* Writes the buffer to path ("-" = stdout): to a temporary beside it, then
+ * renamed into place, so path holds the old file or the whole new one, never
+ * a part (DESIGN.md §5). AB_ENOMEM when b->oom, AB_EINPUT naming the path
+ * when it cannot be written (the temporary is removed). The one file writer:
+ * suites, plans, reports and exports all go through it. */
 ab_status ab_buf_write_file(const ab_buf *b, const char *path, ab_error *err);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/csv.h"
 #include "core/file.h"
 #include "core/problem.h"
@@ -519,4 +520,41 @@ Test(core, gravity_unit_and_capacity) {
     p.capacity = 4096;
     cr_assert_eq(ab_problem_capacity(&p), 4096);
     ab_problem_free(&p);
+}
+
+#include <dirent.h>
+
+/* The one file writer writes a temporary beside the file and renames it into
+ * place: the file is whole, it replaces the old one, and no temporary is left. */
+Test(core, writes_a_file_whole_through_a_temporary) {
+    char *dir = abt_tmpdir();
+    char path[4096];
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    ab_buf b = {0};
+    ab_buf_printf(&b, "first version, longer than the second\n");
+    cr_assert_eq(ab_buf_write_file(&b, path, NULL), AB_OK);
+    ab_buf_free(&b);
+    ab_buf_printf(&b, "second\n");
+    cr_assert_eq(ab_buf_write_file(&b, path, NULL), AB_OK);
+    ab_buf_free(&b);
+    char *text = abt_slurp(path, NULL);
+    cr_assert_str_eq(text, "second\n");
+    free(text);
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d);
+    int entries = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (e->d_name[0] != '.') {
+            entries++;
+            cr_assert_str_eq(e->d_name, "out.txt");
+        }
+    closedir(d);
+    cr_assert_eq(entries, 1, "a temporary was left beside the file");
+    ab_error err;
+    snprintf(path, sizeof path, "%s/no/such/out.txt", dir);
+    ab_buf_printf(&b, "x");
+    cr_assert_eq(ab_buf_write_file(&b, path, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "cannot open for writing") != NULL, "%s", err.msg);
+    ab_buf_free(&b);
+    free(dir);
 }

@@ -514,7 +514,7 @@ Test(plan_csv, reports_a_path_it_cannot_write) {
     snprintf(path, sizeof path, "%s/no/such/dir/out.csv", dir);
     ab_error err = {0};
     cr_assert_eq(abh_plan_write(path, &p, &pl, &err), AB_EINPUT);
-    snprintf(want, sizeof want, "%s: No such file or directory", path);
+    snprintf(want, sizeof want, "%s: cannot open for writing: No such file or directory", path);
     cr_assert_str_eq(err.msg, want);
     free(dir);
     ab_plan_free(&pl);

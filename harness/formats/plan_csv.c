@@ -23,6 +23,7 @@
  */
 #include "harness/formats/plan_csv.h"
 
+#include "core/buf.h"
 #include "core/csv.h"
 #include "core/file.h"
 
@@ -262,17 +263,17 @@ static bool needs_quotes(const char *s) {
     return strpbrk(s, ",\"\r\n") != NULL;
 }
 
-static void write_name(FILE *f, const char *s) {
+static void write_name(ab_buf *b, const char *s) {
     if (!needs_quotes(s)) {
-        fputs(s, f);
+        ab_buf_append(b, s, strlen(s));
         return;
     }
-    fputc('"', f);
+    ab_buf_append(b, "\"", 1);
     for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
+        if (*s == '"') ab_buf_append(b, "\"", 1);
+        ab_buf_append(b, s, 1);
     }
-    fputc('"', f);
+    ab_buf_append(b, "\"", 1);
 }
 
 /* Checks that every entry can be written, before any file is touched. */
@@ -290,41 +291,31 @@ static ab_status check_plan(const ab_problem *p, const ab_plan *pl, ab_error *er
 ab_status abh_plan_write(const char *path, const ab_problem *p, const ab_plan *pl, ab_error *err) {
     ab_status st = check_plan(p, pl, err);
     if (st != AB_OK) return st;
-    bool is_stdout = strcmp(path, "-") == 0;
-    errno = 0;
-    FILE *f = is_stdout ? stdout : fopen(path, "wb");
-    if (f == NULL) return ab_fail(err, AB_EINPUT, "%s: %s", path, strerror(errno));
+    ab_buf b = {0};
     bool pools = p->npools > 0;
-    fputs(pools ? "tensor,pool,offset,size,start,end\n" : "tensor,offset,size,start,end\n", f);
+    const char *head = pools ? "tensor,pool,offset,size,start,end\n" : "tensor,offset,size,start,end\n";
+    ab_buf_append(&b, head, strlen(head));
     for (size_t i = 0; i < pl->n; i++) {
         const ab_placement *e = &pl->v[i];
-        write_name(f, e->tensor == AB_NO_TENSOR ? e->name : p->t[e->tensor].name);
+        write_name(&b, e->tensor == AB_NO_TENSOR ? e->name : p->t[e->tensor].name);
         int64_t off = e->offset;
         if (pools) { /* the pool's name and the offset in it; none: the joint offset */
             size_t k = ab_pool_find(p, off);
-            fputc(',', f);
+            ab_buf_append(&b, ",", 1);
             if (k != AB_NO_POOL) {
-                write_name(f, p->pools[k].name);
+                write_name(&b, p->pools[k].name);
                 off -= ab_pool_base(p, k);
             }
         }
         if (e->tensor == AB_NO_TENSOR) {
-            fprintf(f, ",%" PRId64 ",,,\n", off);
+            ab_buf_printf(&b, ",%" PRId64 ",,,\n", off);
             continue;
         }
         const ab_tensor *t = &p->t[e->tensor];
-        fprintf(f, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n", off, t->size, t->start,
-                t->end);
+        ab_buf_printf(&b, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n", off, t->size,
+                      t->start, t->end);
     }
-    errno = 0;
-    bool bad = fflush(f) != 0 || ferror(f);
-    int e = errno;
-    if (!is_stdout && fclose(f) != 0 && !bad) {
-        bad = true;
-        e = errno;
-    }
-    if (bad)
-        return ab_fail(err, AB_EINTERNAL, "%s: write failed: %s", is_stdout ? "<stdout>" : path,
-                       e ? strerror(e) : "I/O error");
-    return AB_OK;
+    st = ab_buf_write_file(&b, path, err);
+    ab_buf_free(&b);
+    return st;
 }

@@ -1715,14 +1715,12 @@ static int buf_output(void *data, unsigned char *bytes, size_t size) {
     return !b->oom;
 }
 
-/* Emits p to the file f, or to the buffer b when f is NULL. */
-static ab_status emit_to(FILE *f, ab_buf *b, const ab_problem *p, const char *path,
-                         ab_error *err) {
+/* Emits p to the buffer b; path names it in messages. */
+static ab_status emit_to(ab_buf *b, const ab_problem *p, const char *path, ab_error *err) {
     yaml_emitter_t em;
     if (!yaml_emitter_initialize(&em))
         return ab_fail(err, AB_ENOMEM, "%s: out of memory while writing the suite", path);
-    if (f != NULL) yaml_emitter_set_output_file(&em, f);
-    else yaml_emitter_set_output(&em, buf_output, b);
+    yaml_emitter_set_output(&em, buf_output, b);
     yaml_emitter_set_unicode(&em, 1);
     yaml_emitter_set_width(&em, -1);
     ab_status st = AB_OK;
@@ -1740,19 +1738,15 @@ static ab_status emit_to(FILE *f, ab_buf *b, const ab_problem *p, const char *pa
 }
 
 ab_status abh_suite_write(const ab_problem *p, const char *path, ab_error *err) {
-    bool std_out = strcmp(path, "-") == 0;
-    FILE *f = std_out ? stdout : fopen(path, "w");
-    if (f == NULL)
-        return ab_fail(err, AB_EINPUT, "%s: cannot open for writing: %s", path, strerror(errno));
-    ab_status st = emit_to(f, NULL, p, path, err);
-    int closed = std_out ? fflush(f) : fclose(f);
-    if (st == AB_OK && closed != 0)
-        st = ab_fail(err, AB_EINTERNAL, "%s: cannot write: %s", path, strerror(errno));
+    ab_buf b = {0};
+    ab_status st = emit_to(&b, p, path, err);
+    if (st == AB_OK) st = ab_buf_write_file(&b, path, err);
+    ab_buf_free(&b);
     return st;
 }
 
 ab_status abh_suite_render(const ab_problem *p, ab_buf *b, ab_error *err) {
-    ab_status st = emit_to(NULL, b, p, p->name ? p->name : "suite", err);
+    ab_status st = emit_to(b, p, p->name ? p->name : "suite", err);
     if (st == AB_OK && b->oom) st = ab_fail(err, AB_ENOMEM, "out of memory rendering a suite");
     return st;
 }
