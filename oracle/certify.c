@@ -37,6 +37,21 @@ abo_proof abo_certify(int64_t arena, int64_t max_load, const abo_claim *c, int64
     return ABO_PROOF_NONE;
 }
 
+abo_proof abo_refute(int64_t capacity, int64_t max_load, const abo_claim *c, int64_t *bound) {
+    if (bound != NULL) *bound = AB_NONE;
+    if (capacity == AB_NONE || capacity < 0) return ABO_PROOF_NONE;
+    if (max_load != AB_NONE && max_load > capacity) {
+        if (bound != NULL) *bound = max_load;
+        return ABO_PROOF_LOWER_BOUND;
+    }
+    if (c != NULL && c->method != ABO_PROOF_NONE && c->lower_bound != AB_NONE &&
+        c->lower_bound > capacity) {
+        if (bound != NULL) *bound = c->lower_bound;
+        return c->method;
+    }
+    return ABO_PROOF_NONE;
+}
+
 bool abo_expect_agrees(const abo_expect *e, int64_t max_load, int64_t arena, bool valid,
                        abo_proof proof, int64_t bound, char *why, size_t len) {
     long long opt = (long long)e->optimum;

@@ -58,6 +58,17 @@ typedef struct abo_claim {
  * max_load and the claim's bound (the latter only with a method). */
 abo_proof abo_certify(int64_t arena, int64_t max_load, const abo_claim *c, int64_t *bound);
 
+/* Whether no valid plan fits the capacity (DESIGN.md §7.3: "infeasible"
+ * only when proven). A refutation is a proven lower bound above the
+ * capacity: the max-load bound (lower-bound: no exact planner needed), or
+ * the claim's lower_bound when the claim has a method (exhaustive: an exact
+ * search refuted the capacity, as exact-cover, canonical and minizinc with
+ * target=capacity report; ilp: GLPK proved the bound). A heuristic's bound
+ * counts for nothing. Returns the kind of proof, ABO_PROOF_NONE when nothing
+ * refutes the capacity (and when capacity is AB_NONE); *bound (when not NULL)
+ * receives the refuting bound, AB_NONE without one. */
+abo_proof abo_refute(int64_t capacity, int64_t max_load, const abo_claim *c, int64_t *bound);
+
 /* A suite's known answers (`expect:` in its YAML; AB_NONE when absent). */
 typedef struct abo_expect {
     int64_t optimum;     /* the optimum: nothing valid is smaller, every proof equals it */

@@ -314,14 +314,14 @@ Test(report_md, summarises_each_planner) {
     int64_t run;
     char *path = fixture(&run);
     char *md = render(path, run, ABR_REPORT_MD, NULL);
-    /* planner | suites | valid | invalid | timeout | crash | oom | infeasible | error |
+    /* planner | suites | valid | invalid | timeout | crash | oom | over-capacity | infeasible | error |
      * geomean | proven | wins. best-fit: sqrt(48/48 * 210/200) = 1.0247. */
-    HAS(md, "| best-fit | 3 | 2 | 0 | 1 | 0 | 0 | 0 | 0 | 1.0247 | 1 | 1 |");
+    HAS(md, "| best-fit | 3 | 2 | 0 | 1 | 0 | 0 | 0 | 0 | 0 | 1.0247 | 1 | 1 |");
     /* first-fit: sqrt(64/48 * 120/100) = sqrt(1.6) = 1.2649; wins beta alone. */
-    HAS(md, "| first-fit | 3 | 2 | 1 | 0 | 0 | 0 | 0 | 0 | 1.2649 | 0 | 1 |");
-    HAS(md, "| exact-cover | 2 | 1 | 0 | 0 | 1 | 0 | 0 | 0 | 1.0000 | 1 | 1 |");
-    HAS(md, "| exact-cover:k=64 | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 1.2800 | 0 | 0 |");
-    HAS(md, "| ilp:time=30 | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 1.0000 | 1 | 1 |");
+    HAS(md, "| first-fit | 3 | 2 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 1.2649 | 0 | 1 |");
+    HAS(md, "| exact-cover | 2 | 1 | 0 | 0 | 1 | 0 | 0 | 0 | 0 | 1.0000 | 1 | 1 |");
+    HAS(md, "| exact-cover:k=64 | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 1.2800 | 0 | 0 |");
+    HAS(md, "| ilp:time=30 | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 1.0000 | 1 | 1 |");
     free(md);
     free(path);
 }
@@ -382,9 +382,9 @@ Test(report_md, ties_all_win) {
     result(s, run, a, OK("three", 80, 48));
     abr_close(s);
     char *md = render(path, run, ABR_REPORT_MD, NULL);
-    HAS(md, "| one | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 1.3333 | 0 | 1 |");
-    HAS(md, "| two | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 1.3333 | 0 | 1 |");
-    HAS(md, "| three | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 1.6667 | 0 | 0 |");
+    HAS(md, "| one | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 1.3333 | 0 | 1 |");
+    HAS(md, "| two | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 1.3333 | 0 | 1 |");
+    HAS(md, "| three | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 1.6667 | 0 | 0 |");
     HAS(md, "| alpha | 64 | one, two | 48 | max-load | open, gap +33.33% | - |");
     HAS(md, "| tag | - |");
     HAS(md, "No failures.");
@@ -484,7 +484,7 @@ Test(report_json, parses_and_holds_run_planners_suites_rows) {
     HAS(json, "\"run\": {\"id\": 1, ");
     HAS(json, "\"tag\": \"nightly\"");
     HAS(json, "{\"spec\": \"best-fit\", \"suites\": 3, \"ok\": 2, \"invalid\": 0, \"timeout\": "
-              "1, \"crash\": 0, \"oom\": 0, \"infeasible\": 0, \"error\": 0, \"geomean_ratio\": "
+              "1, \"crash\": 0, \"oom\": 0, \"over-capacity\": 0, \"infeasible\": 0, \"error\": 0, \"geomean_ratio\": "
               "1.024695, \"ratios\": 2, \"proven\": 1, \"wins\": 1}");
     HAS(json, "\"check_message\": \"x and y overlap, \\\"bytes\\\" [0, 8)\\nat <instr> 1 | "
               "end\"");

@@ -309,29 +309,29 @@ Test(migrate, turns_an_empty_version_0_file_into_the_schema) {
     free(path);
 }
 
-/* A fake version 2: one step from version 1 adds a column. */
+/* A fake version 3: one step from version 2 adds a column. */
 static const abr_migration fake_steps[] = {
-    {1, "ALTER TABLE runs ADD COLUMN fake_note TEXT DEFAULT 'migrated';"
-        "PRAGMA user_version = 2;"},
+    {2, "ALTER TABLE runs ADD COLUMN fake_note TEXT DEFAULT 'migrated';"
+        "PRAGMA user_version = 3;"},
 };
 
 Test(migrate, steps_an_older_version_forward_keeping_its_rows) {
     char *path = tmp_path("old.db");
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE); /* version 1: "older" than the fake 2 */
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE); /* version 2: "older" than the fake 3 */
     int64_t run = begin_run(s, "k1", "nightly");
     abr_close(s);
-    abr_test_migrations(fake_steps, 1, 2);
+    abr_test_migrations(fake_steps, 1, 3);
     s = open_ok(path, 0);
     abr_close(s);
-    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 2);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 3);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM runs WHERE fake_note = 'migrated'"), 1);
     /* A new file under the fake version gets schema.sql, then the step. */
     char *fresh = tmp_path("fresh.db");
     abr_close(open_ok(fresh, ABR_OPEN_CREATE));
-    cr_assert_eq(raw_int(fresh, "PRAGMA user_version"), 2);
+    cr_assert_eq(raw_int(fresh, "PRAGMA user_version"), 3);
     cr_assert_eq(raw_int(fresh, "SELECT count(*) FROM pragma_table_info('runs') "
                                 "WHERE name = 'fake_note'"), 1);
-    /* Back to the real code: version 2 is now newer than known. */
+    /* Back to the real code: version 3 is now newer than known. */
     abr_test_migrations(NULL, 0, 0);
     ab_error err;
     cr_assert_eq(abr_open(path, 0, &s, &err), AB_EINPUT);
@@ -344,21 +344,157 @@ Test(migrate, steps_an_older_version_forward_keeping_its_rows) {
 
 Test(migrate, a_failing_step_leaves_the_file_as_it_was) {
     static const abr_migration bad[] = {
-        {1, "ALTER TABLE runs ADD COLUMN half TEXT; SELECT no_such_function();"
-            "PRAGMA user_version = 2;"},
+        {2, "ALTER TABLE runs ADD COLUMN half TEXT; SELECT no_such_function();"
+            "PRAGMA user_version = 3;"},
     };
     char *path = tmp_path("old.db");
     abr_close(open_ok(path, ABR_OPEN_CREATE));
-    abr_test_migrations(bad, 1, 2);
+    abr_test_migrations(bad, 1, 3);
     abr_store *s;
     ab_error err;
     cr_assert_neq(abr_open(path, 0, &s, &err), AB_OK);
     cr_assert(strstr(err.msg, path) && strstr(err.msg, "migrate"), "%s", err.msg);
     abr_test_migrations(NULL, 0, 0);
-    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 1);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 2);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM pragma_table_info('runs') "
                                "WHERE name = 'half'"), 0);
     cr_assert(file_exists(path), "an existing file is never removed");
+    free(path);
+}
+
+/* The results table of schema version 1 (results/store/schema.sql before
+ * over-capacity), to forge a version-1 file. */
+static const char v1_results[] =
+    "CREATE TABLE results (\n"
+    "    id            INTEGER PRIMARY KEY,\n"
+    "    run           INTEGER NOT NULL REFERENCES runs (id),\n"
+    "    suite         INTEGER NOT NULL REFERENCES suites (id),\n"
+    "    spec          TEXT NOT NULL,\n"
+    "    status        TEXT NOT NULL\n"
+    "                  CHECK (status IN ('ok', 'invalid', 'timeout', 'crash', 'oom',\n"
+    "                                    'infeasible', 'error')),\n"
+    "    arena         INTEGER,\n"
+    "    lower_bound   INTEGER,\n"
+    "    k             INTEGER CHECK (k IS NULL OR k >= 1),\n"
+    "    ilp_status    TEXT,\n"
+    "    ilp_objective INTEGER,\n"
+    "    ilp_bound     INTEGER,\n"
+    "    proven_by     TEXT NOT NULL DEFAULT 'none'\n"
+    "                  CHECK (proven_by IN ('none', 'lower-bound', 'ilp', 'exhaustive')),\n"
+    "    proven        INTEGER GENERATED ALWAYS AS (proven_by <> 'none') VIRTUAL,\n"
+    "    wall_s        REAL,\n"
+    "    cpu_s         REAL,\n"
+    "    peak_rss      INTEGER,\n"
+    "    nodes         INTEGER,\n"
+    "    signal        INTEGER,\n"
+    "    verdict       TEXT,\n"
+    "    check_message TEXT,\n"
+    "    error         TEXT,\n"
+    "    note          TEXT,\n"
+    "    plan          TEXT REFERENCES plans (hash),\n"
+    "    recorded      TEXT NOT NULL,\n"
+    "    UNIQUE (run, suite, spec)\n"
+    ");\n";
+
+#define RESULT_COLUMNS                                                            \
+    "id, run, suite, spec, status, arena, lower_bound, k, ilp_status, ilp_objective, " \
+    "ilp_bound, proven_by, wall_s, cpu_s, peak_rss, nodes, signal, verdict, "           \
+    "check_message, error, note, plan, recorded"
+
+/* Version 1 -> 2: the results table is rebuilt with 'over-capacity' in its
+ * CHECK list; old 'infeasible' rows (none has a certificate) become
+ * 'over-capacity', every other row and column stays as it was. */
+Test(migrate, version_1_infeasible_rows_become_over_capacity) {
+    char *path = tmp_path("v1.db");
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    int64_t run = begin_run(s, "k1", "nightly"), su = put_suite(s, "a", "suite: a\n");
+    abr_result ok = simple_result(run, su, "best-fit", plan4, 4);
+    ok.proven_by = ABO_PROOF_LOWER_BOUND;
+    put_result(s, &ok);
+    abr_result over = simple_result(run, su, "first-fit", plan4, 4);
+    over.status = ABE_OVER_CAPACITY; /* forged below into version 1's 'infeasible' */
+    over.arena = 80;
+    over.verdict = "over-capacity";
+    over.check_message = "arena 80 exceeds capacity 64";
+    put_result(s, &over);
+    abr_result tmo = simple_result(run, su, "exact-cover", NULL, 0);
+    tmo.status = ABE_TIMEOUT;
+    tmo.arena = AB_NONE;
+    tmo.verdict = NULL;
+    put_result(s, &tmo);
+    abr_close(s);
+    /* Forge version 1: its results table, its statuses, its version. */
+    char sql[4096];
+    snprintf(sql, sizeof sql,
+             "PRAGMA foreign_keys = OFF; BEGIN;"
+             "UPDATE results SET status = 'infeasible' WHERE status = 'over-capacity';"
+             "ALTER TABLE results RENAME TO results_v2;"
+             "%s"
+             "INSERT INTO results (" RESULT_COLUMNS ") SELECT " RESULT_COLUMNS
+             " FROM results_v2;"
+             "DROP TABLE results_v2;"
+             "PRAGMA user_version = 1; COMMIT;",
+             v1_results);
+    raw_exec(path, sql);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM results WHERE status = 'infeasible'"), 1);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM sqlite_schema WHERE sql LIKE "
+                               "'%over-capacity%'"), 0, "a true version-1 file");
+    /* Opening it for writing migrates it; read-only opening refuses until then. */
+    ab_error err;
+    abr_store *ro = NULL;
+    cr_assert_eq(abr_open(path, ABR_OPEN_READONLY, &ro, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "older") != NULL, "%s", err.msg);
+    abr_close(open_ok(path, 0));
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 2);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM results"), 3);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM results WHERE status = 'infeasible'"), 0);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM results WHERE spec = 'first-fit' AND "
+                               "status = 'over-capacity' AND arena = 80 AND check_message = "
+                               "'arena 80 exceeds capacity 64' AND plan IS NOT NULL"), 1);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM results WHERE spec = 'best-fit' AND "
+                               "status = 'ok' AND proven = 1 AND proven_by = 'lower-bound'"), 1);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM results WHERE spec = 'exact-cover' AND "
+                               "status = 'timeout' AND arena IS NULL"), 1);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM sqlite_schema WHERE name LIKE "
+                               "'results_v%'"), 0, "the old table is gone");
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM pragma_integrity_check WHERE "
+                               "integrity_check = 'ok'"), 1);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+    /* The same columns, and the same CHECK lists, as a new file's. */
+    char *fresh = tmp_path("v2.db");
+    abr_close(open_ok(fresh, ABR_OPEN_CREATE));
+    static const char cols[] =
+        "SELECT group_concat(name || ':' || type || ':' || \"notnull\" || ':' || "
+        "ifnull(dflt_value, '') || ':' || pk || ':' || hidden, ',') FROM "
+        "pragma_table_xinfo('results')";
+    sqlite3 *a, *b;
+    sqlite3_stmt *qa, *qb;
+    cr_assert_eq(sqlite3_open(path, &a), SQLITE_OK);
+    cr_assert_eq(sqlite3_open(fresh, &b), SQLITE_OK);
+    cr_assert_eq(sqlite3_prepare_v2(a, cols, -1, &qa, NULL), SQLITE_OK);
+    cr_assert_eq(sqlite3_prepare_v2(b, cols, -1, &qb, NULL), SQLITE_OK);
+    cr_assert_eq(sqlite3_step(qa), SQLITE_ROW);
+    cr_assert_eq(sqlite3_step(qb), SQLITE_ROW);
+    cr_assert_str_eq((const char *)sqlite3_column_text(qa, 0),
+                     (const char *)sqlite3_column_text(qb, 0));
+    sqlite3_finalize(qa);
+    sqlite3_finalize(qb);
+    sqlite3_close(a);
+    sqlite3_close(b);
+    /* The new CHECK list takes both words and still refuses others. */
+    s = open_ok(path, 0);
+    abr_result again = simple_result(run, su, "canonical", plan4, 4);
+    again.status = ABE_INFEASIBLE;
+    again.arena = 80;
+    put_result(s, &again);
+    abr_close(s);
+    raw_exec(path, "UPDATE results SET status = 'over-capacity' WHERE spec = 'canonical'");
+    sqlite3 *c;
+    cr_assert_eq(sqlite3_open(path, &c), SQLITE_OK);
+    cr_assert_neq(sqlite3_exec(c, "UPDATE results SET status = 'nope' WHERE id = 1", NULL, NULL,
+                               NULL), SQLITE_OK);
+    sqlite3_close(c);
+    free(fresh);
     free(path);
 }
 
@@ -371,7 +507,7 @@ Test(migrate, refuses_a_newer_version_with_a_clear_message) {
     cr_assert_eq(abr_open(path, 0, &s, &err), AB_EINPUT);
     cr_assert_null(s);
     cr_assert(strstr(err.msg, path) != NULL, "%s", err.msg);
-    cr_assert(strstr(err.msg, "schema version 99 is newer than this arenabench knows (1)"),
+    cr_assert(strstr(err.msg, "schema version 99 is newer than this arenabench knows (2)"),
               "%s", err.msg);
     cr_assert_eq(abr_open(path, ABR_OPEN_READONLY, &s, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "newer") != NULL, "%s", err.msg);
@@ -983,8 +1119,8 @@ Test(merge, migrates_an_older_input_first) {
     snprintf(in, sizeof in, "%s/in.db", dir);
     snprintf(out, sizeof out, "%s/out.db", dir);
     snprintf(empty, sizeof empty, "%s/empty.db", dir);
-    record_jobs(in, "k", 0, 1, "x");          /* version 1 ... */
-    abr_test_migrations(fake_steps, 1, 2);    /* ... is older than the fake 2 */
+    record_jobs(in, "k", 0, 1, "x");          /* version 2 ... */
+    abr_test_migrations(fake_steps, 1, 3);    /* ... is older than the fake 3 */
     abr_store *s = open_ok(out, ABR_OPEN_CREATE);
     abr_merge_stats st = {0};
     ab_error err;
@@ -997,8 +1133,8 @@ Test(merge, migrates_an_older_input_first) {
     cr_assert_eq(st.results_added, NSUITES * NSPECS);
     abr_close(s);
     abr_test_migrations(NULL, 0, 0);
-    cr_assert_eq(raw_int(in, "PRAGMA user_version"), 2);
-    cr_assert_eq(raw_int(empty, "PRAGMA user_version"), 2);
+    cr_assert_eq(raw_int(in, "PRAGMA user_version"), 3);
+    cr_assert_eq(raw_int(empty, "PRAGMA user_version"), 3);
     cr_assert_eq(raw_int(out, "SELECT count(*) FROM runs WHERE fake_note = 'migrated'"), 1);
     free(dir);
 }

@@ -4,6 +4,7 @@
  */
 #include "harness/engine/evaluate.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "oracle/ilp.h"
@@ -48,6 +49,37 @@ static ab_status check_plan(const ab_problem *view, const abh_job_result *r, abe
     return st;
 }
 
+/* The status of a plan the checker found valid but over the capacity:
+ * infeasible with the refutation abo_refute finds, else over-capacity; the
+ * sentence saying so goes to o->why (and o->message). */
+static abe_status over_capacity(int64_t max_load, const abo_claim *claim, abe_outcome *o) {
+    int64_t cap = o->capacity, bound;
+    abo_proof by = abo_refute(cap, max_load, claim, &bound);
+    size_t n = 0, len = sizeof o->why;
+    if (by != ABO_PROOF_NONE) {
+        o->refuted_by = by;
+        o->refuted_bound = bound;
+        n += (size_t)snprintf(o->why, len, "infeasible, proven by %s: %s %lld > capacity %lld; ",
+                              abo_proof_word(by),
+                              by == ABO_PROOF_LOWER_BOUND ? "the max-load bound"
+                                                          : "a proven lower bound",
+                              (long long)bound, (long long)cap);
+    }
+    if (n < len) {
+        if (cap != AB_NONE && o->arena > cap)
+            n += (size_t)snprintf(o->why + n, len - n, "valid plan over the capacity: arena %lld "
+                                  "exceeds capacity %lld by %lld bytes", (long long)o->arena,
+                                  (long long)cap, (long long)(o->arena - cap));
+        else
+            n += (size_t)snprintf(o->why + n, len - n, "valid plan over its pool: %.*s",
+                                  (int)strcspn(o->check.msg, "\n"), o->check.msg);
+    }
+    if (n < len && by == ABO_PROOF_NONE)
+        snprintf(o->why + n, len - n, "; nothing proved that no plan fits");
+    o->message = o->why;
+    return by != ABO_PROOF_NONE ? ABE_INFEASIBLE : ABE_OVER_CAPACITY;
+}
+
 ab_status abe_judge(const ab_problem *view, int64_t max_load, const abh_job_result *r,
                     abe_outcome *o, ab_error *err) {
     memset(o, 0, sizeof *o);
@@ -55,19 +87,22 @@ ab_status abe_judge(const ab_problem *view, int64_t max_load, const abh_job_resu
     o->arena = o->ilp_objective = o->ilp_bound = AB_NONE;
     o->lower_bound = max_load;
     o->proof = ABO_PROOF_NONE;
+    o->refuted_by = ABO_PROOF_NONE;
+    o->refuted_bound = AB_NONE;
+    o->capacity = ab_problem_capacity(view);
     o->message = r->message[0] ? r->message : NULL;
     if (r->status != ABH_OK) return AB_OK;
     ab_status st = check_plan(view, r, o, err);
     if (st != AB_OK) return st;
     o->checked = true;
     o->arena = o->check.arena;
-    o->status = o->check.verdict == ABO_OK                ? ABE_OK
-                : o->check.verdict == ABO_OVER_CAPACITY ? ABE_INFEASIBLE
-                                                          : ABE_INVALID;
-    if (o->status != ABE_OK) o->message = o->check.msg;
     abo_claim claim = {.method = r->stats.method,
                        .optimal = r->stats.proven_optimal,
                        .lower_bound = r->stats.lower_bound};
+    o->status = o->check.verdict == ABO_OK                ? ABE_OK
+                : o->check.verdict == ABO_OVER_CAPACITY ? over_capacity(max_load, &claim, o)
+                                                          : ABE_INVALID;
+    if (o->status == ABE_INVALID) o->message = o->check.msg;
     int64_t bound;
     abo_proof proof = abo_certify(o->arena, max_load, &claim, &bound);
     if (bound > o->lower_bound) o->lower_bound = bound;

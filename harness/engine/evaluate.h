@@ -20,7 +20,11 @@
     X(ABE_TIMEOUT, "timeout")       /* killed at the time limit */       \
     X(ABE_CRASH, "crash")           /* died on a signal */               \
     X(ABE_OOM, "oom")               /* ran out of memory */              \
-    X(ABE_INFEASIBLE, "infeasible") /* no plan fits the capacity */      \
+    X(ABE_OVER_CAPACITY, "over-capacity") /* a valid plan, but its arena \
+                                     exceeds the capacity (nothing proved \
+                                     that no plan fits) */               \
+    X(ABE_INFEASIBLE, "infeasible") /* proven: no plan fits the capacity \
+                                     (oracle/certify.h: abo_refute) */   \
     X(ABE_ERROR, "error")           /* any other failure */
 
 #define ABE_STATUS_ENUM(id, word) id,
@@ -44,12 +48,22 @@ typedef struct abe_outcome {
     const char *ilp_status;  /* the ILP's outcome word when an ILP ran, else NULL */
     int64_t ilp_objective;   /* the ILP's plan's arena, or AB_NONE */
     int64_t ilp_bound;       /* the ILP's proven bound, or AB_NONE */
-    const char *message;     /* why it is not ok: the checker's or the runner's words */
+    const char *message;     /* why it is not ok: the checker's or the runner's words, or
+                                for over-capacity and infeasible the sentence in why */
+    int64_t capacity;        /* the capacity the plan had to fit (ab_problem_capacity), or
+                                AB_NONE */
+    abo_proof refuted_by;    /* infeasible: the refutation's kind of proof, else NONE */
+    int64_t refuted_bound;   /* infeasible: the proven bound above the capacity, else AB_NONE */
+    char why[320];           /* over-capacity and infeasible: the arena, the excess and the
+                                certificate (or that there is none), in one line */
 } abe_outcome;
 
 /* Judges r, the runner's result for a job on view (the arena view the planner
  * saw), whose max-load bound is max_load: the status, the checker's verdict
- * on the plan, and its certificate. *o is filled by the call; it points into
+ * on the plan, and its certificate. A plan the checker finds over the
+ * capacity (and otherwise valid) is infeasible only when abo_refute proves
+ * that no plan fits (the max-load bound, or the planner's exact method,
+ * above the capacity); otherwise it is over-capacity. *o is filled by the call; it points into
  * r (message) and into itself (check.msg), so it lives no longer than r and
  * must not be copied while in use. AB_OK unless the checker itself failed
  * (AB_ENOMEM, ...). */

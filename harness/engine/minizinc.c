@@ -70,7 +70,7 @@
  *   unsatisfiable              H = U - 1 (no capacity below it): the heuristic
  *                              plan is optimal, proven, bound = U; else no
  *                              plan fits the capacity: the heuristic plan
- *                              (over capacity, the checker says infeasible),
+ *                              (over capacity: infeasible, the bound refutes it),
  *                              bound = capacity + 1
  *   stopped                    the best plan so far (the solver's last, or the
  *                              heuristic's), bound = LB, not proven

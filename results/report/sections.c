@@ -29,8 +29,9 @@ static const char *text(abr_table *t, const ab_buf *tmp) {
 /* ---- planners ---------------------------------------------------------------------- */
 
 static void planners(abr_table *t, const abr_model *m, ab_buf *tmp) {
-    static const char *const statuses[] = {"valid", "invalid", "timeout", "crash", "oom",
-                                           "infeasible", "error"};
+    static const char *const statuses[] = {"valid",         "invalid",    "timeout", "crash",
+                                           "oom",           "over-capacity", "infeasible",
+                                           "error"};
     _Static_assert(sizeof statuses / sizeof statuses[0] == ABE_NSTATUSES, "a column per status");
     abr_table_title(t, 2, "Planners");
     abr_table_column(t, "planner", ABR_LEFT);
@@ -52,7 +53,9 @@ static void planners(abr_table *t, const abr_model *m, ab_buf *tmp) {
     abr_table_para(t, "geomean: the geometric mean of arena / best known lower bound over valid "
                       "rows; proven: valid rows proven optimal (by the row's own proof or an "
                       "arena equal to the best bound); wins: valid rows with the smallest arena "
-                      "of their suite (ties all win).", ABR_IN_BOTH, true, true);
+                      "of their suite (ties all win); over-capacity: a valid plan whose arena exceeds the "
+                      "suite's capacity; infeasible: proven that no plan fits (the failures "
+                      "name the certificate: its method and bound).", ABR_IN_BOTH, true, true);
 }
 
 /* ---- suites ------------------------------------------------------------------------ */

@@ -25,7 +25,7 @@
 -- lose the last ones, never the file's consistency).
 
 PRAGMA application_id = 1094865491;  -- 'ABRS': marks an arenabench results file
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 
 -- One invocation of `arenabench run` (or one shard of it).
 CREATE TABLE runs (
@@ -87,7 +87,11 @@ CREATE TABLE results (
     spec          TEXT NOT NULL,     -- planner spec as given, e.g. 'first-fit:order=size'
     status        TEXT NOT NULL
                   CHECK (status IN ('ok', 'invalid', 'timeout', 'crash', 'oom',
-                                    'infeasible', 'error')),
+                                    'over-capacity', 'infeasible', 'error')),
+                                 -- over-capacity: a valid plan whose arena exceeds the
+                                 -- capacity; infeasible: proven that no plan fits (the
+                                 -- certificate, method and bound, in check_message and
+                                 -- lower_bound). Version 1 had no over-capacity.
     arena         INTEGER,           -- arena of the plan, when there is one
     lower_bound   INTEGER,           -- the bound the gap is measured against
     k             INTEGER CHECK (k IS NULL OR k >= 1),  -- coarsening, when used

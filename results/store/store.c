@@ -31,19 +31,73 @@ struct abr_store {
 /* ---- migrations -------------------------------------------------------------
  * Step i takes a file from version steps[i].from to from + 1 and ends by
  * setting PRAGMA user_version. A new or empty file gets schema.sql instead,
- * which sets ABR_SCHEMA_VERSION directly. Version 1 is the first schema, so
- * the built-in list is empty; the next change adds {1, "ALTER ...;
- * PRAGMA user_version = 2;"} here and the same change to schema.sql. */
-static const abr_migration builtin_migrations[] = {{0, NULL}};
+ * which sets ABR_SCHEMA_VERSION directly. To change the schema, add
+ * {N, "...; PRAGMA user_version = N + 1;"} here and the same change to
+ * schema.sql. SQLite cannot alter a CHECK constraint: a step that changes one
+ * rebuilds the table (rename the old one, create the new one as schema.sql
+ * does, copy, drop the old one, recreate its indexes, views and triggers).
+ *
+ * 1 -> 2: results.status gains 'over-capacity' (a valid plan over the
+ * capacity); 'infeasible' now needs a refutation certificate, which no
+ * version-1 row has, so every old 'infeasible' row becomes 'over-capacity'.
+ * The results table has no index, view or trigger of its own besides its
+ * UNIQUE constraint's, which the new table carries. */
+#define ABR_RESULTS_COLUMNS                                                     \
+    "id, run, suite, spec, status, arena, lower_bound, k, ilp_status, ilp_objective, "  \
+    "ilp_bound, proven_by, wall_s, cpu_s, peak_rss, nodes, signal, verdict, "  \
+    "check_message, error, note, plan, recorded"
+
+static const abr_migration builtin_migrations[] = {
+    {1, "ALTER TABLE results RENAME TO results_v1;\n"
+        "CREATE TABLE results (\n"
+        "    id            INTEGER PRIMARY KEY,\n"
+        "    run           INTEGER NOT NULL REFERENCES runs (id),\n"
+        "    suite         INTEGER NOT NULL REFERENCES suites (id),\n"
+        "    spec          TEXT NOT NULL,\n"
+        "    status        TEXT NOT NULL\n"
+        "                  CHECK (status IN ('ok', 'invalid', 'timeout', 'crash', 'oom',\n"
+        "                                    'over-capacity', 'infeasible', 'error')),\n"
+        "    arena         INTEGER,\n"
+        "    lower_bound   INTEGER,\n"
+        "    k             INTEGER CHECK (k IS NULL OR k >= 1),\n"
+        "    ilp_status    TEXT,\n"
+        "    ilp_objective INTEGER,\n"
+        "    ilp_bound     INTEGER,\n"
+        "    proven_by     TEXT NOT NULL DEFAULT 'none'\n"
+        "                  CHECK (proven_by IN ('none', 'lower-bound', 'ilp', 'exhaustive')),\n"
+        "    proven        INTEGER GENERATED ALWAYS AS (proven_by <> 'none') VIRTUAL,\n"
+        "    wall_s        REAL,\n"
+        "    cpu_s         REAL,\n"
+        "    peak_rss      INTEGER,\n"
+        "    nodes         INTEGER,\n"
+        "    signal        INTEGER,\n"
+        "    verdict       TEXT,\n"
+        "    check_message TEXT,\n"
+        "    error         TEXT,\n"
+        "    note          TEXT,\n"
+        "    plan          TEXT REFERENCES plans (hash),\n"
+        "    recorded      TEXT NOT NULL,\n"
+        "    UNIQUE (run, suite, spec)\n"
+        ");\n"
+        "INSERT INTO results (" ABR_RESULTS_COLUMNS ")\n"
+        "    SELECT id, run, suite, spec,\n"
+        "           CASE WHEN status = 'infeasible' THEN 'over-capacity' ELSE status END,\n"
+        "           arena, lower_bound, k, ilp_status, ilp_objective, ilp_bound, proven_by,\n"
+        "           wall_s, cpu_s, peak_rss, nodes, signal, verdict, check_message, error,\n"
+        "           note, plan, recorded\n"
+        "    FROM results_v1 ORDER BY id;\n"
+        "DROP TABLE results_v1;\n"
+        "PRAGMA user_version = 2;\n"},
+};
 
 static const abr_migration *mig_steps = builtin_migrations;
-static size_t mig_n = 0;
+static size_t mig_n = sizeof builtin_migrations / sizeof builtin_migrations[0];
 static int mig_version = ABR_SCHEMA_VERSION;
 
 void abr_test_migrations(const abr_migration *steps, size_t n, int version) {
     if (steps == NULL) {
         mig_steps = builtin_migrations;
-        mig_n = 0;
+        mig_n = sizeof builtin_migrations / sizeof builtin_migrations[0];
         mig_version = ABR_SCHEMA_VERSION;
         return;
     }

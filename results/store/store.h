@@ -45,7 +45,7 @@
 
 /* The schema version this code reads and writes (PRAGMA user_version);
  * schema.sql sets the same number. */
-#define ABR_SCHEMA_VERSION 1
+#define ABR_SCHEMA_VERSION 2
 
 /* How long a call waits for another process holding the file's write lock. */
 #define ABR_BUSY_TIMEOUT_MS 10000
@@ -56,8 +56,8 @@ typedef struct abr_pool abr_pool; /* string storage behind the read structs */
 /* ---- enumerations, stored as words --------------------------------------- */
 
 /* A row's status (results.status): the engine's outcome words, ABE_STATUSES
- * in harness/engine/evaluate.h (ok, invalid, timeout, crash, oom, infeasible,
- * error). */
+ * in harness/engine/evaluate.h (ok, invalid, timeout, crash, oom,
+ * over-capacity, infeasible, error). */
 
 /* Proofs of optimality (results.proven_by) are the oracle's certificates:
  * abo_proof in oracle/certify.h. */
