@@ -271,10 +271,34 @@ const ab_planner abp_test_worse_by_env = {
     .plan = worse_plan,
 };
 
+/* test-false-refutation: plans like first-fit in program order but claims an
+ * exhaustive search refuted the capacity (lower bound capacity + 1): a
+ * stand-in for a broken exact planner, for the run's capacity cross-check. */
+static ab_status false_refutation_plan(const ab_problem *p, const ab_params *opt,
+                                       int64_t *offsets, ab_plan_stats *st, ab_error *err) {
+    (void)opt;
+    ab_status s = abp_first_fit.plan(p, NULL, offsets, st, err);
+    int64_t cap = ab_problem_capacity(p);
+    if (s == AB_OK && cap != AB_NONE) {
+        st->method = ABO_PROOF_EXHAUSTIVE;
+        st->lower_bound = cap + 1;
+    }
+    return s;
+}
+
+const ab_planner abp_test_false_refutation = {
+    .name = "test-false-refutation",
+    .summary = "test only: first-fit, claiming an exact search refuted the capacity",
+    .flags = AB_PLANNER_TEST,
+    .params = no_params,
+    .plan = false_refutation_plan,
+};
+
 ab_status abt_register_test_planners(void) {
     static const ab_planner *const mine[] = {
         &abp_test_crash, &abp_test_abort,  &abp_test_hang,  &abp_test_alloc_bomb,
-        &abp_test_overlap, &abp_test_error, &abp_test_sleep, &abp_test_worse_by_env};
+        &abp_test_overlap, &abp_test_error, &abp_test_sleep, &abp_test_worse_by_env,
+        &abp_test_false_refutation};
     ab_status st = abe_register_planners();
     for (size_t i = 0; st == AB_OK && i < sizeof mine / sizeof mine[0]; i++)
         st = ab_planner_register(mine[i]);

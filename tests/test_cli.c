@@ -294,3 +294,34 @@ Test(cli, plan_draws_an_svg) {
     free(svg);
     free(dir);
 }
+
+/* A valid plan over the capacity is not an invalid plan: plan says by how
+ * much and whether anything proved that no plan fits, and exits 0. */
+Test(cli, plan_over_the_capacity_says_by_how_much_and_whether_proven) {
+    char suite[4096], args[8192], *out, *err;
+    snprintf(suite, sizeof suite, "%s",
+             abt_write_tmp("suite: over-cap\ntensors:\n"
+                           "  - {name: conv1, size: 2048, start: 0, end: 1}\n"
+                           "  - {name: skip, size: 1024, start: 0, end: 3}\n"
+                           "  - {name: conv2, size: 3072, start: 2, end: 3}\n"
+                           "capacity: 4096\n", ".yaml"));
+    snprintf(args, sizeof args, "plan -p first-fit %s", suite);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s%s", out, err);
+    HAS(out, "check      valid plan, but over the capacity: arena 6144 exceeds capacity 4096 by "
+             "2048 bytes");
+    HAS(out, "status     over-capacity: nothing proved that no plan fits");
+    cr_assert_null(strstr(out, "INVALID"), "%s", out);
+    free(out), free(err);
+    snprintf(suite, sizeof suite, "%s",
+             abt_write_tmp("suite: infeasible-on-purpose\ntensors:\n"
+                           "  - {name: a, size: 400, start: 0, end: 1}\n"
+                           "  - {name: b, size: 400, start: 0, end: 1}\n"
+                           "  - {name: c, size: 400, start: 0, end: 1}\n"
+                           "capacity: 1000\n", ".yaml"));
+    snprintf(args, sizeof args, "plan -p first-fit %s", suite);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s%s", out, err);
+    HAS(out, "arena 1200 exceeds capacity 1000 by 200 bytes");
+    HAS(out, "status     infeasible: no plan fits the capacity 1000, proven by lower-bound (lower "
+             "bound 1200 > 1000)");
+    free(out), free(err);
+}

@@ -427,3 +427,83 @@ Test(run, expectations_are_checked_both_ways) {
     free(out), free(err);
     free(dir);
 }
+
+/* Issue 16: "infeasible" only when proven. A valid plan over the capacity is
+ * over-capacity (with the arena and the excess); a suite whose max-load bound
+ * exceeds the capacity is infeasible, the bound its certificate. */
+static const char over_cap_yaml[] =
+    "suite: over-cap\ntensors:\n"
+    "  - {name: conv1, size: 2048, start: 0, end: 1}\n"
+    "  - {name: skip, size: 1024, start: 0, end: 3}\n"
+    "  - {name: conv2, size: 3072, start: 2, end: 3}\n"
+    "capacity: 4096\n";
+
+Test(run, over_capacity_is_not_infeasible_unless_proven) {
+    char *dir = abt_tmpdir();
+    /* three tensors that must coexist, 1200 bytes, in a capacity of 1000 */
+    const char *inf = "suite: infeasible-on-purpose\ntensors:\n"
+                      "  - {name: a, size: 400, start: 0, end: 1}\n"
+                      "  - {name: b, size: 400, start: 0, end: 1}\n"
+                      "  - {name: c, size: 400, start: 0, end: 1}\n"
+                      "capacity: 1000\n";
+    char p1[4096], p2[4096], args[16384], db[4096], *out, *err;
+    snprintf(p1, sizeof p1, "%s", abt_write_tmp(over_cap_yaml, ".yaml"));
+    snprintf(p2, sizeof p2, "%s", abt_write_tmp(inf, ".yaml"));
+    snprintf(db, sizeof db, "%s/r.db", dir);
+    snprintf(args, sizeof args, "run -q --db %s -p first-fit -p canonical:target=capacity %s %s",
+             db, p1, p2);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s", err);
+    HAS(err, "over-cap first-fit: over-capacity: valid plan over the capacity: arena 6144 exceeds "
+             "capacity 4096 by 2048 bytes; nothing proved that no plan fits");
+    HAS(err, "infeasible-on-purpose first-fit: infeasible: infeasible, proven by lower-bound: the "
+             "max-load bound 1200 > capacity 1000");
+    free(out), free(err);
+    char *rows = rows_text(db);
+    HAS(rows, "over-cap");
+    cr_assert(strstr(rows, " first-fit over-capacity arena=6144 lb=4096 ") != NULL, "%s", rows);
+    cr_assert(strstr(rows, " canonical:target=capacity ok arena=4096 ") != NULL, "%s", rows);
+    cr_assert(strstr(rows, " first-fit infeasible arena=1200 lb=1200 proof=none "
+                           "verdict=over-capacity ") != NULL, "%s", rows);
+    free(rows);
+    /* every report format counts the two apart and shows the certificate */
+    snprintf(args, sizeof args, "report --db %s --format md -o -", db);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s", err);
+    HAS(out, "| over-capacity | infeasible |");
+    HAS(out, "| first-fit | 2 | 0 | 0 | 0 | 0 | 0 | 1 | 1 | 0 |");
+    HAS(out, "| infeasible-on-purpose | first-fit | infeasible | over-capacity; infeasible, proven "
+             "by lower-bound: the max-load bound 1200 > capacity 1000");
+    HAS(out, "| over-cap | first-fit | over-capacity | over-capacity; valid plan over the "
+             "capacity: arena 6144 exceeds capacity 4096 by 2048 bytes");
+    free(out), free(err);
+    snprintf(args, sizeof args, "report --db %s --format json -o -", db);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s", err);
+    HAS(out, "\"over-capacity\": 1, \"infeasible\": 1");
+    HAS(out, "\"status\": \"infeasible\"");
+    free(out), free(err);
+    snprintf(args, sizeof args, "report --db %s --format csv -o -", db);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s", err);
+    HAS(out, ",over-capacity,6144,");
+    HAS(out, ",infeasible,1200,");
+    free(out), free(err);
+    snprintf(args, sizeof args, "report --db %s --format html -o -", db);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s", err);
+    HAS(out, "over-capacity");
+    HAS(out, "proven by lower-bound: the max-load bound 1200 &gt; capacity 1000");
+    free(out), free(err);
+    free(dir);
+}
+
+/* A suite one planner proves infeasible and another packs within the
+ * capacity: a DISAGREEMENT that fails the run. */
+Test(run, a_refuted_capacity_that_another_planner_fits_fails_the_run) {
+    char *dir = abt_tmpdir();
+    char p1[4096], args[16384], *out, *err;
+    snprintf(p1, sizeof p1, "%s", abt_write_tmp(over_cap_yaml, ".yaml"));
+    snprintf(args, sizeof args, "run -q --db %s/r.db -p test-false-refutation "
+             "-p canonical:target=capacity %s", dir, p1);
+    cr_assert_eq(abt_run(args, &out, &err), 1, "%s", err);
+    HAS(err, "DISAGREEMENT on over-cap: test-false-refutation proved that no plan fits the "
+             "capacity 4096 but canonical:target=capacity packed it within the capacity");
+    free(out), free(err);
+    free(dir);
+}

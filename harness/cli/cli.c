@@ -152,8 +152,13 @@ static const abc_command commands[] = {
              "outputs too when the suite says io: workspace. Every plan is checked by the oracle,\n"
              "independently of the planner. The planner runs in a child process: if it crashes,\n"
              "hangs past the time limit or runs out of memory, that is reported (exit 1).\n"
-             "\nExit status: 0 valid plan; 1 the plan is invalid or below the suite's known optimum;\n"
-             "2 bad usage or input; 3 internal error.\n"
+             "\nA valid plan whose arena exceeds the suite's capacity is not an invalid plan: plan\n"
+             "says by how much, and whether anything proved that no plan fits (infeasible: the\n"
+             "max-load bound, or the planner's exact method, above the capacity) or not\n"
+             "(over-capacity).\n"
+             "\nExit status: 0 valid plan, within the capacity or over it; 1 the plan is invalid,\n"
+             "below the suite's known optimum, or the planner failed; 2 bad usage or input;\n"
+             "3 internal error.\n"
              "\nExample:\n"
              "  arenabench plan -p best-fit:order=size suites/examples/first_fit_hole.yaml -o plan.csv\n",
      .max_operands = 1,
@@ -195,9 +200,11 @@ static const abc_command commands[] = {
      .options = run_options,
      .column = 26,
      .more = "\nExit status: 0 every job ran and no plan was invalid; 1 an invalid plan, a crash or\n"
-             "error of a planner, an arena below a suite's known optimum, or an interrupted run\n"
-             "(timeouts, oom and infeasible are recorded outcomes); 2 bad usage or input (nothing\n"
-             "is written); 3 internal error.\n"
+             "error of a planner, an arena below a suite's known optimum, proofs that disagree (a\n"
+             "suite proved infeasible that another planner packs within its capacity), or an\n"
+             "interrupted run (timeouts, oom, over-capacity and infeasible are recorded outcomes:\n"
+             "over-capacity a valid plan over the capacity, infeasible proven that no plan fits);\n"
+             "2 bad usage or input (nothing is written); 3 internal error.\n"
              "\nExample:\n"
              "  arenabench run --tag nightly suites/ && arenabench report -o out/report.md\n",
      .max_operands = -1,

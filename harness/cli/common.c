@@ -26,7 +26,12 @@ int abc_print_verdict(const abo_report *r, FILE *to) {
         fprintf(to, "check      ok (%s)\n", abo_verdict_text(ABO_OK));
         return 0;
     }
-    fprintf(to, "check      INVALID: %s (%zu problem%s)\n", abo_verdict_text(r->verdict),
+    if (r->verdict == ABO_OVER_CAPACITY)
+        fprintf(to, "check      OVER CAPACITY: the plan is otherwise valid, but %s (%zu "
+                "problem%s)\n", abo_verdict_text(r->verdict), r->nproblems,
+                r->nproblems == 1 ? "" : "s");
+    else
+        fprintf(to, "check      INVALID: %s (%zu problem%s)\n", abo_verdict_text(r->verdict),
             r->nproblems, r->nproblems == 1 ? "" : "s");
     const char *m = r->msg;
     while (*m != '\0') {
@@ -35,6 +40,24 @@ int abc_print_verdict(const abo_report *r, FILE *to) {
         m += len + (m[len] == '\n');
     }
     return ABC_EXIT_CHECK;
+}
+
+void abc_print_over_capacity(const abo_report *r, int64_t capacity, abo_proof refuted_by,
+                             int64_t bound, FILE *to) {
+    if (capacity != AB_NONE && r->arena > capacity)
+        fprintf(to, "check      valid plan, but over the capacity: arena %lld exceeds capacity "
+                "%lld by %lld bytes\n", (long long)r->arena, (long long)capacity,
+                (long long)(r->arena - capacity));
+    else
+        fprintf(to, "check      valid plan, but over a pool: %.*s\n",
+                (int)strcspn(r->msg, "\n"), r->msg);
+    if (refuted_by != ABO_PROOF_NONE)
+        fprintf(to, "status     infeasible: no plan fits the capacity %lld, proven by %s (lower "
+                "bound %lld > %lld)\n", (long long)capacity, abo_proof_word(refuted_by),
+                (long long)bound, (long long)capacity);
+    else
+        fprintf(to, "status     over-capacity: nothing proved that no plan fits (another "
+                "planner may fit it)\n");
 }
 
 bool abc_plan_format_ok(const char *format) {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "core/problem.h"
+#include "oracle/certify.h"
 #include "oracle/check.h"
 
 struct abr_store;
@@ -23,8 +24,17 @@ int abc_load_suite(const char *path, ab_problem *p);
 /* Prints "label      N bytes". */
 void abc_print_bytes(FILE *to, const char *label, int64_t v);
 
-/* Prints the checker's verdict and its messages; returns 0 or 1 (invalid). */
+/* Prints the checker's verdict and its messages; returns 0 or 1 (invalid).
+ * A plan only over the capacity (ABO_OVER_CAPACITY) is said to be otherwise
+ * valid, with the excess; it still returns 1 (`validate`: it does not fit). */
 int abc_print_verdict(const abo_report *r, FILE *to);
+
+/* What the capacity says of a plan the checker found valid but over it
+ * (`plan`, `run`'s over-capacity and infeasible): the arena, the capacity,
+ * the excess, and the refutation that proved no plan fits (refuted_by, bound)
+ * or that nothing proved it (refuted_by ABO_PROOF_NONE). */
+void abc_print_over_capacity(const abo_report *r, int64_t capacity, abo_proof refuted_by,
+                             int64_t bound, FILE *to);
 
 /* A plan file's --format: NULL or "csv" or "minimalloc". */
 bool abc_plan_format_ok(const char *format);

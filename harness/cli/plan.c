@@ -30,6 +30,10 @@ typedef struct plan_job {
     abo_report report;
     int64_t bound;   /* the best bound the evaluation proved (max-load at least) */
     abo_proof proof; /* the plan's certificate */
+    abe_status status;      /* the outcome's status (ok, invalid, over-capacity, infeasible) */
+    int64_t capacity;       /* the capacity the plan had to fit, or AB_NONE */
+    abo_proof refuted_by;   /* infeasible: what proved that no plan fits */
+    int64_t refuted_bound;  /* and the bound above the capacity */
     double seconds;
 } plan_job;
 
@@ -63,6 +67,10 @@ static int plan_isolated(plan_job *j, const ab_planner *pl, const ab_params *par
         j->report = o.check;
         j->bound = o.lower_bound;
         j->proof = o.proof;
+        j->status = o.status;
+        j->capacity = o.capacity;
+        j->refuted_by = o.refuted_by;
+        j->refuted_bound = o.refuted_bound;
         if (ab_plan_from_offsets(&j->plan, r.offsets, r.n, &err) != AB_OK) rc = abc_fail(&err);
     } else {
         rc = r.status == ABH_ERROR && r.planner_status == AB_EINPUT ? ABC_EXIT_USAGE
@@ -96,7 +104,9 @@ static double gap_percent(int64_t arena, int64_t bound) {
     return bound > 0 ? 100.0 * (double)(arena - bound) / (double)bound : 0.0;
 }
 
-/* Prints the summary to to; returns 0 or 1 (invalid, or below the optimum). */
+/* Prints the summary to to; returns 0 or 1 (invalid, or below the optimum).
+ * A valid plan over the capacity is not a failed check: it returns 0, saying
+ * by how much and whether anything proved that no plan fits. */
 static int plan_job_print(const plan_job *j, FILE *to) {
     const ab_problem *p = &j->full;
     int64_t arena = j->report.arena, lb = j->bound;
@@ -119,7 +129,11 @@ static int plan_job_print(const plan_job *j, FILE *to) {
         fprintf(to, "footprint  %lld bytes (arena + %lld I/O bytes outside)\n",
                (long long)(arena + j->bounds.io_outside), (long long)j->bounds.io_outside);
     fprintf(to, "time       %.3f ms\n", j->seconds * 1e3);
-    int rc = abc_print_verdict(&j->report, to);
+    int rc = 0;
+    if (j->status == ABE_OVER_CAPACITY || j->status == ABE_INFEASIBLE)
+        abc_print_over_capacity(&j->report, j->capacity, j->refuted_by, j->refuted_bound, to);
+    else
+        rc = abc_print_verdict(&j->report, to);
     abo_expect ex = {.optimum = p->expect_optimum, .lower_bound = p->expect_lower_bound};
     char why[256];
     if (!abo_expect_agrees(&ex, j->bounds.max_load, AB_NONE, false, ABO_PROOF_NONE, AB_NONE, why,

@@ -9,9 +9,10 @@
  *
  * Exit codes: 0 every job ran and no plan was invalid; 1 a plan was invalid,
  * a planner crashed or errored, an arena fell below a suite's known optimum,
- * or the run was interrupted; 2 bad usage or input; 3 internal error.
- * Timeouts, out-of-memory and infeasible results are outcomes, recorded, not
- * failures of the run.
+ * proofs disagreed (two optima, or a suite proved infeasible that another
+ * planner packed within its capacity), or the run was interrupted; 2 bad
+ * usage or input; 3 internal error. Timeouts, out-of-memory, over-capacity
+ * and infeasible results are outcomes, recorded, not failures of the run.
  */
 #include "harness/cli/commands.h"
 #include "harness/cli/fail.h"
@@ -338,6 +339,10 @@ typedef struct run_ctx {
      * (AB_NONE) and by which spec, and the smallest valid arena and its spec. */
     int64_t *proven, *smallest;
     int *proven_spec, *smallest_spec;
+    /* Per suite, for the cross-check of capacities: the first spec that proved
+     * no plan fits (infeasible) and the first that packed within the capacity
+     * (ok), -1 while none. */
+    int *refuted_spec, *fits_spec;
     size_t conflicts;
 } run_ctx;
 
@@ -351,7 +356,25 @@ static void on_signal(int sig) {
 /* Proofs must agree: every optimum proved on a suite (by the ILP, an exact
  * search or the lower bound) is the same number, and no valid arena is below
  * one. A disagreement means a prover, a planner or the checker is wrong. */
+/* Capacities must agree: a suite some row proved infeasible (no plan fits
+ * its capacity) cannot be packed within the capacity by another row. */
+static void cross_check_capacity(run_ctx *c, const job_ref *ref, const abr_result *row) {
+    size_t s = ref->suite;
+    bool had_both = c->refuted_spec[s] >= 0 && c->fits_spec[s] >= 0;
+    if (row->status == ABE_INFEASIBLE && c->refuted_spec[s] < 0) c->refuted_spec[s] = ref->spec;
+    if (row->status == ABE_OK && ab_problem_capacity(&c->suites[s].view) != AB_NONE && c->fits_spec[s] < 0)
+        c->fits_spec[s] = ref->spec;
+    if (had_both || c->refuted_spec[s] < 0 || c->fits_spec[s] < 0) return;
+    c->conflicts++;
+    ab_buf_printf(&c->failures, "  DISAGREEMENT on %s: %s proved that no plan fits the capacity "
+                  "%lld but %s packed it within the capacity\n", c->suites[s].full.name,
+                  c->specs[c->refuted_spec[s]].spec,
+                  (long long)ab_problem_capacity(&c->suites[s].view),
+                  c->specs[c->fits_spec[s]].spec);
+}
+
 static void cross_check(run_ctx *c, const job_ref *ref, const abr_result *row) {
+    cross_check_capacity(c, ref, row);
     if (row->status != ABE_OK) return;
     size_t s = ref->suite;
     const char *name = c->suites[s].full.name;
@@ -413,6 +436,8 @@ static ab_status on_done(void *vctx, size_t index, abh_job_result *r, ab_error *
     if (o.checked) {
         row.verdict = abo_verdict_word(o.check.verdict);
         row.check_message = o.check.msg[0] ? o.check.msg : NULL;
+        if (o.status == ABE_OVER_CAPACITY || o.status == ABE_INFEASIBLE)
+            row.check_message = o.message; /* the excess and the certificate, or none */
         row.arena = o.arena;
         row.offsets = r->offsets;
         row.noffsets = r->n;
@@ -612,7 +637,7 @@ static int run_jobs(const abh_run_args *a, run_ctx *c, size_t njobs) {
     }
     if (st != AB_OK) return abc_fail(&err);
     if (c->conflicts)
-        fprintf(stderr, "arenabench: %zu disagreement%s between proofs of optimality (see above): "
+        fprintf(stderr, "arenabench: %zu disagreement%s between proofs (see above): "
                 "a prover, a planner or the checker is wrong\n", c->conflicts,
                 c->conflicts == 1 ? "" : "s");
     bool bad = c->counts[ABE_INVALID] || c->counts[ABE_CRASH] ||
@@ -625,8 +650,15 @@ static int cross_init(run_ctx *c, size_t n) {
     c->smallest = ab_alloc_array(n + 1, sizeof *c->smallest);
     c->proven_spec = ab_alloc_array(n + 1, sizeof *c->proven_spec);
     c->smallest_spec = ab_alloc_array(n + 1, sizeof *c->smallest_spec);
-    if (!c->proven || !c->smallest || !c->proven_spec || !c->smallest_spec) return 3;
-    for (size_t i = 0; i < n; i++) c->proven[i] = c->smallest[i] = AB_NONE;
+    c->refuted_spec = ab_alloc_array(n + 1, sizeof *c->refuted_spec);
+    c->fits_spec = ab_alloc_array(n + 1, sizeof *c->fits_spec);
+    if (!c->proven || !c->smallest || !c->proven_spec || !c->smallest_spec ||
+        !c->refuted_spec || !c->fits_spec)
+        return 3;
+    for (size_t i = 0; i < n; i++) {
+        c->proven[i] = c->smallest[i] = AB_NONE;
+        c->refuted_spec[i] = c->fits_spec[i] = -1;
+    }
     return 0;
 }
 
@@ -648,6 +680,8 @@ int abh_cmd_run(const abh_run_args *a) {
     ab_free(c.smallest);
     ab_free(c.proven_spec);
     ab_free(c.smallest_spec);
+    ab_free(c.refuted_spec);
+    ab_free(c.fits_spec);
     ab_buf_free(&c.failures);
     ab_free(c.refs);
     suites_free(c.suites, nsuites);
