@@ -62,6 +62,7 @@ typedef struct side {
     double wall;
     int signal;
     const char *error;
+    int64_t lb; /* the row's lower bound; 100 when 0 */
 } side;
 
 static void result(abr_store *s, int64_t run, int64_t su, const char *spec, side w) {
@@ -72,7 +73,7 @@ static void result(abr_store *s, int64_t run, int64_t su, const char *spec, side
     r.spec = spec;
     r.status = w.status;
     r.arena = w.status == ABE_OK ? (w.arena ? w.arena : 100) : AB_NONE;
-    r.lower_bound = 100;
+    r.lower_bound = w.lb ? w.lb : 100;
     r.proven_by = w.proof;
     r.wall_s = w.wall ? w.wall : 0.25;
     r.signal = w.signal;
@@ -131,7 +132,7 @@ Test(compare, finds_a_grown_arena) {
 
 Test(compare, finds_ok_turning_into_each_failure) {
     const abe_status bad[] = {ABE_INVALID, ABE_TIMEOUT, ABE_CRASH,
-                                  ABE_OOM, ABE_ERROR, ABE_INFEASIBLE};
+                                  ABE_OOM, ABE_ERROR, ABE_OVER_CAPACITY};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         outcome o = pair((side){0}, (side){.status = bad[i], .error = "boom"}, NULL);
         cr_assert_eq(o.sum.regressions, 1, "%s", abe_status_word(bad[i]));
@@ -142,6 +143,57 @@ Test(compare, finds_ok_turning_into_each_failure) {
         HAS(o.text, line);
         free(o.text);
     }
+}
+
+Test(compare, over_capacity_to_ok_is_fixed) {
+    outcome o = pair((side){.status = ABE_OVER_CAPACITY, .error = "arena 120 exceeds capacity 100"},
+                     (side){0}, NULL);
+    cr_assert_eq(o.sum.regressions, 0);
+    cr_assert_eq(o.sum.improvements, 1);
+    cr_assert_eq(o.sum.by_change[ABR_CHANGE_FIXED], 1);
+    HAS(o.text, "| improvement | fixed | s | first-fit | over-capacity | ok 100 |");
+    HAS(o.text, "Result: no regression.");
+    free(o.text);
+}
+
+/* A suite proved infeasible in one run and packed within its capacity in the
+ * other (or the same) run is a contradiction: a regression, whatever changed. */
+Test(compare, infeasible_and_packed_is_a_contradiction) {
+    char *path = db_path();
+    abr_store *s = open_db(path);
+    int64_t su = suite(s, "s", "suite: s\n"), other = suite(s, "t", "suite: t\n");
+    int64_t r0 = begin(s, "nightly", "aaa");
+    side refuted = {.status = ABE_INFEASIBLE, .lb = 101,
+                    .error = "infeasible, proven by exhaustive: a proven lower bound 101 > "
+                             "capacity 100"};
+    result(s, r0, su, "canonical", refuted);
+    result(s, r0, su, "first-fit", (side){.status = ABE_OVER_CAPACITY});
+    result(s, r0, other, "canonical", refuted); /* t: nobody packs it */
+    result(s, r0, other, "first-fit", (side){.status = ABE_OVER_CAPACITY});
+    int64_t r1 = begin(s, "nightly", "bbb");
+    result(s, r1, su, "canonical", refuted);
+    result(s, r1, su, "first-fit", (side){0}); /* packs s within the capacity */
+    result(s, r1, other, "canonical", refuted);
+    result(s, r1, other, "first-fit", (side){.status = ABE_OVER_CAPACITY});
+    abr_close(s);
+    outcome o = compare(path, r0, r1, NULL);
+    cr_assert_eq(o.sum.by_change[ABR_CHANGE_CONTRADICTION], 2, "%s", o.text); /* base's, head's */
+    cr_assert_eq(o.sum.by_change[ABR_CHANGE_FIXED], 1, "%s", o.text);
+    cr_assert_eq(o.sum.regressions, 2);
+    HAS(o.text, "| REGRESSION | contradiction | s | canonical | infeasible (run 1) | ok 100 (run "
+                "2, first-fit) | proved no plan fits (lower bound 101), yet a plan fits; "
+                "infeasible, proven by exhaustive");
+    HAS(o.text, "| REGRESSION | contradiction | s | canonical | infeasible (run 2) | ok 100 (run "
+                "2, first-fit) |");
+    cr_assert_null(strstr(o.text, "| contradiction | t |"), "%s", o.text);
+    HAS(o.text, "Result: REGRESSION (2).");
+    free(o.text);
+    /* ok -> infeasible on one spec: failed, and a contradiction with base's ok */
+    o = pair((side){0}, refuted, NULL);
+    cr_assert_eq(o.sum.by_change[ABR_CHANGE_FAILED], 1);
+    cr_assert_eq(o.sum.by_change[ABR_CHANGE_CONTRADICTION], 1);
+    free(o.text);
+    free(path);
 }
 
 Test(compare, names_the_signal_and_the_lost_proof_of_a_crash) {
@@ -329,8 +381,9 @@ Test(compare, counts_every_change_once) {
     cr_assert_eq(o.sum.other, 1);
     cr_assert_eq(o.sum.added, 1);
     cr_assert_eq(o.sum.removed, 1);
-    for (int k = 0; k < ABR_NCHANGES; k++)
-        cr_assert_eq(o.sum.by_change[k], 1, "%s", abr_change_word((abr_change)k));
+    for (int k = 0; k < ABR_NCHANGES; k++) /* no row is infeasible: no contradiction */
+        cr_assert_eq(o.sum.by_change[k], k == ABR_CHANGE_CONTRADICTION ? 0 : 1, "%s",
+                     abr_change_word((abr_change)k));
     HAS(o.text, "# arenabench compare: run 1 -> run 2\n");
     HAS(o.text, "| revision | aaa | bbb |");
     HAS(o.text, "| results | 13 | 13 |");

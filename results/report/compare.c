@@ -148,6 +148,26 @@ static void walk(cmp_ctx *c, abr_compare_summary *sum) {
     }
 }
 
+/* The first ok row of suite hash in d (sorted by name, hash, spec), or NULL. */
+static const abr_row *packed_in(const side *d, const char *hash) {
+    for (size_t i = 0; i < d->rows.n; i++)
+        if (is_ok(d->ord[i]) && strcmp(d->ord[i]->suite.hash, hash) == 0) return d->ord[i];
+    return NULL;
+}
+
+/* A contradiction line for every row of d that proved its suite infeasible
+ * while a row of either run packed it: base = the refuting row, head = the
+ * packing one (base's rows first, then head's). */
+static void contradictions(cmp_ctx *c, const side *d) {
+    for (size_t i = 0; i < d->rows.n; i++) {
+        const abr_row *w = d->ord[i];
+        if (w->r.status != ABE_INFEASIBLE) continue;
+        const abr_row *fit = packed_in(&c->base, w->suite.hash);
+        if (fit == NULL) fit = packed_in(&c->head, w->suite.hash);
+        if (fit != NULL) add(c, ABR_CHANGE_CONTRADICTION, w, fit);
+    }
+}
+
 static void count(const cmp_ctx *c, abr_compare_summary *sum) {
     for (size_t i = 0; i < c->n; i++) {
         abr_change k = c->v[i].c;
@@ -246,6 +266,14 @@ static void put_cells(ab_buf *b, const line *l) {
         put(b, " | ");
         if (w0->r.wall_s > 0) ab_buf_printf(b, "x%.2f", w1->r.wall_s / w0->r.wall_s);
         break;
+    case ABR_CHANGE_CONTRADICTION:
+        ab_buf_printf(b, "infeasible (run %lld) | ok %lld (run %lld, ", (long long)w0->r.run,
+                      (long long)w1->r.arena, (long long)w1->r.run);
+        esc_md(b, w1->r.spec);
+        ab_buf_printf(b, ") | proved no plan fits (lower bound %lld), yet a plan fits; ",
+                      (long long)w0->r.lower_bound);
+        put_why(b, w0);
+        break;
     case ABR_CHANGE_FAILED:
     case ABR_CHANGE_STATUS:
         put_states(b, w0, w1);
@@ -262,7 +290,8 @@ static void put_cells(ab_buf *b, const line *l) {
 }
 
 static void put_line(ab_buf *b, const cmp_ctx *c, const line *l) {
-    const abr_row *w = l->head ? l->head : l->base;
+    /* a contradiction is the refuting row's line (base), the others head's */
+    const abr_row *w = l->c != ABR_CHANGE_CONTRADICTION && l->head ? l->head : l->base;
     int cls = change_class[l->c];
     ab_buf_printf(b, "| %s | %s | ", cls == 1 ? "REGRESSION" : cls == 0 ? "improvement" : "note",
                   abr_change_word(l->c));
@@ -359,6 +388,8 @@ ab_status abr_compare(abr_store *s, int64_t base, int64_t head, const abr_compar
     if (st == AB_OK) st = side_read(s, head, &c.head, err);
     if (st == AB_OK) {
         walk(&c, sum);
+        contradictions(&c, &c.base);
+        contradictions(&c, &c.head);
         if (c.oom) st = ab_fail(err, AB_ENOMEM, "out of memory comparing runs");
     }
     if (st == AB_OK) {

@@ -17,6 +17,15 @@
  *                 faster       ok in both, the same thresholds the other way
  *   other         status       not ok in both, with different statuses
  *
+ * (over-capacity -> ok is "fixed": a plan that now fits the capacity.) Besides
+ * the pairs, per suite (by hash) across both runs:
+ *
+ *   regression    contradiction  a row proved the suite infeasible (no plan fits
+ *                                its capacity) and a row of either run packed it
+ *                                within the capacity (ok): a prover, a planner or
+ *                                the checker is wrong; one line per infeasible row,
+ *                                after the pairs' lines
+ *
  * A pair may have several changes (an arena that grew and a lost proof).
  * The text lists one line per change, ordered by suite name, suite hash,
  * spec, then the order above; the same two runs give the same bytes.
@@ -41,6 +50,7 @@
     X(ABR_CHANGE_PROVEN, "newly proven", 0)                             \
     X(ABR_CHANGE_FASTER, "faster", 0)                                   \
     X(ABR_CHANGE_STATUS, "status changed", 2) /* one failure -> another */ \
+    X(ABR_CHANGE_CONTRADICTION, "contradiction", 1) /* proved infeasible, yet packed */ \
     X(ABR_CHANGE_NEW, "new", 3)              /* only in head */         \
     X(ABR_CHANGE_GONE, "gone", 3)            /* only in base */
 
