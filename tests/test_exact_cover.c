@@ -342,7 +342,7 @@ Test(exact_cover, k1_equals_the_brute_force_on_large_coprime_sizes) {
     cr_assert_gt(above_bound, 60, "%d problems above the max-load bound", above_bound);
     cr_assert_gt(unit1, NCOPRIME * 9 / 10, "%d problems with unit 1", unit1);
     cr_assert_geq(proven * 100, runs * 90, "only %d of %d runs proven", proven, runs);
-    cr_log_warn("%d of %d runs proven", proven, runs);
+    cr_log_info("%d of %d runs proven", proven, runs); /* a warning would make Criterion exit 1 */
 }
 
 /* target=capacity on large coprime sizes: at the optimum it fits (a valid
