@@ -9,7 +9,7 @@
 # found a regression against the previous nightly (exit 1 from compare).
 #
 # The default run also runs the exact planners (exact cover, 10 s each; the
-# canonical search on a deterministic budget of 2M nodes), the subset lower
+# canonical search on a deterministic budget of 2M nodes, 20 s CPU as a safety cap), the subset lower
 # bound (windows around the peaks solved by GLPK, 5 s each) and the ILP (GLPK,
 # 10 s each) on suites of at most 300 arena tensors; proofs of optimality that
 # disagree (exact cover and canonical at k = 1, ILP, lower bound) fail the
@@ -42,7 +42,7 @@ ab="$dir/arenabench"
 
 db="${AB_DB:-out/arenabench.db}"
 mkdir -p "$(dirname "$db")" out
-planners=(--planners default -p exact-cover:time=10 -p canonical:nodes=2000000
+planners=(--planners default -p exact-cover:time=10 -p canonical:nodes=2000000,time=20
           -p subset-bound:time=5)
 limits=(--time-limit 60 --mem-limit 4G --ilp --ilp-time 10 --ilp-max-tensors 300)
 tag=nightly
