@@ -226,6 +226,8 @@ typedef struct ec_comp {
     int64_t *tops;         /* where its arena may land: candidate + h, fixed tops */
     size_t ntops;
     int64_t floor;         /* no cover below: the largest lowest top of a tensor */
+    int64_t *dp_off;       /* (R8) solved: its optimal plan per rank, units; else NULL */
+    int64_t dp;            /* (R8) its optimal height */
 } ec_comp;
 
 typedef enum ec_end {
@@ -371,7 +373,10 @@ static void ec_free(ec *e) {
         ab_free(e->t[i].ss_at);
     }
     ab_free(e->load);
-    for (size_t c = 0; e->comp && c < e->ncomp; c++) ab_free(e->comp[c].tops);
+    for (size_t c = 0; e->comp && c < e->ncomp; c++) {
+        ab_free(e->comp[c].tops);
+        ab_free(e->comp[c].dp_off);
+    }
     ab_free(e->t);
     ab_free(e->members);
     ab_free(e->comp);
@@ -1239,6 +1244,12 @@ static ab_status comp_solve(ec *e, size_t c, int64_t H, ec_result *res, ab_error
         e->heights--;
         return *res = EC_NONE, AB_OK;
     }
+    if (k->dp_off != NULL) { /* (R8): floor = the optimum, every height from it has a cover */
+        e->heights--;
+        for (size_t q = 0; q < k->nfree; q++) e->best[e->members[k->first + q]] = k->dp_off[q];
+        k->arena = comp_arena(e, c);
+        return *res = EC_FOUND, AB_OK;
+    }
     e->why_building = "the matrix";
     int64_t G = (int64_t)k->t1 - k->t0 + 1; /* the plain form may span 2^31 instructions */
     if (G > ABP_DLX_MAX_NODES || !mem_fits(e, sat_mul(G, 24), "the matrix"))
@@ -1337,6 +1348,98 @@ static ab_status comp_solve(ec *e, size_t c, int64_t H, ec_result *res, ab_error
     return AB_OK;
 }
 
+/* ---- (R8) cliques by dynamic programming over subsets ------------------------------------- */
+
+/* The most free tensors of a clique solved by (R8): 2^20 subsets. */
+#define EC_DP_MAX 20
+
+/* align_up, saturated at INT64_MAX. */
+static int64_t sat_align_up(int64_t v, int64_t a) {
+    if (v > INT64_MAX - (a - 1)) return INT64_MAX;
+    return align_up(v, a);
+}
+
+/* (R8): when component c is a clique of free tensors (at most EC_DP_MAX),
+ * computes its optimum and an optimal plan into k->dp_off, k->dp, and sets
+ * its tops and floor to {dp}. Otherwise (a fixed tensor, a non-clique, too
+ * many tensors, mem= too low for the tables, an overflow) leaves dp_off NULL
+ * for the matrix path. *res = EC_OUT when the budget ran out. */
+static ab_status clique_dp(ec *e, size_t c, ec_result *res, ab_error *err) {
+    ec_comp *k = &e->comp[c];
+    *res = EC_FOUND;
+    size_t n = k->nfree;
+    if (k->nfixed > 0 || n == 0 || n > EC_DP_MAX) return AB_OK;
+    const size_t *mem = e->members + k->first;
+    int32_t lo = INT32_MIN, hi = INT32_MAX; /* Helly: a clique iff max start <= min end */
+    for (size_t r = 0; r < n; r++) {
+        const ec_tensor *t = &e->t[mem[r]];
+        if (t->cts > lo) lo = t->cts;
+        if (t->cte < hi) hi = t->cte;
+    }
+    if (lo > hi) return AB_OK;
+    size_t N = (size_t)1 << n;
+    int64_t bytes = (int64_t)N * (int64_t)(sizeof(int64_t) + 1) + (int64_t)n * 8;
+    if (!mem_fits(e, bytes, "the subset table")) return AB_OK; /* the matrix may still fit */
+    int64_t *dp = ab_alloc_array(N, sizeof *dp);
+    uint8_t *last = ab_alloc_array(N, sizeof *last);
+    int64_t *off = ab_alloc_array(n, sizeof *off);
+    if (!dp || !last || !off) {
+        ab_free(dp);
+        ab_free(last);
+        ab_free(off);
+        return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    }
+    e->held += bytes;
+    e->why_building = "the subset table";
+    int64_t h[EC_DP_MAX], a[EC_DP_MAX];
+    for (size_t r = 0; r < n; r++) h[r] = e->t[mem[r]].h, a[r] = e->t[mem[r]].a;
+    dp[0] = 0;
+    last[0] = 0;
+    bool out = false;
+    for (size_t S = 1; S < N && !out; S++) {
+        int64_t m = INT64_MAX;
+        uint8_t li = 0;
+        for (size_t r = 0; r < n; r++) {
+            if (!(S >> r & 1)) continue;
+            int64_t v = sat_add(sat_align_up(dp[S ^ ((size_t)1 << r)], a[r]), h[r]);
+            if (v < m) m = v, li = (uint8_t)r;
+        }
+        dp[S] = m;
+        last[S] = li;
+        out = !charge(e, (int64_t)n);
+    }
+    bool ok = !out && dp[N - 1] < INT64_MAX;
+    if (ok) { /* the order: the last tensor of S sits on the best stack of S minus it */
+        for (size_t S = N - 1; S != 0;) {
+            size_t r = last[S];
+            S ^= (size_t)1 << r;
+            off[r] = sat_align_up(dp[S], a[r]);
+        }
+        k->dp = dp[N - 1];
+    }
+    ab_free(dp);
+    ab_free(last);
+    e->held -= bytes;
+    if (!ok || !mem_fits(e, 8, "the heights")) {
+        ab_free(off);
+        if (out) *res = EC_OUT;
+        else e->why_building = NULL;
+        return AB_OK;
+    }
+    k->tops = ab_alloc_array(1, sizeof *k->tops);
+    if (k->tops == NULL) {
+        ab_free(off);
+        return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    }
+    e->held += 8 + (int64_t)n * 8;
+    k->tops[0] = k->dp;
+    k->ntops = 1;
+    k->floor = k->dp;
+    k->dp_off = off;
+    e->why_building = NULL;
+    return AB_OK;
+}
+
 /* ---- the searches over heights ----------------------------------------------------------- */
 
 static ab_status make_scratch(ec *e, ab_error *err) {
@@ -1358,7 +1461,14 @@ static ab_status make_candidates(ec *e, ec_end *end, ab_error *err) {
     for (size_t q = 0; q < e->ncomp; q++) {
         size_t c = e->comp_order[q];
         ec_result r = EC_FOUND;
-        ab_status st = e->o.compress ? make_sums(e, c, &r, err) : AB_OK;
+        ab_status st = e->o.compress ? clique_dp(e, c, &r, err) : AB_OK;
+        if (st != AB_OK) return st;
+        if (r == EC_OUT) {
+            *end = EC_BUDGET;
+            return AB_OK;
+        }
+        if (e->comp[c].dp_off != NULL) continue;
+        st = e->o.compress ? make_sums(e, c, &r, err) : AB_OK;
         if (st == AB_OK && r == EC_FOUND)
             st = e->o.compress ? gravity_sets(e, c, &r, err) : plain_sets(e, c, &r, err);
         if (st == AB_OK && r == EC_FOUND) st = make_tops(e, c, &r, err);

@@ -345,6 +345,157 @@ Test(exact_cover, k1_equals_the_brute_force_on_large_coprime_sizes) {
     cr_log_info("%d of %d runs proven", proven, runs); /* a warning would make Criterion exit 1 */
 }
 
+/* ---- (R8) cliques ------------------------------------------------------------------------ */
+
+/* A clique of n tensors (every one live at instruction 3, ranges varied),
+ * sizes 1-50000 bytes, alignments 1-64; with_fixed: one of them fixed (an
+ * aligned offset below 60000), which takes the matrix path. Tensors are
+ * added from `first` on, live from `t0` (the clique lives around t0 + 3). */
+static void add_clique(ab_problem *p, size_t n, int64_t t0, bool with_fixed, size_t first) {
+    static char names[16][8];
+    size_t fixed = with_fixed ? (size_t)next() % n : n;
+    for (size_t i = 0; i < n; i++) {
+        snprintf(names[first + i], sizeof names[first + i], "q%zu", first + i);
+        int64_t align = (int64_t)1 << pick(0, 6);
+        ab_tensor t = T(names[first + i], pick(1, 50000), t0 + pick(0, 3), t0 + pick(3, 6),
+                        .align = align);
+        if (i == fixed) t.offset = pick(0, 60000) / align * align;
+        cr_assert_eq(ab_problem_add(p, &t, NULL), AB_OK);
+    }
+}
+
+#define NCLIQUE 200
+
+/* (R8): on random cliques exact-cover is proven and equals the brute force,
+ * in every search mode, with a node budget far below what the matrix needs;
+ * a clique with a fixed tensor (one in five, 2-5 tensors: the matrix is slow
+ * on bigger ones) takes the matrix path and is still right. */
+Test(exact_cover, cliques_are_solved_exactly_by_the_subset_dp) {
+    int dp_runs = 0, fixed_runs = 0;
+    for (uint64_t seed = 0; seed < NCLIQUE; seed++) {
+        ab_problem p;
+        rng = seed * 104729 + 7;
+        ab_problem_init(&p);
+        bool with_fixed = seed % 5 == 4;
+        add_clique(&p, (size_t)(with_fixed ? pick(2, 5) : pick(2, 8)), 0, with_fixed, 0);
+        int64_t want = abt_brute_optimum(&p, NULL);
+        cr_assert_geq(want, 0, "seed %llu", (unsigned long long)seed);
+        /* the DP needs n 2^n steps (a node per 1024); the fixed ones get a real budget */
+        const char *specs[] = {"exact-cover:nodes=4", "exact-cover:search=down,nodes=4",
+                               "exact-cover:order=mrv,nodes=4"};
+        const char *fspecs[] = {"exact-cover:nodes=100000000", "exact-cover:search=down,nodes=100000000",
+                                "exact-cover:order=mrv,nodes=100000000"};
+        for (int s = 0; s < 3; s++) {
+            const char *spec = with_fixed ? fspecs[s] : specs[s];
+            int64_t off[8], arena;
+            ab_plan_stats st;
+            ab_error err;
+            cr_assert_eq(plan(spec, &p, off, &st, &err), AB_OK, "seed %llu: %s",
+                         (unsigned long long)seed, err.msg);
+            cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu %s", (unsigned long long)seed,
+                         spec);
+            cr_assert(st.proven_optimal, "seed %llu %s: %s", (unsigned long long)seed, spec,
+                      st.note);
+            cr_assert_eq(arena, want, "seed %llu %s: %lld, brute force %lld (%s)",
+                         (unsigned long long)seed, spec, (long long)arena, (long long)want,
+                         st.note);
+            cr_assert_eq(st.lower_bound, want);
+            if (!with_fixed) /* no matrix at all */
+                cr_assert(strstr(st.note, "(0 matrices)") || strstr(st.note, "max-load bound"),
+                          "seed %llu %s: %s", (unsigned long long)seed, spec, st.note);
+            if (with_fixed) fixed_runs++;
+            else dp_runs++;
+        }
+        /* target=capacity: fits at the optimum, refuted one byte below it */
+        const char *tspec = with_fixed ? "exact-cover:target=capacity,nodes=100000000"
+                                       : "exact-cover:target=capacity,nodes=4";
+        int64_t off[8], arena;
+        ab_plan_stats st;
+        ab_error err;
+        p.capacity = want;
+        cr_assert_eq(plan(tspec, &p, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu: %s", (unsigned long long)seed,
+                     st.note);
+        cr_assert(strstr(st.note, "fits the capacity") || strstr(st.note, "optimal"),
+                  "seed %llu: %s", (unsigned long long)seed, st.note);
+        p.capacity = want - 1;
+        cr_assert_eq(plan(tspec, &p, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert(strstr(st.note, "does not fit") != NULL, "seed %llu: %s",
+                  (unsigned long long)seed, st.note);
+        cr_assert_eq(judge(&p, off, &arena), ABO_OVER_CAPACITY);
+        cr_assert_eq(st.lower_bound, want, "seed %llu: %s", (unsigned long long)seed, st.note);
+        ab_problem_free(&p);
+    }
+    cr_assert_gt(fixed_runs, 0);
+    cr_assert_gt(dp_runs, 0);
+}
+
+/* A clique component (solved by (R8)) beside a component that is no clique
+ * (a chain of overlaps, solved by the matrix): the arena is the larger of
+ * the two optima, proven, in every mode. */
+Test(exact_cover, a_clique_beside_a_non_clique_component) {
+    static char names[8][8];
+    int clique_larger = 0, chain_larger = 0;
+    for (uint64_t seed = 0; seed < 40; seed++) {
+        ab_problem p;
+        rng = seed * 15485863 + 3;
+        ab_problem_init(&p);
+        size_t nq = (size_t)pick(2, 4);
+        add_clique(&p, nq, 0, false, 0);
+        /* a chain at instructions 20-: t_i lives [20 + 2i, 22 + 2i], so t_i meets t_{i+1}
+         * but not t_{i+2} */
+        size_t nc = (size_t)pick(3, 4);
+        for (size_t i = 0; i < nc; i++) {
+            snprintf(names[i], sizeof names[i], "c%zu", i);
+            int64_t align = (int64_t)1 << pick(0, 6);
+            ab_tensor t = T(names[i], pick(1, seed % 2 ? 50000 : 20000), 20 + 2 * (int64_t)i,
+                            22 + 2 * (int64_t)i, .align = align);
+            cr_assert_eq(ab_problem_add(&p, &t, NULL), AB_OK);
+        }
+        int64_t want = abt_brute_optimum(&p, NULL);
+        cr_assert_geq(want, 0);
+        ab_problem qa, qb; /* the two components apart */
+        ab_problem_init(&qa);
+        ab_problem_init(&qb);
+        for (size_t i = 0; i < p.n; i++)
+            cr_assert_eq(ab_problem_add(i < nq ? &qa : &qb, &p.t[i], NULL), AB_OK);
+        int64_t wa = abt_brute_optimum(&qa, NULL), wb = abt_brute_optimum(&qb, NULL);
+        cr_assert_eq(want, wa > wb ? wa : wb);
+        clique_larger += wa > wb;
+        chain_larger += wb > wa;
+        const char *specs[] = {"exact-cover:nodes=100000000", "exact-cover:search=down,nodes=100000000",
+                               "exact-cover:order=mrv,nodes=100000000"};
+        for (int s = 0; s < 3; s++) {
+            int64_t off[8], arena;
+            ab_plan_stats st;
+            ab_error err;
+            cr_assert_eq(plan(specs[s], &p, off, &st, &err), AB_OK, "%s", err.msg);
+            cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+            cr_assert(st.proven_optimal, "seed %llu %s: %s", (unsigned long long)seed, specs[s],
+                      st.note);
+            cr_assert_eq(arena, want, "seed %llu %s: %s", (unsigned long long)seed, specs[s],
+                         st.note);
+            cr_assert_eq(st.lower_bound, want);
+        }
+        int64_t off[8], arena;
+        ab_plan_stats st;
+        p.capacity = want;
+        cr_assert_eq(plan("exact-cover:target=capacity", &p, off, &st, NULL), AB_OK);
+        cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu: %s", (unsigned long long)seed,
+                     st.note);
+        p.capacity = want - 1;
+        cr_assert_eq(plan("exact-cover:target=capacity", &p, off, &st, NULL), AB_OK);
+        cr_assert(strstr(st.note, "does not fit") != NULL, "seed %llu: %s",
+                  (unsigned long long)seed, st.note);
+        cr_assert_eq(st.lower_bound, want);
+        ab_problem_free(&qa);
+        ab_problem_free(&qb);
+        ab_problem_free(&p);
+    }
+    cr_assert_gt(clique_larger, 0);
+    cr_assert_gt(chain_larger, 0);
+}
+
 /* target=capacity on large coprime sizes: at the optimum it fits (a valid
  * plan within it); one byte below, it says so, with the optimum as bound;
  * nearly always within the budget, and a valid plan with a true bound when not. */
@@ -605,9 +756,19 @@ Test(exact_cover, target_capacity_needs_a_capacity) {
 /* ---- budgets ---------------------------------------------------------------------------- */
 
 /* A problem whose best-fit start is above the optimum and the optimum above
- * the max-load bound, so the search has work to do. */
+ * the max-load bound, so the search has work to do: at least one node (not
+ * a problem whose components (R8) and root refutations settle alone). */
 static bool needs_search(uint64_t seed, ab_problem *p, int64_t *opt) {
     random_problem(p, seed, 0);
+    {
+        int64_t off[8];
+        ab_plan_stats st;
+        cr_assert_eq(plan("exact-cover", p, off, &st, NULL), AB_OK);
+        if (st.nodes < 1) {
+            ab_problem_free(p);
+            return false;
+        }
+    }
     *opt = abt_brute_optimum(p, NULL);
     int64_t off[8], bf;
     cr_assert_eq(plan("best-fit", p, off, NULL, NULL), AB_OK);
