@@ -145,6 +145,32 @@
  *      is always sound). With H close to the max-load bound it leaves few
  *      offsets per tensor. It is symmetric in twins (R6).
  *
+ * (R8) Cliques by dynamic programming. A component whose (R3) ranges pairwise
+ *      meet (a clique; by the Helly property of intervals, iff its latest
+ *      start is at or before its earliest end), with no fixed tensor and at
+ *      most 20 tensors, is solved without a matrix. In a valid plan its
+ *      tensors pairwise conflict, so they are disjoint intervals of memory;
+ *      order them by offset, i_1, ..., i_n. Lowering each in turn to
+ *      align_up(top of the one below, a) (0 for the first) keeps the order
+ *      and the plan valid, and by induction puts every tensor at or below
+ *      its place (the top below is at or below its old one, align_up is
+ *      monotone and the old offset was aligned and above it), so the top of
+ *      this stack is at most the plan's arena. So the optimum is the least
+ *      top of a stack over the orders of the tensors. With DP({}) = 0 and
+ *      DP(S) = min over i in S of align_up(DP(S \ {i}), a_i) + h_i, DP(S) is
+ *      the least top of a stack of S: a stack of S ending in i tops at
+ *      align_up(top of its stack of S \ {i}, a_i) + h_i, which is monotone in
+ *      that top, so the least top for S ending in i comes from the least top
+ *      of S \ {i} (keeping one minimum per subset loses nothing). DP(all) is
+ *      the component's optimum, a stack reaching it is rebuilt from the
+ *      minimizing i per subset, and a cover exists at height H iff H >=
+ *      DP(all): its tops are {DP(all)}, its floor DP(all), and a refutation
+ *      of a lower H is the DP's minimum (at k = 1, a proof). It enters the
+ *      searches as a component that has a cover exactly from DP(all) up (so
+ *      target=capacity fits iff DP(all) <= capacity, and the others combine
+ *      with it as (R5) says); its n 2^n steps are charged as building, and
+ *      a table above mem= (9 B per subset) leaves it to the matrix.
+ *
  * Search order: order=area (the paper's) takes tensors by decreasing
  * rectangle area h x (end - start + 1), ties by larger h, earlier start,
  * lower index; order=mrv takes the tensor with the fewest rows left (ties in
@@ -1743,7 +1769,7 @@ static const ab_param_desc exact_cover_params[] = {
      AB_PARAM_CHOICE, 0, 0},
     {"compress", "on|off", "on",
      "lossless reductions (gcd, kept instructions, gravity offsets, components, twins, split "
-     "filter); off: the paper's plain form", AB_PARAM_CHOICE, 0, 0},
+     "filter, cliques by subset DP); off: the paper's plain form", AB_PARAM_CHOICE, 0, 0},
     {"target", "min|capacity", "min",
      "min: the smallest arena; capacity: only whether the tensors fit the suite's capacity",
      AB_PARAM_CHOICE, 0, 0},
