@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tests/planning.h"
 #include "tests/brute.h"
 #include "core/problem.h"
 #include "oracle/bounds.h"
@@ -25,50 +26,9 @@
     ((ab_tensor){.name = (char *)(nm), .size = (sz), .start = (s), .end = (e), .align = 1, \
                  .offset = AB_NONE, .logical_bits = (sz) * 8, __VA_ARGS__})
 
-static void make(ab_problem *p, const ab_tensor *t, size_t n) {
-    ab_problem_init(p);
-    for (size_t i = 0; i < n; i++) cr_assert_eq(ab_problem_add(p, &t[i], NULL), AB_OK);
-}
 
-/* Plans p (all intermediates) with spec; off receives p->n offsets. */
-static ab_status plan(const char *spec, const ab_problem *p, int64_t *off, ab_plan_stats *stats,
-                      ab_error *err) {
-    const ab_planner *pl;
-    ab_params prm;
-    ab_plan_stats local;
-    if (stats == NULL) stats = &local;
-    memset(stats, 0, sizeof *stats);
-    ab_status st = ab_planner_resolve(spec, &pl, &prm, err);
-    if (st != AB_OK) return st;
-    ab_problem view;
-    ab_plan out;
-    st = ab_planner_run(pl, &prm, p, &view, &out, stats, err);
-    if (st == AB_OK) {
-        cr_assert_eq(out.n, p->n);
-        for (size_t i = 0; i < out.n; i++) off[out.v[i].tensor] = out.v[i].offset;
-    }
-    ab_plan_free(&out);
-    ab_problem_free(&view);
-    ab_params_free(&prm);
-    return st;
-}
 
-/* The oracle's verdict on off, and the arena it measured. */
-static abo_verdict judge(const ab_problem *p, const int64_t *off, int64_t *arena) {
-    ab_plan pl;
-    cr_assert_eq(ab_plan_from_offsets(&pl, off, p->n, NULL), AB_OK);
-    static abo_report r;
-    cr_assert_eq(abo_check(p, &pl, &r, NULL), AB_OK);
-    ab_plan_free(&pl);
-    if (arena) *arena = r.arena;
-    return r.verdict;
-}
 
-static int64_t max_load(const ab_problem *p) {
-    abo_bounds b;
-    cr_assert_eq(abo_bounds_compute(p, &b, NULL), AB_OK);
-    return b.max_load;
-}
 
 /* ---- random problems ------------------------------------------------------------- */
 
@@ -134,16 +94,16 @@ Test(canonical, equals_the_brute_force_optimum_with_a_proof) {
         int64_t off[8], arena;
         ab_plan_stats st;
         ab_error err;
-        cr_assert_eq(plan("canonical", &p, off, &st, &err), AB_OK, "seed %llu: %s",
+        cr_assert_eq(abt_plan("canonical", &p, off, &st, &err), AB_OK, "seed %llu: %s",
                      (unsigned long long)seed, err.msg);
-        cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu", (unsigned long long)seed);
+        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu", (unsigned long long)seed);
         cr_assert_eq(arena, want, "seed %llu: canonical %lld, brute force %lld (%s)",
                      (unsigned long long)seed, (long long)arena, (long long)want, st.note);
         cr_assert(st.proven_optimal, "seed %llu: %s", (unsigned long long)seed, st.note);
         cr_assert_eq(st.lower_bound, want, "seed %llu", (unsigned long long)seed);
         cr_assert(strncmp(st.note, "optimal: ", 9) == 0, "%s", st.note);
         for (size_t i = 0; i < p.n; i++) nfixed += p.t[i].offset != AB_NONE;
-        above_bound += want > max_load(&p);
+        above_bound += want > abt_max_load(&p);
         searched += st.nodes > 0;
         ab_problem_free(&p);
     }
@@ -171,7 +131,7 @@ Test(canonical, new_rules_and_decomposition_agree_with_the_brute_force) {
                 t[i].offset = AB_NONE;
             }
             ab_problem q;
-            make(&q, t, n);
+            abt_make(&q, t, n);
             ab_problem_free(&p);
             p = q;
             split++;
@@ -181,18 +141,18 @@ Test(canonical, new_rules_and_decomposition_agree_with_the_brute_force) {
         int64_t off[8], arena;
         ab_plan_stats st;
         ab_error err;
-        cr_assert_eq(plan("canonical", &p, off, &st, &err), AB_OK, "%s", err.msg);
-        cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu", (unsigned long long)seed);
+        cr_assert_eq(abt_plan("canonical", &p, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu", (unsigned long long)seed);
         cr_assert_eq(arena, want, "seed %llu: canonical %lld, brute force %lld (%s)", (unsigned long long)seed,
                      (long long)arena, (long long)want, st.note);
         cr_assert(st.proven_optimal, "seed %llu: %s", (unsigned long long)seed, st.note);
         p.capacity = want - 1;
-        cr_assert_eq(plan("canonical:target=capacity", &p, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abt_plan("canonical:target=capacity", &p, off, &st, &err), AB_OK, "%s", err.msg);
         cr_assert(strstr(st.note, "does not fit the capacity") != NULL, "seed %llu: %s", (unsigned long long)seed,
                   st.note);
         p.capacity = want;
-        cr_assert_eq(plan("canonical:target=capacity", &p, off, &st, &err), AB_OK, "%s", err.msg);
-        cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu", (unsigned long long)seed);
+        cr_assert_eq(abt_plan("canonical:target=capacity", &p, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu", (unsigned long long)seed);
         for (size_t i = 0; i < p.n; i++) nfixed += p.t[i].offset != AB_NONE;
         ab_problem_free(&p);
     }
@@ -226,12 +186,12 @@ Test(canonical, independent_pieces_are_solved_apart) {
             ab_problem_free(&q);
         }
         ab_problem p;
-        make(&p, t, n);
+        abt_make(&p, t, n);
         int64_t off[48], arena;
         ab_plan_stats st;
         ab_error err;
-        cr_assert_eq(plan("canonical:nodes=2000000", &p, off, &st, &err), AB_OK, "%s", err.msg);
-        cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+        cr_assert_eq(abt_plan("canonical:nodes=2000000", &p, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
         cr_assert_eq(arena, want, "round %llu: %lld, want %lld (%s)", (unsigned long long)round, (long long)arena,
                      (long long)want, st.note);
         cr_assert(st.proven_optimal, "round %llu: %s", (unsigned long long)round, st.note);
@@ -247,7 +207,7 @@ Test(canonical, target_capacity_fits_iff_the_optimum_does) {
     for (uint64_t seed = 0; seed < 300; seed++) {
         ab_problem p;
         random_problem(&p, seed + 5000, 5);
-        int64_t opt = abt_brute_optimum(&p, NULL), lb = max_load(&p);
+        int64_t opt = abt_brute_optimum(&p, NULL), lb = abt_max_load(&p);
         cr_assert_geq(opt, 0);
         int64_t caps[3] = {opt, opt - 1, pick(lb, 2 * opt)};
         for (int k = 0; k < 3; k++) {
@@ -255,8 +215,8 @@ Test(canonical, target_capacity_fits_iff_the_optimum_does) {
             int64_t off[8], arena;
             ab_plan_stats st;
             ab_error err;
-            cr_assert_eq(plan("canonical:target=capacity", &p, off, &st, &err), AB_OK, "%s", err.msg);
-            abo_verdict v = judge(&p, off, &arena);
+            cr_assert_eq(abt_plan("canonical:target=capacity", &p, off, &st, &err), AB_OK, "%s", err.msg);
+            abo_verdict v = abt_judge(&p, off, &arena);
             if (opt <= caps[k]) {
                 cr_assert_eq(v, ABO_OK, "seed %llu cap %lld: %s", (unsigned long long)seed,
                              (long long)caps[k], st.note);
@@ -290,11 +250,11 @@ Test(canonical, a_node_budget_returns_a_valid_plan_and_a_true_bound) {
             snprintf(spec, sizeof spec, "canonical:nodes=%lld", (long long)nodes);
             int64_t off[8], arena;
             ab_plan_stats st;
-            cr_assert_eq(plan(spec, &p, off, &st, NULL), AB_OK);
-            cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu %s", (unsigned long long)seed, spec);
+            cr_assert_eq(abt_plan(spec, &p, off, &st, NULL), AB_OK);
+            cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu %s", (unsigned long long)seed, spec);
             cr_assert_geq(arena, opt);
             cr_assert_leq(st.lower_bound, opt, "seed %llu %s: %s", (unsigned long long)seed, spec, st.note);
-            cr_assert_geq(st.lower_bound, max_load(&p));
+            cr_assert_geq(st.lower_bound, abt_max_load(&p));
             cr_assert_leq(st.nodes, nodes);
             if (!st.proven_optimal) {
                 cr_assert(strncmp(st.note, "budget: nodes; best ", 20) == 0, "%s", st.note);
@@ -315,11 +275,11 @@ Test(canonical, honours_fixed_offsets) {
     ab_tensor t[] = {T("pinned", 64, 0, 4, .offset = 32), T("a", 64, 0, 1), T("b", 96, 1, 2),
                      T("c", 32, 3, 4)};
     ab_problem p;
-    make(&p, t, 4);
+    abt_make(&p, t, 4);
     int64_t off[4], arena;
     ab_plan_stats st;
-    cr_assert_eq(plan("canonical", &p, off, &st, NULL), AB_OK);
-    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_eq(abt_plan("canonical", &p, off, &st, NULL), AB_OK);
+    cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
     cr_assert_eq(off[0], 32);
     cr_assert_eq(off[3], 0, "c fits exactly below the pinned tensor");
     cr_assert_eq(arena, 256);
@@ -334,11 +294,11 @@ Test(canonical, does_not_force_the_lowest_floor_beside_a_fixed_tensor) {
     ab_tensor t[] = {T("p", 5, 0, 0, .offset = 0), T("k", 5, 0, 1), T("q", 6, 0, 0, .align = 2),
                      T("c", 6, 1, 2)};
     ab_problem p;
-    make(&p, t, 4);
+    abt_make(&p, t, 4);
     int64_t off[4], arena;
     ab_plan_stats st;
-    cr_assert_eq(plan("canonical", &p, off, &st, NULL), AB_OK);
-    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_eq(abt_plan("canonical", &p, off, &st, NULL), AB_OK);
+    cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
     cr_assert_eq(abt_brute_optimum(&p, NULL), 16);
     cr_assert_eq(arena, 16, "%s", st.note);
     cr_assert(st.proven_optimal);
@@ -348,10 +308,10 @@ Test(canonical, does_not_force_the_lowest_floor_beside_a_fixed_tensor) {
 Test(canonical, rejects_overlapping_fixed_offsets) {
     ab_tensor t[] = {T("x", 64, 0, 4, .offset = 0), T("y", 64, 2, 3, .offset = 32)};
     ab_problem p;
-    make(&p, t, 2);
+    abt_make(&p, t, 2);
     int64_t off[2];
     ab_error err;
-    cr_assert_eq(plan("canonical", &p, off, NULL, &err), AB_EINPUT);
+    cr_assert_eq(abt_plan("canonical", &p, off, NULL, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "'x' and 'y' have fixed offsets that overlap") != NULL, "%s", err.msg);
     ab_problem_free(&p);
 }
@@ -360,7 +320,7 @@ Test(canonical, an_empty_problem_has_arena_0) {
     ab_problem p;
     ab_problem_init(&p);
     ab_plan_stats st;
-    cr_assert_eq(plan("canonical", &p, NULL, &st, NULL), AB_OK);
+    cr_assert_eq(abt_plan("canonical", &p, NULL, &st, NULL), AB_OK);
     cr_assert(st.proven_optimal);
     cr_assert_eq(st.lower_bound, 0);
     ab_problem_free(&p);
@@ -376,11 +336,11 @@ Test(canonical, identical_tensors_stack_without_search_blowup) {
     }
     t[11] = T(names[11], 40, 2, 5, .align = 16);
     ab_problem p;
-    make(&p, t, 12);
+    abt_make(&p, t, 12);
     int64_t off[12], arena;
     ab_plan_stats st;
-    cr_assert_eq(plan("canonical", &p, off, &st, NULL), AB_OK);
-    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_eq(abt_plan("canonical", &p, off, &st, NULL), AB_OK);
+    cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
     cr_assert_eq(arena, 11 * 48 + 40);
     cr_assert(st.proven_optimal);
     cr_assert_lt(st.nodes, 100, "%lld nodes", (long long)st.nodes);
@@ -393,7 +353,7 @@ static const ab_tensor hole[] = {T("a", 2, 0, 1), T("b", 1, 0, 3), T("c", 3, 2, 
 
 Test(canonical, rejects_bad_parameters_naming_the_choices) {
     ab_problem p;
-    make(&p, hole, 3);
+    abt_make(&p, hole, 3);
     int64_t off[3];
     ab_error err;
     struct {
@@ -406,11 +366,11 @@ Test(canonical, rejects_bad_parameters_naming_the_choices) {
         {"canonical:k=2", "takes no parameter 'k'"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        cr_assert_eq(plan(bad[i].spec, &p, off, NULL, &err), AB_EINPUT, "%s", bad[i].spec);
+        cr_assert_eq(abt_plan(bad[i].spec, &p, off, NULL, &err), AB_EINPUT, "%s", bad[i].spec);
         cr_assert(strstr(err.msg, bad[i].says) != NULL, "%s: %s", bad[i].spec, err.msg);
     }
-    cr_assert_eq(plan("canonical:time=2.5,nodes=10", &p, off, NULL, &err), AB_OK, "%s", err.msg);
-    cr_assert_eq(plan("canonical:target=capacity", &p, off, NULL, &err), AB_EINPUT);
+    cr_assert_eq(abt_plan("canonical:time=2.5,nodes=10", &p, off, NULL, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abt_plan("canonical:target=capacity", &p, off, NULL, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "needs a suite capacity") != NULL, "%s", err.msg);
     ab_problem_free(&p);
 }
@@ -429,8 +389,8 @@ Test(canonical, the_same_problem_gives_the_same_plan) {
         random_problem(&p, seed, 4);
         int64_t a[8], b[8];
         ab_plan_stats s1, s2;
-        cr_assert_eq(plan("canonical", &p, a, &s1, NULL), AB_OK);
-        cr_assert_eq(plan("canonical", &p, b, &s2, NULL), AB_OK);
+        cr_assert_eq(abt_plan("canonical", &p, a, &s1, NULL), AB_OK);
+        cr_assert_eq(abt_plan("canonical", &p, b, &s2, NULL), AB_OK);
         cr_assert_arr_eq(a, b, p.n * sizeof a[0]);
         cr_assert_eq(s1.nodes, s2.nodes);
         cr_assert_str_eq(s1.note, s2.note);

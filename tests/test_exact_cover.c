@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tests/planning.h"
 #include "tests/brute.h"
 #include "core/problem.h"
 #include "harness/formats/suite.h"
@@ -33,49 +34,9 @@
     ((ab_tensor){.name = (char *)(nm), .size = (sz), .start = (s), .end = (e), .align = 1, \
                  .offset = AB_NONE, .logical_bits = (sz) * 8, __VA_ARGS__})
 
-static void make(ab_problem *p, const ab_tensor *t, size_t n) {
-    ab_problem_init(p);
-    for (size_t i = 0; i < n; i++) cr_assert_eq(ab_problem_add(p, &t[i], NULL), AB_OK);
-}
 
-/* Plans p (all intermediates) with spec; off receives p->n offsets. */
-static ab_status plan(const char *spec, const ab_problem *p, int64_t *off, ab_plan_stats *stats,
-                      ab_error *err) {
-    const ab_planner *pl;
-    ab_params prm;
-    ab_plan_stats local;
-    if (stats == NULL) stats = &local;
-    ab_status st = ab_planner_resolve(spec, &pl, &prm, err);
-    if (st != AB_OK) return st;
-    ab_problem view;
-    ab_plan out;
-    st = ab_planner_run(pl, &prm, p, &view, &out, stats, err);
-    if (st == AB_OK) {
-        cr_assert_eq(out.n, p->n);
-        for (size_t i = 0; i < out.n; i++) off[out.v[i].tensor] = out.v[i].offset;
-    }
-    ab_plan_free(&out);
-    ab_problem_free(&view);
-    ab_params_free(&prm);
-    return st;
-}
 
-/* The oracle's verdict on off, and the arena it measured. */
-static abo_verdict judge(const ab_problem *p, const int64_t *off, int64_t *arena) {
-    ab_plan pl;
-    cr_assert_eq(ab_plan_from_offsets(&pl, off, p->n, NULL), AB_OK);
-    static abo_report r;
-    cr_assert_eq(abo_check(p, &pl, &r, NULL), AB_OK);
-    ab_plan_free(&pl);
-    if (arena) *arena = r.arena;
-    return r.verdict;
-}
 
-static int64_t max_load(const ab_problem *p) {
-    abo_bounds b;
-    cr_assert_eq(abo_bounds_compute(p, &b, NULL), AB_OK);
-    return b.max_load;
-}
 
 /* ---- random problems ------------------------------------------------------------- */
 
@@ -175,9 +136,9 @@ Test(exact_cover, k1_equals_the_brute_force_optimum_on_random_problems) {
         int64_t off[8], arena;
         ab_plan_stats st;
         ab_error err;
-        cr_assert_eq(plan("exact-cover", &p, off, &st, &err), AB_OK, "seed %llu: %s",
+        cr_assert_eq(abt_plan("exact-cover", &p, off, &st, &err), AB_OK, "seed %llu: %s",
                      (unsigned long long)seed, err.msg);
-        cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu", (unsigned long long)seed);
+        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu", (unsigned long long)seed);
         cr_assert_eq(arena, want, "seed %llu: exact-cover %lld, brute force %lld (%s)",
                      (unsigned long long)seed, (long long)arena, (long long)want, st.note);
         cr_assert(st.proven_optimal, "seed %llu: %s", (unsigned long long)seed, st.note);
@@ -191,15 +152,15 @@ Test(exact_cover, k1_equals_the_brute_force_optimum_on_random_problems) {
             snprintf(spec, sizeof spec, "exact-cover:%s%s", same[v].params, same[v].plain ? ks : "");
             bool k1 = strstr(spec, ",k=") == NULL;
             int64_t a2;
-            cr_assert_eq(plan(spec, &p, off, &st, &err), AB_OK, "%s: %s", spec, err.msg);
-            cr_assert_eq(judge(&p, off, &a2), ABO_OK, "seed %llu %s", (unsigned long long)seed, spec);
+            cr_assert_eq(abt_plan(spec, &p, off, &st, &err), AB_OK, "%s: %s", spec, err.msg);
+            cr_assert_eq(abt_judge(&p, off, &a2), ABO_OK, "seed %llu %s", (unsigned long long)seed, spec);
             cr_assert_eq(a2, want, "seed %llu %s: %lld, want %lld", (unsigned long long)seed, spec,
                          (long long)a2, (long long)want);
             cr_assert_eq(st.proven_optimal, k1, "seed %llu %s", (unsigned long long)seed, spec);
             cr_assert_eq(st.lower_bound, k1 ? want : AB_NONE, "%s", spec);
         }
         for (size_t i = 0; i < p.n; i++) nfixed += p.t[i].offset != AB_NONE;
-        above_bound += want > max_load(&p);
+        above_bound += want > abt_max_load(&p);
         ab_problem_free(&p);
     }
     /* the generator must reach the interesting cases */
@@ -224,8 +185,8 @@ Test(exact_cover, k_above_1_is_valid_and_never_below_the_optimum) {
                  seed % 2 && big / k <= 64 ? ",compress=off" : "");
         ab_plan_stats st;
         ab_error err;
-        cr_assert_eq(plan(spec, &p, off, &st, &err), AB_OK, "%s: %s", spec, err.msg);
-        cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu %s", (unsigned long long)seed, spec);
+        cr_assert_eq(abt_plan(spec, &p, off, &st, &err), AB_OK, "%s: %s", spec, err.msg);
+        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu %s", (unsigned long long)seed, spec);
         cr_assert_geq(arena, want);
         for (size_t i = 0; i < p.n; i++) cr_assert_eq(off[i] % k, 0, "offsets are multiples of k");
         cr_assert_not(st.proven_optimal);
@@ -244,10 +205,10 @@ Test(exact_cover, k_equal_to_the_unit_is_lossless) {
         int64_t unit = tight_unit(&p), off[8], a1, ak;
         char spec[64];
         snprintf(spec, sizeof spec, "exact-cover:k=%lld,compress=off", (long long)unit);
-        cr_assert_eq(plan("exact-cover", &p, off, NULL, NULL), AB_OK);
-        judge(&p, off, &a1);
-        cr_assert_eq(plan(spec, &p, off, NULL, NULL), AB_OK);
-        cr_assert_eq(judge(&p, off, &ak), ABO_OK);
+        cr_assert_eq(abt_plan("exact-cover", &p, off, NULL, NULL), AB_OK);
+        abt_judge(&p, off, &a1);
+        cr_assert_eq(abt_plan(spec, &p, off, NULL, NULL), AB_OK);
+        cr_assert_eq(abt_judge(&p, off, &ak), ABO_OK);
         cr_assert_eq(ak, a1, "seed %llu unit %lld", (unsigned long long)seed, (long long)unit);
         ab_problem_free(&p);
     }
@@ -314,14 +275,14 @@ Test(exact_cover, k1_equals_the_brute_force_on_large_coprime_sizes) {
             int64_t off[8], arena;
             ab_plan_stats st;
             ab_error err;
-            cr_assert_eq(plan(specs[s], &p, off, &st, &err), AB_OK, "seed %llu: %s",
+            cr_assert_eq(abt_plan(specs[s], &p, off, &st, &err), AB_OK, "seed %llu: %s",
                          (unsigned long long)seed, err.msg);
-            cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu %s", (unsigned long long)seed,
+            cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu %s", (unsigned long long)seed,
                          specs[s]);
             cr_assert_geq(arena, want, "seed %llu %s", (unsigned long long)seed, specs[s]);
             cr_assert_leq(st.lower_bound, want, "seed %llu %s: %s", (unsigned long long)seed,
                           specs[s], st.note);
-            cr_assert_geq(st.lower_bound, max_load(&p));
+            cr_assert_geq(st.lower_bound, abt_max_load(&p));
             runs++;
             if (!st.proven_optimal) {
                 cr_assert(strstr(st.note, "budget ran out at H=") != NULL, "%s", st.note);
@@ -334,7 +295,7 @@ Test(exact_cover, k1_equals_the_brute_force_on_large_coprime_sizes) {
             cr_assert_eq(st.lower_bound, want);
         }
         for (size_t i = 0; i < p.n; i++) nfixed += p.t[i].offset != AB_NONE;
-        above_bound += want > max_load(&p);
+        above_bound += want > abt_max_load(&p);
         unit1 += tight_unit(&p) == 1;
         ab_problem_free(&p);
     }
@@ -390,9 +351,9 @@ Test(exact_cover, cliques_are_solved_exactly_by_the_subset_dp) {
             int64_t off[8], arena;
             ab_plan_stats st;
             ab_error err;
-            cr_assert_eq(plan(spec, &p, off, &st, &err), AB_OK, "seed %llu: %s",
+            cr_assert_eq(abt_plan(spec, &p, off, &st, &err), AB_OK, "seed %llu: %s",
                          (unsigned long long)seed, err.msg);
-            cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu %s", (unsigned long long)seed,
+            cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu %s", (unsigned long long)seed,
                          spec);
             cr_assert(st.proven_optimal, "seed %llu %s: %s", (unsigned long long)seed, spec,
                       st.note);
@@ -413,16 +374,16 @@ Test(exact_cover, cliques_are_solved_exactly_by_the_subset_dp) {
         ab_plan_stats st;
         ab_error err;
         p.capacity = want;
-        cr_assert_eq(plan(tspec, &p, off, &st, &err), AB_OK, "%s", err.msg);
-        cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu: %s", (unsigned long long)seed,
+        cr_assert_eq(abt_plan(tspec, &p, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu: %s", (unsigned long long)seed,
                      st.note);
         cr_assert(strstr(st.note, "fits the capacity") || strstr(st.note, "optimal"),
                   "seed %llu: %s", (unsigned long long)seed, st.note);
         p.capacity = want - 1;
-        cr_assert_eq(plan(tspec, &p, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abt_plan(tspec, &p, off, &st, &err), AB_OK, "%s", err.msg);
         cr_assert(strstr(st.note, "does not fit") != NULL, "seed %llu: %s",
                   (unsigned long long)seed, st.note);
-        cr_assert_eq(judge(&p, off, &arena), ABO_OVER_CAPACITY);
+        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OVER_CAPACITY);
         cr_assert_eq(st.lower_bound, want, "seed %llu: %s", (unsigned long long)seed, st.note);
         ab_problem_free(&p);
     }
@@ -469,8 +430,8 @@ Test(exact_cover, a_clique_beside_a_non_clique_component) {
             int64_t off[8], arena;
             ab_plan_stats st;
             ab_error err;
-            cr_assert_eq(plan(specs[s], &p, off, &st, &err), AB_OK, "%s", err.msg);
-            cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+            cr_assert_eq(abt_plan(specs[s], &p, off, &st, &err), AB_OK, "%s", err.msg);
+            cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
             cr_assert(st.proven_optimal, "seed %llu %s: %s", (unsigned long long)seed, specs[s],
                       st.note);
             cr_assert_eq(arena, want, "seed %llu %s: %s", (unsigned long long)seed, specs[s],
@@ -480,11 +441,11 @@ Test(exact_cover, a_clique_beside_a_non_clique_component) {
         int64_t off[8], arena;
         ab_plan_stats st;
         p.capacity = want;
-        cr_assert_eq(plan("exact-cover:target=capacity", &p, off, &st, NULL), AB_OK);
-        cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu: %s", (unsigned long long)seed,
+        cr_assert_eq(abt_plan("exact-cover:target=capacity", &p, off, &st, NULL), AB_OK);
+        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu: %s", (unsigned long long)seed,
                      st.note);
         p.capacity = want - 1;
-        cr_assert_eq(plan("exact-cover:target=capacity", &p, off, &st, NULL), AB_OK);
+        cr_assert_eq(abt_plan("exact-cover:target=capacity", &p, off, &st, NULL), AB_OK);
         cr_assert(strstr(st.note, "does not fit") != NULL, "seed %llu: %s",
                   (unsigned long long)seed, st.note);
         cr_assert_eq(st.lower_bound, want);
@@ -508,9 +469,9 @@ Test(exact_cover, target_capacity_on_large_coprime_sizes) {
         ab_plan_stats st;
         ab_error err;
         p.capacity = opt;
-        cr_assert_eq(plan("exact-cover:target=capacity," COPRIME_NODES, &p, off, &st, &err), AB_OK,
+        cr_assert_eq(abt_plan("exact-cover:target=capacity," COPRIME_NODES, &p, off, &st, &err), AB_OK,
                      "%s", err.msg);
-        abo_verdict v = judge(&p, off, &arena);
+        abo_verdict v = abt_judge(&p, off, &arena);
         runs++;
         if (strstr(st.note, "budget ran out")) { /* a valid plan, maybe over the capacity */
             cr_assert(v == ABO_OK || v == ABO_OVER_CAPACITY);
@@ -522,9 +483,9 @@ Test(exact_cover, target_capacity_on_large_coprime_sizes) {
                       st.note);
         }
         p.capacity = opt - 1;
-        cr_assert_eq(plan("exact-cover:target=capacity," COPRIME_NODES, &p, off, &st, &err), AB_OK,
+        cr_assert_eq(abt_plan("exact-cover:target=capacity," COPRIME_NODES, &p, off, &st, &err), AB_OK,
                      "%s", err.msg);
-        cr_assert_eq(judge(&p, off, &arena), ABO_OVER_CAPACITY, "seed %llu", (unsigned long long)seed);
+        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OVER_CAPACITY, "seed %llu", (unsigned long long)seed);
         cr_assert_leq(st.lower_bound, opt);
         runs++;
         if (!strstr(st.note, "budget ran out")) {
@@ -550,13 +511,13 @@ Test(exact_cover, node_budgets_on_large_coprime_sizes_give_valid_plans_and_true_
             snprintf(spec, sizeof spec, "exact-cover:search=down,nodes=%lld,mem=4M", (long long)n);
             int64_t off[8], arena;
             ab_plan_stats st;
-            cr_assert_eq(plan(spec, &p, off, &st, NULL), AB_OK);
-            cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+            cr_assert_eq(abt_plan(spec, &p, off, &st, NULL), AB_OK);
+            cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
             cr_assert_geq(arena, opt);
             cr_assert_leq(arena, last);
             cr_assert_leq(st.nodes, n);
             cr_assert_leq(st.lower_bound, opt);
-            cr_assert_geq(st.lower_bound, max_load(&p));
+            cr_assert_geq(st.lower_bound, abt_max_load(&p));
             last = arena;
         }
         ab_problem_free(&p);
@@ -578,8 +539,8 @@ Test(exact_cover, reaches_every_example_optimum) {
         cr_assert_eq(ab_problem_arena_view(&p, &view, NULL, NULL), AB_OK);
         int64_t off[16], arena;
         ab_plan_stats st;
-        cr_assert_eq(plan("exact-cover", &view, off, &st, &err), AB_OK, "%s", err.msg);
-        cr_assert_eq(judge(&view, off, &arena), ABO_OK);
+        cr_assert_eq(abt_plan("exact-cover", &view, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abt_judge(&view, off, &arena), ABO_OK);
         cr_assert_eq(arena, p.expect_optimum, "%s: %lld", rel, (long long)arena);
         cr_assert(st.proven_optimal);
         ab_problem_free(&view);
@@ -592,15 +553,15 @@ Test(exact_cover, honours_fixed_offsets) {
     ab_tensor t[] = {T("pinned", 64, 0, 4, .offset = 32), T("a", 64, 0, 1), T("b", 96, 1, 2),
                      T("c", 32, 3, 4)};
     ab_problem p;
-    make(&p, t, 4);
+    abt_make(&p, t, 4);
     int64_t off[4], arena;
-    cr_assert_eq(plan("exact-cover", &p, off, NULL, NULL), AB_OK);
-    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_eq(abt_plan("exact-cover", &p, off, NULL, NULL), AB_OK);
+    cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
     cr_assert_eq(off[0], 32);
     cr_assert_eq(off[3], 0, "c fits exactly below the pinned tensor");
     cr_assert_eq(arena, 256);
-    cr_assert_eq(plan("exact-cover:k=32", &p, off, NULL, NULL), AB_OK);
-    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_eq(abt_plan("exact-cover:k=32", &p, off, NULL, NULL), AB_OK);
+    cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
     cr_assert_eq(arena, 256);
     ab_problem_free(&p);
 }
@@ -608,24 +569,24 @@ Test(exact_cover, honours_fixed_offsets) {
 Test(exact_cover, fails_clearly_on_a_fixed_offset_off_the_k_grid) {
     ab_tensor t[] = {T("pinned", 64, 0, 4, .offset = 48), T("a", 64, 0, 1)};
     ab_problem p;
-    make(&p, t, 2);
+    abt_make(&p, t, 2);
     int64_t off[2];
     ab_error err;
-    cr_assert_eq(plan("exact-cover:k=32", &p, off, NULL, &err), AB_EINPUT);
+    cr_assert_eq(abt_plan("exact-cover:k=32", &p, off, NULL, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "'pinned' has fixed offset 48, not a multiple of k = 32") != NULL, "%s",
               err.msg);
     cr_assert(strstr(err.msg, "k must divide 48") != NULL, "%s", err.msg);
-    cr_assert_eq(plan("exact-cover:k=16", &p, off, NULL, &err), AB_OK);
+    cr_assert_eq(abt_plan("exact-cover:k=16", &p, off, NULL, &err), AB_OK);
     ab_problem_free(&p);
 }
 
 Test(exact_cover, rejects_overlapping_fixed_offsets) {
     ab_tensor t[] = {T("x", 64, 0, 4, .offset = 0), T("y", 64, 2, 3, .offset = 32)};
     ab_problem p;
-    make(&p, t, 2);
+    abt_make(&p, t, 2);
     int64_t off[2];
     ab_error err;
-    cr_assert_eq(plan("exact-cover", &p, off, NULL, &err), AB_EINPUT);
+    cr_assert_eq(abt_plan("exact-cover", &p, off, NULL, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "'x' and 'y' have fixed offsets that overlap") != NULL, "%s", err.msg);
     ab_problem_free(&p);
 }
@@ -638,7 +599,7 @@ Test(exact_cover, an_empty_problem_has_arena_0) {
     ab_problem p;
     ab_problem_init(&p);
     ab_plan_stats st;
-    cr_assert_eq(plan("exact-cover", &p, NULL, &st, NULL), AB_OK);
+    cr_assert_eq(abt_plan("exact-cover", &p, NULL, &st, NULL), AB_OK);
     cr_assert(st.proven_optimal);
     cr_assert_eq(st.lower_bound, 0);
     ab_problem_free(&p);
@@ -654,11 +615,11 @@ Test(exact_cover, identical_tensors_stack_without_search_blowup) {
     }
     t[11] = T(names[11], 40, 2, 5, .align = 16); /* one that differs */
     ab_problem p;
-    make(&p, t, 12);
+    abt_make(&p, t, 12);
     int64_t off[12], arena;
     ab_plan_stats st;
-    cr_assert_eq(plan("exact-cover", &p, off, &st, NULL), AB_OK);
-    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_eq(abt_plan("exact-cover", &p, off, &st, NULL), AB_OK);
+    cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
     cr_assert_eq(arena, 11 * 48 + 40);
     cr_assert(st.proven_optimal);
     cr_assert_lt(st.nodes, 100, "%lld nodes", (long long)st.nodes);
@@ -670,11 +631,11 @@ Test(exact_cover, solves_components_apart) {
     ab_tensor t[] = {T("a", 2, 0, 1), T("b", 1, 0, 3), T("c", 3, 2, 3),
                      T("d", 5, 10, 12), T("e", 4, 11, 11), T("f", 5, 12, 13)};
     ab_problem p;
-    make(&p, t, 6);
+    abt_make(&p, t, 6);
     int64_t off[6], arena;
     ab_plan_stats st;
-    cr_assert_eq(plan("exact-cover", &p, off, &st, NULL), AB_OK);
-    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_eq(abt_plan("exact-cover", &p, off, &st, NULL), AB_OK);
+    cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
     cr_assert_eq(arena, abt_brute_optimum(&p, NULL));
     cr_assert(st.proven_optimal);
     ab_problem_free(&p);
@@ -692,11 +653,11 @@ Test(exact_cover, fits_the_capacity_or_says_it_cannot) {
         ab_error err;
         /* exactly the optimum: both questions succeed within it */
         p.capacity = opt;
-        cr_assert_eq(plan("exact-cover", &p, off, &st, &err), AB_OK, "%s", err.msg);
-        cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+        cr_assert_eq(abt_plan("exact-cover", &p, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
         cr_assert_eq(arena, opt);
-        cr_assert_eq(plan("exact-cover:target=capacity", &p, off, &st, &err), AB_OK, "%s", err.msg);
-        cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu: %s", (unsigned long long)seed,
+        cr_assert_eq(abt_plan("exact-cover:target=capacity", &p, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu: %s", (unsigned long long)seed,
                      st.note);
         cr_assert(strstr(st.note, "fits the capacity") || strstr(st.note, "optimal"), "%s", st.note);
         /* one byte less: no plan fits; the best is returned, over capacity */
@@ -704,8 +665,8 @@ Test(exact_cover, fits_the_capacity_or_says_it_cannot) {
         const char *specs[] = {"exact-cover", "exact-cover:target=capacity",
                                "exact-cover:search=down"};
         for (int s = 0; s < 3; s++) {
-            cr_assert_eq(plan(specs[s], &p, off, &st, &err), AB_OK, "%s", err.msg);
-            cr_assert_eq(judge(&p, off, &arena), ABO_OVER_CAPACITY, "seed %llu %s",
+            cr_assert_eq(abt_plan(specs[s], &p, off, &st, &err), AB_OK, "%s", err.msg);
+            cr_assert_eq(abt_judge(&p, off, &arena), ABO_OVER_CAPACITY, "seed %llu %s",
                          (unsigned long long)seed, specs[s]);
             cr_assert_not(st.proven_optimal, "seed %llu %s: %s", (unsigned long long)seed, specs[s],
                           st.note);
@@ -731,12 +692,12 @@ Test(exact_cover, takes_a_single_pool_size_as_the_capacity) {
         p.pools[0] = (ab_pool){.name = ab_strdup("sram"), .size = opt};
         ab_plan_stats st;
         ab_error err;
-        cr_assert_eq(plan("exact-cover:target=capacity", &p, off, &st, &err), AB_OK, "%s", err.msg);
-        cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu: %s", (unsigned long long)seed,
+        cr_assert_eq(abt_plan("exact-cover:target=capacity", &p, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu: %s", (unsigned long long)seed,
                      st.note);
         p.pools[0].size = opt - 1;
-        cr_assert_eq(plan("exact-cover", &p, off, &st, &err), AB_OK, "%s", err.msg);
-        cr_assert_eq(judge(&p, off, &arena), ABO_OVER_CAPACITY);
+        cr_assert_eq(abt_plan("exact-cover", &p, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OVER_CAPACITY);
         cr_assert(strstr(st.note, "does not fit the capacity") != NULL, "%s", st.note);
         cr_assert_eq(st.lower_bound, opt);
         ab_problem_free(&p);
@@ -745,10 +706,10 @@ Test(exact_cover, takes_a_single_pool_size_as_the_capacity) {
 
 Test(exact_cover, target_capacity_needs_a_capacity) {
     ab_problem p;
-    make(&p, hole, 3);
+    abt_make(&p, hole, 3);
     int64_t off[3];
     ab_error err;
-    cr_assert_eq(plan("exact-cover:target=capacity", &p, off, NULL, &err), AB_EINPUT);
+    cr_assert_eq(abt_plan("exact-cover:target=capacity", &p, off, NULL, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "needs a suite capacity") != NULL, "%s", err.msg);
     ab_problem_free(&p);
 }
@@ -763,7 +724,7 @@ static bool needs_search(uint64_t seed, ab_problem *p, int64_t *opt) {
     {
         int64_t off[8];
         ab_plan_stats st;
-        cr_assert_eq(plan("exact-cover", p, off, &st, NULL), AB_OK);
+        cr_assert_eq(abt_plan("exact-cover", p, off, &st, NULL), AB_OK);
         if (st.nodes < 1) {
             ab_problem_free(p);
             return false;
@@ -771,16 +732,16 @@ static bool needs_search(uint64_t seed, ab_problem *p, int64_t *opt) {
     }
     *opt = abt_brute_optimum(p, NULL);
     int64_t off[8], bf;
-    cr_assert_eq(plan("best-fit", p, off, NULL, NULL), AB_OK);
-    judge(p, off, &bf);
+    cr_assert_eq(abt_plan("best-fit", p, off, NULL, NULL), AB_OK);
+    abt_judge(p, off, &bf);
     int64_t bf2;
-    cr_assert_eq(plan("best-fit:order=size", p, off, NULL, NULL), AB_OK);
-    judge(p, off, &bf2);
+    cr_assert_eq(abt_plan("best-fit:order=size", p, off, NULL, NULL), AB_OK);
+    abt_judge(p, off, &bf2);
     if (bf2 < bf) bf = bf2;
-    cr_assert_eq(plan("best-fit:order=area", p, off, NULL, NULL), AB_OK);
-    judge(p, off, &bf2);
+    cr_assert_eq(abt_plan("best-fit:order=area", p, off, NULL, NULL), AB_OK);
+    abt_judge(p, off, &bf2);
     if (bf2 < bf) bf = bf2;
-    if (bf > *opt && *opt > max_load(p)) return true;
+    if (bf > *opt && *opt > abt_max_load(p)) return true;
     ab_problem_free(p);
     return false;
 }
@@ -798,21 +759,21 @@ Test(exact_cover, a_budget_returns_a_valid_unproven_plan_and_a_true_bound) {
             int64_t off[8], arena;
             ab_plan_stats st;
             ab_error err;
-            cr_assert_eq(plan(specs[s], &p, off, &st, &err), AB_OK, "%s", err.msg);
-            cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+            cr_assert_eq(abt_plan(specs[s], &p, off, &st, &err), AB_OK, "%s", err.msg);
+            cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
             cr_assert_geq(arena, opt);
             cr_assert_not(st.proven_optimal, "seed %llu %s: %s", (unsigned long long)seed,
                           specs[s], st.note);
             cr_assert_leq(st.lower_bound, opt, "the bound is a bound");
-            cr_assert_geq(st.lower_bound, max_load(&p));
+            cr_assert_geq(st.lower_bound, abt_max_load(&p));
             cr_assert_leq(st.nodes, 1);
             cr_assert(strstr(st.note, "budget ran out at H=") != NULL, "%s", st.note);
         }
         /* a generous budget finishes and proves */
         int64_t off[8], arena;
         ab_plan_stats st;
-        cr_assert_eq(plan("exact-cover:nodes=100000000,time=600", &p, off, &st, NULL), AB_OK);
-        judge(&p, off, &arena);
+        cr_assert_eq(abt_plan("exact-cover:nodes=100000000,time=600", &p, off, &st, NULL), AB_OK);
+        abt_judge(&p, off, &arena);
         cr_assert_eq(arena, opt);
         cr_assert(st.proven_optimal);
         ab_problem_free(&p);
@@ -833,8 +794,8 @@ Test(exact_cover, search_down_improves_with_the_budget) {
             char spec[64];
             snprintf(spec, sizeof spec, "exact-cover:search=down,nodes=%lld", (long long)n);
             int64_t off[8], arena;
-            cr_assert_eq(plan(spec, &p, off, NULL, NULL), AB_OK);
-            cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+            cr_assert_eq(abt_plan(spec, &p, off, NULL, NULL), AB_OK);
+            cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
             cr_assert_leq(arena, last);
             cr_assert_geq(arena, opt);
             last = arena;
@@ -856,24 +817,24 @@ static const ab_tensor padded[] = {T("w0", 3000, 0, 2, .align = 2048),
  * test pinned an AB_ELIMIT refusal before the matrix was built on intervals.) */
 Test(exact_cover, a_memory_stop_returns_a_valid_unproven_plan) {
     ab_problem p;
-    make(&p, padded, 4);
+    abt_make(&p, padded, 4);
     int64_t off[4], arena;
     ab_plan_stats st;
     ab_error err;
     const char *specs[] = {"exact-cover:mem=1", "exact-cover:mem=1,search=down",
                            "exact-cover:mem=1,compress=off"};
     for (int s = 0; s < 3; s++) {
-        cr_assert_eq(plan(specs[s], &p, off, &st, &err), AB_OK, "%s: %s", specs[s], err.msg);
-        cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+        cr_assert_eq(abt_plan(specs[s], &p, off, &st, &err), AB_OK, "%s: %s", specs[s], err.msg);
+        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
         cr_assert_geq(arena, 8596);
         cr_assert_not(st.proven_optimal);
-        cr_assert_geq(st.lower_bound, max_load(&p));
+        cr_assert_geq(st.lower_bound, abt_max_load(&p));
         cr_assert_leq(st.lower_bound, 8596);
         cr_assert(strstr(st.note, "budget ran out at H=") != NULL, "%s", st.note);
         cr_assert(strstr(st.note, "mem: ") != NULL, "%s", st.note);
     }
-    cr_assert_eq(plan("exact-cover", &p, off, &st, &err), AB_OK, "%s", err.msg);
-    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_eq(abt_plan("exact-cover", &p, off, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
     cr_assert_eq(arena, 8596);
     cr_assert(st.proven_optimal);
     cr_assert_eq(abt_brute_optimum(&p, NULL), 8596);
@@ -891,24 +852,24 @@ Test(exact_cover, huge_canvases_cost_breakpoints_not_bytes) {
                      T("w1", 3 * g, 0, 2, .align = (int64_t)1 << 31), T("q", g, 0, 0),
                      T("z", 3 * g / 2 + 1, 1, 2)};
     ab_problem p;
-    make(&p, t, 4);
+    abt_make(&p, t, 4);
     int64_t off[4], arena;
     ab_plan_stats st;
     ab_error err;
-    cr_assert_eq(plan("exact-cover", &p, off, &st, &err), AB_OK, "%s", err.msg);
-    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_eq(abt_plan("exact-cover", &p, off, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
     cr_assert_eq(arena, abt_brute_optimum(&p, NULL));
     cr_assert(st.proven_optimal, "%s", st.note);
-    cr_assert_eq(plan("exact-cover:compress=off", &p, off, &st, &err), AB_OK, "%s", err.msg);
-    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_eq(abt_plan("exact-cover:compress=off", &p, off, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
     cr_assert_not(st.proven_optimal);
     cr_assert(strstr(st.note, "mem: the offsets") != NULL, "%s", st.note);
     /* a live range of 2^40 instructions in the plain form */
     p.t[3].end = (int64_t)1 << 40;
     p.t[3].size = 3 * g / 2;
-    cr_assert_eq(plan("exact-cover:compress=off,k=500000000", &p, off, &st, &err), AB_OK, "%s",
+    cr_assert_eq(abt_plan("exact-cover:compress=off,k=500000000", &p, off, &st, &err), AB_OK, "%s",
                  err.msg);
-    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
     cr_assert_not(st.proven_optimal);
     cr_assert(strstr(st.note, "mem: the matrix") != NULL, "%s", st.note);
     ab_problem_free(&p);
@@ -918,7 +879,7 @@ Test(exact_cover, huge_canvases_cost_breakpoints_not_bytes) {
 
 Test(exact_cover, rejects_bad_parameters_naming_the_choices) {
     ab_problem p;
-    make(&p, hole, 3);
+    abt_make(&p, hole, 3);
     int64_t off[3];
     ab_error err;
     struct {
@@ -937,10 +898,10 @@ Test(exact_cover, rejects_bad_parameters_naming_the_choices) {
         {"exact-cover:width=3", "takes no parameter 'width'"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        cr_assert_eq(plan(bad[i].spec, &p, off, NULL, &err), AB_EINPUT, "%s", bad[i].spec);
+        cr_assert_eq(abt_plan(bad[i].spec, &p, off, NULL, &err), AB_EINPUT, "%s", bad[i].spec);
         cr_assert(strstr(err.msg, bad[i].says) != NULL, "%s: %s", bad[i].spec, err.msg);
     }
-    cr_assert_eq(plan("exact-cover:mem=3G,time=2.5,nodes=10", &p, off, NULL, &err), AB_OK, "%s",
+    cr_assert_eq(abt_plan("exact-cover:mem=3G,time=2.5,nodes=10", &p, off, NULL, &err), AB_OK, "%s",
                  err.msg);
     ab_problem_free(&p);
 }
@@ -951,8 +912,8 @@ Test(exact_cover, is_deterministic) {
         random_problem(&p, seed, 1);
         int64_t a[8], b[8];
         const char *spec = seed % 2 ? "exact-cover:order=mrv" : "exact-cover:search=down";
-        cr_assert_eq(plan(spec, &p, a, NULL, NULL), AB_OK);
-        cr_assert_eq(plan(spec, &p, b, NULL, NULL), AB_OK);
+        cr_assert_eq(abt_plan(spec, &p, a, NULL, NULL), AB_OK);
+        cr_assert_eq(abt_plan(spec, &p, b, NULL, NULL), AB_OK);
         cr_assert_arr_eq(a, b, p.n * sizeof a[0]);
         ab_problem_free(&p);
     }
@@ -962,19 +923,19 @@ Test(exact_cover, survives_every_allocation_failure) {
     ab_tensor t[] = {T("a", 2, 0, 1), T("b", 1, 0, 3), T("c", 3, 2, 3, .offset = 1),
                      T("d", 2, 2, 5), T("e", 4, 6, 7)};
     ab_problem p;
-    make(&p, t, 5);
+    abt_make(&p, t, 5);
     int64_t off[5], arena;
     ab_error err;
     ab_alloc_fail_at(0);
-    cr_assert_eq(plan("exact-cover", &p, off, NULL, NULL), AB_OK);
+    cr_assert_eq(abt_plan("exact-cover", &p, off, NULL, NULL), AB_OK);
     long calls = ab_alloc_fail_at(0);
     cr_assert_gt(calls, 10);
     for (long n = 1; n <= calls; n++) {
         ab_alloc_fail_at(n);
-        ab_status st = plan("exact-cover", &p, off, NULL, &err);
+        ab_status st = abt_plan("exact-cover", &p, off, NULL, &err);
         ab_alloc_fail_at(0);
         cr_assert(st == AB_OK || st == AB_ENOMEM, "call %ld: status %d %s", n, st, err.msg);
-        if (st == AB_OK) cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+        if (st == AB_OK) cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
     }
     ab_problem_free(&p);
 }
@@ -1104,7 +1065,7 @@ Test(unit, counts_sizes_aligns_fixed_offsets_and_capacity) {
     ab_tensor t[] = {T("a", 3072, 0, 1), T("b", 2048, 1, 2, .align = 1024),
                      T("c", 1024, 0, 2, .offset = 4096)};
     ab_problem p;
-    make(&p, t, 3);
+    abt_make(&p, t, 3);
     cr_assert_eq(ab_problem_unit(&p), 1024);
     p.t[2].offset = 512;
     cr_assert_eq(ab_problem_unit(&p), 512, "a fixed offset counts");
@@ -1125,7 +1086,7 @@ Test(coarsen, scales_alignment_by_the_gcd_for_any_k) {
     ab_tensor t[] = {T("a", 25, 0, 1, .align = 8), T("b", 24, 0, 1, .align = 4, .offset = 36),
                      T("c", 1, 0, 1, .align = 1)};
     ab_problem p, q;
-    make(&p, t, 3);
+    abt_make(&p, t, 3);
     p.capacity = 100;
     ab_error err;
     cr_assert_eq(ab_problem_coarsen(&p, 12, &q, &err), AB_OK, "%s", err.msg);

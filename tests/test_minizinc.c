@@ -24,6 +24,7 @@
 #include "oracle/bounds.h"
 #include "oracle/check.h"
 #include "planners/planner.h"
+#include "tests/planning.h"
 #include "tests/brute.h"
 #include "tests/support.h"
 
@@ -53,48 +54,9 @@ static bool have_minizinc(void) {
         if (!have_minizinc()) cr_skip("minizinc is not on PATH (apt-get install minizinc)"); \
     } while (0)
 
-static void make(ab_problem *p, const ab_tensor *t, size_t n) {
-    ab_problem_init(p);
-    for (size_t i = 0; i < n; i++) cr_assert_eq(ab_problem_add(p, &t[i], NULL), AB_OK);
-}
 
-/* Plans p (all intermediates) with spec; off receives p->n offsets. */
-static ab_status plan(const char *spec, const ab_problem *p, int64_t *off, ab_plan_stats *stats,
-                      ab_error *err) {
-    const ab_planner *pl;
-    ab_params prm;
-    ab_status st = ab_planner_resolve(spec, &pl, &prm, err);
-    if (st != AB_OK) return st;
-    memset(stats, 0, sizeof *stats);
-    ab_problem view;
-    ab_plan out;
-    st = ab_planner_run(pl, &prm, p, &view, &out, stats, err);
-    if (st == AB_OK) {
-        cr_assert_eq(out.n, p->n);
-        for (size_t i = 0; i < out.n; i++) off[out.v[i].tensor] = out.v[i].offset;
-    }
-    ab_plan_free(&out);
-    ab_problem_free(&view);
-    ab_params_free(&prm);
-    return st;
-}
 
-/* The oracle's verdict on off, and the arena it measured. */
-static abo_verdict judge(const ab_problem *p, const int64_t *off, int64_t *arena) {
-    ab_plan pl;
-    cr_assert_eq(ab_plan_from_offsets(&pl, off, p->n, NULL), AB_OK);
-    static abo_report r;
-    cr_assert_eq(abo_check(p, &pl, &r, NULL), AB_OK);
-    ab_plan_free(&pl);
-    if (arena) *arena = r.arena;
-    return r.verdict;
-}
 
-static int64_t max_load(const ab_problem *p) {
-    abo_bounds b;
-    cr_assert_eq(abo_bounds_compute(p, &b, NULL), AB_OK);
-    return b.max_load;
-}
 
 /* ---- random problems ------------------------------------------------------------- */
 
@@ -160,9 +122,9 @@ static void against_brute(uint64_t seed, const char *spec, int *ran, int *above)
     int64_t off[8], arena;
     ab_plan_stats st;
     ab_error err;
-    cr_assert_eq(plan(spec, &p, off, &st, &err), AB_OK, "seed %llu %s: %s",
+    cr_assert_eq(abt_plan(spec, &p, off, &st, &err), AB_OK, "seed %llu %s: %s",
                  (unsigned long long)seed, spec, err.msg);
-    cr_assert_eq(judge(&p, off, &arena), ABO_OK, "seed %llu %s: invalid plan (%s)",
+    cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu %s: invalid plan (%s)",
                  (unsigned long long)seed, spec, st.note);
     cr_assert_eq(arena, want, "seed %llu %s: minizinc %lld, brute force %lld (%s)",
                  (unsigned long long)seed, spec, (long long)arena, (long long)want, st.note);
@@ -171,7 +133,7 @@ static void against_brute(uint64_t seed, const char *spec, int *ran, int *above)
                  spec, (long long)st.lower_bound, st.note);
     cr_assert_eq(st.method, ABO_PROOF_EXHAUSTIVE);
     *ran += strstr(st.note, "not run") == NULL;
-    *above += want > max_load(&p);
+    *above += want > abt_max_load(&p);
     ab_problem_free(&p);
 }
 
@@ -211,12 +173,12 @@ Test(minizinc, honours_fixed_offsets_and_alignments) {
         T("d", 50, 3, 5),
     };
     ab_problem p;
-    make(&p, t, 4);
+    abt_make(&p, t, 4);
     int64_t off[4], arena;
     ab_plan_stats st;
     ab_error err;
-    cr_assert_eq(plan("minizinc:time=30,upper=stacked", &p, off, &st, &err), AB_OK, "%s", err.msg);
-    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_eq(abt_plan("minizinc:time=30,upper=stacked", &p, off, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
     cr_assert_eq(off[1], 200);
     cr_assert_eq(off[0] % 64, 0);
     cr_assert_eq(off[2] % 32, 0);
@@ -233,24 +195,24 @@ Test(minizinc, capacity_decides_fit_and_infeasibility) {
     /* f fixed at 50 leaves b no room below it: optimum 120, bounds 70 and 60 */
     ab_tensor t[] = {T("f", 10, 0, 1, .offset = 50), T("b", 60, 0, 1), T("c", 30, 2, 3)};
     ab_problem p;
-    make(&p, t, 3);
+    abt_make(&p, t, 3);
     int64_t opt = abt_brute_optimum(&p, NULL), off[3], arena;
     cr_assert_eq(opt, 120);
-    cr_assert_eq(max_load(&p), 70);
+    cr_assert_eq(abt_max_load(&p), 70);
     ab_plan_stats st;
     ab_error err;
 
     p.capacity = 130; /* fits */
-    cr_assert_eq(plan("minizinc:target=capacity", &p, off, &st, &err), AB_OK, "%s", err.msg);
-    cr_assert_eq(judge(&p, off, &arena), ABO_OK);
+    cr_assert_eq(abt_plan("minizinc:target=capacity", &p, off, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
     cr_assert_leq(arena, 130);
 
     p.capacity = 100; /* between the bound and the optimum */
     static const char *specs[] = {"minizinc:target=capacity", "minizinc",
                                   "minizinc:upper=stacked"};
     for (size_t k = 0; k < 3; k++) {
-        cr_assert_eq(plan(specs[k], &p, off, &st, &err), AB_OK, "%s: %s", specs[k], err.msg);
-        cr_assert_eq(judge(&p, off, &arena), ABO_OVER_CAPACITY, "%s: %s", specs[k], st.note);
+        cr_assert_eq(abt_plan(specs[k], &p, off, &st, &err), AB_OK, "%s: %s", specs[k], err.msg);
+        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OVER_CAPACITY, "%s: %s", specs[k], st.note);
         cr_assert_geq(arena, 120, "%s: %s", specs[k], st.note); /* the plan in hand */
         cr_assert_not(st.proven_optimal, "%s: %s", specs[k], st.note);
         cr_assert_eq(st.lower_bound, 101, "%s: %s", specs[k], st.note);
@@ -258,7 +220,7 @@ Test(minizinc, capacity_decides_fit_and_infeasibility) {
     }
 
     p.capacity = AB_NONE;
-    cr_assert_eq(plan("minizinc:target=capacity", &p, off, &st, &err), AB_EINPUT);
+    cr_assert_eq(abt_plan("minizinc:target=capacity", &p, off, &st, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "target=capacity needs a suite capacity") != NULL, "%s", err.msg);
     ab_problem_free(&p);
 }
@@ -277,16 +239,16 @@ Test(minizinc, a_short_time_limit_still_returns_a_valid_plan) {
         t[i] = T(names[i], pick(1, 997) * 7 + pick(0, 6), s, s + pick(0, 5));
     }
     ab_problem p;
-    make(&p, t, N);
+    abt_make(&p, t, N);
     int64_t off[N], arena;
     ab_plan_stats st;
     ab_error err;
-    cr_assert_eq(plan("minizinc:time=1,upper=stacked", &p, off, &st, &err), AB_OK, "%s", err.msg);
-    cr_assert_eq(judge(&p, off, &arena), ABO_OK, "%s", st.note);
-    cr_assert_geq(arena, max_load(&p));
+    cr_assert_eq(abt_plan("minizinc:time=1,upper=stacked", &p, off, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "%s", st.note);
+    cr_assert_geq(arena, abt_max_load(&p));
     cr_log_info("%d tensors, time=1: %s", N, st.note);
     if (!st.proven_optimal) {
-        cr_assert_eq(st.lower_bound, max_load(&p), "%s", st.note);
+        cr_assert_eq(st.lower_bound, abt_max_load(&p), "%s", st.note);
         cr_assert(strstr(st.note, "time limit") != NULL, "%s", st.note);
     }
     ab_problem_free(&p);
@@ -314,11 +276,11 @@ Test(minizinc, an_unknown_solver_is_a_usage_error) {
     NEED_MINIZINC();
     ab_tensor t[] = {T("a", 60, 0, 1), T("b", 50, 1, 2), T("c", 70, 2, 3)};
     ab_problem p;
-    make(&p, t, 3);
+    abt_make(&p, t, 3);
     int64_t off[3];
     ab_plan_stats st;
     ab_error err;
-    cr_assert_eq(plan("minizinc:solver=no-such-solver,upper=stacked", &p, off, &st, &err),
+    cr_assert_eq(abt_plan("minizinc:solver=no-such-solver,upper=stacked", &p, off, &st, &err),
                  AB_EINPUT, "%s", err.msg);
     cr_assert(strstr(err.msg, "no-such-solver") != NULL, "%s", err.msg);
     ab_problem_free(&p);
@@ -331,11 +293,11 @@ Test(minizinc, says_how_to_install_minizinc_when_it_is_missing) {
     setenv("PATH", "/nonexistent-arenabench", 1);
     ab_tensor t[] = {T("a", 60, 0, 1), T("b", 50, 1, 2)};
     ab_problem p;
-    make(&p, t, 2);
+    abt_make(&p, t, 2);
     int64_t off[2];
     ab_plan_stats st;
     ab_error err;
-    ab_status s = plan("minizinc", &p, off, &st, &err);
+    ab_status s = abt_plan("minizinc", &p, off, &st, &err);
     char *out = NULL, *errs = NULL;
     int rc = abt_run("plan -p minizinc " AB_SOURCE_DIR "/suites/examples/diamond.yaml", &out, &errs);
     setenv("PATH", saved, 1);
