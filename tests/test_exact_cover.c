@@ -7,7 +7,7 @@
  * judged by the oracle (abo_check), never by the planner's own claims. On
  * random problems of 3-8 tensors (mixed sizes and alignments, touching and
  * nested live ranges, some fixed offsets): k = 1 equals the brute-force
- * optimum and says it proved it; compress=off, order=mrv and search=down give
+ * optimum and says it proved it; compress=off, order=area and search=down give
  * the same arena; k > 1 gives a valid plan never below the optimum. On 300
  * random problems with sizes up to 50000 bytes (gcd 1), alignments 1-64 and
  * fixed offsets, under node and memory budgets only: plans valid, bounds
@@ -124,9 +124,9 @@ Test(exact_cover, k1_equals_the_brute_force_optimum_on_random_problems) {
         const char *params;
         bool plain; /* compress=off: at k = u when u > 1 */
     } same[] = {{"compress=off", true},
-                {"order=mrv", false},
+                {"order=area", false},
                 {"search=down", false},
-                {"order=mrv,search=down,compress=off", true}};
+                {"order=area,search=down,compress=off", true}};
     int nfixed = 0, above_bound = 0;
     for (uint64_t seed = 0; seed < NRANDOM; seed++) {
         ab_problem p;
@@ -260,7 +260,7 @@ static void coprime_problem(ab_problem *p, uint64_t seed) {
 /* k = 1 on large coprime sizes, under node and memory budgets only: every
  * plan is valid and never below the brute-force optimum, every bound is at
  * most the optimum, and a plan said proven IS the optimum; nearly all of
- * them are proven within the budget (search=down and order=mrv on a
+ * them are proven within the budget (search=down and order=area on a
  * quarter of them). */
 Test(exact_cover, k1_equals_the_brute_force_on_large_coprime_sizes) {
     int nfixed = 0, above_bound = 0, unit1 = 0, runs = 0, proven = 0;
@@ -270,7 +270,7 @@ Test(exact_cover, k1_equals_the_brute_force_on_large_coprime_sizes) {
         int64_t want = abt_brute_optimum(&p, NULL);
         cr_assert_geq(want, 0, "seed %llu", (unsigned long long)seed);
         const char *specs[] = {"exact-cover:" COPRIME_NODES, "exact-cover:search=down," COPRIME_NODES,
-                               "exact-cover:order=mrv," COPRIME_NODES};
+                               "exact-cover:order=area," COPRIME_NODES};
         for (int s = 0; s < (seed % 4 == 0 ? 3 : 1); s++) {
             int64_t off[8], arena;
             ab_plan_stats st;
@@ -343,9 +343,9 @@ Test(exact_cover, cliques_are_solved_exactly_by_the_subset_dp) {
         cr_assert_geq(want, 0, "seed %llu", (unsigned long long)seed);
         /* the DP needs n 2^n steps (a node per 1024); the fixed ones get a real budget */
         const char *specs[] = {"exact-cover:nodes=4", "exact-cover:search=down,nodes=4",
-                               "exact-cover:order=mrv,nodes=4"};
+                               "exact-cover:order=area,nodes=4"};
         const char *fspecs[] = {"exact-cover:nodes=100000000", "exact-cover:search=down,nodes=100000000",
-                                "exact-cover:order=mrv,nodes=100000000"};
+                                "exact-cover:order=area,nodes=100000000"};
         for (int s = 0; s < 3; s++) {
             const char *spec = with_fixed ? fspecs[s] : specs[s];
             int64_t off[8], arena;
@@ -425,7 +425,7 @@ Test(exact_cover, a_clique_beside_a_non_clique_component) {
         clique_larger += wa > wb;
         chain_larger += wb > wa;
         const char *specs[] = {"exact-cover:nodes=100000000", "exact-cover:search=down,nodes=100000000",
-                               "exact-cover:order=mrv,nodes=100000000"};
+                               "exact-cover:order=area,nodes=100000000"};
         for (int s = 0; s < 3; s++) {
             int64_t off[8], arena;
             ab_plan_stats st;
@@ -885,7 +885,7 @@ Test(exact_cover, rejects_bad_parameters_naming_the_choices) {
     struct {
         const char *spec, *says;
     } bad[] = {
-        {"exact-cover:order=size", "expected area or mrv"},
+        {"exact-cover:order=size", "expected mrv or area"},
         {"exact-cover:search=sideways", "expected up or down"},
         {"exact-cover:compress=maybe", "expected on or off"},
         {"exact-cover:target=fit", "expected min or capacity"},
@@ -911,7 +911,7 @@ Test(exact_cover, is_deterministic) {
         ab_problem p;
         random_problem(&p, seed, 1);
         int64_t a[8], b[8];
-        const char *spec = seed % 2 ? "exact-cover:order=mrv" : "exact-cover:search=down";
+        const char *spec = seed % 2 ? "exact-cover:order=area" : "exact-cover:search=down";
         cr_assert_eq(abt_plan(spec, &p, a, NULL, NULL), AB_OK);
         cr_assert_eq(abt_plan(spec, &p, b, NULL, NULL), AB_OK);
         cr_assert_arr_eq(a, b, p.n * sizeof a[0]);
