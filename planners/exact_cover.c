@@ -1528,23 +1528,39 @@ static int64_t mid_top(const ec *e, size_t c, int64_t lo, int64_t hi) {
 }
 
 /* search=up: every height below L is refuted (L starts at the bound). Each
- * component in order is tried at L first; while its best plan is above L,
- * it is tried at the middle top between L and its arena: a refutation
- * raises L to the next top, a cover lowers its arena. Having a cover is
- * monotone in H (rows only grow with H), so this bisection ends with the
- * component's best plan at L, which is then optimal. */
+ * component in order is tried at L first. Until a cover is found it then
+ * gallops: the highest top in [L, L + step], step doubling from 1/64 of the
+ * gap to its best plan, since optima lie mostly near the bound and a
+ * matrix grows with its height. Once a cover lowered its arena, it bisects:
+ * the middle top between L and its arena. A refutation raises L to the
+ * next top, a cover lowers the arena. Having a cover is monotone in H (rows
+ * only grow with H), so this ends with the component's best plan at L,
+ * which is then optimal. (Measured in nodes, which count the building too:
+ * on 240 random 8-tensor coprime suites galloping proved 240 within 20M
+ * nodes, 690k nodes in all; bisecting from the start proved 237, 867k.) */
 static ab_status search_up(ec *e, ec_end *end, ab_error *err) {
     int64_t L = e->lb;
     for (size_t q = 0; q < e->ncomp; q++) {
         size_t c = e->comp_order[q];
-        bool first = true;
+        bool first = true, covered = false;
+        int64_t step = -1;
         while (e->comp[c].arena > L) {
             if (L > e->cap) {
                 *end = EC_INFEASIBLE;
                 return AB_OK;
             }
             int64_t hi = e->comp[c].arena - 1 < e->cap ? e->comp[c].arena - 1 : e->cap;
-            int64_t H = first ? L : mid_top(e, c, L, hi);
+            if (step < 0) step = (hi - L) / 64 > 1 ? (hi - L) / 64 : 1;
+            int64_t H;
+            if (first) {
+                H = L;
+            } else if (!covered) {
+                int64_t lim = sat_add(L, step);
+                H = mid_top(e, c, L, lim < hi ? lim : hi);
+                step = sat_mul(step, 2);
+            } else {
+                H = mid_top(e, c, L, hi);
+            }
             first = false;
             ec_result r;
             e->stop_h = H;
@@ -1557,6 +1573,8 @@ static ab_status search_up(ec *e, ec_end *end, ab_error *err) {
             if (r == EC_NONE) {
                 refuted_at(e, c, H);
                 L = next_top(e, c, H);
+            } else {
+                covered = true;
             }
         }
     }
