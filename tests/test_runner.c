@@ -624,7 +624,8 @@ static unsigned char *frame_of(ab_status st, const int64_t *offsets, size_t n, c
     cr_assert_not_null(f);
     ab_plan_stats stats = {.nodes = 42, .proven_optimal = true, .lower_bound = 96};
     snprintf(stats.note, sizeof stats.note, "a note");
-    cr_assert(abh_write_result(fileno(f), st, offsets, n, &stats, 4096, msg));
+    abh_usage u = {.base_rss = 4096, .peak_rss = 1 << 20, .plan_cpu_seconds = 0.25};
+    cr_assert(abh_write_result(fileno(f), st, offsets, n, &stats, &u, msg));
     long size = lseek(fileno(f), 0, SEEK_END);
     cr_assert_gt(size, 0);
     unsigned char *buf = malloc((size_t)size);
@@ -638,7 +639,7 @@ Test(frame, reads_a_frame_whole_or_byte_by_byte) {
     int64_t off[5] = {0, 16, 32, -1, INT64_MAX};
     size_t len;
     unsigned char *buf = frame_of(AB_OK, off, 5, NULL, &len);
-    cr_assert_eq(len, 56 + strlen("a note") + 5 * 8 + 8);
+    cr_assert_eq(len, 72 + strlen("a note") + 5 * 8 + 8);
     for (int bytewise = 0; bytewise < 2; bytewise++) {
         abh_reader *rd = abh_reader_new(5);
         if (bytewise)
