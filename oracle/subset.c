@@ -15,6 +15,7 @@ void abo_subset_opts_init(abo_subset_opts *o) {
     o->max_tensors = 48;
     o->peaks = 4;
     o->incumbents = NULL;
+    o->nodes = 0;
 }
 
 ab_status abo_subset_window(const ab_problem *p, int64_t first, int64_t last, ab_problem *dst,

@@ -714,7 +714,7 @@ Test(frame, refuses_truncated_garbled_long_and_mismatched_streams) {
     cr_assert(strstr(e.msg, "count") != NULL, "%s", e.msg);
     abh_reader_free(rd);
     rd = abh_reader_new(4); /* garbage from the first byte */
-    unsigned char junk[64];
+    unsigned char junk[128];
     memset(junk, 'x', sizeof junk);
     cr_assert_eq(abh_reader_feed(rd, junk, sizeof junk, &e), AB_ECHECK);
     cr_assert(strstr(e.msg, "magic") != NULL, "%s", e.msg);
