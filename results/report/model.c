@@ -420,13 +420,6 @@ void abr_row_fields(const abr_model *m, size_t i, abr_field f[ABR_NFIELDS]) {
     f[n++] = fr("wall_s", r->wall_s, r->wall_s < 0);
     f[n++] = fr("cpu_s", r->cpu_s, r->cpu_s < 0);
     f[n++] = fi("peak_rss", r->peak_rss);
-    f[n++] = fi("repeats", r->repeats);
-    f[n++] = fr("cpu_min_s", r->cpu_min_s, r->cpu_min_s < 0);
-    f[n++] = fr("cpu_max_s", r->cpu_max_s, r->cpu_max_s < 0);
-    f[n++] = fr("wall_min_s", r->wall_min_s, r->wall_min_s < 0);
-    f[n++] = fr("wall_max_s", r->wall_max_s, r->wall_max_s < 0);
-    f[n++] = fr("plan_cpu_s", r->plan_cpu_s, r->plan_cpu_s < 0);
-    f[n++] = fs("capped", r->capped);
     f[n++] = fi("nodes", r->nodes);
     f[n++] = fi("signal", r->signal != 0 ? r->signal : AB_NONE);
     f[n++] = fs("verdict", r->verdict);
@@ -435,6 +428,14 @@ void abr_row_fields(const abr_model *m, size_t i, abr_field f[ABR_NFIELDS]) {
     f[n++] = fs("note", r->note);
     f[n++] = fs("plan_hash", r->plan_hash[0] ? r->plan_hash : NULL);
     f[n++] = fs("recorded", r->recorded);
+    /* schema version 3: repeated timing, the planner's own time, the cap */
+    f[n++] = fi("repeats", r->repeats);
+    f[n++] = fr("cpu_min_s", r->cpu_min_s, r->cpu_min_s < 0);
+    f[n++] = fr("cpu_max_s", r->cpu_max_s, r->cpu_max_s < 0);
+    f[n++] = fr("wall_min_s", r->wall_min_s, r->wall_min_s < 0);
+    f[n++] = fr("wall_max_s", r->wall_max_s, r->wall_max_s < 0);
+    f[n++] = fr("plan_cpu_s", r->plan_cpu_s, r->plan_cpu_s < 0);
+    f[n++] = fs("capped", r->capped);
 }
 
 /* The field names, from the fields of a blank row (a run may have none). */

@@ -88,7 +88,7 @@ static void json_planners(ab_buf *b, const abr_model *m) {
         double g = p->nratio ? exp(p->logsum / (double)p->nratio) : 0.0;
         abr_field f[14 + ABE_NSTATUSES];
         abr_times t;
-        abr_spec_times(m, j, &t); /* out of memory: nulls */
+        if (!abr_spec_times(m, j, &t)) b->oom = true; /* the render fails */
         size_t n = 0;
         f[n++] = fs("spec", p->spec);
         f[n++] = fi("suites", (int64_t)p->rows);
