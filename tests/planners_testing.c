@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -371,11 +372,52 @@ const ab_planner abp_test_capped = {
     .plan = capped_plan,
 };
 
+/* CPU seconds of the calling process. */
+static double own_cpu(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* test-fork-burn: forks a process that burns `ms` milliseconds of its own CPU
+ * time (by its CPU clock, so as long on any machine), waits for it, then
+ * plans like first-fit: CPU time spent by what the planner started. */
+static ab_status fork_burn_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
+                                ab_plan_stats *st, ab_error *err) {
+    int64_t ms;
+    ab_status s = ab_params_int(opt, "ms", 300, 1, 60000, &ms, err);
+    if (s != AB_OK) return s;
+    pid_t pid = fork();
+    if (pid < 0) return ab_fail(err, AB_EINTERNAL, "test-fork-burn: cannot fork");
+    if (pid == 0) {
+        double t0 = own_cpu();
+        volatile uint64_t spin = 0;
+        while (own_cpu() - t0 < (double)ms / 1000) spin++;
+        _exit(0);
+    }
+    int ws;
+    while (waitpid(pid, &ws, 0) < 0) continue;
+    return abp_first_fit.plan(p, NULL, offsets, st, err);
+}
+
+static const ab_param_desc fork_burn_params[] = {
+    {"ms", "integer 1..60000", "300", "CPU milliseconds its child burns", AB_PARAM_INT, 1,
+     60000}, {0}};
+
+const ab_planner abp_test_fork_burn = {
+    .name = "test-fork-burn",
+    .summary = "test only: a child of it burns CPU, then it plans like first-fit",
+    .flags = AB_PLANNER_TEST,
+    .params = fork_burn_params,
+    .plan = fork_burn_plan,
+};
+
 ab_status abt_register_test_planners(void) {
     static const ab_planner *const mine[] = {
         &abp_test_crash, &abp_test_abort,  &abp_test_hang,  &abp_test_alloc_bomb,
         &abp_test_overlap, &abp_test_error, &abp_test_sleep, &abp_test_worse_by_env,
-        &abp_test_false_refutation, &abp_test_touch, &abp_test_unstable, &abp_test_capped};
+        &abp_test_false_refutation, &abp_test_touch, &abp_test_unstable, &abp_test_capped,
+        &abp_test_fork_burn};
     ab_status st = abe_register_planners();
     for (size_t i = 0; st == AB_OK && i < sizeof mine / sizeof mine[0]; i++)
         st = ab_planner_register(mine[i]);

@@ -124,6 +124,20 @@ Test(repeats, a_plan_that_differs_between_repeats_is_an_error) {
     ab_problem_free(&p);
 }
 
+Test(repeats, cpu_time_counts_what_the_planner_started_and_its_own_time_does_not) {
+    ab_problem p;
+    make_four(&p);
+    abh_job_result r;
+    /* its child burns 300 ms of CPU by its own CPU clock: as long on any machine */
+    run_one(&p, "test-fork-burn:ms=300", (abh_options){0}, &r);
+    cr_assert_eq(r.status, ABH_OK, "%s", r.message);
+    cr_assert_geq(r.cpu_seconds, 0.3, "wait4 counts the child's child: %g s", r.cpu_seconds);
+    cr_assert_lt(r.plan_cpu_seconds, 0.3, "the planner's own time is its process's alone: %g s",
+                 r.plan_cpu_seconds);
+    abh_result_free(&r);
+    ab_problem_free(&p);
+}
+
 /* ---- memory --------------------------------------------------------------------- */
 
 Test(memory, peak_rss_is_the_childs_own_not_the_harness_pages) {
