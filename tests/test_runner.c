@@ -622,7 +622,8 @@ static unsigned char *frame_of(ab_status st, const int64_t *offsets, size_t n, c
                                size_t *len) {
     FILE *f = tmpfile();
     cr_assert_not_null(f);
-    ab_plan_stats stats = {.nodes = 42, .proven_optimal = true, .lower_bound = 96};
+    ab_plan_stats stats = {.nodes = 42, .proven_optimal = true, .lower_bound = 96,
+                           .capped = true};
     snprintf(stats.note, sizeof stats.note, "a note");
     abh_usage u = {.base_rss = 4096, .peak_rss = 1 << 20, .plan_cpu_seconds = 0.25};
     cr_assert(abh_write_result(fileno(f), st, offsets, n, &stats, &u, msg));
@@ -657,6 +658,9 @@ Test(frame, reads_a_frame_whole_or_byte_by_byte) {
         cr_assert(r.stats.proven_optimal);
         cr_assert_str_eq(r.stats.note, "a note");
         cr_assert_eq(r.base_rss, 4096);
+        cr_assert_eq(r.peak_rss, 1 << 20);
+        cr_assert_float_eq(r.plan_cpu_seconds, 0.25, 1e-9);
+        cr_assert(r.stats.capped);
         cr_assert_str_eq(r.message, "");
         abh_result_free(&r);
         abh_reader_free(rd);
