@@ -1172,7 +1172,9 @@ typedef struct search {
     bool offered, accepted;
     double best_bound;    /* the largest best-node bound seen */
     int64_t nodes;
+    int64_t node_limit;   /* stop once the tree has this many nodes; 0: none */
     bool proved;          /* stopped because the bound met the incumbent */
+    bool capped;          /* stopped because the time ran out */
 } search;
 
 /* Branches on the free z with the largest min(s_i, s_j) that GLPK can branch
@@ -1271,7 +1273,10 @@ static void on_tree(glp_tree *T, void *info) {
         int_bound(s->best_bound) >= llround(glp_mip_obj_val(mip))) {
         s->proved = true;
         glp_ios_terminate(T);
+    } else if (s->node_limit > 0 && s->nodes >= s->node_limit) {
+        glp_ios_terminate(T); /* the deterministic budget */
     } else if (now_seconds() >= s->deadline) {
+        s->capped = true;
         glp_ios_terminate(T);
     }
 }
@@ -1321,7 +1326,9 @@ static void run_glpk(void *ctx) {
         double tol = 0.25 / (double)(md->ub > 1 ? md->ub : 1);
         io.tol_int = tol > 1e-5 ? 1e-5 : tol < 1e-10 ? 1e-10 : tol;
         if (ru->o->cuts) io.gmi_cuts = io.mir_cuts = io.cov_cuts = io.clq_cuts = GLP_ON;
-        if (ru->o->proximity) { /* it ignores tm_lim: give it three quarters of the time */
+        /* it ignores tm_lim: give it three quarters of the time; it runs on time
+         * alone, so not under a node budget */
+        if (ru->o->proximity && ru->o->nodes <= 0) {
             io.ps_heur = GLP_ON;
             io.ps_tm_lim = (int)((double)ms_left(ru->deadline) * 0.75) + 1;
         }
@@ -1360,6 +1367,7 @@ typedef struct comp_result {
     int64_t arena;  /* of the plan kept for it (units) */
     int64_t bound;  /* proven on max(its optimum, the lb it was given) (units) */
     int64_t nodes;
+    bool capped;    /* the time ran out (ilp.h: abo_ilp_result.capped) */
     bool improved;  /* GLPK beat the heuristic */
     char why[120];  /* for NOSOL and INFEASIBLE: why */
 } comp_result;
@@ -1378,6 +1386,7 @@ typedef struct solver {
     const abo_ilp_options *o;
     double deadline;      /* of the whole solve */
     double comp_deadline; /* of the component being solved */
+    int64_t comp_nodes;   /* the node budget of the component being solved; 0: none */
     int64_t *plan;        /* per tensor: the plan being assembled, units */
     abo_ilp_result *r;
 } solver;
@@ -1414,7 +1423,8 @@ static int64_t take_plan(solver *sv, const model *md, const run *ru) {
 static ab_status run_component(solver *sv, model *md, int64_t lb, int64_t ub, comp_result *cr,
                                ab_error *err) {
     run ru = {.md = md, .o = sv->o, .deadline = sv->comp_deadline,
-              .s = {.md = md, .deadline = sv->comp_deadline, .best_bound = -DBL_MAX}};
+              .s = {.md = md, .deadline = sv->comp_deadline, .best_bound = -DBL_MAX,
+                    .node_limit = sv->comp_nodes}};
     ru.y = ab_alloc_array(md->m ? md->m : 1, sizeof *ru.y);
     if (ru.y == NULL) return ab_fail(err, AB_ENOMEM, "out of memory");
     glpk_guard g;
@@ -1425,6 +1435,7 @@ static ab_status run_component(solver *sv, model *md, int64_t lb, int64_t ub, co
         return ab_fail(err, AB_EINTERNAL, "GLPK failed: %s", g.text[0] ? g.text : "(no message)");
     }
     cr->nodes = ru.s.nodes;
+    cr->capped = ru.s.capped || ru.lp_rc == GLP_ETMLIM || ru.mip_rc == GLP_ETMLIM;
     int64_t bound = run_bound(&ru, lb);
     if ((ru.lp_rc == 0 && ru.lp_status == GLP_NOFEAS) || ru.mip_status == GLP_NOFEAS) {
         cr->end = COMP_INFEASIBLE;
@@ -1553,16 +1564,22 @@ static ab_status solve_all(solver *sv, summary *sum, ab_error *err) {
         double now = now_seconds();
         if (now >= sv->deadline) {
             cr->end = COMP_NOSOL;
+            sv->r->capped = true;
             snprintf(cr->why, sizeof cr->why, "the time ran out before this component");
             continue;
         }
         size_t left = 1; /* this one and the later ones still above the bound share the time */
         for (size_t k2 = k + 1; k2 < nc; k2++) left += pp->comp_heur[ord[k2]] > lb;
         sv->comp_deadline = now + (sv->deadline - now) / (double)left;
+        if (sv->o->nodes > 0) { /* an equal share of the nodes left, at least one */
+            int64_t rest = sv->o->nodes - sv->r->nodes;
+            sv->comp_nodes = rest > (int64_t)left ? rest / (int64_t)left : 1;
+        }
         st = solve_component(sv, c, lb, cr, err);
         if (st != AB_OK) break;
         sv->r->solved++;
         sv->r->nodes += cr->nodes;
+        sv->r->capped |= cr->capped;
         if (cr->bound > lb) lb = cr->bound;
         if (cr->end == COMP_INFEASIBLE) break;
     }
@@ -1670,8 +1687,9 @@ ab_status abo_ilp_solve(const ab_problem *p, const abo_ilp_options *o, abo_ilp_r
     memset(r, 0, sizeof *r);
     r->verdict = ABO_NVERDICTS;
     r->arena = r->bound = r->heuristic = r->max_load = AB_NONE;
-    if (!(o->time_limit > 0) || !(o->gap >= 0 && o->gap <= 1))
-        return ab_fail(err, AB_EINPUT, "ILP options: the time limit must be > 0 and the gap in [0, 1]");
+    if (!(o->time_limit > 0) || !(o->gap >= 0 && o->gap <= 1) || o->nodes < 0)
+        return ab_fail(err, AB_EINPUT, "ILP options: the time limit must be > 0, the gap in "
+                       "[0, 1] and the node budget >= 0");
     solver sv = {.o = o, .deadline = t0 + o->time_limit, .r = r};
     ab_status st = prep_build(p, o, &sv.pp, err);
     prep *pp = &sv.pp;

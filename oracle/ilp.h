@@ -78,7 +78,15 @@ const char *abo_ilp_status_word(abo_ilp_status s);
 const char *abo_ilp_status_text(abo_ilp_status s);
 
 typedef struct abo_ilp_options {
-    double time_limit; /* seconds for the whole solve, > 0 (default 60) */
+    double time_limit; /* seconds for the whole solve, > 0 (default 60); with a node
+                          budget, a safety cap */
+    int64_t nodes;     /* the deterministic budget: branch-and-bound nodes (GLPK's
+                          tree size, counted in the callback, stopped with
+                          glp_ios_terminate) over the whole solve, each component
+                          given an equal share of what is left; 0: none (default).
+                          With a budget the proximity search, which runs on time
+                          alone, is off, so the result does not depend on the
+                          machine unless the time cap ends it (result.capped) */
     double gap;        /* stop at this relative gap (objective - bound) / objective,
                           0 .. 1 (default 0: prove optimality) */
     bool proximity;    /* GLPK's proximity search heuristic at the root, given three
@@ -119,6 +127,8 @@ typedef struct abo_ilp_result {
                              plan at the bound) */
     size_t rows, cols, nonzeros; /* the largest model built */
     double seconds;       /* wall time of the whole solve */
+    bool capped;          /* the time limit, not the node budget, the gap or a proof,
+                             ended some component's search (or left it unsolved) */
     abo_verdict verdict;  /* abo_check's verdict on offsets: ABO_OK, except when
                              no plan fits (infeasible, or no solution under a
                              capacity the heuristic exceeds) */

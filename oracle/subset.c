@@ -15,6 +15,7 @@ void abo_subset_opts_init(abo_subset_opts *o) {
     o->max_tensors = 48;
     o->peaks = 4;
     o->incumbents = NULL;
+    o->nodes = 0;
 }
 
 ab_status abo_subset_window(const ab_problem *p, int64_t first, int64_t last, ab_problem *dst,
@@ -218,6 +219,7 @@ static ab_status solve_sub(const ab_problem *sub, const abo_subset_opts *so, dou
     abo_ilp_options o;
     abo_ilp_options_init(&o);
     o.time_limit = seconds > 0.05 ? seconds : 0.05;
+    o.nodes = so->nodes;
     int64_t *plans = NULL;
     ab_status st = AB_OK;
     if (so->incumbents != NULL) st = so->incumbents(sub, &plans, &o.nincumbents, err);
@@ -246,6 +248,7 @@ static ab_status solve_window(const ab_problem *p, int64_t first, int64_t last, 
         st = AB_OK;
     } else if (st == AB_OK && res.status != ABO_ILP_INFEASIBLE) {
         r->windows++;
+        r->capped |= res.capped;
         int64_t b = res.status == ABO_ILP_OPTIMAL ? res.arena : res.bound;
         if (b > r->bound) {
             r->bound = b;
@@ -290,11 +293,11 @@ ab_status abo_subset_bound(const ab_problem *p, const abo_subset_opts *o, abo_su
             size_t c = window_count(p, first, last);
             if (c > o->max_tensors) break;
             double left = deadline - cpu_now();
-            if (left <= 0) break;
+            if (left <= 0) { r->capped = true; break; } /* the time cap */
             st = solve_window(p, first, last, left < share ? left : share, o, r, err);
             if (c == p->n) break; /* the window is the whole problem: wider adds nothing */
         }
-        if (deadline - cpu_now() <= 0) break;
+        if (deadline - cpu_now() <= 0) { r->capped = true; break; }
     }
     ab_free(loads);
     return st;

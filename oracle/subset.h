@@ -35,7 +35,10 @@
 #include "core/problem.h"
 
 typedef struct abo_subset_opts {
-    double time_limit;  /* seconds for all the windows together (default 10) */
+    double time_limit;  /* seconds for all the windows together (default 10); with a
+                           node budget, a safety cap */
+    int64_t nodes;      /* branch-and-bound nodes per window (ilp.h: abo_ilp_options.nodes),
+                           the deterministic budget; 0: none (default: time decides) */
     size_t max_tensors; /* the largest window solved (default 48) */
     size_t peaks;       /* how many peak instructions to grow windows around (default 4) */
     /* Plans of a window to start GLPK from (the caller's heuristics: the
@@ -58,6 +61,7 @@ typedef struct abo_subset_result {
     bool optimal;        /* GLPK proved the window's optimum (else: its bound) */
     size_t windows;      /* windows solved */
     size_t failed;       /* windows GLPK failed on (left out) */
+    bool capped;         /* time, not the node budget, ended a window or the search */
     char certificate[140]; /* one line naming the window and how it was proved */
 } abo_subset_result;
 

@@ -1107,6 +1107,7 @@ static ab_status canonical_plan(const ab_problem *p, const ab_params *opt, int64
             if (r == CN_FOUND) best = take_solution(&S->c[S->won], p, offsets), fits = true, why = "search";
             if (r == CN_REFUTED) lo = Hc + 1;
         }
+        st->capped = r == CN_STOPPED && !S->by_nodes; /* time, not the node budget */
         if (fits)
             note(st, "fits the capacity %lld: arena %lld (%s) after %lld nodes", (long long)cap,
                  (long long)best, why, (long long)S->nodes);
@@ -1165,6 +1166,7 @@ static ab_status canonical_plan(const ab_problem *p, const ab_params *opt, int64
                 note(st, "optimal: %lld meets the max-load bound after %lld nodes", (long long)best,
                      (long long)S->nodes);
         } else {
+            st->capped = !S->by_nodes; /* time, not the node budget, stopped it */
             note(st, "budget: %s; best %lld, bound %lld", S->by_nodes ? "nodes" : "time",
                  (long long)best, (long long)(lo * g));
         }

@@ -1705,7 +1705,7 @@ static void write_note(const ec *e, ec_end end, ab_plan_stats *st) {
             snprintf(why, sizeof why, "%s", e->why);
         else if (e->o.nodes > 0 && e->budget.nodes >= e->o.nodes)
             snprintf(why, sizeof why, "nodes=%lld", (long long)e->o.nodes);
-        else snprintf(why, sizeof why, "time=%g s", e->o.time_s);
+        else { snprintf(why, sizeof why, "time=%g s", e->o.time_s); st->capped = true; }
         note(st, "%sbudget ran out at H=%lld (%s, %s%s); best %lld units of %lld B, proven >= %lld; "
                  "%s nodes",
                  kp, (long long)e->stop_h, why, e->why_building ? "building " : "searching",

@@ -4,9 +4,13 @@
  * best incumbent when the time or gap limit ends the search, else the best
  * heuristic plan (first-fit / best-fit), and says which in the note.
  *
- * Parameters: time=S (seconds, default 60), gap=G (a fraction such as 0.01,
- * or a percentage such as 1%; default 0), ps=on|off (GLPK's proximity search,
- * default on), cuts=on|off (GLPK's cut generators, default off).
+ * Parameters: time=S (seconds, default 60), nodes=N (branch-and-bound nodes,
+ * the deterministic budget; default none: then time is the budget), gap=G (a
+ * fraction such as 0.01, or a percentage such as 1%; default 0), ps=on|off
+ * (GLPK's proximity search, default on; off under a node budget, since it
+ * runs on time alone), cuts=on|off (GLPK's cut generators, default off).
+ * With nodes=N the plan does not depend on the machine's speed or load
+ * unless time=S ends the search first: the stats then say capped.
  */
 #include "planners/planner.h"
 
@@ -114,6 +118,7 @@ static ab_status ilp_plan(const ab_problem *p, const ab_params *opt, int64_t *of
     abo_ilp_options o;
     abo_ilp_options_init(&o);
     ab_status s = number_param(opt, "time", 60, 0.001, 1e7, false, &o.time_limit, err);
+    if (s == AB_OK) s = ab_params_int(opt, "nodes", 0, 1, INT64_MAX, &o.nodes, err);
     if (s == AB_OK) s = number_param(opt, "gap", 0, 0, 1, true, &o.gap, err);
     if (s == AB_OK) s = switch_param(opt, "ps", true, &o.proximity, err);
     if (s == AB_OK) s = switch_param(opt, "cuts", false, &o.cuts, err);
@@ -127,14 +132,20 @@ static ab_status ilp_plan(const ab_problem *p, const ab_params *opt, int64_t *of
         st->lower_bound = r.bound;
         st->method = ABO_PROOF_ILP;
         st->ilp_status = (int)r.status + 1;
-        snprintf(st->note, sizeof st->note, "%s", r.note);
+        st->capped = r.capped;
+        snprintf(st->note, sizeof st->note, "%.120s; %lld nodes%s", r.note, (long long)r.nodes,
+                 r.capped ? "; stopped by the time cap" : "");
     }
     abo_ilp_result_free(&r);
     return s;
 }
 
 static const ab_param_desc ilp_params[] = {
-    {"time", "seconds > 0", "60", "time limit for the whole solve", AB_PARAM_SECONDS, 0, 0},
+    {"time", "seconds > 0", "60", "time limit for the whole solve (a safety cap with nodes=)",
+     AB_PARAM_SECONDS, 0, 0},
+    {"nodes", "integer >= 1", "no limit",
+     "branch-and-bound nodes for the whole solve: a deterministic budget (proximity search "
+     "off)", AB_PARAM_INT, 1, INT64_MAX},
     {"gap", "0 .. 1 or N%", "0", "stop at this relative gap (arena - bound) / arena",
      AB_PARAM_FRACTION, 0, 0},
     {"ps", "on|off", "on", "GLPK's proximity search heuristic at the root", AB_PARAM_CHOICE, 0, 0},

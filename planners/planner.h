@@ -74,6 +74,9 @@ typedef struct ab_plan_stats {
                              ABO_PROOF_EXHAUSTIVE (only where its refutations speak of the
                              real problem: k = 1), or ABO_PROOF_NONE (a heuristic) */
     int ilp_status;       /* the ILP's outcome + 1 (abo_ilp_status), 0 when none ran */
+    bool capped;          /* its time cap (a safety limit on CPU or wall time), not its
+                             deterministic budget (nodes, iterations) or the end of the
+                             search, stopped it: the row may differ on a busier machine */
     char note[160];       /* one line on how it ended */
 } ab_plan_stats;
 

@@ -12,9 +12,10 @@
  * suites of thousands of tensors it stays cheap, since each window holds at
  * most `tensors` tensors.
  *
- * Parameters: time=S (seconds for all windows, default 10), tensors=N (the
- * largest window, default 48), peaks=N (peaks to grow windows around,
- * default 4).
+ * Parameters: time=S (seconds for all windows, default 10), nodes=N (GLPK's
+ * branch-and-bound nodes per window: the deterministic budget, time then
+ * only a safety cap; default none), tensors=N (the largest window, default
+ * 48), peaks=N (peaks to grow windows around, default 4).
  */
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +35,7 @@ static ab_status subset_plan(const ab_problem *p, const ab_params *opt, int64_t 
     if (t != NULL) sscanf(t, "%lf", &o.time_limit); /* checked when the spec was resolved */
     ab_status s = ab_params_int(opt, "tensors", tensors, 1, 4096, &tensors, err);
     if (s == AB_OK) s = ab_params_int(opt, "peaks", peaks, 1, 1 << 20, &peaks, err);
+    if (s == AB_OK) s = ab_params_int(opt, "nodes", 0, 1, INT64_MAX, &o.nodes, err);
     if (s != AB_OK) return s;
     o.max_tensors = (size_t)tensors;
     o.peaks = (size_t)peaks;
@@ -50,6 +52,7 @@ static ab_status subset_plan(const ab_problem *p, const ab_params *opt, int64_t 
     st->method = ABO_PROOF_ILP;
     st->ilp_status = (int)ABO_ILP_FEASIBLE + 1; /* the row keeps the bound as an ILP bound */
     st->nodes = (int64_t)r.windows;
+    st->capped = r.capped;
     snprintf(st->note, sizeof st->note, "%s%s", r.bound > r.max_load ? "above max-load: " : "",
              r.certificate);
     return AB_OK;
@@ -57,6 +60,9 @@ static ab_status subset_plan(const ab_problem *p, const ab_params *opt, int64_t 
 
 static const ab_param_desc subset_params[] = {
     {"time", "seconds > 0", "10", "time for all the windows together", AB_PARAM_SECONDS, 0, 0},
+    {"nodes", "integer >= 1", "no limit",
+     "GLPK's branch-and-bound nodes per window: a deterministic budget (time then a cap)",
+     AB_PARAM_INT, 1, INT64_MAX},
     {"tensors", "integer 1 .. 4096", "48", "the largest window solved", AB_PARAM_INT, 1, 4096},
     {"peaks", "integer >= 1", "4", "peaks of load to grow windows around", AB_PARAM_INT, 1,
      1 << 20},

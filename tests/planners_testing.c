@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -294,11 +295,129 @@ const ab_planner abp_test_false_refutation = {
     .plan = false_refutation_plan,
 };
 
+/* test-touch: allocates `mib` MiB (default 64), writes every page, frees it,
+ * then plans like first-fit: its own peak resident memory is at least that. */
+static ab_status touch_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
+                            ab_plan_stats *st, ab_error *err) {
+    int64_t mib;
+    ab_status s = ab_params_int(opt, "mib", 64, 1, 4096, &mib, err);
+    if (s != AB_OK) return s;
+    size_t size = (size_t)mib << 20;
+    volatile unsigned char *b = ab_malloc(size);
+    if (b == NULL) return ab_fail(err, AB_ENOMEM, "test-touch: cannot allocate %lld MiB",
+                                  (long long)mib);
+    for (size_t i = 0; i < size; i += 4096) b[i] = (unsigned char)i;
+    ab_free((void *)b);
+    return abp_first_fit.plan(p, NULL, offsets, st, err);
+}
+
+static const ab_param_desc touch_params[] = {
+    {"mib", "integer 1..4096", "64", "MiB to allocate and touch before planning", AB_PARAM_INT,
+     1, 4096}, {0}};
+
+const ab_planner abp_test_touch = {
+    .name = "test-touch",
+    .summary = "test only: touches mib MiB, then plans like first-fit",
+    .flags = AB_PLANNER_TEST,
+    .params = touch_params,
+    .plan = touch_plan,
+};
+
+/* test-unstable: plans like first-fit, then moves every offset up by the
+ * number of times it ran (it appends a byte to the file `count` each time):
+ * a planner whose plan differs between repeats. */
+static ab_status unstable_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
+                               ab_plan_stats *st, ab_error *err) {
+    const char *path = ab_params_get(opt, "count");
+    if (path == NULL) return ab_fail(err, AB_EINPUT, "test-unstable needs count=FILE");
+    FILE *f = fopen(path, "ab");
+    if (f == NULL) return ab_fail(err, AB_EINPUT, "test-unstable: cannot open %s", path);
+    fputc('x', f);
+    long runs = ftell(f);
+    fclose(f);
+    ab_status s = abp_first_fit.plan(p, NULL, offsets, st, err);
+    for (size_t i = 0; s == AB_OK && i < p->n; i++)
+        if (p->t[i].offset == AB_NONE) offsets[i] += runs * 4096;
+    return s;
+}
+
+static const ab_param_desc unstable_params[] = {
+    {"count", "a file", "(required)", "a file it appends a byte to on each run", AB_PARAM_TEXT,
+     0, 0}, {0}};
+
+const ab_planner abp_test_unstable = {
+    .name = "test-unstable",
+    .summary = "test only: first-fit shifted up by its number of runs so far",
+    .flags = AB_PLANNER_TEST,
+    .params = unstable_params,
+    .plan = unstable_plan,
+};
+
+/* test-capped: plans like first-fit and says its time cap stopped it, as an
+ * exact planner whose safety cap ran out before its deterministic budget. */
+static ab_status capped_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
+                             ab_plan_stats *st, ab_error *err) {
+    (void)opt;
+    ab_status s = abp_first_fit.plan(p, NULL, offsets, st, err);
+    st->capped = true;
+    snprintf(st->note, sizeof st->note, "stopped by its time cap (test)");
+    return s;
+}
+
+const ab_planner abp_test_capped = {
+    .name = "test-capped",
+    .summary = "test only: first-fit, reporting that its time cap stopped it",
+    .flags = AB_PLANNER_TEST,
+    .params = no_params,
+    .plan = capped_plan,
+};
+
+/* CPU seconds of the calling process. */
+static double own_cpu(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* test-fork-burn: forks a process that burns `ms` milliseconds of its own CPU
+ * time (by its CPU clock, so as long on any machine), waits for it, then
+ * plans like first-fit: CPU time spent by what the planner started. */
+static ab_status fork_burn_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
+                                ab_plan_stats *st, ab_error *err) {
+    int64_t ms;
+    ab_status s = ab_params_int(opt, "ms", 300, 1, 60000, &ms, err);
+    if (s != AB_OK) return s;
+    pid_t pid = fork();
+    if (pid < 0) return ab_fail(err, AB_EINTERNAL, "test-fork-burn: cannot fork");
+    if (pid == 0) {
+        double t0 = own_cpu();
+        volatile uint64_t spin = 0;
+        while (own_cpu() - t0 < (double)ms / 1000) spin++;
+        _exit(0);
+    }
+    int ws;
+    while (waitpid(pid, &ws, 0) < 0) continue;
+    return abp_first_fit.plan(p, NULL, offsets, st, err);
+}
+
+static const ab_param_desc fork_burn_params[] = {
+    {"ms", "integer 1..60000", "300", "CPU milliseconds its child burns", AB_PARAM_INT, 1,
+     60000}, {0}};
+
+const ab_planner abp_test_fork_burn = {
+    .name = "test-fork-burn",
+    .summary = "test only: a child of it burns CPU, then it plans like first-fit",
+    .flags = AB_PLANNER_TEST,
+    .params = fork_burn_params,
+    .plan = fork_burn_plan,
+};
+
 ab_status abt_register_test_planners(void) {
     static const ab_planner *const mine[] = {
         &abp_test_crash, &abp_test_abort,  &abp_test_hang,  &abp_test_alloc_bomb,
         &abp_test_overlap, &abp_test_error, &abp_test_sleep, &abp_test_worse_by_env,
-        &abp_test_false_refutation};
+        &abp_test_false_refutation, &abp_test_touch, &abp_test_unstable, &abp_test_capped,
+        &abp_test_fork_burn};
     ab_status st = abe_register_planners();
     for (size_t i = 0; st == AB_OK && i < sizeof mine / sizeof mine[0]; i++)
         st = ab_planner_register(mine[i]);

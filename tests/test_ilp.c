@@ -358,7 +358,7 @@ Test(planner_ilp, rejects_bad_parameter_values) {
     ab_plan_stats st;
     ab_error err;
     static const char *const bad[] = {"ilp:time=0", "ilp:time=abc", "ilp:gap=2", "ilp:gap=-1",
-                                       "ilp:ps=maybe", "ilp:cuts=1", "ilp:nodes=5"};
+                                       "ilp:ps=maybe", "ilp:cuts=1", "ilp:nodes=0", "ilp:depth=5"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         cr_assert_eq(run_spec(bad[i], &p, off, &st, &err), AB_EINPUT, "%s", bad[i]);
     cr_assert_eq(run_spec("ilp:time=0.5,gap=1%,ps=on,cuts=off", &p, off, &st, &err), AB_OK, "%s",

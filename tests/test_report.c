@@ -450,10 +450,12 @@ Test(report_csv, one_line_per_result_with_a_header) {
     int64_t run;
     char *path = fixture(&run);
     char *csv = render(path, run, ABR_REPORT_CSV, NULL);
-    cr_assert(strncmp(csv, "run,suite,suite_hash,tensors,spec,k,status,arena,lower_bound,"
-                           "max_load,best_bound,gap,proven,win,proven_by,ilp_status,"
-                           "ilp_objective,ilp_bound,wall_s,cpu_s,peak_rss,nodes,signal,verdict,"
-                           "check_message,error,note,plan_hash,recorded\n", 200) == 0, "%s", csv);
+    static const char head[] =
+        "run,suite,suite_hash,tensors,spec,k,status,arena,lower_bound,max_load,best_bound,gap,"
+        "proven,win,proven_by,ilp_status,ilp_objective,ilp_bound,wall_s,cpu_s,peak_rss,nodes,"
+        "signal,verdict,check_message,error,note,plan_hash,recorded,repeats,cpu_min_s,"
+        "cpu_max_s,wall_min_s,wall_max_s,plan_cpu_s,capped\n";
+    cr_assert(strncmp(csv, head, strlen(head)) == 0, "%s", csv);
     /* 1 header + 10 rows; the nasty message holds one more newline, quoted. */
     cr_assert_eq(count(csv, "\n"), 12);
     HAS(csv, ",best-fit,1,ok,48,48,48,48,0.000000,1,1,lower-bound,,,,0.250000,0.250000,,,,ok,,,,");
@@ -464,7 +466,7 @@ Test(report_csv, one_line_per_result_with_a_header) {
     int rc = python("import csv,sys\n"
                     "r = list(csv.reader(sys.stdin))\n"
                     "assert len(r) == 11, len(r)\n"
-                    "assert all(len(x) == 29 for x in r)\n"
+                    "assert all(len(x) == 36 for x in r)\n"
                     "assert r[0][0] == 'run' and r[1][1] == 'alpha' and r[1][4] == 'best-fit'\n"
                     "bad = [x for x in r if x[4] == 'first-fit' and x[1] == 'gamma'][0]\n"
                     "assert bad[24].startswith('x and y overlap, \"bytes\"'), bad[24]\n",
@@ -485,7 +487,10 @@ Test(report_json, parses_and_holds_run_planners_suites_rows) {
     HAS(json, "\"tag\": \"nightly\"");
     HAS(json, "{\"spec\": \"best-fit\", \"suites\": 3, \"ok\": 2, \"invalid\": 0, \"timeout\": "
               "1, \"crash\": 0, \"oom\": 0, \"over-capacity\": 0, \"infeasible\": 0, \"error\": 0, \"geomean_ratio\": "
-              "1.024695, \"ratios\": 2, \"proven\": 1, \"wins\": 1}");
+              "1.024695, \"ratios\": 2, \"proven\": 1, \"wins\": 1, \"runs\": 0, "
+              "\"cpu_median_s\": 0.250000, \"wall_median_s\": 0.250000, "
+              "\"plan_cpu_median_s\": null, \"peak_rss_median\": null, \"peak_rss_max\": null, "
+              "\"capped\": 0}");
     HAS(json, "\"check_message\": \"x and y overlap, \\\"bytes\\\" [0, 8)\\nat <instr> 1 | "
               "end\"");
     HAS(json, "\"gap\": null");

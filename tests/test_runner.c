@@ -622,9 +622,11 @@ static unsigned char *frame_of(ab_status st, const int64_t *offsets, size_t n, c
                                size_t *len) {
     FILE *f = tmpfile();
     cr_assert_not_null(f);
-    ab_plan_stats stats = {.nodes = 42, .proven_optimal = true, .lower_bound = 96};
+    ab_plan_stats stats = {.nodes = 42, .proven_optimal = true, .lower_bound = 96,
+                           .capped = true};
     snprintf(stats.note, sizeof stats.note, "a note");
-    cr_assert(abh_write_result(fileno(f), st, offsets, n, &stats, 4096, msg));
+    abh_usage u = {.base_rss = 4096, .peak_rss = 1 << 20, .plan_cpu_seconds = 0.25};
+    cr_assert(abh_write_result(fileno(f), st, offsets, n, &stats, &u, msg));
     long size = lseek(fileno(f), 0, SEEK_END);
     cr_assert_gt(size, 0);
     unsigned char *buf = malloc((size_t)size);
@@ -638,7 +640,7 @@ Test(frame, reads_a_frame_whole_or_byte_by_byte) {
     int64_t off[5] = {0, 16, 32, -1, INT64_MAX};
     size_t len;
     unsigned char *buf = frame_of(AB_OK, off, 5, NULL, &len);
-    cr_assert_eq(len, 56 + strlen("a note") + 5 * 8 + 8);
+    cr_assert_eq(len, 72 + strlen("a note") + 5 * 8 + 8);
     for (int bytewise = 0; bytewise < 2; bytewise++) {
         abh_reader *rd = abh_reader_new(5);
         if (bytewise)
@@ -656,6 +658,9 @@ Test(frame, reads_a_frame_whole_or_byte_by_byte) {
         cr_assert(r.stats.proven_optimal);
         cr_assert_str_eq(r.stats.note, "a note");
         cr_assert_eq(r.base_rss, 4096);
+        cr_assert_eq(r.peak_rss, 1 << 20);
+        cr_assert_float_eq(r.plan_cpu_seconds, 0.25, 1e-9);
+        cr_assert(r.stats.capped);
         cr_assert_str_eq(r.message, "");
         abh_result_free(&r);
         abh_reader_free(rd);
@@ -713,7 +718,7 @@ Test(frame, refuses_truncated_garbled_long_and_mismatched_streams) {
     cr_assert(strstr(e.msg, "count") != NULL, "%s", e.msg);
     abh_reader_free(rd);
     rd = abh_reader_new(4); /* garbage from the first byte */
-    unsigned char junk[64];
+    unsigned char junk[128];
     memset(junk, 'x', sizeof junk);
     cr_assert_eq(abh_reader_feed(rd, junk, sizeof junk, &e), AB_ECHECK);
     cr_assert(strstr(e.msg, "magic") != NULL, "%s", e.msg);

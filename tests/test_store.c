@@ -309,29 +309,29 @@ Test(migrate, turns_an_empty_version_0_file_into_the_schema) {
     free(path);
 }
 
-/* A fake version 3: one step from version 2 adds a column. */
+/* A fake version 4: one step from version 3 adds a column. */
 static const abr_migration fake_steps[] = {
-    {2, "ALTER TABLE runs ADD COLUMN fake_note TEXT DEFAULT 'migrated';"
-        "PRAGMA user_version = 3;"},
+    {3, "ALTER TABLE runs ADD COLUMN fake_note TEXT DEFAULT 'migrated';"
+        "PRAGMA user_version = 4;"},
 };
 
 Test(migrate, steps_an_older_version_forward_keeping_its_rows) {
     char *path = tmp_path("old.db");
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE); /* version 2: "older" than the fake 3 */
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE); /* version 3: "older" than the fake 4 */
     int64_t run = begin_run(s, "k1", "nightly");
     abr_close(s);
-    abr_test_migrations(fake_steps, 1, 3);
+    abr_test_migrations(fake_steps, 1, 4);
     s = open_ok(path, 0);
     abr_close(s);
-    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 3);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 4);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM runs WHERE fake_note = 'migrated'"), 1);
     /* A new file under the fake version gets schema.sql, then the step. */
     char *fresh = tmp_path("fresh.db");
     abr_close(open_ok(fresh, ABR_OPEN_CREATE));
-    cr_assert_eq(raw_int(fresh, "PRAGMA user_version"), 3);
+    cr_assert_eq(raw_int(fresh, "PRAGMA user_version"), 4);
     cr_assert_eq(raw_int(fresh, "SELECT count(*) FROM pragma_table_info('runs') "
                                 "WHERE name = 'fake_note'"), 1);
-    /* Back to the real code: version 3 is now newer than known. */
+    /* Back to the real code: version 4 is now newer than known. */
     abr_test_migrations(NULL, 0, 0);
     ab_error err;
     cr_assert_eq(abr_open(path, 0, &s, &err), AB_EINPUT);
@@ -344,18 +344,18 @@ Test(migrate, steps_an_older_version_forward_keeping_its_rows) {
 
 Test(migrate, a_failing_step_leaves_the_file_as_it_was) {
     static const abr_migration bad[] = {
-        {2, "ALTER TABLE runs ADD COLUMN half TEXT; SELECT no_such_function();"
-            "PRAGMA user_version = 3;"},
+        {3, "ALTER TABLE runs ADD COLUMN half TEXT; SELECT no_such_function();"
+            "PRAGMA user_version = 4;"},
     };
     char *path = tmp_path("old.db");
     abr_close(open_ok(path, ABR_OPEN_CREATE));
-    abr_test_migrations(bad, 1, 3);
+    abr_test_migrations(bad, 1, 4);
     abr_store *s;
     ab_error err;
     cr_assert_neq(abr_open(path, 0, &s, &err), AB_OK);
     cr_assert(strstr(err.msg, path) && strstr(err.msg, "migrate"), "%s", err.msg);
     abr_test_migrations(NULL, 0, 0);
-    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 2);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 3);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM pragma_table_info('runs') "
                                "WHERE name = 'half'"), 0);
     cr_assert(file_exists(path), "an existing file is never removed");
@@ -445,7 +445,7 @@ Test(migrate, version_1_infeasible_rows_become_over_capacity) {
     cr_assert_eq(abr_open(path, ABR_OPEN_READONLY, &ro, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "older") != NULL, "%s", err.msg);
     abr_close(open_ok(path, 0));
-    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 2);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABR_SCHEMA_VERSION);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM results"), 3);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM results WHERE status = 'infeasible'"), 0);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM results WHERE spec = 'first-fit' AND "
@@ -498,6 +498,131 @@ Test(migrate, version_1_infeasible_rows_become_over_capacity) {
     free(path);
 }
 
+/* Reads a whole file into a NUL-terminated string (owned by the caller). */
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = malloc((size_t)n + 1);
+    cr_assert_not_null(text);
+    cr_assert_eq(fread(text, 1, (size_t)n, f), (size_t)n);
+    text[n] = '\0';
+    fclose(f);
+    return text;
+}
+
+/* A version-2 file made with the version-2 schema text (tests/data/schema_v2.sql,
+ * schema.sql as it was), holding an ok row, a row killed at the runner's time
+ * limit, a timeout the planner reported itself and an oom row. */
+static void forge_v2(const char *path) {
+    char *schema = slurp(abt_src("tests/data/schema_v2.sql"));
+    raw_exec(path, schema);
+    free(schema);
+    raw_exec(path,
+             "INSERT INTO runs (id, run_key, tag, started, status) VALUES "
+             "(1, 'k2', 'nightly', '2026-01-01T00:00:00.000Z', 'done');"
+             "INSERT INTO suites (id, name, hash, tensors, text) VALUES "
+             "(1, 'a', '" "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+             "', 4, 'suite: a');"
+             "INSERT INTO results (run, suite, spec, status, arena, wall_s, cpu_s, peak_rss, "
+             "nodes, recorded) VALUES (1, 1, 'first-fit', 'ok', 64, 0.5, 0.25, 53000000, 0, "
+             "'2026-01-01T00:00:01.000Z');"
+             "INSERT INTO results (run, suite, spec, status, wall_s, cpu_s, error, recorded) "
+             "VALUES (1, 1, 'exact-cover', 'timeout', 60.0, 59.5, 'exceeded the time limit "
+             "of 60 s', '2026-01-01T00:01:01.000Z');"
+             "INSERT INTO results (run, suite, spec, status, wall_s, cpu_s, error, recorded) "
+             "VALUES (1, 1, 'canonical', 'timeout', 1.0, 1.0, 'budget ran out', "
+             "'2026-01-01T00:01:02.000Z');"
+             "INSERT INTO results (run, suite, spec, status, wall_s, cpu_s, recorded) VALUES "
+             "(1, 1, 'test-alloc-bomb', 'oom', 2.0, 1.5, '2026-01-01T00:01:03.000Z');");
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 2);
+}
+
+/* Version 2 -> 3: the timing columns are added and old rows keep theirs: one run
+ * each (min = max = the one time), capped from how they ended. */
+Test(migrate, version_2_rows_get_one_run_and_their_cap) {
+    char *path = tmp_path("v2.db");
+    forge_v2(path);
+    abr_store *s = open_ok(path, 0);
+    abr_rows rows;
+    ab_error err;
+    cr_assert_eq(abr_rows_read(s, 1, &rows, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(rows.n, 4);
+    for (size_t i = 0; i < rows.n; i++) {
+        const abr_result *r = &rows.v[i].r;
+        cr_assert_eq(r->repeats, 1, "%s", r->spec);
+        cr_assert_float_eq(r->cpu_min_s, r->cpu_s, 1e-12, "%s", r->spec);
+        cr_assert_float_eq(r->cpu_max_s, r->cpu_s, 1e-12, "%s", r->spec);
+        cr_assert_float_eq(r->wall_min_s, r->wall_s, 1e-12, "%s", r->spec);
+        cr_assert_float_eq(r->wall_max_s, r->wall_s, 1e-12, "%s", r->spec);
+        cr_assert(r->plan_cpu_s < 0, "%s: unknown before version 3", r->spec);
+        const char *want = strcmp(r->spec, "exact-cover") == 0       ? "time"
+                           : strcmp(r->spec, "test-alloc-bomb") == 0 ? "memory"
+                                                                     : NULL;
+        if (want) cr_assert_str_eq(r->capped, want, "%s", r->spec);
+        else cr_assert_null(r->capped, "%s", r->spec);
+    }
+    cr_assert_eq(rows.v[0].r.status, ABE_TIMEOUT); /* canonical: by spec order */
+    abr_rows_free(&rows);
+    /* New rows take the new columns; the CHECK refuses another cap word. */
+    abr_result r = simple_result(1, 1, "best-fit", plan4, 4);
+    r.repeats = 3;
+    r.cpu_min_s = 0.1, r.cpu_s = 0.2, r.cpu_max_s = 0.3;
+    r.plan_cpu_s = 0.05;
+    r.capped = "time";
+    put_result(s, &r);
+    abr_close(s);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 3);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM results WHERE spec = 'best-fit' AND "
+                               "repeats = 3 AND capped = 'time' AND plan_cpu_s = 0.05"), 1);
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+    cr_assert_neq(sqlite3_exec(db, "UPDATE results SET capped = 'nodes'", NULL, NULL, NULL),
+                  SQLITE_OK);
+    sqlite3_close(db);
+    /* The same columns as a new file's. */
+    char *fresh = tmp_path("v3.db");
+    abr_close(open_ok(fresh, ABR_OPEN_CREATE));
+    static const char cols[] = "SELECT group_concat(name || ':' || type, ',') FROM "
+                               "(SELECT name, type FROM pragma_table_xinfo('results'))";
+    sqlite3 *a, *b;
+    sqlite3_stmt *qa, *qb;
+    cr_assert_eq(sqlite3_open(path, &a), SQLITE_OK);
+    cr_assert_eq(sqlite3_open(fresh, &b), SQLITE_OK);
+    cr_assert_eq(sqlite3_prepare_v2(a, cols, -1, &qa, NULL), SQLITE_OK);
+    cr_assert_eq(sqlite3_prepare_v2(b, cols, -1, &qb, NULL), SQLITE_OK);
+    cr_assert_eq(sqlite3_step(qa), SQLITE_ROW);
+    cr_assert_eq(sqlite3_step(qb), SQLITE_ROW);
+    cr_assert_str_eq((const char *)sqlite3_column_text(qa, 0),
+                     (const char *)sqlite3_column_text(qb, 0));
+    sqlite3_finalize(qa);
+    sqlite3_finalize(qb);
+    sqlite3_close(a);
+    sqlite3_close(b);
+    free(fresh);
+    free(path);
+}
+
+/* merge takes a version-2 shard into a version-3 file, timing columns and all. */
+Test(merge, takes_a_version_2_shard_with_its_rows) {
+    char *in = tmp_path("v2.db"), *out = tmp_path("out.db");
+    forge_v2(in);
+    abr_store *s = open_ok(out, ABR_OPEN_CREATE);
+    abr_merge_stats st = {0};
+    ab_error err;
+    cr_assert_eq(abr_merge(s, in, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(st.results_added, 4);
+    abr_close(s);
+    cr_assert_eq(raw_int(in, "PRAGMA user_version"), 3);
+    cr_assert_eq(raw_int(out, "SELECT count(*) FROM results WHERE repeats = 1 AND "
+                              "cpu_min_s = cpu_s AND wall_max_s = wall_s"), 4);
+    cr_assert_eq(raw_int(out, "SELECT count(*) FROM results WHERE capped = 'time'"), 1);
+    free(in);
+    free(out);
+}
+
 Test(migrate, refuses_a_newer_version_with_a_clear_message) {
     char *path = tmp_path("new.db");
     abr_close(open_ok(path, ABR_OPEN_CREATE));
@@ -507,7 +632,7 @@ Test(migrate, refuses_a_newer_version_with_a_clear_message) {
     cr_assert_eq(abr_open(path, 0, &s, &err), AB_EINPUT);
     cr_assert_null(s);
     cr_assert(strstr(err.msg, path) != NULL, "%s", err.msg);
-    cr_assert(strstr(err.msg, "schema version 99 is newer than this arenabench knows (2)"),
+    cr_assert(strstr(err.msg, "schema version 99 is newer than this arenabench knows (3)"),
               "%s", err.msg);
     cr_assert_eq(abr_open(path, ABR_OPEN_READONLY, &s, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "newer") != NULL, "%s", err.msg);
@@ -1119,8 +1244,8 @@ Test(merge, migrates_an_older_input_first) {
     snprintf(in, sizeof in, "%s/in.db", dir);
     snprintf(out, sizeof out, "%s/out.db", dir);
     snprintf(empty, sizeof empty, "%s/empty.db", dir);
-    record_jobs(in, "k", 0, 1, "x");          /* version 2 ... */
-    abr_test_migrations(fake_steps, 1, 3);    /* ... is older than the fake 3 */
+    record_jobs(in, "k", 0, 1, "x");          /* version 3 ... */
+    abr_test_migrations(fake_steps, 1, 4);    /* ... is older than the fake 4 */
     abr_store *s = open_ok(out, ABR_OPEN_CREATE);
     abr_merge_stats st = {0};
     ab_error err;
@@ -1133,8 +1258,8 @@ Test(merge, migrates_an_older_input_first) {
     cr_assert_eq(st.results_added, NSUITES * NSPECS);
     abr_close(s);
     abr_test_migrations(NULL, 0, 0);
-    cr_assert_eq(raw_int(in, "PRAGMA user_version"), 3);
-    cr_assert_eq(raw_int(empty, "PRAGMA user_version"), 3);
+    cr_assert_eq(raw_int(in, "PRAGMA user_version"), 4);
+    cr_assert_eq(raw_int(empty, "PRAGMA user_version"), 4);
     cr_assert_eq(raw_int(out, "SELECT count(*) FROM runs WHERE fake_note = 'migrated'"), 1);
     free(dir);
 }

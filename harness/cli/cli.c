@@ -57,7 +57,13 @@ static const abc_option run_options[] = {
                         "storing its objective, bound, gap and status; proofs of\n"
                         "optimality that disagree (ILP, exact search, lower bound)\n"
                         "fail the run"},
-    {"ilp-time", 0, "S", 0, "seconds for each ILP (default 10)"},
+    {"ilp-time", 0, "S", 0, "seconds for each ILP (default 10); with --ilp-nodes, a safety cap"},
+    {"ilp-nodes", 0, "N", 0, "each ILP stops after N branch-and-bound nodes (ilp:nodes=N), so\n"
+                             "its row does not depend on the machine's load (default: none)"},
+    {"repeat-min", 0, "N", 0, "run a job that ends ok up to N times (default 3), a new\n"
+                              "process each time; the row keeps the median, min and max times"},
+    {"repeat-time", 0, "S", 0, "... while its runs took less than S seconds together (default\n"
+                               "0.5): a planner slower than S runs once"},
     {"ilp-max-tensors", 0, "N", 0, "only on suites of at most N arena tensors (default 300)"},
     {"io", 0, "MODE", 0, "separate or workspace: plan every suite's inputs and outputs\n"
                          "outside or inside the arena, whatever the suite says; both: run\n"
@@ -196,7 +202,13 @@ static const abc_command commands[] = {
              "limit; the parent checks every plan with the oracle and commits its row as the job\n"
              "ends. A planner that crashes, hangs, runs out of memory or returns an invalid plan is\n"
              "recorded (crash with its signal, timeout, oom, invalid with the checker's message)\n"
-             "and the run goes on. Folders are searched recursively for *.yaml and *.yml.\n",
+             "and the run goes on. Folders are searched recursively for *.yaml and *.yml.\n"
+             "\nTiming: each row keeps the CPU time (user + system, from wait4) of the planner's\n"
+             "process and what it started, its wall time, its own peak resident memory (beyond\n"
+             "the harness pages it inherits at fork) and the planner's own CPU time inside it.\n"
+             "A fast job is repeated (--repeat-min, --repeat-time) and must give the same plan\n"
+             "each time; the row keeps the median, min and max. A row stopped by a time limit or\n"
+             "a planner's time cap, rather than its deterministic budget, is marked capped.\n",
      .options = run_options,
      .column = 26,
      .more = "\nExit status: 0 every job ran and no plan was invalid; 1 an invalid plan, a crash or\n"

@@ -63,7 +63,12 @@ typedef struct abh_run_args {
     const char *command;      /* the command line, for the runs table */
     const char *io;           /* --io separate|workspace|both, or NULL: as each suite says */
     bool ilp;                 /* --ilp: add the spec ilp:time=<ilp_time> */
-    double ilp_time;          /* --ilp-time seconds (default 10) */
+    double ilp_time;          /* --ilp-time seconds (default 10): a safety cap when
+                                 ilp_nodes is set */
+    int64_t ilp_nodes;        /* --ilp-nodes: the ILP's deterministic budget of
+                                 branch-and-bound nodes (ilp:nodes=N), 0 for none */
+    int64_t repeat_min;       /* --repeat-min: runs of a job that ends ok (default 3) */
+    double repeat_time;       /* --repeat-time: ... while its runs took less (default 0.5 s) */
     int64_t ilp_max_tensors;  /* --ilp-max-tensors: the ILP only on suites this small */
     bool quiet;
     const char **paths;       /* suite files and folders */

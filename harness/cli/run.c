@@ -25,6 +25,8 @@ static int parse_numbers(const abc_args *a, abh_run_args *r) {
     const char *ml = abc_opt(a, "mem-limit", NULL), *shard = abc_opt(a, "shard", NULL);
     const char *ilp_time = abc_opt(a, "ilp-time", NULL);
     const char *ilp_max = abc_opt(a, "ilp-max-tensors", NULL);
+    const char *ilp_nodes = abc_opt(a, "ilp-nodes", NULL);
+    const char *rmin = abc_opt(a, "repeat-min", NULL), *rtime = abc_opt(a, "repeat-time", NULL);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     r->jobs = cpus > 0 ? (int)cpus : 1;
     int64_t v;
@@ -49,6 +51,17 @@ static int parse_numbers(const abc_args *a, abh_run_args *r) {
     if (ilp_max && (!ab_parse_int64(ilp_max, strlen(ilp_max), &r->ilp_max_tensors) ||
                     r->ilp_max_tensors < 1))
         return abc_usage_error(a->cmd, "--ilp-max-tensors takes a number >= 1, not '%s'", ilp_max);
+    if (ilp_nodes && (!ab_parse_int64(ilp_nodes, strlen(ilp_nodes), &r->ilp_nodes) ||
+                      r->ilp_nodes < 1))
+        return abc_usage_error(a->cmd, "--ilp-nodes takes a number >= 1, not '%s'", ilp_nodes);
+    r->repeat_min = 3;
+    r->repeat_time = 0.5;
+    if (rmin && (!ab_parse_int64(rmin, strlen(rmin), &r->repeat_min) || r->repeat_min < 1 ||
+                 r->repeat_min > 1000000))
+        return abc_usage_error(a->cmd, "--repeat-min takes a number from 1 to 1000000, not '%s'",
+                               rmin);
+    if (rtime && !abc_parse_number(rtime, &r->repeat_time, true))
+        return abc_usage_error(a->cmd, "--repeat-time takes seconds >= 0, not '%s'", rtime);
     return 0;
 }
 

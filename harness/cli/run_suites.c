@@ -291,7 +291,11 @@ static int specs_resolve(const abh_run_args *a, spec_item **out, int *n, char na
     for (int i = 0; i < a->nspecs && count < ABH_MAX_SPECS; i++) list[count++] = a->specs[i];
     static char ilp_spec[64];
     if (a->ilp && count < ABH_MAX_SPECS) {
-        snprintf(ilp_spec, sizeof ilp_spec, "ilp:time=%g", a->ilp_time);
+        if (a->ilp_nodes > 0)
+            snprintf(ilp_spec, sizeof ilp_spec, "ilp:nodes=%lld,time=%g",
+                     (long long)a->ilp_nodes, a->ilp_time);
+        else
+            snprintf(ilp_spec, sizeof ilp_spec, "ilp:time=%g", a->ilp_time);
         list[count++] = ilp_spec;
     }
     spec_item *s = ab_calloc((size_t)count, sizeof *s);
@@ -423,6 +427,13 @@ static ab_status on_done(void *vctx, size_t index, abh_job_result *r, ab_error *
     row.wall_s = r->wall_seconds;
     row.cpu_s = r->cpu_seconds;
     row.peak_rss = r->peak_rss;
+    row.repeats = r->repeats;
+    row.wall_min_s = r->wall_min;
+    row.wall_max_s = r->wall_max;
+    row.cpu_min_s = r->cpu_min;
+    row.cpu_max_s = r->cpu_max;
+    row.plan_cpu_s = r->plan_cpu_seconds;
+    row.capped = abh_capped_word(r->capped);
     row.nodes = r->stats.nodes;
     row.signal = r->signal;
     row.note = r->stats.note[0] ? r->stats.note : NULL;
@@ -611,7 +622,8 @@ static int run_jobs(const abh_run_args *a, run_ctx *c, size_t njobs) {
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     abh_options opt = {.jobs = a->jobs, .time_limit = a->time_limit,
-                       .mem_limit = a->mem_limit, .stop = &stop_requested};
+                       .mem_limit = a->mem_limit, .stop = &stop_requested,
+                       .repeat_min = (int)a->repeat_min, .repeat_time = a->repeat_time};
     ab_error err;
     ab_error_clear(&err);
     for (size_t i = 0; i < c->nsuites; i++) {

@@ -22,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness/engine/spawn.h"
@@ -39,6 +41,15 @@ const char *abh_status_name(abh_job_status s) {
     return "error";
 }
 
+const char *abh_capped_word(abh_capped c) {
+    switch (c) {
+    case ABH_CAPPED_TIME: return "time";
+    case ABH_CAPPED_MEMORY: return "memory";
+    case ABH_CAPPED_NONE: break;
+    }
+    return NULL;
+}
+
 void abh_result_free(abh_job_result *r) {
     if (r == NULL) return;
     ab_free(r->offsets);
@@ -53,8 +64,8 @@ void abh_results_free(abh_job_result *results, size_t n) {
 /* ---- the frame ----------------------------------------------------------------
  * Layout in runner.h. The checksum is FNV-1a 64 over every byte before it. */
 
-#define FRAME_MAGIC "ABR1"
-#define FRAME_HEADER 56
+#define FRAME_MAGIC "ABR2"
+#define FRAME_HEADER 72
 #define NOTE_MAX (sizeof((ab_plan_stats *)0)->note)
 #define FNV_OFFSET UINT64_C(0xcbf29ce484222325)
 
@@ -85,7 +96,7 @@ static bool write_all(int fd, const void *buf, size_t len) {
 }
 
 bool abh_write_result(int fd, ab_status st, const int64_t *offsets, size_t n,
-                      const ab_plan_stats *stats, int64_t base_rss, const char *msg) {
+                      const ab_plan_stats *stats, const abh_usage *u, const char *msg) {
     unsigned char head[FRAME_HEADER + NOTE_MAX + AB_ERROR_MAX];
     size_t note_len = stats ? strnlen(stats->note, NOTE_MAX - 1) : 0;
     size_t msg_len = msg ? strnlen(msg, AB_ERROR_MAX - 1) : 0;
@@ -95,15 +106,19 @@ bool abh_write_result(int fd, ab_status st, const int64_t *offsets, size_t n,
     put64(head + 8, (uint64_t)count);
     put64(head + 16, (uint64_t)(stats ? stats->nodes : 0));
     put64(head + 24, (uint64_t)(stats ? stats->lower_bound : AB_NONE));
-    put64(head + 32, (uint64_t)base_rss);
-    /* bit 0: proven; bits 8-15: the proof method; bits 16-23: the ILP's status + 1 */
-    put32(head + 40, stats ? (stats->proven_optimal ? 1u : 0u) |
+    put64(head + 32, (uint64_t)(u ? u->base_rss : 0));
+    /* bit 0: proven; bit 1: capped; bits 8-15: the proof method; bits 16-23: the ILP's
+     * status + 1 */
+    put32(head + 40, stats ? (stats->proven_optimal ? 1u : 0u) | (stats->capped ? 2u : 0u) |
                                  ((uint32_t)stats->method & 0xffu) << 8 |
                                  ((uint32_t)stats->ilp_status & 0xffu) << 16
                            : 0u);
     put32(head + 44, (uint32_t)note_len);
     put32(head + 48, (uint32_t)msg_len);
     put32(head + 52, 0);
+    double cpu = u && u->plan_cpu_seconds > 0 ? u->plan_cpu_seconds : 0;
+    put64(head + 56, (uint64_t)(int64_t)llround(cpu * 1e9));
+    put64(head + 64, (uint64_t)(u && u->peak_rss > 0 ? u->peak_rss : 0));
     if (note_len) memcpy(head + FRAME_HEADER, stats->note, note_len);
     if (msg_len) memcpy(head + FRAME_HEADER + note_len, msg, msg_len);
     size_t head_len = FRAME_HEADER + note_len + msg_len;
@@ -136,7 +151,7 @@ struct abh_reader {
     unsigned char sum[8];
     int32_t status;    /* decoded header fields */
     uint64_t count;
-    int64_t nodes, lower_bound, base_rss;
+    int64_t nodes, lower_bound, base_rss, plan_cpu_ns, peak_rss;
     uint32_t proven, note_len, msg_len;
     char text[NOTE_MAX + AB_ERROR_MAX]; /* note, then message */
     int64_t *offsets;  /* owned until taken */
@@ -199,12 +214,16 @@ static ab_status end_header(abh_reader *rd, ab_error *err) {
     rd->proven = get32(h + 40);
     rd->note_len = get32(h + 44);
     rd->msg_len = get32(h + 48);
+    rd->plan_cpu_ns = (int64_t)get64(h + 56);
+    rd->peak_rss = (int64_t)get64(h + 64);
     if (rd->status < AB_OK || rd->status > AB_ELIMIT)
         return reject(rd, err, "unknown planner status");
     if (rd->count != (rd->status == AB_OK ? (uint64_t)rd->n : 0))
         return reject(rd, err, "offset count does not match the job");
-    if ((rd->proven & ~0x00ffff01u) != 0 || get32(h + 52) != 0)
+    if ((rd->proven & ~0x00ffff03u) != 0 || get32(h + 52) != 0)
         return reject(rd, err, "bad flag fields");
+    if (rd->plan_cpu_ns < 0 || rd->peak_rss < 0 || rd->base_rss < 0)
+        return reject(rd, err, "negative time or memory");
     if (rd->note_len >= NOTE_MAX || rd->msg_len >= AB_ERROR_MAX)
         return reject(rd, err, "note or message too long");
     if (rd->status == AB_OK) {
@@ -267,6 +286,7 @@ ab_status abh_reader_take(abh_reader *rd, abh_job_result *r, ab_error *err) {
     r->stats.nodes = rd->nodes;
     r->stats.lower_bound = rd->lower_bound;
     r->stats.proven_optimal = (rd->proven & 1u) != 0;
+    r->stats.capped = (rd->proven & 2u) != 0;
     r->stats.method = (abo_proof)((rd->proven >> 8) & 0xffu);
     if ((unsigned)r->stats.method >= ABO_NPROOFS) r->stats.method = ABO_PROOF_NONE;
     r->stats.ilp_status = (int)((rd->proven >> 16) & 0xffu);
@@ -275,6 +295,8 @@ ab_status abh_reader_take(abh_reader *rd, abh_job_result *r, ab_error *err) {
     memcpy(r->message, rd->text + rd->note_len, rd->msg_len);
     r->message[rd->msg_len] = '\0';
     r->base_rss = rd->base_rss;
+    r->peak_rss = rd->peak_rss;
+    r->plan_cpu_seconds = (double)rd->plan_cpu_ns * 1e-9;
     ab_free(r->offsets);
     r->offsets = rd->offsets;
     rd->offsets = NULL;
@@ -291,6 +313,13 @@ typedef struct slot {
     bool malformed;      /* the stream broke the format; why says how */
     abh_reader *rd;
     char why[AB_ERROR_MAX];
+    int64_t parent_rss;  /* the parent's resident bytes at the fork (runner.h, Memory) */
+    /* Repeats: the runs so far, their samples, and the result they make. */
+    int runs;
+    double *wall, *cpu, *plan_cpu; /* per run, runs of them (cap held) */
+    size_t cap;
+    double wall_total;
+    abh_job_result first; /* the first run's result, or the failing repeat's */
 } slot;
 
 /* One call of abh_run. */
@@ -312,19 +341,38 @@ typedef struct run {
 #define READ_BUF (1u << 16)
 #define CHILD_WRITE_FAILED 125
 
+/* CPU seconds of the calling process. */
+static double process_cpu(void) {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return 0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The child's own peak resident bytes (runner.h, Memory): its high-water
+ * mark beyond what it had at base, or a waited-for program's peak. */
+static int64_t own_peak(int64_t base) {
+    int64_t hwm = abe_peak_resident_bytes(), own = 0;
+    if (hwm > 0 && base > 0 && hwm > base) own = hwm - base;
+    struct rusage ch;
+    if (getrusage(RUSAGE_CHILDREN, &ch) == 0 && (int64_t)ch.ru_maxrss * 1024 > own)
+        own = (int64_t)ch.ru_maxrss * 1024; /* Linux: kilobytes */
+    return own;
+}
+
 /* The child's whole life, after the spawner's set-up and limits: plan,
  * write the frame to fd; the return value is the exit status. */
 static int child_main(void *ctx, int fd) {
     const abh_job *job = ctx;
+    double t0 = process_cpu();
     int64_t vm_rss = abe_resident_bytes();
-    int64_t base_rss = vm_rss > 0 ? vm_rss : 0;
+    abh_usage u = {.base_rss = vm_rss > 0 ? vm_rss : 0};
     ab_plan_stats stats;
     memset(&stats, 0, sizeof stats);
     stats.lower_bound = AB_NONE;
     size_t n = job->view->n;
     int64_t *offsets = ab_alloc_array(n ? n : 1, sizeof *offsets);
     if (offsets == NULL) {
-        bool ok = abh_write_result(fd, AB_ENOMEM, NULL, 0, &stats, base_rss,
+        bool ok = abh_write_result(fd, AB_ENOMEM, NULL, 0, &stats, &u,
                                    "out of memory for the offsets array");
         return ok ? 0 : CHILD_WRITE_FAILED;
     }
@@ -336,6 +384,8 @@ static int child_main(void *ctx, int fd) {
     if (st == AB_OK)
         st = job->planner->plan(job->view, job->params ? job->params : &none, offsets, &stats,
                                 &e);
+    u.plan_cpu_seconds = process_cpu() - t0;
+    u.peak_rss = own_peak(u.base_rss);
     char msg[AB_ERROR_MAX];
     msg[0] = '\0';
     if (st != AB_OK) {
@@ -343,11 +393,33 @@ static int child_main(void *ctx, int fd) {
         else snprintf(msg, sizeof msg, "%s failed without a message (status %d)",
                       job->planner->name, (int)st);
     }
-    bool ok = abh_write_result(fd, st, offsets, n, &stats, base_rss, msg);
+    bool ok = abh_write_result(fd, st, offsets, n, &stats, &u, msg);
     return ok ? 0 : CHILD_WRITE_FAILED;
 }
 
 /* ---- the parent ------------------------------------------------------------------ */
+
+/* Starts a child for job s->job in slot s (a first run or a repeat). */
+static ab_status spawn_into(run *r, slot *s, ab_error *err) {
+    const abh_job *job = &r->jobs[s->job];
+    s->rd = abh_reader_new(job->view->n);
+    if (s->rd == NULL) return ab_fail(err, AB_ENOMEM, "out of memory starting a job");
+    s->malformed = false;
+    s->why[0] = '\0';
+    int64_t rss = abe_resident_bytes();
+    s->parent_rss = rss > 0 ? rss : 0;
+    abe_spawn_opts o = {.fn = child_main, .ctx = (void *)job, .mem_limit = r->opt->mem_limit,
+                        .time_limit = r->opt->time_limit};
+    ab_error e;
+    ab_status st = abe_spawn(&o, &s->proc, &e);
+    if (st != AB_OK) {
+        abh_reader_free(s->rd);
+        s->rd = NULL;
+        s->proc = NULL;
+        return ab_fail(err, st, "%s for a job", e.msg);
+    }
+    return AB_OK;
+}
 
 /* Starts the child for job j in a free slot. */
 static ab_status start_job(run *r, size_t j, ab_error *err) {
@@ -355,23 +427,11 @@ static ab_status start_job(run *r, size_t j, ab_error *err) {
     for (size_t i = 0; i < r->nslots && s == NULL; i++)
         if (!r->slots[i].used) s = &r->slots[i];
     if (s == NULL) return ab_fail(err, AB_EINTERNAL, "runner: no free slot");
-    const abh_job *job = &r->jobs[j];
-    abh_reader *rd = abh_reader_new(job->view->n);
-    if (rd == NULL) return ab_fail(err, AB_ENOMEM, "out of memory starting a job");
-    abe_spawn_opts o = {.fn = child_main, .ctx = (void *)job, .mem_limit = r->opt->mem_limit,
-                        .time_limit = r->opt->time_limit};
-    abe_proc *proc;
-    ab_error e;
-    ab_status st = abe_spawn(&o, &proc, &e);
-    if (st != AB_OK) {
-        abh_reader_free(rd);
-        return ab_fail(err, st, "%s for a job", e.msg);
-    }
     memset(s, 0, sizeof *s);
-    s->used = true;
     s->job = j;
-    s->proc = proc;
-    s->rd = rd;
+    ab_status st = spawn_into(r, s, err);
+    if (st != AB_OK) return st;
+    s->used = true;
     r->active++;
     return AB_OK;
 }
@@ -453,37 +513,151 @@ static void result_init(abh_job_result *res, const abh_job *job) {
     memset(res, 0, sizeof *res);
     res->n = job->view->n;
     res->stats.lower_bound = AB_NONE;
+    res->plan_cpu_seconds = -1;
+}
+
+/* Ends the current child of slot s (its process and reader). */
+static void slot_end_child(slot *s) {
+    abe_free(s->proc);
+    abh_reader_free(s->rd);
+    s->proc = NULL;
+    s->rd = NULL;
 }
 
 /* Frees what slot s holds and empties it. */
 static void slot_clear(run *r, slot *s) {
-    abe_free(s->proc);
-    abh_reader_free(s->rd);
+    slot_end_child(s);
+    ab_free(s->wall);
+    ab_free(s->cpu);
+    ab_free(s->plan_cpu);
+    abh_result_free(&s->first);
     memset(s, 0, sizeof *s);
     r->active--;
 }
 
-/* The child of slot s has been reaped: builds its result, reports it. */
+/* One run's result from how its child ended: status, message, plan, and
+ * this run's times, own peak and cap. */
+static void one_run(run *r, slot *s, const abe_exit *e, abh_job_result *res) {
+    result_init(res, &r->jobs[s->job]);
+    res->finished = true;
+    res->repeats = 1;
+    res->wall_seconds = res->wall_min = res->wall_max = e->wall_seconds;
+    if (e->lost) {
+        res->status = ABH_ERROR;
+        snprintf(res->message, sizeof res->message,
+                 "the child's exit status was lost (another waiter reaped it)");
+        return;
+    }
+    res->cpu_seconds = res->cpu_min = res->cpu_max = e->cpu_seconds;
+    classify(r, s, e, res);
+    if (res->plan_cpu_seconds < 0) /* no frame: all that is known is the rusage */
+        res->peak_rss = e->peak_rss > s->parent_rss ? e->peak_rss - s->parent_rss : 0;
+    if (e->timed_out || res->stats.capped) res->capped = ABH_CAPPED_TIME;
+    else if (res->status == ABH_OOM) res->capped = ABH_CAPPED_MEMORY;
+}
+
+/* Keeps run k's samples. false when out of memory. */
+static bool add_sample(slot *s, const abh_job_result *res) {
+    size_t need = (size_t)s->runs + 1, cap = s->cap;
+    if (!ab_grow((void **)&s->wall, &cap, need, sizeof *s->wall)) return false;
+    cap = s->cap;
+    if (!ab_grow((void **)&s->cpu, &cap, need, sizeof *s->cpu)) return false;
+    cap = s->cap;
+    if (!ab_grow((void **)&s->plan_cpu, &cap, need, sizeof *s->plan_cpu)) return false;
+    s->cap = cap;
+    s->wall[s->runs] = res->wall_seconds;
+    s->cpu[s->runs] = res->cpu_seconds;
+    s->plan_cpu[s->runs] = res->plan_cpu_seconds;
+    s->runs++;
+    s->wall_total += res->wall_seconds;
+    return true;
+}
+
+/* Folds a repeat's result into the slot's: the first failure wins; a plan
+ * that differs from the first run's makes the job an error. Takes res. */
+static void fold_repeat(slot *s, abh_job_result *res) {
+    abh_job_result *f = &s->first;
+    if (f->peak_rss < res->peak_rss) f->peak_rss = res->peak_rss;
+    if (f->status != ABH_OK) {
+        abh_result_free(res);
+        return;
+    }
+    if (res->status != ABH_OK) {
+        int64_t peak = f->peak_rss;
+        abh_result_free(f);
+        *f = *res;
+        f->peak_rss = peak;
+        size_t len = strlen(f->message);
+        snprintf(f->message + len, sizeof f->message - len, " (on repeat %d)", s->runs);
+        return;
+    }
+    if (memcmp(f->offsets, res->offsets, f->n * sizeof *f->offsets) != 0) {
+        f->status = ABH_ERROR;
+        abh_result_free(f);
+        snprintf(f->message, sizeof f->message,
+                 "the plan of repeat %d differs from the first run's: the planner is not "
+                 "deterministic", s->runs);
+    }
+    abh_result_free(res);
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of v[0 .. n) (sorted in place; the mean of the two middle
+ * values when n is even); min and max when not NULL. */
+static double median(double *v, size_t n, double *min, double *max) {
+    qsort(v, n, sizeof *v, cmp_double);
+    if (min) *min = v[0];
+    if (max) *max = v[n - 1];
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The slot's result over all its runs, into *out. */
+static void summarise(slot *s, abh_job_result *out) {
+    *out = s->first;
+    memset(&s->first, 0, sizeof s->first);
+    size_t n = (size_t)s->runs;
+    out->repeats = s->runs;
+    out->wall_seconds = median(s->wall, n, &out->wall_min, &out->wall_max);
+    out->cpu_seconds = median(s->cpu, n, &out->cpu_min, &out->cpu_max);
+    size_t k = 0; /* runs that sent their own time */
+    for (size_t i = 0; i < n; i++)
+        if (s->plan_cpu[i] >= 0) s->plan_cpu[k++] = s->plan_cpu[i];
+    out->plan_cpu_seconds = k > 0 ? median(s->plan_cpu, k, NULL, NULL) : -1;
+}
+
+/* true when the job of slot s runs again (runner.h, Repeats). */
+static bool again(const run *r, const slot *s) {
+    const abh_job_result *f = &s->first;
+    return f->status == ABH_OK && f->capped == ABH_CAPPED_NONE &&
+           s->runs < r->opt->repeat_min && s->wall_total < r->opt->repeat_time &&
+           !(r->opt->stop && *r->opt->stop);
+}
+
+/* The child of slot s has been reaped: folds its run into the job's result;
+ * starts the next repeat, or reports the job. */
 static ab_status finish(run *r, slot *s, const abe_exit *e, ab_error *err) {
     abh_job_result res;
-    result_init(&res, &r->jobs[s->job]);
-    res.finished = true;
-    res.wall_seconds = e->wall_seconds;
-    if (e->lost) {
-        res.status = ABH_ERROR;
-        snprintf(res.message, sizeof res.message,
-                 "the child's exit status was lost (another waiter reaped it)");
-    } else {
-        res.cpu_seconds = e->cpu_seconds;
-        res.peak_rss = e->peak_rss;
-        classify(r, s, e, &res);
+    one_run(r, s, e, &res);
+    slot_end_child(s);
+    if (!add_sample(s, &res)) {
+        abh_result_free(&res);
+        return ab_fail(err, AB_ENOMEM, "out of memory keeping the times of a job");
     }
+    if (s->runs == 1) s->first = res;
+    else fold_repeat(s, &res);
+    if (again(r, s)) return spawn_into(r, s, err);
+    abh_job_result out;
+    summarise(s, &out);
     size_t j = s->job;
     slot_clear(r, s);
     ab_status st = AB_OK;
-    if (r->done) st = r->done(r->ctx, j, &res, err);
-    if (r->results) r->results[j] = res;
-    else abh_result_free(&res);
+    if (r->done) st = r->done(r->ctx, j, &out, err);
+    if (r->results) r->results[j] = out;
+    else abh_result_free(&out);
     return st;
 }
 

@@ -47,24 +47,48 @@
  * no stdio flush, no leak check). When it ends, whatever is left of its
  * group is killed too. The names of signals: abe_signal_name (spawn.h).
  *
- * The result stream (one frame per child, native byte order, version 1):
+ * The result stream (one frame per child, native byte order, version 2):
  *
  *   offset  size  field
- *        0     4  magic "ABR1"
+ *        0     4  magic "ABR2"
  *        4     4  planner status (int32, an ab_status)
  *        8     8  n: offsets that follow (uint64): view->n when status is
  *                 AB_OK, else 0
  *       16     8  search nodes (int64)
  *       24     8  lower bound the planner proved (int64, AB_NONE when none)
  *       32     8  resident bytes of the child before the planner ran (int64)
- *       40     4  proven-optimal claim (uint32, 0 or 1)
+ *       40     4  flags (uint32): bit 0 proven optimal, bit 1 capped (the
+ *                 planner's time cap stopped it), bits 8-15 the proof method,
+ *                 bits 16-23 the ILP's status + 1
  *       44     4  note length L1 (uint32, < sizeof ab_plan_stats.note)
  *       48     4  message length L2 (uint32, < AB_ERROR_MAX)
  *       52     4  zero
- *       56    L1  note (bytes, no NUL)
+ *       56     8  the planner's own CPU time in ns (int64 >= 0): the child's
+ *                 CLOCK_PROCESS_CPUTIME_ID from before the planner saw the
+ *                 problem to after it returned
+ *       64     8  the child's own peak resident bytes (int64 >= 0; see below)
+ *       72    L1  note (bytes, no NUL)
  *            L2  message (bytes, no NUL)
  *            8n  offsets (int64 each)
  *             8  FNV-1a 64 of every byte above
+ *
+ * Memory. A fork()ed child starts with the parent's resident pages mapped
+ * (copy-on-write), and Linux counts them in the child's RSS and in its
+ * ru_maxrss: a child of a harness holding 50 MB of suites "peaks" at 50 MB
+ * whatever it does. The child's own peak is what it added to that: its high-
+ * water mark (VmHWM) after planning minus its resident bytes (VmRSS) before,
+ * or the peak of a program it ran and waited for (RUSAGE_CHILDREN), whichever
+ * is larger. A child that sends no frame (killed, crashed) is charged its
+ * ru_maxrss minus the parent's resident bytes at the fork.
+ *
+ * Repeats. A job whose run ends ok, uncapped, is run again (a new child
+ * each time) while it has fewer than repeat_min runs and its runs took less
+ * than repeat_time seconds of wall time together; so a planner slower than
+ * repeat_time runs once. Every repeat must return the same offsets as the
+ * first: a plan that differs makes the job an error. A repeat that ends
+ * otherwise than ok makes the job end that way. The result keeps the
+ * median, min and max of the runs' CPU and wall times, the median of the
+ * planner's own CPU time, and the largest own peak.
  *
  * The parent accepts a frame only when every field is in range, the counts
  * match the job, the checksum matches and nothing follows it. A stream that
@@ -111,7 +135,20 @@ typedef struct abh_options {
      * non-zero the run stops, kills the children in flight and returns
      * AB_ELIMIT. Meant for a flag set by the caller's SIGINT handler. */
     const volatile sig_atomic_t *stop;
+    int repeat_min;           /* runs of a job that ends ok (see Repeats); <= 1: one */
+    double repeat_time;       /* ... while its runs took less than this many seconds */
 } abh_options;
+
+/* Why a job's row may depend on the machine (results.capped). */
+typedef enum abh_capped {
+    ABH_CAPPED_NONE = 0,
+    ABH_CAPPED_TIME,  /* the runner's time limit killed it, or the planner's time cap
+                         (ab_plan_stats.capped) stopped it */
+    ABH_CAPPED_MEMORY /* it ran out of memory (oom) */
+} abh_capped;
+
+/* NULL, "time" or "memory". */
+const char *abh_capped_word(abh_capped c);
 
 /* How one job ended. Owns offsets; abh_result_free releases it. */
 typedef struct abh_job_result {
@@ -124,13 +161,19 @@ typedef struct abh_job_result {
     int64_t *offsets;         /* owned; n values when status is ABH_OK, else NULL */
     ab_plan_stats stats;      /* as the planner reported them (zeroed, lower bound
                                  AB_NONE, when no result came back) */
-    double wall_seconds;      /* fork to reap */
-    double cpu_seconds;       /* user + system time of the child */
-    int64_t peak_rss;         /* the child's peak resident bytes (ru_maxrss); this
-                                 counts the harness pages the child inherited */
+    int repeats;              /* runs behind the times below (>= 1 once finished) */
+    double wall_seconds;      /* fork to reap: the median of the runs */
+    double wall_min, wall_max;
+    double cpu_seconds;       /* user + system time of the child and what it started
+                                 (wait4): the median of the runs */
+    double cpu_min, cpu_max;
+    double plan_cpu_seconds;  /* the planner's own CPU time inside the child (median;
+                                 -1 when no frame came back) */
+    int64_t peak_rss;         /* the child's own peak resident bytes, beyond what it
+                                 inherited (see Memory above): the largest of the runs */
     int64_t base_rss;         /* the child's resident bytes before the planner ran
-                                 (0 when unknown); peak_rss - base_rss is about what
-                                 the planner itself touched */
+                                 (0 when unknown): the harness pages it inherited */
+    abh_capped capped;        /* why the row may depend on the machine, if it may */
     char message[AB_ERROR_MAX]; /* empty for ok; else what went wrong */
 } abh_job_result;
 
@@ -182,17 +225,25 @@ ab_status abh_reader_feed(abh_reader *rd, const void *buf, size_t len, ab_error 
 size_t abh_reader_bytes(const abh_reader *rd);
 bool abh_reader_complete(const abh_reader *rd);
 
-/* Moves a complete frame into r: planner_status, stats, base_rss, message and
+/* Moves a complete frame into r: planner_status, stats, base_rss, peak_rss,
+ * plan_cpu_seconds, message and
  * (when the planner status is AB_OK) the offsets, now owned by r. The other
  * fields of r are left alone. Returns AB_ECHECK when the frame is not complete. */
 ab_status abh_reader_take(abh_reader *rd, abh_job_result *r, ab_error *err);
 
 void abh_reader_free(abh_reader *rd);
 
+/* What the child measured of itself (see the frame). */
+typedef struct abh_usage {
+    int64_t base_rss;        /* resident bytes before planning */
+    int64_t peak_rss;        /* own peak resident bytes */
+    double plan_cpu_seconds; /* the planner's own CPU time */
+} abh_usage;
+
 /* The child side: writes one whole frame to fd (retrying short writes and
  * EINTR; allocates nothing). offsets is read only when st is AB_OK (n values);
- * msg may be NULL. Returns false when a write fails. */
+ * u and msg may be NULL. Returns false when a write fails. */
 bool abh_write_result(int fd, ab_status st, const int64_t *offsets, size_t n,
-                      const ab_plan_stats *stats, int64_t base_rss, const char *msg);
+                      const ab_plan_stats *stats, const abh_usage *u, const char *msg);
 
 #endif

@@ -90,22 +90,25 @@ static int64_t status_field(const char *text, const char *key) {
     return -1;
 }
 
-/* The address-space size, data size and resident size of the calling
- * process in bytes (-1 each when unknown). */
-static void read_vm(int64_t *vm_size, int64_t *vm_data, int64_t *vm_rss) {
-    char text[8192];
+/* Reads /proc/self/status into text (NUL-terminated; "" when unreadable). */
+static void read_status(char *text, size_t cap) {
     size_t len = 0;
-    *vm_size = *vm_data = *vm_rss = -1;
     int fd = open("/proc/self/status", O_RDONLY);
-    if (fd < 0) return;
-    while (len < sizeof text - 1) {
-        ssize_t got = read(fd, text + len, sizeof text - 1 - len);
+    while (fd >= 0 && len < cap - 1) {
+        ssize_t got = read(fd, text + len, cap - 1 - len);
         if (got < 0 && errno == EINTR) continue;
         if (got <= 0) break;
         len += (size_t)got;
     }
-    close(fd);
+    if (fd >= 0) close(fd);
     text[len] = '\0';
+}
+
+/* The address-space size, data size and resident size of the calling
+ * process in bytes (-1 each when unknown). */
+static void read_vm(int64_t *vm_size, int64_t *vm_data, int64_t *vm_rss) {
+    char text[8192];
+    read_status(text, sizeof text);
     *vm_size = status_field(text, "VmSize");
     *vm_data = status_field(text, "VmData");
     *vm_rss = status_field(text, "VmRSS");
@@ -115,6 +118,12 @@ int64_t abe_resident_bytes(void) {
     int64_t size, data, rss;
     read_vm(&size, &data, &rss);
     return rss;
+}
+
+int64_t abe_peak_resident_bytes(void) {
+    char text[8192];
+    read_status(text, sizeof text);
+    return status_field(text, "VmHWM");
 }
 
 /* ---- the child ---------------------------------------------------------------------- */

@@ -155,6 +155,11 @@ double abe_now(void);
  * after fork (plain system calls, no allocation). */
 int64_t abe_resident_bytes(void);
 
+/* The peak resident bytes of the calling process (VmHWM), or -1; as
+ * abe_resident_bytes. In a fork()ed child it counts the parent's pages the
+ * child inherited (runner.h, Memory). */
+int64_t abe_peak_resident_bytes(void);
+
 /* "SIGSEGV", "SIGABRT", ... for the common signals, else NULL. The one
  * table of signal names of the engine. */
 const char *abe_signal_name(int sig);

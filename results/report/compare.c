@@ -347,6 +347,54 @@ static void render(ab_buf *b, const cmp_ctx *c, const abr_compare_summary *sum) 
     put_summary(b, sum);
 }
 
+/* ---- capped rows ------------------------------------------------------------ */
+
+/* true when line l is a change of a pair with a capped side (compare.h). */
+static bool capped_line(const line *l) {
+    return l->c != ABR_CHANGE_CONTRADICTION && l->base != NULL && l->head != NULL &&
+           (l->base->r.capped != NULL || l->head->r.capped != NULL);
+}
+
+/* Moves the capped lines of c, in order, to *apart (owned by the caller; NULL
+ * when there is none) and counts them; false when out of memory. */
+static bool set_apart(cmp_ctx *c, line **apart, size_t *napart) {
+    size_t cap = 0, k = 0;
+    *apart = NULL;
+    *napart = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        if (!capped_line(&c->v[i])) {
+            c->v[k++] = c->v[i];
+            continue;
+        }
+        if (!ab_grow((void **)apart, &cap, *napart + 1, sizeof **apart)) return false;
+        (*apart)[(*napart)++] = c->v[i];
+    }
+    c->n = k;
+    return true;
+}
+
+/* The capped lines, as a table after the result (nothing when there is none). */
+static void put_apart(ab_buf *b, const cmp_ctx *c, const line *v, size_t n) {
+    if (n == 0) return;
+    ab_buf_printf(b, "\nCapped rows, not counted (%zu): a time or memory limit, not a "
+                     "deterministic budget, ended the base or head row, so it may differ "
+                     "under load.\n\n| capped | change | suite | planner | base | head | detail |\n"
+                     "|---|---|---|---|--:|--:|---|\n", n);
+    for (size_t i = 0; i < n; i++) {
+        const abr_row *w0 = v[i].base, *w1 = v[i].head;
+        put(b, "| ");
+        if (w0->r.capped) ab_buf_printf(b, "%s (base)%s", w0->r.capped, w1->r.capped ? ", " : "");
+        if (w1->r.capped) ab_buf_printf(b, "%s (head)", w1->r.capped);
+        ab_buf_printf(b, " | %s | ", abr_change_word(v[i].c));
+        put_suite(b, c, w1);
+        put(b, " | ");
+        esc_md(b, w1->r.spec);
+        put(b, " | ");
+        put_cells(b, &v[i]);
+        put(b, " |\n");
+    }
+}
+
 /* ---- entry points ------------------------------------------------------------ */
 
 ab_status abr_compare_resolve(abr_store *s, int64_t *base, int64_t *head, ab_error *err) {
@@ -386,19 +434,25 @@ ab_status abr_compare(abr_store *s, int64_t base, int64_t head, const abr_compar
     ab_status st = check_opts(&c.opt, err);
     if (st == AB_OK) st = side_read(s, base, &c.base, err);
     if (st == AB_OK) st = side_read(s, head, &c.head, err);
+    line *apart = NULL;
+    size_t napart = 0;
     if (st == AB_OK) {
         walk(&c, sum);
         contradictions(&c, &c.base);
         contradictions(&c, &c.head);
+        if (!set_apart(&c, &apart, &napart)) c.oom = true;
         if (c.oom) st = ab_fail(err, AB_ENOMEM, "out of memory comparing runs");
     }
     if (st == AB_OK) {
         count(&c, sum);
+        sum->capped = napart;
         render(out, &c, sum);
+        put_apart(out, &c, apart, napart);
         if (out->oom) st = ab_fail(err, AB_ENOMEM, "out of memory comparing runs");
     }
     side_free(&c.base);
     side_free(&c.head);
     ab_free(c.v);
+    ab_free(apart);
     return st;
 }

@@ -26,6 +26,12 @@
  *                                the checker is wrong; one line per infeasible row,
  *                                after the pairs' lines
  *
+ * Capped rows: a change of a matched pair whose base or head row is capped
+ * (results.capped: a time or memory limit, not a deterministic budget, ended
+ * it, so the row may differ on a busier machine) is listed apart, after the
+ * result line, and counted in `capped`, neither as a regression nor as an
+ * improvement. Contradictions are never set apart.
+ *
  * A pair may have several changes (an arena that grew and a lost proof).
  * The text lists one line per change, ordered by suite name, suite hash,
  * spec, then the order above; the same two runs give the same bytes.
@@ -79,6 +85,7 @@ typedef struct abr_compare_summary {
     size_t improvements;       /* change lines that are improvements */
     size_t other;              /* status changed between two failures */
     size_t added, removed;     /* pairs only in head, only in base */
+    size_t capped;             /* change lines set apart: a side was capped */
     size_t by_change[ABR_NCHANGES];
 } abr_compare_summary;
 

@@ -346,6 +346,52 @@ bool abr_io_any(const abr_model *m) {
 
 
 
+static int cmp_dbl(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of the n values of v (sorted in place); NAN when n is 0. */
+static double median_of(double *v, size_t n) {
+    if (n == 0) return NAN;
+    qsort(v, n, sizeof *v, cmp_dbl);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Field f of row r as a number (< 0 when absent): CPU, wall, planner CPU, peak RSS. */
+static double time_field(const abr_result *r, int f) {
+    switch (f) {
+    case 0: return r->cpu_s;
+    case 1: return r->wall_s;
+    case 2: return r->plan_cpu_s;
+    default: return r->peak_rss == AB_NONE ? -1 : (double)r->peak_rss;
+    }
+}
+
+bool abr_spec_times(const abr_model *m, size_t j, abr_times *x) {
+    *x = (abr_times){.cpu = NAN, .wall = NAN, .plan_cpu = NAN, .rss = NAN, .rss_max = NAN};
+    double *v = ab_alloc_array(m->rows.n + 1, sizeof *v);
+    if (v == NULL) return false;
+    double *out[] = {&x->cpu, &x->wall, &x->plan_cpu, &x->rss};
+    for (int f = 0; f < 4; f++) {
+        size_t n = 0;
+        for (size_t i = 0; i < m->rows.n; i++) {
+            if (m->rr[i].spec != j) continue;
+            const abr_result *r = row_r(m, i);
+            double d = time_field(r, f);
+            if (d >= 0) v[n++] = d;
+            if (f != 3) continue;
+            x->rows++;
+            x->runs += r->repeats != AB_NONE ? (size_t)r->repeats : 0;
+            x->capped += r->capped != NULL;
+            if (d >= 0 && !(x->rss_max >= d)) x->rss_max = d;
+        }
+        *out[f] = median_of(v, n);
+    }
+    ab_free(v);
+    return true;
+}
+
 /* The ABR_NFIELDS fields of row i, in column order. */
 void abr_row_fields(const abr_model *m, size_t i, abr_field f[ABR_NFIELDS]) {
     const abr_row *w = &m->rows.v[i];
@@ -382,6 +428,14 @@ void abr_row_fields(const abr_model *m, size_t i, abr_field f[ABR_NFIELDS]) {
     f[n++] = fs("note", r->note);
     f[n++] = fs("plan_hash", r->plan_hash[0] ? r->plan_hash : NULL);
     f[n++] = fs("recorded", r->recorded);
+    /* schema version 3: repeated timing, the planner's own time, the cap */
+    f[n++] = fi("repeats", r->repeats);
+    f[n++] = fr("cpu_min_s", r->cpu_min_s, r->cpu_min_s < 0);
+    f[n++] = fr("cpu_max_s", r->cpu_max_s, r->cpu_max_s < 0);
+    f[n++] = fr("wall_min_s", r->wall_min_s, r->wall_min_s < 0);
+    f[n++] = fr("wall_max_s", r->wall_max_s, r->wall_max_s < 0);
+    f[n++] = fr("plan_cpu_s", r->plan_cpu_s, r->plan_cpu_s < 0);
+    f[n++] = fs("capped", r->capped);
 }
 
 /* The field names, from the fields of a blank row (a run may have none). */

@@ -86,6 +86,17 @@ size_t abr_cell_row(const abr_model *m, size_t si, size_t j);
 /* The rows of the run that are not valid (status other than ok). */
 size_t abr_failed_rows(const abr_model *m);
 
+/* A planner spec's time and memory: over its rows, the median of each row's
+ * (median) CPU, wall and planner CPU seconds and of its peak RSS; the largest
+ * peak; rows, runs (repeats) and capped rows. NAN where no row has a value. */
+typedef struct abr_times {
+    size_t rows, runs, capped;
+    double cpu, wall, plan_cpu, rss, rss_max;
+} abr_times;
+
+/* Fills *x for spec j; false when out of memory (*x then has NANs). */
+bool abr_spec_times(const abr_model *m, size_t j, abr_times *x);
+
 /* ---- words ----------------------------------------------------------------------
  * Each appends to b; those taking an esc_fn pass stored text (suite names,
  * specs, messages) through it and write their own words as they are. */
@@ -156,7 +167,7 @@ typedef struct abr_field {
     const char *s;  /* ABR_F_STR */
 } abr_field;
 
-#define ABR_NFIELDS 29
+#define ABR_NFIELDS 36
 
 /* A field of each type: an integer (absent: AB_NONE), a real (absent when null
  * or not finite), a string (absent: NULL), a flag. */

@@ -503,6 +503,7 @@ ab_status abr_render_html(ab_buf *b, abr_store *s, const abr_model *m,
     if (st == AB_OK) {
         html_header(b, m);
         abr_table_html(b, &x.planners);
+        abr_table_html(b, &x.timing);
         html_gap_chart(b, m);
         html_k_charts(b, m);
         abr_table_html(b, &x.suites);

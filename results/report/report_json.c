@@ -86,7 +86,9 @@ static void json_planners(ab_buf *b, const abr_model *m) {
     for (size_t j = 0; j < m->nsp; j++) {
         const abr_rspec *p = &m->sp[j];
         double g = p->nratio ? exp(p->logsum / (double)p->nratio) : 0.0;
-        abr_field f[6 + ABE_NSTATUSES];
+        abr_field f[14 + ABE_NSTATUSES];
+        abr_times t;
+        if (!abr_spec_times(m, j, &t)) b->oom = true; /* the render fails */
         size_t n = 0;
         f[n++] = fs("spec", p->spec);
         f[n++] = fi("suites", (int64_t)p->rows);
@@ -96,6 +98,13 @@ static void json_planners(ab_buf *b, const abr_model *m) {
         f[n++] = fi("ratios", (int64_t)p->nratio);
         f[n++] = fi("proven", (int64_t)p->proven);
         f[n++] = fi("wins", (int64_t)p->wins);
+        f[n++] = fi("runs", (int64_t)t.runs);
+        f[n++] = fr("cpu_median_s", t.cpu, isnan(t.cpu));
+        f[n++] = fr("wall_median_s", t.wall, isnan(t.wall));
+        f[n++] = fr("plan_cpu_median_s", t.plan_cpu, isnan(t.plan_cpu));
+        f[n++] = fi("peak_rss_median", isnan(t.rss) ? AB_NONE : (int64_t)t.rss);
+        f[n++] = fi("peak_rss_max", isnan(t.rss_max) ? AB_NONE : (int64_t)t.rss_max);
+        f[n++] = fi("capped", (int64_t)t.capped);
         put(b, j ? ",\n    " : "\n    ");
         json_object(b, f, n);
     }

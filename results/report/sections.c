@@ -4,6 +4,7 @@
  */
 #include "results/report/sections.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include "oracle/check.h"
@@ -58,6 +59,56 @@ static void planners(abr_table *t, const abr_model *m, ab_buf *tmp) {
                       "name the certificate: its method and bound).", ABR_IN_BOTH, true, true);
 }
 
+/* ---- time and memory ---------------------------------------------------------------- */
+
+/* Seconds as a cell: "12.3 ms", "1.25 s"; "-" when NAN. */
+static void add_seconds(abr_table *t, double s) {
+    if (isnan(s)) abr_table_add(t, (abr_cell){.text = "-"});
+    else if (s < 1) abr_table_addf(t, "%.3g ms", s * 1e3);
+    else abr_table_addf(t, "%.3g s", s);
+}
+
+/* Bytes as a cell in KiB or MiB; "-" when NAN. */
+static void add_mem(abr_table *t, double bytes) {
+    if (isnan(bytes)) abr_table_add(t, (abr_cell){.text = "-"});
+    else if (bytes < 1024 * 1024) abr_table_addf(t, "%.0f KiB", bytes / 1024);
+    else abr_table_addf(t, "%.1f MiB", bytes / (1024 * 1024));
+}
+
+/* One planner's row (model.h: abr_spec_times). */
+static void timing_row(abr_table *t, const abr_model *m, size_t j) {
+    abr_times x;
+    if (!abr_spec_times(m, j, &x)) t->oom = true;
+    abr_table_add(t, (abr_cell){.text = m->sp[j].spec, .swatch = abr_color(j)});
+    abr_table_addf(t, "%zu", x.rows);
+    abr_table_addf(t, "%zu", x.runs);
+    add_seconds(t, x.cpu);
+    add_seconds(t, x.wall);
+    add_seconds(t, x.plan_cpu);
+    add_mem(t, x.rss);
+    add_mem(t, x.rss_max);
+    abr_table_addf(t, "%zu", x.capped);
+}
+
+static void timing(abr_table *t, const abr_model *m) {
+    abr_table_title(t, 2, "Time and memory");
+    abr_table_column(t, "planner", ABR_LEFT);
+    static const char *const heads[] = {"suites", "runs", "CPU (median)", "wall (median)",
+                                        "planner CPU (median)", "peak RSS (median)",
+                                        "peak RSS (max)", "capped"};
+    for (size_t k = 0; k < sizeof heads / sizeof heads[0]; k++)
+        abr_table_column(t, heads[k], ABR_RIGHT);
+    for (size_t j = 0; j < m->nsp; j++) timing_row(t, m, j);
+    abr_table_para(t, "Per planner, the median over its suites of each row's median run. CPU: "
+                      "user + system time of the planner's process and what it started (wait4); "
+                      "wall: fork to reap; planner CPU: the planner's own CPU time inside its "
+                      "process, without start-up; peak RSS: the process's own peak resident "
+                      "memory beyond the harness pages it inherits at fork; runs: a job that "
+                      "ends ok is repeated (run --repeat-min, --repeat-time); capped: rows a "
+                      "time limit or a memory limit, not a deterministic budget, ended (they "
+                      "may differ on another machine).", ABR_IN_BOTH, true, true);
+}
+
 /* ---- suites ------------------------------------------------------------------------ */
 
 #define SIZES_NOTE "logical: bytes of shape x element bits, packed; physical: after alignment " \
@@ -79,6 +130,7 @@ static void suite_cell(abr_table *t, const abr_model *m, size_t si, size_t j, ab
     char arena[32];
     snprintf(arena, sizeof arena, "%lld", (long long)r->arena);
     abr_put_gap(fresh(tmp), m->rr[i].has_gap, m->rr[i].gap);
+    if (r->capped != NULL) ab_buf_printf(tmp, ", capped: %s", r->capped);
     bool win = m->rr[i].win;
     abr_table_add(t, (abr_cell){.text = arena, .note = text(t, tmp), .strong = win,
                                 .cls = win ? "best" : NULL});
@@ -338,10 +390,12 @@ static ab_status pools(abr_sections *x, abr_store *s, const abr_model *m,
 ab_status abr_sections_build(abr_store *s, const abr_model *m, const abr_report_opts *opt,
                              abr_sections *x, ab_error *err) {
     memset(x, 0, sizeof *x);
-    abr_table *all[] = {&x->planners, &x->suites, &x->io, &x->certificates, &x->failures};
+    abr_table *all[] = {&x->planners, &x->timing, &x->suites, &x->io, &x->certificates,
+                        &x->failures};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) abr_table_init(all[k]);
     ab_buf tmp = {0};
     planners(&x->planners, m, &tmp);
+    timing(&x->timing, m);
     suites(&x->suites, m, &tmp);
     io_table(&x->io, m);
     certificates(&x->certificates, m, &tmp);
@@ -358,7 +412,8 @@ ab_status abr_sections_build(abr_store *s, const abr_model *m, const abr_report_
 
 void abr_sections_free(abr_sections *x) {
     if (x == NULL) return;
-    abr_table *all[] = {&x->planners, &x->suites, &x->io, &x->certificates, &x->failures};
+    abr_table *all[] = {&x->planners, &x->timing, &x->suites, &x->io, &x->certificates,
+                        &x->failures};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) abr_table_free(all[k]);
     for (size_t k = 0; k < x->npools; k++) abr_table_free(&x->pools[k]);
     ab_free(x->pools);

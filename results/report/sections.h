@@ -12,6 +12,7 @@
 
 typedef struct abr_sections {
     abr_table planners;     /* per planner spec: statuses, geomean, proven, wins */
+    abr_table timing;       /* per planner spec: CPU and wall time, peak RSS, capped rows */
     abr_table suites;       /* per suite: sizes, bound, one cell per spec */
     abr_table io;           /* separate against workspace I/O; empty unless --io both */
     abr_table certificates; /* per suite: best arena, best bound, verdict */

@@ -25,7 +25,7 @@
 -- lose the last ones, never the file's consistency).
 
 PRAGMA application_id = 1094865491;  -- 'ABRS': marks an arenabench results file
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 
 -- One invocation of `arenabench run` (or one shard of it).
 CREATE TABLE runs (
@@ -101,9 +101,14 @@ CREATE TABLE results (
     proven_by     TEXT NOT NULL DEFAULT 'none'
                   CHECK (proven_by IN ('none', 'lower-bound', 'ilp', 'exhaustive')),
     proven        INTEGER GENERATED ALWAYS AS (proven_by <> 'none') VIRTUAL,
-    wall_s        REAL,              -- wall-clock seconds of the planner
-    cpu_s         REAL,              -- CPU seconds (user + system) of the planner
-    peak_rss      INTEGER,           -- peak resident set, bytes
+    wall_s        REAL,              -- wall-clock seconds of the planner's process, fork
+                                     -- to reap: the median of its runs (see repeats)
+    cpu_s         REAL,              -- CPU seconds (user + system, wait4) of the planner's
+                                     -- process and what it started: the median of its runs
+    peak_rss      INTEGER,           -- the planner process's own peak resident bytes
+                                     -- beyond the harness pages it inherited at fork; the
+                                     -- largest of its runs (rows before version 3: the
+                                     -- child's ru_maxrss, which counts those pages)
     nodes         INTEGER,           -- search nodes (exact planners)
     signal        INTEGER,           -- the signal that ended a crashed planner
     verdict       TEXT,              -- the checker's verdict word ('ok', 'overlap', ...)
@@ -112,5 +117,23 @@ CREATE TABLE results (
     note          TEXT,              -- the planner's one line on how it ended
     plan          TEXT REFERENCES plans (hash),  -- NULL when there is no plan
     recorded      TEXT NOT NULL,     -- when the row was committed
+    -- Version 3: timing as a benchmark tool keeps it. A job that ends ok is run
+    -- again (a new process each time) up to `run --repeat-min` times while its runs
+    -- take less than `--repeat-time` seconds together; wall_s and cpu_s are the
+    -- medians. Rows migrated from version 2 have repeats 1 and min = max = median.
+    repeats       INTEGER CHECK (repeats IS NULL OR repeats >= 1),
+    cpu_min_s     REAL,              -- the fastest and slowest run's CPU seconds
+    cpu_max_s     REAL,
+    wall_min_s    REAL,              -- the fastest and slowest run's wall seconds
+    wall_max_s    REAL,
+    plan_cpu_s    REAL,              -- the planner's own CPU seconds inside its process,
+                                     -- from before it saw the suite to after it planned
+                                     -- (median), apart from the process's start-up
+    capped        TEXT CHECK (capped IS NULL OR capped IN ('time', 'memory')),
+                                     -- why the row may differ on another machine or
+                                     -- under load: 'time' when a time limit (the runner's,
+                                     -- or the planner's own safety cap) rather than a
+                                     -- deterministic budget stopped it; 'memory' when it
+                                     -- ran out of memory; NULL otherwise
     UNIQUE (run, suite, spec)
 );

@@ -41,7 +41,13 @@ struct abr_store {
  * capacity); 'infeasible' now needs a refutation certificate, which no
  * version-1 row has, so every old 'infeasible' row becomes 'over-capacity'.
  * The results table has no index, view or trigger of its own besides its
- * UNIQUE constraint's, which the new table carries. */
+ * UNIQUE constraint's, which the new table carries.
+ *
+ * 2 -> 3: results gain the columns of repeated timing (repeats, cpu_min_s,
+ * cpu_max_s, wall_min_s, wall_max_s, plan_cpu_s) and capped, added at the end
+ * as schema.sql has them. An old row had one run: repeats 1, min = max = the
+ * one time; a row killed at the runner's time limit is capped 'time', an oom
+ * row 'memory'. */
 #define ABR_RESULTS_COLUMNS                                                     \
     "id, run, suite, spec, status, arena, lower_bound, k, ilp_status, ilp_objective, "  \
     "ilp_bound, proven_by, wall_s, cpu_s, peak_rss, nodes, signal, verdict, "  \
@@ -88,6 +94,20 @@ static const abr_migration builtin_migrations[] = {
         "    FROM results_v1 ORDER BY id;\n"
         "DROP TABLE results_v1;\n"
         "PRAGMA user_version = 2;\n"},
+    {2, "ALTER TABLE results ADD COLUMN repeats INTEGER CHECK (repeats IS NULL OR repeats >= 1);\n"
+        "ALTER TABLE results ADD COLUMN cpu_min_s REAL;\n"
+        "ALTER TABLE results ADD COLUMN cpu_max_s REAL;\n"
+        "ALTER TABLE results ADD COLUMN wall_min_s REAL;\n"
+        "ALTER TABLE results ADD COLUMN wall_max_s REAL;\n"
+        "ALTER TABLE results ADD COLUMN plan_cpu_s REAL;\n"
+        "ALTER TABLE results ADD COLUMN capped TEXT\n"
+        "    CHECK (capped IS NULL OR capped IN ('time', 'memory'));\n"
+        "UPDATE results SET repeats = CASE WHEN wall_s IS NULL THEN NULL ELSE 1 END,\n"
+        "    cpu_min_s = cpu_s, cpu_max_s = cpu_s, wall_min_s = wall_s, wall_max_s = wall_s,\n"
+        "    capped = CASE WHEN status = 'oom' THEN 'memory'\n"
+        "                  WHEN status = 'timeout' AND error LIKE 'exceeded the time limit%'\n"
+        "                  THEN 'time' END;\n"
+        "PRAGMA user_version = 3;\n"},
 };
 
 static const abr_migration *mig_steps = builtin_migrations;
@@ -870,15 +890,16 @@ ab_status abr_plan_get(abr_store *s, const char *hash, int64_t **offsets, size_t
 #define RESULT_DATA                                                                      \
     "spec, status, arena, lower_bound, k, ilp_status, ilp_objective, ilp_bound, proven_by, " \
     "wall_s, cpu_s, peak_rss, nodes, signal, verdict, check_message, error, note, plan, "    \
-    "recorded"
+    "recorded, repeats, cpu_min_s, cpu_max_s, wall_min_s, wall_max_s, plan_cpu_s, capped"
 
 void abr_result_init(abr_result *r) {
     memset(r, 0, sizeof *r);
     r->status = ABE_OK;
     r->proven_by = ABO_PROOF_NONE;
     r->arena = r->lower_bound = r->k = r->ilp_objective = r->ilp_bound = AB_NONE;
-    r->peak_rss = r->nodes = AB_NONE;
-    r->wall_s = r->cpu_s = -1.0;
+    r->peak_rss = r->nodes = r->repeats = AB_NONE;
+    r->wall_s = r->cpu_s = r->cpu_min_s = r->cpu_max_s = r->wall_min_s = r->wall_max_s = -1.0;
+    r->plan_cpu_s = -1.0;
 }
 
 /* Checks what the schema would refuse, to name the field. */
@@ -889,6 +910,10 @@ static ab_status result_valid(abr_store *s, const abr_result *r, ab_error *err) 
     else if ((int)r->proven_by < 0 || r->proven_by >= ABO_NPROOFS) why = "an unknown proof";
     else if (r->k != AB_NONE && r->k < 1) why = "a coarsening k below 1";
     else if (r->offsets == NULL && r->noffsets > 0) why = "offsets missing";
+    else if (r->repeats != AB_NONE && r->repeats < 1) why = "repeats below 1";
+    else if (r->capped != NULL && strcmp(r->capped, "time") != 0 &&
+             strcmp(r->capped, "memory") != 0)
+        why = "capped is neither time nor memory";
     if (why == NULL) return AB_OK;
     return ab_fail(err, AB_EINPUT, "%s: cannot record a result of run %lld: %s", s->path,
                    (long long)r->run, why);
@@ -915,7 +940,7 @@ static int put_row(abr_store *s, const abr_result *r, const char *plan_hash) {
     sqlite3_stmt *st;
     int rc = prepare(s, "INSERT INTO results (run, suite, " RESULT_DATA ") VALUES "
                         "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                        NOW_SQL ")", &st);
+                        NOW_SQL ", ?, ?, ?, ?, ?, ?, ?)", &st);
     if (rc != SQLITE_OK) return rc;
     binder b = {st, 0, SQLITE_OK};
     b_i64(&b, r->run);
@@ -939,6 +964,13 @@ static int put_row(abr_store *s, const abr_result *r, const char *plan_hash) {
     b_str(&b, r->error);
     b_str(&b, r->note);
     b_str(&b, plan_hash[0] ? plan_hash : NULL);
+    b_i64(&b, r->repeats);
+    b_real(&b, r->cpu_min_s);
+    b_real(&b, r->cpu_max_s);
+    b_real(&b, r->wall_min_s);
+    b_real(&b, r->wall_max_s);
+    b_real(&b, r->plan_cpu_s);
+    b_str(&b, r->capped);
     rc = b.rc == SQLITE_OK ? step_done(st) : b.rc;
     sqlite3_finalize(st);
     return rc;
@@ -1030,6 +1062,13 @@ static ab_status read_row(abr_store *s, sqlite3_stmt *st, abr_pool **pool, abr_r
     r->note = c_str(&c);
     c_hash(&c, r->plan_hash);
     r->recorded = c_str(&c);
+    r->repeats = c_i64(&c);
+    r->cpu_min_s = c_real(&c);
+    r->cpu_max_s = c_real(&c);
+    r->wall_min_s = c_real(&c);
+    r->wall_max_s = c_real(&c);
+    r->plan_cpu_s = c_real(&c);
+    r->capped = c_str(&c);
     if (c.oom) return oom(s, err);
     if (!(status != NULL && abe_status_parse(status, &r->status)) || !abo_proof_parse(proof, &r->proven_by))
         return ab_fail(err, AB_EINPUT, "%s: a result of run %lld has an unknown status or proof",
@@ -1047,7 +1086,9 @@ ab_status abr_rows_read(abr_store *s, int64_t run, abr_rows *out, ab_error *err)
                    "r.run, r.suite, r.spec, r.status, r.arena, r.lower_bound, r.k, r.ilp_status, "
                    "r.ilp_objective, r.ilp_bound, r.proven_by, r.wall_s, r.cpu_s, r.peak_rss, "
                    "r.nodes, r.signal, r.verdict, r.check_message, r.error, r.note, r.plan, "
-                   "r.recorded FROM results r JOIN suites s ON s.id = r.suite WHERE r.run = ? "
+                   "r.recorded, r.repeats, r.cpu_min_s, r.cpu_max_s, r.wall_min_s, r.wall_max_s, "
+                   "r.plan_cpu_s, r.capped "
+                   "FROM results r JOIN suites s ON s.id = r.suite WHERE r.run = ? "
                    "ORDER BY s.name, s.hash, r.spec", &st) != SQLITE_OK)
         return db_fail(s, err, "cannot read the results of run %lld", (long long)run);
     size_t cap = 0;

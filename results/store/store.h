@@ -45,7 +45,7 @@
 
 /* The schema version this code reads and writes (PRAGMA user_version);
  * schema.sql sets the same number. */
-#define ABR_SCHEMA_VERSION 2
+#define ABR_SCHEMA_VERSION 3
 
 /* How long a call waits for another process holding the file's write lock. */
 #define ABR_BUSY_TIMEOUT_MS 10000
@@ -192,8 +192,12 @@ typedef struct abr_result {
     const char *ilp_status;    /* GLPK's outcome ("optimal", ...) when an ILP ran */
     int64_t ilp_objective, ilp_bound;
     abo_proof proven_by;       /* ABO_PROOF_NONE unless certified */
-    double wall_s, cpu_s;      /* seconds */
-    int64_t peak_rss;          /* bytes */
+    double wall_s, cpu_s;      /* seconds: the medians of the runs */
+    int64_t peak_rss;          /* bytes: the process's own peak, the largest of the runs */
+    int64_t repeats;           /* runs behind the times (>= 1) */
+    double cpu_min_s, cpu_max_s, wall_min_s, wall_max_s; /* seconds */
+    double plan_cpu_s;         /* the planner's own CPU seconds in its process (median) */
+    const char *capped;        /* NULL, "time" or "memory" (schema.sql) */
     int64_t nodes;             /* search nodes */
     int signal;                /* the signal that ended a crashed planner */
     const char *verdict;       /* the checker's verdict word */

@@ -1,0 +1,116 @@
+-- schema.sql — the arenabench results database (DESIGN.md §6).
+--
+-- This file is the single source of the schema. CMake embeds it, byte for
+-- byte, into the library (a generated schema_sql.c) and results/store.c runs
+-- it, in one transaction, on a new or empty (version 0) file.
+--
+-- Versioning: PRAGMA user_version below is the schema version. store.h knows
+-- the same number (ABR_SCHEMA_VERSION) and checks that this file sets it.
+-- Opening an older file runs the migration steps of store.c, one version at a
+-- time, all in one transaction; a newer file is refused. To change the schema:
+-- edit the tables here, bump user_version and ABR_SCHEMA_VERSION, and add the
+-- step from the previous version to the `migrations` table in store.c.
+--
+-- Conventions:
+--   * times are UTC text 'YYYY-MM-DDTHH:MM:SS.SSSZ' (they sort as text);
+--   * sizes, offsets and bounds are bytes (INTEGER); NULL is "unknown" or
+--     "does not apply", never zero in disguise;
+--   * hashes are SHA-256 in lower-case hex (64 characters);
+--   * enumerations are stored as words and checked by CHECK constraints;
+--   * ids are local to one file: `merge` maps them, by run_key for runs, by
+--     hash for suites and plans.
+--
+-- The connection runs with foreign_keys=ON, journal_mode=WAL and
+-- synchronous=NORMAL (a kill -9 loses no committed result; power loss may
+-- lose the last ones, never the file's consistency).
+
+PRAGMA application_id = 1094865491;  -- 'ABRS': marks an arenabench results file
+PRAGMA user_version = 2;
+
+-- One invocation of `arenabench run` (or one shard of it).
+CREATE TABLE runs (
+    id        INTEGER PRIMARY KEY,
+    run_key   TEXT NOT NULL UNIQUE,  -- identity of the run across files: every shard
+                                     -- of one run carries the same key, and `merge`
+                                     -- joins runs with equal keys into one; a random
+                                     -- 128-bit hex key when the caller gives none
+    tag       TEXT,                  -- e.g. 'nightly'; compare pairs runs of one tag
+    revision  TEXT,                  -- git revision of the code that ran
+    host      TEXT,                  -- machine name; a merged run lists the distinct
+                                     -- hosts of its shards, joined by ','
+    command   TEXT,                  -- the command line
+    started   TEXT NOT NULL,         -- merged: the earliest shard start
+    finished  TEXT,                  -- NULL while running; merged: the latest shard
+                                     -- end, NULL while any shard is unfinished
+    status    TEXT NOT NULL DEFAULT 'running'
+              CHECK (status IN ('running', 'done', 'interrupted', 'failed'))
+);
+CREATE INDEX runs_by_tag ON runs (tag, started);
+
+-- A suite, identified by the SHA-256 of its canonical text: an edited suite
+-- is a new suite (a new row with the same name), the same text is one row.
+CREATE TABLE suites (
+    id              INTEGER PRIMARY KEY,
+    name            TEXT NOT NULL,
+    hash            TEXT NOT NULL UNIQUE CHECK (length(hash) = 64),
+    tensors         INTEGER NOT NULL CHECK (tensors >= 0),  -- all tensors, I/O included
+    lower_bound     INTEGER,   -- best known lower bound on the arena
+    optimum         INTEGER,   -- known optimum (the suite's expect: optimum)
+    logical_bytes   INTEGER,   -- from shape and element bits, packed
+    physical_bytes  INTEGER,   -- after alignment and padding
+    peak_live_bytes INTEGER,   -- the max-load bound over arena tensors
+    io_bytes        INTEGER,   -- I/O bytes kept outside the arena (io: separate)
+    source          TEXT,      -- the path it was first loaded from
+    text            TEXT NOT NULL  -- the canonical suite text that was hashed, so
+                                   -- reports can redraw plans after the file moved
+);
+CREATE INDEX suites_by_name ON suites (name, hash);
+
+-- A plan, stored once however many results share it.
+-- offsets: for tensor i = 0 .. tensors-1 of the arena view of the suite (the
+-- in-arena tensors in file order, ab_problem_arena_view), the offset encoded
+-- as zigzag(offset) = (offset << 1) ^ (offset >> 63) in unsigned LEB128:
+-- 7 bits a byte, low bits first, high bit set on every byte but the last.
+-- hash is the SHA-256 of that blob (so the blob's bytes decide identity).
+CREATE TABLE plans (
+    hash     TEXT PRIMARY KEY CHECK (length(hash) = 64),
+    tensors  INTEGER NOT NULL CHECK (tensors >= 0),
+    offsets  BLOB NOT NULL
+) WITHOUT ROWID;
+
+-- One row per (run, suite, planner spec): `run --resume` fills only the
+-- missing pairs, and the store refuses a second row for a pair.
+CREATE TABLE results (
+    id            INTEGER PRIMARY KEY,
+    run           INTEGER NOT NULL REFERENCES runs (id),
+    suite         INTEGER NOT NULL REFERENCES suites (id),
+    spec          TEXT NOT NULL,     -- planner spec as given, e.g. 'first-fit:order=size'
+    status        TEXT NOT NULL
+                  CHECK (status IN ('ok', 'invalid', 'timeout', 'crash', 'oom',
+                                    'over-capacity', 'infeasible', 'error')),
+                                 -- over-capacity: a valid plan whose arena exceeds the
+                                 -- capacity; infeasible: proven that no plan fits (the
+                                 -- certificate, method and bound, in check_message and
+                                 -- lower_bound). Version 1 had no over-capacity.
+    arena         INTEGER,           -- arena of the plan, when there is one
+    lower_bound   INTEGER,           -- the bound the gap is measured against
+    k             INTEGER CHECK (k IS NULL OR k >= 1),  -- coarsening, when used
+    ilp_status    TEXT,              -- GLPK's outcome ('optimal', 'feasible', ...)
+    ilp_objective INTEGER,           -- the ILP's best arena
+    ilp_bound     INTEGER,           -- the ILP's proven lower bound (rounded up)
+    proven_by     TEXT NOT NULL DEFAULT 'none'
+                  CHECK (proven_by IN ('none', 'lower-bound', 'ilp', 'exhaustive')),
+    proven        INTEGER GENERATED ALWAYS AS (proven_by <> 'none') VIRTUAL,
+    wall_s        REAL,              -- wall-clock seconds of the planner
+    cpu_s         REAL,              -- CPU seconds (user + system) of the planner
+    peak_rss      INTEGER,           -- peak resident set, bytes
+    nodes         INTEGER,           -- search nodes (exact planners)
+    signal        INTEGER,           -- the signal that ended a crashed planner
+    verdict       TEXT,              -- the checker's verdict word ('ok', 'overlap', ...)
+    check_message TEXT,              -- the checker's messages, when not valid
+    error         TEXT,              -- what went wrong, for status 'error' and others
+    note          TEXT,              -- the planner's one line on how it ended
+    plan          TEXT REFERENCES plans (hash),  -- NULL when there is no plan
+    recorded      TEXT NOT NULL,     -- when the row was committed
+    UNIQUE (run, suite, spec)
+);
