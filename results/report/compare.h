@@ -71,7 +71,10 @@
  *              "base": ROW, "head": ROW, "arena_ratio", "cpu_ratio"}],
  *    "changes": [{"class": "regression" | "warning" | "improvement" |
  *                 "not judged" | "other" | "new/gone", "change": word,
- *                 "suite", "hash", "base": ROW|null, "head": ROW|null,
+ *                 "suite", "hash" (null for spec new/gone),
+ *                 "base_spec", "head_spec" (the pair's; absent for a
+ *                 contradiction, whose base is the refuting row and head the
+ *                 packing one), "base": ROW|null, "head": ROW|null,
  *                 "rows": count (spec new/gone only)}],
  *    "notice": null | {"specs_gone": [..], "specs_new": [..], "hints": [..]},
  *    "summary": {"matched", "unchanged", "regressions", "warnings",
