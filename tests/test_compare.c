@@ -1,9 +1,11 @@
 /*
  * test_compare.c — base run against head run: each kind of regression is
- * found (a grown arena, ok to each failure, a lost proof, a slowdown past
- * both thresholds), slowdowns under either threshold are not, improvements
- * and new/gone pairs are listed but are not regressions, an edited suite is
- * a new pair, the table is deterministic, and the default runs resolve.
+ * found (a grown arena, ok to each failure, a lost proof), a CPU slowdown
+ * past both thresholds is a warning (a regression with fail_on_time),
+ * slowdowns under either threshold are not, improvements and new/gone pairs
+ * are listed but are not regressions, an edited suite is a new pair, the
+ * table is deterministic, and the default runs resolve. Spread, capped rows
+ * and spec pairs: tests/test_compare_pairs.c.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -54,12 +56,12 @@ static int64_t suite(abr_store *s, const char *name, const char *text) {
     return id;
 }
 
-/* One side of a pair; status ok unless given, wall 0.25 s unless given. */
+/* One side of a pair; status ok unless given, CPU and wall 0.25 s unless given. */
 typedef struct side {
     abe_status status;
     int64_t arena;
     abo_proof proof;
-    double wall;
+    double cpu;
     int signal;
     const char *error;
     int64_t lb; /* the row's lower bound; 100 when 0 */
@@ -75,7 +77,8 @@ static void result(abr_store *s, int64_t run, int64_t su, const char *spec, side
     r.arena = w.status == ABE_OK ? (w.arena ? w.arena : 100) : AB_NONE;
     r.lower_bound = w.lb ? w.lb : 100;
     r.proven_by = w.proof;
-    r.wall_s = w.wall ? w.wall : 0.25;
+    r.cpu_s = w.cpu ? w.cpu : 0.25;
+    r.wall_s = 0.25; /* compare never judges wall time */
     r.signal = w.signal;
     r.error = w.error;
     ab_error err;
@@ -213,27 +216,42 @@ Test(compare, finds_a_lost_proof) {
     free(o.text);
 }
 
-Test(compare, finds_a_slowdown_past_both_thresholds) {
-    outcome o = pair((side){.wall = 0.2}, (side){.wall = 0.5}, NULL);
-    cr_assert_eq(o.sum.regressions, 1);
+Test(compare, warns_of_a_cpu_slowdown_past_both_thresholds) {
+    outcome o = pair((side){.cpu = 0.2}, (side){.cpu = 0.5}, NULL);
+    cr_assert_eq(o.sum.regressions, 0, "a timing change is a warning");
+    cr_assert_eq(o.sum.warnings, 1);
     cr_assert_eq(o.sum.by_change[ABR_CHANGE_SLOWER], 1);
-    HAS(o.text, "| REGRESSION | slower | s | first-fit | 0.200 s | 0.500 s | x2.50 |");
+    HAS(o.text, "| warning | slower | s | first-fit | 200.00 ms | 500.00 ms | CPU x2.50; head's "
+                "least 500.00 ms vs base's greatest 200.00 ms |");
+    HAS(o.text, "Result: no regression; 1 timing warnings.");
     free(o.text);
     /* Exactly at both thresholds counts. */
-    o = pair((side){.wall = 0.1}, (side){.wall = 0.2}, NULL);
+    o = pair((side){.cpu = 0.1}, (side){.cpu = 0.15}, NULL);
+    cr_assert_eq(o.sum.warnings, 1);
+    free(o.text);
+}
+
+Test(compare, fails_on_a_slowdown_when_asked) {
+    abr_compare_opts opt;
+    abr_compare_opts_init(&opt);
+    opt.fail_on_time = true;
+    outcome o = pair((side){.cpu = 0.2}, (side){.cpu = 0.5}, &opt);
     cr_assert_eq(o.sum.regressions, 1);
+    cr_assert_eq(o.sum.warnings, 0);
+    HAS(o.text, "| REGRESSION | slower | s | first-fit |");
+    HAS(o.text, "Result: REGRESSION (1).");
     free(o.text);
 }
 
 Test(compare, ignores_a_slowdown_under_either_threshold) {
-    outcome o = pair((side){.wall = 1.0}, (side){.wall = 1.5}, NULL); /* 1.5x, +0.5 s */
-    cr_assert_eq(o.sum.regressions, 0);
+    outcome o = pair((side){.cpu = 1.0}, (side){.cpu = 1.45}, NULL); /* 1.45x, +0.45 s */
+    cr_assert_eq(o.sum.regressions + o.sum.warnings, 0);
     cr_assert_eq(o.sum.unchanged, 1);
     HAS(o.text, "No changes.");
     HAS(o.text, "Result: no regression.");
     free(o.text);
-    o = pair((side){.wall = 0.010}, (side){.wall = 0.030}, NULL); /* 3x, +20 ms */
-    cr_assert_eq(o.sum.regressions, 0);
+    o = pair((side){.cpu = 0.010}, (side){.cpu = 0.050}, NULL); /* 5x, +40 ms */
+    cr_assert_eq(o.sum.regressions + o.sum.warnings, 0);
     cr_assert_eq(o.sum.unchanged, 1);
     free(o.text);
 }
@@ -241,19 +259,59 @@ Test(compare, ignores_a_slowdown_under_either_threshold) {
 Test(compare, honours_configured_thresholds) {
     abr_compare_opts opt;
     abr_compare_opts_init(&opt);
-    cr_assert_float_eq(opt.slow_ratio, 2.0, 1e-12);
-    cr_assert_float_eq(opt.slow_min_s, 0.100, 1e-12);
+    cr_assert_float_eq(opt.slow_ratio, 1.5, 1e-12);
+    cr_assert_float_eq(opt.slow_min_s, 0.050, 1e-12);
+    cr_assert_float_eq(opt.fast_ratio, 1.5, 1e-12);
+    cr_assert_float_eq(opt.fast_min_s, 0.050, 1e-12);
+    cr_assert(!opt.fail_on_time);
     opt.slow_ratio = 1.2;
     opt.slow_min_s = 0.01;
-    outcome o = pair((side){.wall = 0.010}, (side){.wall = 0.030}, &opt);
-    cr_assert_eq(o.sum.regressions, 1);
-    HAS(o.text, "grows x1.20 and by at least 0.010 s");
+    outcome o = pair((side){.cpu = 0.010}, (side){.cpu = 0.030}, &opt);
+    cr_assert_eq(o.sum.warnings, 1);
+    HAS(o.text, "slower when head's least time is at least x1.20 base's greatest and 0.010 s "
+                "more; faster when base's least is x1.50 head's greatest and 0.050 s more");
     free(o.text);
     opt.slow_ratio = 4.0;
     opt.slow_min_s = 0;
-    o = pair((side){.wall = 0.010}, (side){.wall = 0.030}, &opt);
-    cr_assert_eq(o.sum.regressions, 0);
+    o = pair((side){.cpu = 0.010}, (side){.cpu = 0.030}, &opt);
+    cr_assert_eq(o.sum.warnings, 0);
     free(o.text);
+    /* faster has its own pair of thresholds */
+    opt.fast_ratio = 1.1;
+    opt.fast_min_s = 0.001;
+    o = pair((side){.cpu = 0.030}, (side){.cpu = 0.025}, &opt);
+    cr_assert_eq(o.sum.by_change[ABR_CHANGE_FASTER], 1, "%s", o.text);
+    free(o.text);
+    opt.fast_ratio = 1.5;
+    o = pair((side){.cpu = 0.030}, (side){.cpu = 0.025}, &opt);
+    cr_assert_eq(o.sum.by_change[ABR_CHANGE_FASTER], 0, "%s", o.text);
+    free(o.text);
+}
+
+Test(compare, judges_cpu_time_never_wall_time) {
+    char *path = db_path();
+    abr_store *s = open_db(path);
+    int64_t r0 = begin(s, "nightly", "aaa"), su = suite(s, "s", "suite: s\n");
+    abr_result r;
+    abr_result_init(&r);
+    r.run = r0, r.suite = su, r.spec = "first-fit", r.arena = 100, r.lower_bound = 100;
+    r.cpu_s = 0.2, r.wall_s = 0.2;
+    ab_error err;
+    cr_assert_eq(abr_result_put(s, &r, &err), AB_OK, "%s", err.msg);
+    int64_t r1 = begin(s, "nightly", "bbb");
+    r.run = r1, r.wall_s = 9.0; /* a busy machine: the wall clock grew, the CPU time not */
+    cr_assert_eq(abr_result_put(s, &r, &err), AB_OK, "%s", err.msg);
+    int64_t r2 = begin(s, "nightly", "ccc");
+    r.run = r2, r.cpu_s = -1; /* CPU time unknown: not judged */
+    cr_assert_eq(abr_result_put(s, &r, &err), AB_OK, "%s", err.msg);
+    abr_close(s);
+    outcome o = compare(path, r0, r1, NULL);
+    cr_assert_eq(o.sum.unchanged, 1, "%s", o.text);
+    free(o.text);
+    o = compare(path, r0, r2, NULL);
+    cr_assert_eq(o.sum.unchanged, 1, "%s", o.text);
+    free(o.text);
+    free(path);
 }
 
 Test(compare, refuses_bad_thresholds_and_unknown_runs) {
@@ -291,9 +349,10 @@ Test(compare, lists_improvements_without_failing) {
     cr_assert_eq(o.sum.by_change[ABR_CHANGE_PROVEN], 1);
     HAS(o.text, "| improvement | newly proven | s | first-fit | none | ilp |");
     free(o.text);
-    o = pair((side){.wall = 3.0}, (side){.wall = 1.0}, NULL);
+    o = pair((side){.cpu = 3.0}, (side){.cpu = 1.0}, NULL);
     cr_assert_eq(o.sum.by_change[ABR_CHANGE_FASTER], 1);
-    HAS(o.text, "| improvement | faster | s | first-fit | 3.000 s | 1.000 s | x0.33 |");
+    HAS(o.text, "| improvement | faster | s | first-fit | 3.000 s | 1.000 s | CPU x0.33; head's "
+                "greatest 1.000 s vs base's least 3.000 s |");
     cr_assert_eq(o.sum.regressions, 0);
     HAS(o.text, "Result: no regression.");
     free(o.text);
@@ -324,12 +383,16 @@ Test(compare, an_edited_suite_is_new_and_gone_not_a_regression) {
     outcome o = compare(path, r0, r1, NULL);
     cr_assert_eq(o.sum.regressions, 0);
     cr_assert_eq(o.sum.added, 1);
-    cr_assert_eq(o.sum.removed, 2);
+    cr_assert_eq(o.sum.removed, 1);
+    cr_assert_eq(o.sum.specs_gone, 1, "a spec of base only is one line");
     cr_assert_eq(o.sum.matched, 0);
     HAS(o.text, "| note | new | resnet@");
     HAS(o.text, "| first-fit | - | ok 900 |");
     HAS(o.text, "| note | gone | resnet@");
-    HAS(o.text, "| dropped | ok 100 | - |");
+    HAS(o.text, "| first-fit | ok 100 | - |");
+    HAS(o.text, "| note | spec gone | (1 suites) | dropped | 1 rows | - | no rows of dropped in "
+                "head |");
+    HAS(o.text, "Result: nothing compared");
     free(o.text);
     free(path);
 }
@@ -350,10 +413,10 @@ static char *big(int64_t *r0, int64_t *r1) {
         {"p-fix", {.status = ABE_CRASH, .signal = 6}, {0}},
         {"p-lose", {.proof = ABO_PROOF_LOWER_BOUND}, {0}},
         {"p-gain", {0}, {.proof = ABO_PROOF_EXHAUSTIVE}},
-        {"p-slow", {.wall = 0.2}, {.wall = 0.5}},
-        {"p-fast", {.wall = 0.5}, {.wall = 0.2}},
-        {"p-slow-small", {.wall = 0.010}, {.wall = 0.030}},
-        {"p-slow-ratio", {.wall = 1.0}, {.wall = 1.5}},
+        {"p-slow", {.cpu = 0.2}, {.cpu = 0.5}},
+        {"p-fast", {.cpu = 0.5}, {.cpu = 0.2}},
+        {"p-slow-small", {.cpu = 0.010}, {.cpu = 0.050}},
+        {"p-slow-ratio", {.cpu = 1.0}, {.cpu = 1.45}},
         {"p-fail-change", {.status = ABE_TIMEOUT}, {.status = ABE_OOM}},
         {"p-same", {0}, {0}},
     };
@@ -376,30 +439,38 @@ Test(compare, counts_every_change_once) {
     outcome o = compare(path, r0, r1, NULL);
     cr_assert_eq(o.sum.matched, 12);
     cr_assert_eq(o.sum.unchanged, 3);
-    cr_assert_eq(o.sum.regressions, 4);
+    cr_assert_eq(o.sum.regressions, 3);
+    cr_assert_eq(o.sum.warnings, 1);
     cr_assert_eq(o.sum.improvements, 4);
     cr_assert_eq(o.sum.other, 1);
-    cr_assert_eq(o.sum.added, 1);
-    cr_assert_eq(o.sum.removed, 1);
-    for (int k = 0; k < ABR_NCHANGES; k++) /* no row is infeasible: no contradiction */
-        cr_assert_eq(o.sum.by_change[k], k == ABR_CHANGE_CONTRADICTION ? 0 : 1, "%s",
-                     abr_change_word((abr_change)k));
+    cr_assert_eq(o.sum.specs_new, 1);
+    cr_assert_eq(o.sum.specs_gone, 1);
+    for (int k = 0; k < ABR_NCHANGES; k++) { /* no contradiction, capped or edited suite */
+        bool none = k == ABR_CHANGE_CONTRADICTION || k == ABR_CHANGE_CAPPED ||
+                    k == ABR_CHANGE_NEW || k == ABR_CHANGE_GONE;
+        cr_assert_eq(o.sum.by_change[k], none ? 0 : 1, "%s", abr_change_word((abr_change)k));
+    }
     HAS(o.text, "# arenabench compare: run 1 -> run 2\n");
     HAS(o.text, "| revision | aaa | bbb |");
     HAS(o.text, "| results | 13 | 13 |");
     HAS(o.text, "| REGRESSION | failed | s | p-break | ok 100 | timeout | killed \\| at 10 s |");
     HAS(o.text, "| improvement | fixed | s | p-fix | crash | ok 100 |");
-    HAS(o.text, "4 regressions, 4 improvements, 1 other changes, 1 new, 1 gone; 12 pairs "
-                "matched, 3 unchanged.\nResult: REGRESSION (4).\n");
-    /* One line per change, in spec order. */
-    const char *order[] = {"p-break", "p-fail-change", "p-fast", "p-fix", "p-gain", "p-gone",
-                           "p-grow", "p-lose", "p-new", "p-shrink", "p-slow |"};
+    HAS(o.text, "3 regressions, 1 warnings, 4 improvements, 0 not judged, 1 other changes, 0 "
+                "new, 0 gone, 1 specs new, 1 specs gone; 12 pairs matched, 3 unchanged.\n"
+                "Result: REGRESSION (3).\n");
+    /* One line per change, in spec order; the specs of one side only after them. */
+    const char *order[] = {"p-break", "p-fail-change", "p-fast", "p-fix", "p-gain", "p-grow",
+                           "p-lose", "p-shrink", "p-slow |", "p-gone", "p-new"};
     for (size_t i = 1; i < sizeof order / sizeof order[0]; i++)
         cr_assert(strstr(o.text, order[i - 1]) < strstr(o.text, order[i]), "%s before %s",
                   order[i - 1], order[i]);
+    char *pairs = strstr(o.text, "## Spec pairs"); /* every spec is listed there */
+    cr_assert_not_null(pairs);
+    *pairs = '\0';
     cr_assert_null(strstr(o.text, "p-same"));
     cr_assert_null(strstr(o.text, "p-slow-small"));
     cr_assert_null(strstr(o.text, "p-slow-ratio"));
+    HAS(pairs + 1, "| p-same | p-same | 1 | 1 | 1 | x1.0000 (1) | x1.0000 (1) |");
     free(o.text);
     free(path);
 }
@@ -488,7 +559,9 @@ Test(compare, words_and_classes) {
     cr_assert_str_eq(abr_change_word(ABR_CHANGE_ARENA_GREW), "arena grew");
     cr_assert_str_eq(abr_change_word((abr_change)99), "?");
     cr_assert(abr_change_is_regression(ABR_CHANGE_FAILED));
-    cr_assert(abr_change_is_regression(ABR_CHANGE_SLOWER));
+    cr_assert(!abr_change_is_regression(ABR_CHANGE_SLOWER), "a warning unless fail_on_time");
+    cr_assert(!abr_change_is_regression(ABR_CHANGE_CAPPED));
+    cr_assert(!abr_change_is_regression(ABR_CHANGE_SPEC_GONE));
     cr_assert(!abr_change_is_regression(ABR_CHANGE_FASTER));
     cr_assert(!abr_change_is_regression(ABR_CHANGE_NEW));
     cr_assert(!abr_change_is_regression(ABR_CHANGE_STATUS));

@@ -76,6 +76,7 @@ static const abc_option run_options[] = {
 static const abc_option report_options[] = {
     DB_OPTION,
     RUN_OPTION,
+    {"tag", 0, "T", 0, "the latest run tagged T (instead of --run)"},
     {"format", 0, "F", 0, "md (default), html, csv (one row per result) or json"},
     {"output", 'o', "F", 0, "write there (default stdout)"},
     {0}};
@@ -86,9 +87,20 @@ static const abc_option compare_options[] = {
      "the run to judge (default: the latest, with --tag the latest so tagged)"},
     {"base", 0, "ID", 0, "the run to judge it against (default: the previous run with the\n"
                          "head's tag; when there is none, nothing to compare: exit 0)"},
+    {"run", 0, "ID", 0, "one run as both base and head: A/B pairs within it (with --pair)"},
     {"tag", 0, "T", 0, "pick the head among runs tagged T"},
-    {"slow-ratio", 0, "R", 0, "slowdown ratio that counts (default 2)"},
-    {"slow-min", 0, "S", 0, "and the least increase in seconds (default 0.1)"},
+    {"pair", 0, "A=B", ABH_MAX_SPECS,
+     "match base rows of spec A with head rows of spec B (repeatable);\n"
+     "one '*' a side stands for any text: '*=*:round=64'"},
+    {"base-spec", 0, "A", 0, "with --head-spec: one pair, for specs that --pair cannot split"},
+    {"head-spec", 0, "B", 0, "the head side of --base-spec"},
+    {"slow-ratio", 0, "R", 0, "slower when head's least CPU time >= R x base's greatest\n"
+                              "(default 1.5)"},
+    {"slow-min", 0, "S", 0, "and at least S seconds more (default 0.05)"},
+    {"fast-ratio", 0, "R", 0, "faster, the same the other way (default 1.5)"},
+    {"fast-min", 0, "S", 0, "(default 0.05)"},
+    {"fail-on-time", 0, NULL, 0, "a slowdown is a regression (exit 1), not a warning"},
+    {"format", 0, "F", 0, "text (default) or json (one object: pairs, rows, changes, verdict)"},
     {0}};
 
 static const abc_option show_plan_options[] = {
@@ -222,7 +234,7 @@ static const abc_command commands[] = {
      .max_operands = -1,
      .run = abc_run},
     {.name = "report",
-     .usage = "report [--db F] [--run ID|latest] [--format md|html|csv|json] [-o F]",
+     .usage = "report [--db F] [--run ID|latest | --tag T] [--format md|html|csv|json] [-o F]",
      .summary = "Render a run's results: per-planner summary, per-suite table, certificates, "
                 "failures.",
      .help = "\nContents: a per-planner summary (suites, valid, invalid, timeouts, crashes, geometric\n"
@@ -237,15 +249,27 @@ static const abc_command commands[] = {
      .max_operands = 0,
      .run = abc_report},
     {.name = "compare",
-     .usage = "compare [--db F] [--base ID] [--head ID] [--tag T] [--slow-ratio R] [--slow-min S]",
-     .summary = "Compare two runs; exit 1 when the head regressed.",
-     .help = "\nRows are matched by suite content and planner spec. A regression is an arena that\n"
-             "grew, a result that went from ok to invalid/timeout/crash/oom/error, a lost optimality\n"
-             "proof, or a slowdown beyond both thresholds (default 2x and at least 0.1 s).\n"
-             "Improvements, new and gone pairs are listed too.\n",
+     .usage = "compare [--db F] [--base ID] [--head ID | --run ID] [--tag T] [--pair A=B]...\n"
+              "        [--slow-ratio R] [--slow-min S] [--fail-on-time] [--format text|json]",
+     .summary = "Compare two runs (or specs); exit 1 when the head regressed.",
+     .help = "\nRows are matched by suite content and planner spec, or with --pair by spec A in\n"
+             "base and spec B in head (the same run with --run). A regression is an arena that\n"
+             "grew, a result that went from ok to invalid/timeout/crash/oom/error, a lost\n"
+             "optimality proof, or an infeasibility proof contradicted by a plan. Time is judged\n"
+             "on CPU time against the spread of both sides (head's least beyond base's greatest\n"
+             "by the ratio and the minimum): a warning unless --fail-on-time. A row stopped on\n"
+             "its safety cap (capped: time) is not judged on arena or proof: listed apart.\n"
+             "Improvements, new and gone pairs are listed too; when specs changed between the\n"
+             "runs, a notice says so and suggests --pair. Then, per spec pair, the geometric\n"
+             "mean of head/base arena and CPU time (with --pair, per suite too).\n",
      .options = compare_options,
      .column = 23,
-     .more = "\nExit status: 0 no regression; 1 a regression; 2 bad usage or no such run.\n",
+     .more = "\nExamples:\n"
+             "  arenabench compare --tag nightly\n"
+             "  arenabench compare --pair 'tflm-greedy=tflm-greedy:round=64'\n"
+             "  arenabench compare --run latest --pair 'first-fit=best-fit' --format json\n"
+             "\nExit status: 0 no regression (timing warnings included); 1 a regression; 2 bad\n"
+             "usage or no such run; 3 internal error.\n",
      .max_operands = 0,
      .run = abc_compare},
     {.name = "ilp",

@@ -1,8 +1,10 @@
 /*
  * compare.c — `arenabench compare`: judges a head run against a base run of
- * the results database; exit 1 when the head regressed.
+ * the results database (or spec A against spec B, across runs or within
+ * one); exit 1 when the head regressed.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "core/buf.h"
 #include "harness/cli/commands.h"
@@ -11,24 +13,71 @@
 #include "results/report/compare.h"
 #include "results/store/store.h"
 
-/* The thresholds into opt; returns 0 or the exit code of a misuse. */
-static int parse_thresholds(const abc_args *a, abr_compare_opts *opt) {
-    const char *ratio = abc_opt(a, "slow-ratio", NULL), *min = abc_opt(a, "slow-min", NULL);
+/* One threshold option into *v (unchanged when not given); 0 or the exit
+ * code of a misuse. A ratio is >= 1, a minimum >= 0 seconds. */
+static int parse_threshold(const abc_args *a, const char *name, bool ratio, double *v) {
+    const char *s = abc_opt(a, name, NULL);
+    if (s == NULL) return 0;
+    if (!abc_parse_number(s, v, !ratio) || (ratio && *v < 1))
+        return abc_usage_error(a->cmd, "--%s takes %s, not '%s'", name,
+                               ratio ? "a number >= 1" : "seconds >= 0", s);
+    return 0;
+}
+
+static int parse_format(const abc_args *a, abr_compare_format *f) {
+    const char *s = abc_opt(a, "format", "text");
+    if (strcmp(s, "text") == 0) *f = ABR_COMPARE_TEXT;
+    else if (strcmp(s, "json") == 0) *f = ABR_COMPARE_JSON;
+    else return abc_usage_error(a->cmd, "--format takes text or json, not '%s'", s);
+    return 0;
+}
+
+/* The options into opt; pairs (room for ABH_MAX_SPECS + 1) and their text in
+ * *bufs (owned by the caller, ab_free). 0 or the exit code of a misuse. */
+static int parse_opts(const abc_args *a, abr_compare_opts *opt, abr_spec_pair *pairs,
+                      char **bufs) {
     abr_compare_opts_init(opt);
-    if (ratio && (!abc_parse_number(ratio, &opt->slow_ratio, false) || opt->slow_ratio < 1))
-        return abc_usage_error(a->cmd, "--slow-ratio takes a number >= 1, not '%s'", ratio);
-    if (min && !abc_parse_number(min, &opt->slow_min_s, true))
-        return abc_usage_error(a->cmd, "--slow-min takes seconds >= 0, not '%s'", min);
+    int rc = parse_threshold(a, "slow-ratio", true, &opt->slow_ratio);
+    if (rc == 0) rc = parse_threshold(a, "slow-min", false, &opt->slow_min_s);
+    if (rc == 0) rc = parse_threshold(a, "fast-ratio", true, &opt->fast_ratio);
+    if (rc == 0) rc = parse_threshold(a, "fast-min", false, &opt->fast_min_s);
+    if (rc == 0) rc = parse_format(a, &opt->format);
+    if (rc != 0) return rc;
+    opt->fail_on_time = abc_flag(a, "fail-on-time");
+    const char *texts[ABH_MAX_SPECS];
+    int n = abc_opt_all(a, "pair", texts);
+    ab_error err;
+    for (int i = 0; i < n; i++) {
+        bufs[i] = ab_malloc(strlen(texts[i]) + 1);
+        if (bufs[i] == NULL) return abc_failf(ABC_EXIT_INTERNAL, "out of memory");
+        if (!abr_spec_pair_parse(texts[i], bufs[i], &pairs[i], &err))
+            return abc_usage_error(a->cmd, "--pair: %s", err.msg);
+    }
+    const char *bs = abc_opt(a, "base-spec", NULL), *hs = abc_opt(a, "head-spec", NULL);
+    if ((bs == NULL) != (hs == NULL))
+        return abc_usage_error(a->cmd, "--base-spec and --head-spec go together");
+    if (bs != NULL) pairs[n++] = (abr_spec_pair){bs, hs};
+    opt->pairs = pairs;
+    opt->npairs = (size_t)n;
     return 0;
 }
 
 /* Finds head (the latest, among runs tagged tag when set) and base (the
- * previous run with head's tag when not given; 0 when there is none). */
+ * previous run with head's tag when not given; 0 when there is none); --run
+ * gives both. */
 static int resolve_runs(const abc_args *a, abr_store *db, int64_t *base, int64_t *head) {
     const char *dbpath = abc_opt(a, "db", ABH_DEFAULT_DB), *base_s = abc_opt(a, "base", NULL);
+    const char *run_s = abc_opt(a, "run", NULL);
     ab_error err;
     ab_error_clear(&err);
     *base = 0;
+    if (run_s != NULL) {
+        if (base_s != NULL || abc_opt(a, "head", NULL) != NULL)
+            return abc_usage_error(a->cmd, "--run is both base and head: give it alone");
+        int rc = abc_resolve_run(db, dbpath, run_s, abc_opt(a, "tag", NULL), head);
+        *base = *head;
+        return rc;
+    }
     int rc = abc_resolve_run(db, dbpath, abc_opt(a, "head", NULL), abc_opt(a, "tag", NULL), head);
     if (rc == 0 && base_s != NULL) rc = abc_resolve_run(db, dbpath, base_s, NULL, base);
     if (rc == 0 && *base == 0 && abr_run_previous(db, *head, base, &err) != AB_OK)
@@ -36,29 +85,41 @@ static int resolve_runs(const abc_args *a, abr_store *db, int64_t *base, int64_t
     return rc;
 }
 
+/* Nothing to compare: head has no earlier run of its tag. Exit 0. */
+static int nothing_to_compare(const abr_compare_opts *opt, int64_t head) {
+    if (opt->format == ABR_COMPARE_JSON)
+        printf("{\"format\": \"arenabench-compare\", \"version\": 1,\n  \"base\": null,\n"
+               "  \"head\": {\"run\": %lld},\n  \"verdict\": \"nothing to compare\"\n}\n",
+               (long long)head);
+    else
+        printf("compare: run %lld has no earlier run with its tag: nothing to compare "
+               "(no regression)\n", (long long)head);
+    return 0;
+}
+
 int abc_compare(const abc_args *a) {
     abr_compare_opts opt;
-    int rc = parse_thresholds(a, &opt);
-    if (rc != 0) return rc;
+    abr_spec_pair pairs[ABH_MAX_SPECS + 1];
+    char *bufs[ABH_MAX_SPECS] = {NULL};
+    int rc = parse_opts(a, &opt, pairs, bufs);
     abr_store *db = NULL;
     ab_error err;
     ab_error_clear(&err);
-    if (abr_open(abc_opt(a, "db", ABH_DEFAULT_DB), ABR_OPEN_READONLY, &db, &err) != AB_OK)
-        return abc_fail(&err);
-    int64_t base, head;
-    rc = resolve_runs(a, db, &base, &head);
-    if (rc == 0 && base == 0) {
-        printf("compare: run %lld has no earlier run with its tag: nothing to compare "
-               "(no regression)\n", (long long)head);
-        abr_close(db);
-        return 0;
-    }
+    if (rc == 0 && abr_open(abc_opt(a, "db", ABH_DEFAULT_DB), ABR_OPEN_READONLY, &db, &err) != AB_OK)
+        rc = abc_fail(&err);
+    int64_t base = 0, head = 0;
+    if (rc == 0) rc = resolve_runs(a, db, &base, &head);
     ab_buf b = {0};
     abr_compare_summary sum;
-    if (rc == 0 && abr_compare(db, base, head, &opt, &b, &sum, &err) != AB_OK) rc = abc_fail(&err);
-    if (rc == 0 && ab_buf_write_file(&b, "-", &err) != AB_OK) rc = abc_fail(&err);
-    if (rc == 0 && sum.regressions > 0) rc = ABC_EXIT_CHECK;
+    if (rc == 0 && base == 0) {
+        rc = nothing_to_compare(&opt, head);
+    } else if (rc == 0) {
+        if (abr_compare(db, base, head, &opt, &b, &sum, &err) != AB_OK) rc = abc_fail(&err);
+        if (rc == 0 && ab_buf_write_file(&b, "-", &err) != AB_OK) rc = abc_fail(&err);
+        if (rc == 0 && sum.regressions > 0) rc = ABC_EXIT_CHECK;
+    }
     ab_buf_free(&b);
     abr_close(db);
+    for (int i = 0; i < ABH_MAX_SPECS; i++) ab_free(bufs[i]);
     return rc;
 }

@@ -1,6 +1,7 @@
 /*
  * report.c — `arenabench report`: renders a stored run (md, html, csv or
- * json) to stdout or a file.
+ * json) to stdout or a file: the run given, the latest run with a tag, or
+ * the latest run.
  */
 #include <stdio.h>
 #include <string.h>
@@ -29,7 +30,11 @@ int abc_report(const abc_args *a) {
     ab_error_clear(&err);
     if (abr_open(dbpath, ABR_OPEN_READONLY, &db, &err) != AB_OK) return abc_fail(&err);
     int64_t run;
-    int rc = abc_resolve_run(db, dbpath, which, NULL, &run);
+    const char *tag = abc_opt(a, "tag", NULL);
+    int rc = 0;
+    if (tag != NULL && which != NULL && strcmp(which, "latest") != 0)
+        rc = abc_usage_error(a->cmd, "--run %s and --tag %s: give one of them", which, tag);
+    if (rc == 0) rc = abc_resolve_run(db, dbpath, which, tag, &run);
     ab_buf b = {0};
     abr_report_opts opt = {.load_suite = load_stored_text};
     if (rc == 0 && abr_report_render(db, run, fmt, &opt, &b, &err) != AB_OK) rc = abc_fail(&err);

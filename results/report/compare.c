@@ -1,25 +1,29 @@
 /*
- * compare.c — a base run against a head run (see compare.h for the rules).
+ * compare.c — a base run against a head run (see compare.h for the rules):
+ * pairing the rows, judging each pair, counting.
  *
- * Both runs' rows are read, sorted by (suite name, suite hash, spec) and
- * walked together like a merge: equal (hash, spec) keys are a matched pair
- * (equal hashes mean equal texts, so equal names too). Each pair yields its
- * change lines in the order of abr_change; the lines are then written as a
- * Markdown-style table under a header naming both runs, and counted.
+ * Each side's rows become entries, one per (spec pair, row) whose spec the
+ * pair's pattern on that side matches, keyed by (pair, what '*' stood for);
+ * the entries are sorted by (key, suite name, suite hash) and walked together
+ * like a merge, one key at a time: a key with rows on one side only is one
+ * "spec new/gone" line, otherwise equal suite hashes are a matched pair and
+ * the others new or gone. The lines are then sorted for the output (pair,
+ * suite, key, change) and written by compare_text.c or compare_json.c.
  */
 #include "results/report/compare.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "results/report/compare_int.h"
 
 /* ---- changes -------------------------------------------------------------- */
 
 #define ABR_CHANGE_WORD_(id, word, cls) word,
 #define ABR_CHANGE_CLASS_(id, word, cls) cls,
 static const char *const change_words[] = {ABR_CHANGES(ABR_CHANGE_WORD_)};
-static const int change_class[] = {ABR_CHANGES(ABR_CHANGE_CLASS_)}; /* 1 regression, 0 better */
+static const int change_class[] = {ABR_CHANGES(ABR_CHANGE_CLASS_)};
 #undef ABR_CHANGE_WORD_
 #undef ABR_CHANGE_CLASS_
 
@@ -31,116 +35,254 @@ bool abr_change_is_regression(abr_change c) {
     return (unsigned)c < ABR_NCHANGES && change_class[c] == 1;
 }
 
+int abr_change_class(abr_change c) { return (unsigned)c < ABR_NCHANGES ? change_class[c] : 2; }
+
+bool abr_cclass_fails(const abr_cctx *c, int cls) {
+    return cls == 1 || (cls == 4 && c->opt.fail_on_time);
+}
+
 void abr_compare_opts_init(abr_compare_opts *o) {
-    o->slow_ratio = ABR_SLOW_RATIO;
-    o->slow_min_s = ABR_SLOW_MIN_S;
+    memset(o, 0, sizeof *o);
+    o->slow_ratio = o->fast_ratio = ABR_SLOW_RATIO;
+    o->slow_min_s = o->fast_min_s = ABR_SLOW_MIN_S;
 }
 
-/* One line of the table: a change of one pair (base or head NULL for
- * new and gone). */
-typedef struct line {
-    abr_change c;
-    const abr_row *base, *head;
-} line;
-
-/* One run: its rows, and pointers to them in (name, hash, spec) order. */
-typedef struct side {
-    abr_run run;
-    abr_rows rows;
-    const abr_row **ord;
-} side;
-
-typedef struct cmp_ctx {
-    side base, head;
-    abr_compare_opts opt;
-    line *v;
-    size_t n, cap;
-    bool oom;
-} cmp_ctx;
-
-static int cmp_rows(const abr_row *a, const abr_row *b) {
-    int c = strcmp(a->suite.name, b->suite.name);
-    if (c == 0) c = strcmp(a->suite.hash, b->suite.hash);
-    if (c == 0) c = strcmp(a->r.spec, b->r.spec);
-    return c;
+bool abr_crow_ok(const abr_crow *w) { return w->w->r.status == ABE_OK; }
+bool abr_crow_proven(const abr_crow *w) {
+    return abr_crow_ok(w) && w->w->r.proven_by != ABO_PROOF_NONE;
 }
 
-static int cmp_row_ptrs(const void *a, const void *b) {
-    return cmp_rows(*(const abr_row *const *)a, *(const abr_row *const *)b);
+double abr_cpu_ratio(const abr_crow *b, const abr_crow *h) {
+    return b->cpu_med > 0 && h->cpu_med >= 0 ? h->cpu_med / b->cpu_med : -1;
 }
 
-static ab_status side_read(abr_store *s, int64_t run, side *d, ab_error *err) {
-    ab_status st = abr_run_get(s, run, &d->run, err);
-    if (st == AB_OK) st = abr_rows_read(s, run, &d->rows, err);
-    if (st != AB_OK) return st;
-    d->ord = ab_alloc_array(d->rows.n ? d->rows.n : 1, sizeof *d->ord);
-    if (d->ord == NULL) return ab_fail(err, AB_ENOMEM, "out of memory comparing runs");
-    for (size_t i = 0; i < d->rows.n; i++) d->ord[i] = &d->rows.v[i];
-    qsort(d->ord, d->rows.n, sizeof *d->ord, cmp_row_ptrs);
+double abr_geomean(double log_sum, size_t n) { return n ? exp(log_sum / (double)n) : -1; }
+
+/* ---- spec pairs ------------------------------------------------------------ */
+
+static size_t stars(const char *s) {
+    size_t n = 0;
+    for (; *s; s++) n += *s == '*';
+    return n;
+}
+
+static ab_status check_pair(const abr_spec_pair *p, ab_error *err) {
+    if (p->base == NULL || p->head == NULL || !p->base[0] || !p->head[0])
+        return ab_fail(err, AB_EINPUT, "a spec pair needs a base spec and a head spec (A=B)");
+    size_t sb = stars(p->base), sh = stars(p->head);
+    if (sb > 1 || sh > 1)
+        return ab_fail(err, AB_EINPUT, "spec pair '%s=%s': at most one '*' a side", p->base,
+                       p->head);
+    if (sb != sh)
+        return ab_fail(err, AB_EINPUT, "spec pair '%s=%s': a '*' on both sides or on neither",
+                       p->base, p->head);
     return AB_OK;
 }
 
-static void side_free(side *d) {
-    abr_run_free(&d->run);
-    abr_rows_free(&d->rows);
-    ab_free(d->ord);
+/* Skips a run of characters up to one of stop (or the end); returns it. */
+static const char *skip_to(const char *s, const char *stop) { return s + strcspn(s, stop); }
+
+bool abr_spec_pair_parse(const char *text, char *buf, abr_spec_pair *p, ab_error *err) {
+    /* A: name [(':' | '@') key '=' value ((',' | '@') key '=' value)*], then '=' */
+    const char *s = skip_to(text, ":@=");
+    while (*s == ':' || *s == '@' || *s == ',') {
+        s = skip_to(s + 1, "=,@");
+        if (*s != '=') break; /* a key without a value: no separator after it */
+        s = skip_to(s + 1, ",@=");
+        if (*s == '=') break;
+    }
+    if (*s != '=') {
+        ab_fail(err, AB_EINPUT, "spec pair '%s': expected BASE=HEAD, e.g. "
+                "'tflm-greedy=tflm-greedy:round=64'", text);
+        return false;
+    }
+    size_t n = (size_t)(s - text);
+    memcpy(buf, text, n);
+    buf[n] = '\0';
+    strcpy(buf + n + 1, s + 1);
+    *p = (abr_spec_pair){buf, buf + n + 1};
+    return check_pair(p, err) == AB_OK;
 }
 
-static void add(cmp_ctx *c, abr_change k, const abr_row *base, const abr_row *head) {
+/* Whether spec matches pattern; *cap, *ncap: what its '*' stood for ("" when
+ * it has none). */
+static bool pattern_match(const char *pat, const char *spec, const char **cap, size_t *ncap) {
+    const char *star = strchr(pat, '*');
+    if (star == NULL) {
+        *cap = spec, *ncap = 0;
+        return strcmp(pat, spec) == 0;
+    }
+    size_t lp = (size_t)(star - pat), ls = strlen(star + 1), n = strlen(spec);
+    if (n < lp + ls || strncmp(spec, pat, lp) != 0 || strcmp(spec + n - ls, star + 1) != 0)
+        return false;
+    *cap = spec + lp, *ncap = n - lp - ls;
+    return true;
+}
+
+/* pattern with its '*' replaced by cap; owned by the caller, NULL when out of memory. */
+static char *substitute(const char *pat, const char *cap, size_t ncap) {
+    const char *star = strchr(pat, '*');
+    if (star == NULL) return ab_strdup(pat);
+    size_t lp = (size_t)(star - pat), ls = strlen(star + 1);
+    char *s = ab_malloc(lp + ncap + ls + 1);
+    if (s == NULL) return NULL;
+    memcpy(s, pat, lp);
+    memcpy(s + lp, cap, ncap);
+    memcpy(s + lp + ncap, star + 1, ls + 1);
+    return s;
+}
+
+/* ---- entries ----------------------------------------------------------------- */
+
+typedef struct entry {
+    size_t p;
+    const char *cap;
+    size_t ncap;
+    const abr_crow *x;
+} entry;
+
+static int cmp_cap(const char *a, size_t na, const char *b, size_t nb) {
+    int c = na && nb ? memcmp(a, b, na < nb ? na : nb) : 0;
+    return c != 0 ? c : (na > nb) - (na < nb);
+}
+
+static int cmp_entry_key(const entry *a, const entry *b) {
+    if (a->p != b->p) return a->p < b->p ? -1 : 1;
+    return cmp_cap(a->cap, a->ncap, b->cap, b->ncap);
+}
+
+static int cmp_suite(const abr_row *a, const abr_row *b) {
+    int c = strcmp(a->suite.name, b->suite.name);
+    return c != 0 ? c : strcmp(a->suite.hash, b->suite.hash);
+}
+
+static int cmp_entries(const void *a, const void *b) {
+    const entry *x = a, *y = b;
+    int c = cmp_entry_key(x, y);
+    return c != 0 ? c : cmp_suite(x->x->w, y->x->w);
+}
+
+/* The entries of side d under the pairs (the base or head pattern); *out
+ * owned by the caller. false when out of memory. */
+static bool entries(const abr_cctx *c, const abr_cside *d, bool head, entry **out, size_t *n) {
+    size_t cap = 0;
+    *out = NULL, *n = 0;
+    for (size_t p = 0; p < c->opt.npairs; p++) {
+        const char *pat = head ? c->opt.pairs[p].head : c->opt.pairs[p].base;
+        for (size_t i = 0; i < d->rows.n; i++) {
+            entry e = {.p = p, .x = &d->x[i]};
+            if (!pattern_match(pat, d->x[i].w->r.spec, &e.cap, &e.ncap)) continue;
+            if (!ab_grow((void **)out, &cap, *n + 1, sizeof **out)) return false;
+            (*out)[(*n)++] = e;
+        }
+    }
+    if (*n) qsort(*out, *n, sizeof **out, cmp_entries);
+    return true;
+}
+
+/* ---- judging ------------------------------------------------------------------ */
+
+static void add(abr_cctx *c, abr_change k, size_t key, const abr_crow *b, const abr_crow *h,
+                size_t count) {
     if (c->oom) return;
     if (!ab_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v)) {
         c->oom = true;
         return;
     }
-    c->v[c->n++] = (line){k, base, head};
+    abr_cline *l = &c->v[c->n];
+    *l = (abr_cline){.c = k, .k = key, .b = b, .h = h, .count = count, .p = SIZE_MAX,
+                     .seq = c->n};
+    if (key != SIZE_MAX) l->p = c->keys[key].p, l->cap = c->keys[key].cap, l->ncap = c->keys[key].ncap;
+    c->n++;
 }
 
-static bool is_ok(const abr_row *w) { return w->r.status == ABE_OK; }
-static bool is_proven(const abr_row *w) {
-    return is_ok(w) && w->r.proven_by != ABO_PROOF_NONE;
-}
-
-/* true when time b is beyond the thresholds above time a (both known). */
-static bool much_slower(const abr_compare_opts *o, double a, double b) {
-    if (a < 0 || b < 0) return false;
+/* true when CPU spread y lies beyond spread x by ratio and by min seconds:
+ * y's least >= ratio x x's greatest, and y's least - x's greatest >= min. */
+static bool beyond(double x_max, double y_min, double ratio, double min) {
+    if (x_max < 0 || y_min < 0 || !(y_min > x_max)) return false;
     const double eps = 1e-9;
-    return b + eps >= o->slow_ratio * a && b - a + eps >= o->slow_min_s;
+    return y_min + eps >= ratio * x_max && y_min - x_max + eps >= min;
 }
 
-/* The changes of a matched pair, in the order of abr_change. */
-static void compare_pair(cmp_ctx *c, const abr_row *b, const abr_row *h) {
-    bool bok = is_ok(b), hok = is_ok(h);
-    if (bok && !hok) add(c, ABR_CHANGE_FAILED, b, h);
+/* The changes of a matched pair under key k. */
+static void compare_pair(abr_cctx *c, size_t k, const abr_crow *b, const abr_crow *h) {
+    bool bok = abr_crow_ok(b), hok = abr_crow_ok(h);
+    int64_t ab = b->w->r.arena, ah = h->w->r.arena;
+    bool pb = abr_crow_proven(b), ph = abr_crow_proven(h);
+    bool capped = b->capped[0] != '\0' || h->capped[0] != '\0';
+    bool judged = !(capped && (ab != ah || pb != ph)); /* arena and proof */
+    if (bok && !hok) add(c, ABR_CHANGE_FAILED, k, b, h, 0);
     if (bok && hok) {
-        if (h->r.arena > b->r.arena) add(c, ABR_CHANGE_ARENA_GREW, b, h);
-        if (is_proven(b) && !is_proven(h)) add(c, ABR_CHANGE_PROOF_LOST, b, h);
-        if (much_slower(&c->opt, b->r.wall_s, h->r.wall_s)) add(c, ABR_CHANGE_SLOWER, b, h);
+        if (judged && ah > ab) add(c, ABR_CHANGE_ARENA_GREW, k, b, h, 0);
+        if (judged && pb && !ph) add(c, ABR_CHANGE_PROOF_LOST, k, b, h, 0);
+        if (beyond(b->cpu_max, h->cpu_min, c->opt.slow_ratio, c->opt.slow_min_s))
+            add(c, ABR_CHANGE_SLOWER, k, b, h, 0);
     }
-    if (!bok && hok) add(c, ABR_CHANGE_FIXED, b, h);
+    if (!bok && hok) add(c, ABR_CHANGE_FIXED, k, b, h, 0);
     if (bok && hok) {
-        if (h->r.arena < b->r.arena) add(c, ABR_CHANGE_ARENA_SHRANK, b, h);
-        if (!is_proven(b) && is_proven(h)) add(c, ABR_CHANGE_PROVEN, b, h);
-        if (much_slower(&c->opt, h->r.wall_s, b->r.wall_s)) add(c, ABR_CHANGE_FASTER, b, h);
+        if (judged && ah < ab) add(c, ABR_CHANGE_ARENA_SHRANK, k, b, h, 0);
+        if (judged && !pb && ph) add(c, ABR_CHANGE_PROVEN, k, b, h, 0);
+        if (beyond(h->cpu_max, b->cpu_min, c->opt.fast_ratio, c->opt.fast_min_s))
+            add(c, ABR_CHANGE_FASTER, k, b, h, 0);
+        if (!judged) add(c, ABR_CHANGE_CAPPED, k, b, h, 0);
     }
-    if (!bok && !hok && b->r.status != h->r.status) add(c, ABR_CHANGE_STATUS, b, h);
+    if (!bok && !hok && b->w->r.status != h->w->r.status) add(c, ABR_CHANGE_STATUS, k, b, h, 0);
 }
 
-/* Walks both sorted row lists and collects every change line. */
-static void walk(cmp_ctx *c, abr_compare_summary *sum) {
-    size_t i = 0, j = 0, nb = c->base.rows.n, nh = c->head.rows.n;
+/* The ratios of a matched pair into its key's geometric means. */
+static void tally(abr_ckey *key, const abr_crow *b, const abr_crow *h) {
+    key->matched++;
+    if (!abr_crow_ok(b) || !abr_crow_ok(h)) return;
+    if (b->w->r.arena > 0 && h->w->r.arena > 0) {
+        key->arena_log += log((double)h->w->r.arena / (double)b->w->r.arena);
+        key->arena_n++;
+    }
+    double r = abr_cpu_ratio(b, h);
+    if (r > 0) {
+        key->cpu_log += log(r);
+        key->cpu_n++;
+    }
+}
+
+/* A new key for the entries from e (of either side); its index, or SIZE_MAX. */
+static size_t new_key(abr_cctx *c, const entry *e) {
+    if (!ab_grow((void **)&c->keys, &c->capkeys, c->nkeys + 1, sizeof *c->keys)) return SIZE_MAX;
+    const abr_spec_pair *p = &c->opt.pairs[e->p];
+    abr_ckey *k = &c->keys[c->nkeys];
+    *k = (abr_ckey){.p = e->p, .cap = e->cap, .ncap = e->ncap};
+    k->base_spec = substitute(p->base, e->cap, e->ncap);
+    k->head_spec = substitute(p->head, e->cap, e->ncap);
+    c->nkeys++; /* counted even when a spec failed, so it is freed */
+    return k->base_spec && k->head_spec ? c->nkeys - 1 : SIZE_MAX;
+}
+
+static bool add_match(abr_cctx *c, size_t k, const abr_crow *b, const abr_crow *h) {
+    if (!ab_grow((void **)&c->m, &c->capm, c->nm + 1, sizeof *c->m)) return false;
+    c->m[c->nm++] = (abr_cmatch){k, b, h};
+    return true;
+}
+
+/* The rows of one key: eb[0 .. nb) of base, eh[0 .. nh) of head. */
+static void walk_key(abr_cctx *c, size_t k, const entry *eb, size_t nb, const entry *eh,
+                     size_t nh, abr_compare_summary *sum) {
+    abr_ckey *key = &c->keys[k];
+    key->base_rows = nb, key->head_rows = nh;
+    if (nh == 0 || nb == 0) {
+        add(c, nh == 0 ? ABR_CHANGE_SPEC_GONE : ABR_CHANGE_SPEC_NEW, k, NULL, NULL, nb + nh);
+        return;
+    }
+    size_t i = 0, j = 0;
     while (i < nb || j < nh) {
-        const abr_row *b = i < nb ? c->base.ord[i] : NULL;
-        const abr_row *h = j < nh ? c->head.ord[j] : NULL;
-        int d = b == NULL ? 1 : h == NULL ? -1 : cmp_rows(b, h);
+        int d = i == nb ? 1 : j == nh ? -1 : cmp_suite(eb[i].x->w, eh[j].x->w);
         if (d < 0) {
-            add(c, ABR_CHANGE_GONE, b, NULL);
-            i++;
+            add(c, ABR_CHANGE_GONE, k, eb[i++].x, NULL, 0);
         } else if (d > 0) {
-            add(c, ABR_CHANGE_NEW, NULL, h);
-            j++;
+            add(c, ABR_CHANGE_NEW, k, NULL, eh[j++].x, 0);
         } else {
             size_t before = c->n;
-            compare_pair(c, b, h);
+            compare_pair(c, k, eb[i].x, eh[j].x);
+            if (!add_match(c, k, eb[i].x, eh[j].x)) c->oom = true;
+            tally(key, eb[i].x, eh[j].x);
             sum->matched++;
             sum->unchanged += c->n == before;
             i++, j++;
@@ -148,254 +290,121 @@ static void walk(cmp_ctx *c, abr_compare_summary *sum) {
     }
 }
 
-/* The first ok row of suite hash in d (sorted by name, hash, spec), or NULL. */
-static const abr_row *packed_in(const side *d, const char *hash) {
+/* The end of the run of entries with e[i]'s key. */
+static size_t key_end(const entry *e, size_t i, size_t n) {
+    size_t j = i + 1;
+    while (j < n && cmp_entry_key(&e[i], &e[j]) == 0) j++;
+    return j;
+}
+
+/* Walks both sides' entries, one key at a time. */
+static void walk(abr_cctx *c, abr_compare_summary *sum) {
+    entry *eb = NULL, *eh = NULL;
+    size_t nb = 0, nh = 0;
+    if (!entries(c, &c->base, false, &eb, &nb) || !entries(c, &c->head, true, &eh, &nh)) {
+        c->oom = true;
+    }
+    size_t i = 0, j = 0;
+    while (!c->oom && (i < nb || j < nh)) {
+        int d = i == nb ? 1 : j == nh ? -1 : cmp_entry_key(&eb[i], &eh[j]);
+        size_t ie = d <= 0 ? key_end(eb, i, nb) : i, je = d >= 0 ? key_end(eh, j, nh) : j;
+        size_t k = new_key(c, d <= 0 ? &eb[i] : &eh[j]);
+        if (k == SIZE_MAX) c->oom = true;
+        else walk_key(c, k, eb + i, ie - i, eh + j, je - j, sum);
+        i = ie, j = je;
+    }
+    ab_free(eb);
+    ab_free(eh);
+}
+
+/* The first ok row of suite hash in d, or NULL (rows in the store's order). */
+static const abr_crow *packed_in(const abr_cside *d, const char *hash) {
     for (size_t i = 0; i < d->rows.n; i++)
-        if (is_ok(d->ord[i]) && strcmp(d->ord[i]->suite.hash, hash) == 0) return d->ord[i];
+        if (abr_crow_ok(&d->x[i]) && strcmp(d->x[i].w->suite.hash, hash) == 0) return &d->x[i];
     return NULL;
 }
 
 /* A contradiction line for every row of d that proved its suite infeasible
- * while a row of either run packed it: base = the refuting row, head = the
- * packing one (base's rows first, then head's). */
-static void contradictions(cmp_ctx *c, const side *d) {
+ * while a row of either run packed it: b = the refuting row, h = the packing
+ * one (base's rows first, then head's). */
+static void contradictions(abr_cctx *c, const abr_cside *d) {
     for (size_t i = 0; i < d->rows.n; i++) {
-        const abr_row *w = d->ord[i];
-        if (w->r.status != ABE_INFEASIBLE) continue;
-        const abr_row *fit = packed_in(&c->base, w->suite.hash);
-        if (fit == NULL) fit = packed_in(&c->head, w->suite.hash);
-        if (fit != NULL) add(c, ABR_CHANGE_CONTRADICTION, w, fit);
+        const abr_crow *w = &d->x[i];
+        if (w->w->r.status != ABE_INFEASIBLE) continue;
+        const abr_crow *fit = packed_in(&c->base, w->w->suite.hash);
+        if (fit == NULL) fit = packed_in(&c->head, w->w->suite.hash);
+        if (fit != NULL) add(c, ABR_CHANGE_CONTRADICTION, SIZE_MAX, w, fit, 0);
     }
 }
 
-static void count(const cmp_ctx *c, abr_compare_summary *sum) {
+static void count(const abr_cctx *c, abr_compare_summary *sum) {
     for (size_t i = 0; i < c->n; i++) {
         abr_change k = c->v[i].c;
+        int cls = change_class[k];
         sum->by_change[k]++;
         if (k == ABR_CHANGE_NEW) sum->added++;
         else if (k == ABR_CHANGE_GONE) sum->removed++;
-        else if (change_class[k] == 1) sum->regressions++;
-        else if (change_class[k] == 0) sum->improvements++;
+        else if (k == ABR_CHANGE_SPEC_NEW) sum->specs_new++;
+        else if (k == ABR_CHANGE_SPEC_GONE) sum->specs_gone++;
+        else if (abr_cclass_fails(c, cls)) sum->regressions++;
+        else if (cls == 4) sum->warnings++;
+        else if (cls == 0) sum->improvements++;
+        else if (cls == 5) sum->not_judged++;
         else sum->other++;
     }
 }
 
-/* ---- text ------------------------------------------------------------------ */
+/* ---- output order ----------------------------------------------------------------- */
 
-static void put(ab_buf *b, const char *s) { ab_buf_append(b, s, strlen(s)); }
-
-/* A Markdown table cell: '|' and '\' escaped, line breaks as spaces. */
-static void esc_md(ab_buf *b, const char *s) {
-    for (; *s; s++) {
-        if (*s == '|' || *s == '\\') ab_buf_append(b, "\\", 1);
-        ab_buf_append(b, (*s == '\n' || *s == '\r' || *s == '\t') ? " " : s, 1);
-    }
+/* The suite row of a line (NULL for spec lines). */
+static const abr_row *line_suite(const abr_cline *l) {
+    return l->b ? l->b->w : l->h ? l->h->w : NULL;
 }
 
-/* true when side d has a suite named like w's with another hash. */
-static bool other_hash(const side *d, const abr_row *w) {
-    size_t lo = 0, hi = d->rows.n;
-    while (lo < hi) { /* the first row whose name is >= w's */
-        size_t mid = lo + (hi - lo) / 2;
-        if (strcmp(d->ord[mid]->suite.name, w->suite.name) < 0) lo = mid + 1;
-        else hi = mid;
-    }
-    for (size_t i = lo; i < d->rows.n && strcmp(d->ord[i]->suite.name, w->suite.name) == 0; i++)
-        if (strcmp(d->ord[i]->suite.hash, w->suite.hash) != 0) return true;
-    return false;
+/* Lines by pair (contradictions last, in the order found), suite lines before
+ * spec lines, suite name, suite hash, key, change, then the order found. */
+static int cmp_lines(const void *a, const void *b) {
+    const abr_cline *x = a, *y = b;
+    if (x->p != y->p) return x->p < y->p ? -1 : 1;
+    if (x->p == SIZE_MAX) return (x->seq > y->seq) - (x->seq < y->seq);
+    const abr_row *sx = line_suite(x), *sy = line_suite(y);
+    if ((sx == NULL) != (sy == NULL)) return sx == NULL ? 1 : -1;
+    int d = sx ? cmp_suite(sx, sy) : 0;
+    if (d == 0) d = cmp_cap(x->cap, x->ncap, y->cap, y->ncap);
+    if (d == 0 && x->c != y->c) d = x->c < y->c ? -1 : 1;
+    return d != 0 ? d : (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* The suite's name, with 8 digits of its hash when the name is ambiguous. */
-static void put_suite(ab_buf *b, const cmp_ctx *c, const abr_row *w) {
-    esc_md(b, w->suite.name);
-    if (other_hash(&c->base, w) || other_hash(&c->head, w))
-        ab_buf_printf(b, "@%.8s", w->suite.hash);
-}
+/* ---- notice hints --------------------------------------------------------------- */
 
-/* What a row holds in one cell: its status, with the arena when ok. */
-static void put_state(ab_buf *b, const abr_row *w) {
-    if (w == NULL) put(b, "-");
-    else if (is_ok(w) && w->r.arena != AB_NONE) ab_buf_printf(b, "ok %lld", (long long)w->r.arena);
-    else put(b, abe_status_word(w->r.status));
-}
+/* The planner name of a spec: up to ':' or '@'. */
+static size_t planner_len(const char *spec) { return strcspn(spec, ":@"); }
 
-/* Why a row failed: its signal, then its first message. */
-static void put_why(ab_buf *b, const abr_row *w) {
-    const abr_result *r = &w->r;
-    if (r->signal != 0) ab_buf_printf(b, "signal %d", r->signal);
-    const char *msg = r->error ? r->error : r->check_message ? r->check_message : r->note;
-    if (msg != NULL && msg[0] != '\0') {
-        if (r->signal != 0) put(b, ": ");
-        esc_md(b, msg);
-    }
-}
-
-/* The base and head cells of a status change, and the separator after. */
-static void put_states(ab_buf *b, const abr_row *w0, const abr_row *w1) {
-    put_state(b, w0);
-    put(b, " | ");
-    put_state(b, w1);
-    put(b, " | ");
-}
-
-static void put_seconds(ab_buf *b, double s) { ab_buf_printf(b, "%.3f s", s); }
-
-/* The base, head and detail cells of line l. */
-static void put_cells(ab_buf *b, const line *l) {
-    const abr_row *w0 = l->base, *w1 = l->head;
-    switch (l->c) {
-    case ABR_CHANGE_ARENA_GREW:
-    case ABR_CHANGE_ARENA_SHRANK: {
-        int64_t a = w0->r.arena, d = w1->r.arena - a;
-        ab_buf_printf(b, "%lld | %lld | %+lld bytes", (long long)a, (long long)w1->r.arena,
-                      (long long)d);
-        if (a > 0) ab_buf_printf(b, " (%+.2f%%)", 100.0 * (double)d / (double)a);
-        break;
-    }
-    case ABR_CHANGE_PROOF_LOST:
-    case ABR_CHANGE_PROVEN:
-        ab_buf_printf(b, "%s | %s | arena %lld -> %lld", abo_proof_word(w0->r.proven_by),
-                      abo_proof_word(w1->r.proven_by), (long long)w0->r.arena,
-                      (long long)w1->r.arena);
-        break;
-    case ABR_CHANGE_SLOWER:
-    case ABR_CHANGE_FASTER:
-        put_seconds(b, w0->r.wall_s);
-        put(b, " | ");
-        put_seconds(b, w1->r.wall_s);
-        put(b, " | ");
-        if (w0->r.wall_s > 0) ab_buf_printf(b, "x%.2f", w1->r.wall_s / w0->r.wall_s);
-        break;
-    case ABR_CHANGE_CONTRADICTION:
-        ab_buf_printf(b, "infeasible (run %lld) | ok %lld (run %lld, ", (long long)w0->r.run,
-                      (long long)w1->r.arena, (long long)w1->r.run);
-        esc_md(b, w1->r.spec);
-        ab_buf_printf(b, ") | proved no plan fits (lower bound %lld), yet a plan fits; ",
-                      (long long)w0->r.lower_bound);
-        put_why(b, w0);
-        break;
-    case ABR_CHANGE_FAILED:
-    case ABR_CHANGE_STATUS:
-        put_states(b, w0, w1);
-        if (is_proven(w0)) ab_buf_printf(b, "was proven (%s); ", abo_proof_word(w0->r.proven_by));
-        put_why(b, w1);
-        break;
-    default: /* fixed, new, gone */
-        put_states(b, w0, w1);
-        if (w1 != NULL && is_proven(w1))
-            ab_buf_printf(b, "proven (%s)", abo_proof_word(w1->r.proven_by));
-        else if (w0 != NULL && !is_ok(w0)) put_why(b, w0);
-        else if (w0 == NULL && !is_ok(w1)) put_why(b, w1);
-    }
-}
-
-static void put_line(ab_buf *b, const cmp_ctx *c, const line *l) {
-    /* a contradiction is the refuting row's line (base), the others head's */
-    const abr_row *w = l->c != ABR_CHANGE_CONTRADICTION && l->head ? l->head : l->base;
-    int cls = change_class[l->c];
-    ab_buf_printf(b, "| %s | %s | ", cls == 1 ? "REGRESSION" : cls == 0 ? "improvement" : "note",
-                  abr_change_word(l->c));
-    put_suite(b, c, w);
-    put(b, " | ");
-    esc_md(b, w->r.spec);
-    put(b, " | ");
-    put_cells(b, l);
-    put(b, " |\n");
-}
-
-static void put_run_field(ab_buf *b, const char *key, const char *v0, const char *v1) {
-    ab_buf_printf(b, "| %s | ", key);
-    esc_md(b, v0 ? v0 : "-");
-    put(b, " | ");
-    esc_md(b, v1 ? v1 : "-");
-    put(b, " |\n");
-}
-
-static void put_header(ab_buf *b, const cmp_ctx *c) {
-    const abr_run *r0 = &c->base.run, *r1 = &c->head.run;
-    ab_buf_printf(b, "# arenabench compare: run %lld -> run %lld\n\n| | base | head |\n"
-                     "|---|---|---|\n| run | %lld | %lld |\n",
-                  (long long)r0->id, (long long)r1->id, (long long)r0->id, (long long)r1->id);
-    put_run_field(b, "tag", r0->tag, r1->tag);
-    put_run_field(b, "revision", r0->revision, r1->revision);
-    put_run_field(b, "host", r0->host, r1->host);
-    put_run_field(b, "started", r0->started, r1->started);
-    put_run_field(b, "status", abr_run_status_word(r0->status), abr_run_status_word(r1->status));
-    ab_buf_printf(b, "| results | %zu | %zu |\n\nA slowdown counts when the wall time grows "
-                     "x%.2f and by at least %.3f s.\n\n", c->base.rows.n, c->head.rows.n,
-                  c->opt.slow_ratio, c->opt.slow_min_s);
-}
-
-static void put_summary(ab_buf *b, const abr_compare_summary *s) {
-    ab_buf_printf(b, "\n%zu regressions, %zu improvements, %zu other changes, %zu new, %zu "
-                     "gone; %zu pairs matched, %zu unchanged.\n",
-                  s->regressions, s->improvements, s->other, s->added, s->removed, s->matched,
-                  s->unchanged);
-    if (s->regressions > 0) ab_buf_printf(b, "Result: REGRESSION (%zu).\n", s->regressions);
-    else put(b, "Result: no regression.\n");
-}
-
-static void render(ab_buf *b, const cmp_ctx *c, const abr_compare_summary *sum) {
-    put_header(b, c);
-    if (c->n == 0) {
-        put(b, "No changes.\n");
-    } else {
-        put(b, "| | change | suite | planner | base | head | detail |\n"
-               "|---|---|---|---|--:|--:|---|\n");
-        for (size_t i = 0; i < c->n; i++) put_line(b, c, &c->v[i]);
-    }
-    put_summary(b, sum);
-}
-
-/* ---- capped rows ------------------------------------------------------------ */
-
-/* true when line l is a change of a pair with a capped side (compare.h). */
-static bool capped_line(const line *l) {
-    return l->c != ABR_CHANGE_CONTRADICTION && l->base != NULL && l->head != NULL &&
-           (l->base->r.capped != NULL || l->head->r.capped != NULL);
-}
-
-/* Moves the capped lines of c, in order, to *apart (owned by the caller; NULL
- * when there is none) and counts them; false when out of memory. */
-static bool set_apart(cmp_ctx *c, line **apart, size_t *napart) {
-    size_t cap = 0, k = 0;
-    *apart = NULL;
-    *napart = 0;
-    for (size_t i = 0; i < c->n; i++) {
-        if (!capped_line(&c->v[i])) {
-            c->v[k++] = c->v[i];
+void abr_pair_hints(const abr_cctx *c, void (*fn)(void *arg, const char *gone, const char *nu),
+                    void *arg) {
+    size_t ngone = 0, nnew = 0, gone1 = 0, new1 = 0, given = 0;
+    for (size_t i = 0; i < c->nkeys; i++) {
+        const abr_ckey *g = &c->keys[i];
+        if (g->head_rows != 0) {
+            if (g->base_rows == 0) nnew++, new1 = i;
             continue;
         }
-        if (!ab_grow((void **)apart, &cap, *napart + 1, sizeof **apart)) return false;
-        (*apart)[(*napart)++] = c->v[i];
+        ngone++, gone1 = i;
+        size_t lg = planner_len(g->base_spec);
+        for (size_t j = 0; j < c->nkeys; j++) {
+            const abr_ckey *h = &c->keys[j];
+            if (h->base_rows != 0 || planner_len(h->head_spec) != lg ||
+                strncmp(g->base_spec, h->head_spec, lg) != 0)
+                continue;
+            fn(arg, g->base_spec, h->head_spec);
+            given++;
+        }
     }
-    c->n = k;
-    return true;
+    if (given == 0 && ngone == 1 && nnew == 1)
+        fn(arg, c->keys[gone1].base_spec, c->keys[new1].head_spec);
 }
 
-/* The capped lines, as a table after the result (nothing when there is none). */
-static void put_apart(ab_buf *b, const cmp_ctx *c, const line *v, size_t n) {
-    if (n == 0) return;
-    ab_buf_printf(b, "\nCapped rows, not counted (%zu): a time or memory limit, not a "
-                     "deterministic budget, ended the base or head row, so it may differ "
-                     "under load.\n\n| capped | change | suite | planner | base | head | detail |\n"
-                     "|---|---|---|---|--:|--:|---|\n", n);
-    for (size_t i = 0; i < n; i++) {
-        const abr_row *w0 = v[i].base, *w1 = v[i].head;
-        put(b, "| ");
-        if (w0->r.capped) ab_buf_printf(b, "%s (base)%s", w0->r.capped, w1->r.capped ? ", " : "");
-        if (w1->r.capped) ab_buf_printf(b, "%s (head)", w1->r.capped);
-        ab_buf_printf(b, " | %s | ", abr_change_word(v[i].c));
-        put_suite(b, c, w1);
-        put(b, " | ");
-        esc_md(b, w1->r.spec);
-        put(b, " | ");
-        put_cells(b, &v[i]);
-        put(b, " |\n");
-    }
-}
-
-/* ---- entry points ------------------------------------------------------------ */
+/* ---- entry points --------------------------------------------------------------- */
 
 ab_status abr_compare_resolve(abr_store *s, int64_t *base, int64_t *head, ab_error *err) {
     ab_status st = AB_OK;
@@ -412,47 +421,66 @@ ab_status abr_compare_resolve(abr_store *s, int64_t *base, int64_t *head, ab_err
     return st;
 }
 
-static ab_status check_opts(const abr_compare_opts *o, ab_error *err) {
-    if (!(o->slow_ratio >= 1.0) || !isfinite(o->slow_ratio))
-        return ab_fail(err, AB_EINPUT, "the slowdown ratio must be a number >= 1, got %g",
-                       o->slow_ratio);
-    if (!(o->slow_min_s >= 0.0) || !isfinite(o->slow_min_s))
-        return ab_fail(err, AB_EINPUT, "the slowdown minimum must be >= 0 seconds, got %g",
-                       o->slow_min_s);
+static ab_status check_threshold(double ratio, double min, const char *what, ab_error *err) {
+    if (!(ratio >= 1.0) || !isfinite(ratio))
+        return ab_fail(err, AB_EINPUT, "the %s ratio must be a number >= 1, got %g", what, ratio);
+    if (!(min >= 0.0) || !isfinite(min))
+        return ab_fail(err, AB_EINPUT, "the %s minimum must be >= 0 seconds, got %g", what, min);
     return AB_OK;
 }
+
+static ab_status check_opts(const abr_compare_opts *o, ab_error *err) {
+    ab_status st = check_threshold(o->slow_ratio, o->slow_min_s, "slowdown", err);
+    if (st == AB_OK) st = check_threshold(o->fast_ratio, o->fast_min_s, "speedup", err);
+    for (size_t i = 0; st == AB_OK && i < o->npairs; i++) st = check_pair(&o->pairs[i], err);
+    if (st == AB_OK && o->format != ABR_COMPARE_TEXT && o->format != ABR_COMPARE_JSON)
+        st = ab_fail(err, AB_EINPUT, "unknown compare format %d", (int)o->format);
+    return st;
+}
+
+static void ctx_free(abr_cctx *c) {
+    abr_cside_free(&c->base);
+    abr_cside_free(&c->head);
+    for (size_t i = 0; i < c->nkeys; i++) {
+        ab_free(c->keys[i].base_spec);
+        ab_free(c->keys[i].head_spec);
+    }
+    ab_free(c->keys);
+    ab_free(c->m);
+    ab_free(c->v);
+}
+
+static const abr_spec_pair identity_pair = {"*", "*"};
 
 ab_status abr_compare(abr_store *s, int64_t base, int64_t head, const abr_compare_opts *opt,
                       ab_buf *out, abr_compare_summary *sum, ab_error *err) {
     abr_compare_summary local;
     if (sum == NULL) sum = &local;
     memset(sum, 0, sizeof *sum);
-    cmp_ctx c;
+    abr_cctx c;
     memset(&c, 0, sizeof c);
     if (opt) c.opt = *opt;
     else abr_compare_opts_init(&c.opt);
+    c.explicit_pairs = c.opt.npairs > 0;
+    if (!c.explicit_pairs) c.opt.pairs = &identity_pair, c.opt.npairs = 1;
+    bool sb = false, sh = false;
     ab_status st = check_opts(&c.opt, err);
-    if (st == AB_OK) st = side_read(s, base, &c.base, err);
-    if (st == AB_OK) st = side_read(s, head, &c.head, err);
-    line *apart = NULL;
-    size_t napart = 0;
+    if (st == AB_OK) st = abr_cside_read(s, base, &c.base, &sb, err);
+    if (st == AB_OK) st = abr_cside_read(s, head, &c.head, &sh, err);
+    sum->spread = sb && sh;
     if (st == AB_OK) {
         walk(&c, sum);
         contradictions(&c, &c.base);
         contradictions(&c, &c.head);
-        if (!set_apart(&c, &apart, &napart)) c.oom = true;
         if (c.oom) st = ab_fail(err, AB_ENOMEM, "out of memory comparing runs");
     }
     if (st == AB_OK) {
         count(&c, sum);
-        sum->capped = napart;
-        render(out, &c, sum);
-        put_apart(out, &c, apart, napart);
+        if (c.n) qsort(c.v, c.n, sizeof *c.v, cmp_lines);
+        if (c.opt.format == ABR_COMPARE_JSON) abr_compare_json(out, &c, sum);
+        else abr_compare_text(out, &c, sum);
         if (out->oom) st = ab_fail(err, AB_ENOMEM, "out of memory comparing runs");
     }
-    side_free(&c.base);
-    side_free(&c.head);
-    ab_free(c.v);
-    ab_free(apart);
+    ctx_free(&c);
     return st;
 }

@@ -1,24 +1,49 @@
 /*
  * compare.h — a base run against a head run (`arenabench compare`,
- * DESIGN.md §5): which (suite, planner spec) pairs got worse or better.
+ * DESIGN.md §5 and §8): which (suite, planner spec) pairs got worse or better.
  *
- * Pairs are matched by the suite's content hash and the spec text, so an
- * edited suite is a new pair ("new" in head, "gone" from base), never a
- * regression. For a matched pair:
+ * Pairing. Rows are matched by the suite's content hash, so an edited suite
+ * is a new pair ("new" in head, "gone" from base), never a regression. By
+ * default a base row is matched with the head row of the same spec. With spec
+ * pairs (abr_spec_pair, `--pair A=B`) a base row of spec A is matched with the
+ * head row of spec B instead, and rows of other specs are left out; base and
+ * head may be the same run (A/B within one run). A pattern may hold one '*',
+ * which stands for any text: `*=*:round=64` pairs every spec X of base with
+ * X:round=64 of head; the default is the one pair `*=*`.
+ *
+ * For a matched pair:
  *
  *   regression    failed       ok in base, any other status in head
  *                 arena grew   ok in both, a larger arena in head
  *                 proof lost   ok in both, proven optimal in base only
- *                 slower       ok in both, head wall >= ratio x base wall
- *                              and head wall - base wall >= min seconds
+ *   warning       slower       ok in both, CPU time beyond both spreads:
+ *                              head's least CPU time >= slow_ratio x base's
+ *                              greatest, and greater by slow_min_s or more
+ *                              (a regression with fail_on_time)
  *   improvement   fixed        not ok in base, ok in head
  *                 arena shrank ok in both, a smaller arena in head
  *                 proven       ok in both, proven optimal in head only
- *                 faster       ok in both, the same thresholds the other way
+ *                 faster       ok in both, base's least CPU time >= fast_ratio
+ *                              x head's greatest, and greater by fast_min_s
+ *   not judged    capped       ok in both, the arena or the proof changed, and
+ *                              a side stopped on its safety cap (time or
+ *                              memory) rather than its deterministic budget:
+ *                              listed apart, instead of the three arena/proof
+ *                              changes above
  *   other         status       not ok in both, with different statuses
  *
- * (over-capacity -> ok is "fixed": a plan that now fits the capacity.) Besides
- * the pairs, per suite (by hash) across both runs:
+ * (over-capacity -> ok is "fixed": a plan that now fits the capacity.)
+ * Timing is judged on CPU time (user + system), never wall time, and only
+ * when both sides know it. A row's spread is [cpu_min_s, cpu_max_s] of the
+ * results table when the table has those columns (schema v3: a row of
+ * repeated runs), else the one sample cpu_s (min = median = max).
+ *
+ * Pairs present on one side only: when a pairing key (a spec, or what '*'
+ * stood for) has rows on one side and none on the other, that is one line
+ * ("spec gone" or "spec new", with the number of rows) and a notice under the
+ * table says the specs changed and how to pair them (`--pair OLD=NEW`);
+ * otherwise one "new" or "gone" line per suite. Besides the pairs, per suite
+ * (by hash) across both runs:
  *
  *   regression    contradiction  a row proved the suite infeasible (no plan fits
  *                                its capacity) and a row of either run packed it
@@ -26,15 +51,39 @@
  *                                the checker is wrong; one line per infeasible row,
  *                                after the pairs' lines
  *
- * Capped rows: a change of a matched pair whose base or head row is capped
- * (results.capped: a time or memory limit, not a deterministic budget, ended
- * it, so the row may differ on a busier machine) is listed apart, after the
- * result line, and counted in `capped`, neither as a regression nor as an
- * improvement. Contradictions are never set apart.
- *
  * A pair may have several changes (an arena that grew and a lost proof).
- * The text lists one line per change, ordered by suite name, suite hash,
- * spec, then the order above; the same two runs give the same bytes.
+ * The text lists one line per change, ordered by spec pair (in the order
+ * given), suite name, suite hash, spec, then the order above; the same two
+ * runs give the same bytes. It then lists, per spec pair, the geometric mean
+ * over the suites where both sides are ok of head arena / base arena and of
+ * head CPU / base CPU (medians); with explicit spec pairs, the per-suite rows
+ * too.
+ *
+ * JSON (ABR_COMPARE_JSON), one object, stable: keys are only ever added.
+ *   {"format": "arenabench-compare", "version": 1,
+ *    "base": RUN, "head": RUN,        RUN = {"run", "tag", "revision", "host",
+ *                                            "started", "status", "results"}
+ *    "thresholds": {"slow_ratio", "slow_min_s", "fast_ratio", "fast_min_s",
+ *                   "fail_on_time", "spread": "cpu_min_max" | "cpu_s"},
+ *    "pairs": [{"base_spec", "head_spec", "base_rows", "head_rows", "matched",
+ *               "arena_geomean", "arena_n", "cpu_geomean", "cpu_n"}],
+ *    "rows": [{"pair": index into pairs, "suite", "hash",
+ *              "base": ROW, "head": ROW, "arena_ratio", "cpu_ratio"}],
+ *    "changes": [{"class": "regression" | "warning" | "improvement" |
+ *                 "not judged" | "other" | "new/gone", "change": word,
+ *                 "suite", "hash" (null for spec new/gone),
+ *                 "base_spec", "head_spec" (the pair's; absent for a
+ *                 contradiction, whose base is the refuting row and head the
+ *                 packing one), "base": ROW|null, "head": ROW|null,
+ *                 "rows": count (spec new/gone only)}],
+ *    "notice": null | {"specs_gone": [..], "specs_new": [..], "hints": [..]},
+ *    "summary": {"matched", "unchanged", "regressions", "warnings",
+ *                "improvements", "not_judged", "other", "new", "gone"},
+ *    "verdict": "regression" | "no regression" | "nothing compared"}
+ *   ROW = {"run", "spec", "status", "arena", "proven_by", "cpu_s", "cpu_min_s",
+ *          "cpu_max_s", "wall_s", "capped", "message"}
+ * Numbers unknown are null; ratios are head / base; "rows" holds the matched
+ * pairs (both sides present), in the order of the text.
  */
 #ifndef AB_COMPARE_H
 #define AB_COMPARE_H
@@ -42,23 +91,26 @@
 #include "core/buf.h"
 #include "results/store/store.h"
 
-/* The defaults of the slowdown threshold: both must hold. */
-#define ABR_SLOW_RATIO 2.0   /* head wall time at least twice base's */
-#define ABR_SLOW_MIN_S 0.100 /* and at least this many seconds more */
+/* The defaults of the timing thresholds: both must hold. */
+#define ABR_SLOW_RATIO 1.5   /* head's least CPU time at least 1.5 x base's greatest */
+#define ABR_SLOW_MIN_S 0.050 /* and at least this many seconds more */
 
 #define ABR_CHANGES(X)                                                 \
     X(ABR_CHANGE_FAILED, "failed", 1)        /* ok -> not ok */         \
     X(ABR_CHANGE_ARENA_GREW, "arena grew", 1)                           \
     X(ABR_CHANGE_PROOF_LOST, "proof lost", 1)                           \
-    X(ABR_CHANGE_SLOWER, "slower", 1)                                   \
+    X(ABR_CHANGE_SLOWER, "slower", 4)        /* a warning */            \
     X(ABR_CHANGE_FIXED, "fixed", 0)          /* not ok -> ok */         \
     X(ABR_CHANGE_ARENA_SHRANK, "arena shrank", 0)                       \
     X(ABR_CHANGE_PROVEN, "newly proven", 0)                             \
     X(ABR_CHANGE_FASTER, "faster", 0)                                   \
+    X(ABR_CHANGE_CAPPED, "capped: not judged", 5) /* arena/proof changed on a capped row */ \
     X(ABR_CHANGE_STATUS, "status changed", 2) /* one failure -> another */ \
     X(ABR_CHANGE_CONTRADICTION, "contradiction", 1) /* proved infeasible, yet packed */ \
     X(ABR_CHANGE_NEW, "new", 3)              /* only in head */         \
-    X(ABR_CHANGE_GONE, "gone", 3)            /* only in base */
+    X(ABR_CHANGE_GONE, "gone", 3)            /* only in base */         \
+    X(ABR_CHANGE_SPEC_NEW, "spec new", 3)    /* a key with rows in head only */ \
+    X(ABR_CHANGE_SPEC_GONE, "spec gone", 3)  /* a key with rows in base only */
 
 #define ABR_CHANGE_ENUM_(id, word, cls) id,
 typedef enum abr_change { ABR_CHANGES(ABR_CHANGE_ENUM_) ABR_NCHANGES } abr_change;
@@ -66,12 +118,35 @@ typedef enum abr_change { ABR_CHANGES(ABR_CHANGE_ENUM_) ABR_NCHANGES } abr_chang
 
 /* The word of a change ("arena grew"), or "?" when out of range. Static. */
 const char *abr_change_word(abr_change c);
-/* true for the changes that are regressions. */
+/* true for the changes that are always regressions (not "slower", which is
+ * a warning unless abr_compare_opts.fail_on_time). */
 bool abr_change_is_regression(abr_change c);
+
+/* A spec pair: base rows of spec `base` against head rows of spec `head`.
+ * Each may hold one '*' (any text, the same on both sides); head may hold a
+ * '*' only when base does. Strings are the caller's. */
+typedef struct abr_spec_pair {
+    const char *base, *head;
+} abr_spec_pair;
+
+/* Parses "A=B" into *p, pointing into buf (a copy the caller owns, at least
+ * strlen(text) + 1 bytes). The separator is the first '=' that is not inside
+ * A's key=value parameters: "first-fit:order=size=first-fit:order=start" is
+ * first-fit:order=size against first-fit:order=start. false (and a message in
+ * err, AB_EINPUT) for a missing side or a bad pattern. */
+bool abr_spec_pair_parse(const char *text, char *buf, abr_spec_pair *p, ab_error *err);
+
+typedef enum abr_compare_format { ABR_COMPARE_TEXT, ABR_COMPARE_JSON } abr_compare_format;
 
 typedef struct abr_compare_opts {
     double slow_ratio; /* >= 1; ABR_SLOW_RATIO by default */
     double slow_min_s; /* >= 0 seconds; ABR_SLOW_MIN_S by default */
+    double fast_ratio; /* >= 1; the same defaults */
+    double fast_min_s; /* >= 0 */
+    bool fail_on_time; /* "slower" is a regression, not a warning */
+    const abr_spec_pair *pairs; /* NULL (npairs 0): the one pair *=* */
+    size_t npairs;
+    abr_compare_format format;
 } abr_compare_opts;
 
 /* Sets *o to the defaults. */
@@ -82,10 +157,13 @@ typedef struct abr_compare_summary {
     size_t matched;            /* pairs in both runs */
     size_t unchanged;          /* matched pairs without any change */
     size_t regressions;        /* change lines that are regressions */
+    size_t warnings;           /* "slower" lines, unless fail_on_time */
     size_t improvements;       /* change lines that are improvements */
+    size_t not_judged;         /* "capped: not judged" lines */
     size_t other;              /* status changed between two failures */
-    size_t added, removed;     /* pairs only in head, only in base */
-    size_t capped;             /* change lines set apart: a side was capped */
+    size_t added, removed;     /* pairs only in head, only in base (rows) */
+    size_t specs_new, specs_gone; /* pairing keys with rows on one side only */
+    bool spread;               /* the results table has cpu_min_s/cpu_max_s */
     size_t by_change[ABR_NCHANGES];
 } abr_compare_summary;
 
@@ -95,10 +173,11 @@ typedef struct abr_compare_summary {
  * when a given id does not exist. */
 ab_status abr_compare_resolve(abr_store *s, int64_t *base, int64_t *head, ab_error *err);
 
-/* Compares run base with run head and appends the readable table to out;
- * fills *sum (zeroed by the call; may be NULL). opt NULL: the defaults.
- * AB_EINPUT for an unknown run or bad thresholds, AB_ENOMEM when memory runs
- * out, the store's status for a read failure. The command exits 1 when
+/* Compares run base with run head (may be equal) and appends the text or the
+ * JSON object (opt->format) to out; fills *sum (zeroed by the call; may be
+ * NULL). opt NULL: the defaults. AB_EINPUT for an unknown run, bad
+ * thresholds or a bad spec pair, AB_ENOMEM when memory runs out, the store's
+ * status (or AB_EINTERNAL) for a read failure. The command exits 1 when
  * sum->regressions > 0. */
 ab_status abr_compare(abr_store *s, int64_t base, int64_t head, const abr_compare_opts *opt,
                       ab_buf *out, abr_compare_summary *sum, ab_error *err);
