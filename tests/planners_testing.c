@@ -412,12 +412,42 @@ const ab_planner abp_test_fork_burn = {
     .plan = fork_burn_plan,
 };
 
+/* test-slower-by-env: burns `ms` milliseconds of its own CPU time (by its CPU
+ * clock, so as long on any machine, busy or not), times the factor in
+ * ARENABENCH_TEST_SLOWER (default 1), then plans like first-fit: a planner
+ * made N times slower in CPU without a change of spec or plan. */
+static ab_status slower_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
+                             ab_plan_stats *st, ab_error *err) {
+    int64_t ms;
+    ab_status s = ab_params_int(opt, "ms", 40, 1, 60000, &ms, err);
+    if (s != AB_OK) return s;
+    const char *env = getenv("ARENABENCH_TEST_SLOWER");
+    double factor = env != NULL ? strtod(env, NULL) : 1.0;
+    if (!(factor >= 1.0 && factor <= 100.0)) factor = 1.0;
+    double t0 = own_cpu();
+    volatile uint64_t spin = 0;
+    while (own_cpu() - t0 < factor * (double)ms / 1000) spin++;
+    return abp_first_fit.plan(p, NULL, offsets, st, err);
+}
+
+static const ab_param_desc slower_params[] = {
+    {"ms", "integer 1..60000", "40", "CPU milliseconds it burns (times ARENABENCH_TEST_SLOWER)",
+     AB_PARAM_INT, 1, 60000}, {0}};
+
+const ab_planner abp_test_slower_by_env = {
+    .name = "test-slower-by-env",
+    .summary = "test only: burns ms x ARENABENCH_TEST_SLOWER of CPU, then plans like first-fit",
+    .flags = AB_PLANNER_TEST,
+    .params = slower_params,
+    .plan = slower_plan,
+};
+
 ab_status abt_register_test_planners(void) {
     static const ab_planner *const mine[] = {
         &abp_test_crash, &abp_test_abort,  &abp_test_hang,  &abp_test_alloc_bomb,
         &abp_test_overlap, &abp_test_error, &abp_test_sleep, &abp_test_worse_by_env,
         &abp_test_false_refutation, &abp_test_touch, &abp_test_unstable, &abp_test_capped,
-        &abp_test_fork_burn};
+        &abp_test_fork_burn, &abp_test_slower_by_env};
     ab_status st = abe_register_planners();
     for (size_t i = 0; st == AB_OK && i < sizeof mine / sizeof mine[0]; i++)
         st = ab_planner_register(mine[i]);

@@ -440,7 +440,7 @@ Test(compare_json, holds_the_pairs_the_rows_the_changes_and_the_verdict) {
     well_formed(o.text);
     HAS(o.text, "{\"format\": \"arenabench-compare\", \"version\": 1,\n");
     HAS(o.text, "\"thresholds\": {\"slow_ratio\": 1.5, \"slow_min_s\": 0.05, \"fast_ratio\": 1.5, "
-                "\"fast_min_s\": 0.05, \"fail_on_time\": false, \"spread\": \"cpu_s\"}");
+                "\"fast_min_s\": 0.05, \"fail_on_time\": false, \"spread\": \"cpu_min_max\"}");
     HAS(o.text, "{\"base_spec\": \"greedy\", \"head_spec\": \"greedy:round=64\", \"base_rows\": 3, "
                 "\"head_rows\": 3, \"matched\": 3, \"arena_geomean\": 0.887904002, \"arena_n\": 3, "
                 "\"cpu_geomean\": 1.58740105, \"cpu_n\": 3}");
