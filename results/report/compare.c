@@ -125,6 +125,12 @@ static void compare_pair(cmp_ctx *c, const abr_row *b, const abr_row *h) {
     if (!bok && !hok && b->r.status != h->r.status) add(c, ABR_CHANGE_STATUS, b, h);
 }
 
+/* true for the statuses that fail a run: invalid, crash, error (a file that
+ * did not load is an error row); not the outcomes timeout, oom, ... */
+static bool fails_run(const abr_row *w) {
+    return w->r.status == ABE_INVALID || w->r.status == ABE_CRASH || w->r.status == ABE_ERROR;
+}
+
 /* Walks both sorted row lists and collects every change line. */
 static void walk(cmp_ctx *c, abr_compare_summary *sum) {
     size_t i = 0, j = 0, nb = c->base.rows.n, nh = c->head.rows.n;
@@ -135,8 +141,8 @@ static void walk(cmp_ctx *c, abr_compare_summary *sum) {
         if (d < 0) {
             add(c, ABR_CHANGE_GONE, b, NULL);
             i++;
-        } else if (d > 0) {
-            add(c, ABR_CHANGE_NEW, NULL, h);
+        } else if (d > 0) { /* a new pair that fails (e.g. a new file that did not load) */
+            add(c, fails_run(h) ? ABR_CHANGE_FAILED : ABR_CHANGE_NEW, NULL, h);
             j++;
         } else {
             size_t before = c->n;
@@ -277,7 +283,8 @@ static void put_cells(ab_buf *b, const line *l) {
     case ABR_CHANGE_FAILED:
     case ABR_CHANGE_STATUS:
         put_states(b, w0, w1);
-        if (is_proven(w0)) ab_buf_printf(b, "was proven (%s); ", abo_proof_word(w0->r.proven_by));
+        if (w0 != NULL && is_proven(w0))
+            ab_buf_printf(b, "was proven (%s); ", abo_proof_word(w0->r.proven_by));
         put_why(b, w1);
         break;
     default: /* fixed, new, gone */

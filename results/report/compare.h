@@ -17,7 +17,10 @@
  *                 faster       ok in both, the same thresholds the other way
  *   other         status       not ok in both, with different statuses
  *
- * (over-capacity -> ok is "fixed": a plan that now fits the capacity.) Besides
+ * (over-capacity -> ok is "fixed": a plan that now fits the capacity.) A pair
+ * only in head is "new", or "failed" (a regression) when its status fails a
+ * run: invalid, crash or error (a new suite file that did not load is an
+ * error row, spec "(load)"; a new suite a planner crashes on). Besides
  * the pairs, per suite (by hash) across both runs:
  *
  *   regression    contradiction  a row proved the suite infeasible (no plan fits
