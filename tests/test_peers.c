@@ -530,7 +530,8 @@ Test(peers, every_peer_planner_gives_valid_plans_on_random_suites) {
                            "usmp-greedy-by-size",  "usmp-greedy-by-conflicts",
                            "usmp-hill-climb",      "tflite-gpu-greedy-by-size",
                            "tflite-gpu-greedy-by-size:align=64"};
-    for (uint64_t seed = 1; seed <= 300; seed++) {
+    const uint64_t cases = (uint64_t)abt_cases(300, 3000);
+    for (uint64_t seed = 1; seed <= cases; seed++) {
         for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
             bool pools = seed % 2 == 0 && strncmp(specs[k], "usmp", 4) == 0;
             ab_problem p;
