@@ -363,6 +363,23 @@ Test(run, compare_counts_a_new_failing_file) {
     free(good), free(dir);
 }
 
+/* Shards share the bad files out (the k-th to shard k mod N): merged, the
+ * same rows as one run, each once; every shard still fails on them. */
+Test(run, shards_merged_hold_each_bad_file_once) {
+    char *dir = folder_with_bad_files();
+    run_ok(1, "run -q --db %s.one.db -p first-fit %s", dir, dir);
+    for (int i = 1; i <= 3; i++)
+        run_ok(1, "run -q --db %s.s%d.db --shard %d/3 --run-key K -p first-fit %s", dir, i, i, dir);
+    run_ok(0, "merge %s.m.db %s.s1.db %s.s2.db %s.s3.db", dir, dir, dir, dir);
+    char one[4096], m[4096];
+    snprintf(one, sizeof one, "%s.one.db", dir);
+    snprintf(m, sizeof m, "%s.m.db", dir);
+    char *r1 = rows_text(one), *rm = rows_text(m);
+    cr_assert_eq(count_lines(r1), 7, "%s", r1);
+    cr_assert_str_eq(r1, rm);
+    free(r1), free(rm), free(dir);
+}
+
 /* A file named on the command line is input the user gave: when it does not
  * load the run stops before anything is written (exit 2), even beside a folder. */
 Test(run, a_bad_file_named_on_the_command_line_exits_2_and_writes_nothing) {
