@@ -168,7 +168,8 @@ Test(ilp, matches_brute_force_on_random_instances) {
     int inf, above, ran = compare_many(&sh, &o, 11, cases, &inf, &above);
     /* (without alignment, optima of so few tensors sit at max-load: 200,000
      * random instances of up to 8 had none above it; the aligned tests have) */
-    cr_assert_gt(ran * 5, cases * 3, "GLPK solved too few instances (%d of %d)", ran, cases);
+    /* about 60% need GLPK (the heuristics prove the rest): at least half did */
+    cr_assert_gt(ran * 2, cases, "GLPK solved too few instances (%d of %d)", ran, cases);
 }
 
 Test(ilp, matches_brute_force_with_a_unit_above_one_byte) {
