@@ -4,17 +4,17 @@
  * touched: a bad spec, or a suite file named on the command line that does not
  * load, exits 2 with nothing written. A file found in a folder that does not
  * load does not stop the run: it becomes an error row (see bad_file below),
- * the other suites run, and the exit status is 1 with every such file listed. Each (suite, spec) job
- * runs in its own child (harness/engine/runner.c); the parent — never the child —
- * checks the plan with the oracle, computes the bounds and commits the row as
- * the job ends, so a kill -9 loses at most the jobs in flight and
- * `--resume` fills in only what is missing.
+ * the other suites run, and the exit status is 1 with every such file listed.
+ * Each (suite, spec) job runs in its own child (harness/engine/runner.c);
+ * the parent — never the child — checks the plan with the oracle, computes
+ * the bounds and commits the row as the job ends, so a kill -9 loses at most
+ * the jobs in flight and `--resume` fills in only what is missing.
  *
  * Exit codes: 0 every job ran and no plan was invalid; 1 a plan was invalid,
  * a planner crashed or errored, a file found in a folder did not load, an
- * arena fell below a suite's known optimum,
- * proofs disagreed (two optima, or a suite proved infeasible that another
- * planner packed within its capacity), or the run was interrupted; 2 bad
+ * arena fell below a suite's known optimum, proofs disagreed (two optima, or
+ * a suite proved infeasible that another planner packed within its
+ * capacity), or the run was interrupted; 2 bad
  * usage or input; 3 internal error. Timeouts, out-of-memory, over-capacity
  * and infeasible results are outcomes, recorded, not failures of the run.
  */
