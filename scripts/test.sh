@@ -3,10 +3,35 @@
 # undefined-behaviour sanitizers, then run every Criterion test binary.
 # Ends with one Criterion-style synthesis line over all binaries.
 #
+# Usage: scripts/test.sh [--long]
+#   --long   the property sweeps run many more cases (AB_TEST_LONG=1 in the
+#            tests' environment, read by tests/support.c's abt_cases): minutes
+#            more; not for CI. Without it the whole script takes about 2 min on
+#            2 cores, and no test depends on the machine's speed.
+#
+# Counting (the synthesis line): Criterion's own counts per binary (its Failing
+# includes its Crashing); then, per binary, what Criterion did not count, once:
+#   * no synthesis line (the binary itself crashed or was killed): 1 failing
+#     and 1 crashing;
+#   * sanitizer reports (AddressSanitizer, LeakSanitizer, UBSan; Criterion
+#     counts a worker that reports after its verdict as passing) beyond one per
+#     failing test (a failed assertion leaves its allocations to LeakSanitizer):
+#     1 failing per extra report;
+#   * a non-zero exit with none of the above: 1 failing.
+# So one failing test counts 1.
+#
 # Environment: AB_SANITIZE=0 builds without sanitizers (faster);
 # AB_BUILD_DIR overrides the build folder (default build/test or build/test-nosan).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+
+case "${1:-}" in
+    "") ;;
+    --long) export AB_TEST_LONG=1 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "test.sh: unknown option '$1' (usage: scripts/test.sh [--long])" >&2; exit 2 ;;
+esac
+
 scripts/deps.sh --test || exit 1
 
 san="address;undefined"
@@ -19,32 +44,55 @@ cmake --build "$dir" -j "$(nproc)" >/dev/null 2>"$dir.build.log" || { cat "$dir.
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:allocator_may_return_null=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-tested=0 passing=0 failing=0 crashing=0 skipped=0 bad=0
+
+# The number in "Name: N" of a synthesis line, 0 when absent.
+num() { local v; v=$(echo "$1" | sed -n "s/.*$2: *\([0-9]*\).*/\1/p"); echo "${v:-0}"; }
+
+# Sanitizer reports in a log: one per process that wrote ASan/LSan's
+# "==PID==ERROR:" line, plus one per UBSan "runtime error:".
+reports() {
+    local asan ubsan
+    asan=$(grep -oE '^==[0-9]+==ERROR: (Address|Leak)Sanitizer' "$1" | cut -d= -f3 | sort -u | wc -l)
+    ubsan=$(grep -c 'runtime error:' "$1")
+    echo $((asan + ubsan))
+}
+
+tested=0 passing=0 failing=0 crashing=0 skipped=0
+start=$SECONDS
 for t in "$dir"/test_*; do
     [ -x "$t" ] || continue
     name=$(basename "$t")
     log="$dir/$name.log"
+    t0=$SECONDS
     "$t" --verbose=0 -j"$(nproc)" >"$log" 2>&1
     rc=$?
     grep -E '^\[(SKIP|FAIL)\]|Synthesis|Assertion|ERROR|runtime error' "$log" || true
     line=$(grep -E 'Synthesis: Tested:' "$log" | tail -n 1)
-    # Criterion counts a test whose worker leaked or hit undefined behaviour as
-    # passing (the sanitizer reports after the verdict): such a report fails it here.
-    if grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$log"; then
-        echo "test.sh: $name: sanitizer report (see $log)"; bad=$((bad + 1))
-    fi
-    if [ -z "$line" ] || [ $rc -ne 0 ]; then
-        echo "test.sh: $name exited $rc"; tail -n 30 "$log"; bad=$((bad + 1))
+    skipped=$((skipped + $(grep -c '^\[SKIP\]' "$log")))
+    if [ -z "$line" ]; then
+        echo "test.sh: $name exited $rc without a synthesis: counted as 1 crashing (see $log)"
+        tail -n 30 "$log"
+        tested=$((tested + 1)) failing=$((failing + 1)) crashing=$((crashing + 1))
+        continue
     fi
     # [====] Synthesis: Tested: 12 | Passing: 12 | Failing: 0 | Crashing: 0
-    num() { echo "$line" | sed -n "s/.*$1: *\([0-9]*\).*/\1/p"; }
-    tested=$((tested + $(num Tested || echo 0)))
-    passing=$((passing + $(num Passing || echo 0)))
-    failing=$((failing + $(num Failing || echo 0)))
-    crashing=$((crashing + $(num Crashing || echo 0)))
-    skipped=$((skipped + $(grep -c '^\[SKIP\]' "$log")))
+    f=$(num "$line" Failing)
+    tested=$((tested + $(num "$line" Tested)))
+    passing=$((passing + $(num "$line" Passing)))
+    failing=$((failing + f))
+    crashing=$((crashing + $(num "$line" Crashing)))
+    extra=$(( $(reports "$log") - f ))
+    if [ $extra -gt 0 ]; then
+        echo "test.sh: $name: $extra sanitizer report(s) beyond its failing tests: counted as failing (see $log)"
+        tested=$((tested + extra)) failing=$((failing + extra))
+    elif [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
+        echo "test.sh: $name exited $rc with no failing test: counted as 1 failing (see $log)"
+        tail -n 30 "$log"
+        tested=$((tested + 1)) failing=$((failing + 1))
+    fi
+    echo "test.sh: $name: $((SECONDS - t0)) s"
 done
-[ $bad -gt 0 ] && failing=$((failing + bad))
-echo "test.sh: $skipped skipped (see the [SKIP] lines above for why)"
+echo "test.sh: $skipped skipped (see the [SKIP] lines above for why)${AB_TEST_LONG:+; long mode (AB_TEST_LONG=1)}"
+echo "test.sh: the tests took $((SECONDS - start)) s"
 echo "[====] Synthesis: Tested: $tested | Passing: $passing | Failing: $failing | Crashing: $crashing"
 [ $failing -eq 0 ] && [ $crashing -eq 0 ] && [ $tested -gt 0 ]

@@ -442,12 +442,38 @@ const ab_planner abp_test_slower_by_env = {
     .plan = slower_plan,
 };
 
+/* test-gate: waits until the file named by `file` exists (looking every
+ * 10 ms), then plans like first-fit. A job a test holds back for as long as
+ * it needs, e.g. to kill the harness while it waits, with no clock to race. */
+static ab_status gate_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
+                           ab_plan_stats *st, ab_error *err) {
+    const char *file = ab_params_get(opt, "file");
+    if (file == NULL || *file == '\0')
+        return ab_fail(err, AB_EINPUT, "test-gate: parameter file: a path is needed");
+    while (access(file, F_OK) != 0) {
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return abp_first_fit.plan(p, NULL, offsets, st, err);
+}
+
+static const ab_param_desc gate_params[] = {
+    {"file", "a path", "", "plan once this file exists", AB_PARAM_TEXT, 0, 0}, {0}};
+
+const ab_planner abp_test_gate = {
+    .name = "test-gate",
+    .summary = "test only: waits for a file to exist, then plans like first-fit",
+    .flags = AB_PLANNER_TEST,
+    .params = gate_params,
+    .plan = gate_plan,
+};
+
 ab_status abt_register_test_planners(void) {
     static const ab_planner *const mine[] = {
         &abp_test_crash, &abp_test_abort,  &abp_test_hang,  &abp_test_alloc_bomb,
         &abp_test_overlap, &abp_test_error, &abp_test_sleep, &abp_test_worse_by_env,
         &abp_test_false_refutation, &abp_test_touch, &abp_test_unstable, &abp_test_capped,
-        &abp_test_fork_burn, &abp_test_slower_by_env};
+        &abp_test_fork_burn, &abp_test_slower_by_env, &abp_test_gate};
     ab_status st = abe_register_planners();
     for (size_t i = 0; st == AB_OK && i < sizeof mine / sizeof mine[0]; i++)
         st = ab_planner_register(mine[i]);

@@ -1,6 +1,7 @@
 /*
  * planners_testing.h — planners that exist only for the tests (crash, abort,
- * hang, allocate without bound, overlap, fail, sleep, get worse on demand).
+ * hang, allocate without bound, overlap, fail, sleep, get worse on demand,
+ * wait for a file).
  * They are compiled into the test programs, never into arenabench.
  */
 #ifndef ABT_PLANNERS_TESTING_H

@@ -86,3 +86,10 @@ const char *abt_shared_data(void) {
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) return NULL;
     return path;
 }
+
+bool abt_long(void) {
+    const char *v = getenv("AB_TEST_LONG");
+    return v != NULL && strcmp(v, "1") == 0;
+}
+
+int abt_cases(int normal, int more) { return abt_long() ? more : normal; }

@@ -5,6 +5,7 @@
 #ifndef AB_TEST_SUPPORT_H
 #define AB_TEST_SUPPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Writes content to a new file in a fresh temporary folder and returns its path
@@ -31,5 +32,13 @@ const char *abt_shared_data(void);
 
 /* Reads a whole file; owned by the caller; NULL when it cannot be read. */
 char *abt_slurp(const char *path, size_t *len);
+
+/* true when the environment has AB_TEST_LONG=1 (`scripts/test.sh --long`):
+ * property sweeps then run many more cases than in the default (CI) mode. */
+bool abt_long(void);
+
+/* The number of cases of a property sweep: normal by default, more with
+ * AB_TEST_LONG=1. */
+int abt_cases(int normal, int more);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "oracle/bounds.h"
+#include "tests/support.h"
 
 static ab_problem P;
 
@@ -210,7 +211,8 @@ static uint64_t rnd(uint64_t *s) {
 static int64_t below(uint64_t *s, int64_t n) { return (int64_t)(rnd(s) % (uint64_t)n); }
 
 Test(bounds, agrees_with_a_brute_force_over_every_instruction) {
-    for (uint64_t seed = 1; seed <= 1000; seed++) {
+    const uint64_t cases = (uint64_t)abt_cases(1000, 20000);
+    for (uint64_t seed = 1; seed <= cases; seed++) {
         ab_problem_free(&P);
         uint64_t s = seed;
         size_t n = (size_t)below(&s, 40);

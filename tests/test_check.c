@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "oracle/check.h"
+#include "tests/support.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 
@@ -758,7 +759,8 @@ static void random_case(uint64_t seed, bool mutate) {
 
 Test(check, agrees_with_the_reference_on_random_and_mutated_plans) {
     size_t valid = 0, invalid = 0, by_verdict[ABO_NVERDICTS] = {0};
-    for (uint64_t seed = 1; seed <= 3000; seed++) {
+    const uint64_t cases = (uint64_t)abt_cases(3000, 30000);
+    for (uint64_t seed = 1; seed <= cases; seed++) {
         ab_problem_free(&P);
         ab_plan_free(&PL);
         random_case(seed, seed % 2 == 0);
@@ -836,7 +838,8 @@ static void slot_offsets(const ab_problem *p, int64_t *off) {
 
 Test(check, agrees_with_the_reference_on_large_random_plans) {
     size_t valid = 0, invalid = 0;
-    for (uint64_t seed = 1; seed <= 30; seed++) {
+    const uint64_t cases = (uint64_t)abt_cases(30, 150);
+    for (uint64_t seed = 1; seed <= cases; seed++) {
         ab_problem_free(&P);
         ab_plan_free(&PL);
         uint64_t s = seed * 7919;
@@ -902,7 +905,8 @@ Test(check, agrees_with_the_reference_on_large_random_plans) {
  * across words and levels of the checker's bitset). */
 Test(check, agrees_with_the_reference_when_big_tensors_cover_many_slots) {
     size_t valid = 0, invalid = 0;
-    for (uint64_t seed = 1; seed <= 24; seed++) {
+    const uint64_t cases = (uint64_t)abt_cases(24, 120);
+    for (uint64_t seed = 1; seed <= cases; seed++) {
         ab_problem_free(&P);
         ab_plan_free(&PL);
         uint64_t s = seed * 104729;

@@ -397,6 +397,42 @@ Test(compare, an_edited_suite_is_new_and_gone_not_a_regression) {
     free(path);
 }
 
+/* A pair only in head that fails the run (invalid, crash, error: e.g. a new
+ * suite file that did not load, stored as an error row) is a regression; a
+ * new pair that is ok or ended in an outcome (timeout, oom) is only new. */
+Test(compare, a_new_failing_pair_is_a_regression_a_new_outcome_is_not) {
+    char *path = db_path();
+    abr_store *s = open_db(path);
+    static const char *const specs[] = {"first-fit", "p-crash", "p-timeout", "p-ok"};
+    int64_t r0 = begin(s, "nightly", "aaa");
+    int64_t su = suite(s, "s", "suite: s\n");
+    for (int i = 0; i < 4; i++) result(s, r0, su, specs[i], (side){0});
+    int64_t r1 = begin(s, "nightly", "bbb");
+    for (int i = 0; i < 4; i++) result(s, r1, su, specs[i], (side){0});
+    /* a new suite: rows only in head, of specs both runs have */
+    int64_t s2 = suite(s, "s2", "suite: s2\n");
+    result(s, r1, s2, "p-crash", (side){.status = ABE_CRASH, .signal = 11});
+    result(s, r1, s2, "p-timeout", (side){.status = ABE_TIMEOUT});
+    result(s, r1, s2, "p-ok", (side){0});
+    /* a new file that did not load: a spec, (load), that base never had */
+    int64_t bad = suite(s, "suites/broken.yaml", "# arenabench: this file did not load\n");
+    result(s, r1, bad, "(load)", (side){.status = ABE_ERROR,
+                                       .error = "suites/broken.yaml:3:21: size: must be positive"});
+    abr_close(s);
+    outcome o = compare(path, r0, r1, NULL);
+    cr_assert_eq(o.sum.regressions, 2, "%s", o.text);
+    cr_assert_eq(o.sum.by_change[ABR_CHANGE_FAILED], 2);
+    cr_assert_eq(o.sum.added, 2, "%s", o.text);
+    HAS(o.text, "| REGRESSION | failed | suites/broken.yaml | (load) | - | error | "
+                "suites/broken.yaml:3:21: size: must be positive |");
+    HAS(o.text, "| REGRESSION | failed | s2 | p-crash | - | crash | signal 11 |");
+    HAS(o.text, "| note | new | s2 | p-timeout | - | timeout |");
+    HAS(o.text, "| note | new | s2 | p-ok | - | ok 100 |");
+    HAS(o.text, "Result: REGRESSION (2).");
+    free(o.text);
+    free(path);
+}
+
 /* ---- everything at once ---------------------------------------------------------- */
 
 /* base and head with one pair per kind of change, plus three unchanged. */

@@ -237,16 +237,16 @@ static void planted(int n, int seed, const char *kv, ab_problem *p) {
 }
 
 Test(gen, small_planted_suites_have_the_brute_force_optimum) {
-    int checked = 0;
+    int checked = 0, seeds = abt_cases(8, 40); /* AB_TEST_LONG=1: 40 */
     for (int n = 8; n <= ABT_BRUTE_MAX_FREE; n++)
-        for (int seed = 1; seed <= 8; seed++) {
+        for (int seed = 1; seed <= seeds; seed++) {
             ab_problem p;
             planted(n, seed, n > 8 && seed % 2 == 0 ? "decoy=1" : NULL, &p);
             cr_assert_eq(abt_brute_optimum(&p, NULL), p.expect_optimum, "n=%d seed=%d", n, seed);
             ab_problem_free(&p);
             checked++;
         }
-    cr_assert_eq(checked, 24);
+    cr_assert_eq(checked, 3 * seeds);
 }
 
 /* A first-fit plan of p: valid and not below the known optimum; returns its arena. */
@@ -285,9 +285,9 @@ static bool ilp_agrees(const ab_problem *p, double seconds) {
 
 Test(gen, larger_planted_suites_have_the_ilp_optimum, .timeout = 900) {
     static const int sizes[] = {20, 40, 160};
-    int tried = 0, finished = 0;
+    int tried = 0, finished = 0, seeds = abt_cases(6, 20);
     for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
-        for (int seed = 1; seed <= 6; seed++) {
+        for (int seed = 1; seed <= seeds; seed++) {
             ab_problem p;
             planted(sizes[s], seed, seed % 3 == 0 ? "gadgets=2" : seed % 3 == 1 ? "decoy=1" : NULL, &p);
             first_fit_arena(&p);

@@ -71,8 +71,10 @@ Test(run, records_failing_planners_and_goes_on) {
     char d1[4096], d2[4096];
     snprintf(d1, sizeof d1, "%s", abt_src("suites/examples/diamond.yaml"));
     snprintf(d2, sizeof d2, "%s", abt_src("suites/examples/touching_ranges.yaml"));
+    /* the time limit kills the two test-hang jobs (5 s of waiting, in parallel);
+     * every other job ends by itself in under 0.2 s, 25x within it */
     snprintf(args, sizeof args,
-             "run -q --db %s/r.db -j 2 --time-limit 1 --mem-limit 256M -p test-crash -p test-hang "
+             "run -q --db %s/r.db -j 2 --time-limit 5 --mem-limit 256M -p test-crash -p test-hang "
              "-p test-alloc-bomb -p test-overlap -p test-error -p first-fit %s %s",
              dir, d1, d2);
     char *out, *err;
@@ -168,40 +170,41 @@ static pid_t spawn(char *const argv[]) {
     return pid;
 }
 
+/* The harness is killed while it waits in a job that waits for a file the
+ * test has not made (test-gate), with -j 1, so exactly the jobs before it are
+ * committed: nothing races the clock. */
 Test(run, resumes_after_sigkill_to_the_same_rows) {
     char *dir = abt_tmpdir();
-    char ex[4096], bin[4096], db[4096], ref[4096];
+    char ex[4096], bin[4096], db[4096], ref[4096], gate[4096], spec[8192];
     snprintf(ex, sizeof ex, "%s", abt_src("suites/examples"));
     snprintf(bin, sizeof bin, "%s/arenabench-test", AB_BINARY_DIR);
     snprintf(db, sizeof db, "%s/k.db", dir);
     snprintf(ref, sizeof ref, "%s/ref.db", dir);
-    run_ok(0, "run -q --db %s -j 1 -p test-sleep:ms=100 -p first-fit %s", ref, ex);
-    char *argv[] = {bin, "run", "-q", "--db", db, "-j", "1", "-p", "test-sleep:ms=100",
-                    "-p", "first-fit", ex, NULL};
+    snprintf(gate, sizeof gate, "%s/gate", dir);
+    snprintf(spec, sizeof spec, "test-gate:file=%s", gate);
+    char *argv[] = {bin, "run", "-q", "--db", db, "-j", "1", "-p", "first-fit", "-p", "best-fit",
+                    "-p", spec, ex, NULL};
     pid_t pid = spawn(argv);
-    /* Kill it once a few rows are committed (polling the database, which WAL
-     * lets us read while it is written), however loaded the machine is. */
+    /* the first two jobs (first-fit, best-fit on the first suite) commit;
+     * the third waits for the gate */
     int status;
-    bool finished = false;
-    for (int tries = 0; tries < 600; tries++) {
+    for (int tries = 0; tries < 6000 && committed_rows(db) < 2; tries++) { /* up to 5 min */
+        cr_assert_eq(waitpid(pid, &status, WNOHANG), 0, "the harness ended at the gate");
         struct timespec ts = {0, 50 * 1000 * 1000};
         nanosleep(&ts, NULL);
-        if (waitpid(pid, &status, WNOHANG) == pid) {
-            finished = true;
-            break;
-        }
-        if (committed_rows(db) >= 3) break;
     }
-    cr_assert(!finished, "the harness finished before it was killed: slow it down");
     kill(pid, SIGKILL);
     waitpid(pid, &status, 0);
     cr_assert(WIFSIGNALED(status), "the harness was not killed");
     char *partial = rows_text(db);
-    size_t got = count_lines(partial);
-    cr_assert_gt(got, 0, "nothing was committed before the kill");
-    cr_assert_lt(got, 20, "everything was done before the kill");
-    run_ok(0, "run -q --db %s -j 2 --resume latest -p test-sleep:ms=100 -p first-fit %s", db, ex);
+    cr_assert_eq(count_lines(partial), 2, "the jobs before the gate, no more:\n%s", partial);
+    FILE *f = fopen(gate, "w"); /* open the gate */
+    cr_assert_not_null(f);
+    fclose(f);
+    run_ok(0, "run -q --db %s -j 2 --resume latest -p first-fit -p best-fit -p %s %s", db, spec, ex);
+    run_ok(0, "run -q --db %s -j 2 -p first-fit -p best-fit -p %s %s", ref, spec, ex);
     char *resumed = rows_text(db), *whole = rows_text(ref);
+    cr_assert_geq(count_lines(whole), 30);
     cr_assert_str_eq(resumed, whole);
     free(partial), free(resumed), free(whole), free(dir);
 }
@@ -222,6 +225,178 @@ Test(run, bad_input_writes_nothing) {
     snprintf(args, sizeof args, "run -q --db %s/r.db -p nope %s", dir, abt_src("suites/examples"));
     cr_assert_eq(abt_run(args, &out, &err), 2);
     HAS(err, "unknown planner 'nope'");
+    free(out), free(err);
+    free(dir);
+}
+
+/* ---- files that do not load ------------------------------------------------------ */
+
+/* Writes text to dir/name. */
+static void put_file(const char *dir, const char *name, const char *text) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f, "%s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A folder with one good suite and five bad files: malformed YAML, a
+ * negative size, an overflowing size, a bad MiniMalloc CSV field, and two
+ * empty files (the same bytes under two names). */
+static char *folder_with_bad_files(void) {
+    char *dir = abt_tmpdir();
+    char *good = abt_slurp(abt_src("suites/examples/diamond.yaml"), NULL);
+    cr_assert_not_null(good);
+    put_file(dir, "diamond.yaml", good);
+    free(good);
+    put_file(dir, "malformed.yaml", "suite: m\ntensors:\n  - {name: a, size: 8, start: 0\n");
+    put_file(dir, "negative.yaml", "suite: n\ntensors:\n  - {name: a, size: -3, start: 0, end: 1}\n");
+    put_file(dir, "overflow.yaml", "suite: o\ntensors:\n"
+                                   "  - {name: a, size: 99999999999999999999999, start: 0, end: 1}\n");
+    put_file(dir, "bad.csv", "id,lower,upper,size\n0,0,2,abc\n");
+    put_file(dir, "empty1.yaml", "");
+    put_file(dir, "empty2.yaml", "");
+    return dir;
+}
+
+/* The rows of the latest run in db whose spec is "(load)": "name|error\n" each. */
+static char *load_rows(const char *db, size_t *n) {
+    abr_store *s;
+    ab_error err;
+    cr_assert_eq(abr_open(db, ABR_OPEN_READONLY, &s, &err), AB_OK, "%s", err.msg);
+    int64_t run;
+    cr_assert_eq(abr_run_latest(s, NULL, &run, &err), AB_OK, "%s", err.msg);
+    abr_rows rows;
+    cr_assert_eq(abr_rows_read(s, run, &rows, &err), AB_OK, "%s", err.msg);
+    ab_buf b = {0};
+    *n = 0;
+    for (size_t i = 0; i < rows.n; i++) {
+        const abr_row *w = &rows.v[i];
+        if (strcmp(w->r.spec, "(load)") != 0) continue;
+        cr_assert_eq(w->r.status, ABE_ERROR);
+        cr_assert_eq(w->suite.tensors, 0);
+        char *text;
+        cr_assert_eq(abr_suite_text(s, w->suite.id, &text, NULL, &err), AB_OK, "%s", err.msg);
+        HAS(text, w->suite.name); /* the stored text names the file... */
+        if (strstr(w->suite.name, "negative") != NULL) HAS(text, "size: -3"); /* ...and holds it */
+        ab_free(text);
+        ab_buf_printf(&b, "%s|%s\n", w->suite.name, w->r.error ? w->r.error : "");
+        (*n)++;
+    }
+    abr_rows_free(&rows);
+    abr_close(s);
+    return b.s ? b.s : strdup("");
+}
+
+Test(run, a_file_in_a_folder_that_does_not_load_is_an_error_row_and_the_run_goes_on) {
+    char *dir = folder_with_bad_files();
+    char *out, *err, args[8192], db[4096];
+    snprintf(db, sizeof db, "%s.db", dir);
+    snprintf(args, sizeof args, "run -q --db %s -p first-fit -p best-fit %s", db, dir);
+    cr_assert_eq(abt_run(args, &out, &err), 1, "%s%s", out, err);
+    HAS(err, "2 jobs, 2 ok"); /* the good suite ran with both planners */
+    HAS(err, "6 files found in the folders given did not load");
+    /* every bad file listed, as path:line:column: message */
+    char want[8192];
+    const char *lines[] = {"malformed.yaml:4:1: YAML syntax error", "negative.yaml:3:21: ", "overflow.yaml:3:21: ",
+                           "bad.csv:2: size", "empty1.yaml:1:1: ", "empty2.yaml:1:1: "};
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+        snprintf(want, sizeof want, "arenabench: %s/%s", dir, lines[i]);
+        HAS(err, want);
+    }
+    free(out), free(err);
+    size_t n;
+    char *rows = load_rows(db, &n);
+    cr_assert_eq(n, 6, "one error row per bad file, the two empty files apart:\n%s", rows);
+    snprintf(want, sizeof want, "%s/negative.yaml|%s/negative.yaml:3:21: ", dir, dir);
+    HAS(rows, want);
+    HAS(rows, "must be a positive integer, got '-3'");
+    HAS(rows, "no larger than 2^62");
+    char *all = rows_text(db); /* also checks the file's integrity */
+    cr_assert_eq(count_lines(all), 8, "%s", all);
+    HAS(all, "example-diamond");
+    free(all);
+    /* --resume adds nothing twice and still fails on the bad files */
+    snprintf(args, sizeof args, "run -q --db %s --resume latest -p first-fit -p best-fit %s", db,
+             dir);
+    cr_assert_eq(abt_run(args, &out, &err), 1, "%s%s", out, err);
+    HAS(err, "6 files found in the folders given did not load");
+    free(out), free(err);
+    size_t again;
+    char *rows2 = load_rows(db, &again);
+    cr_assert_str_eq(rows2, rows);
+    free(rows), free(rows2);
+    /* the report lists them among the failures */
+    snprintf(args, sizeof args, "report --db %s", db);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s%s", out, err);
+    HAS(out, "6 failed results.");
+    snprintf(want, sizeof want, "| %s/bad.csv | (load) | error | %s/bad.csv:2: size", dir, dir);
+    HAS(out, want);
+    free(out), free(err);
+    free(dir);
+}
+
+/* compare: a file that starts failing to load is a regression; one that
+ * fails the same way in both runs is no change. */
+Test(run, compare_counts_a_new_failing_file) {
+    char *dir = folder_with_bad_files();
+    char *good = abt_tmpdir();
+    char *text = abt_slurp(abt_src("suites/examples/diamond.yaml"), NULL);
+    put_file(good, "diamond.yaml", text);
+    free(text);
+    char *out, *err, args[8192];
+    run_ok(0, "run -q --db %s.db --tag t -p first-fit %s", dir, good);
+    run_ok(1, "run -q --db %s.db --tag t -p first-fit %s", dir, dir);
+    snprintf(args, sizeof args, "compare --db %s.db --tag t", dir);
+    cr_assert_eq(abt_run(args, &out, &err), 1, "%s%s", out, err);
+    HAS(out, "Result: REGRESSION (6).");
+    char want[8192];
+    snprintf(want, sizeof want, "| REGRESSION | failed | %s/negative.yaml | (load) | - | error | "
+             "%s/negative.yaml:3:21: ", dir, dir);
+    HAS(out, want);
+    free(out), free(err);
+    run_ok(1, "run -q --db %s.db --tag t -p first-fit %s", dir, dir);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s%s", out, err);
+    HAS(out, "no regression");
+    free(out), free(err);
+    free(good), free(dir);
+}
+
+/* Shards share the bad files out (the k-th to shard k mod N): merged, the
+ * same rows as one run, each once; every shard still fails on them. */
+Test(run, shards_merged_hold_each_bad_file_once) {
+    char *dir = folder_with_bad_files();
+    run_ok(1, "run -q --db %s.one.db -p first-fit %s", dir, dir);
+    for (int i = 1; i <= 3; i++)
+        run_ok(1, "run -q --db %s.s%d.db --shard %d/3 --run-key K -p first-fit %s", dir, i, i, dir);
+    run_ok(0, "merge %s.m.db %s.s1.db %s.s2.db %s.s3.db", dir, dir, dir, dir);
+    char one[4096], m[4096];
+    snprintf(one, sizeof one, "%s.one.db", dir);
+    snprintf(m, sizeof m, "%s.m.db", dir);
+    char *r1 = rows_text(one), *rm = rows_text(m);
+    cr_assert_eq(count_lines(r1), 7, "%s", r1);
+    cr_assert_str_eq(r1, rm);
+    free(r1), free(rm), free(dir);
+}
+
+/* A file named on the command line is input the user gave: when it does not
+ * load the run stops before anything is written (exit 2), even beside a folder. */
+Test(run, a_bad_file_named_on_the_command_line_exits_2_and_writes_nothing) {
+    char *dir = folder_with_bad_files();
+    char *out, *err, args[8192], db[4096];
+    snprintf(db, sizeof db, "%s.db", dir);
+    snprintf(args, sizeof args, "run -q --db %s %s %s/negative.yaml", db,
+             abt_src("suites/examples"), dir);
+    cr_assert_eq(abt_run(args, &out, &err), 2, "%s%s", out, err);
+    snprintf(args, sizeof args, "arenabench: %s/negative.yaml:3:21: ", dir);
+    HAS(err, args);
+    cr_assert_neq(access(db, F_OK), 0, "no database file was created");
+    free(out), free(err);
+    /* named and also found in a named folder: named wins */
+    snprintf(args, sizeof args, "run -q --db %s %s %s/negative.yaml", db, dir, dir);
+    cr_assert_eq(abt_run(args, &out, &err), 2, "%s%s", out, err);
+    cr_assert_neq(access(db, F_OK), 0, "no database file was created");
     free(out), free(err);
     free(dir);
 }

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #ifdef __linux__
+#include <dirent.h>
 #include <sys/prctl.h>
 #endif
 
@@ -105,6 +107,51 @@ Test(spawn, runs_a_program_and_keeps_the_tail_of_its_output) {
     char *missing[] = {"nowhere", NULL};
     e = run(&(abe_spawn_opts){.path = "/nonexistent/program", .argv = missing}, NULL, 0);
     cr_assert_eq(e.code, ABE_EXEC_FAILED);
+}
+
+#ifdef __linux__
+/* Exits with the number of other processes in its own process group, from /proc. */
+static int count_my_group(void *ctx, int fd) {
+    pid_t me = getpid(), group = getpgrp();
+    int others = 0;
+    DIR *d = opendir("/proc");
+    if (d == NULL) return 100;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9' || atoi(e->d_name) == me) continue;
+        char path[300], line[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (f == NULL) continue;
+        bool got = fgets(line, sizeof line, f) != NULL;
+        fclose(f);
+        const char *rp = got ? strrchr(line, ')') : NULL;
+        char state;
+        int parent, pgrp;
+        if (rp != NULL && sscanf(rp + 1, " %c %d %d", &state, &parent, &pgrp) == 3 &&
+            pgrp == group && state != 'Z')
+            others++;
+    }
+    closedir(d);
+    return others;
+}
+#endif
+
+/* With a guard, the child starts its work only once the guard is in its
+ * group: a caller killed right after the spawn must never leave the program
+ * unguarded (that window once let `external`'s shell outlive its job). */
+Test(spawn, a_guarded_child_starts_only_with_its_guard_in_the_group) {
+#ifndef __linux__
+    cr_skip("the guard is Linux only");
+#else
+    for (int i = 0; i < 20; i++) {
+        abe_exit e = run(&(abe_spawn_opts){.fn = count_my_group, .guard = true}, NULL, 0);
+        cr_assert(e.exited, "signal %d", e.signal);
+        cr_assert_eq(e.code, 1, "run %d: %d other processes in the group, not the guard alone",
+                     i, e.code);
+        e = run(&(abe_spawn_opts){.fn = count_my_group}, NULL, 0);
+        cr_assert_eq(e.code, 0, "no guard asked, none there");
+    }
+#endif
 }
 
 static int fork_spinner_and_spin(void *ctx, int fd) {

@@ -214,7 +214,11 @@ static const abc_command commands[] = {
              "limit; the parent checks every plan with the oracle and commits its row as the job\n"
              "ends. A planner that crashes, hangs, runs out of memory or returns an invalid plan is\n"
              "recorded (crash with its signal, timeout, oom, invalid with the checker's message)\n"
-             "and the run goes on. Folders are searched recursively for *.yaml and *.yml.\n"
+             "and the run goes on. Folders are searched recursively for suite files (*.yaml, *.yml,\n"
+             "*.csv, *.tflite). A file found in a folder that does not load (malformed, a negative\n"
+             "size, an overflow...) is recorded as an error row (planner (load), the message naming\n"
+             "file, line and column) and the run goes on with the other files; a file named on the\n"
+             "command line that does not load stops the run before anything is written (exit 2).\n"
              "\nTiming: each row keeps the CPU time (user + system, from wait4) of the planner's\n"
              "process and what it started, its wall time, its own peak resident memory (beyond\n"
              "the harness pages it inherits at fork) and the planner's own CPU time inside it.\n"
@@ -224,11 +228,13 @@ static const abc_command commands[] = {
      .options = run_options,
      .column = 26,
      .more = "\nExit status: 0 every job ran and no plan was invalid; 1 an invalid plan, a crash or\n"
-             "error of a planner, an arena below a suite's known optimum, proofs that disagree (a\n"
-             "suite proved infeasible that another planner packs within its capacity), or an\n"
-             "interrupted run (timeouts, oom, over-capacity and infeasible are recorded outcomes:\n"
-             "over-capacity a valid plan over the capacity, infeasible proven that no plan fits);\n"
-             "2 bad usage or input (nothing is written); 3 internal error.\n"
+             "error of a planner, a file in a folder that did not load (each is listed at the end:\n"
+             "file:line:column: message), an arena below a suite's known optimum, proofs that\n"
+             "disagree (a suite proved infeasible that another planner packs within its capacity),\n"
+             "or an interrupted run (timeouts, oom, over-capacity and infeasible are recorded\n"
+             "outcomes: over-capacity a valid plan over the capacity, infeasible proven that no plan\n"
+             "fits); 2 bad usage or input, a suite file named on the command line included (nothing\n"
+             "is written); 3 internal error.\n"
              "\nExample:\n"
              "  arenabench run --tag nightly suites/ && arenabench report -o out/report.md\n",
      .max_operands = -1,

@@ -1,16 +1,20 @@
 /*
  * run_suites.c — the body of `arenabench run` (its options: run.c): the
  * product's main job. Every suite is loaded and every spec resolved before the database is
- * touched (bad input exits 2 with nothing written). Each (suite, spec) job
- * runs in its own child (harness/engine/runner.c); the parent — never the child —
- * checks the plan with the oracle, computes the bounds and commits the row as
- * the job ends, so a kill -9 loses at most the jobs in flight and
- * `--resume` fills in only what is missing.
+ * touched: a bad spec, or a suite file named on the command line that does not
+ * load, exits 2 with nothing written. A file found in a folder that does not
+ * load does not stop the run: it becomes an error row (see bad_file below),
+ * the other suites run, and the exit status is 1 with every such file listed.
+ * Each (suite, spec) job runs in its own child (harness/engine/runner.c);
+ * the parent — never the child — checks the plan with the oracle, computes
+ * the bounds and commits the row as the job ends, so a kill -9 loses at most
+ * the jobs in flight and `--resume` fills in only what is missing.
  *
  * Exit codes: 0 every job ran and no plan was invalid; 1 a plan was invalid,
- * a planner crashed or errored, an arena fell below a suite's known optimum,
- * proofs disagreed (two optima, or a suite proved infeasible that another
- * planner packed within its capacity), or the run was interrupted; 2 bad
+ * a planner crashed or errored, a file found in a folder did not load, an
+ * arena fell below a suite's known optimum, proofs disagreed (two optima, or
+ * a suite proved infeasible that another planner packed within its
+ * capacity), or the run was interrupted; 2 bad
  * usage or input; 3 internal error. Timeouts, out-of-memory, over-capacity
  * and infeasible results are outcomes, recorded, not failures of the run.
  */
@@ -27,6 +31,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/file.h"
 #include "harness/cli/progress.h"
 #include "harness/engine/evaluate.h"
 #include "harness/engine/runner.h"
@@ -51,23 +56,50 @@ typedef struct suite_item {
     char expect_why[256]; /* non-empty when its max-load bound contradicts expect.lower_bound */
 } suite_item;
 
+/* A suite file to load; named: given on the command line, not found in a folder. */
+typedef struct path_item {
+    char *path;
+    bool named;
+} path_item;
+
 typedef struct path_list {
-    char **v;
+    path_item *v;
     size_t n, cap;
 } path_list;
+
+/* A file found in a folder that did not load (malformed YAML, a negative size,
+ * an overflow, a bad CSV field...). It is recorded like a job that failed: a
+ * results row with status error, spec ABH_LOAD_SPEC and the loader's message
+ * (path:line:column: what is wrong) in `error`, against a suites row named by
+ * the file's path. That suites row's text is bad_text's: a header naming the
+ * path, then the file's bytes (so two bad files never share a row, and the
+ * same file with the same bytes is the same row in every run, which `compare`
+ * matches); its tensor count 0, its figures unknown. */
+typedef struct bad_file {
+    char *path;
+    char msg[AB_ERROR_MAX]; /* the loader's message, starting with path:line:column */
+    ab_buf text;            /* the suites row's text (bad_text) */
+    int64_t id;             /* the suites row */
+} bad_file;
+
+/* The results rows of files that did not load have this spec (not a planner's). */
+#define ABH_LOAD_SPEC "(load)"
+/* Bytes of a bad file kept in its suites row; a longer or binary file is
+ * stored as its size and SHA-256 only. */
+#define ABH_BAD_TEXT_MAX ((size_t)1 << 20)
 
 static bool has_suffix(const char *s, const char *suf) {
     size_t a = strlen(s), b = strlen(suf);
     return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
-static int path_add(path_list *l, const char *p) {
+static int path_add(path_list *l, const char *p, bool named) {
     if (!ab_grow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v) ||
-        (l->v[l->n] = ab_strdup(p)) == NULL) {
+        (l->v[l->n].path = ab_strdup(p)) == NULL) {
         fprintf(stderr, "arenabench: out of memory listing suites\n");
         return 3;
     }
-    l->n++;
+    l->v[l->n++].named = named;
     return 0;
 }
 
@@ -82,7 +114,7 @@ static int collect(const char *path, path_list *l, bool explicit) {
     }
     if (!S_ISDIR(st.st_mode)) {
         if (explicit || abh_format_suffix_known(path))
-            return path_add(l, path);
+            return path_add(l, path, explicit);
         return 0;
     }
     DIR *d = opendir(path);
@@ -108,38 +140,91 @@ static int collect(const char *path, path_list *l, bool explicit) {
     return rc;
 }
 
-static int cmp_str(const void *a, const void *b) {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+static int cmp_path(const void *a, const void *b) {
+    return strcmp(((const path_item *)a)->path, ((const path_item *)b)->path);
+}
+
+/* Frees what one suite holds and zeroes it. */
+static void suites_free_one(suite_item *s) {
+    ab_free(s->path);
+    ab_problem_free(&s->full);
+    ab_problem_free(&s->view);
+    ab_buf_free(&s->text);
+    memset(s, 0, sizeof *s);
 }
 
 static void suites_free(suite_item *s, size_t n) {
-    for (size_t i = 0; s && i < n; i++) {
-        ab_free(s[i].path);
-        ab_problem_free(&s[i].full);
-        ab_problem_free(&s[i].view);
-        ab_buf_free(&s[i].text);
-    }
+    for (size_t i = 0; s && i < n; i++) suites_free_one(&s[i]);
     ab_free(s);
 }
 
-/* Loads one suite with its view, bounds and canonical text. */
-static int suite_load(suite_item *s, const char *path) {
-    ab_error err;
-    ab_error_clear(&err);
+/* Loads one suite with its view, bounds and canonical text into *s (zeroed
+ * by the caller; freed by suites_free whatever the outcome). AB_EINPUT with
+ * err naming the file, line and column when the file is bad. */
+static ab_status suite_load(suite_item *s, const char *path, ab_error *err) {
+    ab_error_clear(err);
     ab_problem_init(&s->full);
     ab_problem_init(&s->view);
     s->path = ab_strdup(path);
-    if (s->path == NULL) return 3;
-    ab_status st = abh_load_problem(path, NULL, &s->full, &err);
-    if (st == AB_OK) st = ab_problem_arena_view(&s->full, &s->view, NULL, &err);
-    if (st == AB_OK) st = abo_bounds_compute(&s->full, &s->bounds, &err);
-    if (st == AB_OK) st = abh_suite_render(&s->full, &s->text, &err);
+    if (s->path == NULL) return ab_fail(err, AB_ENOMEM, "out of memory loading %s", path);
+    ab_status st = abh_load_problem(path, NULL, &s->full, err);
+    if (st == AB_OK) st = ab_problem_arena_view(&s->full, &s->view, NULL, err);
+    if (st == AB_OK) st = abo_bounds_compute(&s->full, &s->bounds, err);
+    if (st == AB_OK) st = abh_suite_render(&s->full, &s->text, err);
     abo_expect ex = {.optimum = s->full.expect_optimum, .lower_bound = s->full.expect_lower_bound};
     s->expect_why[0] = '\0';
     if (st == AB_OK)
         abo_expect_agrees(&ex, s->bounds.max_load, AB_NONE, false, ABO_PROOF_NONE, AB_NONE,
                           s->expect_why, sizeof s->expect_why);
-    return st == AB_OK ? 0 : abc_fail(&err);
+    return st;
+}
+
+/* ---- files that did not load ---------------------------------------------------- */
+
+static void bad_free(bad_file *b, size_t n) {
+    for (size_t i = 0; b && i < n; i++) {
+        ab_free(b[i].path);
+        ab_buf_free(&b[i].text);
+    }
+    ab_free(b);
+}
+
+/* The suites row's text for a bad file at path: a line naming the path, then
+ * its bytes when it can be read, holds no NUL byte and has at most
+ * ABH_BAD_TEXT_MAX of them, else a line with its size and SHA-256. The
+ * loader's message is left out, so that the text (and its hash) depends on
+ * the file only. */
+static void bad_text(ab_buf *t, const char *path) {
+    ab_buf_printf(t, "# arenabench: this file did not load: %s\n", path);
+    char *bytes = NULL;
+    size_t len = 0;
+    if (ab_read_file(path, &bytes, &len, NULL) != AB_OK) {
+        ab_buf_printf(t, "# (it could not be read)\n");
+        return;
+    }
+    if (len <= ABH_BAD_TEXT_MAX && memchr(bytes, '\0', len) == NULL) {
+        ab_buf_append(t, bytes, len);
+    } else {
+        char hex[ABR_SHA256_HEX];
+        abr_sha256_hex(bytes, len, hex);
+        ab_buf_printf(t, "# (%zu bytes, binary or too long to keep, SHA-256 %s)\n", len, hex);
+    }
+    ab_free(bytes);
+}
+
+/* Adds path, which did not load (err), to the bad files. Returns 0 or 3. */
+static int bad_add(bad_file **v, size_t *n, const char *path, const ab_error *err) {
+    bad_file *grown = ab_realloc(*v, (*n + 1) * sizeof **v);
+    if (grown == NULL) return 3;
+    *v = grown;
+    bad_file *b = &grown[*n];
+    memset(b, 0, sizeof *b);
+    snprintf(b->msg, sizeof b->msg, "%s", err->msg);
+    b->path = ab_strdup(path);
+    (*n)++;
+    if (b->path == NULL) return 3;
+    bad_text(&b->text, path);
+    return b->text.oom ? 3 : 0;
 }
 
 /* Makes suite s a variant with io set to io, named "<name>@io=<word>":
@@ -190,8 +275,11 @@ static int suites_io_both(suite_item **s, size_t *n) {
     return rc;
 }
 
-/* Every suite named by the operands, sorted by path, each once. */
-static int suites_load(const abh_run_args *a, suite_item **out, size_t *n) {
+/* Every suite named by the operands, sorted by path, each once. A file found
+ * in a folder that does not load goes to *bad (sorted by path too); a file
+ * named on the command line that does not load ends the command (exit 2). */
+static int suites_load(const abh_run_args *a, suite_item **out, size_t *n, bad_file **bad,
+                       size_t *nbad) {
     path_list l = {0};
     int rc = 0;
     for (int i = 0; rc == 0 && i < a->npaths; i++) rc = collect(a->paths[i], &l, true);
@@ -203,17 +291,33 @@ static int suites_load(const abh_run_args *a, suite_item **out, size_t *n) {
         ab_buf_free(&known);
         rc = 2;
     }
-    qsort(l.v, l.n, sizeof *l.v, cmp_str);
+    if (l.n > 0) qsort(l.v, l.n, sizeof *l.v, cmp_path);
     size_t k = 0;
     for (size_t i = 0; i < l.n; i++) {
-        if (k > 0 && strcmp(l.v[k - 1], l.v[i]) == 0) ab_free(l.v[i]);
-        else l.v[k++] = l.v[i];
+        if (k > 0 && strcmp(l.v[k - 1].path, l.v[i].path) == 0) {
+            l.v[k - 1].named |= l.v[i].named;
+            ab_free(l.v[i].path);
+        } else {
+            l.v[k++] = l.v[i];
+        }
     }
-    suite_item *s = rc == 0 ? ab_calloc(k, sizeof *s) : NULL;
+    suite_item *s = rc == 0 ? ab_calloc(k + 1, sizeof *s) : NULL;
     if (rc == 0 && s == NULL) rc = 3;
-    for (size_t i = 0; rc == 0 && i < k; i++) rc = suite_load(&s[i], l.v[i]);
-    for (size_t i = 0; i < k; i++) ab_free(l.v[i]);
+    size_t loaded = 0;
+    for (size_t i = 0; rc == 0 && i < k; i++) {
+        ab_error err;
+        ab_status st = suite_load(&s[loaded], l.v[i].path, &err);
+        if (st == AB_OK) {
+            loaded++;
+            continue;
+        }
+        suites_free_one(&s[loaded]);
+        if (st == AB_EINPUT && !l.v[i].named) rc = bad_add(bad, nbad, l.v[i].path, &err);
+        else rc = abc_fail(&err);
+    }
+    for (size_t i = 0; i < k; i++) ab_free(l.v[i].path);
     ab_free(l.v);
+    k = loaded;
     if (rc != 0) {
         suites_free(s, k);
         return rc;
@@ -348,6 +452,8 @@ typedef struct run_ctx {
      * (ok), -1 while none. */
     int *refuted_spec, *fits_spec;
     size_t conflicts;
+    bad_file *bad;       /* files found in folders that did not load, by path */
+    size_t nbad;
 } run_ctx;
 
 static volatile sig_atomic_t stop_requested;
@@ -597,6 +703,49 @@ static int plan_jobs(const abh_run_args *a, run_ctx *c, size_t nsuites, int nspe
     return 0;
 }
 
+/* Stores each bad file (a suites row and its error row, each committed on
+ * its own) unless this run holds its row already (--resume). The k-th bad
+ * file belongs to shard k mod N, so merged shards hold each row once. */
+static int record_bad_files(const abh_run_args *a, run_ctx *c) {
+    ab_error err;
+    ab_error_clear(&err);
+    abr_pairs done;
+    if (c->nbad == 0) return 0;
+    if (abr_pairs_read(c->db, c->run, &done, &err) != AB_OK) return abc_fail(&err);
+    ab_status st = AB_OK;
+    for (size_t i = 0; st == AB_OK && i < c->nbad; i++) {
+        bad_file *b = &c->bad[i];
+        if (i % (size_t)a->shard_n != (size_t)(a->shard_i - 1)) continue;
+        abr_suite su;
+        abr_suite_init(&su);
+        su.name = b->path;
+        su.source = b->path;
+        su.text = b->text.s ? b->text.s : "";
+        su.text_len = b->text.n;
+        su.tensors = 0;
+        st = abr_suite_put(c->db, &su, &b->id, &err);
+        if (st != AB_OK || abr_pairs_has(&done, b->id, ABH_LOAD_SPEC)) continue;
+        abr_result row;
+        abr_result_init(&row);
+        row.run = c->run;
+        row.suite = b->id;
+        row.spec = ABH_LOAD_SPEC;
+        row.status = ABE_ERROR;
+        row.error = b->msg;
+        st = abr_result_put(c->db, &row, &err);
+    }
+    abr_pairs_free(&done);
+    return st == AB_OK ? 0 : abc_fail(&err);
+}
+
+/* Lists every file that did not load, as the loader said it: path:line:column: message. */
+static void print_bad_files(const run_ctx *c) {
+    if (c->nbad == 0) return;
+    fprintf(stderr, "arenabench: %zu file%s found in the folders given did not load (each is "
+            "an error row, planner %s):\n", c->nbad, c->nbad == 1 ? "" : "s", ABH_LOAD_SPEC);
+    for (size_t i = 0; i < c->nbad; i++) fprintf(stderr, "arenabench: %s\n", c->bad[i].msg);
+}
+
 static void print_summary(const run_ctx *c, const abh_run_args *a, size_t njobs) {
     size_t finished = 0;
     for (int s = 0; s < ABE_NSTATUSES; s++) finished += c->counts[s];
@@ -607,6 +756,7 @@ static void print_summary(const run_ctx *c, const abh_run_args *a, size_t njobs)
         if (c->counts[s]) fprintf(stderr, ", %zu %s", c->counts[s], abe_status_word(s));
     fprintf(stderr, "\n");
     if (c->failures.n > 0) fprintf(stderr, "not ok:\n%s", c->failures.s);
+    print_bad_files(c);
     fprintf(stderr, "report: arenabench report --db %s --run %lld\n", a->db, (long long)c->run);
 }
 
@@ -653,7 +803,7 @@ static int run_jobs(const abh_run_args *a, run_ctx *c, size_t njobs) {
                 "a prover, a planner or the checker is wrong\n", c->conflicts,
                 c->conflicts == 1 ? "" : "s");
     bool bad = c->counts[ABE_INVALID] || c->counts[ABE_CRASH] ||
-               c->counts[ABE_ERROR] || c->below_optimum || c->conflicts;
+               c->counts[ABE_ERROR] || c->below_optimum || c->conflicts || c->nbad;
     return bad ? 1 : 0;
 }
 
@@ -680,11 +830,12 @@ int abh_cmd_run(const abh_run_args *a) {
     int nspecs = 0;
     static char names[ABH_MAX_SPECS][64];
     int rc = specs_resolve(a, &c.specs, &nspecs, names);
-    if (rc == 0) rc = suites_load(a, &c.suites, &nsuites);
+    if (rc == 0) rc = suites_load(a, &c.suites, &nsuites, &c.bad, &c.nbad);
     c.nsuites = nsuites;
     if (rc == 0) rc = cross_init(&c, nsuites);
     if (rc == 0) rc = open_run(a, &c);
     if (rc == 0) rc = plan_jobs(a, &c, nsuites, nspecs, &njobs);
+    if (rc == 0) rc = record_bad_files(a, &c);
     if (rc == 0) rc = run_jobs(a, &c, njobs);
     if (rc == 0 && c.failures.oom) rc = 3;
     abr_close(c.db);
@@ -697,6 +848,7 @@ int abh_cmd_run(const abh_run_args *a) {
     ab_buf_free(&c.failures);
     ab_free(c.refs);
     suites_free(c.suites, nsuites);
+    bad_free(c.bad, c.nbad);
     specs_free(c.specs, nspecs);
     return rc;
 }

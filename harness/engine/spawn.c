@@ -189,8 +189,22 @@ static void child_stdio(bool capture, int wfd) {
     if (null > STDERR_FILENO) close(null);
 }
 
-/* The child's whole life (spawn.h, steps 1 to 6), then fn or the program. */
-_Noreturn static void child_main(const abe_spawn_opts *o, int rfd, int wfd, pid_t parent) {
+/* Waits until every write end of the pipe go[] is closed: with a guard, the
+ * parent closes its end once the guard is started, the guard its own at once.
+ * No-op when go is {-1, -1}. */
+static void wait_for_guard(const int go[2]) {
+    if (go[0] < 0) return;
+    close(go[1]);
+    char c;
+    while (read(go[0], &c, 1) < 0 && errno == EINTR) continue;
+    close(go[0]);
+}
+
+/* The child's whole life (spawn.h, steps 1 to 6), then fn or the program.
+ * With a guard it starts nothing before the guard is in the group: a caller
+ * killed in between would otherwise leave the program without one. */
+_Noreturn static void child_main(const abe_spawn_opts *o, int rfd, int wfd, pid_t parent,
+                                 const int go[2]) {
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(ABE_ORPHANED);
@@ -198,6 +212,7 @@ _Noreturn static void child_main(const abe_spawn_opts *o, int rfd, int wfd, pid_
     (void)parent;
 #endif
     setpgid(0, 0);
+    wait_for_guard(go);
     static const int reset[] = {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGALRM};
     for (size_t i = 0; i < sizeof reset / sizeof reset[0]; i++) signal(reset[i], SIG_DFL);
     sigset_t none;
@@ -303,6 +318,20 @@ ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err) {
     }
     fcntl(fds[0], F_SETFD, FD_CLOEXEC);
     fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    int go[2] = {-1, -1}; /* the child waits on it for the guard (wait_for_guard) */
+#ifdef __linux__
+    if (o->guard && pipe(go) != 0) {
+        int e = errno;
+        close(fds[0]);
+        close(fds[1]);
+        ab_free(p);
+        return ab_fail(err, AB_EINTERNAL, "cannot make a pipe: %s", strerror(e));
+    }
+    if (go[0] >= 0) {
+        fcntl(go[0], F_SETFD, FD_CLOEXEC);
+        fcntl(go[1], F_SETFD, FD_CLOEXEC);
+    }
+#endif
     if (o->reap_descendants) subreaper_take();
     pid_t parent = getpid();
     fflush(NULL); /* nothing buffered may be written twice */
@@ -311,12 +340,14 @@ ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err) {
         int e = errno;
         close(fds[0]);
         close(fds[1]);
+        if (go[0] >= 0) close(go[0]), close(go[1]);
         if (o->reap_descendants) subreaper_give();
         ab_free(p);
         return ab_fail(err, AB_EINTERNAL, "cannot start a process: %s", strerror(e));
     }
-    if (pid == 0) child_main(o, fds[0], fds[1], parent);
+    if (pid == 0) child_main(o, fds[0], fds[1], parent, go);
     close(fds[1]);
+    if (go[0] >= 0) close(go[0]);
     setpgid(pid, pid); /* also done by the child: whoever runs first forms the group */
     fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
     p->pid = pid;
@@ -329,11 +360,11 @@ ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err) {
     if (live) live->prev = p;
     live = p;
 #ifdef __linux__
-    if (o->guard && !start_guard(p, parent)) {
-        int e = errno;
-        abe_free(p);
-        return ab_fail(err, AB_EINTERNAL, "cannot start a process: %s", strerror(e));
-    }
+    bool guarded = !o->guard || start_guard(p, parent);
+    int e = errno;
+    if (!guarded) abe_free(p); /* killed while it waits for the guard */
+    if (go[1] >= 0) close(go[1]); /* else now the child goes on */
+    if (!guarded) return ab_fail(err, AB_EINTERNAL, "cannot start a process: %s", strerror(e));
 #endif
     *out = p;
     return AB_OK;

@@ -262,13 +262,25 @@ static bool add_match(abr_cctx *c, size_t k, const abr_crow *b, const abr_crow *
     return true;
 }
 
-/* The rows of one key: eb[0 .. nb) of base, eh[0 .. nh) of head. */
+/* true for the statuses that fail a run: invalid, crash, error (a file that
+ * did not load is an error row); not the outcomes timeout, oom, ... */
+static bool fails_run(const abr_crow *w) {
+    return w->w->r.status == ABE_INVALID || w->w->r.status == ABE_CRASH ||
+           w->w->r.status == ABE_ERROR;
+}
+
+/* The rows of one key: eb[0 .. nb) of base, eh[0 .. nh) of head. A row only
+ * in head that fails the run (a new suite file that did not load, spec
+ * "(load)"; a new suite a planner crashes on) is "failed", a regression,
+ * also when its whole spec is new. */
 static void walk_key(abr_cctx *c, size_t k, const entry *eb, size_t nb, const entry *eh,
                      size_t nh, abr_compare_summary *sum) {
     abr_ckey *key = &c->keys[k];
     key->base_rows = nb, key->head_rows = nh;
     if (nh == 0 || nb == 0) {
         add(c, nh == 0 ? ABR_CHANGE_SPEC_GONE : ABR_CHANGE_SPEC_NEW, k, NULL, NULL, nb + nh);
+        for (size_t j = 0; j < nh; j++)
+            if (fails_run(eh[j].x)) add(c, ABR_CHANGE_FAILED, k, NULL, eh[j].x, 0);
         return;
     }
     size_t i = 0, j = 0;
@@ -277,7 +289,8 @@ static void walk_key(abr_cctx *c, size_t k, const entry *eb, size_t nb, const en
         if (d < 0) {
             add(c, ABR_CHANGE_GONE, k, eb[i++].x, NULL, 0);
         } else if (d > 0) {
-            add(c, ABR_CHANGE_NEW, k, NULL, eh[j++].x, 0);
+            add(c, fails_run(eh[j].x) ? ABR_CHANGE_FAILED : ABR_CHANGE_NEW, k, NULL, eh[j].x, 0);
+            j++;
         } else {
             size_t before = c->n;
             compare_pair(c, k, eb[i].x, eh[j].x);

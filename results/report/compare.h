@@ -32,7 +32,11 @@
  *                              changes above
  *   other         status       not ok in both, with different statuses
  *
- * (over-capacity -> ok is "fixed": a plan that now fits the capacity.)
+ * (over-capacity -> ok is "fixed": a plan that now fits the capacity.) A pair
+ * only in head is "new", or "failed" (a regression) when its status fails a
+ * run: invalid, crash or error (a new suite file that did not load is an
+ * error row, spec "(load)"; a new suite a planner crashes on), also when its
+ * whole spec is new.
  * Timing is judged on CPU time (user + system), never wall time, and only
  * when both sides know it. A row's spread is [cpu_min_s, cpu_max_s] of the
  * results table when the table has those columns (schema v3: a row of

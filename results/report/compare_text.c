@@ -162,7 +162,7 @@ static void put_cells(ab_buf *b, const abr_cctx *c, const abr_cline *l) {
     case ABR_CHANGE_FAILED:
     case ABR_CHANGE_STATUS:
         put_states(b, x0, x1);
-        if (abr_crow_proven(x0))
+        if (x0 != NULL && abr_crow_proven(x0))
             ab_buf_printf(b, "was proven (%s); ", abo_proof_word(x0->w->r.proven_by));
         put_why(b, x1);
         break;
