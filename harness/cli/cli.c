@@ -45,7 +45,10 @@ static const abc_option run_options[] = {
     {"db", 0, "FILE", 0, "the results database (default out/arenabench.db)"},
     {"jobs", 'j', "N", 0, "jobs at once (default: the number of CPUs); the rows do not\n"
                           "depend on N"},
-    {"time-limit", 0, "S", 0, "wall-clock seconds per job, then SIGKILL (default 60)"},
+    {"time-limit", 0, "S", 0, "wall-clock seconds per job, then SIGKILL (default 60); with\n"
+                             "--cpu-limit, a safety cap only"},
+    {"cpu-limit", 0, "S", 0, "CPU seconds (user + system) per job, then SIGXCPU (RLIMIT_CPU):\n"
+                            "a limit the machine's load does not move (default: none)"},
     {"mem-limit", 0, "B", 0, "memory per job, e.g. 512M, 4G (default 4G)"},
     {"shard", 0, "I/N", 0, "run only jobs I, I+N, I+2N, ... (1-based) of the sorted job list;\n"
                            "give every shard the same --run-key, then 'arenabench merge'"},

@@ -54,6 +54,7 @@ typedef struct abh_run_args {
     const char *db;           /* --db, default out/arenabench.db */
     int jobs;                 /* -j, default: CPUs online */
     double time_limit;        /* --time-limit seconds per job */
+    double cpu_limit;         /* --cpu-limit CPU seconds per job; 0: none */
     int64_t mem_limit;        /* --mem-limit bytes per job */
     int shard_i, shard_n;     /* --shard I/N, 1-based; 1/1 = everything */
     const char *resume;       /* --resume ID|latest, or NULL */

@@ -22,6 +22,7 @@ static const char *command_line(int argc, char **argv) {
 /* The numeric options into *r; returns 0 or the exit code of a misuse. */
 static int parse_numbers(const abc_args *a, abh_run_args *r) {
     const char *jobs = abc_opt(a, "jobs", NULL), *tl = abc_opt(a, "time-limit", NULL);
+    const char *cl = abc_opt(a, "cpu-limit", NULL);
     const char *ml = abc_opt(a, "mem-limit", NULL), *shard = abc_opt(a, "shard", NULL);
     const char *ilp_time = abc_opt(a, "ilp-time", NULL);
     const char *ilp_max = abc_opt(a, "ilp-max-tensors", NULL);
@@ -36,6 +37,9 @@ static int parse_numbers(const abc_args *a, abh_run_args *r) {
     r->time_limit = 60;
     if (tl && !abc_parse_number(tl, &r->time_limit, false))
         return abc_usage_error(a->cmd, "--time-limit takes seconds > 0, not '%s'", tl);
+    r->cpu_limit = 0;
+    if (cl && !abc_parse_number(cl, &r->cpu_limit, false))
+        return abc_usage_error(a->cmd, "--cpu-limit takes CPU seconds > 0, not '%s'", cl);
     r->mem_limit = (int64_t)4 << 30;
     if (ml && !ab_parse_bytes(ml, &r->mem_limit))
         return abc_usage_error(a->cmd, "--mem-limit takes bytes (e.g. 2G, 512M), not '%s'", ml);

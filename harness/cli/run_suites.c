@@ -771,7 +771,7 @@ static int run_jobs(const abh_run_args *a, run_ctx *c, size_t njobs) {
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
-    abh_options opt = {.jobs = a->jobs, .time_limit = a->time_limit,
+    abh_options opt = {.jobs = a->jobs, .time_limit = a->time_limit, .cpu_limit = a->cpu_limit,
                        .mem_limit = a->mem_limit, .stop = &stop_requested,
                        .repeat_min = (int)a->repeat_min, .repeat_time = a->repeat_time};
     ab_error err;

@@ -409,7 +409,7 @@ static ab_status spawn_into(run *r, slot *s, ab_error *err) {
     int64_t rss = abe_resident_bytes();
     s->parent_rss = rss > 0 ? rss : 0;
     abe_spawn_opts o = {.fn = child_main, .ctx = (void *)job, .mem_limit = r->opt->mem_limit,
-                        .time_limit = r->opt->time_limit};
+                        .time_limit = r->opt->time_limit, .cpu_limit = r->opt->cpu_limit};
     ab_error e;
     ab_status st = abe_spawn(&o, &s->proc, &e);
     if (st != AB_OK) {
@@ -469,12 +469,26 @@ static void classify_planner(abh_job_result *res) {
     }
 }
 
+/* true when the CPU limit ended the child: SIGXCPU at the soft limit, or
+ * the kernel's SIGKILL at the hard one (a second later) with that much CPU
+ * used. */
+static bool cpu_limited(const run *r, const abe_exit *e) {
+    double lim = r->opt->cpu_limit;
+    if (lim <= 0 || e->timed_out) return false;
+    return e->signal == SIGXCPU || (e->signal == SIGKILL && e->cpu_seconds >= ceil(lim));
+}
+
 /* Sets res's status and message from how the child ended. */
 static void classify(const run *r, slot *s, const abe_exit *e, abh_job_result *res) {
     if (e->timed_out) {
         res->status = ABH_TIMEOUT;
         snprintf(res->message, sizeof res->message, "exceeded the time limit of %g s",
                  r->opt->time_limit);
+    } else if (cpu_limited(r, e)) {
+        res->status = ABH_TIMEOUT;
+        snprintf(res->message, sizeof res->message,
+                 "exceeded the CPU limit of %g s (%.2f s of CPU used)", r->opt->cpu_limit,
+                 e->cpu_seconds);
     } else if (s->malformed) {
         res->status = ABH_ERROR;
         snprintf(res->message, sizeof res->message, "the child sent a malformed result: %.900s",
@@ -552,7 +566,7 @@ static void one_run(run *r, slot *s, const abe_exit *e, abh_job_result *res) {
     classify(r, s, e, res);
     if (res->plan_cpu_seconds < 0) /* no frame: all that is known is the rusage */
         res->peak_rss = e->peak_rss > s->parent_rss ? e->peak_rss - s->parent_rss : 0;
-    if (e->timed_out || res->stats.capped) res->capped = ABH_CAPPED_TIME;
+    if (e->timed_out || cpu_limited(r, e) || res->stats.capped) res->capped = ABH_CAPPED_TIME;
     else if (res->status == ABH_OOM) res->capped = ABH_CAPPED_MEMORY;
 }
 

@@ -130,6 +130,8 @@ typedef struct abh_job {
 typedef struct abh_options {
     int jobs;                 /* children at once, >= 1 */
     double time_limit;        /* wall-clock seconds per job; <= 0: none */
+    double cpu_limit;         /* CPU seconds per job (RLIMIT_CPU: SIGXCPU, then SIGKILL a
+                                 second later); a job it ends is a timeout; <= 0: none */
     int64_t mem_limit;        /* bytes per job beyond the inherited image; <= 0: none */
     /* When not NULL, polled while waiting (at least every 100 ms): once it is
      * non-zero the run stops, kills the children in flight and returns
