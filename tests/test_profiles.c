@@ -327,6 +327,15 @@ Test(profiles, run_applies_the_profile_before_io) {
     HAS(out, "3008"); /* the arena of the profiled suite, in bytes (a machine format) */
     HASNT(out, "KiB");
     free(out), free(err);
+    snprintf(args, sizeof args, "report --db %s/r.db", dir);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s%s", out, err);
+    HAS(out, "## What makes up the peak");
+    HAS(out, "| tiny | 3008 at 2 | b | 2000 | 66.5% |\n|  |  | a | 1008 | 33.5% |\n");
+    free(out), free(err);
+    snprintf(args, sizeof args, "report --db %s/r.db --format html", dir);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s%s", out, err);
+    HAS(out, "<h2>What makes up the peak</h2>");
+    free(out), free(err);
     snprintf(args, sizeof args, "run -q --db %s/r2.db --profile tflm --align 3 %s", dir, src);
     cr_assert_eq(abt_run(args, &out, &err), 2);
     HAS(err, "--align takes a power of two");
