@@ -35,7 +35,8 @@ static int abc_help(const abc_args *a);
 #define BYTES_OPTION {"bytes", 0, NULL, 0, "byte counts in bytes, not B/KiB/MiB"}
 
 static const abc_option plan_options[] = {
-    {"planner", 'p', "SPEC", 0, "the planner spec (default first-fit; see 'arenabench planners')"},
+    {"planner", 'p', "SPEC", 0, "the planner spec (default first-fit, or the --profile's own\n"
+                                "planner; see 'arenabench planners')"},
     {"output", 'o', "PLAN", 0, "write the plan as CSV (tensor,offset,size,start,end); '-' for\n"
                                "stdout (the summary then goes to stderr)"},
     {"format", 0, "F", 0, "the plan file's format: csv (default) or minimalloc\n"
