@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
+
 /* An event of the sweep: an instruction and the bytes that start or end there. */
 typedef struct event {
     int64_t time;
@@ -128,4 +130,29 @@ ab_status abo_bounds_compute(const ab_problem *p, abo_bounds *b, ab_error *err) 
     if (st == AB_OK) st = max_load(p, b, err);
     if (st != AB_OK) memset(b, 0, sizeof *b);
     return st;
+}
+
+/* Size decreasing, then index: a total order on the live tensors. */
+static int live_cmp(const void *a, const void *b, const void *ctx) {
+    const ab_problem *p = ctx;
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    if (p->t[x].size != p->t[y].size) return p->t[x].size > p->t[y].size ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+ab_status abo_live_at(const ab_problem *p, int64_t instr, size_t **idx, size_t *n,
+                      ab_error *err) {
+    *idx = NULL;
+    *n = 0;
+    size_t m = 0;
+    for (size_t i = 0; i < p->n; i++)
+        m += ab_in_arena(p, i) && p->t[i].start <= instr && instr <= p->t[i].end;
+    if (m == 0) return AB_OK;
+    size_t *v = ab_alloc_array(m, sizeof *v);
+    if (v == NULL) return ab_fail(err, AB_ENOMEM, "out of memory listing %zu live tensors", m);
+    for (size_t i = 0; i < p->n; i++)
+        if (ab_in_arena(p, i) && p->t[i].start <= instr && instr <= p->t[i].end) v[(*n)++] = i;
+    ab_sort(v, m, sizeof *v, live_cmp, p);
+    *idx = v;
+    return AB_OK;
 }

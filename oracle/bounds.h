@@ -27,4 +27,9 @@ typedef struct abo_bounds {
  * Allocates only scratch, freed before it returns. */
 ab_status abo_bounds_compute(const ab_problem *p, abo_bounds *b, ab_error *err);
 
+/* What makes up the peak: the arena tensors of p live at instruction instr
+ * (start <= instr <= end), largest first, ties by index, as an owned array of
+ * *n indices into p (NULL when none), freed with ab_free. AB_ENOMEM. */
+ab_status abo_live_at(const ab_problem *p, int64_t instr, size_t **idx, size_t *n, ab_error *err);
+
 #endif

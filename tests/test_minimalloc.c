@@ -203,7 +203,7 @@ Test(minimalloc, cli_exports_and_validates_in_minimalloc_format) {
     free(out), free(err);
     snprintf(args, sizeof args, "plan -p best-fit %s/s.csv -o %s/p.csv --format minimalloc", dir, dir);
     cr_assert_eq(abt_run(args, &out, &err), 0, "%s%s", out, err);
-    HAS(out, "arena      512 bytes");
+    HAS(out, "arena      512 B");
     free(out), free(err);
     snprintf(args, sizeof args, "validate %s %s/p.csv --format minimalloc",
              abt_src("suites/examples/touching_ranges.yaml"), dir);

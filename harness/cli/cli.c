@@ -20,9 +20,23 @@ static int abc_help(const abc_args *a);
 
 #define DB_OPTION {"db", 0, "FILE", 0, "the results database (default out/arenabench.db)"}
 #define RUN_OPTION {"run", 0, "ID", 0, "a run id or latest (default latest)"}
+/* Runtime profiles (harness/formats/profile.h), for import, plan, bound, run. */
+#define PROFILE_OPTION                                                                  \
+    {"profile", 0, "P", 0, "plain (default: the suite as written); tflm (TensorFlow Lite\n"  \
+                           "Micro: I/O in the arena, sizes and offsets rounded to 16, its\n" \
+                           "planner tflm-greedy); tvm-usmp (TVM USMP: I/O outside, offsets\n" \
+                           "aligned to 16, usmp-greedy-by-size). See README.md"}
+#define IO_OPTION                                                                       \
+    {"io", 0, "MODE", 0, "separate or workspace: I/O tensors outside or inside the arena,\n" \
+                         "whatever the profile and the suite say"}
+#define ALIGN_OPTION                                                                    \
+    {"align", 0, "N", 0, "align every tensor to at least N bytes (a power of two), instead\n" \
+                         "of the profile's; tflm also rounds sizes up to it"}
+#define BYTES_OPTION {"bytes", 0, NULL, 0, "byte counts in bytes, not B/KiB/MiB"}
 
 static const abc_option plan_options[] = {
-    {"planner", 'p', "SPEC", 0, "the planner spec (default first-fit; see 'arenabench planners')"},
+    {"planner", 'p', "SPEC", 0, "the planner spec (default first-fit, or the --profile's own\n"
+                                "planner; see 'arenabench planners')"},
     {"output", 'o', "PLAN", 0, "write the plan as CSV (tensor,offset,size,start,end); '-' for\n"
                                "stdout (the summary then goes to stderr)"},
     {"format", 0, "F", 0, "the plan file's format: csv (default) or minimalloc\n"
@@ -32,7 +46,14 @@ static const abc_option plan_options[] = {
                           "overlaps in red"},
     {"time-limit", 0, "S", 0, "kill the planner after S seconds (default: no limit)"},
     {"mem-limit", 0, "B", 0, "the planner's memory, e.g. 2G (default: no limit)"},
+    PROFILE_OPTION,
+    IO_OPTION,
+    ALIGN_OPTION,
+    BYTES_OPTION,
     {0}};
+
+static const abc_option bound_options[] = {PROFILE_OPTION, IO_OPTION, ALIGN_OPTION, BYTES_OPTION,
+                                           {0}};
 
 static const abc_option validate_options[] = {{"format", 0, "F", 0, NULL}, {0}};
 
@@ -74,6 +95,8 @@ static const abc_option run_options[] = {
                          "the report shows the footprints side by side with the saving"},
     {"quiet", 'q', NULL, 0, "no progress (by default a live line on a terminal, else one\n"
                             "line per finished job, on stderr)"},
+    PROFILE_OPTION,
+    ALIGN_OPTION,
     {0}};
 
 static const abc_option report_options[] = {
@@ -137,6 +160,10 @@ static const abc_option import_options[] = {
      "dynamic tensor needs its own value, or --assume-dynamic)"},
     {"assume-dynamic", 0, "=N", 0, "every other dynamic dimension is N (without it, a dynamic\n"
                                    "dimension is an error naming the tensor)"},
+    PROFILE_OPTION,
+    IO_OPTION,
+    ALIGN_OPTION,
+    BYTES_OPTION,
     {0}};
 
 static const abc_option export_options[] = {
@@ -164,7 +191,8 @@ static const abc_command commands[] = {
      .max_operands = 0,
      .run = abc_planners},
     {.name = "plan",
-     .usage = "plan [-p SPEC] SUITE [-o PLAN] [--svg FILE] [--time-limit S] [--mem-limit B]",
+     .usage = "plan [-p SPEC] SUITE [-o PLAN] [--svg FILE] [--time-limit S] [--mem-limit B]\n"
+              "                  [--profile plain|tflm|tvm-usmp] [--io MODE] [--align N] [--bytes]",
      .summary = "Plan one suite, check the plan, print the arena, the lower bound and the gap.",
      .help = "",
      .options = plan_options,
@@ -177,6 +205,10 @@ static const abc_command commands[] = {
              "says by how much, and whether anything proved that no plan fits (infeasible: the\n"
              "max-load bound, or the planner's exact method, above the capacity) or not\n"
              "(over-capacity).\n"
+             "\nThen what makes up the peak: the tensors live at the max-load instruction (size,\n"
+             "share of the peak, offset), the tensors that set the arena's top, and the bytes the\n"
+             "plan leaves unused there (arena minus peak live). With --profile the suite is first\n"
+             "taken as that runtime plans it, and its planner is the default for -p.\n"
              "\nExit status: 0 valid plan, within the capacity or over it; 1 the plan is invalid,\n"
              "below the suite's known optimum, or the planner failed; 2 bad usage or input;\n"
              "3 internal error.\n"
@@ -199,19 +231,24 @@ static const abc_command commands[] = {
      .max_operands = 2,
      .run = abc_validate},
     {.name = "bound",
-     .usage = "bound SUITE",
+     .usage = "bound SUITE [--profile plain|tflm|tvm-usmp] [--io MODE] [--align N] [--bytes]",
      .summary = "Print the max-load lower bound, where it occurs, and the suite's memory figures.",
      .help = "\nFigures: max-load (peak live bytes at one instruction, a lower bound for every plan),\n"
              "largest tensor, logical bytes (shape x element bits, sub-byte types packed), physical\n"
              "bytes (sizes rounded up to their alignment) and, with io: separate, the I/O bytes kept\n"
-             "outside the arena.\n"
+             "outside the arena. Then the tensors live at the max-load instruction, largest first,\n"
+             "with their share of the peak.\n",
+     .options = bound_options,
+     .column = 20,
+     .more = "\nWith a profile, the suite is taken as that runtime would plan it (I/O, alignment,\n"
+             "sizes) first; a suite's expect: then no longer applies and is dropped.\n"
              "\nExit status: 0 ok; 1 the suite's expect.lower_bound disagrees; 2 bad input.\n",
      .max_operands = 1,
      .run = abc_bound},
     {.name = "run",
      .usage = "run [-p SPEC]... [--planners default|all] [--db F] [-j N] [--time-limit S]\n"
               "                  [--mem-limit B] [--shard I/N] [--resume ID|latest] [--tag T]\n"
-              "                  [--io separate|workspace|both] SUITE|DIR...",
+              "                  [--io separate|workspace|both] [--profile P] [--align N] SUITE|DIR...",
      .summary = "Run every planner spec over every suite, isolated, in parallel, into SQLite.",
      .help = "\nEach (suite, spec) job runs in its own child process under a wall-clock and a memory\n"
              "limit; the parent checks every plan with the oracle and commits its row as the job\n"
@@ -302,7 +339,8 @@ static const abc_command commands[] = {
      .run = abc_ilp},
     {.name = "import",
      .usage = "import FILE [-o SUITE.yaml] [--name NAME] [--fold-constants] [--dim NAME=VALUE]...\n"
-              "                         [--assume-dynamic=N]",
+              "                         [--assume-dynamic=N] [--profile plain|tflm|tvm-usmp]\n"
+              "                         [--io MODE] [--align N] [--bytes]",
      .summary = "Turn a model or a problem file into a suite (YAML, on stdout without -o).",
      .help = "\nFormats, recognised by content, then by file name extension (the one formats table,\n"
              "which every command reads):\n"
@@ -320,7 +358,9 @@ static const abc_command commands[] = {
              "      A.1048576.csv gives suite A with capacity 1048576. An offset column is a\n"
              "      solution, not a constraint: it is not imported (check it with 'arenabench\n"
              "      validate SUITE FILE --format minimalloc').\n"
-             "  suite YAML (.yaml, .yml) read and written again, normalised.\n",
+             "  suite YAML (.yaml, .yml) read and written again, normalised.\n"
+             "A profile writes the suite as that runtime plans it: --profile tflm gives io:\n"
+             "workspace, alignment: 16 and sizes rounded up to 16 (shapes kept).\n",
      .options = import_options,
      .column = 26,
      .more = "\nA truncated or corrupt file is an error giving the byte offset where it went wrong.\n"

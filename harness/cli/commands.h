@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "harness/cli/options.h"
+#include "harness/formats/profile.h"
 
 #define ABH_MAX_SPECS 64
 
@@ -63,6 +64,8 @@ typedef struct abh_run_args {
     const char *revision;     /* --revision, default: git rev-parse in the cwd */
     const char *command;      /* the command line, for the runs table */
     const char *io;           /* --io separate|workspace|both, or NULL: as each suite says */
+    abh_profile_choice profile; /* --profile, --align: applied to each suite as it loads,
+                                   before --io */
     bool ilp;                 /* --ilp: add the spec ilp:time=<ilp_time> */
     double ilp_time;          /* --ilp-time seconds (default 10): a safety cap when
                                  ilp_nodes is set */

@@ -14,9 +14,11 @@
 #include "core/problem.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/fail.h"
+#include "harness/cli/human.h"
 #include "harness/formats/formats.h"
 #include "harness/formats/suite.h"
 #include "harness/formats/tflite.h"
+#include "oracle/bounds.h"
 
 /* What the command line asked for. */
 typedef struct import_args {
@@ -25,6 +27,8 @@ typedef struct import_args {
     abh_tflite_dim dims[ABC_IMPORT_MAX_DIMS];
     size_t ndims;
     int64_t assume_dynamic; /* 0: none */
+    abh_profile_choice profile; /* --profile, --io, --align */
+    bool raw;                   /* --bytes */
 } import_args;
 
 /* Parses --dim NAME=VALUE (split at the last '=': names may hold '='); the
@@ -64,6 +68,9 @@ static int read_args(const abc_args *args, import_args *a, char names[][256]) {
         int rc = parse_dim(c, a, dims[i], names);
         if (rc != 0) return rc;
     }
+    int rc = abc_profile_args(args, true, &a->profile);
+    if (rc != 0) return rc;
+    a->raw = abc_flag(args, "bytes");
     if (args->noperands == 0) return abc_usage_error(c, "expected a file to import");
     a->path = args->operands[0];
     if (strcmp(a->path, "-") == 0) return abc_usage_error(c, "import reads a file, not stdin");
@@ -76,8 +83,17 @@ static int write_suite(const import_args *a, const ab_problem *p) {
     ab_error_clear(&err);
     if (abh_suite_write(p, a->out ? a->out : "-", &err) != AB_OK) return abc_fail(&err);
     if (a->out != NULL && strcmp(a->out, "-") != 0) {
+        abo_bounds b;
         printf("suite      %s (%zu tensors)\n", p->name, p->n);
         printf("from       %s\n", p->description ? p->description : a->path);
+        if (abh_profile_changes(&a->profile))
+            printf("profile    %s (io %s, align %lld%s)\n", a->profile.profile->name,
+                   p->io == AB_IO_WORKSPACE ? "workspace" : "separate", (long long)p->alignment,
+                   a->profile.round_sizes && a->profile.align > 1 ? ", sizes rounded" : "");
+        if (abo_bounds_compute(p, &b, &err) == AB_OK) {
+            abc_print_size(stdout, "peak-live", b.max_load, a->raw);
+            abc_print_size(stdout, "physical", b.physical_bytes, a->raw);
+        }
         printf("written    %s\n", a->out);
     }
     return 0;
@@ -102,6 +118,8 @@ int abc_import(const abc_args *args) {
                            .assume_dynamic = a.assume_dynamic};
     ab_problem p;
     if (fmt->load(a.path, &lo, &p, &err) != AB_OK) return abc_fail(&err);
+    rc = abc_profile_apply(&a.profile, &p);
+    if (rc != 0) return rc;
     if (a.name != NULL) {
         char *name = ab_strdup(a.name);
         if (name == NULL) {

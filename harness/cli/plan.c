@@ -11,6 +11,7 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/common.h"
 #include "harness/cli/fail.h"
+#include "harness/cli/human.h"
 #include "harness/engine/evaluate.h"
 #include "harness/engine/runner.h"
 #include "harness/formats/minimalloc.h"
@@ -35,6 +36,8 @@ typedef struct plan_job {
     abo_proof refuted_by;   /* infeasible: what proved that no plan fits */
     int64_t refuted_bound;  /* and the bound above the capacity */
     double seconds;
+    abh_profile_choice profile; /* --profile, --io, --align */
+    bool raw;                   /* --bytes: raw byte counts */
 } plan_job;
 
 static void plan_job_free(plan_job *j) {
@@ -90,6 +93,7 @@ static int plan_job_run(plan_job *j) {
     ab_error_clear(&err);
     if (ab_planner_resolve(j->spec, &pl, &params, &err) != AB_OK) return abc_fail(&err);
     int rc = abc_load_suite(j->path, &j->full);
+    if (rc == 0) rc = abc_profile_apply(&j->profile, &j->full);
     ab_status st = AB_OK;
     if (rc == 0) st = ab_problem_arena_view(&j->full, &j->view, NULL, &err);
     if (rc == 0 && st == AB_OK) st = abo_bounds_compute(&j->full, &j->bounds, &err);
@@ -104,31 +108,57 @@ static double gap_percent(int64_t arena, int64_t bound) {
     return bound > 0 ? 100.0 * (double)(arena - bound) / (double)bound : 0.0;
 }
 
+/* What makes up the peak and, for a valid one-arena plan, what sets its
+ * top. Returns 0 or an exit code. */
+static int plan_job_peak(const plan_job *j, FILE *to) {
+    if (j->bounds.max_load_count == 0 || j->plan.n != j->view.n) return 0;
+    int64_t *off = ab_alloc_array(j->view.n, sizeof *off);
+    if (off == NULL) return abc_failf(ABC_EXIT_INTERNAL, "out of memory");
+    for (size_t i = 0; i < j->view.n; i++) off[i] = j->plan.v[i].offset;
+    int rc = abc_print_peak(to, &j->view, j->bounds.max_load_instr, j->bounds.max_load, off,
+                            j->raw);
+    if (rc == 0 && j->report.verdict == ABO_OK && j->view.npools == 0)
+        abc_print_top(to, &j->view, off, j->report.arena, j->bounds.max_load, j->raw);
+    ab_free(off);
+    return rc;
+}
+
 /* Prints the summary to to; returns 0 or 1 (invalid, or below the optimum).
  * A valid plan over the capacity is not a failed check: it returns 0, saying
  * by how much and whether anything proved that no plan fits. */
 static int plan_job_print(const plan_job *j, FILE *to) {
     const ab_problem *p = &j->full;
     int64_t arena = j->report.arena, lb = j->bound;
+    char b1[ABC_BYTES_LEN], b2[ABC_BYTES_LEN];
     fprintf(to, "suite      %s (%zu tensors in the arena", p->name, j->view.n);
     if (p->n > j->view.n) fprintf(to, ", %zu I/O outside", p->n - j->view.n);
-    fprintf(to, ")\nplanner    %s\n", j->spec);
-    abc_print_bytes(to, "arena", arena);
+    fprintf(to, ")\n");
+    if (abh_profile_changes(&j->profile))
+        fprintf(to, "profile    %s (io %s, align %lld%s)\n", j->profile.profile->name,
+                p->io == AB_IO_WORKSPACE ? "workspace" : "separate", (long long)p->alignment,
+                j->profile.round_sizes && j->profile.align > 1 ? ", sizes rounded" : "");
+    fprintf(to, "planner    %s\n", j->spec);
+    abc_print_size(to, "arena", arena, j->raw);
+    if (!j->raw && arena >= 1024) /* the figure to copy into a build (kTensorArenaSize) */
+        fprintf(to, "%-10s %lld bytes exactly\n", "", (long long)arena);
     if (lb == j->bounds.max_load)
-        fprintf(to, "bound      %lld bytes (max-load at instruction %lld)\n", (long long)lb,
+        fprintf(to, "bound      %s (max-load at instruction %lld)\n", abc_bytes(b1, lb, j->raw),
                 (long long)j->bounds.max_load_instr);
     else
-        fprintf(to, "bound      %lld bytes (proved by %s: %s; max-load %lld at instruction "
-                "%lld)\n", (long long)lb, j->spec, abo_proof_word(j->stats.method),
-                (long long)j->bounds.max_load, (long long)j->bounds.max_load_instr);
+        fprintf(to, "bound      %s (proved by %s: %s; max-load %s at instruction "
+                "%lld)\n", abc_bytes(b1, lb, j->raw), j->spec, abo_proof_word(j->stats.method),
+                abc_bytes(b2, j->bounds.max_load, j->raw), (long long)j->bounds.max_load_instr);
     fprintf(to, "gap        %+.2f%%", gap_percent(arena, lb));
     if (j->proof == ABO_PROOF_LOWER_BOUND) fprintf(to, " (optimal: equals the lower bound)");
     else if (j->proof != ABO_PROOF_NONE) fprintf(to, " (optimal: %s)", abo_proof_word(j->proof));
     fprintf(to, "\n");
     if (p->io == AB_IO_SEPARATE && j->bounds.io_outside > 0)
-        fprintf(to, "footprint  %lld bytes (arena + %lld I/O bytes outside)\n",
-               (long long)(arena + j->bounds.io_outside), (long long)j->bounds.io_outside);
+        fprintf(to, "footprint  %s (arena + %s of I/O outside)\n",
+                abc_bytes(b1, arena + j->bounds.io_outside, j->raw),
+                abc_bytes(b2, j->bounds.io_outside, j->raw));
     fprintf(to, "time       %.3f ms\n", j->seconds * 1e3);
+    int prc = plan_job_peak(j, to);
+    if (prc != 0) return prc;
     int rc = 0;
     if (j->status == ABE_OVER_CAPACITY || j->status == ABE_INFEASIBLE)
         abc_print_over_capacity(&j->report, j->capacity, j->refuted_by, j->refuted_bound, to);
@@ -171,7 +201,8 @@ static int plan_job_svg(const plan_job *j) {
 }
 
 int abc_plan(const abc_args *a) {
-    plan_job j = {.spec = abc_opt(a, "planner", "first-fit"),
+    plan_job j = {.spec = abc_opt(a, "planner", NULL),
+                  .raw = abc_flag(a, "bytes"),
                   .out = abc_opt(a, "output", NULL),
                   .svg = abc_opt(a, "svg", NULL),
                   .format = abc_opt(a, "format", NULL)};
@@ -181,6 +212,10 @@ int abc_plan(const abc_args *a) {
     if (ml && !ab_parse_bytes(ml, &j.mem_limit))
         return abc_usage_error(a->cmd, "--mem-limit takes bytes (e.g. 2G, 512M), not '%s'", ml);
     if (a->noperands != 1) return abc_usage_error(a->cmd, "expected one suite file");
+    int prc = abc_profile_args(a, true, &j.profile);
+    if (prc != 0) return prc;
+    if (j.spec == NULL)
+        j.spec = j.profile.profile->reference ? j.profile.profile->reference : "first-fit";
     if (!abc_plan_format_ok(j.format))
         return abc_usage_error(a->cmd, "--format takes csv or minimalloc, not '%s'", j.format);
     j.path = a->operands[0];

@@ -9,6 +9,7 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/common.h"
 #include "harness/cli/fail.h"
+#include "harness/cli/human.h"
 
 /* Joins argv into one line for the runs table (static storage). */
 static const char *command_line(int argc, char **argv) {
@@ -83,6 +84,7 @@ int abc_run(const abc_args *a) {
     r.quiet = abc_flag(a, "quiet");
     if (a->noperands == 0) return abc_usage_error(a->cmd, "expected suite files or folders");
     int rc = parse_numbers(a, &r);
+    if (rc == 0) rc = abc_profile_args(a, false, &r.profile);
     if (rc != 0) return rc;
     if (r.resume && r.run_key)
         return abc_usage_error(a->cmd, "--resume and --run-key do not go together");

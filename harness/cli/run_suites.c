@@ -158,16 +158,19 @@ static void suites_free(suite_item *s, size_t n) {
     ab_free(s);
 }
 
-/* Loads one suite with its view, bounds and canonical text into *s (zeroed
- * by the caller; freed by suites_free whatever the outcome). AB_EINPUT with
+/* Loads one suite, under the run's profile (--profile, --align) when one was
+ * asked, with its view, bounds and canonical text into *s (zeroed by the
+ * caller; freed by suites_free whatever the outcome). AB_EINPUT with
  * err naming the file, line and column when the file is bad. */
-static ab_status suite_load(suite_item *s, const char *path, ab_error *err) {
+static ab_status suite_load(suite_item *s, const char *path, const abh_profile_choice *prof,
+                            ab_error *err) {
     ab_error_clear(err);
     ab_problem_init(&s->full);
     ab_problem_init(&s->view);
     s->path = ab_strdup(path);
     if (s->path == NULL) return ab_fail(err, AB_ENOMEM, "out of memory loading %s", path);
     ab_status st = abh_load_problem(path, NULL, &s->full, err);
+    if (st == AB_OK && prof->profile != NULL) st = abh_profile_apply(prof, &s->full, NULL, err);
     if (st == AB_OK) st = ab_problem_arena_view(&s->full, &s->view, NULL, err);
     if (st == AB_OK) st = abo_bounds_compute(&s->full, &s->bounds, err);
     if (st == AB_OK) st = abh_suite_render(&s->full, &s->text, err);
@@ -306,7 +309,7 @@ static int suites_load(const abh_run_args *a, suite_item **out, size_t *n, bad_f
     size_t loaded = 0;
     for (size_t i = 0; rc == 0 && i < k; i++) {
         ab_error err;
-        ab_status st = suite_load(&s[loaded], l.v[i].path, &err);
+        ab_status st = suite_load(&s[loaded], l.v[i].path, &a->profile, &err);
         if (st == AB_OK) {
             loaded++;
             continue;

@@ -509,6 +509,7 @@ ab_status abr_render_html(ab_buf *b, abr_store *s, const abr_model *m,
         abr_table_html(b, &x.suites);
         abr_table_html(b, &x.io);
         for (size_t k = 0; k < x.npools; k++) abr_table_html(b, &x.pools[k]);
+        abr_table_html(b, &x.peaks);
         abr_table_html(b, &x.certificates);
         abr_table_html(b, &x.failures);
         st = html_pictures(b, s, m, opt, err);

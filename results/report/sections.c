@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "oracle/bounds.h"
 #include "oracle/check.h"
 
 static const char *const colors[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
@@ -385,13 +386,85 @@ static ab_status pools(abr_sections *x, abr_store *s, const abr_model *m,
     return st;
 }
 
+/* ---- what makes up the peak ------------------------------------------------------- */
+
+#define PEAK_ROWS 5 /* tensors shown per suite, largest first; the rest in one row */
+
+/* The rows of suite si (p its problem) in the peak table: its largest tensors
+ * live at the max-load instruction, then one row for the others. */
+static ab_status peak_rows(abr_table *t, const abr_model *m, size_t si, const ab_problem *p,
+                           ab_buf *tmp, ab_error *err) {
+    abo_bounds b;
+    size_t *idx = NULL, n = 0;
+    ab_status st = abo_bounds_compute(p, &b, err);
+    if (st != AB_OK || b.max_load_count == 0) return st == AB_ENOMEM ? st : AB_OK;
+    st = abo_live_at(p, b.max_load_instr, &idx, &n, err);
+    if (st != AB_OK) return st;
+    int64_t rest = 0;
+    for (size_t i = 0; i < n; i++) {
+        const ab_tensor *x = &p->t[idx[i]];
+        if (i >= PEAK_ROWS) {
+            rest += x->size;
+            continue;
+        }
+        if (i == 0) {
+            add_suite(t, m, si, tmp);
+            abr_table_addf(t, "%lld at %lld", (long long)b.max_load, (long long)b.max_load_instr);
+        } else {
+            abr_table_add(t, (abr_cell){0});
+            abr_table_add(t, (abr_cell){0});
+        }
+        abr_table_add(t, (abr_cell){.text = x->name});
+        abr_table_addf(t, "%lld", (long long)x->size);
+        abr_table_addf(t, "%.1f%%", 100.0 * (double)x->size / (double)b.max_load);
+    }
+    if (n > PEAK_ROWS) {
+        abr_table_add(t, (abr_cell){0});
+        abr_table_add(t, (abr_cell){0});
+        abr_table_addf(t, "%zu more", n - PEAK_ROWS);
+        abr_table_addf(t, "%lld", (long long)rest);
+        abr_table_addf(t, "%.1f%%", 100.0 * (double)rest / (double)b.max_load);
+    }
+    ab_free(idx);
+    return AB_OK;
+}
+
+/* "What makes up the peak": per suite, the tensors live at its max-load
+ * instruction (name, bytes, share of the peak), read from the stored suite
+ * text; no table without a loader or without rows. */
+static ab_status peaks(abr_table *t, abr_store *s, const abr_model *m,
+                       const abr_report_opts *opt, ab_buf *tmp, ab_error *err) {
+    if (opt == NULL || opt->load_suite == NULL) return AB_OK;
+    abr_table_title(t, 2, "What makes up the peak");
+    abr_table_para(t, "Per suite, the tensors live at the instruction where the live bytes peak "
+                      "(the max-load lower bound), largest first, with their share of the peak; "
+                      "sizes in bytes.", ABR_IN_BOTH, false, false);
+    abr_table_column(t, "suite", ABR_LEFT);
+    abr_table_column(t, "peak at instruction", ABR_RIGHT);
+    abr_table_column(t, "tensor", ABR_LEFT);
+    abr_table_column(t, "size", ABR_RIGHT);
+    abr_table_column(t, "share", ABR_RIGHT);
+    ab_status st = AB_OK;
+    for (size_t si = 0; si < m->nsu && st == AB_OK; si++) {
+        ab_problem p;
+        st = load_stored_suite(s, m, si, opt->load_suite, &p, err);
+        if (st == AB_OK && p.n > 0) st = peak_rows(t, m, si, &p, tmp, err);
+        ab_problem_free(&p);
+    }
+    if (st == AB_OK && !t->oom && abr_table_rows(t) == 0) {
+        abr_table_free(t);
+        abr_table_init(t);
+    }
+    return st;
+}
+
 /* ---- all of them -------------------------------------------------------------------- */
 
 ab_status abr_sections_build(abr_store *s, const abr_model *m, const abr_report_opts *opt,
                              abr_sections *x, ab_error *err) {
     memset(x, 0, sizeof *x);
     abr_table *all[] = {&x->planners, &x->timing, &x->suites, &x->io, &x->certificates,
-                        &x->failures};
+                        &x->failures, &x->peaks};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) abr_table_init(all[k]);
     ab_buf tmp = {0};
     planners(&x->planners, m, &tmp);
@@ -401,6 +474,7 @@ ab_status abr_sections_build(abr_store *s, const abr_model *m, const abr_report_
     certificates(&x->certificates, m, &tmp);
     failures(&x->failures, m, &tmp);
     ab_status st = pools(x, s, m, opt, &tmp, err);
+    if (st == AB_OK) st = peaks(&x->peaks, s, m, opt, &tmp, err);
     ab_buf_free(&tmp);
     if (st != AB_OK) return st;
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
@@ -413,7 +487,7 @@ ab_status abr_sections_build(abr_store *s, const abr_model *m, const abr_report_
 void abr_sections_free(abr_sections *x) {
     if (x == NULL) return;
     abr_table *all[] = {&x->planners, &x->timing, &x->suites, &x->io, &x->certificates,
-                        &x->failures};
+                        &x->failures, &x->peaks};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) abr_table_free(all[k]);
     for (size_t k = 0; k < x->npools; k++) abr_table_free(&x->pools[k]);
     ab_free(x->pools);

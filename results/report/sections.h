@@ -20,6 +20,8 @@ typedef struct abr_sections {
     abr_table *pools;       /* the "Bytes per pool" heading, then a table per suite
                                with two or more pools; npools 0 without them */
     size_t npools;
+    abr_table peaks;        /* per suite: the tensors live at its max-load instruction
+                               (from the stored suite text); empty without a loader */
 } abr_sections;
 
 /* Builds the tables of model m into *x (initialised by the call; free with

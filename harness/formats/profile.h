@@ -1,0 +1,74 @@
+/*
+ * profile.h — runtime profiles: the one table of the conventions a runtime
+ * applies to a model's tensors before its memory planner sees them, read by
+ * `import`, `plan`, `bound` and `run` (--profile P, overridden by --io and
+ * --align). README.md says each profile's rule and where the runtime
+ * documents it.
+ *
+ *   name      io         align  sizes          reference planner
+ *   plain     (suite's)  (suite's)  as given   (none)
+ *   tflm      workspace  16     rounded to 16  tflm-greedy
+ *   tvm-usmp  separate   16     as given       usmp-greedy-by-size
+ *
+ * Applying a profile to a problem: io is set (unless the profile keeps the
+ * suite's); with an alignment A > 1 the suite's default alignment and every
+ * tensor's align are raised to at least A, and, when the profile rounds
+ * sizes, every size is rounded up to a multiple of its (new) align. Shapes,
+ * dtypes and logical bits are kept, so the logical figure still tells what
+ * the tensors hold. Anything else (pools, capacity, fixed offsets) is the
+ * suite's. A change drops the suite's expect.optimum and expect.lower_bound
+ * and its peers' expectations: they speak of the suite as written.
+ */
+#ifndef ABH_PROFILE_H
+#define ABH_PROFILE_H
+
+#include "core/problem.h"
+
+#define ABH_PROFILE_KEEP_IO (-1) /* a profile or an override that keeps the suite's io */
+
+/* One runtime profile (a row of the table in profile.c). */
+typedef struct abh_profile {
+    const char *name;      /* "plain", "tflm", "tvm-usmp" */
+    const char *runtime;   /* "TensorFlow Lite Micro", ... for messages and help */
+    int io;                /* ab_io, or ABH_PROFILE_KEEP_IO */
+    int64_t align;         /* 1: keep the suite's; else a power of two */
+    bool round_sizes;      /* sizes rounded up to a multiple of their align */
+    const char *reference; /* the runtime's own planner (a spec), or NULL */
+} abh_profile;
+
+/* What a command line chose: a profile and the overrides of --io, --align. */
+typedef struct abh_profile_choice {
+    const abh_profile *profile; /* never NULL after abh_profile_choose */
+    int io;                     /* the io to apply: ab_io or ABH_PROFILE_KEEP_IO */
+    int64_t align;              /* the alignment to apply (1: none) */
+    bool round_sizes;
+} abh_profile_choice;
+
+/* Row i of the table (NULL past its end), in the order of help and README. */
+const abh_profile *abh_profile_at(size_t i);
+
+/* The profile called name, or NULL. */
+const abh_profile *abh_profile_named(const char *name);
+
+/* Appends "plain, tflm, tvm-usmp" to buf (len bytes, NUL-terminated). */
+void abh_profile_names(char *buf, size_t len);
+
+/* Reads the command line's strings (each may be NULL: not given) into *c:
+ * profile (default plain), io "separate" | "workspace", align a power of
+ * two from 1 to 2^30 (the suite's rounding of sizes follows the profile).
+ * AB_EINPUT with a message naming the option on anything else. */
+ab_status abh_profile_choose(const char *profile, const char *io, const char *align,
+                             abh_profile_choice *c, ab_error *err);
+
+/* Whether applying c can change a problem (false for plain without
+ * overrides). */
+bool abh_profile_changes(const abh_profile_choice *c);
+
+/* Applies c to p in place (see above). *changed (may be NULL) says whether
+ * anything changed. AB_EINPUT naming the tensor (and its line) when a fixed
+ * offset is not a multiple of the new align or a rounded size overflows; p is
+ * then partly changed and only fit to be freed. */
+ab_status abh_profile_apply(const abh_profile_choice *c, ab_problem *p, bool *changed,
+                            ab_error *err);
+
+#endif
