@@ -17,6 +17,7 @@
 #include "core/buf.h"
 #include "core/problem.h"
 #include "harness/formats/minimalloc.h"
+#include "harness/formats/plan_csv.h"
 #include "harness/formats/suite.h"
 #include "harness/formats/tflite.h"
 #include "oracle/check.h"
@@ -239,4 +240,362 @@ Test(export, usage_errors_exit_2) {
         cr_assert(strstr(err, cases[i].want) != NULL, "%s: %s", line, err);
         free(err);
     }
+}
+
+/* ---- tflm-offline ------------------------------------------------------------------
+ * A tiny model, written byte by byte (objects in order, references forward):
+ *
+ *   tensors  0 in [1,4] f32 (graph input)   1 w [4,8] f32 (constant, buffer 1)
+ *            2 mid [1,8] f32                3 out [1,4] f32 (graph output)
+ *   op 0     FULLY_CONNECTED in, w -> mid    op 1  RELU mid -> out ... (code 19)
+ *   metadata "min_runtime_version" -> buffer 2 (kept by the rewrite)           */
+
+typedef struct wr {
+    uint8_t b[4096];
+    size_t n;
+} wr;
+
+static void w8(wr *w, uint8_t v) { w->b[w->n++] = v; }
+static void w16(wr *w, uint16_t v) { w8(w, (uint8_t)v), w8(w, (uint8_t)(v >> 8)); }
+static void w32(wr *w, uint32_t v) { for (int k = 0; k < 4; k++) w8(w, (uint8_t)(v >> 8 * k)); }
+static void walign(wr *w, size_t a) { while (w->n % a) w8(w, 0); }
+static void patch(wr *w, size_t at, size_t to) {
+    cr_assert_gt(to, at);
+    uint32_t d = (uint32_t)(to - at);
+    for (int k = 0; k < 4; k++) w->b[at + (size_t)k] = (uint8_t)(d >> 8 * k);
+}
+
+/* A table of nf 4-byte fields (ids 0..nf-1; present[i] false: absent), values
+ * v[i]; returns the table's position; *slots gets each field's position. */
+static size_t wtable(wr *w, int nf, const bool *present, const uint32_t *v, size_t *slots) {
+    walign(w, 4);
+    size_t vt = w->n;
+    w16(w, (uint16_t)(4 + 2 * nf));
+    w16(w, (uint16_t)(4 + 4 * nf));
+    for (int i = 0; i < nf; i++) w16(w, present[i] ? (uint16_t)(4 + 4 * i) : 0);
+    walign(w, 4);
+    size_t t = w->n;
+    w32(w, (uint32_t)(t - vt));
+    for (int i = 0; i < nf; i++) {
+        slots[i] = w->n;
+        w32(w, v[i]);
+    }
+    return t;
+}
+
+static size_t wvec_i32(wr *w, const int32_t *v, int n) {
+    walign(w, 4);
+    size_t at = w->n;
+    w32(w, (uint32_t)n);
+    for (int i = 0; i < n; i++) w32(w, (uint32_t)v[i]);
+    return at;
+}
+
+static size_t wstr(wr *w, const char *s) {
+    walign(w, 4);
+    size_t at = w->n;
+    w32(w, (uint32_t)strlen(s));
+    for (const char *c = s; *c; c++) w8(w, (uint8_t)*c);
+    w8(w, 0);
+    return at;
+}
+
+/* A vector of n references, returned with its element positions in el. */
+static size_t wvec_refs(wr *w, int n, size_t *el) {
+    walign(w, 4);
+    size_t at = w->n;
+    w32(w, (uint32_t)n);
+    for (int i = 0; i < n; i++) el[i] = w->n, w32(w, 0);
+    return at;
+}
+
+/* A table whose fields are all references (present ones patched by the caller). */
+static size_t wtable_refs(wr *w, int nf, const bool *present, size_t *slots) {
+    uint32_t zero[8] = {0};
+    return wtable(w, nf, present, zero, slots);
+}
+
+static size_t tiny_model(wr *w, const char *meta_name) {
+    memset(w, 0, sizeof *w);
+    size_t root = w->n, s[8], e[8], t;
+    w32(w, 0);
+    w8(w, 'T'), w8(w, 'F'), w8(w, 'L'), w8(w, '3');
+    bool mp[7] = {true, true, true, false, true, false, true};
+    uint32_t mv[7] = {3};
+    size_t model = wtable(w, 7, mp, mv, s), msl[7];
+    memcpy(msl, s, sizeof msl);
+    patch(w, root, model);
+    /* operator codes: FULLY_CONNECTED (9), RELU (19), by the int field 3 */
+    patch(w, msl[1], wvec_refs(w, 2, e));
+    size_t code_el[2] = {e[0], e[1]};
+    for (int k = 0; k < 2; k++) {
+        bool cp[4] = {false, false, false, true};
+        uint32_t cv[4] = {0, 0, 0, k == 0 ? 9u : 19u};
+        patch(w, code_el[k], wtable(w, 4, cp, cv, s));
+    }
+    /* subgraph 0 */
+    patch(w, msl[2], wvec_refs(w, 1, e));
+    size_t sg_el = e[0], sgs[4];
+    bool sp[4] = {true, true, true, true};
+    patch(w, sg_el, wtable_refs(w, 4, sp, sgs));
+    size_t tel[4];
+    patch(w, sgs[0], wvec_refs(w, 4, tel));
+    static const struct {
+        const char *name;
+        int32_t shape[2];
+        uint32_t buffer;
+    } ts[4] = {{"in", {1, 4}, 0}, {"w", {4, 8}, 1}, {"mid", {1, 8}, 0}, {"out", {1, 4}, 0}};
+    for (int k = 0; k < 4; k++) {
+        bool tp[4] = {true, true, true, true};
+        uint32_t tv[4] = {0, 0 /* FLOAT32 */, ts[k].buffer, 0};
+        size_t tsl[4];
+        patch(w, tel[k], wtable(w, 4, tp, tv, tsl));
+        w->b[tsl[1]] = 0;
+        patch(w, tsl[0], wvec_i32(w, ts[k].shape, 2));
+        patch(w, tsl[3], wstr(w, ts[k].name));
+    }
+    patch(w, sgs[1], wvec_i32(w, (int32_t[]){0}, 1));
+    patch(w, sgs[2], wvec_i32(w, (int32_t[]){3}, 1));
+    size_t oel[2];
+    patch(w, sgs[3], wvec_refs(w, 2, oel));
+    static const int32_t ins[2][2] = {{0, 1}, {2, 0}}, outs[2] = {2, 3};
+    for (int k = 0; k < 2; k++) {
+        bool op[3] = {true, true, true};
+        uint32_t ov[3] = {(uint32_t)k, 0, 0};
+        size_t osl[3];
+        patch(w, oel[k], wtable(w, 3, op, ov, osl));
+        patch(w, osl[1], wvec_i32(w, ins[k], k == 0 ? 2 : 1));
+        patch(w, osl[2], wvec_i32(w, &outs[k], 1));
+    }
+    /* buffers: 0 empty, 1 the weights (128 bytes), 2 the runtime version text */
+    size_t bel[3];
+    patch(w, msl[4], wvec_refs(w, 3, bel));
+    for (int k = 0; k < 3; k++) {
+        bool bp[1] = {k > 0};
+        size_t bsl[1];
+        t = wtable_refs(w, 1, bp, bsl);
+        patch(w, bel[k], t);
+        if (k == 0) continue;
+        walign(w, 16);
+        w->n += 12; /* data 16-aligned after its count */
+        size_t at = w->n;
+        int len = k == 1 ? 128 : 6;
+        w32(w, (uint32_t)len);
+        for (int i = 0; i < len; i++) w8(w, (uint8_t)(k == 1 ? i : "1.14.0"[i]));
+        patch(w, bsl[0], at);
+    }
+    /* metadata */
+    size_t mel[1], mdsl[2];
+    patch(w, msl[6], wvec_refs(w, 1, mel));
+    bool dp[2] = {true, true};
+    uint32_t dv[2] = {0, 2};
+    patch(w, mel[0], wtable(w, 2, dp, dv, mdsl));
+    patch(w, mdsl[0], wstr(w, meta_name));
+    return w->n;
+}
+
+static wr W; /* one model at a time */
+
+/* Reads the file at path back with our reader; m and p filled (caller frees). */
+static void read_model(const char *path, abh_tflite_model *m, ab_problem *p) {
+    ab_error e = {0};
+    cr_assert_eq(abh_tflite_load(path, NULL, p, m, &e), AB_OK, "%s", e.msg);
+}
+
+/* Checks the offline plan of the model at path against suite view (names as in
+ * the model) with the oracle, and that it gives exactly want[i] to view
+ * tensor i and -1 to every tensor not in view. */
+static void offline_plan_is(const char *path, const ab_problem *view, const int64_t *want) {
+    abh_tflite_model m;
+    ab_problem p;
+    read_model(path, &m, &p);
+    cr_assert(m.has_offline, "%s has no offline plan", path);
+    cr_assert_eq(m.offline_version, 1);
+    cr_assert_eq(m.offline_subgraph, 0);
+    cr_assert_eq(m.noffline, m.ntensors);
+    ab_plan pl;
+    ab_plan_init(&pl);
+    ab_error e = {0};
+    size_t placed = 0;
+    for (size_t k = 0; k < m.ntensors; k++) {
+        if (m.offline[k] < 0) continue;
+        placed++;
+        size_t i = 0;
+        while (i < view->n && strcmp(view->t[i].name, m.t[k].name) != 0) i++;
+        cr_assert_lt(i, view->n, "tensor %s has offset %d but is not planned", m.t[k].name,
+                     m.offline[k]);
+        cr_assert_eq(m.offline[k], want[i], "%s", m.t[k].name);
+        cr_assert_eq(ab_plan_add(&pl, i, m.offline[k], NULL, 0, &e), AB_OK);
+    }
+    cr_assert_eq(placed, view->n);
+    abo_report r;
+    cr_assert_eq(abo_check(view, &pl, &r, &e), AB_OK, "%s", e.msg);
+    cr_assert_eq(r.verdict, ABO_OK, "the offline plan read back is not valid (%zu problems)",
+                 r.nproblems);
+    ab_plan_free(&pl);
+    ab_problem_free(&p);
+    abh_tflite_model_free(&m);
+}
+
+Test(export, tflm_offline_writes_a_copy_our_reader_reads_back_with_the_plan) {
+    size_t len = tiny_model(&W, "min_runtime_version");
+    put(tmp("tiny.tflite"), W.b, len);
+    abh_tflite_model m0;
+    ab_problem p0, view;
+    read_model(tmp("tiny.tflite"), &m0, &p0);
+    cr_assert(!m0.has_offline);
+    cr_assert_eq(m0.nmetadata, 1);
+    cr_assert_eq(p0.n, 3); /* the weights are no activation */
+    ab_error e = {0};
+    cr_assert_eq(ab_problem_arena_view(&p0, &view, NULL, &e), AB_OK);
+    cr_assert_eq(view.n, 1); /* io: separate: only mid */
+    /* plan the model itself (io: workspace), 16-aligned offsets */
+    const char *suite = "suite: tiny\nio: workspace\nalignment: 16\ntensors:\n"
+                        "  - {name: in, size: 16, start: 0, end: 0, kind: input}\n"
+                        "  - {name: mid, size: 32, start: 0, end: 1}\n"
+                        "  - {name: out, size: 16, start: 1, end: 1, kind: output}\n";
+    const char *plan = "tensor,offset\nin,32\nmid,0\nout,48\n";
+    put(tmp("tiny.yaml"), suite, strlen(suite));
+    put(tmp("tiny.csv"), plan, strlen(plan));
+    char *err = NULL;
+    cr_assert_eq(run(NULL, &err, "export '%s' --plan '%s' --format tflm-offline --model '%s' "
+                     "-o '%s'", tmp("tiny.yaml"), tmp("tiny.csv"), tmp("tiny.tflite"),
+                     tmp("planned.tflite")), 0, "%s", err);
+    free(err);
+    /* the original is untouched */
+    size_t n0;
+    char *again = abt_slurp(tmp("tiny.tflite"), &n0);
+    cr_assert(n0 == len && memcmp(again, W.b, len) == 0, "the original model changed");
+    free(again);
+    /* the copy: the same model, plus the plan */
+    abh_tflite_model m1;
+    ab_problem p1, v1;
+    read_model(tmp("planned.tflite"), &m1, &p1);
+    cr_assert_eq(m1.nmetadata, 2, "min_runtime_version kept, the plan added");
+    cr_assert_eq(m1.nbuffers, m0.nbuffers + 1);
+    cr_assert_eq(m1.offline_buffer, m0.nbuffers);
+    cr_assert_eq(m1.ntensors, m0.ntensors);
+    cr_assert_eq(m1.nops, m0.nops);
+    for (size_t i = 0; i < p0.n; i++) {
+        cr_assert_str_eq(p1.t[i].name, p0.t[i].name);
+        cr_assert(p1.t[i].size == p0.t[i].size && p1.t[i].start == p0.t[i].start &&
+                  p1.t[i].end == p0.t[i].end && p1.t[i].kind == p0.t[i].kind);
+    }
+    cr_assert_eq(m1.offline[1], -1, "the constant weights are left to the runtime");
+    ab_problem suite_p;
+    cr_assert_eq(abh_suite_load(tmp("tiny.yaml"), &suite_p, &e), AB_OK, "%s", e.msg);
+    cr_assert_eq(ab_problem_arena_view(&suite_p, &v1, NULL, &e), AB_OK);
+    offline_plan_is(tmp("planned.tflite"), &v1, (int64_t[]){32, 0, 48});
+
+    /* exporting again into the copy replaces its plan: still one */
+    const char *plan2 = "tensor,offset\nin,0\nmid,16\nout,0\n";
+    put(tmp("tiny2.csv"), plan2, strlen(plan2));
+    cr_assert_eq(run(NULL, &err, "export '%s' --plan '%s' --format tflm-offline --model '%s' "
+                     "-o '%s'", tmp("tiny.yaml"), tmp("tiny2.csv"), tmp("planned.tflite"),
+                     tmp("replanned.tflite")), 0, "%s", err);
+    free(err);
+    abh_tflite_model m2;
+    ab_problem p2;
+    read_model(tmp("replanned.tflite"), &m2, &p2);
+    cr_assert_eq(m2.nmetadata, 2);
+    offline_plan_is(tmp("replanned.tflite"), &v1, (int64_t[]){0, 16, 0});
+
+    abh_tflite_model_free(&m0), abh_tflite_model_free(&m1), abh_tflite_model_free(&m2);
+    ab_problem_free(&p0), ab_problem_free(&p1), ab_problem_free(&p2);
+    ab_problem_free(&view), ab_problem_free(&v1), ab_problem_free(&suite_p);
+}
+
+Test(export, tflm_offline_refuses_what_16_byte_rounding_breaks_unless_forced) {
+    size_t len = tiny_model(&W, "min_runtime_version");
+    put(tmp("tiny.tflite"), W.b, len);
+    const char *suite = "suite: tiny\nio: workspace\ntensors:\n"
+                        "  - {name: in, size: 16, start: 0, end: 0, kind: input}\n"
+                        "  - {name: mid, size: 30, start: 0, end: 1}\n"
+                        "  - {name: out, size: 16, start: 1, end: 1, kind: output}\n";
+    const char *plan = "tensor,offset\nin,30\nmid,0\nout,46\n"; /* valid, not once rounded */
+    put(tmp("odd.yaml"), suite, strlen(suite));
+    put(tmp("odd.csv"), plan, strlen(plan));
+    char *err = NULL;
+    cr_assert_eq(run(NULL, &err, "export '%s' --plan '%s' --format tflm-offline --model '%s' "
+                     "-o '%s'", tmp("odd.yaml"), tmp("odd.csv"), tmp("tiny.tflite"),
+                     tmp("odd.tflite")), 1);
+    cr_assert(strstr(err, "rounds every tensor up to 16") != NULL, "%s", err);
+    free(err);
+    cr_assert_null(fopen(tmp("odd.tflite"), "rb"));
+    cr_assert_eq(run(NULL, &err, "export '%s' --plan '%s' --format tflm-offline --model '%s' "
+                     "-o '%s' --force", tmp("odd.yaml"), tmp("odd.csv"), tmp("tiny.tflite"),
+                     tmp("odd.tflite")), 0, "%s", err);
+    free(err);
+    /* a suite tensor the model does not have */
+    const char *other = "suite: other\ntensors:\n  - {name: nope, size: 16, start: 0, end: 0}\n";
+    put(tmp("other.yaml"), other, strlen(other));
+    put(tmp("other.csv"), "tensor,offset\nnope,0\n", 21);
+    cr_assert_eq(run(NULL, &err, "export '%s' --plan '%s' --format tflm-offline --model '%s' "
+                     "-o '%s'", tmp("other.yaml"), tmp("other.csv"), tmp("tiny.tflite"),
+                     tmp("other.tflite")), 2);
+    cr_assert(strstr(err, "'nope' is not a tensor") != NULL, "%s", err);
+    free(err);
+    /* -o onto the model itself (the model as the suite: only mid is in its arena) */
+    put(tmp("mid.csv"), "tensor,offset\nmid,0\n", 20);
+    cr_assert_eq(run(NULL, &err, "export '%s' --plan '%s' --format tflm-offline -o '%s'",
+                     tmp("tiny.tflite"), tmp("mid.csv"), tmp("tiny.tflite")), 2);
+    cr_assert(strstr(err, "never modified") != NULL, "%s", err);
+    free(err);
+    cr_assert_eq(run(NULL, &err, "export '%s' --plan '%s' --format tflm-offline -o '%s'",
+                     tmp("tiny.tflite"), tmp("mid.csv"), tmp("mid.tflite")), 0, "%s", err);
+    free(err);
+}
+
+Test(export, tflm_offline_reader_rejects_a_plan_buffer_of_the_wrong_length) {
+    /* the metadata names buffer 2, six bytes: no version, subgraph and count */
+    size_t len = tiny_model(&W, "OfflineMemoryAllocation");
+    abh_tflite_model m;
+    ab_error e = {0};
+    cr_assert_eq(abh_tflite_parse("t.tflite", W.b, len, &m, &e), AB_EINPUT);
+    cr_assert(strstr(e.msg, "holds 6 bytes: at least 12") != NULL, "%s", e.msg);
+    abh_tflite_model_free(&m);
+}
+
+/* ---- the real model ------------------------------------------------------------------ */
+
+Test(export, real_model_plan_goes_into_a_copy_and_reads_back_valid) {
+    const char *data = abt_shared_data();
+    char model[4096];
+    snprintf(model, sizeof model, "%s/models/face_detection_short_range.tflite", data ? data : "");
+    FILE *f = data ? fopen(model, "rb") : NULL;
+    if (f == NULL) cr_skip("../shared/data/models/face_detection_short_range.tflite is absent");
+    fclose(f);
+    /* the suite with TFLite Micro's rules: in the arena, 16-byte alignment */
+    char *err = NULL, *yaml = NULL;
+    cr_assert_eq(run(&yaml, &err, "export '%s' --format yaml", model), 0, "%s", err);
+    free(err);
+    char *nl = strchr(yaml, '\n');
+    cr_assert_not_null(nl);
+    ab_buf s = {0};
+    ab_buf_append(&s, yaml, (size_t)(nl - yaml + 1));
+    ab_buf_printf(&s, "alignment: 16\nio: workspace\n%s", nl + 1);
+    put(tmp("fd.yaml"), s.s, s.n);
+    ab_buf_free(&s);
+    free(yaml);
+    cr_assert_eq(run(NULL, &err, "plan -p best-fit '%s' -o '%s'", tmp("fd.yaml"), tmp("fd.csv")),
+                 0, "%s", err);
+    free(err);
+    cr_assert_eq(run(NULL, &err, "export '%s' --plan '%s' --format tflm-offline --model '%s' "
+                     "-o '%s'", tmp("fd.yaml"), tmp("fd.csv"), model, tmp("fd.tflite")),
+                 0, "%s", err);
+    free(err);
+    ab_problem full, view;
+    ab_plan pl;
+    ab_error e = {0};
+    cr_assert_eq(abh_suite_load(tmp("fd.yaml"), &full, &e), AB_OK, "%s", e.msg);
+    cr_assert_eq(ab_problem_arena_view(&full, &view, NULL, &e), AB_OK);
+    cr_assert_eq(view.n, 165);
+    cr_assert_eq(abh_plan_read(tmp("fd.csv"), &view, &pl, &e), AB_OK, "%s", e.msg);
+    int64_t *want = calloc(view.n, sizeof *want);
+    for (size_t i = 0; i < pl.n; i++) want[pl.v[i].tensor] = pl.v[i].offset;
+    offline_plan_is(tmp("fd.tflite"), &view, want);
+    free(want);
+    ab_plan_free(&pl);
+    ab_problem_free(&view);
+    ab_problem_free(&full);
 }
