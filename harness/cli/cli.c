@@ -167,7 +167,12 @@ static const abc_option import_options[] = {
     {0}};
 
 static const abc_option export_options[] = {
-    {"format", 0, "F", 0, NULL}, {"output", 'o', "FILE", 0, NULL}, {0}};
+    {"format", 0, "F", 0, NULL},
+    {"output", 'o', "FILE", 0, NULL},
+    {"plan", 0, "PLAN", 0, "a plan of SUITE (CSV or MiniMalloc, as `plan -o` writes): export it"},
+    {"model", 0, "M.tflite", 0, "tflm-offline: the model to copy (default: SUITE, when a .tflite)"},
+    {"force", 0, NULL, 0, "tflm-offline: write even when TFLite Micro's 16-byte rounding breaks it"},
+    {0}};
 
 static const abc_option gen_options[] = {
     {"kind", 0, "K", 0, NULL},
@@ -371,13 +376,34 @@ static const abc_command commands[] = {
      .max_operands = 1,
      .run = abc_import},
     {.name = "export",
-     .usage = "export SUITE [--format minimalloc|yaml] [-o FILE]",
-     .summary = "Write a suite in another format (MiniMalloc CSV by default).",
-     .help = "\nminimalloc: id,lower,upper,size[,alignment][,offset], one row per arena tensor.\n"
+     .usage = "export SUITE [--format minimalloc|yaml] [-o FILE]\n"
+              "       export SUITE --plan PLAN --format c-header|json|minimalloc|tflm-offline "
+              "[--model M.tflite] [-o FILE]",
+     .summary = "Write a suite, or a plan of it, in another format (MiniMalloc CSV by default).",
+     .help = "\nA suite:\n"
+             "minimalloc: id,lower,upper,size[,alignment][,offset], one row per arena tensor.\n"
              "MiniMalloc's intervals are half-open, so upper = end + 1 (arenabench's ranges are\n"
              "inclusive). alignment is written when a tensor has align > 1, offset for fixed offsets.\n"
              "yaml: the suite in canonical form (what its content hash is taken over).\n"
-             "\nExit status: 0 ok; 2 bad usage or input.\n",
+             "\nA plan (--plan PLAN), checked by the oracle first (an invalid plan: exit 1, nothing\n"
+             "written):\n"
+             "c-header: an include-guarded header: PREFIX_ARENA_SIZE, one PREFIX_OFFSET_<TENSOR>\n"
+             "  per tensor (size and live range in a comment) and a static assertion that each\n"
+             "  offset + size lies inside the arena; C11 and C++.\n"
+             "json: {suite: {name, hash, ...}, arena, tensors: [{name, size, start, end, align,\n"
+             "  kind, offset}]}, bytes, ranges inclusive.\n"
+             "minimalloc: MiniMalloc CSV with an offset column.\n"
+             "tflm-offline: a copy of the .tflite model (-o required; the original is never\n"
+             "  modified) with TFLite Micro's \"OfflineMemoryAllocation\" metadata: int32 version 1,\n"
+             "  subgraph 0, the number of tensors, one arena offset per tensor (-1: planned online).\n"
+             "  Tensors are matched by name. Refused (exit 1) when the plan overlaps once TFLite\n"
+             "  Micro rounds each tensor to 16 bytes, unless --force.\n"
+             "\nExit status: 0 ok; 1 the plan is invalid; 2 bad usage or input.\n"
+             "\nExample:\n"
+             "  arenabench plan -p best-fit fd.yaml -o fd.csv\n"
+             "  arenabench export fd.yaml --plan fd.csv --format c-header -o fd_plan.h\n"
+             "  arenabench export fd.yaml --plan fd.csv --format tflm-offline --model fd.tflite "
+             "-o fd_planned.tflite\n",
      .options = export_options,
      .max_operands = 1,
      .run = abc_export},

@@ -231,6 +231,7 @@ void abh_tflite_model_free(abh_tflite_model *m) {
     ab_free(m->inputs);
     ab_free(m->outputs);
     ab_free(m->io);
+    ab_free(m->offline);
     ab_free(m->file);
     model_init(m);
 }
@@ -603,6 +604,69 @@ static ab_status parse_subgraph(parse_ctx *c, const tbl *model) {
     return unique_names(c);
 }
 
+/* The OfflineMemoryAllocation words in buffer k (tflite.h): version, subgraph,
+ * count, then count int32 offsets; the buffer must hold exactly that. */
+static ab_status parse_offline(parse_ctx *c, const tbl *model, uint32_t k, uint64_t at) {
+    rd *r = &c->r;
+    abh_tflite_model *m = c->m;
+    vec bufs, data;
+    tbl b;
+    char what[WHAT_MAX];
+    if (k >= m->nbuffers)
+        return rd_fail(r, at, "metadata %s names buffer %" PRIu32 ", past the %zu buffers",
+                       ABH_TFLITE_OFFLINE_NAME, k, m->nbuffers);
+    snprintf(what, sizeof what, "buffer %" PRIu32 " (%s)", k, ABH_TFLITE_OFFLINE_NAME);
+    TRY(get_vec(r, model, 4, 4, "buffers", &bufs));
+    TRY(vec_table(r, &bufs, k, what, &b));
+    TRY(get_vec(r, &b, 0, 1, what, &data));
+    if (data.n < 12 || data.n % 4 != 0)
+        return rd_fail(r, data.pos ? data.pos : b.pos, "%s holds %" PRIu32 " bytes: at least 12 "
+                       "and a multiple of 4 expected (int32 version, subgraph, count, offsets)",
+                       what, data.n);
+    uint32_t count = u32at(r, data.data + 8);
+    if ((uint64_t)count != (data.n - 12) / 4)
+        return rd_fail(r, data.data + 8, "%s says %" PRIu32 " offsets but holds %" PRIu32,
+                       what, count, (data.n - 12) / 4);
+    TRY(spend_ints(r, data.pos, count, what));
+    ab_free(m->offline); /* a later entry of the same name wins, as in TFLite Micro */
+    m->offline = ab_alloc_array(count ? count : 1, sizeof *m->offline);
+    if (m->offline == NULL)
+        return ab_fail(r->err, AB_ENOMEM, "out of memory reading %s", what);
+    m->has_offline = true;
+    m->offline_version = (int32_t)u32at(r, data.data);
+    m->offline_subgraph = (int32_t)u32at(r, data.data + 4);
+    m->noffline = count;
+    m->offline_buffer = k;
+    for (uint32_t i = 0; i < count; i++) m->offline[i] = (int32_t)u32at(r, data.data + 12 + 4 * i);
+    return AB_OK;
+}
+
+/* Model field 6, metadata:[Metadata] (0 name:string, 1 buffer:uint): counts
+ * the entries and reads the OfflineMemoryAllocation one, if any. */
+static ab_status parse_metadata(parse_ctx *c, const tbl *model) {
+    rd *r = &c->r;
+    vec v;
+    TRY(get_vec(r, model, 6, 4, "metadata", &v));
+    c->m->nmetadata = v.n;
+    for (uint32_t k = 0; k < v.n; k++) {
+        char what[WHAT_MAX];
+        tbl t;
+        const uint8_t *name;
+        uint32_t len, buffer;
+        uint64_t at;
+        snprintf(what, sizeof what, "metadata %" PRIu32, k);
+        TRY(vec_table(r, &v, k, what, &t));
+        TRY(get_string(r, &t, 0, what, &name, &len));
+        TRY(get_u32(r, &t, 1, "buffer", 0, &buffer));
+        if (name == NULL || len != strlen(ABH_TFLITE_OFFLINE_NAME) ||
+            memcmp(name, ABH_TFLITE_OFFLINE_NAME, len) != 0)
+            continue;
+        TRY(tbl_field(r, &t, 1, 4, "buffer", &at));
+        TRY(parse_offline(c, model, buffer, at ? at : t.pos));
+    }
+    return AB_OK;
+}
+
 /* Parses the whole file: identifier, model, operator codes, buffers, then
  * subgraph 0 (see tflite.h). m owns what was read so far, even on failure. */
 ab_status abh_tflite_parse(const char *file, const unsigned char *buf, size_t len,
@@ -635,6 +699,7 @@ ab_status abh_tflite_parse(const char *file, const unsigned char *buf, size_t le
     if (st == AB_OK) st = parse_opcodes(&c, &model);
     if (st == AB_OK) st = parse_buffers(&c, &model);
     if (st == AB_OK) st = parse_subgraph(&c, &model);
+    if (st == AB_OK) st = parse_metadata(&c, &model);
     ab_free(c.buf_full);
     ab_free(c.codes);
     return st;

@@ -16,6 +16,8 @@
  *
  *   Model          0 version:uint (must be 3)  1 operator_codes:[OperatorCode]
  *                  2 subgraphs:[SubGraph]      4 buffers:[Buffer]
+ *                  6 metadata:[Metadata]
+ *   Metadata       0 name:string  1 buffer:uint (an index into buffers)
  *   OperatorCode   0 deprecated_builtin_code:byte  3 builtin_code:int
  *                  (the operator is the larger of the two, as TFLite reads it)
  *   SubGraph       0 tensors:[Tensor]  1 inputs:[int]  2 outputs:[int]
@@ -26,6 +28,19 @@
  *                  input)  2 outputs:[int]  8 intermediates:[int]
  *   Buffer         0 data:[ubyte]  1 offset:ulong  2 size:ulong (data outside
  *                  the flatbuffer, in models over 2 GB; valid when offset > 1)
+ *
+ * The metadata entry named "OfflineMemoryAllocation" is TFLite Micro's offline
+ * memory plan (micro_allocator.cc; tflite_offline.h writes it): its buffer
+ * holds little-endian int32 words
+ *
+ *   version | subgraph index | n | offset of tensor 0 | ... | offset of tensor n-1
+ *
+ * where an offset is a byte offset in the arena, or -1 for a tensor left to
+ * the online planner, and n is the number of tensors of that subgraph. The
+ * words are read into abh_tflite_model.offline (the last such entry, as
+ * TFLite Micro takes it); a buffer that is not 12 bytes plus n words is an
+ * error. The version is kept as written (TFLite Micro's helper that checks
+ * the metadata wants 1, its format comment says 0; it reads neither).
  *
  * Every offset, count and length is checked against the file size before it
  * is used: a truncated, corrupt or hostile file gives AB_EINPUT with
@@ -78,7 +93,8 @@
 
 #include "core/problem.h"
 
-#define ABH_TFLITE_MAX_RANK 32   /* dimensions of a shape (the suite format's limit) */
+#define ABH_TFLITE_MAX_RANK 32
+#define ABH_TFLITE_OFFLINE_NAME "OfflineMemoryAllocation" /* TFLite Micro's metadata name */   /* dimensions of a shape (the suite format's limit) */
 
 /* Flags of a tensor of subgraph 0 (abh_tflite_tensor.flags). */
 enum {
@@ -144,6 +160,15 @@ typedef struct abh_tflite_model {
     size_t ninputs, noutputs;
     int32_t *inputs, *outputs; /* owned tensor indices */
     int32_t *io;         /* owned: every operator's inputs, outputs and intermediates */
+    size_t nmetadata;    /* entries of the model's metadata */
+    /* TFLite Micro's offline plan (metadata "OfflineMemoryAllocation"), when
+     * has_offline: the words as written, offline[i] for tensor i of subgraph
+     * offline_subgraph (-1: planned online). */
+    bool has_offline;
+    int32_t offline_version, offline_subgraph;
+    uint32_t offline_buffer; /* its buffer index */
+    size_t noffline;
+    int32_t *offline;    /* owned, noffline offsets */
     /* Counts made by abh_tflite_problem (0 before it runs). */
     size_t nconstant, nderived, ndead, nunused, nempty, nactivations;
 } abh_tflite_model;
