@@ -27,6 +27,7 @@ static const char html_style[] =
     ".scroll td:first-child,.scroll th:first-child{position:sticky;left:0;z-index:1;"
     "background:#fff;box-shadow:1px 0 0 #ccc}\n"
     ".scroll th:first-child{background:#f2f2f2}\n"
+    ".scroll th,.scroll td:first-child{white-space:nowrap}\n"
     ".legend{display:flex;flex-wrap:wrap;gap:.2em 1.2em;margin:.4em 0;font-size:.9em;"
     "max-width:830px}\n.legend span{white-space:nowrap}.legend svg{vertical-align:middle}\n";
 

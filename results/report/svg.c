@@ -157,7 +157,7 @@ static int cmp_event(const void *pa, const void *pb) {
  * where the live bytes are highest (the max-load instruction), *peak those
  * bytes (AB_NONE and 0 without tensors). */
 static bool draw_profile(ab_buf *b, const frame *f, const ab_problem *p, int64_t *peak_t,
-                         int64_t *peak) {
+                         int64_t *peak, bool draw) {
     *peak_t = AB_NONE;
     *peak = 0;
     event *ev = ab_alloc_array(2 * p->n + 1, sizeof *ev);
@@ -167,19 +167,24 @@ static bool draw_profile(ab_buf *b, const frame *f, const ab_problem *p, int64_t
         ev[2 * i + 1] = (event){p->t[i].end + 1, -p->t[i].size};
     }
     qsort(ev, 2 * p->n, sizeof *ev, cmp_event);
-    ab_buf_printf(b, "<polyline fill=\"none\" stroke=\"#1f4e9c\" stroke-width=\"1.5\" points=\"");
+    ab_buf scratch = {0};
+    ab_buf *out = draw ? b : &scratch; /* not drawn: the peak only */
+    ab_buf_printf(out, "<polyline fill=\"none\" stroke=\"#1f4e9c\" stroke-width=\"1.5\" "
+                       "points=\"");
     int64_t live = 0;
-    ab_buf_printf(b, "%.2f,%.2f", fx(f, f->tmin), fy(f, 0));
+    ab_buf_printf(out, "%.2f,%.2f", fx(f, f->tmin), fy(f, 0));
     for (size_t k = 0; k < 2 * p->n;) {
         int64_t t = ev[k].t;
-        ab_buf_printf(b, " %.2f,%.2f", fx(f, t), fy(f, live));
+        ab_buf_printf(out, " %.2f,%.2f", fx(f, t), fy(f, live));
         while (k < 2 * p->n && ev[k].t == t) live += ev[k++].delta;
-        ab_buf_printf(b, " %.2f,%.2f", fx(f, t), fy(f, live));
+        ab_buf_printf(out, " %.2f,%.2f", fx(f, t), fy(f, live));
         if (live > *peak) *peak = live, *peak_t = t;
     }
-    ab_buf_printf(b, "\"><title>live bytes</title></polyline>\n");
+    ab_buf_printf(out, "\"><title>live bytes</title></polyline>\n");
     ab_free(ev);
-    return true;
+    bool ok = !scratch.oom;
+    ab_buf_free(&scratch);
+    return ok;
 }
 
 /* A horizontal line at v with its label above it (below it when `below`). */
@@ -211,17 +216,23 @@ static void draw_lines(ab_buf *b, const frame *f, int64_t arena, int64_t lb) {
     draw_hline(b, f, arena, "#000", "2,2", "arena", close && arena < lb);
 }
 
-/* The max-load instruction: a band over its column and a label at the top. */
+/* The max-load instruction: a band over its column (under the tensors). */
+static void draw_peak_band(ab_buf *b, const frame *f, int64_t t) {
+    if (t == AB_NONE) return;
+    ab_buf_printf(b, "<rect class=\"peak\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+                     "height=\"%.2f\" fill=\"#d62728\" fill-opacity=\"0.10\"/>\n",
+                  fx(f, t), TOP, fx(f, t + 1) - fx(f, t), H);
+}
+
+/* The max-load instruction: a line through its column and a label on top. */
 static void draw_peak(ab_buf *b, const frame *f, int64_t t, int64_t live) {
     if (t == AB_NONE) return;
     double x0 = fx(f, t), x1 = fx(f, t + 1), xm = (x0 + x1) / 2;
     bool right = xm < LEFT + W * 0.6;
-    ab_buf_printf(b, "<rect class=\"peak\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
-                     "height=\"%.2f\" fill=\"#d62728\" fill-opacity=\"0.08\"/>\n"
-                     "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#d62728\" "
+    ab_buf_printf(b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#d62728\" "
                      "stroke-width=\"1.2\"/>\n<text x=\"%.2f\" y=\"%.2f\" font-size=\"11\" "
                      "fill=\"#d62728\" text-anchor=\"%s\">peak at instruction %lld: ",
-                  x0, TOP, x1 - x0, H, xm, TOP, xm, TOP + H, right ? xm + 4 : xm - 4, TOP - 3,
+                  xm, TOP, xm, TOP + H, right ? xm + 4 : xm - 4, TOP - 3,
                   right ? "start" : "end", (long long)t);
     abr_put_bytes(b, live);
     ab_buf_printf(b, " live</text>\n");
@@ -293,6 +304,9 @@ ab_status abr_svg_plan(ab_buf *b, const ab_problem *p, const ab_plan *pl, int64_
     }
     ab_buf_printf(b, "</text>\n");
     draw_axes(b, &f);
+    int64_t peak_t, peak;
+    if (!draw_profile(b, &f, p, &peak_t, &peak, false)) b->oom = true;
+    draw_peak_band(b, &f, peak_t);
     for (size_t i = 0; i < p->n; i++)
         if (off[i] != AB_NONE) draw_tensor(b, &f, &p->t[i], off[i], i);
     if (p->n <= ABR_SVG_PAIRWISE_MAX) {
@@ -308,8 +322,7 @@ ab_status abr_svg_plan(ab_buf *b, const ab_problem *p, const ab_plan *pl, int64_
                          "tensors: only the checker's first overlap is drawn</text>\n",
                       LEFT + W / 2, 38.0, ABR_SVG_PAIRWISE_MAX);
     }
-    int64_t peak_t, peak;
-    bool ok = draw_profile(b, &f, p, &peak_t, &peak);
+    bool ok = draw_profile(b, &f, p, &peak_t, &peak, true);
     draw_peak(b, &f, peak_t, peak);
     draw_lines(b, &f, arena, lower_bound);
     ab_buf_printf(b, "</svg>\n");
