@@ -262,7 +262,7 @@ static void check_pictures(const char *html, const char *csv) {
     free(rows);
 }
 
-Test(report_html, shares_well_with_every_planner, .timeout = 600) {
+Test(report_html, shares_well_with_every_planner) {
     char *dir = abt_tmpdir();
     char *html, *csv;
     make_report(dir, "--planners all", &html, &csv);
@@ -277,7 +277,7 @@ Test(report_html, shares_well_with_every_planner, .timeout = 600) {
     free(html), free(csv), free(dir);
 }
 
-Test(report_html, shows_the_k_section_with_a_k_sweep, .timeout = 600) {
+Test(report_html, shows_the_k_section_with_a_k_sweep) {
     char *dir = abt_tmpdir();
     char *html, *csv;
     make_report(dir, "-p first-fit -p exact-cover:k=1 -p exact-cover:k=4 -p exact-cover:k=16",
@@ -344,7 +344,7 @@ static bool png_size(const char *path, unsigned *w, unsigned *h) {
     return true;
 }
 
-Test(report_html, renders_in_headless_chromium, .timeout = 900) {
+Test(report_html, renders_in_headless_chromium) {
     if (access(CHROMIUM, X_OK) != 0)
         cr_skip_test("chromium is not installed (" CHROMIUM "): the report is not rendered");
     char *dir = abt_tmpdir();

@@ -282,6 +282,15 @@ static frame make_frame(const ab_problem *p, const int64_t *off, int64_t lb, int
     return f;
 }
 
+/* "6144 B (6 KiB)"; "45 B" below a KiB. */
+static void put_size(ab_buf *b, int64_t v) {
+    ab_buf_printf(b, "%lld B", (long long)v);
+    if (v < 1024) return;
+    ab_buf_printf(b, " (");
+    abr_put_bytes(b, v);
+    ab_buf_printf(b, ")");
+}
+
 ab_status abr_svg_plan(ab_buf *b, const ab_problem *p, const ab_plan *pl, int64_t lower_bound,
                        const char *title, size_t overlap_a, size_t overlap_b, ab_error *err) {
     int64_t *off = plan_offsets(p, pl);
@@ -295,12 +304,10 @@ ab_status abr_svg_plan(ab_buf *b, const ab_problem *p, const ab_plan *pl, int64_
     ab_buf_xml(b, title ? title : (p->name ? p->name : "plan"));
     ab_buf_printf(b, "</text>\n<text x=\"%.0f\" y=\"38\" font-size=\"11\">%zu tensors, arena ",
                   LEFT, p->n);
-    abr_put_bytes(b, arena);
-    ab_buf_printf(b, " (%lld)", (long long)arena);
+    put_size(b, arena);
     if (lower_bound != AB_NONE) {
         ab_buf_printf(b, ", lower bound ");
-        abr_put_bytes(b, lower_bound);
-        ab_buf_printf(b, " (%lld)", (long long)lower_bound);
+        put_size(b, lower_bound);
     }
     ab_buf_printf(b, "</text>\n");
     draw_axes(b, &f);
