@@ -204,6 +204,11 @@ static size_t count(const char *s, const char *sub) {
     return n;
 }
 
+/* The SVG pictures of an HTML report: every <svg but the legend's markers. */
+static size_t plots(const char *html) {
+    return count(html, "<svg") - count(html, "<span class=\"lg\"><svg");
+}
+
 #define HAS(text, sub) \
     cr_assert(strstr((text), (sub)) != NULL, "missing: %s\n---\n%s", (sub), (text))
 #define HASNT(text, sub) cr_assert(strstr((text), (sub)) == NULL, "unexpected: %s", (sub))
@@ -576,7 +581,7 @@ Test(report_html, draws_the_gap_chart) {
     char *html = render(path, run, ABR_REPORT_HTML, NULL);
     HAS(html, "<h2>Gap to the best bound</h2>");
     /* One dot per valid row with a gap (7), one mark per failure (3). */
-    cr_assert_eq(count(html, "fill-opacity=\"0.85\"><title>"), 7);
+    cr_assert_eq(count(html, "fill-opacity=\"0.85\""), 7);
     HAS(html, "<title>first-fit: arena 64, gap +33.33%</title>");
     HAS(html, "<title>exact-cover: crash</title>");
     free(html);
@@ -589,7 +594,6 @@ Test(report_html, draws_arena_versus_k_when_specs_differ_in_k) {
     char *html = render(path, run, ABR_REPORT_HTML, NULL);
     HAS(html, "<h2>Arena versus coarsening k</h2>");
     HAS(html, "gamma: arena (bytes) versus k</text>");
-    HASNT(html, "No suite was run at several k");
     cr_assert_eq(count(html, "versus k</text>"), 1, "only gamma has several k");
     HAS(html, "<title>exact-cover:k=64: arena 256, 0.250 s</title>");
     HAS(html, "<title>exact-cover: arena 200, 0.250 s</title>");
@@ -597,7 +601,7 @@ Test(report_html, draws_arena_versus_k_when_specs_differ_in_k) {
     free(path);
 }
 
-Test(report_html, says_so_when_no_suite_has_several_k) {
+Test(report_html, leaves_out_the_k_section_without_several_k) {
     char *path = db_path();
     abr_store *s = open_db(path, ABR_OPEN_CREATE);
     int64_t run = begin(s, NULL);
@@ -606,7 +610,7 @@ Test(report_html, says_so_when_no_suite_has_several_k) {
     result(s, run, a, OK("exact-cover:k=4", 64, 48, .k = 4));
     abr_close(s);
     char *html = render(path, run, ABR_REPORT_HTML, NULL);
-    HAS(html, "No suite was run at several k");
+    HASNT(html, "Arena versus coarsening k");
     HASNT(html, "versus k</text>");
     free(html);
     free(path);
@@ -624,12 +628,12 @@ Test(report_html, pictures_the_worst_plans) {
               "the suite&#39;s arena view has 2 tensors");
     HAS(html, "gamma: best-fit, arena 210, gap +5.00%");
     cr_assert(strstr(html, "alpha: first-fit, arena 64") < strstr(html, "gamma: best-fit, arena"));
-    cr_assert_eq(count(html, "<svg"), 4, "gap chart, one k chart, two plans");
+    cr_assert_eq(plots(html), 4, "gap chart, one k chart, two plans");
     /* A rectangle per tensor of each plan (3 + 2). */
     cr_assert_eq(count(html, "stroke=\"#333\" stroke-width=\"0.5\""), 5);
     opt.pictures = 1;
     char *one = render(path, run, ABR_REPORT_HTML, &opt);
-    cr_assert_eq(count(one, "<svg"), 3);
+    cr_assert_eq(plots(one), 3);
     HASNT(one, "Cannot draw");
     free(one);
     free(html);
@@ -641,7 +645,7 @@ Test(report_html, says_so_without_a_loader) {
     char *path = fixture(&run);
     char *html = render(path, run, ABR_REPORT_HTML, &(abr_report_opts){0});
     HAS(html, "Plan pictures are not drawn: no suite loader was given.");
-    cr_assert_eq(count(html, "<svg"), 2);
+    cr_assert_eq(plots(html), 2);
     free(html);
     free(path);
 }

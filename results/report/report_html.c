@@ -21,7 +21,15 @@ static const char html_style[] =
     "td.best{font-weight:bold;background:#e3f2e3}td.fail{background:#fbe4e4;color:#a00}\n"
     "td.miss{color:#999}p.note{color:#555;font-size:.9em}\n"
     "svg{max-width:100%;height:auto}.charts{display:flex;flex-wrap:wrap;gap:1em}\n"
-    "figure{margin:.6em 0}figcaption{font-size:.9em;color:#555}\n";
+    "figure{margin:.6em 0}figcaption{font-size:.9em;color:#555}\n"
+    ".scroll{overflow-x:auto;max-width:100%}.scroll>h2,.scroll>h3,.scroll>p{position:sticky;"
+    "left:0}\n"
+    ".scroll td:first-child,.scroll th:first-child{position:sticky;left:0;z-index:1;"
+    "background:#fff;box-shadow:1px 0 0 #ccc}\n"
+    ".scroll th:first-child{background:#f2f2f2}\n"
+    ".scroll th,.scroll td:first-child{white-space:nowrap}\n"
+    ".legend{display:flex;flex-wrap:wrap;gap:.2em 1.2em;margin:.4em 0;font-size:.9em;"
+    "max-width:830px}\n.legend span{white-space:nowrap}.legend svg{vertical-align:middle}\n";
 
 static void esc_xml(ab_buf *b, const char *s) { ab_buf_xml(b, s); }
 
@@ -55,7 +63,6 @@ static void html_header(ab_buf *b, const abr_model *m) {
 #define GC_PLOT 520.0  /* plot width */
 #define GC_RIGHT 80.0  /* the failure column */
 #define GC_ROW 20.0    /* one suite */
-#define GC_LEG 16.0    /* one legend line */
 
 /* The smallest of 1, 2, 5 x 10^n percent at least maxp (and at least 1). */
 static double nice_ceiling(double maxp) {
@@ -82,15 +89,65 @@ static void put_short(ab_buf *b, const char *s) {
     put(b, "...");
 }
 
-static void gap_legend(ab_buf *b, const abr_model *m) {
-    for (size_t j = 0; j < m->nsp; j++) {
-        double y = 14.0 + GC_LEG * (double)j;
-        ab_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"/><text x=\"%.1f\" "
-                         "y=\"%.1f\" font-size=\"12\">", GC_LEFT + 6, y - 4, abr_color(j),
-                      GC_LEFT + 16, y);
-        esc_xml(b, m->sp[j].spec);
-        put(b, "</text>\n");
+#define HALF_PI 1.57079632679489661923
+
+/* Spec j's marker (abr_marker: its shape, abr_color: its fill) of radius r
+ * centred on (x, y), opening a group the caller closes after its title;
+ * translucent (the gap chart's, where marks may cover each other) or not. */
+static void marker(ab_buf *b, size_t j, double x, double y, double r, bool translucent) {
+    const char *c = abr_color(j);
+    ab_buf_printf(b, "<g class=\"mk\" fill=\"%s\"%s stroke=\"#333\" stroke-width=\"0.4\">", c,
+                  translucent ? " fill-opacity=\"0.85\"" : "");
+    double h = r * 0.9, d = r * 1.25, q = r * 0.38;
+    switch (abr_marker(j)) {
+    case 0: ab_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"/>", x, y, r); break;
+    case 1:
+        ab_buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>",
+                      x - h, y - h, 2 * h, 2 * h);
+        break;
+    case 2:
+        ab_buf_printf(b, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\"/>", x, y - d,
+                      x + d, y + r * 0.8, x - d, y + r * 0.8);
+        break;
+    case 3:
+        ab_buf_printf(b, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f\"/>", x,
+                      y - d, x + d, y, x, y + d, x - d, y);
+        break;
+    case 4:
+        ab_buf_printf(b, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\"/>", x, y + d,
+                      x + d, y - r * 0.8, x - d, y - r * 0.8);
+        break;
+    case 5:
+        ab_buf_printf(b, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f "
+                         "%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f "
+                         "%.1f,%.1f\"/>",
+                      x - q, y - d, x + q, y - d, x + q, y - q, x + d, y - q, x + d, y + q,
+                      x + q, y + q, x + q, y + d, x - q, y + d, x - q, y + q, x - d, y + q,
+                      x - d, y - q, x - q, y - q);
+        break;
+    default: /* a five-pointed star */
+        put(b, "<polygon points=\"");
+        for (int k = 0; k < 10; k++) {
+            double a = -HALF_PI + HALF_PI * 2 * k / 5.0, rr = k % 2 ? d * 0.45 : d * 1.05;
+            ab_buf_printf(b, "%s%.1f,%.1f", k ? " " : "", x + rr * cos(a), y + rr * sin(a));
+        }
+        put(b, "\"/>");
+        break;
     }
+}
+
+/* The legend: every planner spec with its marker and colour, in spec order. */
+static void html_legend(ab_buf *b, const abr_model *m) {
+    put(b, "<div class=\"legend\" id=\"legend\">\n");
+    for (size_t j = 0; j < m->nsp; j++) {
+        put(b, "<span class=\"lg\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"14\" "
+               "height=\"14\" viewBox=\"0 0 14 14\">");
+        marker(b, j, 7, 7, 5, false);
+        put(b, "</g></svg> ");
+        esc_xml(b, m->sp[j].spec);
+        put(b, "</span>\n");
+    }
+    put(b, "</div>\n");
 }
 
 static void gap_axis(ab_buf *b, double top, double bottom, double pmax) {
@@ -120,13 +177,12 @@ static void gap_band(ab_buf *b, const abr_model *m, size_t si, double y, double 
         if (row_ok(m, i) && rr->has_gap) {
             double p = rr->gap * 100.0;
             p = p < 0 ? 0 : p > pmax ? pmax : p;
-            ab_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" "
-                             "fill-opacity=\"0.85\"><title>",
-                          GC_LEFT + GC_PLOT * p / pmax, dy, c);
+            marker(b, rr->spec, GC_LEFT + GC_PLOT * p / pmax, dy, 4, true);
+            put(b, "<title>");
             esc_xml(b, r->spec);
             ab_buf_printf(b, ": arena %lld, gap ", (long long)r->arena);
             abr_put_gap(b, true, rr->gap);
-            put(b, "</title></circle>\n");
+            put(b, "</title></g>\n");
         } else if (!row_ok(m, i)) {
             ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"%s\" "
                              "text-anchor=\"middle\">&#215;<title>",
@@ -144,19 +200,20 @@ static void html_gap_chart(ab_buf *b, const abr_model *m) {
     for (size_t i = 0; i < m->rows.n; i++)
         if (m->rr[i].has_gap && m->rr[i].gap * 100.0 > maxp) maxp = m->rr[i].gap * 100.0;
     double pmax = nice_ceiling(maxp);
-    double top = 14.0 + GC_LEG * (double)m->nsp;
+    double top = 8.0;
     double bottom = top + GC_ROW * (double)m->nsu;
     put(b, "<h2>Gap to the best bound</h2>\n");
     if (m->rows.n == 0) {
         put(b, "<p>No results.</p>\n");
         return;
     }
-    ab_buf_printf(b, "<figure>\n<svg xmlns=\"http://www.w3.org/"
+    put(b, "<figure>\n");
+    html_legend(b, m);
+    ab_buf_printf(b, "<svg xmlns=\"http://www.w3.org/"
                      "2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
                      "font-family=\"sans-serif\" role=\"img\">\n",
                   GC_LEFT + GC_PLOT + GC_RIGHT, bottom + 24, GC_LEFT + GC_PLOT + GC_RIGHT,
                   bottom + 24);
-    gap_legend(b, m);
     for (size_t si = 0; si < m->nsu; si += 2)
         ab_buf_printf(b, "<rect x=\"0\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" "
                          "fill=\"#f6f6f6\"/>\n", top + GC_ROW * (double)si,
@@ -173,7 +230,7 @@ static void html_gap_chart(ab_buf *b, const abr_model *m) {
         put(b, "</title></text>\n");
         gap_band(b, m, si, y, pmax);
     }
-    put(b, "</svg>\n<figcaption>One band per suite, one dot per planner at its gap (arena / "
+    put(b, "</svg>\n<figcaption>One band per suite, one marker per planner at its gap (arena / "
            "best bound - 1); &#215;: a failure. Hover for values.</figcaption>\n</figure>\n");
 }
 
@@ -249,7 +306,8 @@ static void free_series(kseries *s, size_t n) {
 
 typedef struct kframe {
     double lk0, lk1;   /* log2 k range */
-    double y0, y1;     /* arena range */
+    double y0, y1;     /* arena range: the round ticks' ends */
+    abr_ticks yt;      /* the arena axis */
     double top;        /* the plot's top, below the legend */
 } kframe;
 
@@ -261,7 +319,8 @@ static double ky(const kframe *f, double v) {
 }
 
 static kframe k_frame(const abr_model *m, size_t si, const kseries *s, size_t ns) {
-    kframe f = {1e300, -1e300, 1e300, -1e300, KC_TOP + 14.0 * (double)ns};
+    kframe f = {.lk0 = 1e300, .lk1 = -1e300, .y0 = 1e300, .y1 = -1e300,
+                .top = KC_TOP + 14.0 * (double)ns};
     if (m->su[si].bound != AB_NONE) f.y0 = f.y1 = (double)m->su[si].bound;
     for (size_t q = 0; q < ns; q++)
         for (size_t t = 0; t < s[q].n; t++) {
@@ -277,8 +336,9 @@ static kframe k_frame(const abr_model *m, size_t si, const kseries *s, size_t ns
     if (f.y0 > f.y1) f.y0 = 0, f.y1 = 1;
     double pad = (f.y1 - f.y0) * 0.08;
     if (pad < 1) pad = 1;
-    f.y0 -= pad;
-    f.y1 += pad;
+    f.yt = abr_byte_ticks(f.y0 - pad < 0 ? 0 : f.y0 - pad, f.y1 + pad, 4);
+    f.y0 = f.yt.first;
+    f.y1 = f.yt.first + (double)f.yt.n * f.yt.step;
     return f;
 }
 
@@ -297,10 +357,12 @@ static void k_axes(ab_buf *b, const abr_model *m, size_t si, const kframe *f, co
     ab_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>"
                      "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
                   KC_LEFT, f->top, KC_LEFT, bottom, KC_LEFT, bottom, KC_W - 8, bottom);
-    for (int t = 0; t <= 2; t++) {
-        double v = f->y0 + (f->y1 - f->y0) * t / 2.0;
-        ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.0f"
-                         "</text>\n", KC_LEFT - 4, ky(f, v) + 3, v);
+    for (size_t t = 0; t <= f->yt.n; t++) {
+        double v = f->yt.first + (double)t * f->yt.step;
+        ab_buf_printf(b, "<text class=\"yt\" x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
+                         "text-anchor=\"end\">", KC_LEFT - 4, ky(f, v) + 3);
+        abr_put_tick(b, &f->yt, t);
+        put(b, "</text>\n");
     }
     for (size_t q = 0; q < ns; q++)
         for (size_t t = 0; t < s[q].n; t++) {
@@ -323,9 +385,11 @@ static void k_axes(ab_buf *b, const abr_model *m, size_t si, const kframe *f, co
 
 /* One series: a line through its valid points, x marks for failures. */
 static void k_line(ab_buf *b, const abr_model *m, const kframe *f, const kseries *s, size_t q) {
-    const char *c = abr_color(q);
+    const char *c = abr_color(s->fam);
+    marker(b, s->fam, KC_LEFT + 5, KC_TOP + 14.0 * (double)q + 4, 4, false);
+    put(b, "</g>");
     ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"%s\">",
-                  KC_LEFT, KC_TOP + 14.0 * (double)q + 8, c);
+                  KC_LEFT + 14, KC_TOP + 14.0 * (double)q + 8, c);
     esc_xml(b, m->sp[s->fam].family);
     put(b, "</text>\n<polyline fill=\"none\" stroke-width=\"1.5\" stroke=\"");
     ab_buf_printf(b, "%s\" points=\"", c);
@@ -340,15 +404,18 @@ static void k_line(ab_buf *b, const abr_model *m, const kframe *f, const kseries
         const abr_result *r = row_r(m, i);
         bool ok = row_ok(m, i) && r->arena != AB_NONE;
         double x = kx(f, m->rr[i].k), y = ok ? ky(f, (double)r->arena) : f->top + 6;
-        if (ok) ab_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>",
-                              x, y, c);
-        else ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"%s\" "
-                              "text-anchor=\"middle\">&#215;<title>", x, y, c);
+        if (ok) {
+            marker(b, s->fam, x, y, 4, false);
+            put(b, "<title>");
+        } else {
+            ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"%s\" "
+                             "text-anchor=\"middle\">&#215;<title>", x, y, c);
+        }
         esc_xml(b, r->spec);
         if (ok && r->wall_s >= 0)
-            ab_buf_printf(b, ": arena %lld, %.3f s</title></circle>\n", (long long)r->arena,
+            ab_buf_printf(b, ": arena %lld, %.3f s</title></g>\n", (long long)r->arena,
                           r->wall_s);
-        else if (ok) ab_buf_printf(b, ": arena %lld</title></circle>\n", (long long)r->arena);
+        else if (ok) ab_buf_printf(b, ": arena %lld</title></g>\n", (long long)r->arena);
         else ab_buf_printf(b, ": %s</title></text>\n", abe_status_word(r->status));
         if (ok && r->wall_s >= 0) /* the time it took: the other side of the trade-off */
             ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"%s\" "
@@ -370,8 +437,8 @@ static void k_chart(ab_buf *b, const abr_model *m, size_t si, const kseries *s, 
     put(b, "</svg>\n");
 }
 
+/* The section only when some suite has a series (specs differing only in k). */
 static void html_k_charts(ab_buf *b, const abr_model *m) {
-    put(b, "<h2>Arena versus coarsening k</h2>\n");
     size_t drawn = 0;
     for (size_t si = 0; si < m->nsu; si++) {
         kseries *s;
@@ -382,7 +449,8 @@ static void html_k_charts(ab_buf *b, const abr_model *m) {
             return;
         }
         if (ns > 0) {
-            if (drawn++ == 0) put(b, "<div class=\"charts\">\n");
+            if (drawn++ == 0)
+                put(b, "<h2>Arena versus coarsening k</h2>\n<div class=\"charts\">\n");
             k_chart(b, m, si, s, ns);
         }
         free_series(s, ns);
@@ -390,8 +458,6 @@ static void html_k_charts(ab_buf *b, const abr_model *m) {
     if (drawn > 0) put(b, "</div>\n<p class=\"note\">Specs that differ only in their k "
                           "parameter, on one suite; dashed: the suite's best bound; &#215;: a "
                           "failure.</p>\n");
-    else put(b, "<p>No suite was run at several k (specs differing only in a k=... "
-                "parameter).</p>\n");
 }
 
 /* ---- HTML: the worst plans ---------------------------------------------------- */
@@ -422,10 +488,38 @@ static worst *worst_rows(const abr_model *m, size_t *n) {
     return v;
 }
 
+/* true when rows a and c are the same plan of the same suite (one picture). */
+static bool same_plan(const abr_model *m, size_t a, size_t c) {
+    return m->rr[a].suite == m->rr[c].suite &&
+           strcmp(row_r(m, a)->plan_hash, row_r(m, c)->plan_hash) == 0;
+}
+
+/* true when an earlier row of v has v[k]'s plan: v[k] was drawn with it. */
+static bool same_plan_before(const abr_model *m, const worst *v, size_t k) {
+    for (size_t q = 0; q < k; q++)
+        if (same_plan(m, v[q].row, v[k].row)) return true;
+    return false;
+}
+
+/* The specs of v[k] and of the later rows with its plan: "a", "a and b",
+ * "a, b and c (the same plan)". */
+static void put_same_plan_specs(ab_buf *b, const abr_model *m, const worst *v, size_t n,
+                                size_t k) {
+    size_t total = 0, done = 0;
+    for (size_t q = k; q < n; q++) total += same_plan(m, v[k].row, v[q].row);
+    for (size_t q = k; q < n; q++) {
+        if (!same_plan(m, v[k].row, v[q].row)) continue;
+        if (done > 0) put(b, done + 1 == total ? " and " : ", ");
+        put(b, row_r(m, v[q].row)->spec);
+        done++;
+    }
+    if (total > 1) put(b, " (the same plan)");
+}
+
 /* Draws row i's plan into b; a status other than AB_OK with err set when it
  * cannot (the caller prints the reason unless it is AB_ENOMEM). */
-static ab_status draw_plan(abr_store *s, const abr_model *m, size_t i, abr_suite_loader load,
-                           ab_buf *b, ab_error *err) {
+static ab_status draw_plan(abr_store *s, const abr_model *m, size_t i, const char *specs,
+                           abr_suite_loader load, ab_buf *b, ab_error *err) {
     const abr_row *w = &m->rows.v[i];
     char *text = NULL;
     int64_t *off = NULL;
@@ -445,7 +539,7 @@ static ab_status draw_plan(abr_store *s, const abr_model *m, size_t i, abr_suite
     if (st == AB_OK) st = ab_plan_from_offsets(&pl, off, n, err);
     if (st == AB_OK) {
         ab_buf title = {0};
-        ab_buf_printf(&title, "%s: %s, arena %lld, gap %+.2f%%", w->suite.name, w->r.spec,
+        ab_buf_printf(&title, "%s: %s, arena %lld, gap %+.2f%%", w->suite.name, specs,
                       (long long)w->r.arena, m->rr[i].gap * 100.0);
         st = title.oom ? ab_fail(err, AB_ENOMEM, "out of memory drawing a plan")
                        : abr_svg_plan(b, &view, &pl, m->su[m->rr[i].suite].bound, title.s,
@@ -473,11 +567,22 @@ static ab_status html_pictures(ab_buf *b, abr_store *s, const abr_model *m,
     if (v == NULL) return ab_fail(err, AB_ENOMEM, "out of memory building the report");
     if (n == 0) put(b, "<p>No valid plan with a gap above 0 (and a stored plan).</p>\n");
     ab_status st = AB_OK;
-    for (size_t k = 0; k < n && k < (size_t)want && st == AB_OK; k++) {
+    size_t drawn = 0;
+    for (size_t k = 0; k < n && drawn < (size_t)want && st == AB_OK; k++) {
+        if (same_plan_before(m, v, k)) continue;
+        drawn++;
         ab_error e = {AB_OK, ""};
-        put(b, "<figure>\n");
+        put(b, "<figure class=\"plan\">\n");
         size_t i = v[k].row;
-        st = draw_plan(s, m, i, opt->load_suite, b, &e);
+        ab_buf specs = {0};
+        put_same_plan_specs(&specs, m, v, n, k);
+        if (specs.oom) {
+            ab_buf_free(&specs);
+            st = ab_fail(err, AB_ENOMEM, "out of memory building the report");
+            break;
+        }
+        st = draw_plan(s, m, i, specs.s, opt->load_suite, b, &e);
+        ab_buf_free(&specs);
         if (st == AB_ENOMEM) ab_fail(err, st, "%s", e.msg);
         else if (st != AB_OK) {
             put(b, "<p>Cannot draw the plan of ");
@@ -496,22 +601,30 @@ static ab_status html_pictures(ab_buf *b, abr_store *s, const abr_model *m,
 }
 
 
+/* A table in a box that scrolls sideways, its first column (the suite or the
+ * planner) and its heading kept in view. */
+static void scroll_table(ab_buf *b, const abr_table *t) {
+    if (t->ncols > 0) put(b, "<div class=\"scroll\">\n");
+    abr_table_html(b, t);
+    if (t->ncols > 0) put(b, "</div>\n");
+}
+
 ab_status abr_render_html(ab_buf *b, abr_store *s, const abr_model *m,
                           const abr_report_opts *opt, ab_error *err) {
     abr_sections x;
     ab_status st = abr_sections_build(s, m, opt, &x, err);
     if (st == AB_OK) {
         html_header(b, m);
-        abr_table_html(b, &x.planners);
-        abr_table_html(b, &x.timing);
+        scroll_table(b, &x.planners);
+        scroll_table(b, &x.timing);
         html_gap_chart(b, m);
         html_k_charts(b, m);
-        abr_table_html(b, &x.suites);
-        abr_table_html(b, &x.io);
-        for (size_t k = 0; k < x.npools; k++) abr_table_html(b, &x.pools[k]);
-        abr_table_html(b, &x.peaks);
-        abr_table_html(b, &x.certificates);
-        abr_table_html(b, &x.failures);
+        scroll_table(b, &x.suites);
+        scroll_table(b, &x.io);
+        for (size_t k = 0; k < x.npools; k++) scroll_table(b, &x.pools[k]);
+        scroll_table(b, &x.peaks);
+        scroll_table(b, &x.certificates);
+        scroll_table(b, &x.failures);
         st = html_pictures(b, s, m, opt, err);
         put(b, "</body>\n</html>\n");
     }

@@ -10,10 +10,26 @@
 #include "oracle/bounds.h"
 #include "oracle/check.h"
 
-static const char *const colors[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
-                                     "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#7f7f7f"};
+/* Ten hues (Tableau 10), each in three shades (as it is, darker, lighter):
+ * planner j takes colour j % 30 and marker j % 7, so the first 30 planners
+ * have distinct colours and the first 210 distinct (colour, marker) pairs. */
+static const char *const colors[] = {
+    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
+    "#9c755f", "#7f7f7f",
+    "#2a4a70", "#a8570f", "#9e1f22", "#2f6f6a", "#2d6a26", "#9a7d0a", "#6e3f62", "#c2455a",
+    "#5c3f2b", "#3a3a3a",
+    "#a0cbe8", "#ffbe7d", "#ffb3b0", "#c2e6e2", "#9fdc8f", "#f7e39a", "#dcbad4", "#ffd3dc",
+    "#d2b8a8", "#c6c6c6"};
+
+/* The markers, as HTML characters (their SVG shapes: report_html.c). */
+static const char *const glyphs[ABR_NMARKERS] = {"&#9679;", "&#9632;", "&#9650;", "&#9670;",
+                                                 "&#9660;", "&#10010;", "&#9733;"};
 
 const char *abr_color(size_t i) { return colors[i % (sizeof colors / sizeof colors[0])]; }
+
+int abr_marker(size_t i) { return (int)(i % ABR_NMARKERS); }
+
+const char *abr_glyph(size_t i) { return glyphs[abr_marker(i)]; }
 
 /* A scratch buffer for a cell's text, emptied. */
 static ab_buf *fresh(ab_buf *tmp) {
@@ -44,7 +60,8 @@ static void planners(abr_table *t, const abr_model *m, ab_buf *tmp) {
     abr_table_column(t, "wins", ABR_RIGHT);
     for (size_t j = 0; j < m->nsp; j++) {
         const abr_rspec *p = &m->sp[j];
-        abr_table_add(t, (abr_cell){.text = p->spec, .swatch = abr_color(j)});
+        abr_table_add(t, (abr_cell){.text = p->spec, .swatch = abr_color(j),
+                                .glyph = abr_glyph(j)});
         abr_table_addf(t, "%zu", p->rows);
         for (int s = 0; s < ABE_NSTATUSES; s++) abr_table_addf(t, "%zu", p->status[s]);
         abr_put_geomean(fresh(tmp), p);
@@ -80,7 +97,8 @@ static void add_mem(abr_table *t, double bytes) {
 static void timing_row(abr_table *t, const abr_model *m, size_t j) {
     abr_times x;
     if (!abr_spec_times(m, j, &x)) t->oom = true;
-    abr_table_add(t, (abr_cell){.text = m->sp[j].spec, .swatch = abr_color(j)});
+    abr_table_add(t, (abr_cell){.text = m->sp[j].spec, .swatch = abr_color(j),
+                                .glyph = abr_glyph(j)});
     abr_table_addf(t, "%zu", x.rows);
     abr_table_addf(t, "%zu", x.runs);
     add_seconds(t, x.cpu);

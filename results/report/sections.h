@@ -34,8 +34,18 @@ ab_status abr_sections_build(abr_store *s, const abr_model *m, const abr_report_
 /* Frees the tables; x may be NULL. */
 void abr_sections_free(abr_sections *x);
 
-/* The colour of planner spec j (or chart series j): the dot in the planners
- * table and in the charts. */
+/* The colour and the marker of planner spec j: the mark in the planners and
+ * timing tables, the legend and the charts. 30 colours (10 hues in 3 shades)
+ * and ABR_NMARKERS shapes, assigned by spec order: colours are distinct for
+ * the first 30 specs, (colour, marker) pairs for the first 210. */
 const char *abr_color(size_t j);
+
+/* The marker of spec j: 0 circle, 1 square, 2 triangle up, 3 diamond,
+ * 4 triangle down, 5 plus, 6 star. */
+#define ABR_NMARKERS 7
+int abr_marker(size_t j);
+
+/* The marker of spec j as an HTML character reference (e.g. "&#9632;"). */
+const char *abr_glyph(size_t j);
 
 #endif

@@ -3,6 +3,8 @@
  */
 #include "results/report/svg.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +18,71 @@
 typedef struct frame {
     int64_t tmin, tmax; /* instructions shown: [tmin, tmax] */
     int64_t ymax;       /* bytes shown */
+    abr_ticks yt;       /* the offset axis: 0 .. ymax */
 } frame;
+
+/* ---- round ticks and readable bytes ---------------------------------------------- */
+
+/* The smallest 1, 2 or 5 x 10^e at least x (x > 0). */
+static double nice_step(double x) {
+    double e = pow(10.0, floor(log10(x)));
+    static const double m[] = {1.0, 2.0, 5.0, 10.0};
+    for (size_t i = 0; i < 4; i++)
+        if (m[i] * e >= x * (1 - 1e-9)) return m[i] * e;
+    return 10.0 * e;
+}
+
+static const struct { double unit; const char *name; } units[] = {
+    {1.0, "B"}, {1024.0, "KiB"}, {1048576.0, "MiB"}, {1073741824.0, "GiB"}};
+#define NUNITS (sizeof units / sizeof units[0])
+
+abr_ticks abr_byte_ticks(double lo, double hi, int want) {
+    abr_ticks t = {0, 1, 1, 1, "B", 0};
+    if (want < 1) want = 1;
+    if (!(hi > lo)) hi = lo + 1;
+    double big = fabs(hi) > fabs(lo) ? fabs(hi) : fabs(lo);
+    size_t u = 0;
+    while (u + 1 < NUNITS && big >= 2 * units[u + 1].unit) u++;
+    t.unit = units[u].unit;
+    t.uname = units[u].name;
+    double step = nice_step((hi - lo) / t.unit / want);
+    if (step * t.unit < 1) step = 1 / t.unit;
+    t.step = step * t.unit;
+    t.decimals = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
+    t.first = floor(lo / t.step + 1e-9) * t.step;
+    double top = ceil(hi / t.step - 1e-9) * t.step;
+    t.n = (size_t)llround((top - t.first) / t.step);
+    if (t.n == 0) t.n = 1;
+    return t;
+}
+
+void abr_put_tick(ab_buf *b, const abr_ticks *t, size_t k) {
+    double v = (t->first + (double)k * t->step) / t->unit;
+    if (fabs(v) < 1e-12) {
+        ab_buf_printf(b, "0");
+        return;
+    }
+    ab_buf_printf(b, "%.*f %s", t->decimals, v, t->uname);
+}
+
+void abr_put_bytes(ab_buf *b, int64_t bytes) {
+    double a = fabs((double)bytes);
+    size_t u = 0;
+    while (u + 1 < NUNITS && a >= units[u + 1].unit) u++;
+    if (u == 0) {
+        ab_buf_printf(b, "%lld B", (long long)bytes);
+        return;
+    }
+    double v = (double)bytes / units[u].unit;
+    char tmp[48];
+    snprintf(tmp, sizeof tmp, "%.*f", fabs(v) < 10 ? 2 : fabs(v) < 100 ? 1 : 0, v);
+    if (strchr(tmp, '.') != NULL) { /* trailing zeros and point off */
+        size_t n = strlen(tmp);
+        while (tmp[n - 1] == '0') tmp[--n] = '\0';
+        if (tmp[n - 1] == '.') tmp[--n] = '\0';
+    }
+    ab_buf_printf(b, "%s %s", tmp, units[u].name);
+}
 
 static double fx(const frame *f, int64_t t) {
     return LEFT + (double)(t - f->tmin) * W / (double)(f->tmax - f->tmin + 1);
@@ -38,6 +104,8 @@ static int64_t *plan_offsets(const ab_problem *p, const ab_plan *pl) {
     }
     return off;
 }
+
+static void put_s(ab_buf *b, const char *s) { ab_buf_append(b, s, strlen(s)); }
 
 static const char *const palette[] = {"#8dd3c7", "#bebada", "#80b1d3", "#fdb462", "#b3de69",
                                       "#fccde5", "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f"};
@@ -85,8 +153,13 @@ static int cmp_event(const void *pa, const void *pb) {
     return (a->delta > b->delta) - (a->delta < b->delta);
 }
 
-/* The live-bytes profile as a step polyline. */
-static bool draw_profile(ab_buf *b, const frame *f, const ab_problem *p) {
+/* The live-bytes profile as a step polyline; *peak_t the first instruction
+ * where the live bytes are highest (the max-load instruction), *peak those
+ * bytes (AB_NONE and 0 without tensors). */
+static bool draw_profile(ab_buf *b, const frame *f, const ab_problem *p, int64_t *peak_t,
+                         int64_t *peak, bool draw) {
+    *peak_t = AB_NONE;
+    *peak = 0;
     event *ev = ab_alloc_array(2 * p->n + 1, sizeof *ev);
     if (ev == NULL) return false;
     for (size_t i = 0; i < p->n; i++) {
@@ -94,27 +167,75 @@ static bool draw_profile(ab_buf *b, const frame *f, const ab_problem *p) {
         ev[2 * i + 1] = (event){p->t[i].end + 1, -p->t[i].size};
     }
     qsort(ev, 2 * p->n, sizeof *ev, cmp_event);
-    ab_buf_printf(b, "<polyline fill=\"none\" stroke=\"#1f4e9c\" stroke-width=\"1.5\" points=\"");
+    ab_buf scratch = {0};
+    ab_buf *out = draw ? b : &scratch; /* not drawn: the peak only */
+    ab_buf_printf(out, "<polyline fill=\"none\" stroke=\"#1f4e9c\" stroke-width=\"1.5\" "
+                       "points=\"");
     int64_t live = 0;
-    ab_buf_printf(b, "%.2f,%.2f", fx(f, f->tmin), fy(f, 0));
+    ab_buf_printf(out, "%.2f,%.2f", fx(f, f->tmin), fy(f, 0));
     for (size_t k = 0; k < 2 * p->n;) {
         int64_t t = ev[k].t;
-        ab_buf_printf(b, " %.2f,%.2f", fx(f, t), fy(f, live));
+        ab_buf_printf(out, " %.2f,%.2f", fx(f, t), fy(f, live));
         while (k < 2 * p->n && ev[k].t == t) live += ev[k++].delta;
-        ab_buf_printf(b, " %.2f,%.2f", fx(f, t), fy(f, live));
+        ab_buf_printf(out, " %.2f,%.2f", fx(f, t), fy(f, live));
+        if (live > *peak) *peak = live, *peak_t = t;
     }
-    ab_buf_printf(b, "\"><title>live bytes</title></polyline>\n");
+    ab_buf_printf(out, "\"><title>live bytes</title></polyline>\n");
     ab_free(ev);
-    return true;
+    bool ok = !scratch.oom;
+    ab_buf_free(&scratch);
+    return ok;
 }
 
+/* A horizontal line at v with its label above it (below it when `below`). */
 static void draw_hline(ab_buf *b, const frame *f, int64_t v, const char *color, const char *dash,
-                       const char *label) {
+                       const char *label, bool below) {
     double y = fy(f, v);
     ab_buf_printf(b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" "
-                     "stroke-dasharray=\"%s\"/>\n<text x=\"%.2f\" y=\"%.2f\" font-size=\"11\" "
-                     "fill=\"%s\" text-anchor=\"end\">%s %lld</text>\n",
-                  LEFT, y, LEFT + W, y, color, dash, LEFT + W, y - 3, color, label, (long long)v);
+                     "stroke-dasharray=\"%s\"/>\n<text class=\"hl\" x=\"%.2f\" y=\"%.2f\" "
+                     "font-size=\"11\" fill=\"%s\" text-anchor=\"end\">%s ",
+                  LEFT, y, LEFT + W, y, color, dash, LEFT + W, below ? y + 12 : y - 3, color, label);
+    abr_put_bytes(b, v);
+    ab_buf_printf(b, "</text>\n");
+}
+
+/* The arena and lower-bound lines; their labels never overlap: one label when
+ * the values are equal, else the higher value's label above its line and the
+ * lower one's below when the lines are closer than a label's height. */
+static void draw_lines(ab_buf *b, const frame *f, int64_t arena, int64_t lb) {
+    if (lb == AB_NONE) {
+        draw_hline(b, f, arena, "#000", "2,2", "arena", false);
+        return;
+    }
+    if (lb == arena) {
+        draw_hline(b, f, arena, "#000", "2,2", "arena = lower bound", false);
+        return;
+    }
+    bool close = fabs(fy(f, arena) - fy(f, lb)) < 14;
+    draw_hline(b, f, lb, "#1f4e9c", "6,3", "lower bound", close && lb < arena);
+    draw_hline(b, f, arena, "#000", "2,2", "arena", close && arena < lb);
+}
+
+/* The max-load instruction: a band over its column (under the tensors). */
+static void draw_peak_band(ab_buf *b, const frame *f, int64_t t) {
+    if (t == AB_NONE) return;
+    ab_buf_printf(b, "<rect class=\"peak\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+                     "height=\"%.2f\" fill=\"#d62728\" fill-opacity=\"0.10\"/>\n",
+                  fx(f, t), TOP, fx(f, t + 1) - fx(f, t), H);
+}
+
+/* The max-load instruction: a line through its column and a label on top. */
+static void draw_peak(ab_buf *b, const frame *f, int64_t t, int64_t live) {
+    if (t == AB_NONE) return;
+    double x0 = fx(f, t), x1 = fx(f, t + 1), xm = (x0 + x1) / 2;
+    bool right = xm < LEFT + W * 0.6;
+    ab_buf_printf(b, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#d62728\" "
+                     "stroke-width=\"1.2\"/>\n<text x=\"%.2f\" y=\"%.2f\" font-size=\"11\" "
+                     "fill=\"#d62728\" text-anchor=\"%s\">peak at instruction %lld: ",
+                  xm, TOP, xm, TOP + H, right ? xm + 4 : xm - 4, TOP - 3,
+                  right ? "start" : "end", (long long)t);
+    abr_put_bytes(b, live);
+    ab_buf_printf(b, " live</text>\n");
 }
 
 static void draw_axes(ab_buf *b, const frame *f) {
@@ -122,26 +243,33 @@ static void draw_axes(ab_buf *b, const frame *f) {
                   LEFT, TOP + H, LEFT + W, TOP + H);
     ab_buf_printf(b, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#000\"/>\n",
                   LEFT, TOP, LEFT, TOP + H);
-    int64_t span = f->tmax + 1 - f->tmin, step = (span + 4) / 5;
-    for (int64_t t = f->tmin; t <= f->tmax + 1; t += step)
+    int64_t span = f->tmax + 1 - f->tmin;
+    int64_t step = (int64_t)llround(nice_step((double)span / 8.0));
+    if (step < 1) step = 1;
+    int64_t t0 = f->tmin >= 0 ? (f->tmin + step - 1) / step * step : f->tmin;
+    for (int64_t t = t0; t <= f->tmax + 1; t += step)
         ab_buf_printf(b, "<text x=\"%.2f\" y=\"%.0f\" font-size=\"10\" text-anchor=\"middle\">"
                          "%lld</text>\n", fx(f, t), TOP + H + 14, (long long)t);
-    for (int k = 0; k <= 5; k++) {
-        int64_t o = f->ymax * k / 5;
-        ab_buf_printf(b, "<text x=\"%.0f\" y=\"%.2f\" font-size=\"10\" text-anchor=\"end\">"
-                         "%lld</text>\n", LEFT - 4, fy(f, o) + 3, (long long)o);
+    for (size_t k = 0; k <= f->yt.n; k++) {
+        double y = fy(f, (int64_t)llround(f->yt.first + (double)k * f->yt.step));
+        ab_buf_printf(b, "<line x1=\"%.0f\" y1=\"%.2f\" x2=\"%.0f\" y2=\"%.2f\" "
+                         "stroke=\"#eee\"/><text class=\"yt\" x=\"%.0f\" y=\"%.2f\" "
+                         "font-size=\"10\" text-anchor=\"end\">", LEFT, y, LEFT + W, y,
+                      LEFT - 4, y + 3);
+        abr_put_tick(b, &f->yt, k);
+        put_s(b, "</text>\n");
     }
     ab_buf_printf(b, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" text-anchor=\"middle\">"
                      "instruction</text>\n", LEFT + W / 2, TOP + H + 32);
     ab_buf_printf(b, "<text x=\"14\" y=\"%.0f\" font-size=\"11\" text-anchor=\"middle\" "
-                     "transform=\"rotate(-90 14 %.0f)\">offset (bytes)</text>\n",
+                     "transform=\"rotate(-90 14 %.0f)\">offset</text>\n",
                   TOP + H / 2, TOP + H / 2);
 }
 
 /* The frame: every instruction of the problem, bytes up to the highest of
  * the arena, the bound and the peak (a little headroom). */
 static frame make_frame(const ab_problem *p, const int64_t *off, int64_t lb, int64_t *arena) {
-    frame f = {0, 0, 1};
+    frame f = {.tmin = 0, .tmax = 0, .ymax = 1};
     *arena = 0;
     for (size_t i = 0; i < p->n; i++) {
         if (i == 0 || p->t[i].start < f.tmin) f.tmin = p->t[i].start;
@@ -149,8 +277,18 @@ static frame make_frame(const ab_problem *p, const int64_t *off, int64_t lb, int
         if (off[i] != AB_NONE && off[i] + p->t[i].size > *arena) *arena = off[i] + p->t[i].size;
     }
     int64_t top = *arena > lb ? *arena : lb;
-    f.ymax = top + top / 20 + 1;
+    f.yt = abr_byte_ticks(0, (double)(top + top / 20 + 1), 6);
+    f.ymax = (int64_t)llround(f.yt.first + (double)f.yt.n * f.yt.step);
     return f;
+}
+
+/* "6144 B (6 KiB)"; "45 B" below a KiB. */
+static void put_size(ab_buf *b, int64_t v) {
+    ab_buf_printf(b, "%lld B", (long long)v);
+    if (v < 1024) return;
+    ab_buf_printf(b, " (");
+    abr_put_bytes(b, v);
+    ab_buf_printf(b, ")");
 }
 
 ab_status abr_svg_plan(ab_buf *b, const ab_problem *p, const ab_plan *pl, int64_t lower_bound,
@@ -164,11 +302,18 @@ ab_status abr_svg_plan(ab_buf *b, const ab_problem *p, const ab_plan *pl, int64_
                   LEFT + W + RIGHT, TOP + H + BOTTOM, LEFT + W + RIGHT, TOP + H + BOTTOM);
     ab_buf_printf(b, "<text x=\"%.0f\" y=\"20\" font-size=\"14\" font-weight=\"bold\">", LEFT);
     ab_buf_xml(b, title ? title : (p->name ? p->name : "plan"));
-    ab_buf_printf(b, "</text>\n<text x=\"%.0f\" y=\"38\" font-size=\"11\">%zu tensors, arena %lld "
-                     "bytes", LEFT, p->n, (long long)arena);
-    if (lower_bound != AB_NONE) ab_buf_printf(b, ", lower bound %lld", (long long)lower_bound);
+    ab_buf_printf(b, "</text>\n<text x=\"%.0f\" y=\"38\" font-size=\"11\">%zu tensors, arena ",
+                  LEFT, p->n);
+    put_size(b, arena);
+    if (lower_bound != AB_NONE) {
+        ab_buf_printf(b, ", lower bound ");
+        put_size(b, lower_bound);
+    }
     ab_buf_printf(b, "</text>\n");
     draw_axes(b, &f);
+    int64_t peak_t, peak;
+    if (!draw_profile(b, &f, p, &peak_t, &peak, false)) b->oom = true;
+    draw_peak_band(b, &f, peak_t);
     for (size_t i = 0; i < p->n; i++)
         if (off[i] != AB_NONE) draw_tensor(b, &f, &p->t[i], off[i], i);
     if (p->n <= ABR_SVG_PAIRWISE_MAX) {
@@ -184,9 +329,9 @@ ab_status abr_svg_plan(ab_buf *b, const ab_problem *p, const ab_plan *pl, int64_
                          "tensors: only the checker's first overlap is drawn</text>\n",
                       LEFT + W / 2, 38.0, ABR_SVG_PAIRWISE_MAX);
     }
-    bool ok = draw_profile(b, &f, p);
-    if (lower_bound != AB_NONE) draw_hline(b, &f, lower_bound, "#1f4e9c", "6,3", "lower bound");
-    draw_hline(b, &f, arena, "#000", "2,2", "arena");
+    bool ok = draw_profile(b, &f, p, &peak_t, &peak, true);
+    draw_peak(b, &f, peak_t, peak);
+    draw_lines(b, &f, arena, lower_bound);
     ab_buf_printf(b, "</svg>\n");
     ab_free(off);
     if (!ok || b->oom) return ab_fail(err, AB_ENOMEM, "out of memory drawing a plan");

@@ -20,4 +20,25 @@
 ab_status abr_svg_plan(ab_buf *b, const ab_problem *p, const ab_plan *pl, int64_t lower_bound,
                        const char *title, size_t overlap_a, size_t overlap_b, ab_error *err);
 
+/* Round axis ticks over bytes: a unit (B, KiB, MiB or GiB: the largest that
+ * hi reaches twice) and a step of 1, 2 or 5 x 10^n units (at least 1 byte),
+ * the smallest giving at most `want` intervals; the axis runs from lo rounded
+ * down to hi rounded up to a multiple of the step. Ticks: first + k * step
+ * for k in [0, n]. */
+typedef struct abr_ticks {
+    double first, step; /* bytes */
+    size_t n;           /* intervals: first + n * step is the axis top */
+    double unit;        /* bytes per unit */
+    const char *uname;  /* "B", "KiB", "MiB", "GiB" */
+    int decimals;       /* digits after the point a tick label needs */
+} abr_ticks;
+abr_ticks abr_byte_ticks(double lo, double hi, int want);
+
+/* Appends tick k's label, e.g. "0", "512 B", "1.5 KiB" (0 has no unit). */
+void abr_put_tick(ab_buf *b, const abr_ticks *t, size_t k);
+
+/* Appends bytes for a reader: "512 B", "6 KiB", "1.25 MiB" (at most 3
+ * significant digits after the point, exact bytes in B). */
+void abr_put_bytes(ab_buf *b, int64_t bytes);
+
 #endif

@@ -173,7 +173,8 @@ static void html_open(ab_buf *b, const abr_table *t, const char *tag, size_t j,
 static void html_cell(ab_buf *b, const abr_table *t, size_t j, const abr_cell *c) {
     html_open(b, t, "td", j, c->cls);
     if (c->swatch != NULL)
-        ab_buf_printf(b, "<span style=\"color:%s\">&#9679;</span> ", c->swatch);
+        ab_buf_printf(b, "<span style=\"color:%s\">%s</span> ", c->swatch,
+                      c->glyph ? c->glyph : "&#9679;");
     ab_buf_xml(b, c->text);
     if (c->note != NULL) {
         put(b, "<br><small>");

@@ -38,7 +38,7 @@ typedef enum abr_align {
 /* Where a paragraph appears. */
 enum { ABR_IN_MD = 1, ABR_IN_HTML = 2, ABR_IN_BOTH = 3 };
 
-/* A cell. abr_table_add copies text and note; cls and swatch are borrowed
+/* A cell. abr_table_add copies text and note; cls, swatch and glyph are borrowed
  * (static strings). */
 typedef struct abr_cell {
     const char *text;   /* NULL: empty */
@@ -47,6 +47,8 @@ typedef struct abr_cell {
     bool strong;        /* Markdown: the text in bold */
     const char *cls;    /* HTML: a class of the cell ("best", "fail", "miss") */
     const char *swatch; /* HTML: the colour of a dot before the text */
+    const char *glyph;  /* HTML: the character reference drawn in that colour
+                           instead of the dot (a marker), or NULL */
 } abr_cell;
 
 typedef struct abr_column {
