@@ -5,7 +5,7 @@
  * The matrix has primary columns, each to be covered exactly once, and
  * secondary columns, each covered at most once. A row covers one primary
  * column and a set of secondary columns, and carries a key (exact_cover.c:
- * primary = tensor, secondary = (instruction, elementary memory interval),
+ * primary = tensor, secondary = (instruction, memory breakpoint),
  * key = offset). A secondary column belongs to a group and has a width (the
  * bytes of its interval; 1 for a unit cell).
  *
@@ -28,12 +28,12 @@
  *     the weights of the uncovered primary columns whose group range holds g
  *     (the heights of the unplaced tensors live at g). It is sound when every
  *     row of a primary column covers, in each group of the column's range,
- *     secondary columns whose widths sum to exactly its weight (exact_cover.c:
- *     a row's byte range is a union of elementary intervals of that
- *     instruction). Then in any cover below the current node, the remaining
+ *     secondary columns whose widths sum to at least its weight (exact_cover.c:
+ *     a row's breakpoints at that instruction, each as wide as the distance
+ *     to the next). Then in any cover below the current node, the remaining
  *     primary columns take pairwise disjoint sets of columns of group g, each
  *     uncovered now and each with a row left (the chosen one), of total
- *     width demand[g]: so live[g] >= demand[g] is necessary.
+ *     width at least demand[g]: so live[g] >= demand[g] is necessary.
  *
  * Twins (primary columns whose rows are interchangeable, see exact_cover.c)
  * form chains; the keys chosen along a chain must increase, so only one of
