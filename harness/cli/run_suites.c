@@ -347,8 +347,16 @@ typedef struct spec_item {
     int64_t k;
 } spec_item;
 
-static const char *const default_specs[] = {"first-fit", "first-fit:order=size", "best-fit",
-                                            "best-fit:order=size"};
+/* --planners default: ours in two orders, and the peers' planners users pick
+ * between (TFLM's, TVM USMP's greedy ones, TFLite GPU's), all fast (about a
+ * second on 100k tensors). usmp-hill-climb is left out: its cost grows with
+ * tensors x conflicts (a minute on random-10k in Release), so on the big
+ * generated suites it would end ok or at the time limit by the machine's
+ * load; --planners all and -p usmp-hill-climb run it. */
+static const char *const default_specs[] = {
+    "first-fit",           "first-fit:order=size",     "best-fit",
+    "best-fit:order=size", "tflm-greedy",              "usmp-greedy-by-size",
+    "usmp-greedy-by-conflicts", "tflite-gpu-greedy-by-size"};
 
 /* Fills names with the specs of --planners all: every visible planner with
  * its defaults, and with each other value of an `order` parameter. */
