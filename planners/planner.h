@@ -31,10 +31,10 @@ enum {
 #define AB_PLANNER_ASK_ONLY (AB_PLANNER_TEST | AB_PLANNER_NEEDS_PARAMS | AB_PLANNER_NEEDS_PROGRAM)
 
 /* Pools (core/problem.h): a planner's offsets are offsets in the pools' joint
- * address space. A planner without AB_PLANNER_POOLS knows one arena only: it
- * runs on a suite with at most one pool (its offsets are then offsets in that
- * pool, whose size the checker enforces) and is refused, with a message
- * naming the planners that do take pools, on a suite with two or more. */
+ * address space. A planner with AB_PLANNER_POOLS places tensors in pools
+ * itself; any other knows one arena only, and on a suite of two or more pools
+ * ab_planner_plan runs it through the generic spill rule (spill.c): plan
+ * into the first pool, spill what does not fit to the next, largest first. */
 
 /* What a parameter's value must be; checked when a spec is resolved
  * (ab_planner_resolve), so a bad value is a usage error before anything runs. */
@@ -106,6 +106,12 @@ const ab_planner *ab_planner_at(size_t i);
  * start-up. */
 ab_status ab_planner_register(const ab_planner *pl);
 
+/* Runs pl on p (an arena view): pl->plan itself, or, on a suite of two or
+ * more pools and a planner without AB_PLANNER_POOLS, pl->plan pool by pool
+ * through the spill rule (spill.c). offsets has p->n entries. */
+ab_status ab_planner_plan(const ab_planner *pl, const ab_params *opt, const ab_problem *p,
+                          int64_t *offsets, ab_plan_stats *st, ab_error *err);
+
 /* The planner called name, or NULL. */
 const ab_planner *ab_planner_find(const char *name);
 
@@ -130,11 +136,6 @@ void ab_suggest_offer(ab_suggest *s, const char *name);
  * the caller (ab_params_free). */
 ab_status ab_planner_resolve(const char *spec, const ab_planner **pl, ab_params *params,
                              ab_error *err);
-
-/* AB_OK when planner pl can plan problem p; AB_EINPUT, with a message, when p
- * has two or more pools and pl lacks AB_PLANNER_POOLS. ab_planner_run and the
- * runner's child call it before planning. */
-ab_status ab_planner_accepts(const ab_planner *pl, const ab_problem *p, ab_error *err);
 
 /* Runs planner pl on the arena view of p (built here), and returns the plan as
  * entries indexed into the view: *view is initialised by the call and owned by

@@ -1,7 +1,7 @@
 /*
  * registry.c — the planner table and the glue that resolves a spec and runs a
- * planner on the arena view of a problem (refusing a suite's pools to a
- * planner that cannot take them). Adding a planner: one file, one row.
+ * planner on the arena view of a problem (a suite's pools through spill.c
+ * for a planner that cannot take them). Adding a planner: one file, one row.
  * Planners that need a layer above this one (external, which runs programs
  * through the engine) or that exist only for the tests are not rows here:
  * their layer registers them at start-up (ab_planner_register).
@@ -243,25 +243,6 @@ ab_status ab_planner_resolve(const char *spec, const ab_planner **pl, ab_params 
     return AB_OK;
 }
 
-/* Refuses a suite of two or more pools to a planner without AB_PLANNER_POOLS,
- * naming the planners that take pools (see planner.h). */
-ab_status ab_planner_accepts(const ab_planner *pl, const ab_problem *p, ab_error *err) {
-    if (p->npools < 2 || (pl->flags & AB_PLANNER_POOLS)) return AB_OK;
-    char names[512];
-    size_t used = 0;
-    names[0] = '\0';
-    for (size_t i = 0; ab_planner_at(i) != NULL && used < sizeof names; i++) {
-        unsigned flags = ab_planner_at(i)->flags;
-        if (!(flags & AB_PLANNER_POOLS) || (flags & AB_PLANNER_TEST)) continue;
-        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
-                                 ab_planner_at(i)->name);
-    }
-    return ab_fail(err, AB_EINPUT,
-                   "planner %s plans one arena, but suite '%s' declares %zu pools (%s, ...); "
-                   "planners that place tensors in pools: %s",
-                   pl->name, p->name ? p->name : "", p->npools, p->pools[0].name, names);
-}
-
 ab_status ab_planner_run(const ab_planner *pl, const ab_params *opt, const ab_problem *p,
                          ab_problem *view, ab_plan *out, ab_plan_stats *st, ab_error *err) {
     ab_plan_init(out);
@@ -269,12 +250,10 @@ ab_status ab_planner_run(const ab_planner *pl, const ab_params *opt, const ab_pr
     st->lower_bound = AB_NONE;
     ab_status s = ab_problem_arena_view(p, view, NULL, err);
     if (s != AB_OK) return s;
-    s = ab_planner_accepts(pl, view, err);
-    if (s != AB_OK) return s;
     int64_t *offsets = ab_alloc_array(view->n ? view->n : 1, sizeof *offsets);
     if (offsets == NULL) return ab_fail(err, AB_ENOMEM, "out of memory running %s", pl->name);
     for (size_t i = 0; i < view->n; i++) offsets[i] = AB_NONE;
-    s = pl->plan(view, opt, offsets, st, err);
+    s = ab_planner_plan(pl, opt, view, offsets, st, err);
     if (s == AB_OK) s = ab_plan_from_offsets(out, offsets, view->n, err);
     ab_free(offsets);
     return s;

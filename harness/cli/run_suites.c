@@ -648,8 +648,7 @@ static int plan_jobs(const abh_run_args *a, run_ctx *c, size_t nsuites, int nspe
                      size_t *njobs) {
     ab_error err;
     ab_error_clear(&err);
-    size_t skipped = 0, ilp_skipped = 0;
-    const char *skip_example = NULL;
+    size_t ilp_skipped = 0;
     abr_pairs done;
     if (abr_pairs_read(c->db, c->run, &done, &err) != AB_OK) return abc_fail(&err);
     c->refs = ab_alloc_array(nsuites * (size_t)nspecs + 1, sizeof *c->refs);
@@ -688,21 +687,10 @@ static int plan_jobs(const abh_run_args *a, run_ctx *c, size_t nsuites, int nspe
                 ilp_skipped++;
                 continue;
             }
-            ab_error why;
-            if (ab_planner_accepts(c->specs[j].pl, &s->view, &why) != AB_OK) {
-                skipped++; /* e.g. a one-arena planner on a suite with pools */
-                if (skip_example == NULL) skip_example = c->specs[j].spec;
-                continue;
-            }
             c->refs[n++] = (job_ref){i, j};
         }
     }
     abr_pairs_free(&done);
-    if (skipped > 0)
-        fprintf(stderr, "arenabench: note: %zu (suite, planner) pair%s not run: the planner does "
-                "not take the suite (e.g. %s on a suite with several pools; only planners that "
-                "place tensors in pools run there)\n", skipped, skipped == 1 ? "" : "s",
-                skip_example);
     if (ilp_skipped > 0)
         fprintf(stderr, "arenabench: note: --ilp left out %zu suite%s of more than %lld arena "
                 "tensors (--ilp-max-tensors)\n", ilp_skipped, ilp_skipped == 1 ? "" : "s",
