@@ -3,7 +3,8 @@
  * expectations `expect: peer_arena / peer_offsets` in the loader and writer
  * (harness/formats/suite.c), the pools' joint address space (core/problem.c), the
  * checker's per-pool checks (oracle/check.c), the plan file's `pool` column
- * (harness/formats/plan_csv.c) and the refusal of one-arena planners, in process and
+ * (harness/formats/plan_csv.c) and one-arena planners through the spill rule
+ * (planners/spill.c), in process and
  * in the runner's child.
  *
  * Every rejection is checked for its status, its place (line:column) and its
