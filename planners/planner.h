@@ -31,10 +31,10 @@ enum {
 #define AB_PLANNER_ASK_ONLY (AB_PLANNER_TEST | AB_PLANNER_NEEDS_PARAMS | AB_PLANNER_NEEDS_PROGRAM)
 
 /* Pools (core/problem.h): a planner's offsets are offsets in the pools' joint
- * address space. A planner without AB_PLANNER_POOLS knows one arena only: it
- * runs on a suite with at most one pool (its offsets are then offsets in that
- * pool, whose size the checker enforces) and is refused, with a message
- * naming the planners that do take pools, on a suite with two or more. */
+ * address space. A planner with AB_PLANNER_POOLS places tensors in pools
+ * itself; any other knows one arena only, and on a suite of two or more pools
+ * ab_planner_plan runs it through the generic spill rule (spill.c): plan
+ * into the first pool, spill what does not fit to the next, largest first. */
 
 /* What a parameter's value must be; checked when a spec is resolved
  * (ab_planner_resolve), so a bad value is a usage error before anything runs. */
@@ -106,8 +106,29 @@ const ab_planner *ab_planner_at(size_t i);
  * start-up. */
 ab_status ab_planner_register(const ab_planner *pl);
 
+/* Runs pl on p (an arena view): pl->plan itself, or, on a suite of two or
+ * more pools and a planner without AB_PLANNER_POOLS, pl->plan pool by pool
+ * through the spill rule (spill.c). offsets has p->n entries. */
+ab_status ab_planner_plan(const ab_planner *pl, const ab_params *opt, const ab_problem *p,
+                          int64_t *offsets, ab_plan_stats *st, ab_error *err);
+
 /* The planner called name, or NULL. */
 const ab_planner *ab_planner_find(const char *name);
+
+/* "Did you mean": a name close to a mistyped one. Offer the candidates one
+ * at a time; best is the closest whose optimal-string-alignment distance
+ * (insertions, deletions, substitutions and swaps of two neighbours, each 1)
+ * is at most 2 and below the candidate's length, ties to the name first in
+ * strcmp order (so the answer does not depend on the order offered); NULL
+ * when none is close. Used for planner names (ab_planner_resolve) and the
+ * command names of the CLI. */
+typedef struct ab_suggest {
+    const char *typo;
+    const char *best; /* a candidate as offered (not copied), or NULL */
+    size_t dist;
+} ab_suggest;
+void ab_suggest_init(ab_suggest *s, const char *typo);
+void ab_suggest_offer(ab_suggest *s, const char *name);
 
 /* Parses a spec ("first-fit:order=size"), finds its planner, rejects keys
  * it does not take (naming the ones it does) and values its parameter table
@@ -115,11 +136,6 @@ const ab_planner *ab_planner_find(const char *name);
  * the caller (ab_params_free). */
 ab_status ab_planner_resolve(const char *spec, const ab_planner **pl, ab_params *params,
                              ab_error *err);
-
-/* AB_OK when planner pl can plan problem p; AB_EINPUT, with a message, when p
- * has two or more pools and pl lacks AB_PLANNER_POOLS. ab_planner_run and the
- * runner's child call it before planning. */
-ab_status ab_planner_accepts(const ab_planner *pl, const ab_problem *p, ab_error *err);
 
 /* Runs planner pl on the arena view of p (built here), and returns the plan as
  * entries indexed into the view: *view is initialised by the call and owned by

@@ -1,7 +1,7 @@
 /*
  * registry.c — the planner table and the glue that resolves a spec and runs a
- * planner on the arena view of a problem (refusing a suite's pools to a
- * planner that cannot take them). Adding a planner: one file, one row.
+ * planner on the arena view of a problem (a suite's pools through spill.c
+ * for a planner that cannot take them). Adding a planner: one file, one row.
  * Planners that need a layer above this one (external, which runs programs
  * through the engine) or that exist only for the tests are not rows here:
  * their layer registers them at start-up (ab_planner_register).
@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 /* The table: one row a planner, in the order `arenabench planners` lists them
@@ -60,6 +61,62 @@ const ab_planner *ab_planner_find(const char *name) {
     for (size_t i = 0; ab_planner_at(i) != NULL; i++)
         if (strcmp(ab_planner_at(i)->name, name) == 0) return ab_planner_at(i);
     return NULL;
+}
+
+/* ---- did you mean ----------------------------------------------------------- */
+
+#define SUGGEST_MAX_LEN 128 /* longer names are never suggested nor matched */
+
+/* The optimal-string-alignment distance of a and b (both at most
+ * SUGGEST_MAX_LEN bytes): three rolling rows of the dynamic programme. */
+static size_t osa_distance(const char *a, size_t la, const char *b, size_t lb) {
+    size_t rows[3][SUGGEST_MAX_LEN + 1];
+    size_t *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
+    for (size_t j = 0; j <= lb; j++) prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t cost = a[i - 1] != b[j - 1];
+            size_t d = prev[j] + 1;                              /* delete */
+            if (cur[j - 1] + 1 < d) d = cur[j - 1] + 1;          /* insert */
+            if (prev[j - 1] + cost < d) d = prev[j - 1] + cost; /* substitute */
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                prev2[j - 2] + 1 < d)
+                d = prev2[j - 2] + 1;                            /* swap neighbours */
+            cur[j] = d;
+        }
+        size_t *t = prev2;
+        prev2 = prev;
+        prev = cur;
+        cur = t;
+    }
+    return prev[lb];
+}
+
+void ab_suggest_init(ab_suggest *s, const char *typo) {
+    s->typo = typo;
+    s->best = NULL;
+    s->dist = SIZE_MAX;
+}
+
+void ab_suggest_offer(ab_suggest *s, const char *name) {
+    size_t la = strlen(s->typo), lb = strlen(name);
+    if (la > SUGGEST_MAX_LEN || lb > SUGGEST_MAX_LEN || la > lb + 2 || lb > la + 2) return;
+    size_t d = osa_distance(s->typo, la, name, lb);
+    if (d > 2 || d >= lb) return;
+    if (s->best == NULL || d < s->dist || (d == s->dist && strcmp(name, s->best) < 0)) {
+        s->best = name;
+        s->dist = d;
+    }
+}
+
+/* The visible planner closest to name, or NULL. */
+static const char *closest_planner(const char *name) {
+    ab_suggest s;
+    ab_suggest_init(&s, name);
+    for (size_t i = 0; ab_planner_at(i) != NULL; i++)
+        if (!(ab_planner_at(i)->flags & AB_PLANNER_TEST)) ab_suggest_offer(&s, ab_planner_at(i)->name);
+    return s.best;
 }
 
 /* The names of every visible planner, comma-separated, into buf. */
@@ -159,7 +216,12 @@ ab_status ab_planner_resolve(const char *spec, const ab_planner **pl, ab_params 
     *pl = ab_planner_find(name);
     if (*pl == NULL) {
         planner_names(names, sizeof names);
-        ab_fail(err, AB_EINPUT, "unknown planner '%s' (planners: %s)", name, names);
+        const char *near = closest_planner(name);
+        if (near != NULL)
+            ab_fail(err, AB_EINPUT, "unknown planner '%s': did you mean '%s'? (planners: %s)",
+                    name, near, names);
+        else
+            ab_fail(err, AB_EINPUT, "unknown planner '%s' (planners: %s)", name, names);
         ab_free(name);
         ab_params_free(params);
         return AB_EINPUT;
@@ -181,25 +243,6 @@ ab_status ab_planner_resolve(const char *spec, const ab_planner **pl, ab_params 
     return AB_OK;
 }
 
-/* Refuses a suite of two or more pools to a planner without AB_PLANNER_POOLS,
- * naming the planners that take pools (see planner.h). */
-ab_status ab_planner_accepts(const ab_planner *pl, const ab_problem *p, ab_error *err) {
-    if (p->npools < 2 || (pl->flags & AB_PLANNER_POOLS)) return AB_OK;
-    char names[512];
-    size_t used = 0;
-    names[0] = '\0';
-    for (size_t i = 0; ab_planner_at(i) != NULL && used < sizeof names; i++) {
-        unsigned flags = ab_planner_at(i)->flags;
-        if (!(flags & AB_PLANNER_POOLS) || (flags & AB_PLANNER_TEST)) continue;
-        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
-                                 ab_planner_at(i)->name);
-    }
-    return ab_fail(err, AB_EINPUT,
-                   "planner %s plans one arena, but suite '%s' declares %zu pools (%s, ...); "
-                   "planners that place tensors in pools: %s",
-                   pl->name, p->name ? p->name : "", p->npools, p->pools[0].name, names);
-}
-
 ab_status ab_planner_run(const ab_planner *pl, const ab_params *opt, const ab_problem *p,
                          ab_problem *view, ab_plan *out, ab_plan_stats *st, ab_error *err) {
     ab_plan_init(out);
@@ -207,12 +250,10 @@ ab_status ab_planner_run(const ab_planner *pl, const ab_params *opt, const ab_pr
     st->lower_bound = AB_NONE;
     ab_status s = ab_problem_arena_view(p, view, NULL, err);
     if (s != AB_OK) return s;
-    s = ab_planner_accepts(pl, view, err);
-    if (s != AB_OK) return s;
     int64_t *offsets = ab_alloc_array(view->n ? view->n : 1, sizeof *offsets);
     if (offsets == NULL) return ab_fail(err, AB_ENOMEM, "out of memory running %s", pl->name);
     for (size_t i = 0; i < view->n; i++) offsets[i] = AB_NONE;
-    s = pl->plan(view, opt, offsets, st, err);
+    s = ab_planner_plan(pl, opt, view, offsets, st, err);
     if (s == AB_OK) s = ab_plan_from_offsets(out, offsets, view->n, err);
     ab_free(offsets);
     return s;

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # nightly.sh — the main job: build arenabench in Release, run the default
-# planners over the default suites into out/arenabench.db (tag nightly),
+# planners (ours and the peers': tflm-greedy, usmp-greedy-by-size,
+# usmp-greedy-by-conflicts, tflite-gpu-greedy-by-size; usmp-hill-climb, a
+# minute on 10k tensors, only with --full) over the default suites into
+# out/arenabench.db (tag nightly),
 # compare with the previous nightly, and write out/report.md and
 # out/report.html.
 #
@@ -39,7 +42,7 @@ args=()
 for a in "$@"; do
     case "$a" in
         --full) full=1 ;;
-        -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) args+=("$a") ;;
     esac
 done

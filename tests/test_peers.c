@@ -638,8 +638,8 @@ Test(external, stacks_every_buffer_with_a_shell_script) {
     char path[4096];
     snprintf(path, sizeof path, "%s/seen.csv", script_dir());
     char *seen = abt_slurp(path, NULL);
-    cr_assert_str_eq(seen, "id,lower,upper,size\n" /* half-open: upper = end + 1 */
-                           "0,0,2,10\n1,1,3,20\n2,2,4,30\n3,3,5,40\n4,0,2,50\n");
+    cr_assert_str_eq(seen, "id,lower,upper,size\n" /* half-open: upper = end + 1; ids: names */
+                           "b0,0,2,10\nb1,1,3,20\nb2,2,4,30\nb3,3,5,40\nb4,0,2,50\n");
     free(seen);
     ab_problem_free(&p);
 }
@@ -657,7 +657,7 @@ Test(external, writes_alignment_and_fixed_offset_columns_when_needed) {
     char path[4096];
     snprintf(path, sizeof path, "%s/seen.csv", script_dir());
     char *seen = abt_slurp(path, NULL);
-    cr_assert_str_eq(seen, "id,lower,upper,size,alignment,offset\n0,0,2,8,8,\n1,1,3,4,1,16\n");
+    cr_assert_str_eq(seen, "id,lower,upper,size,alignment,offset\na,0,2,8,8,\nb,1,3,4,1,16\n");
     free(seen);
     ab_problem_free(&p);
 }
@@ -698,8 +698,8 @@ Test(external, bisect_finds_the_smallest_capacity_the_program_solves) {
     /* solves tflm_greedy_medium optimally (80) from capacity 80 up, else fails */
     script("opt.sh", "#!/bin/sh\n"
                      "[ \"$3\" -ge 80 ] || { echo \"no plan under $3\"; exit 1; }\n"
-                     "printf 'id,lower,upper,size,offset\\n0,0,2,10,0\\n1,1,3,20,10\\n"
-                     "2,2,4,30,40\\n3,3,5,40,0\\n4,0,2,50,30\\n' > \"$2\"\n");
+                     "printf 'id,lower,upper,size,offset\\nb0,0,2,10,0\\nb1,1,3,20,10\\n"
+                     "b2,2,4,30,40\\nb3,3,5,40,0\\nb4,0,2,50,30\\n' > \"$2\"\n");
     ab_problem p;
     load_peer("tflm_greedy_medium.yaml", &p);
     abo_report r;
@@ -786,11 +786,12 @@ Test(external, rejects_malformed_output) {
     const struct {
         const char *body, *want;
     } cases[] = {
-        {"printf 'id,size\\n0,10\\n1,20\\n' > \"$2\"", "lacks an 'id' or an 'offset' column"},
-        {"printf 'id,offset\\n0,0\\n' > \"$2\"", "the output has no offset for id 1 ('b1')"},
-        {"printf 'id,offset\\n0,0\\n7,0\\n' > \"$2\"", "id '7' is not one of the ids written"},
-        {"printf 'id,offset\\n0,0\\n1,x\\n' > \"$2\"", "offset 'x' is not an integer"},
-        {"printf 'id,offset\\n0,0\\n0,4\\n' > \"$2\"", "id 0 appears twice"},
+        {"printf 'id,size\\nb0,10\\nb1,20\\n' > \"$2\"", "lacks an 'id' or an 'offset' column"},
+        {"printf 'id,offset\\nb0,0\\n' > \"$2\"", "the output has no offset for id 'b1'"},
+        {"printf 'id,offset\\nb0,0\\nb7,0\\n' > \"$2\"", "id 'b7' is not one of the ids written"},
+        {"printf 'id,offset\\n0,0\\n1,0\\n' > \"$2\"", "id '0' is not one of the ids written"},
+        {"printf 'id,offset\\nb0,0\\nb1,x\\n' > \"$2\"", "offset 'x' is not an integer"},
+        {"printf 'id,offset\\nb0,0\\nb0,4\\n' > \"$2\"", "id 'b0' appears twice"},
         {"true", "exited 0 but wrote no"},
         {": > \"$2\"", "the output file is empty"},
     };
@@ -809,7 +810,7 @@ Test(external, rejects_malformed_output) {
     }
     /* extra columns, any order, CRLF line ends, blank lines: all fine */
     script("crlf.sh",
-           "#!/bin/sh\nprintf 'offset,size,id\\r\\n\\r\\n5,10,0\\r\\n0,20,1\\r\\n' > \"$2\"\n");
+           "#!/bin/sh\nprintf 'offset,size,id\\r\\n\\r\\n5,10,b0\\r\\n0,20,b1\\r\\n' > \"$2\"\n");
     abo_report r;
     int64_t *off = offsets_of(ext_spec("crlf.sh", NULL), &p, &r);
     cr_assert_eq(off[0], 5);

@@ -3,7 +3,8 @@
  * expectations `expect: peer_arena / peer_offsets` in the loader and writer
  * (harness/formats/suite.c), the pools' joint address space (core/problem.c), the
  * checker's per-pool checks (oracle/check.c), the plan file's `pool` column
- * (harness/formats/plan_csv.c) and the refusal of one-arena planners, in process and
+ * (harness/formats/plan_csv.c) and one-arena planners through the spill rule
+ * (planners/spill.c), in process and
  * in the runner's child.
  *
  * Every rejection is checked for its status, its place (line:column) and its
@@ -511,17 +512,22 @@ Test(pools, plan_files_reject_unknown_pools_and_offsets_outside_them) {
 
 /* ---- planners that know one arena ---------------------------------------------- */
 
-Test(pools, one_arena_planners_are_refused_two_pools_with_a_clear_message) {
+Test(pools, one_arena_planners_spill_what_does_not_fit_to_the_next_pool) {
     ab_problem p, view;
     ab_plan plan;
     ab_plan_stats st;
     ab_error err;
+    abo_report r;
     load_ok(two_pools, &p);
     const ab_planner *ff = ab_planner_find("first-fit");
     ab_params none = {0};
-    cr_assert_eq(ab_planner_run(ff, &none, &p, &view, &plan, &st, &err), AB_EINPUT);
-    HAS(err.msg, "planner first-fit plans one arena, but suite 'p' declares 2 pools (fast, ...)");
-    HAS(err.msg, "usmp-greedy-by-size, usmp-greedy-by-conflicts, usmp-hill-climb");
+    /* a@0, c@60, b@90 passes fast's 100: b spills to slow; a and c fit in 90 */
+    cr_assert_eq(ab_planner_run(ff, &none, &p, &view, &plan, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abo_check(&view, &plan, &r, &err), AB_OK);
+    cr_assert_eq(r.verdict, ABO_OK, "%s", r.msg);
+    cr_assert_eq(r.pool_used[0], 90);
+    cr_assert_eq(r.pool_used[1], 50);
+    HAS(st.note, "spill: fast 2 tensors 90 B, slow 1 tensors 50 B (3 rounds)");
     ab_plan_free(&plan);
     ab_problem_free(&view);
     ab_problem_free(&p);
@@ -548,7 +554,7 @@ Test(pools, one_arena_planners_plan_a_single_pool_held_to_its_size) {
     ab_problem_free(&p);
 }
 
-Test(pools, the_runner_child_refuses_too_and_returns_pool_plans_intact) {
+Test(pools, the_runner_child_spills_too_and_returns_pool_plans_intact) {
     ab_problem p, view;
     ab_error err;
     load_ok("suite: m\npools: [{name: fast, size: 64}, {name: slow}]\n"
@@ -578,8 +584,13 @@ Test(pools, the_runner_child_refuses_too_and_returns_pool_plans_intact) {
     cr_assert_eq(r.verdict, ABO_OK, "%s", r.msg);
     cr_assert_eq(r.pool_used[0], 64);
     cr_assert_eq(r.pool_used[1], 64);
-    cr_assert_eq(res[1].status, ABH_ERROR);
-    HAS(res[1].message, "planner first-fit plans one arena");
+    /* first-fit through the spill rule: b (above fast's 64) spills to slow */
+    cr_assert_eq(res[1].status, ABH_OK, "%s", res[1].message);
+    cr_assert_eq(res[1].offsets[0], 0);
+    cr_assert_eq(res[1].offsets[1], 64);
+    cr_assert_eq(res[1].offsets[2], 0);
+    r = check_offsets(&view, res[1].offsets);
+    cr_assert_eq(r.verdict, ABO_OK, "%s", r.msg);
     abh_results_free(res, 2);
     for (int i = 0; i < 2; i++) ab_params_free(&prm[i]);
     ab_problem_free(&view);

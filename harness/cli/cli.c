@@ -13,6 +13,7 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/fail.h"
 #include "harness/cli/import.h"
+#include "planners/planner.h"
 
 static int abc_help(const abc_args *a);
 
@@ -60,7 +61,9 @@ static const abc_option validate_options[] = {{"format", 0, "F", 0, NULL}, {0}};
 static const abc_option run_options[] = {
     {"planner", 'p', "SPEC", ABH_MAX_SPECS,
      "a planner spec; repeat for several (default: --planners default)"},
-    {"planners", 0, "SET", 0, "default (first-fit and best-fit, orders start and size) or all\n"
+    {"planners", 0, "SET", 0, "default (first-fit and best-fit, orders start and size, and\n"
+                              "the peers' tflm-greedy, usmp-greedy-by-size,\n"
+                              "usmp-greedy-by-conflicts, tflite-gpu-greedy-by-size) or all\n"
                               "(every planner with its defaults but external and minizinc,\n"
                               "which need a command or a program: ask for them with -p)"},
     {"db", 0, "FILE", 0, "the results database (default out/arenabench.db)"},
@@ -469,6 +472,18 @@ static const abc_command *find_command(const char *name) {
     return NULL;
 }
 
+/* "unknown command 'X'", with the closest command's name when one is near
+ * (planner.h's ab_suggest: distance <= 2, ties by name). */
+static int unknown_command(const char *name) {
+    ab_suggest s;
+    ab_suggest_init(&s, name);
+    for (size_t i = 0; i < NCOMMANDS; i++) ab_suggest_offer(&s, commands[i].name);
+    if (s.best != NULL)
+        return abc_failf(ABC_EXIT_USAGE, "unknown command '%s': did you mean '%s'? (see "
+                         "'arenabench --help')", name, s.best);
+    return abc_failf(ABC_EXIT_USAGE, "unknown command '%s' (see 'arenabench --help')", name);
+}
+
 /* `arenabench help [COMMAND]`. */
 static int abc_help(const abc_args *a) {
     if (a->noperands == 0) {
@@ -476,16 +491,14 @@ static int abc_help(const abc_args *a) {
         return 0;
     }
     const abc_command *c = find_command(a->operands[0]);
-    if (c == NULL) return abc_usage_error(a->cmd, "unknown command '%s'", a->operands[0]);
+    if (c == NULL) return unknown_command(a->operands[0]);
     abc_print_help(c, stdout);
     return 0;
 }
 
 int abc_command_main(int argc, char **argv) {
     const abc_command *c = argc > 0 ? find_command(argv[0]) : NULL;
-    if (c == NULL)
-        return abc_failf(ABC_EXIT_USAGE, "unknown command '%s' (see 'arenabench --help')",
-                         argc > 0 ? argv[0] : "");
+    if (c == NULL) return unknown_command(argc > 0 ? argv[0] : "");
     abc_args a;
     int rc = abc_parse(c, argc, argv, &a);
     if (rc == 0) rc = c->run(&a);

@@ -18,14 +18,19 @@
  * The input file (MiniMalloc's half-open convention: upper = end + 1):
  *
  *     id,lower,upper,size[,alignment][,offset]
- *     0,0,2,1024
- *     1,1,3,2048
+ *     conv1,0,2,1024
+ *     pool1,1,3,2048
  *
- * ids are the tensors' indices in the arena view (0, 1, ...), whatever their
- * names; `alignment` is written when some tensor's align is above 1, and
- * `offset` when some tensor has a fixed offset (empty for the others). The
- * output file must have a header with `id` and `offset` columns (others,
- * such as MiniMalloc's lower, upper, size, are ignored) and one row per id.
+ * ids are the tensors' names, as `arenabench export --format minimalloc`
+ * writes them (and as MiniMalloc, whose ids are strings, writes them back),
+ * so a program's files, an exported suite and a plan all name tensors alike.
+ * A name MiniMalloc's CSV cannot hold (a comma, a quote, a line break, or
+ * blanks at either end, which readers trim) is refused before anything runs
+ * (AB_EINPUT, naming the tensor), as export refuses it. `alignment` is
+ * written when some tensor's align is above 1, and `offset` when some tensor
+ * has a fixed offset (empty for the others). The output file must have a
+ * header with `id` and `offset` columns (others, such as MiniMalloc's lower,
+ * upper, size, are ignored) and one row per tensor, its id the name written.
  *
  * Parameters:
  *   capacity=suite   (default) one run at the suite's capacity, or, when the
@@ -44,8 +49,10 @@
  *
  * Outcomes: the program's offsets (AB_OK); AB_ECHECK when it solved nothing,
  * with its exit status and the tail of what it printed; AB_ELIMIT when its
- * only run timed out; AB_EINTERNAL when it cannot be started or its output
- * is malformed. Each run goes through the engine's spawner (spawn.h):
+ * only run timed out; AB_EINPUT when the shell could not find or execute the
+ * program (its exit status 127 or 126: the spec names a program that is not
+ * there, a mistake of the user's, exit 2 in `plan`); AB_EINTERNAL when it
+ * cannot be started or its output is malformed. Each run goes through the engine's spawner (spawn.h):
  * /bin/sh is exec'd as the leader of a process group of its own, and the
  * commands it starts stay in that group; stdout and stderr go to one pipe,
  * of which the last ABE_TAIL bytes are kept for messages. When the run ends
@@ -78,6 +85,7 @@
 typedef struct ext {
     const ab_problem *p;
     const char *cmd;
+    ab_names *names;     /* name -> index of p's tensors, to read the output */
     double probe_time;   /* seconds; <= 0: none */
     char dir[4096];      /* the temporary folder */
     char in[4200], out[4200];
@@ -90,7 +98,23 @@ typedef struct ext {
     int64_t refused;     /* the largest capacity a run refused, or AB_NONE */
 } ext;
 
-/* Writes the MiniMalloc input file. */
+/* Checks that every name can be a MiniMalloc id: no comma, quote or line
+ * break, no blank at either end (a CSV reader trims them), not empty. */
+static ab_status check_names(const ab_problem *p, ab_error *err) {
+    for (size_t i = 0; i < p->n; i++) {
+        const char *s = p->t[i].name;
+        size_t len = strlen(s);
+        bool blank_end = len == 0 || s[0] == ' ' || s[0] == '\t' || s[len - 1] == ' ' ||
+                         s[len - 1] == '\t';
+        if (blank_end || strpbrk(s, ",\"\r\n") != NULL)
+            return ab_fail(err, AB_EINPUT, "external: tensor '%.200s': MiniMalloc CSV cannot hold "
+                           "a name with a comma, quote, line break or blanks at its ends (the "
+                           "program is given the tensors' names as ids)", s);
+    }
+    return AB_OK;
+}
+
+/* Writes the MiniMalloc input file, the tensors' names as ids. */
 static ab_status write_input(ext *x, ab_error *err) {
     const ab_problem *p = x->p;
     bool aligns = false, fixed = false;
@@ -104,7 +128,7 @@ static ab_status write_input(ext *x, ab_error *err) {
     fprintf(f, "id,lower,upper,size%s%s\n", aligns ? ",alignment" : "", fixed ? ",offset" : "");
     for (size_t i = 0; i < p->n; i++) {
         const ab_tensor *t = &p->t[i];
-        fprintf(f, "%zu,%lld,%lld,%lld", i, (long long)t->start, (long long)t->end + 1,
+        fprintf(f, "%s,%lld,%lld,%lld", t->name, (long long)t->start, (long long)t->end + 1,
                 (long long)t->size);
         if (aligns) fprintf(f, ",%lld", (long long)t->align);
         if (fixed && t->offset != AB_NONE) fprintf(f, ",%lld", (long long)t->offset);
@@ -216,23 +240,23 @@ static ab_status header_cols(const ab_csv *c, size_t *id, size_t *off, ab_error 
 
 /* Takes one output record c (id and offset in columns idc and offc) into x->got. */
 static ab_status take_record(ext *x, const ab_csv *c, size_t idc, size_t offc, ab_error *err) {
-    const ab_problem *p = x->p;
-    int64_t id, off;
+    int64_t off;
     if (c->nf <= idc || c->nf <= offc)
         return ab_fail(err, AB_EINTERNAL, "external: output line %d: too few fields", c->line);
     const ab_csv_field *fi = &c->f[idc], *fo = &c->f[offc];
-    if (!ab_parse_int64(fi->s, fi->len, &id) || id < 0 || (uint64_t)id >= p->n)
+    size_t id = ab_names_find(x->names, fi->s, fi->len);
+    if (id == AB_NO_TENSOR)
         return ab_fail(err, AB_EINTERNAL,
                        "external: output line %d: id '%.40s' is not one of the ids written "
-                       "(0 .. %zu)",
-                       c->line, fi->s, p->n ? p->n - 1 : 0);
+                       "(the tensors' names)",
+                       c->line, fi->s);
     if (!ab_parse_int64(fo->s, fo->len, &off) || off < 0 || off > AB_MAX_SIZE)
         return ab_fail(err, AB_EINTERNAL,
                        "external: output line %d: offset '%.40s' is not an integer in [0, 2^62]",
                        c->line, fo->s);
     if (x->got[id] != AB_NONE)
-        return ab_fail(err, AB_EINTERNAL, "external: output line %d: id %lld appears twice",
-                       c->line, (long long)id);
+        return ab_fail(err, AB_EINTERNAL, "external: output line %d: id '%.40s' appears twice",
+                       c->line, fi->s);
     x->got[id] = off;
     return AB_OK;
 }
@@ -260,8 +284,8 @@ static ab_status read_output(ext *x, ab_error *err) {
         st = take_record(x, &c, idc, offc, err);
     for (size_t i = 0; st == AB_OK && i < p->n; i++)
         if (x->got[i] == AB_NONE)
-            st = ab_fail(err, AB_EINTERNAL, "external: the output has no offset for id %zu ('%s')",
-                         i, p->t[i].name);
+            st = ab_fail(err, AB_EINTERNAL, "external: the output has no offset for id '%s'",
+                         p->t[i].name);
     ab_csv_free(&c);
     ab_free(text);
     return st;
@@ -302,6 +326,10 @@ static ab_status run_at(ext *x, int64_t capacity, run_end *how, char *why, size_
                  x->probe_time, (long long)capacity, sep, tail);
         return AB_OK;
     }
+    if (end.exited && (end.code == 126 || end.code == 127) && !end.lost)
+        return ab_fail(err, AB_EINPUT, "external: '%.100s': the shell %s the program (exit "
+                       "status %d)%s%s", x->cmd, end.code == 127 ? "did not find" : "could not run",
+                       end.code, sep, tail);
     if (!end.exited || end.code != 0) {
         x->unsolved++;
         if (x->refused == AB_NONE || capacity > x->refused) x->refused = capacity;
@@ -477,6 +505,8 @@ static ab_status external_plan(const ab_problem *p, const ab_params *opt, int64_
     x.got = ab_alloc_array(p->n ? p->n : 1, sizeof *x.got);
     x.best = ab_alloc_array(p->n ? p->n : 1, sizeof *x.best);
     if (x.got == NULL || x.best == NULL) st = ab_fail(err, AB_ENOMEM, "external: out of memory");
+    if (st == AB_OK) st = check_names(p, err);
+    if (st == AB_OK) st = ab_names_build(p, &x.names, NULL, NULL, err);
     if (st == AB_OK) st = make_dir(&x, err);
     bool made = st == AB_OK;
     if (st == AB_OK) st = write_input(&x, err);
@@ -490,6 +520,7 @@ static ab_status external_plan(const ab_problem *p, const ab_params *opt, int64_
         unlink(x.out);
         rmdir(x.dir);
     }
+    ab_names_free(x.names);
     ab_free(x.got);
     ab_free(x.best);
     return st;

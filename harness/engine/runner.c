@@ -380,10 +380,8 @@ static int child_main(void *ctx, int fd) {
     ab_params none = {0};
     ab_error e;
     ab_error_clear(&e);
-    ab_status st = ab_planner_accepts(job->planner, job->view, &e); /* pools (planner.h) */
-    if (st == AB_OK)
-        st = job->planner->plan(job->view, job->params ? job->params : &none, offsets, &stats,
-                                &e);
+    ab_status st = ab_planner_plan(job->planner, job->params ? job->params : &none, job->view,
+                                   offsets, &stats, &e); /* pools: spill.c */
     u.plan_cpu_seconds = process_cpu() - t0;
     u.peak_rss = own_peak(u.base_rss);
     char msg[AB_ERROR_MAX];

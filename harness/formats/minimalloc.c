@@ -11,9 +11,28 @@
 
 #include <string.h>
 
-enum { COL_ID, COL_LOWER, COL_UPPER, COL_SIZE, COL_ALIGN, COL_OFFSET, NCOLS };
+enum { COL_ID, COL_LOWER, COL_UPPER, COL_SIZE, COL_ALIGN, COL_OFFSET, COL_GAPS, NCOLS };
+
+/* The header names MiniMalloc's own reader (converter.cc, FromCsv) accepts,
+ * and the column each stands for. `end` is the one inclusive spelling: an
+ * `end` column holds upper - 1 (MiniMalloc adds 1 to it, and so do we). */
+typedef struct alias {
+    const char *name;
+    int col;
+    bool inclusive;
+} alias;
+
+static const alias aliases[] = {
+    {"id", COL_ID, false},        {"buffer", COL_ID, false},   {"buffer_id", COL_ID, false},
+    {"lower", COL_LOWER, false},  {"begin", COL_LOWER, false}, {"start", COL_LOWER, false},
+    {"upper", COL_UPPER, false},  {"end", COL_UPPER, true},    {"size", COL_SIZE, false},
+    {"alignment", COL_ALIGN, false}, {"offset", COL_OFFSET, false}, {"gaps", COL_GAPS, false},
+};
+#define NALIASES (sizeof aliases / sizeof aliases[0])
+
+/* The canonical name of each column, for messages about a column the header lacks. */
 static const char *const col_names[NCOLS] = {"id", "lower", "upper", "size", "alignment",
-                                             "offset"};
+                                             "offset", "gaps"};
 
 typedef struct csv {
     const char *path;
@@ -22,6 +41,8 @@ typedef struct csv {
     ab_csv rd;        /* the tokenizer over text, quotes off */
     int line;         /* the current record's line */
     int col[NCOLS];   /* field index of each column, -1 when absent */
+    const char *name[NCOLS]; /* the header's spelling of each column (static strings) */
+    bool end_inclusive; /* the upper column is spelled `end`: inclusive */
     int nfields;
 } csv;
 
@@ -46,36 +67,55 @@ static bool next_line(csv *c, char **fields, int max, int *n, ab_status *st, ab_
     return true;
 }
 
+static const alias *find_alias(const char *name) {
+    for (size_t k = 0; k < NALIASES; k++)
+        if (strcmp(aliases[k].name, name) == 0) return &aliases[k];
+    return NULL;
+}
+
+/* Checks that the header names column k (in any of its spellings). */
+static ab_status need_col(const csv *c, int k, ab_error *err) {
+    if (c->col[k] >= 0) return AB_OK;
+    static const char *const spellings[NCOLS] = {"id, buffer or buffer_id",
+                                                 "lower, begin or start",
+                                                 "upper (half-open) or end (inclusive)", "size",
+                                                 "alignment", "offset", "gaps"};
+    return ab_fail(err, AB_EINPUT, "%s:%d: header: missing column '%s' (spelled %s)", c->path,
+                   c->line, col_names[k], spellings[k]);
+}
+
 static ab_status read_header(csv *c, bool need_offset, ab_error *err) {
     char *f[64];
     int n;
     ab_status st;
     if (!next_line(c, f, 64, &n, &st, err))
         return st != AB_OK ? st : ab_fail(err, AB_EINPUT, "%s: empty file", c->path);
-    for (int k = 0; k < NCOLS; k++) c->col[k] = -1;
-    for (int i = 0; i < n && i < 64; i++) {
-        int k = 0;
-        while (k < NCOLS && strcmp(f[i], col_names[k]) != 0) k++;
-        if (k == NCOLS)
+    for (int k = 0; k < NCOLS; k++) {
+        c->col[k] = -1;
+        c->name[k] = col_names[k];
+    }
+    c->end_inclusive = false;
+    if (n > 64)
+        return ab_fail(err, AB_EINPUT, "%s:%d: header: %d columns, at most 64", c->path,
+                       c->line, n);
+    for (int i = 0; i < n; i++) {
+        const alias *a = find_alias(f[i]);
+        if (a == NULL)
             return ab_fail(err, AB_EINPUT, "%s:%d: header: unknown column '%s' (MiniMalloc "
-                           "columns: id, lower, upper, size, alignment, offset)", c->path, c->line, f[i]);
-        if (c->col[k] >= 0)
-            return ab_fail(err, AB_EINPUT, "%s:%d: header: column '%s' twice", c->path, c->line,
-                           f[i]);
-        c->col[k] = i;
+                           "columns: id|buffer|buffer_id, lower|begin|start, upper|end, size, "
+                           "alignment, gaps, offset)", c->path, c->line, f[i]);
+        if (c->col[a->col] >= 0)
+            return ab_fail(err, AB_EINPUT, "%s:%d: header: column '%s' twice (also as '%s')",
+                           c->path, c->line, a->name, c->name[a->col]);
+        c->col[a->col] = i;
+        c->name[a->col] = a->name;
+        if (a->col == COL_UPPER) c->end_inclusive = a->inclusive;
     }
     c->nfields = n;
-    int need[] = {COL_ID, need_offset ? COL_OFFSET : COL_LOWER};
-    for (int k = 0; k < 2; k++)
-        if (c->col[need[k]] < 0)
-            return ab_fail(err, AB_EINPUT, "%s:%d: header: missing column '%s'", c->path, c->line,
-                           col_names[need[k]]);
-    if (!need_offset)
-        for (int k = COL_UPPER; k <= COL_SIZE; k++)
-            if (c->col[k] < 0)
-                return ab_fail(err, AB_EINPUT, "%s:%d: header: missing column '%s'", c->path,
-                               c->line, col_names[k]);
-    return AB_OK;
+    st = need_col(c, COL_ID, err);
+    if (st == AB_OK && need_offset) return need_col(c, COL_OFFSET, err);
+    for (int k = COL_LOWER; st == AB_OK && k <= COL_SIZE; k++) st = need_col(c, k, err);
+    return st;
 }
 
 /* Reads column k of the current row as an integer in [lo, hi] into *v
@@ -87,7 +127,7 @@ static ab_status field_int(const csv *c, char **f, int k, int64_t lo, int64_t hi
     const char *s = f[c->col[k]];
     if (!ab_parse_int64(s, strlen(s), v) || *v < lo || *v > hi)
         return ab_fail(err, AB_EINPUT, "%s:%d: %s: expected an integer in [%lld, %lld], got '%s'",
-                       c->path, c->line, col_names[k], (long long)lo, (long long)hi, s);
+                       c->path, c->line, c->name[k], (long long)lo, (long long)hi, s);
     return AB_OK;
 }
 
@@ -112,6 +152,19 @@ static char *name_from_path(const char *path, int64_t *capacity) {
     return ab_strndup(base, len);
 }
 
+/* MiniMalloc's `gaps` column lists times within a buffer's lifespan when it
+ * is not live (or holds only part of its bytes): "lo-hi" or "lo-hi@a:b",
+ * blank-separated. arenabench's tensor has one contiguous live range and one
+ * size, so a buffer with gaps has no faithful translation: an empty field is
+ * fine, anything else is refused, naming the line (never ignored: that would
+ * plan a different problem than the file describes). */
+static ab_status no_gaps(const csv *c, char **f, ab_error *err) {
+    if (c->col[COL_GAPS] < 0 || f[c->col[COL_GAPS]][0] == '\0') return AB_OK;
+    return ab_fail(err, AB_EINPUT, "%s:%d: gaps: '%.80s': buffers with gaps are not supported "
+                   "(a tensor has one contiguous live range); leave the field empty or split "
+                   "the buffer", c->path, c->line, f[c->col[COL_GAPS]]);
+}
+
 static ab_status read_rows(csv *c, ab_problem *p, ab_error *err) {
     char *f[64];
     int n;
@@ -121,20 +174,30 @@ static ab_status read_rows(csv *c, ab_problem *p, ab_error *err) {
             return ab_fail(err, AB_EINPUT, "%s:%d: expected %d fields like the header, got %d",
                            c->path, c->line, c->nfields, n);
         int64_t lower, upper, size, align;
+        bool incl = c->end_inclusive;
         st = field_int(c, f, COL_LOWER, 0, AB_MAX_SIZE, &lower, err);
-        if (st == AB_OK) st = field_int(c, f, COL_UPPER, 1, AB_MAX_SIZE, &upper, err);
+        if (st == AB_OK) st = field_int(c, f, COL_UPPER, incl ? 0 : 1, AB_MAX_SIZE, &upper, err);
         if (st == AB_OK) st = field_int(c, f, COL_SIZE, 1, AB_MAX_SIZE, &size, err);
         if (st == AB_OK) st = field_int(c, f, COL_ALIGN, 1, AB_MAX_SIZE, &align, err);
+        if (st == AB_OK) st = no_gaps(c, f, err);
         if (st != AB_OK) return st;
+        if (incl) upper++; /* `end` is inclusive: MiniMalloc's upper is end + 1 */
+        if (upper <= lower && incl)
+            return ab_fail(err, AB_EINPUT, "%s:%d: %s: %lld is below %s %lld (the live range "
+                           "[%s, %s] is inclusive)", c->path, c->line, c->name[COL_UPPER],
+                           (long long)upper - 1, c->name[COL_LOWER], (long long)lower,
+                           c->name[COL_LOWER], c->name[COL_UPPER]);
         if (upper <= lower)
-            return ab_fail(err, AB_EINPUT, "%s:%d: upper: %lld must be above lower %lld (the "
-                           "interval [lower, upper) is half-open)", c->path, c->line,
-                           (long long)upper, (long long)lower);
+            return ab_fail(err, AB_EINPUT, "%s:%d: %s: %lld must be above %s %lld (the "
+                           "interval [%s, %s) is half-open)", c->path, c->line,
+                           c->name[COL_UPPER], (long long)upper, c->name[COL_LOWER],
+                           (long long)lower, c->name[COL_LOWER], c->name[COL_UPPER]);
         if (align != AB_NONE && !ab_is_pow2(align))
-            return ab_fail(err, AB_EINPUT, "%s:%d: alignment: %lld is not a power of two",
-                           c->path, c->line, (long long)align);
+            return ab_fail(err, AB_EINPUT, "%s:%d: %s: %lld is not a power of two",
+                           c->path, c->line, c->name[COL_ALIGN], (long long)align);
         if (f[c->col[COL_ID]][0] == '\0')
-            return ab_fail(err, AB_EINPUT, "%s:%d: id: empty", c->path, c->line);
+            return ab_fail(err, AB_EINPUT, "%s:%d: %s: empty", c->path, c->line,
+                           c->name[COL_ID]);
         ab_tensor t = {.name = f[c->col[COL_ID]], .size = size, .start = lower, .end = upper - 1,
                        .align = align == AB_NONE ? 1 : align, .offset = AB_NONE,
                        .logical_bits = size <= INT64_MAX / 8 ? size * 8 : INT64_MAX,
@@ -160,8 +223,10 @@ ab_status abh_minimalloc_load(const char *path, ab_problem *p, bool *had_offsets
     if (st == AB_OK) {
         p->name = name_from_path(path, &p->capacity);
         p->source = ab_strdup(path);
-        p->description = ab_strdup("imported from MiniMalloc CSV (half-open [lower, upper) "
-                                   "read as inclusive [lower, upper - 1])");
+        p->description = ab_strdup(c.end_inclusive
+                                       ? "imported from MiniMalloc CSV (inclusive [start, end])"
+                                       : "imported from MiniMalloc CSV (half-open [lower, upper) "
+                                         "read as inclusive [lower, upper - 1])");
         if (!p->name || !p->source || !p->description)
             st = ab_fail(err, AB_ENOMEM, "%s: out of memory", path);
     }
@@ -203,7 +268,7 @@ static ab_status agree(const csv *c, char **f, int k, int64_t want, const char *
     ab_status st = field_int(c, f, k, INT64_MIN, INT64_MAX, &v, err);
     if (st != AB_OK || c->col[k] < 0 || v == want) return st;
     return ab_fail(err, AB_EINPUT, "%s:%d: %s: %lld disagrees with the suite's %lld for '%s'",
-                   c->path, c->line, col_names[k], (long long)v, (long long)want, name);
+                   c->path, c->line, c->name[k], (long long)v, (long long)want, name);
 }
 
 ab_status abh_minimalloc_plan_read(const char *path, const ab_problem *p, ab_plan *pl,
@@ -229,7 +294,9 @@ ab_status abh_minimalloc_plan_read(const char *path, const ab_problem *p, ab_pla
         if (st == AB_OK && i != AB_NO_TENSOR) {
             const ab_tensor *t = &p->t[i];
             st = agree(&c, f, COL_LOWER, t->start, t->name, err);
-            if (st == AB_OK) st = agree(&c, f, COL_UPPER, t->end + 1, t->name, err);
+            if (st == AB_OK)
+                st = agree(&c, f, COL_UPPER, c.end_inclusive ? t->end : t->end + 1, t->name, err);
+            if (st == AB_OK) st = no_gaps(&c, f, err);
             if (st == AB_OK) st = agree(&c, f, COL_SIZE, t->size, t->name, err);
         }
         if (st == AB_OK) st = ab_plan_add(pl, i, off, i == AB_NO_TENSOR ? id : NULL, c.line, err);

@@ -14,6 +14,22 @@
  * capacity 1048576. An `offset` column is a solution, not a constraint: the
  * importer ignores it (the plan reader below takes it), and the exporter
  * writes it only for tensors with a fixed offset.
+ *
+ * Header names, as MiniMalloc's own reader takes them (case matters):
+ *
+ *     column   spellings                 meaning
+ *     id       id, buffer, buffer_id     the buffer's name
+ *     lower    lower, begin, start       first instruction live
+ *     upper    upper                     one past the last (half-open)
+ *              end                       the last instruction live (inclusive)
+ *     size     size                      bytes
+ *     -        alignment, offset, gaps   optional
+ *
+ * so "buffer,start,end,size / x,0,2,8" is the tensor x live on [0, 2]. A
+ * column given twice under two spellings is an error. `gaps` (MiniMalloc's
+ * times a buffer is not live, "lo-hi[@a:b] ...") has no counterpart in a
+ * one-range tensor: an empty gaps field is accepted, any other is an error
+ * naming the line.
  */
 #ifndef AB_MINIMALLOC_H
 #define AB_MINIMALLOC_H
