@@ -6,6 +6,7 @@
 
 #include "core/file.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,27 @@ int abt_run(const char *args, char **out, char **err) {
     if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
     int code = WEXITSTATUS(status);
     return code;
+}
+
+int abt_run_expect(int want, char **why, const char *fmt, ...) {
+    char args[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    char *out = NULL, *err = NULL;
+    int rc = abt_run(args, &out, &err);
+    if (why != NULL) *why = NULL;
+    if (rc != want && why != NULL) {
+        size_t n = strlen(args) + (out ? strlen(out) : 0) + (err ? strlen(err) : 0) + 64;
+        *why = malloc(n);
+        if (*why != NULL)
+            snprintf(*why, n, "arenabench %s: exit %d\n%s%s", args, rc, out ? out : "",
+                     err ? err : "");
+    }
+    free(out);
+    free(err);
+    return rc;
 }
 
 const char *abt_src(const char *rel) {

@@ -23,6 +23,22 @@ char *abt_tmpdir(void);
  * Returns the exit code, or 128 + signal when it was killed. */
 int abt_run(const char *args, char **out, char **err);
 
+/* Runs arenabench-test with a printf-style argument string (through abt_run)
+ * and returns the exit code; when it is not want, *why (if not NULL) gets a
+ * message with the arguments, the code and both outputs (owned by the caller)
+ * for the test's assertion. */
+int abt_run_expect(int want, char **why, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* abt_run_expect, asserted in the calling test: the Criterion assertion
+ * names the arguments, the exit code and the outputs. */
+#define abt_run_ok(want, ...)                                                        \
+    do {                                                                             \
+        char *abt_why_ = NULL;                                                       \
+        int abt_rc_ = abt_run_expect((want), &abt_why_, __VA_ARGS__);                \
+        cr_assert_eq(abt_rc_, (want), "%s", abt_why_ ? abt_why_ : "");               \
+        free(abt_why_);                                                              \
+    } while (0)
+
 /* The path to a file of the source tree (static buffer, one at a time). */
 const char *abt_src(const char *rel);
 

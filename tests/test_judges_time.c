@@ -16,28 +16,15 @@
 
 #define HAS(s, sub) cr_assert(strstr((s), (sub)) != NULL, "expected '%s' in:\n%s", (sub), (s))
 
-static void run_ok(int want, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void run_ok(int want, const char *fmt, ...) {
-    char args[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    char *out, *err;
-    int rc = abt_run(args, &out, &err);
-    cr_assert_eq(rc, want, "arenabench %s: exit %d\n%s%s", args, rc, out, err);
-    free(out), free(err);
-}
-
 Test(judges_time, a_planner_made_3x_slower_in_cpu_is_reported_slower) {
     char *dir = abt_tmpdir();
     char suite[4096];
     snprintf(suite, sizeof suite, "%s", abt_src("suites/examples/diamond.yaml"));
     unsetenv("ARENABENCH_TEST_SLOWER");
-    run_ok(0, "run -q --db %s/r.db --tag t --repeat-min 3 -p test-slower-by-env -p first-fit %s",
+    abt_run_ok(0, "run -q --db %s/r.db --tag t --repeat-min 3 -p test-slower-by-env -p first-fit %s",
            dir, suite);
     setenv("ARENABENCH_TEST_SLOWER", "3", 1);
-    run_ok(0, "run -q --db %s/r.db --tag t --repeat-min 3 -p test-slower-by-env -p first-fit %s",
+    abt_run_ok(0, "run -q --db %s/r.db --tag t --repeat-min 3 -p test-slower-by-env -p first-fit %s",
            dir, suite);
     unsetenv("ARENABENCH_TEST_SLOWER");
     char args[8192], *out, *err;
@@ -53,7 +40,7 @@ Test(judges_time, a_planner_made_3x_slower_in_cpu_is_reported_slower) {
     free(out), free(err);
     /* run again as slow as the last: against it, no change */
     setenv("ARENABENCH_TEST_SLOWER", "3", 1);
-    run_ok(0, "run -q --db %s/r.db --tag t --repeat-min 3 -p test-slower-by-env -p first-fit %s",
+    abt_run_ok(0, "run -q --db %s/r.db --tag t --repeat-min 3 -p test-slower-by-env -p first-fit %s",
            dir, suite);
     unsetenv("ARENABENCH_TEST_SLOWER");
     snprintf(args, sizeof args, "compare --db %s/r.db --tag t --fail-on-time", dir);

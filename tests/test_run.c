@@ -19,20 +19,6 @@
 
 #define HAS(s, sub) cr_assert(strstr((s), (sub)) != NULL, "expected '%s' in:\n%s", (sub), (s))
 
-/* Runs arenabench with args, asserting the exit code, output discarded. */
-static void run_ok(int want, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void run_ok(int want, const char *fmt, ...) {
-    char args[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    char *out, *err;
-    int rc = abt_run(args, &out, &err);
-    cr_assert_eq(rc, want, "arenabench %s: exit %d\n%s%s", args, rc, out, err);
-    free(out), free(err);
-}
-
 /* The rows of the latest run in db as text, one line per row, without the
  * fields that vary from run to run (times, RSS, ids). */
 static char *rows_text(const char *db) {
@@ -111,8 +97,8 @@ Test(run, rows_do_not_depend_on_the_number_of_jobs) {
     char *dir = abt_tmpdir();
     char ex[4096];
     snprintf(ex, sizeof ex, "%s", abt_src("suites/examples"));
-    run_ok(0, "run -q --db %s/a.db -j 1 %s", dir, ex);
-    run_ok(0, "run -q --db %s/b.db -j 2 %s", dir, ex);
+    abt_run_ok(0, "run -q --db %s/a.db -j 1 %s", dir, ex);
+    abt_run_ok(0, "run -q --db %s/b.db -j 2 %s", dir, ex);
     char a[4096], b[4096];
     snprintf(a, sizeof a, "%s/a.db", dir);
     snprintf(b, sizeof b, "%s/b.db", dir);
@@ -126,10 +112,10 @@ Test(run, three_shards_merged_equal_one_run) {
     char *dir = abt_tmpdir();
     char ex[4096];
     snprintf(ex, sizeof ex, "%s", abt_src("suites/examples"));
-    run_ok(0, "run -q --db %s/one.db %s", dir, ex);
+    abt_run_ok(0, "run -q --db %s/one.db %s", dir, ex);
     for (int i = 1; i <= 3; i++)
-        run_ok(0, "run -q --db %s/s%d.db --shard %d/3 --run-key K1 %s", dir, i, i, ex);
-    run_ok(0, "merge %s/m.db %s/s1.db %s/s2.db %s/s3.db", dir, dir, dir, dir);
+        abt_run_ok(0, "run -q --db %s/s%d.db --shard %d/3 --run-key K1 %s", dir, i, i, ex);
+    abt_run_ok(0, "merge %s/m.db %s/s1.db %s/s2.db %s/s3.db", dir, dir, dir, dir);
     char one[4096], m[4096], s1[4096];
     snprintf(one, sizeof one, "%s/one.db", dir);
     snprintf(m, sizeof m, "%s/m.db", dir);
@@ -201,8 +187,8 @@ Test(run, resumes_after_sigkill_to_the_same_rows) {
     FILE *f = fopen(gate, "w"); /* open the gate */
     cr_assert_not_null(f);
     fclose(f);
-    run_ok(0, "run -q --db %s -j 2 --resume latest -p first-fit -p best-fit -p %s %s", db, spec, ex);
-    run_ok(0, "run -q --db %s -j 2 -p first-fit -p best-fit -p %s %s", ref, spec, ex);
+    abt_run_ok(0, "run -q --db %s -j 2 --resume latest -p first-fit -p best-fit -p %s %s", db, spec, ex);
+    abt_run_ok(0, "run -q --db %s -j 2 -p first-fit -p best-fit -p %s %s", ref, spec, ex);
     char *resumed = rows_text(db), *whole = rows_text(ref);
     cr_assert_geq(count_lines(whole), 30);
     cr_assert_str_eq(resumed, whole);
@@ -346,8 +332,8 @@ Test(run, compare_counts_a_new_failing_file) {
     put_file(good, "diamond.yaml", text);
     free(text);
     char *out, *err, args[8192];
-    run_ok(0, "run -q --db %s.db --tag t -p first-fit %s", dir, good);
-    run_ok(1, "run -q --db %s.db --tag t -p first-fit %s", dir, dir);
+    abt_run_ok(0, "run -q --db %s.db --tag t -p first-fit %s", dir, good);
+    abt_run_ok(1, "run -q --db %s.db --tag t -p first-fit %s", dir, dir);
     snprintf(args, sizeof args, "compare --db %s.db --tag t", dir);
     cr_assert_eq(abt_run(args, &out, &err), 1, "%s%s", out, err);
     HAS(out, "Result: REGRESSION (6).");
@@ -356,7 +342,7 @@ Test(run, compare_counts_a_new_failing_file) {
              "%s/negative.yaml:3:21: ", dir, dir);
     HAS(out, want);
     free(out), free(err);
-    run_ok(1, "run -q --db %s.db --tag t -p first-fit %s", dir, dir);
+    abt_run_ok(1, "run -q --db %s.db --tag t -p first-fit %s", dir, dir);
     cr_assert_eq(abt_run(args, &out, &err), 0, "%s%s", out, err);
     HAS(out, "no regression");
     free(out), free(err);
@@ -367,10 +353,10 @@ Test(run, compare_counts_a_new_failing_file) {
  * same rows as one run, each once; every shard still fails on them. */
 Test(run, shards_merged_hold_each_bad_file_once) {
     char *dir = folder_with_bad_files();
-    run_ok(1, "run -q --db %s.one.db -p first-fit %s", dir, dir);
+    abt_run_ok(1, "run -q --db %s.one.db -p first-fit %s", dir, dir);
     for (int i = 1; i <= 3; i++)
-        run_ok(1, "run -q --db %s.s%d.db --shard %d/3 --run-key K -p first-fit %s", dir, i, i, dir);
-    run_ok(0, "merge %s.m.db %s.s1.db %s.s2.db %s.s3.db", dir, dir, dir, dir);
+        abt_run_ok(1, "run -q --db %s.s%d.db --shard %d/3 --run-key K -p first-fit %s", dir, i, i, dir);
+    abt_run_ok(0, "merge %s.m.db %s.s1.db %s.s2.db %s.s3.db", dir, dir, dir, dir);
     char one[4096], m[4096];
     snprintf(one, sizeof one, "%s.one.db", dir);
     snprintf(m, sizeof m, "%s.m.db", dir);
@@ -442,10 +428,10 @@ Test(run, stored_plans_export_again_as_planned) {
     char *dir = abt_tmpdir();
     char ex[4096];
     snprintf(ex, sizeof ex, "%s", abt_src("suites/examples/first_fit_hole.yaml"));
-    run_ok(0, "run -q --db %s/r.db -p best-fit %s", dir, ex);
-    run_ok(0, "show-plan --db %s/r.db example-first-fit-hole best-fit -o %s/a.csv --svg %s/a.svg",
+    abt_run_ok(0, "run -q --db %s/r.db -p best-fit %s", dir, ex);
+    abt_run_ok(0, "show-plan --db %s/r.db example-first-fit-hole best-fit -o %s/a.csv --svg %s/a.svg",
            dir, dir, dir);
-    run_ok(0, "plan -p best-fit %s -o %s/b.csv", ex, dir);
+    abt_run_ok(0, "plan -p best-fit %s -o %s/b.csv", ex, dir);
     char a[4096], b[4096];
     snprintf(a, sizeof a, "%s/a.csv", dir);
     snprintf(b, sizeof b, "%s/b.csv", dir);
@@ -453,7 +439,7 @@ Test(run, stored_plans_export_again_as_planned) {
     cr_assert_not_null(ta);
     cr_assert_str_eq(ta, tb);
     free(ta), free(tb);
-    run_ok(2, "show-plan --db %s/r.db example-first-fit-hole worst-fit", dir);
+    abt_run_ok(2, "show-plan --db %s/r.db example-first-fit-hole worst-fit", dir);
     free(dir);
 }
 
@@ -462,16 +448,16 @@ Test(run, report_and_compare_catch_a_planner_made_worse) {
     char ex[4096];
     snprintf(ex, sizeof ex, "%s", abt_src("suites/examples"));
     unsetenv("ARENABENCH_TEST_WORSE");
-    run_ok(0, "run -q --db %s/r.db --tag t -p test-worse-by-env -p first-fit %s", dir, ex);
-    run_ok(0, "compare --db %s/r.db --tag t", dir); /* nothing earlier: no regression */
-    run_ok(0, "run -q --db %s/r.db --tag t -p test-worse-by-env -p first-fit %s", dir, ex);
+    abt_run_ok(0, "run -q --db %s/r.db --tag t -p test-worse-by-env -p first-fit %s", dir, ex);
+    abt_run_ok(0, "compare --db %s/r.db --tag t", dir); /* nothing earlier: no regression */
+    abt_run_ok(0, "run -q --db %s/r.db --tag t -p test-worse-by-env -p first-fit %s", dir, ex);
     char args[8192], *out, *err;
     snprintf(args, sizeof args, "compare --db %s/r.db --tag t", dir);
     cr_assert_eq(abt_run(args, &out, &err), 0, "%s%s", out, err);
     HAS(out, "no regression");
     free(out), free(err);
     setenv("ARENABENCH_TEST_WORSE", "1", 1);
-    run_ok(0, "run -q --db %s/r.db --tag t -p test-worse-by-env -p first-fit %s", dir, ex);
+    abt_run_ok(0, "run -q --db %s/r.db --tag t -p test-worse-by-env -p first-fit %s", dir, ex);
     unsetenv("ARENABENCH_TEST_WORSE");
     cr_assert_eq(abt_run(args, &out, &err), 1, "%s%s", out, err);
     HAS(out, "example-first-fit-hole");
@@ -523,7 +509,7 @@ Test(run, io_both_reports_footprints_side_by_side) {
     char *dir = abt_tmpdir();
     char ex[4096], args[8192], *out, *err;
     snprintf(ex, sizeof ex, "%s", abt_src("suites/examples/io_separate.yaml"));
-    run_ok(0, "run -q --db %s/r.db --io both -p first-fit:order=size %s", dir, ex);
+    abt_run_ok(0, "run -q --db %s/r.db --io both -p first-fit:order=size %s", dir, ex);
     snprintf(args, sizeof args, "report --db %s/r.db", dir);
     cr_assert_eq(abt_run(args, &out, &err), 0, "%s%s", out, err);
     HAS(out, "## I/O in the workspace");
@@ -541,7 +527,7 @@ Test(run, ilp_rows_carry_the_ilp_certificate) {
     char *dir = abt_tmpdir();
     char ex[4096], db[4096];
     snprintf(ex, sizeof ex, "%s", abt_src("suites/examples/fixed_offset.yaml"));
-    run_ok(0, "run -q --db %s/r.db --ilp --ilp-time 5 -p first-fit %s", dir, ex);
+    abt_run_ok(0, "run -q --db %s/r.db --ilp --ilp-time 5 -p first-fit %s", dir, ex);
     snprintf(db, sizeof db, "%s/r.db", dir);
     char *rows = rows_text(db);
     HAS(rows, "ilp:time=5 ok arena=256 lb=256 proof=ilp");

@@ -304,21 +304,6 @@ Test(ilp_budget, nodes_stop_the_search_at_the_same_point_every_time) {
 
 /* ---- rows under load ---------------------------------------------------------------- */
 
-/* Runs arenabench-test with a printf-style argument string; asserts exit code want. */
-__attribute__((format(printf, 2, 3)))
-static void run_ok(int want, const char *fmt, ...) {
-    char args[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    char *out = NULL, *err = NULL;
-    int rc = abt_run(args, &out, &err);
-    cr_assert_eq(rc, want, "arenabench %s\n%s%s", args, out ? out : "", err ? err : "");
-    free(out);
-    free(err);
-}
-
 /* The fields that must not depend on the machine, one line per row. */
 static char *rows_text(const char *db) {
     abr_store *s;
@@ -360,8 +345,8 @@ static pid_t burner(void) {
 Test(reproducible, the_same_jobs_give_the_same_rows_with_cpu_burners_beside_them,
      .timeout = 600) {
     char *dir = abt_tmpdir();
-    run_ok(0, "gen --kind random --n 80 --seed 3 -o %s/r80-3.yaml", dir);
-    run_ok(0, "gen --kind random --n 80 --seed 4 -o %s/r80-4.yaml", dir);
+    abt_run_ok(0, "gen --kind random --n 80 --seed 3 -o %s/r80-3.yaml", dir);
+    abt_run_ok(0, "gen --kind random --n 80 --seed 4 -o %s/r80-4.yaml", dir);
     char planted[4200], suites[8192]; /* abt_src: one path at a time */
     snprintf(planted, sizeof planted, "%s", abt_src("suites/generated/planted-20-s1.yaml"));
     snprintf(suites, sizeof suites, "%s/r80-3.yaml %s/r80-4.yaml %s %s", dir, dir, planted,
@@ -371,10 +356,10 @@ Test(reproducible, the_same_jobs_give_the_same_rows_with_cpu_burners_beside_them
         "-p ilp:nodes=40,time=3600 -p exact-cover:nodes=3000,time=3600 "
         "-p canonical:nodes=20000,time=3600 -p subset-bound:nodes=10,tensors=16,time=3600 "
         "-p first-fit";
-    run_ok(0, "run -q --db %s/quiet.db -j 2 --repeat-min 2 --repeat-time 1000 "
+    abt_run_ok(0, "run -q --db %s/quiet.db -j 2 --repeat-min 2 --repeat-time 1000 "
               "--time-limit 3600 %s %s", dir, specs, suites);
     pid_t busy[2] = {burner(), burner()};
-    run_ok(0, "run -q --db %s/busy.db -j 1 --repeat-min 1 --time-limit 3600 %s %s", dir, specs,
+    abt_run_ok(0, "run -q --db %s/busy.db -j 1 --repeat-min 1 --time-limit 3600 %s %s", dir, specs,
            suites);
     for (size_t i = 0; i < 2; i++) {
         kill(busy[i], SIGKILL);
