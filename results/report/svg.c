@@ -173,13 +173,33 @@ static bool draw_profile(ab_buf *b, const frame *f, const ab_problem *p, int64_t
                        "points=\"");
     int64_t live = 0;
     ab_buf_printf(out, "%.2f,%.2f", fx(f, f->tmin), fy(f, 0));
+    /* Aggregated: one pixel column at a time, its entry, highest, lowest
+     * and exit values (col < 0: no column open). */
+    bool agg = p->n > ABR_SVG_DETAIL_MAX;
+    long col = -1;
+    int64_t c_in = 0, c_hi = 0, c_lo = 0;
     for (size_t k = 0; k < 2 * p->n;) {
-        int64_t t = ev[k].t;
-        ab_buf_printf(out, " %.2f,%.2f", fx(f, t), fy(f, live));
+        int64_t t = ev[k].t, before = live;
         while (k < 2 * p->n && ev[k].t == t) live += ev[k++].delta;
-        ab_buf_printf(out, " %.2f,%.2f", fx(f, t), fy(f, live));
         if (live > *peak) *peak = live, *peak_t = t;
+        if (!agg) {
+            ab_buf_printf(out, " %.2f,%.2f", fx(f, t), fy(f, before));
+            ab_buf_printf(out, " %.2f,%.2f", fx(f, t), fy(f, live));
+            continue;
+        }
+        long c = (long)floor(fx(f, t));
+        if (c != col) {
+            if (col >= 0)
+                ab_buf_printf(out, " %ld,%.2f %ld,%.2f %ld,%.2f %ld,%.2f", col, fy(f, c_in), col,
+                              fy(f, c_hi), col, fy(f, c_lo), col, fy(f, before));
+            col = c, c_in = before, c_hi = before, c_lo = before;
+        }
+        if (live > c_hi) c_hi = live;
+        if (live < c_lo) c_lo = live;
     }
+    if (col >= 0)
+        ab_buf_printf(out, " %ld,%.2f %ld,%.2f %ld,%.2f %ld,%.2f", col, fy(f, c_in), col,
+                      fy(f, c_hi), col, fy(f, c_lo), col, fy(f, live));
     ab_buf_printf(out, "\"><title>live bytes</title></polyline>\n");
     ab_free(ev);
     bool ok = !scratch.oom;
@@ -282,6 +302,103 @@ static frame make_frame(const ab_problem *p, const int64_t *off, int64_t lb, int
     return f;
 }
 
+/* ---- many tensors: occupancy cells and the largest tensors ------------------------- */
+
+#define CELL ((double)ABR_SVG_CELL)
+#define COLS ((size_t)(W / CELL))
+#define ROWS ((size_t)(H / CELL))
+#define SHADES 8
+
+/* Adds tensor t at off to occ (ROWS x COLS, the fraction of each cell the
+ * tensors cover); diff (ROWS x (COLS + 1)) takes the whole cells inside a
+ * row, summed into occ afterwards. */
+static void add_cover(const frame *f, const ab_tensor *t, int64_t off, double *occ, double *diff) {
+    double u0 = (fx(f, t->start) - LEFT) / CELL, u1 = (fx(f, t->end + 1) - LEFT) / CELL;
+    double v0 = (fy(f, off + t->size) - TOP) / CELL, v1 = (fy(f, off) - TOP) / CELL;
+    if (u0 < 0) u0 = 0;
+    if (v0 < 0) v0 = 0;
+    if (u1 > (double)COLS) u1 = (double)COLS;
+    if (v1 > (double)ROWS) v1 = (double)ROWS;
+    if (u1 <= u0 || v1 <= v0) return;
+    size_t c0 = (size_t)u0, c1 = (size_t)ceil(u1) - 1;
+    size_t r0 = (size_t)v0, r1 = (size_t)ceil(v1) - 1;
+    for (size_t r = r0; r <= r1; r++) {
+        double lo = v0 > (double)r ? v0 : (double)r;
+        double hi = v1 < (double)(r + 1) ? v1 : (double)(r + 1);
+        double wy = hi - lo;
+        double *o = occ + r * COLS, *d = diff + r * (COLS + 1);
+        if (c0 == c1) {
+            o[c0] += wy * (u1 - u0);
+            continue;
+        }
+        o[c0] += wy * ((double)(c0 + 1) - u0);
+        o[c1] += wy * (u1 - (double)c1);
+        d[c0 + 1] += wy;
+        d[c1] -= wy;
+    }
+}
+
+/* The shade of a cell covered `x` (0: empty, SHADES: full). */
+static int shade(double x) {
+    if (x < 1e-6) return 0;
+    int s = (int)ceil(x * SHADES - 1e-6);
+    return s < 1 ? 1 : s > SHADES ? SHADES : s;
+}
+
+typedef struct big {
+    double area; /* bytes x instructions */
+    size_t i;
+} big;
+
+static int cmp_big(const void *pa, const void *pb) {
+    const big *a = pa, *b = pb;
+    if (a->area != b->area) return a->area > b->area ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* Draws the placed tensors as occupancy cells, then the ABR_SVG_OUTLINED
+ * largest of them one by one (svg.h). False when out of memory. */
+static bool draw_aggregated(ab_buf *b, const frame *f, const ab_problem *p, const int64_t *off) {
+    double *occ = ab_alloc_array(ROWS * COLS, sizeof *occ);
+    double *diff = ab_alloc_array(ROWS * (COLS + 1), sizeof *diff);
+    big *v = ab_alloc_array(p->n ? p->n : 1, sizeof *v);
+    bool ok = occ != NULL && diff != NULL && v != NULL;
+    size_t nb = 0;
+    if (ok) {
+        memset(occ, 0, ROWS * COLS * sizeof *occ);
+        memset(diff, 0, ROWS * (COLS + 1) * sizeof *diff);
+        for (size_t i = 0; i < p->n; i++) {
+            if (off[i] == AB_NONE) continue;
+            add_cover(f, &p->t[i], off[i], occ, diff);
+            v[nb++] = (big){(double)p->t[i].size * (double)(p->t[i].end - p->t[i].start + 1), i};
+        }
+        ab_buf_printf(b, "<g class=\"occupancy\" fill=\"#555\">\n");
+        for (size_t r = 0; r < ROWS; r++) {
+            double run = 0, *o = occ + r * COLS, *d = diff + r * (COLS + 1);
+            for (size_t c = 0; c < COLS; c++) run += d[c], o[c] += run;
+            for (size_t c = 0; c < COLS;) {
+                int s = shade(o[c]);
+                size_t e = c + 1;
+                while (e < COLS && shade(o[e]) == s) e++;
+                if (s > 0)
+                    ab_buf_printf(b, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" "
+                                     "height=\"%.0f\" fill-opacity=\"%.3f\"/>\n",
+                                  LEFT + (double)c * CELL, TOP + (double)r * CELL,
+                                  (double)(e - c) * CELL, CELL, (double)s / SHADES);
+                c = e;
+            }
+        }
+        ab_buf_printf(b, "</g>\n");
+        qsort(v, nb, sizeof *v, cmp_big);
+        for (size_t k = 0; k < nb && k < ABR_SVG_OUTLINED; k++)
+            draw_tensor(b, f, &p->t[v[k].i], off[v[k].i], v[k].i);
+    }
+    ab_free(occ);
+    ab_free(diff);
+    ab_free(v);
+    return ok;
+}
+
 /* "6144 B (6 KiB)"; "45 B" below a KiB. */
 static void put_size(ab_buf *b, int64_t v) {
     ab_buf_printf(b, "%lld B", (long long)v);
@@ -309,13 +426,20 @@ ab_status abr_svg_plan(ab_buf *b, const ab_problem *p, const ab_plan *pl, int64_
         ab_buf_printf(b, ", lower bound ");
         put_size(b, lower_bound);
     }
+    if (p->n > ABR_SVG_DETAIL_MAX)
+        ab_buf_printf(b, "; aggregated: %d px cells, darker = fuller; the %d largest tensors "
+                         "drawn", ABR_SVG_CELL, ABR_SVG_OUTLINED);
     ab_buf_printf(b, "</text>\n");
     draw_axes(b, &f);
     int64_t peak_t, peak;
     if (!draw_profile(b, &f, p, &peak_t, &peak, false)) b->oom = true;
     draw_peak_band(b, &f, peak_t);
-    for (size_t i = 0; i < p->n; i++)
-        if (off[i] != AB_NONE) draw_tensor(b, &f, &p->t[i], off[i], i);
+    if (p->n > ABR_SVG_DETAIL_MAX) {
+        if (!draw_aggregated(b, &f, p, off)) b->oom = true;
+    } else {
+        for (size_t i = 0; i < p->n; i++)
+            if (off[i] != AB_NONE) draw_tensor(b, &f, &p->t[i], off[i], i);
+    }
     if (p->n <= ABR_SVG_PAIRWISE_MAX) {
         for (size_t i = 0; i < p->n; i++)
             for (size_t j = i + 1; j < p->n; j++)
@@ -325,9 +449,10 @@ ab_status abr_svg_plan(ab_buf *b, const ab_problem *p, const ab_plan *pl, int64_
         if (overlap_a < p->n && overlap_b < p->n && off[overlap_a] != AB_NONE &&
             off[overlap_b] != AB_NONE)
             draw_overlap(b, &f, p, off, overlap_a, overlap_b);
-        ab_buf_printf(b, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\" fill=\"red\">over %d "
-                         "tensors: only the checker's first overlap is drawn</text>\n",
-                      LEFT + W / 2, 38.0, ABR_SVG_PAIRWISE_MAX);
+        ab_buf_printf(b, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\" fill=\"red\" "
+                         "text-anchor=\"end\">over %d tensors: only the checker's first "
+                         "overlap is drawn</text>\n",
+                      LEFT + W, TOP + H + 32, ABR_SVG_PAIRWISE_MAX);
     }
     bool ok = draw_profile(b, &f, p, &peak_t, &peak, true);
     draw_peak(b, &f, peak_t, peak);

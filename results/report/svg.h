@@ -17,6 +17,18 @@
  * (overlap_a, overlap_b) is drawn (pass AB_NO_TENSOR for none) and the
  * picture says so. Returns AB_ENOMEM when b ran out of memory. */
 #define ABR_SVG_PAIRWISE_MAX 4000
+
+/* Above ABR_SVG_DETAIL_MAX placed tensors the picture is aggregated, so its
+ * size stays bounded (some hundred KB) however many tensors there are: the
+ * plot is cut into ABR_SVG_CELL x ABR_SVG_CELL px cells, each filled by how
+ * much of it tensors cover (8 shades, darker = fuller; runs of a shade along
+ * a row are one rectangle), the ABR_SVG_OUTLINED largest tensors (by bytes x
+ * instructions) are drawn over it one by one with their names, and the
+ * live-bytes profile keeps per pixel column its value on entry, its highest,
+ * its lowest and its value on exit. The picture says so in its subtitle. */
+#define ABR_SVG_DETAIL_MAX 2000
+#define ABR_SVG_CELL 6
+#define ABR_SVG_OUTLINED 40
 ab_status abr_svg_plan(ab_buf *b, const ab_problem *p, const ab_plan *pl, int64_t lower_bound,
                        const char *title, size_t overlap_a, size_t overlap_b, ab_error *err);
 
