@@ -389,6 +389,7 @@ typedef struct fast {
     size_t n, pos, cap;
     char *txt;
     size_t tn, tcap;
+    bool oom; /* an allocation failed (not a reason to give up) */
 } fast;
 
 static bool fs_plain_char(unsigned char c) {
@@ -400,11 +401,16 @@ static bool fs_alnum(unsigned char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
+static bool fs_oom(fast *f) {
+    f->oom = true;
+    return false;
+}
+
 static bool fs_push(fast *f, evk kind, bool plain, int col, const char *text, size_t len) {
-    if (!ab_grow((void **)&f->v, &f->cap, f->n + 1, sizeof *f->v)) return false;
+    if (!ab_grow((void **)&f->v, &f->cap, f->n + 1, sizeof *f->v)) return fs_oom(f);
     ev e = {.kind = kind, .plain = plain, .at = {f->line, col}};
     if (kind == EV_SCALAR) {
-        if (!ab_grow((void **)&f->txt, &f->tcap, f->tn + len + 1, 1)) return false;
+        if (!ab_grow((void **)&f->txt, &f->tcap, f->tn + len + 1, 1)) return fs_oom(f);
         e.ref = f->tn;
         e.len = len;
         if (text != NULL) memcpy(f->txt + f->tn, text, len);
@@ -448,7 +454,7 @@ static bool fs_scalar(fast *f, fline *l) {
                     break;
                 }
             }
-            if (!ab_grow((void **)&f->txt, &f->tcap, f->tn + 2, 1)) return false;
+            if (!ab_grow((void **)&f->txt, &f->tcap, f->tn + 2, 1)) return fs_oom(f);
             f->txt[f->tn++] = (char)ch;
             c++;
         }
@@ -700,7 +706,7 @@ static ab_status give_up(src *s) {
 static ab_status src_next(src *s, ev *e) {
     fast *f = s->fast;
     if (f != NULL) {
-        if (f->pos == f->n && !fast_fill(f)) return give_up(s);
+        if (f->pos == f->n && !fast_fill(f)) return f->oom ? nomem(s->err, s->file) : give_up(s);
         *e = f->v[f->pos++];
         return AB_OK;
     }
@@ -1828,8 +1834,8 @@ static ab_status load_once(const char *file, const char *buf, size_t len, bool u
 
 /* Loads text (not NUL-terminated; len bytes) into the initialised *p: first
  * through the fast path (see above) when the text has no alias, and when that
- * fails for any reason, again from the start through libyaml, whose load
- * makes every message. */
+ * fails for any reason but memory, again from the start through libyaml,
+ * whose load makes every message. */
 _Atomic bool abh_suite_fast_enabled = true;
 _Atomic unsigned long abh_suite_fast_loads;
 
@@ -1838,10 +1844,9 @@ static ab_status load_text(const char *file, const char *buf, size_t len, ab_pro
     if (memchr(buf, '*', len) != NULL) {
         TRY(count_aliases(file, buf, len, err));
     } else if (abh_suite_fast_enabled) {
-        if (load_once(file, buf, len, true, p, err) == AB_OK) {
-            abh_suite_fast_loads++;
-            return AB_OK;
-        }
+        ab_status st = load_once(file, buf, len, true, p, err);
+        if (st == AB_OK) abh_suite_fast_loads++;
+        if (st == AB_OK || st == AB_ENOMEM) return st;
         ab_problem_free(p);
         ab_error_clear(err);
     }
