@@ -23,7 +23,7 @@ static const char *const fast_docs[] = {
     "  - {name: \"x y\", shape: [1, 224, 224, 3], dtype: int8, start: 0, end: 3, align: 64}\n"
     "  - {name: 'q', size: 100, start: 2, end: 5, kind: input, offset: 128}\n"
     "\n# a comment line\n  # an indented one\n"
-    "  - { name: z ,  size: 7, start: 0, end: 0, stride_align: 4, shape: [2, 3], dtype: int8 }   \n"
+    "  - { name: z ,  size: 8, start: 0, end: 0, stride_align: 4, shape: [2, 3], dtype: int8 }   \n"
     "expect:\n  lower_bound: 64\n  optimum: 200\n",
     "# leading comment\n\nsuite: random-n=3\ncapacity: 4096\nio: workspace\ntensors: []\n",
     "suite: p\npools: [{name: fast, size: 256}, {name: slow}]\ntensors:\n"
@@ -54,7 +54,7 @@ static const char *const base_doc =
     "- {name: b, shape: [1, 8, 8, 3], dtype: int8, start: 1, end: 2, align: 32}\n"
     "- {name: 'c', size: 100, start: 2, end: 5, kind: input, offset: 128}\n"
     "# comment\n"
-    "- {name: d, size: 7, start: 0, end: 0, stride_align: 4, shape: [2, 3], dtype: int8}\n"
+    "- {name: d, size: 8, start: 0, end: 0, stride_align: 4, shape: [2, 3], dtype: int8}\n"
     "expect:\n  lower_bound: 64\n  optimum: 300\n";
 
 /* Loads text through the fast path (when enabled) or libyaml only. */
@@ -68,7 +68,7 @@ static ab_status load(const char *text, size_t len, bool fast, ab_problem *p, ab
 
 /* Both loads of text end alike: the status, the message, or the problem
  * (its canonical text and every tensor's line). */
-static void assert_same(const char *text, size_t len) {
+static int assert_same(const char *text, size_t len) {
     ab_problem a, b;
     ab_error ea, eb;
     ab_status sa = load(text, len, true, &a, &ea);
@@ -76,7 +76,7 @@ static void assert_same(const char *text, size_t len) {
     cr_assert_eq(sa, sb, "status %d (fast) vs %d (libyaml) on:\n%.*s", sa, sb, (int)len, text);
     if (sa != AB_OK) {
         cr_assert_str_eq(ea.msg, eb.msg, "messages differ on:\n%.*s", (int)len, text);
-        return;
+        return 0;
     }
     ab_buf ra = {0}, rb = {0};
     ab_error e;
@@ -93,6 +93,7 @@ static void assert_same(const char *text, size_t len) {
     ab_buf_free(&rb);
     ab_problem_free(&a);
     ab_problem_free(&b);
+    return 1;
 }
 
 Test(suite_fast, taken_on_the_subset_and_same_as_libyaml) {
@@ -149,7 +150,8 @@ Test(suite_fast, mutations_end_alike) {
     char *text = malloc(blen * 2 + 8);
     cr_assert_not_null(text);
     uint64_t rng = 0x9e3779b97f4a7c15u;
-    int cases = abt_cases(1500, 20000);
+    int cases = abt_cases(1500, 20000), loaded = 0;
+    unsigned long before = abh_suite_fast_loads;
     for (int c = 0; c < cases; c++) {
         memcpy(text, base_doc, blen + 1);
         size_t len = blen;
@@ -175,9 +177,15 @@ Test(suite_fast, mutations_end_alike) {
             }
             }
         }
-        assert_same(text, len);
+        loaded += assert_same(text, len);
     }
     free(text);
+    /* both ends were exercised: mutants that load (most through the fast
+     * path) and mutants that fail */
+    unsigned long fast = abh_suite_fast_loads - before;
+    cr_assert(loaded >= cases / 50 && loaded <= cases - cases / 50, "%d of %d loaded", loaded,
+              cases);
+    cr_assert(fast >= (unsigned long)loaded / 4, "%lu of %d loads were fast", fast, loaded);
 }
 
 /* The writer's output at some size: the fast path reads it, as libyaml does. */
