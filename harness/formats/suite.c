@@ -392,10 +392,25 @@ typedef struct fast {
     bool oom; /* an allocation failed (not a reason to give up) */
 } fast;
 
-static bool fs_plain_char(unsigned char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '.' || c == '/' || c == '+' || c == '=' || c == '-' || c == '~';
-}
+/* The characters of the fast path's plain scalars: letters, digits, _./+=-~ */
+static const bool fs_plain_table[256] = {
+    ['_'] = true, ['.'] = true, ['/'] = true, ['+'] = true, ['='] = true, ['-'] = true,
+    ['~'] = true,
+    ['0'] = true, ['1'] = true, ['2'] = true, ['3'] = true, ['4'] = true, ['5'] = true,
+    ['6'] = true, ['7'] = true, ['8'] = true, ['9'] = true,
+    ['a'] = true, ['b'] = true, ['c'] = true, ['d'] = true, ['e'] = true, ['f'] = true,
+    ['g'] = true, ['h'] = true, ['i'] = true, ['j'] = true, ['k'] = true, ['l'] = true,
+    ['m'] = true, ['n'] = true, ['o'] = true, ['p'] = true, ['q'] = true, ['r'] = true,
+    ['s'] = true, ['t'] = true, ['u'] = true, ['v'] = true, ['w'] = true, ['x'] = true,
+    ['y'] = true, ['z'] = true,
+    ['A'] = true, ['B'] = true, ['C'] = true, ['D'] = true, ['E'] = true, ['F'] = true,
+    ['G'] = true, ['H'] = true, ['I'] = true, ['J'] = true, ['K'] = true, ['L'] = true,
+    ['M'] = true, ['N'] = true, ['O'] = true, ['P'] = true, ['Q'] = true, ['R'] = true,
+    ['S'] = true, ['T'] = true, ['U'] = true, ['V'] = true, ['W'] = true, ['X'] = true,
+    ['Y'] = true, ['Z'] = true,
+};
+
+static bool fs_plain_char(unsigned char c) { return fs_plain_table[c]; }
 
 static bool fs_alnum(unsigned char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
@@ -886,6 +901,7 @@ static void show_text(const char *text, size_t len, char *out, size_t cap) {
 static bool is_null(const ev *e) {
     if (e->kind != EV_SCALAR || !e->plain) return false;
     const char *t = e->text;
+    if (e->len > 0 && t[0] != '~' && t[0] != 'n' && t[0] != 'N') return false; /* most scalars */
     return e->len == 0 || strcmp(t, "~") == 0 || strcmp(t, "null") == 0 || strcmp(t, "Null") == 0 ||
            strcmp(t, "NULL") == 0;
 }
