@@ -3,7 +3,8 @@
  * it is taken on the writer's kind of text, and every load, good or bad, ends
  * exactly as the libyaml load does (the same problem, tensor lines included,
  * or the same status and message), on hand-written documents in and out of
- * its subset and on random mutations of them.
+ * its subset and on random mutations of them. Also core's ab_find_duplicate,
+ * which the suite and MiniMalloc loaders check names with.
  */
 #include <criterion/criterion.h>
 
@@ -209,4 +210,37 @@ Test(suite_fast, generated_suites_round_trip) {
         ab_buf_free(&b);
         ab_problem_free(&g);
     }
+}
+
+/* ---- ab_find_duplicate (core/ab.c) ------------------------------------------ */
+
+static const char *nth(const void *ctx, size_t i) { return ((const char *const *)ctx)[i]; }
+
+Test(find_duplicate, first_repeat_as_brute_force_finds_it) {
+    enum { N = 3000 };
+    char **names = calloc(N, sizeof *names);
+    cr_assert_not_null(names);
+    uint64_t rng = 12345;
+    int cases = abt_cases(40, 400);
+    for (int c = 0; c < cases; c++) {
+        size_t n = 1 + (size_t)c * 73 % N;
+        for (size_t i = 0; i < n; i++) {
+            rng = rng * 6364136223846793005u + 1442695040888963407u;
+            names[i] = malloc(24);
+            cr_assert_not_null(names[i]);
+            /* mostly distinct; a small alphabet on some cases makes repeats */
+            unsigned long v = c % 3 == 0 ? (unsigned long)(rng >> 40) % (n * 4 + 1) : (unsigned long)i;
+            snprintf(names[i], 24, "t%lu", v);
+        }
+        size_t a = 99, b = 99, ea = 0, eb = 0;
+        bool want = false;
+        for (size_t i = 0; i < n && !want; i++)
+            for (size_t j = 0; j < i && !want; j++)
+                if (strcmp(names[i], names[j]) == 0) ea = j, eb = i, want = true;
+        int got = ab_find_duplicate(n, nth, names, &a, &b);
+        cr_assert_eq(got, want ? 1 : 0, "case %d (n %zu)", c, n);
+        if (want) cr_assert(a == ea && b == eb, "case %d: %zu, %zu vs %zu, %zu", c, a, b, ea, eb);
+        for (size_t i = 0; i < n; i++) free(names[i]);
+    }
+    free(names);
 }
