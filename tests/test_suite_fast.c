@@ -8,6 +8,8 @@
  */
 #include <criterion/criterion.h>
 
+#include <dirent.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +212,37 @@ Test(suite_fast, generated_suites_round_trip) {
         ab_buf_free(&b);
         ab_problem_free(&g);
     }
+}
+
+/* Every suite shipped in suites/ and tests/data/suite loads alike both ways
+ * (and how many took the fast path is at least one: the examples are of the
+ * writer's kind). */
+Test(suite_fast, shipped_suites_load_alike) {
+    const char *dirs[] = {"suites/examples", "suites/generated", "suites/models", "suites/peers",
+                          "tests/data/suite"};
+    unsigned long before = abh_suite_fast_loads;
+    int files = 0;
+    for (size_t d = 0; d < sizeof dirs / sizeof *dirs; d++) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", abt_src(dirs[d]));
+        DIR *h = opendir(dir);
+        if (h == NULL) continue;
+        for (struct dirent *e; (e = readdir(h)) != NULL;) {
+            size_t n = strlen(e->d_name);
+            if (n < 5 || strcmp(e->d_name + n - 5, ".yaml") != 0) continue;
+            char path[8192];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            size_t len = 0;
+            char *text = abt_slurp(path, &len);
+            cr_assert_not_null(text, "%s", path);
+            assert_same(text, len);
+            free(text);
+            files++;
+        }
+        closedir(h);
+    }
+    cr_assert_gt(files, 5);
+    cr_assert_gt(abh_suite_fast_loads, before);
 }
 
 /* ---- ab_find_duplicate (core/ab.c) ------------------------------------------ */
