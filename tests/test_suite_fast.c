@@ -245,6 +245,24 @@ Test(suite_fast, shipped_suites_load_alike) {
     cr_assert_gt(abh_suite_fast_loads, before);
 }
 
+/* A line of more events than the fast path holds goes to libyaml, and loads. */
+Test(suite_fast, a_very_long_line_goes_to_libyaml) {
+    ab_buf b = {0};
+    ab_buf_printf(&b, "suite: long\ntensors: [");
+    for (int i = 0; i < 10000; i++)
+        ab_buf_printf(&b, "%s{name: t%d, size: 16, start: %d, end: %d}", i ? ", " : "", i, i, i + 1);
+    ab_buf_printf(&b, "]\n");
+    cr_assert_not(b.oom);
+    ab_problem p;
+    ab_error err;
+    unsigned long before = abh_suite_fast_loads;
+    cr_assert_eq(load(b.s, b.n, true, &p, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(p.n, 10000);
+    cr_assert_eq(abh_suite_fast_loads, before, "a 110,000-event line took the fast path");
+    ab_problem_free(&p);
+    ab_buf_free(&b);
+}
+
 /* ---- ab_find_duplicate (core/ab.c) ------------------------------------------ */
 
 static const char *nth(const void *ctx, size_t i) { return ((const char *const *)ctx)[i]; }

@@ -380,7 +380,9 @@ static int replay_next(src *s, ev *e) {
 
 enum { FS_START, FS_TOP, FS_SEQ, FS_MAP, FS_DONE };
 
-#define FAST_MAX_DEPTH 8 /* nested flow collections on one line */
+#define FAST_MAX_DEPTH 8       /* nested flow collections on one line */
+#define FAST_MAX_EVENTS 65536  /* events of one line (a longer line goes to libyaml, which
+                                  streams it instead of holding its events) */
 
 /* The events of one line, their texts in txt (offsets in ev.ref until the
  * line is complete, then pointers). */
@@ -425,6 +427,7 @@ static bool fs_oom(fast *f) {
 }
 
 static bool fs_push(fast *f, evk kind, bool plain, int col, const char *text, size_t len) {
+    if (f->n >= FAST_MAX_EVENTS) return false;
     if (!ab_grow((void **)&f->v, &f->cap, f->n + 1, sizeof *f->v)) return fs_oom(f);
     ev e = {.kind = kind, .plain = plain, .at = {f->line, col}};
     if (kind == EV_SCALAR) {
