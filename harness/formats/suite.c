@@ -1025,6 +1025,7 @@ static ab_status map_key(ld *L, const ev *k, const fld *where, const char *const
                          keyset *ks, int *idx) {
     if (k->kind != EV_SCALAR) return fail(L, k->at, where, "expected a key, got %s", GOT(k));
     for (size_t i = 0; i < n; i++) {
+        if (keys[i][0] != k->text[0]) continue; /* both NUL-terminated: cheap first */
         if (strlen(keys[i]) != k->len || memcmp(keys[i], k->text, k->len) != 0) continue;
         if (ks->seen & (1u << i))
             return fail(L, k->at, where, "duplicate key '%s' (first at line %d)", keys[i],
