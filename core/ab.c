@@ -149,3 +149,54 @@ uint64_t ab_fnv1a(uint64_t h, const void *buf, size_t len) {
     }
     return h;
 }
+
+/* Open addressing over 2^bits slots of 64 bits: the hash's high 32 bits, then
+ * the index + 1 (0 is an empty slot); the slot comes from the hash's low bits,
+ * mixed (FNV-1a's low bits alone cluster on names like t0, t1, ...). Strings
+ * are hashed a batch ahead and their slots prefetched: a large set misses the
+ * cache on nearly every first probe. */
+#define DUP_BATCH 16
+
+int ab_find_duplicate(size_t n, const char *(*str)(const void *ctx, size_t i), const void *ctx,
+                      size_t *a, size_t *b) {
+    if (n >= UINT32_MAX) return -1;
+    size_t cap = 16;
+    int bits = 4;
+    while (cap < 2 * n + 1) {
+        cap *= 2;
+        bits++;
+    }
+    uint64_t *slot = ab_calloc(cap, sizeof *slot);
+    if (slot == NULL) return -1;
+    int found = 0;
+    uint64_t hash[DUP_BATCH];
+    for (size_t i0 = 0; i0 < n && !found; i0 += DUP_BATCH) {
+        size_t m = n - i0 < DUP_BATCH ? n - i0 : DUP_BATCH;
+        for (size_t q = 0; q < m; q++) {
+            const char *s = str(ctx, i0 + q);
+            hash[q] = ab_fnv1a(AB_FNV_OFFSET, s, strlen(s));
+#if defined(__GNUC__)
+            __builtin_prefetch(&slot[(size_t)((hash[q] * UINT64_C(0x9e3779b97f4a7c15)) >>
+                                              (64 - bits))]);
+#endif
+        }
+        for (size_t q = 0; q < m && !found; q++) {
+            size_t i = i0 + q;
+            uint64_t h = hash[q], tag = h & UINT64_C(0xffffffff00000000);
+            size_t k = (size_t)((h * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - bits));
+            for (; slot[k] != 0; k = (k + 1) & (cap - 1)) {
+                size_t j = (size_t)(slot[k] & 0xffffffffu) - 1;
+                if ((slot[k] & UINT64_C(0xffffffff00000000)) == tag &&
+                    strcmp(str(ctx, j), str(ctx, i)) == 0) {
+                    *a = j;
+                    *b = i;
+                    found = 1;
+                    break;
+                }
+            }
+            slot[k] = tag | (uint64_t)(i + 1);
+        }
+    }
+    ab_free(slot);
+    return found;
+}

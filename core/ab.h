@@ -93,6 +93,14 @@ size_t ab_count_le(const int64_t *v, size_t n, int64_t x);
 #define AB_FNV_OFFSET UINT64_C(0xcbf29ce484222325)
 uint64_t ab_fnv1a(uint64_t h, const void *buf, size_t len);
 
+/* The first repeated string among str(ctx, 0) .. str(ctx, n - 1), in order:
+ * *b the first index whose string equals an earlier one, *a that earlier one.
+ * Returns 1 when found, 0 when all differ, -1 when out of memory. Hashes (in
+ * a set of 16 bytes per string, freed before it returns) and compares only
+ * strings whose hashes agree. */
+int ab_find_duplicate(size_t n, const char *(*str)(const void *ctx, size_t i), const void *ctx,
+                      size_t *a, size_t *b);
+
 /* true when v is a power of two (1, 2, 4, ...). */
 static inline bool ab_is_pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 

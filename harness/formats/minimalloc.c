@@ -207,6 +207,10 @@ static ab_status read_rows(csv *c, ab_problem *p, ab_error *err) {
     return st;
 }
 
+static const char *tensor_name(const void *ctx, size_t i) {
+    return ((const ab_problem *)ctx)->t[i].name;
+}
+
 ab_status abh_minimalloc_load(const char *path, ab_problem *p, bool *had_offsets, ab_error *err) {
     ab_problem_init(p);
     csv c = {.path = path};
@@ -214,12 +218,12 @@ ab_status abh_minimalloc_load(const char *path, ab_problem *p, bool *had_offsets
     if (st == AB_OK) st = read_header(&c, false, err);
     if (st == AB_OK) st = read_rows(&c, p, err);
     if (st == AB_OK && p->n == 0) st = ab_fail(err, AB_EINPUT, "%s: no buffers", path);
-    ab_names *names = NULL;
     size_t a = 0, b = 0;
-    if (st == AB_OK && ab_names_build(p, &names, &a, &b, err) != AB_OK)
+    int dup = st == AB_OK ? ab_find_duplicate(p->n, tensor_name, p, &a, &b) : 0;
+    if (dup < 0) st = ab_fail(err, AB_ENOMEM, "%s: out of memory", path);
+    if (dup > 0)
         st = ab_fail(err, AB_EINPUT, "%s:%d: id: '%s' again (first on line %d)", path,
                      p->t[b].line, p->t[b].name, p->t[a].line);
-    ab_names_free(names);
     if (st == AB_OK) {
         p->name = name_from_path(path, &p->capacity);
         p->source = ab_strdup(path);

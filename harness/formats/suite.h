@@ -85,4 +85,9 @@ ab_status abh_suite_write(const ab_problem *p, const char *path, ab_error *err);
  * comments and layout of the source file do not change it). */
 ab_status abh_suite_render(const ab_problem *p, ab_buf *b, ab_error *err);
 
+/* For tests of the loader's fast path (see suite.c): whether loads try it
+ * (true unless a test turns it off) and how many loads it made whole. */
+extern _Atomic bool abh_suite_fast_enabled;
+extern _Atomic unsigned long abh_suite_fast_loads;
+
 #endif
