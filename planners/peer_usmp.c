@@ -400,6 +400,55 @@ typedef struct undo_ent {
     int pool;
 } undo_ent;
 
+/* A placed tensor by joint offset, ties by index. */
+typedef struct jkey {
+    int64_t at;
+    size_t i;
+} jkey;
+
+static bool jkey_less(const jkey *a, const jkey *b) {
+    return a->at != b->at ? a->at < b->at : a->i < b->i;
+}
+
+/* Sorts k[0 .. n) by jkey_less (keys are distinct): quicksort on the median
+ * of three, the smaller side first, insertion sort below 16; inlined, since
+ * sorting the conflicts is most of the climb's time. */
+static void jkey_sort(jkey *k, size_t n) {
+    while (n > 16) {
+        size_t mid = n / 2;
+        jkey t;
+        if (jkey_less(&k[mid], &k[0])) { t = k[mid]; k[mid] = k[0]; k[0] = t; }
+        if (jkey_less(&k[n - 1], &k[0])) { t = k[n - 1]; k[n - 1] = k[0]; k[0] = t; }
+        if (jkey_less(&k[n - 1], &k[mid])) { t = k[n - 1]; k[n - 1] = k[mid]; k[mid] = t; }
+        jkey pivot = k[mid];
+        size_t i = 0, j = n - 1;
+        for (;;) {
+            while (jkey_less(&k[i], &pivot)) i++;
+            while (jkey_less(&pivot, &k[j])) j--;
+            if (i >= j) break;
+            t = k[i]; k[i] = k[j]; k[j] = t;
+            i++;
+            j--;
+        }
+        /* k[0 .. j] <= pivot <= k[j + 1 .. n) */
+        size_t left = j + 1;
+        if (left < n - left) {
+            jkey_sort(k, left);
+            k += left;
+            n -= left;
+        } else {
+            jkey_sort(k + left, n - left);
+            n = left;
+        }
+    }
+    for (size_t a = 1; a < n; a++) {
+        jkey t = k[a];
+        size_t b = a;
+        for (; b > 0 && jkey_less(&t, &k[b - 1]); b--) k[b] = k[b - 1];
+        k[b] = t;
+    }
+}
+
 /* The hill climb's state beyond the shared one.
  *
  * Incremental attempts. An attempt places the tensors by first fit in the
@@ -422,7 +471,8 @@ typedef struct climb {
     int64_t *loc_best;   /* the accepted placement */
     int *pool_best;
     size_t nmissing;     /* free tensors in no pool (no room) */
-    size_t *busy;        /* scratch: placed conflicts of one tensor */
+    size_t *busy;        /* scratch: tensors at the top of their pool */
+    jkey *keys;          /* scratch: placed conflicts of one tensor */
     size_t *lvl1, nlvl1; /* neighbours of the chosen tensor, by position */
     size_t *lvl2, *cum2, ndist2, nlvl2; /* conflicts of those placed before them: distinct,
                                            by position, with cumulative repeats; nlvl2 with
@@ -437,16 +487,6 @@ typedef struct climb {
     bool logging;        /* record changes (not in the first attempt) */
     int64_t high[AB_MAX_POOLS];
 } climb;
-
-/* Placed tensors by joint offset, ties by index; ctx is the usmp state. */
-static int by_joint(const void *pa, const void *pb, const void *ctx) {
-    const usmp *u = ctx;
-    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    int64_t x = u->base[u->pool[a]] + u->loc[a];
-    int64_t y = u->base[u->pool[b]] + u->loc[b];
-    if (x != y) return x < y ? -1 : 1;
-    return (a > b) - (a < b);
-}
 
 /* Tensors by position in the order; ctx is the positions (climb.pos). */
 static int by_pos(const void *pa, const void *pb, const void *ctx) {
@@ -464,9 +504,9 @@ static ab_status climb_place(climb *c, size_t b, bool *changed, ab_error *err) {
     for (size_t e = c->g.first[b]; e < c->g.first[b + 1]; e++) {
         size_t x = c->g.adj[e];
         if (c->pos[x] == SIZE_MAX || c->pos[x] < c->pos[b])
-            if (u->pool[x] >= 0) c->busy[nb++] = x;
+            if (u->pool[x] >= 0) c->keys[nb++] = (jkey){u->base[u->pool[x]] + u->loc[x], x};
     }
-    ab_sort(c->busy, nb, sizeof *c->busy, by_joint, u);
+    jkey_sort(c->keys, nb);
     int64_t cand[AB_MAX_POOLS];
     bool alive[AB_MAX_POOLS];
     for (size_t k = 0; k < u->npool; k++) {
@@ -474,7 +514,7 @@ static ab_status climb_place(climb *c, size_t b, bool *changed, ab_error *err) {
         alive[k] = fits(u, k, 0, t->size);
     }
     for (size_t j = 0; j < nb; j++) {
-        size_t x = c->busy[j], k = (size_t)u->pool[x];
+        size_t x = c->keys[j].i, k = (size_t)u->pool[x];
         int64_t next;
         if (!alive[k]) continue;
         if (!aligned_end(u, x, &next) || ab_align_up_ovf(next, t->align, &next) ||
@@ -761,6 +801,7 @@ static void climb_free(climb *c) {
     ab_free(c->loc_best);
     ab_free(c->pool_best);
     ab_free(c->busy);
+    ab_free(c->keys);
     ab_free(c->lvl1);
     ab_free(c->lvl2);
     ab_free(c->cum2);
@@ -787,13 +828,14 @@ static ab_status climb_init(climb *c, const ab_problem *p, int64_t max_pairs, ab
     c->loc_best = ab_calloc(n, sizeof *c->loc_best);
     c->pool_best = ab_calloc(n, sizeof *c->pool_best);
     c->busy = ab_alloc_array(n, sizeof *c->busy);
+    c->keys = ab_alloc_array(n, sizeof *c->keys);
     c->lvl1 = ab_alloc_array(n, sizeof *c->lvl1);
     c->lvl2 = ab_alloc_array(n, sizeof *c->lvl2);
     c->cum2 = ab_alloc_array(n, sizeof *c->cum2);
     c->mult = ab_calloc(n, sizeof *c->mult);
     c->heap = ab_alloc_array(n, sizeof *c->heap);
     c->queued = ab_calloc(n, sizeof *c->queued);
-    if (!c->pos || !c->pos_done || !c->loc_best || !c->pool_best || !c->busy || !c->lvl1 ||
+    if (!c->pos || !c->pos_done || !c->loc_best || !c->pool_best || !c->busy || !c->keys || !c->lvl1 ||
         !c->lvl2 || !c->cum2 || !c->mult || !c->heap || !c->queued)
         return ab_fail(err, AB_ENOMEM, "out of memory in the hill climb");
     for (size_t i = 0; i < p->n; i++) c->pos[i] = c->pos_done[i] = SIZE_MAX;
