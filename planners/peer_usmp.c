@@ -457,8 +457,9 @@ static void jkey_sort(jkey *k, size_t n) {
  * the placement of the new order is the placement of the order it was last
  * made for (pos_done), re-placing only: every tensor whose position changed,
  * every conflict of one that a changed position crossed, and, transitively,
- * every later conflict of a tensor whose place changed, in order of position
- * (a heap). That is the full re-plan's placement, tensor for tensor. A
+ * every later conflict of a tensor whose place changed, unless its old and
+ * new places both lie where the later one's first fit passes over them
+ * (passes_over), in order of position (a heap). That is the full re-plan's placement, tensor for tensor. A
  * rejected attempt is undone from its log. */
 typedef struct climb {
     usmp u;              /* the placement of the current attempt (loc, pool) */
@@ -597,6 +598,40 @@ static void queue_later(climb *c, size_t b, size_t from) {
     }
 }
 
+/* true when tensor b at (pool, loc) (pool -1: in none) among the placed
+ * conflicts of tensor x, placed, cannot change x's first fit: the scan by
+ * offset only rises past a conflict that starts below the top of x's place,
+ * so one in x's pool that starts at or above it, and whose end leaves room
+ * for x under the pool's limit, is passed over wherever it comes in the
+ * scan; one in a later pool does not touch x's pool. Anything else (an
+ * earlier pool, which it may close or open; an offset that may overflow)
+ * says false, and x is placed again. */
+static bool passes_over(const climb *c, size_t x, size_t b, int pool, int64_t loc) {
+    const usmp *u = &c->u;
+    const ab_tensor *t = &u->p->t[x], *tb = &u->p->t[b];
+    int64_t next;
+    if (pool < 0) return true;
+    if (pool < u->pool[x]) return false;
+    if (ab_add_ovf(loc, tb->size, &next) || ab_align_up_ovf(next, tb->align, &next) ||
+        ab_align_up_ovf(next, t->align, &next) || ab_add_ovf(next, t->size, &(int64_t){0}))
+        return false;
+    if (pool > u->pool[x]) return true;
+    return loc >= u->loc[x] + t->size && fits(u, (size_t)pool, next, t->size);
+}
+
+/* Queues the conflicts of tensor b at positions after b's whose place its
+ * move from (pool, loc) may change. */
+static void queue_affected(climb *c, size_t b, int pool, int64_t loc) {
+    for (size_t e = c->g.first[b]; e < c->g.first[b + 1]; e++) {
+        size_t x = c->g.adj[e];
+        if (c->pos[x] == SIZE_MAX || c->pos[x] <= c->pos[b] || c->queued[x]) continue;
+        if (c->u.pool[x] >= 0 && passes_over(c, x, b, pool, loc) &&
+            passes_over(c, x, b, c->u.pool[b], c->u.loc[b]))
+            continue;
+        heap_push(c, x);
+    }
+}
+
 /* One attempt over the current order: the first one places every tensor,
  * later ones re-place what the moves since changed (see climb). *no_room
  * when some tensor is in no pool. */
@@ -627,8 +662,10 @@ static ab_status climb_attempt(climb *c, bool first, bool *no_room, ab_error *er
         c->nmoved = 0;
         while (st == AB_OK && c->nheap > 0) {
             size_t b = heap_pop(c);
+            int pool = c->u.pool[b];
+            int64_t loc = c->u.loc[b];
             st = climb_place(c, b, &changed, err);
-            if (st == AB_OK && changed) queue_later(c, b, c->pos[b]);
+            if (st == AB_OK && changed) queue_affected(c, b, pool, loc);
         }
         while (c->nheap > 0) heap_pop(c); /* after an error */
     }
