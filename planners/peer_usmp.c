@@ -456,11 +456,12 @@ static void jkey_sort(jkey *k, size_t n) {
  * places of its conflicts at positions before r (and the fixed tensors). So
  * the placement of the new order is the placement of the order it was last
  * made for (pos_done), re-placing only: every tensor whose position changed,
- * every conflict of one that a changed position crossed, and, transitively,
- * every later conflict of a tensor whose place changed, unless its old and
- * new places both lie where the later one's first fit passes over them
- * (passes_over), in order of position (a heap). That is the full re-plan's placement, tensor for tensor. A
- * rejected attempt is undone from its log. */
+ * every conflict that one crossed unless its place lies where the conflict's
+ * first fit passes over it (passes_over), and, transitively, every later
+ * conflict of a tensor whose place changed unless its old and new places
+ * both lie where the later one's first fit passes over them; in order of
+ * position (a heap). That is the full re-plan's placement, tensor for
+ * tensor. A rejected attempt is undone from its log. */
 typedef struct climb {
     usmp u;              /* the placement of the current attempt (loc, pool) */
     graph g;
@@ -590,13 +591,6 @@ static size_t heap_pop(climb *c) {
     return top;
 }
 
-/* Queues the conflicts of tensor b at positions after from. */
-static void queue_later(climb *c, size_t b, size_t from) {
-    for (size_t e = c->g.first[b]; e < c->g.first[b + 1]; e++) {
-        size_t x = c->g.adj[e];
-        if (c->pos[x] != SIZE_MAX && c->pos[x] > from) heap_push(c, x);
-    }
-}
 
 /* true when tensor b at (pool, loc) (pool -1: in none) among the placed
  * conflicts of tensor x, placed, cannot change x's first fit: the scan by
@@ -617,6 +611,21 @@ static bool passes_over(const climb *c, size_t x, size_t b, int pool, int64_t lo
         return false;
     if (pool > u->pool[x]) return true;
     return loc >= u->loc[x] + t->size && fits(u, (size_t)pool, next, t->size);
+}
+
+/* Queues the conflicts of tensor b, which moved between positions lo and hi
+ * (its place as yet unchanged), that it crossed and whose first fit it may
+ * touch: a conflict before lo or after hi has b on the same side as before
+ * (after hi, b's change of place, if any, is seen when b is placed again),
+ * and one that moved itself is queued anyway. */
+static void queue_crossed(climb *c, size_t b, size_t lo, size_t hi) {
+    for (size_t e = c->g.first[b]; e < c->g.first[b + 1]; e++) {
+        size_t x = c->g.adj[e];
+        if (c->pos[x] == SIZE_MAX || c->pos[x] <= lo || c->pos[x] >= hi || c->queued[x])
+            continue;
+        if (c->u.pool[x] >= 0 && passes_over(c, x, b, c->u.pool[b], c->u.loc[b])) continue;
+        heap_push(c, x);
+    }
 }
 
 /* Queues the conflicts of tensor b at positions after b's whose place its
@@ -657,7 +666,7 @@ static ab_status climb_attempt(climb *c, bool first, bool *no_room, ab_error *er
             c->undo_pos[c->nundo_pos++] = was;
             c->pos_done[b] = now;
             heap_push(c, b);
-            queue_later(c, b, was < now ? was : now);
+            queue_crossed(c, b, was < now ? was : now, was < now ? now : was);
         }
         c->nmoved = 0;
         while (st == AB_OK && c->nheap > 0) {
