@@ -449,6 +449,18 @@ static void jkey_sort(jkey *k, size_t n) {
     }
 }
 
+/* The chain of a tensor's first fit: the conflicts, in order of the scan,
+ * that made it rise, each with where it rose to. Kept when at most
+ * CHAIN_CAP long (CHAIN_NONE otherwise, or after a rejected attempt), it
+ * tells whether a conflict's place can change the tensor's own (chain_noop). */
+#define CHAIN_CAP 32
+#define CHAIN_NONE 255
+typedef struct chain_ent {
+    int64_t loc;  /* the conflict's offset in the pool */
+    int64_t cand; /* where the tensor rose to past it */
+    size_t i;     /* the conflict */
+} chain_ent;
+
 /* The hill climb's state beyond the shared one.
  *
  * Incremental attempts. An attempt places the tensors by first fit in the
@@ -487,6 +499,9 @@ typedef struct climb {
     size_t nundo, capundo;
     size_t *undo_pos, nundo_pos, capundo_pos; /* pairs (tensor, old pos_done) */
     bool logging;        /* record changes (not in the first attempt) */
+    chain_ent *chain;    /* per tensor: CHAIN_CAP entries from tensor x CHAIN_CAP */
+    uint8_t *nchain;     /* per tensor: entries of its chain, or CHAIN_NONE */
+    chain_ent *scratch;  /* the chain of the tensor being placed, before it is kept */
     int64_t high[AB_MAX_POOLS];
 } climb;
 
@@ -511,6 +526,7 @@ static ab_status climb_place(climb *c, size_t b, bool *changed, ab_error *err) {
     jkey_sort(c->keys, nb);
     int64_t cand[AB_MAX_POOLS];
     bool alive[AB_MAX_POOLS];
+    size_t nrose = 0;
     for (size_t k = 0; k < u->npool; k++) {
         cand[k] = 0;
         alive[k] = fits(u, k, 0, t->size);
@@ -524,7 +540,10 @@ static ab_status climb_place(climb *c, size_t b, bool *changed, ab_error *err) {
             return ab_fail(err, AB_EINPUT, "%s: placing '%s': offsets overflow 64 bits", u->who,
                            t->name);
         if (!fits(u, k, next, t->size)) alive[k] = false;
-        else if (next > cand[k] && cand[k] + t->size > u->loc[x]) cand[k] = next;
+        else if (next > cand[k] && cand[k] + t->size > u->loc[x]) {
+            cand[k] = next;
+            if (nrose < nb) c->scratch[nrose++] = (chain_ent){u->loc[x], next, x};
+        }
     }
     int pool = -1;
     int64_t loc = 0;
@@ -533,13 +552,22 @@ static ab_status climb_place(climb *c, size_t b, bool *changed, ab_error *err) {
             pool = (int)k;
             loc = cand[k];
         }
+    /* keep the chain in the chosen pool */
+    size_t kept = 0;
+    chain_ent *ch = c->chain + b * CHAIN_CAP;
+    for (size_t j = 0; j < nrose && kept <= CHAIN_CAP; j++)
+        if ((int)u->pool[c->scratch[j].i] == pool) {
+            if (kept < CHAIN_CAP) ch[kept] = c->scratch[j];
+            kept++;
+        }
+    c->nchain[b] = pool >= 0 && kept <= CHAIN_CAP ? (uint8_t)kept : CHAIN_NONE;
     *changed = pool != u->pool[b] || loc != u->loc[b];
-    if (!*changed) return AB_OK;
-    if (c->logging) {
+    if (c->logging) { /* every tensor placed again, for its chain */
         if (!ab_grow((void **)&c->undo, &c->capundo, c->nundo + 1, sizeof *c->undo))
             return ab_fail(err, AB_ENOMEM, "out of memory in the hill climb");
         c->undo[c->nundo++] = (undo_ent){b, u->loc[b], u->pool[b]};
     }
+    if (!*changed) return AB_OK;
     if (u->pool[b] < 0) c->nmissing--;
     if (pool < 0) c->nmissing++;
     u->pool[b] = pool;
@@ -594,10 +622,12 @@ static size_t heap_pop(climb *c) {
 
 /* true when tensor b at (pool, loc) (pool -1: in none) among the placed
  * conflicts of tensor x, placed, cannot change x's first fit: the scan by
- * offset only rises past a conflict that starts below the top of x's place,
- * so one in x's pool that starts at or above it, and whose end leaves room
- * for x under the pool's limit, is passed over wherever it comes in the
- * scan; one in a later pool does not touch x's pool. Anything else (an
+ * offset only rises past a conflict that starts below where it stands, so
+ * one in x's pool whose end leaves room for x under the pool's limit and
+ * that the scan, as x's chain says it went, passes over (it starts at or
+ * above where the scan stood, or ends at or below it) is a no-op whether
+ * it comes or goes (one that made the scan rise is not: it is in the
+ * chain); one in a later pool does not touch x's pool. Anything else (an
  * earlier pool, which it may close or open; an offset that may overflow)
  * says false, and x is placed again. */
 static bool passes_over(const climb *c, size_t x, size_t b, int pool, int64_t loc) {
@@ -610,7 +640,20 @@ static bool passes_over(const climb *c, size_t x, size_t b, int pool, int64_t lo
         ab_align_up_ovf(next, t->align, &next) || ab_add_ovf(next, t->size, &(int64_t){0}))
         return false;
     if (pool > u->pool[x]) return true;
-    return loc >= u->loc[x] + t->size && fits(u, (size_t)pool, next, t->size);
+    if (!fits(u, (size_t)pool, next, t->size)) return false;
+    if (loc >= u->loc[x] + t->size) return true;
+    if (c->nchain[x] == CHAIN_NONE) return false;
+    /* where the scan stood when it came to b: past the chain's entries
+     * before b in its order (offset, then index) */
+    const chain_ent *ch = c->chain + x * CHAIN_CAP;
+    size_t lo = 0, hi = c->nchain[x];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ch[mid].loc < loc || (ch[mid].loc == loc && ch[mid].i < b)) lo = mid + 1;
+        else hi = mid;
+    }
+    int64_t cand = lo ? ch[lo - 1].cand : 0;
+    return !(next > cand && cand + t->size > loc);
 }
 
 /* Queues the conflicts of tensor b, which moved between positions lo and hi
@@ -692,6 +735,7 @@ static ab_status climb_undo(climb *c, ab_error *err) {
         if (e->pool < 0) c->nmissing++;
         u->loc[e->t] = e->loc;
         u->pool[e->t] = e->pool;
+        c->nchain[e->t] = CHAIN_NONE; /* the chain of the undone placement */
     }
     c->nundo = 0;
     for (size_t j = c->nundo_pos; j > 0; j -= 2) {
@@ -854,6 +898,9 @@ static void climb_free(climb *c) {
     ab_free(c->mult);
     ab_free(c->heap);
     ab_free(c->queued);
+    ab_free(c->chain);
+    ab_free(c->nchain);
+    ab_free(c->scratch);
     ab_free(c->moved);
     ab_free(c->undo);
     ab_free(c->undo_pos);
@@ -880,11 +927,18 @@ static ab_status climb_init(climb *c, const ab_problem *p, int64_t max_pairs, ab
     c->cum2 = ab_alloc_array(n, sizeof *c->cum2);
     c->mult = ab_calloc(n, sizeof *c->mult);
     c->heap = ab_alloc_array(n, sizeof *c->heap);
+    c->chain = ab_alloc_array(n * CHAIN_CAP, sizeof *c->chain);
+    c->nchain = ab_alloc_array(n, sizeof *c->nchain);
+    c->scratch = ab_alloc_array(n, sizeof *c->scratch);
     c->queued = ab_calloc(n, sizeof *c->queued);
     if (!c->pos || !c->pos_done || !c->loc_best || !c->pool_best || !c->busy || !c->keys || !c->lvl1 ||
-        !c->lvl2 || !c->cum2 || !c->mult || !c->heap || !c->queued)
+        !c->lvl2 || !c->cum2 || !c->mult || !c->heap || !c->queued ||
+        !c->chain || !c->nchain || !c->scratch)
         return ab_fail(err, AB_ENOMEM, "out of memory in the hill climb");
-    for (size_t i = 0; i < p->n; i++) c->pos[i] = c->pos_done[i] = SIZE_MAX;
+    for (size_t i = 0; i < p->n; i++) {
+        c->pos[i] = c->pos_done[i] = SIZE_MAX;
+        c->nchain[i] = CHAIN_NONE;
+    }
     for (size_t r = 0; r < c->nfree; r++) c->pos[c->ord[r]] = r;
     c->nmissing = c->nfree; /* in no pool until the first attempt */
     return AB_OK;
