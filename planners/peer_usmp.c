@@ -450,16 +450,22 @@ static void jkey_sort(jkey *k, size_t n) {
 }
 
 /* The chain of a tensor's first fit: the conflicts, in order of the scan,
- * that made it rise, each with where it rose to. Kept when at most
- * CHAIN_CAP long (CHAIN_NONE otherwise, or after a rejected attempt), it
- * tells whether a conflict's place can change the tensor's own (chain_noop). */
-#define CHAIN_CAP 32
-#define CHAIN_NONE 255
+ * that made it rise (it rose to each one's end rounded up to both aligns).
+ * Kept when at most CHAIN_CAP long (CHAIN_NONE otherwise, or after a
+ * rejected attempt), it tells whether a conflict's place can change the
+ * tensor's own (passes_over). */
+#define CHAIN_CAP 4096
+#define CHAIN_NONE UINT32_MAX
 typedef struct chain_ent {
-    int64_t loc;  /* the conflict's offset in the pool */
-    int64_t cand; /* where the tensor rose to past it */
+    int64_t loc;  /* the conflict's offset in the pool when it was passed */
     size_t i;     /* the conflict */
 } chain_ent;
+
+/* One tensor's chain: ent[0 .. n), n CHAIN_NONE when not known. */
+typedef struct chain {
+    chain_ent *ent;
+    uint32_t n, cap;
+} chain;
 
 /* The hill climb's state beyond the shared one.
  *
@@ -499,8 +505,7 @@ typedef struct climb {
     size_t nundo, capundo;
     size_t *undo_pos, nundo_pos, capundo_pos; /* pairs (tensor, old pos_done) */
     bool logging;        /* record changes (not in the first attempt) */
-    chain_ent *chain;    /* per tensor: CHAIN_CAP entries from tensor x CHAIN_CAP */
-    uint8_t *nchain;     /* per tensor: entries of its chain, or CHAIN_NONE */
+    chain *chain;        /* per tensor */
     chain_ent *scratch;  /* the chain of the tensor being placed, before it is kept */
     int64_t high[AB_MAX_POOLS];
 } climb;
@@ -542,7 +547,7 @@ static ab_status climb_place(climb *c, size_t b, bool *changed, ab_error *err) {
         if (!fits(u, k, next, t->size)) alive[k] = false;
         else if (next > cand[k] && cand[k] + t->size > u->loc[x]) {
             cand[k] = next;
-            if (nrose < nb) c->scratch[nrose++] = (chain_ent){u->loc[x], next, x};
+            c->scratch[nrose++] = (chain_ent){u->loc[x], x};
         }
     }
     int pool = -1;
@@ -554,13 +559,18 @@ static ab_status climb_place(climb *c, size_t b, bool *changed, ab_error *err) {
         }
     /* keep the chain in the chosen pool */
     size_t kept = 0;
-    chain_ent *ch = c->chain + b * CHAIN_CAP;
-    for (size_t j = 0; j < nrose && kept <= CHAIN_CAP; j++)
-        if ((int)u->pool[c->scratch[j].i] == pool) {
-            if (kept < CHAIN_CAP) ch[kept] = c->scratch[j];
-            kept++;
-        }
-    c->nchain[b] = pool >= 0 && kept <= CHAIN_CAP ? (uint8_t)kept : CHAIN_NONE;
+    chain *ch = &c->chain[b];
+    ch->n = CHAIN_NONE;
+    for (size_t j = 0; j < nrose; j++) kept += (int)u->pool[c->scratch[j].i] == pool;
+    if (pool >= 0 && kept <= CHAIN_CAP) {
+        size_t cap = ch->cap;
+        if (!ab_grow((void **)&ch->ent, &cap, kept, sizeof *ch->ent))
+            return ab_fail(err, AB_ENOMEM, "out of memory in the hill climb");
+        ch->cap = (uint32_t)cap;
+        ch->n = 0;
+        for (size_t j = 0; j < nrose; j++)
+            if ((int)u->pool[c->scratch[j].i] == pool) ch->ent[ch->n++] = c->scratch[j];
+    }
     *changed = pool != u->pool[b] || loc != u->loc[b];
     if (c->logging) { /* every tensor placed again, for its chain */
         if (!ab_grow((void **)&c->undo, &c->capundo, c->nundo + 1, sizeof *c->undo))
@@ -642,17 +652,23 @@ static bool passes_over(const climb *c, size_t x, size_t b, int pool, int64_t lo
     if (pool > u->pool[x]) return true;
     if (!fits(u, (size_t)pool, next, t->size)) return false;
     if (loc >= u->loc[x] + t->size) return true;
-    if (c->nchain[x] == CHAIN_NONE) return false;
+    if (c->chain[x].n == CHAIN_NONE) return false;
     /* where the scan stood when it came to b: past the chain's entries
      * before b in its order (offset, then index) */
-    const chain_ent *ch = c->chain + x * CHAIN_CAP;
-    size_t lo = 0, hi = c->nchain[x];
+    const chain_ent *ch = c->chain[x].ent;
+    size_t lo = 0, hi = c->chain[x].n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (ch[mid].loc < loc || (ch[mid].loc == loc && ch[mid].i < b)) lo = mid + 1;
         else hi = mid;
     }
-    int64_t cand = lo ? ch[lo - 1].cand : 0;
+    int64_t cand = 0;
+    if (lo > 0) { /* the end of the last one it rose past, as the scan rounded it */
+        const ab_tensor *tc = &u->p->t[ch[lo - 1].i];
+        cand = ch[lo - 1].loc + tc->size; /* did not overflow in the scan */
+        ab_align_up_ovf(cand, tc->align, &cand);
+        ab_align_up_ovf(cand, t->align, &cand);
+    }
     return !(next > cand && cand + t->size > loc);
 }
 
@@ -735,7 +751,7 @@ static ab_status climb_undo(climb *c, ab_error *err) {
         if (e->pool < 0) c->nmissing++;
         u->loc[e->t] = e->loc;
         u->pool[e->t] = e->pool;
-        c->nchain[e->t] = CHAIN_NONE; /* the chain of the undone placement */
+        c->chain[e->t].n = CHAIN_NONE; /* the chain of the undone placement */
     }
     c->nundo = 0;
     for (size_t j = c->nundo_pos; j > 0; j -= 2) {
@@ -898,8 +914,8 @@ static void climb_free(climb *c) {
     ab_free(c->mult);
     ab_free(c->heap);
     ab_free(c->queued);
+    for (size_t i = 0; c->chain != NULL && i < c->u.p->n; i++) ab_free(c->chain[i].ent);
     ab_free(c->chain);
-    ab_free(c->nchain);
     ab_free(c->scratch);
     ab_free(c->moved);
     ab_free(c->undo);
@@ -927,17 +943,16 @@ static ab_status climb_init(climb *c, const ab_problem *p, int64_t max_pairs, ab
     c->cum2 = ab_alloc_array(n, sizeof *c->cum2);
     c->mult = ab_calloc(n, sizeof *c->mult);
     c->heap = ab_alloc_array(n, sizeof *c->heap);
-    c->chain = ab_alloc_array(n * CHAIN_CAP, sizeof *c->chain);
-    c->nchain = ab_alloc_array(n, sizeof *c->nchain);
+    c->chain = ab_calloc(n, sizeof *c->chain);
     c->scratch = ab_alloc_array(n, sizeof *c->scratch);
     c->queued = ab_calloc(n, sizeof *c->queued);
     if (!c->pos || !c->pos_done || !c->loc_best || !c->pool_best || !c->busy || !c->keys || !c->lvl1 ||
         !c->lvl2 || !c->cum2 || !c->mult || !c->heap || !c->queued ||
-        !c->chain || !c->nchain || !c->scratch)
+        !c->chain || !c->scratch)
         return ab_fail(err, AB_ENOMEM, "out of memory in the hill climb");
     for (size_t i = 0; i < p->n; i++) {
         c->pos[i] = c->pos_done[i] = SIZE_MAX;
-        c->nchain[i] = CHAIN_NONE;
+        c->chain[i].n = CHAIN_NONE;
     }
     for (size_t r = 0; r < c->nfree; r++) c->pos[c->ord[r]] = r;
     c->nmissing = c->nfree; /* in no pool until the first attempt */
