@@ -39,6 +39,16 @@
  * the path TVM's tests take on Linux; the same input gives the same plan.
  * The result is the last accepted placement, as TVM returns it.
  *
+ * Scale (issue 14). The conflict lists are compressed rows of 4-byte indices
+ * (8 bytes a conflicting pair, sized by counting before anything is
+ * allocated); a suite with more pairs than `max-pairs` (2 x 10^8, 1.5 GiB)
+ * stops with a limit status saying how many it has, not an out-of-memory.
+ * An attempt after the first re-places only the tensors a swap can change
+ * (see climb), and the climb's plans are the full re-plan's, byte for byte
+ * (tests/test_hillclimb_scale.c checks them against that re-plan). The
+ * moves themselves are TVM's, whatever they cost: the second-level
+ * neighbours take the sum of the neighbours' degrees in time, n in memory.
+ *
  * Beyond TVM, which gives every buffer of a pool one alignment: a tensor's
  * offset is also rounded up to its own align, so suites with mixed
  * alignments get valid plans; with one alignment throughout the plan is
