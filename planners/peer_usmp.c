@@ -369,8 +369,8 @@ static ab_status graph_build(const ab_problem *p, int64_t max_pairs, graph *g, a
     if (st == AB_OK && m2 / 2 > (uint64_t)max_pairs)
         st = ab_fail(err, AB_ELIMIT,
                      "usmp-hill-climb: %zu tensors with %zu conflicting pairs, more than "
-                     "max-pairs=%lld (the conflict lists take 8 bytes a pair: %.1f GiB)",
-                     n, m2 / 2, (long long)max_pairs, (double)m2 * 4.0 / 1073741824.0);
+                     "max-pairs=%lld (the conflict lists take 8 bytes a pair: %.0f MiB)",
+                     n, m2 / 2, (long long)max_pairs, (double)m2 * 4.0 / 1048576.0);
     if (st == AB_OK) {
         g->adj = ab_alloc_array(m2 ? m2 : 1, sizeof *g->adj);
         if (g->adj == NULL)
