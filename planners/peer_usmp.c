@@ -461,8 +461,8 @@ static void jkey_sort(jkey *k, size_t n) {
 
 /* The chain of a tensor's first fit: the conflicts, in order of the scan,
  * that made it rise (it rose to each one's end rounded up to both aligns).
- * Kept when at most CHAIN_CAP long (CHAIN_NONE otherwise, or after a
- * rejected attempt), it tells whether a conflict's place can change the
+ * Kept when at most CHAIN_CAP long (CHAIN_NONE otherwise), beside the one
+ * before the attempt (an undo goes back to it), it tells whether a conflict's place can change the
  * tensor's own (passes_over). */
 #define CHAIN_CAP 4096
 #define CHAIN_NONE UINT32_MAX
@@ -515,7 +515,9 @@ typedef struct climb {
     size_t nundo, capundo;
     size_t *undo_pos, nundo_pos, capundo_pos; /* pairs (tensor, old pos_done) */
     bool logging;        /* record changes (not in the first attempt) */
-    chain *chain;        /* per tensor */
+    chain *chain;        /* per tensor two: 2 x tensor + side[tensor] is its chain, the
+                            other the one an undo goes back to */
+    uint8_t *side;
     chain_ent *scratch;  /* the chain of the tensor being placed, before it is kept */
     int64_t high[AB_MAX_POOLS];
 } climb;
@@ -569,7 +571,8 @@ static ab_status climb_place(climb *c, size_t b, bool *changed, ab_error *err) {
         }
     /* keep the chain in the chosen pool */
     size_t kept = 0;
-    chain *ch = &c->chain[b];
+    if (c->logging) c->side[b] ^= 1; /* the old chain stays for an undo */
+    chain *ch = &c->chain[2 * b + c->side[b]];
     ch->n = CHAIN_NONE;
     for (size_t j = 0; j < nrose; j++) kept += (int)u->pool[c->scratch[j].i] == pool;
     if (pool >= 0 && kept <= CHAIN_CAP) {
@@ -662,11 +665,12 @@ static bool passes_over(const climb *c, size_t x, size_t b, int pool, int64_t lo
     if (pool > u->pool[x]) return true;
     if (!fits(u, (size_t)pool, next, t->size)) return false;
     if (loc >= u->loc[x] + t->size) return true;
-    if (c->chain[x].n == CHAIN_NONE) return false;
+    const chain *cx = &c->chain[2 * x + c->side[x]];
+    if (cx->n == CHAIN_NONE) return false;
     /* where the scan stood when it came to b: past the chain's entries
      * before b in its order (offset, then index) */
-    const chain_ent *ch = c->chain[x].ent;
-    size_t lo = 0, hi = c->chain[x].n;
+    const chain_ent *ch = cx->ent;
+    size_t lo = 0, hi = cx->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (ch[mid].loc < loc || (ch[mid].loc == loc && ch[mid].i < b)) lo = mid + 1;
@@ -761,7 +765,7 @@ static ab_status climb_undo(climb *c, ab_error *err) {
         if (e->pool < 0) c->nmissing++;
         u->loc[e->t] = e->loc;
         u->pool[e->t] = e->pool;
-        c->chain[e->t].n = CHAIN_NONE; /* the chain of the undone placement */
+        c->side[e->t] ^= 1; /* the chain of the placement it goes back to */
     }
     c->nundo = 0;
     for (size_t j = c->nundo_pos; j > 0; j -= 2) {
@@ -924,8 +928,9 @@ static void climb_free(climb *c) {
     ab_free(c->mult);
     ab_free(c->heap);
     ab_free(c->queued);
-    for (size_t i = 0; c->chain != NULL && i < c->u.p->n; i++) ab_free(c->chain[i].ent);
+    for (size_t i = 0; c->chain != NULL && i < 2 * c->u.p->n; i++) ab_free(c->chain[i].ent);
     ab_free(c->chain);
+    ab_free(c->side);
     ab_free(c->scratch);
     ab_free(c->moved);
     ab_free(c->undo);
@@ -953,16 +958,17 @@ static ab_status climb_init(climb *c, const ab_problem *p, int64_t max_pairs, ab
     c->cum2 = ab_alloc_array(n, sizeof *c->cum2);
     c->mult = ab_calloc(n, sizeof *c->mult);
     c->heap = ab_alloc_array(n, sizeof *c->heap);
-    c->chain = ab_calloc(n, sizeof *c->chain);
+    c->chain = ab_calloc(2 * n, sizeof *c->chain);
+    c->side = ab_calloc(n, sizeof *c->side);
     c->scratch = ab_alloc_array(n, sizeof *c->scratch);
     c->queued = ab_calloc(n, sizeof *c->queued);
     if (!c->pos || !c->pos_done || !c->loc_best || !c->pool_best || !c->busy || !c->keys || !c->lvl1 ||
         !c->lvl2 || !c->cum2 || !c->mult || !c->heap || !c->queued ||
-        !c->chain || !c->scratch)
+        !c->chain || !c->side || !c->scratch)
         return ab_fail(err, AB_ENOMEM, "out of memory in the hill climb");
     for (size_t i = 0; i < p->n; i++) {
         c->pos[i] = c->pos_done[i] = SIZE_MAX;
-        c->chain[i].n = CHAIN_NONE;
+        c->chain[2 * i].n = c->chain[2 * i + 1].n = CHAIN_NONE;
     }
     for (size_t r = 0; r < c->nfree; r++) c->pos[c->ord[r]] = r;
     c->nmissing = c->nfree; /* in no pool until the first attempt */
