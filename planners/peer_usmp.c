@@ -39,6 +39,16 @@
  * the path TVM's tests take on Linux; the same input gives the same plan.
  * The result is the last accepted placement, as TVM returns it.
  *
+ * Scale (issue 14). The conflict lists are compressed rows of 4-byte indices
+ * (8 bytes a conflicting pair, sized by counting before anything is
+ * allocated); a suite with more pairs than `max-pairs` (2 x 10^8, 1.5 GiB)
+ * stops with a limit status saying how many it has, not an out-of-memory.
+ * An attempt after the first re-places only the tensors a swap can change
+ * (see climb), and the climb's plans are the full re-plan's, byte for byte
+ * (tests/test_hillclimb_scale.c checks them against that re-plan). The
+ * moves themselves are TVM's, whatever they cost: the second-level
+ * neighbours take the sum of the neighbours' degrees in time, n in memory.
+ *
  * Beyond TVM, which gives every buffer of a pool one alignment: a tensor's
  * offset is also rounded up to its own align, so suites with mixed
  * alignments get valid plans; with one alignment throughout the plan is
@@ -313,22 +323,20 @@ static int usmp_rand(unsigned *seed) {
     return result;
 }
 
-/* Every conflict of every tensor, as compressed adjacency lists: the
- * conflicts of i are adj[first[i] .. first[i + 1]), in increasing index. */
+/* Every conflict of every tensor, as compressed adjacency lists (CSR): the
+ * conflicts of i are adj[first[i] .. first[i + 1]), in no particular order
+ * (every use sorts what it takes). 4 bytes per entry, 8 per conflicting pair,
+ * nothing quadratic beyond the pairs themselves. */
 typedef struct graph {
     size_t *first; /* n + 1 entries */
-    size_t *adj;
+    uint32_t *adj; /* 2 x the conflicting pairs */
 } graph;
 
 static void graph_free(graph *g) {
     ab_free(g->first);
     ab_free(g->adj);
-    g->first = g->adj = NULL;
-}
-
-static int cmp_size(const void *pa, const void *pb) {
-    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    return (a > b) - (a < b);
+    g->first = NULL;
+    g->adj = NULL;
 }
 
 /* Tensor indices by start, ties by index; ctx is the problem. */
@@ -340,96 +348,179 @@ static int by_start(const void *pa, const void *pb, const void *ctx) {
     return (a > b) - (a < b);
 }
 
-/* The conflicting pairs (i, j), i < j, by a sweep in order of start; *pairs
- * holds 2 * *npairs indices, owned by the caller. */
-static ab_status conflict_pairs(const ab_problem *p, size_t **pairs, size_t *npairs,
-                                ab_error *err) {
-    size_t n = p->n, nact = 0, cap = 0;
+/* Builds g: the degrees first, by counting (conflict_counts, n log n), which
+ * also gives the size of the lists before any is allocated; more than
+ * max_pairs conflicting pairs is AB_ELIMIT, saying how many there are. Then
+ * one sweep in order of start over the live set fills the lists: every
+ * tensor still live when another starts conflicts with it, so the sweep
+ * costs the pairs plus n log n. */
+static ab_status graph_build(const ab_problem *p, int64_t max_pairs, graph *g, ab_error *err) {
+    size_t n = p->n, m2 = 0, nact = 0;
+    memset(g, 0, sizeof *g);
+    if (n >= UINT32_MAX)
+        return ab_fail(err, AB_EINPUT, "usmp-hill-climb: %zu tensors; at most %u are supported", n,
+                       UINT32_MAX - 1);
+    g->first = ab_calloc(n + 1, sizeof *g->first);
     size_t *idx = ab_alloc_array(n ? n : 1, sizeof *idx);
     size_t *act = ab_alloc_array(n ? n : 1, sizeof *act);
-    *pairs = NULL;
-    *npairs = 0;
-    ab_status st = idx && act ? AB_OK : ab_fail(err, AB_ENOMEM, "out of memory finding conflicts");
-    for (size_t i = 0; st == AB_OK && i < n; i++) idx[i] = i;
-    if (st == AB_OK) ab_sort(idx, n, sizeof *idx, by_start, p);
-    for (size_t r = 0; st == AB_OK && r < n; r++) {
-        size_t i = idx[r], keep = 0;
-        for (size_t a = 0; a < nact; a++) /* drop the tensors that ended before i starts */
-            if (p->t[act[a]].end >= p->t[i].start) act[keep++] = act[a];
-        nact = keep;
-        if (!ab_grow((void **)pairs, &cap, 2 * (*npairs + nact) + 2, sizeof **pairs)) {
-            st = ab_fail(err, AB_ENOMEM, "out of memory finding conflicts");
-            break;
+    ab_status st = g->first && idx && act ? conflict_counts(p, g->first + 1, err)
+                                          : ab_fail(err, AB_ENOMEM, "out of memory finding conflicts");
+    for (size_t i = 0; st == AB_OK && i < n; i++) m2 += g->first[i + 1];
+    if (st == AB_OK && m2 / 2 > (uint64_t)max_pairs)
+        st = ab_fail(err, AB_ELIMIT,
+                     "usmp-hill-climb: %zu tensors with %zu conflicting pairs, more than "
+                     "max-pairs=%lld (the conflict lists take 8 bytes a pair: %.0f MiB)",
+                     n, m2 / 2, (long long)max_pairs, (double)m2 * 4.0 / 1048576.0);
+    if (st == AB_OK) {
+        g->adj = ab_alloc_array(m2 ? m2 : 1, sizeof *g->adj);
+        if (g->adj == NULL)
+            st = ab_fail(err, AB_ENOMEM, "out of memory for the conflict lists of %zu pairs",
+                         m2 / 2);
+    }
+    if (st == AB_OK) {
+        for (size_t i = 0; i < n; i++) g->first[i + 1] += g->first[i];
+        for (size_t i = 0; i < n; i++) idx[i] = i;
+        ab_sort(idx, n, sizeof *idx, by_start, p);
+        /* act[] holds the live tensors; first[i] runs ahead as i's list fills and
+         * is moved back afterwards */
+        for (size_t r = 0; r < n; r++) {
+            size_t i = idx[r], keep = 0;
+            for (size_t a = 0; a < nact; a++) /* drop the tensors that ended before i starts */
+                if (p->t[act[a]].end >= p->t[i].start) act[keep++] = act[a];
+            nact = keep;
+            for (size_t a = 0; a < nact; a++) {
+                g->adj[g->first[act[a]]++] = (uint32_t)i;
+                g->adj[g->first[i]++] = (uint32_t)act[a];
+            }
+            act[nact++] = i;
         }
-        for (size_t a = 0; a < nact; a++) {
-            (*pairs)[2 * *npairs] = act[a] < i ? act[a] : i;
-            (*pairs)[2 * *npairs + 1] = act[a] < i ? i : act[a];
-            (*npairs)++;
-        }
-        act[nact++] = i;
+        for (size_t i = n; i > 0; i--) g->first[i] = g->first[i - 1];
+        g->first[0] = 0;
     }
     ab_free(idx);
     ab_free(act);
-    if (st != AB_OK) ab_free(*pairs);
+    if (st != AB_OK) graph_free(g);
     return st;
 }
 
-/* Builds g from the conflicting pairs of p. */
-static ab_status graph_build(const ab_problem *p, graph *g, ab_error *err) {
-    size_t *pairs, m, n = p->n;
-    memset(g, 0, sizeof *g);
-    ab_status st = conflict_pairs(p, &pairs, &m, err);
-    if (st != AB_OK) return st;
-    g->first = ab_calloc(n + 1, sizeof *g->first);
-    g->adj = ab_alloc_array(2 * m + 1, sizeof *g->adj);
-    size_t *fill = ab_alloc_array(n + 1, sizeof *fill);
-    if (g->first == NULL || g->adj == NULL || fill == NULL) {
-        ab_free(pairs);
-        ab_free(fill);
-        graph_free(g);
-        return ab_fail(err, AB_ENOMEM, "out of memory finding conflicts");
-    }
-    for (size_t e = 0; e < 2 * m; e++) g->first[pairs[e] + 1]++;
-    for (size_t i = 0; i < n; i++) g->first[i + 1] += g->first[i];
-    memcpy(fill, g->first, (n + 1) * sizeof *fill);
-    /* pairs come in sweep order: sort each list by index afterwards */
-    for (size_t e = 0; e < m; e++) {
-        g->adj[fill[pairs[2 * e]]++] = pairs[2 * e + 1];
-        g->adj[fill[pairs[2 * e + 1]]++] = pairs[2 * e];
-    }
-    for (size_t i = 0; i < n; i++)
-        qsort(g->adj + g->first[i], g->first[i + 1] - g->first[i], sizeof *g->adj, cmp_size);
-    ab_free(pairs);
-    ab_free(fill);
-    return AB_OK;
+/* One entry of the undo log of an attempt: a tensor's placement before it. */
+typedef struct undo_ent {
+    size_t t;
+    int64_t loc;
+    int pool;
+} undo_ent;
+
+/* A placed tensor by joint offset, ties by index. */
+typedef struct jkey {
+    int64_t at;
+    size_t i;
+} jkey;
+
+static bool jkey_less(const jkey *a, const jkey *b) {
+    return a->at != b->at ? a->at < b->at : a->i < b->i;
 }
 
-/* The hill climb's state beyond the shared one. */
+/* Sorts k[0 .. n) by jkey_less (keys are distinct): quicksort on the median
+ * of three, the smaller side first, insertion sort below 16; inlined, since
+ * sorting the conflicts is most of the climb's time. */
+static void jkey_sort(jkey *k, size_t n) {
+    while (n > 16) {
+        size_t mid = n / 2;
+        jkey t;
+        if (jkey_less(&k[mid], &k[0])) { t = k[mid]; k[mid] = k[0]; k[0] = t; }
+        if (jkey_less(&k[n - 1], &k[0])) { t = k[n - 1]; k[n - 1] = k[0]; k[0] = t; }
+        if (jkey_less(&k[n - 1], &k[mid])) { t = k[n - 1]; k[n - 1] = k[mid]; k[mid] = t; }
+        jkey pivot = k[mid];
+        size_t i = 0, j = n - 1;
+        for (;;) {
+            while (jkey_less(&k[i], &pivot)) i++;
+            while (jkey_less(&pivot, &k[j])) j--;
+            if (i >= j) break;
+            t = k[i]; k[i] = k[j]; k[j] = t;
+            i++;
+            j--;
+        }
+        /* k[0 .. j] <= pivot <= k[j + 1 .. n) */
+        size_t left = j + 1;
+        if (left < n - left) {
+            jkey_sort(k, left);
+            k += left;
+            n -= left;
+        } else {
+            jkey_sort(k + left, n - left);
+            n = left;
+        }
+    }
+    for (size_t a = 1; a < n; a++) {
+        jkey t = k[a];
+        size_t b = a;
+        for (; b > 0 && jkey_less(&t, &k[b - 1]); b--) k[b] = k[b - 1];
+        k[b] = t;
+    }
+}
+
+/* The chain of a tensor's first fit: the conflicts, in order of the scan,
+ * that made it rise (it rose to each one's end rounded up to both aligns).
+ * Kept when at most CHAIN_CAP long (CHAIN_NONE otherwise), beside the one
+ * before the attempt (an undo goes back to it), it tells whether a conflict's place can change the
+ * tensor's own (passes_over). */
+#define CHAIN_CAP 4096
+#define CHAIN_NONE UINT32_MAX
+typedef struct chain_ent {
+    int64_t loc;  /* the conflict's offset in the pool when it was passed */
+    size_t i;     /* the conflict */
+} chain_ent;
+
+/* One tensor's chain: ent[0 .. n), n CHAIN_NONE when not known. */
+typedef struct chain {
+    chain_ent *ent;
+    uint32_t n, cap;
+} chain;
+
+/* The hill climb's state beyond the shared one.
+ *
+ * Incremental attempts. An attempt places the tensors by first fit in the
+ * order, and the place of the tensor at position r depends only on the
+ * places of its conflicts at positions before r (and the fixed tensors). So
+ * the placement of the new order is the placement of the order it was last
+ * made for (pos_done), re-placing only: every tensor whose position changed,
+ * every conflict that one crossed unless its place lies where the conflict's
+ * first fit passes over it (passes_over), and, transitively, every later
+ * conflict of a tensor whose place changed unless its old and new places
+ * both lie where the later one's first fit passes over them; in order of
+ * position (a heap). That is the full re-plan's placement, tensor for
+ * tensor. A rejected attempt is undone from its log. */
 typedef struct climb {
     usmp u;              /* the placement of the current attempt (loc, pool) */
     graph g;
     size_t nfree;        /* tensors without a fixed offset */
     size_t *ord;         /* ord[position] = tensor, nfree entries */
     size_t *pos;         /* pos[tensor] = position, or SIZE_MAX for a fixed tensor */
+    size_t *pos_done;    /* pos[tensor] the placement was made for */
     unsigned seed;
-    int64_t *loc_prev, *loc_best;  /* the rolled-back and the accepted placements */
-    int *pool_prev, *pool_best;
-    size_t *stamp;       /* per tensor: the attempt that placed it */
-    size_t *busy;        /* scratch: placed conflicts of one tensor */
-    size_t *lvl1, *lvl2; /* scratch: neighbours of the chosen tensor */
-    size_t nlvl1, nlvl2, cap2;
+    int64_t *loc_best;   /* the accepted placement */
+    int *pool_best;
+    size_t nmissing;     /* free tensors in no pool (no room) */
+    size_t *busy;        /* scratch: tensors at the top of their pool */
+    jkey *keys;          /* scratch: placed conflicts of one tensor */
+    size_t *lvl1, nlvl1; /* neighbours of the chosen tensor, by position */
+    size_t *lvl2, *cum2, ndist2, nlvl2; /* conflicts of those placed before them: distinct,
+                                           by position, with cumulative repeats; nlvl2 with
+                                           repeats */
+    uint32_t *mult;      /* scratch per tensor, zero between uses */
+    size_t *heap, nheap; /* tensors to re-place, by position */
+    unsigned char *queued;
+    size_t *moved, nmoved, capmoved;      /* tensors swapped since the last attempt */
+    undo_ent *undo;                       /* the attempt's changes of places */
+    size_t nundo, capundo;
+    size_t *undo_pos, nundo_pos, capundo_pos; /* pairs (tensor, old pos_done) */
+    bool logging;        /* record changes (not in the first attempt) */
+    chain *chain;        /* per tensor two: 2 x tensor + side[tensor] is its chain, the
+                            other the one an undo goes back to */
+    uint8_t *side;
+    chain_ent *scratch;  /* the chain of the tensor being placed, before it is kept */
     int64_t high[AB_MAX_POOLS];
 } climb;
-
-/* Placed tensors by joint offset, ties by index; ctx is the usmp state. */
-static int by_joint(const void *pa, const void *pb, const void *ctx) {
-    const usmp *u = ctx;
-    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    int64_t x = u->base[u->pool[a]] + u->loc[a];
-    int64_t y = u->base[u->pool[b]] + u->loc[b];
-    if (x != y) return x < y ? -1 : 1;
-    return (a > b) - (a < b);
-}
 
 /* Tensors by position in the order; ctx is the positions (climb.pos). */
 static int by_pos(const void *pa, const void *pb, const void *ctx) {
@@ -438,26 +529,27 @@ static int by_pos(const void *pa, const void *pb, const void *ctx) {
     return (a > b) - (a < b);
 }
 
-/* First fit of tensor b in attempt number pass; sets *no_room when no pool
- * holds it (b is then left in no pool, at 0). */
-static ab_status climb_place(climb *c, size_t b, size_t pass, bool *no_room, ab_error *err) {
+/* First fit of tensor b among its conflicts placed before it; a tensor no
+ * pool holds is left in no pool, at 0. *changed when its place changed. */
+static ab_status climb_place(climb *c, size_t b, bool *changed, ab_error *err) {
     usmp *u = &c->u;
     const ab_tensor *t = &u->p->t[b];
     size_t nb = 0;
     for (size_t e = c->g.first[b]; e < c->g.first[b + 1]; e++) {
         size_t x = c->g.adj[e];
-        if (c->pos[x] == SIZE_MAX || c->stamp[x] == pass)
-            if (u->pool[x] >= 0) c->busy[nb++] = x;
+        if (c->pos[x] == SIZE_MAX || c->pos[x] < c->pos[b])
+            if (u->pool[x] >= 0) c->keys[nb++] = (jkey){u->base[u->pool[x]] + u->loc[x], x};
     }
-    ab_sort(c->busy, nb, sizeof *c->busy, by_joint, u);
+    jkey_sort(c->keys, nb);
     int64_t cand[AB_MAX_POOLS];
     bool alive[AB_MAX_POOLS];
+    size_t nrose = 0;
     for (size_t k = 0; k < u->npool; k++) {
         cand[k] = 0;
         alive[k] = fits(u, k, 0, t->size);
     }
     for (size_t j = 0; j < nb; j++) {
-        size_t x = c->busy[j], k = (size_t)u->pool[x];
+        size_t x = c->keys[j].i, k = (size_t)u->pool[x];
         int64_t next;
         if (!alive[k]) continue;
         if (!aligned_end(u, x, &next) || ab_align_up_ovf(next, t->align, &next) ||
@@ -465,18 +557,44 @@ static ab_status climb_place(climb *c, size_t b, size_t pass, bool *no_room, ab_
             return ab_fail(err, AB_EINPUT, "%s: placing '%s': offsets overflow 64 bits", u->who,
                            t->name);
         if (!fits(u, k, next, t->size)) alive[k] = false;
-        else if (next > cand[k] && cand[k] + t->size > u->loc[x]) cand[k] = next;
+        else if (next > cand[k] && cand[k] + t->size > u->loc[x]) {
+            cand[k] = next;
+            c->scratch[nrose++] = (chain_ent){u->loc[x], x};
+        }
     }
-    c->stamp[b] = pass;
-    for (size_t k = 0; k < u->npool; k++) {
-        if (!alive[k]) continue;
-        u->pool[b] = (int)k;
-        u->loc[b] = cand[k];
-        return AB_OK;
+    int pool = -1;
+    int64_t loc = 0;
+    for (size_t k = 0; k < u->npool && pool < 0; k++)
+        if (alive[k]) {
+            pool = (int)k;
+            loc = cand[k];
+        }
+    /* keep the chain in the chosen pool */
+    size_t kept = 0;
+    if (c->logging) c->side[b] ^= 1; /* the old chain stays for an undo */
+    chain *ch = &c->chain[2 * b + c->side[b]];
+    ch->n = CHAIN_NONE;
+    for (size_t j = 0; j < nrose; j++) kept += (int)u->pool[c->scratch[j].i] == pool;
+    if (pool >= 0 && kept <= CHAIN_CAP) {
+        size_t cap = ch->cap;
+        if (!ab_grow((void **)&ch->ent, &cap, kept, sizeof *ch->ent))
+            return ab_fail(err, AB_ENOMEM, "out of memory in the hill climb");
+        ch->cap = (uint32_t)cap;
+        ch->n = 0;
+        for (size_t j = 0; j < nrose; j++)
+            if ((int)u->pool[c->scratch[j].i] == pool) ch->ent[ch->n++] = c->scratch[j];
     }
-    u->pool[b] = -1;
-    u->loc[b] = 0;
-    *no_room = true;
+    *changed = pool != u->pool[b] || loc != u->loc[b];
+    if (c->logging) { /* every tensor placed again, for its chain */
+        if (!ab_grow((void **)&c->undo, &c->capundo, c->nundo + 1, sizeof *c->undo))
+            return ab_fail(err, AB_ENOMEM, "out of memory in the hill climb");
+        c->undo[c->nundo++] = (undo_ent){b, u->loc[b], u->pool[b]};
+    }
+    if (!*changed) return AB_OK;
+    if (u->pool[b] < 0) c->nmissing--;
+    if (pool < 0) c->nmissing++;
+    u->pool[b] = pool;
+    u->loc[b] = loc;
     return AB_OK;
 }
 
@@ -497,24 +615,184 @@ static ab_status climb_highs(climb *c, int64_t *total, ab_error *err) {
     return AB_OK;
 }
 
-/* One greedy attempt over the current order; *no_room as in climb_place. */
-static ab_status climb_attempt(climb *c, size_t pass, bool *no_room, ab_error *err) {
-    *no_room = false;
-    for (size_t r = 0; r < c->nfree; r++) {
-        ab_status st = climb_place(c, c->ord[r], pass, no_room, err);
-        if (st != AB_OK) return st;
+/* The heap of tensors to re-place, smallest position on top. */
+static void heap_push(climb *c, size_t t) {
+    if (c->queued[t]) return;
+    c->queued[t] = 1;
+    size_t i = c->nheap++;
+    while (i > 0 && c->pos[c->heap[(i - 1) / 2]] > c->pos[t]) {
+        c->heap[i] = c->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
     }
+    c->heap[i] = t;
+}
+
+static size_t heap_pop(climb *c) {
+    size_t top = c->heap[0], last = c->heap[--c->nheap], i = 0;
+    for (;;) {
+        size_t l = 2 * i + 1, m = l;
+        if (l >= c->nheap) break;
+        if (l + 1 < c->nheap && c->pos[c->heap[l + 1]] < c->pos[c->heap[l]]) m = l + 1;
+        if (c->pos[c->heap[m]] >= c->pos[last]) break;
+        c->heap[i] = c->heap[m];
+        i = m;
+    }
+    c->heap[i] = last;
+    c->queued[top] = 0;
+    return top;
+}
+
+
+/* true when tensor b at (pool, loc) (pool -1: in none) among the placed
+ * conflicts of tensor x, placed, cannot change x's first fit: the scan by
+ * offset only rises past a conflict that starts below where it stands, so
+ * one in x's pool whose end leaves room for x under the pool's limit and
+ * that the scan, as x's chain says it went, passes over (it starts at or
+ * above where the scan stood, or ends at or below it) is a no-op whether
+ * it comes or goes (one that made the scan rise is not: it is in the
+ * chain); one in a later pool does not touch x's pool. Anything else (an
+ * earlier pool, which it may close or open; an offset that may overflow)
+ * says false, and x is placed again. */
+static bool passes_over(const climb *c, size_t x, size_t b, int pool, int64_t loc) {
+    const usmp *u = &c->u;
+    const ab_tensor *t = &u->p->t[x], *tb = &u->p->t[b];
+    int64_t next;
+    if (pool < 0) return true;
+    if (pool < u->pool[x]) return false;
+    if (ab_add_ovf(loc, tb->size, &next) || ab_align_up_ovf(next, tb->align, &next) ||
+        ab_align_up_ovf(next, t->align, &next) || ab_add_ovf(next, t->size, &(int64_t){0}))
+        return false;
+    if (pool > u->pool[x]) return true;
+    if (!fits(u, (size_t)pool, next, t->size)) return false;
+    if (loc >= u->loc[x] + t->size) return true;
+    const chain *cx = &c->chain[2 * x + c->side[x]];
+    if (cx->n == CHAIN_NONE) return false;
+    /* where the scan stood when it came to b: past the chain's entries
+     * before b in its order (offset, then index) */
+    const chain_ent *ch = cx->ent;
+    size_t lo = 0, hi = cx->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ch[mid].loc < loc || (ch[mid].loc == loc && ch[mid].i < b)) lo = mid + 1;
+        else hi = mid;
+    }
+    int64_t cand = 0;
+    if (lo > 0) { /* the end of the last one it rose past, as the scan rounded it */
+        const ab_tensor *tc = &u->p->t[ch[lo - 1].i];
+        cand = ch[lo - 1].loc + tc->size; /* did not overflow in the scan */
+        ab_align_up_ovf(cand, tc->align, &cand);
+        ab_align_up_ovf(cand, t->align, &cand);
+    }
+    return !(next > cand && cand + t->size > loc);
+}
+
+/* Queues the conflicts of tensor b, which moved between positions lo and hi
+ * (its place as yet unchanged), that it crossed and whose first fit it may
+ * touch: a conflict before lo or after hi has b on the same side as before
+ * (after hi, b's change of place, if any, is seen when b is placed again),
+ * and one that moved itself is queued anyway. */
+static void queue_crossed(climb *c, size_t b, size_t lo, size_t hi) {
+    for (size_t e = c->g.first[b]; e < c->g.first[b + 1]; e++) {
+        size_t x = c->g.adj[e];
+        if (c->pos[x] == SIZE_MAX || c->pos[x] <= lo || c->pos[x] >= hi || c->queued[x])
+            continue;
+        if (c->u.pool[x] >= 0 && passes_over(c, x, b, c->u.pool[b], c->u.loc[b])) continue;
+        heap_push(c, x);
+    }
+}
+
+/* Queues the conflicts of tensor b at positions after b's whose place its
+ * move from (pool, loc) may change. */
+static void queue_affected(climb *c, size_t b, int pool, int64_t loc) {
+    for (size_t e = c->g.first[b]; e < c->g.first[b + 1]; e++) {
+        size_t x = c->g.adj[e];
+        if (c->pos[x] == SIZE_MAX || c->pos[x] <= c->pos[b] || c->queued[x]) continue;
+        if (c->u.pool[x] >= 0 && passes_over(c, x, b, pool, loc) &&
+            passes_over(c, x, b, c->u.pool[b], c->u.loc[b]))
+            continue;
+        heap_push(c, x);
+    }
+}
+
+/* One attempt over the current order: the first one places every tensor,
+ * later ones re-place what the moves since changed (see climb). *no_room
+ * when some tensor is in no pool. */
+static ab_status climb_attempt(climb *c, bool first, bool *no_room, ab_error *err) {
+    ab_status st = AB_OK;
+    bool changed;
+    *no_room = false;
+    c->nundo = c->nundo_pos = 0;
+    c->logging = !first;
+    if (first) {
+        for (size_t r = 0; st == AB_OK && r < c->nfree; r++)
+            st = climb_place(c, c->ord[r], &changed, err);
+        for (size_t r = 0; r < c->nfree; r++) c->pos_done[c->ord[r]] = r;
+        c->nmoved = 0;
+    } else {
+        for (size_t j = 0; j < c->nmoved; j++) {
+            size_t b = c->moved[j], was = c->pos_done[b], now = c->pos[b];
+            if (was == now) continue;
+            if (!ab_grow((void **)&c->undo_pos, &c->capundo_pos, c->nundo_pos + 2,
+                         sizeof *c->undo_pos))
+                return ab_fail(err, AB_ENOMEM, "out of memory in the hill climb");
+            c->undo_pos[c->nundo_pos++] = b;
+            c->undo_pos[c->nundo_pos++] = was;
+            c->pos_done[b] = now;
+            heap_push(c, b);
+            queue_crossed(c, b, was < now ? was : now, was < now ? now : was);
+        }
+        c->nmoved = 0;
+        while (st == AB_OK && c->nheap > 0) {
+            size_t b = heap_pop(c);
+            int pool = c->u.pool[b];
+            int64_t loc = c->u.loc[b];
+            st = climb_place(c, b, &changed, err);
+            if (st == AB_OK && changed) queue_affected(c, b, pool, loc);
+        }
+        while (c->nheap > 0) heap_pop(c); /* after an error */
+    }
+    *no_room = c->nmissing > 0;
+    return st;
+}
+
+/* Undoes the last attempt: places and positions as they were before it; the
+ * tensors whose position it took in are to be looked at again. */
+static ab_status climb_undo(climb *c, ab_error *err) {
+    usmp *u = &c->u;
+    for (size_t j = c->nundo; j > 0; j--) {
+        const undo_ent *e = &c->undo[j - 1];
+        if (u->pool[e->t] < 0) c->nmissing--;
+        if (e->pool < 0) c->nmissing++;
+        u->loc[e->t] = e->loc;
+        u->pool[e->t] = e->pool;
+        c->side[e->t] ^= 1; /* the chain of the placement it goes back to */
+    }
+    c->nundo = 0;
+    for (size_t j = c->nundo_pos; j > 0; j -= 2) {
+        size_t b = c->undo_pos[j - 2];
+        c->pos_done[b] = c->undo_pos[j - 1];
+        if (!ab_grow((void **)&c->moved, &c->capmoved, c->nmoved + 1, sizeof *c->moved))
+            return ab_fail(err, AB_ENOMEM, "out of memory in the hill climb");
+        c->moved[c->nmoved++] = b;
+    }
+    c->nundo_pos = 0;
     return AB_OK;
 }
 
-/* Swaps the tensors at positions i1 and i2 of the order (nothing when equal). */
-static void climb_swap(climb *c, size_t i1, size_t i2) {
-    if (i1 == i2) return;
+/* Swaps the tensors at positions i1 and i2 of the order (nothing when equal),
+ * noting them for the next attempt. */
+static ab_status climb_swap(climb *c, size_t i1, size_t i2, ab_error *err) {
+    if (i1 == i2) return AB_OK;
     size_t b1 = c->ord[i1], b2 = c->ord[i2];
     c->ord[i1] = b2;
     c->ord[i2] = b1;
     c->pos[b1] = i2;
     c->pos[b2] = i1;
+    if (!ab_grow((void **)&c->moved, &c->capmoved, c->nmoved + 2, sizeof *c->moved))
+        return ab_fail(err, AB_ENOMEM, "out of memory in the hill climb");
+    c->moved[c->nmoved++] = b1;
+    c->moved[c->nmoved++] = b2;
+    return AB_OK;
 }
 
 /* The tensors that end at the top of their pool, in order of position, into
@@ -530,25 +808,43 @@ static void climb_tops(climb *c, size_t *n) {
 }
 
 /* The neighbours of tensor x: its conflicts placed before it in the order
- * (lvl1), and the conflicts placed before them of all its conflicts (lvl2,
- * with repeats), each sorted by position. */
-static ab_status climb_neighbours(climb *c, size_t x, ab_error *err) {
-    c->nlvl1 = c->nlvl2 = 0;
+ * (lvl1), and the conflicts placed before them of all its conflicts (lvl2:
+ * TVM's list with repeats, sorted by position, is kept as its distinct
+ * tensors by position with cumulative counts, so it takes at most n entries
+ * whatever the degrees). */
+static void climb_neighbours(climb *c, size_t x) {
+    c->nlvl1 = c->nlvl2 = c->ndist2 = 0;
     for (size_t e = c->g.first[x]; e < c->g.first[x + 1]; e++) {
         size_t c1 = c->g.adj[e];
         if (c->pos[c1] == SIZE_MAX) continue;
         if (c->pos[x] > c->pos[c1]) c->lvl1[c->nlvl1++] = c1;
-        size_t deg = c->g.first[c1 + 1] - c->g.first[c1];
-        if (!ab_grow((void **)&c->lvl2, &c->cap2, c->nlvl2 + deg + 1, sizeof *c->lvl2))
-            return ab_fail(err, AB_ENOMEM, "out of memory in the hill climb");
         for (size_t f = c->g.first[c1]; f < c->g.first[c1 + 1]; f++) {
             size_t c2 = c->g.adj[f];
-            if (c->pos[c2] != SIZE_MAX && c->pos[c1] > c->pos[c2]) c->lvl2[c->nlvl2++] = c2;
+            if (c->pos[c2] != SIZE_MAX && c->pos[c1] > c->pos[c2]) {
+                if (c->mult[c2]++ == 0) c->lvl2[c->ndist2++] = c2;
+                c->nlvl2++;
+            }
         }
     }
     ab_sort(c->lvl1, c->nlvl1, sizeof *c->lvl1, by_pos, c->pos);
-    ab_sort(c->lvl2, c->nlvl2, sizeof *c->lvl2, by_pos, c->pos); /* lvl2 may be NULL when empty */
-    return AB_OK;
+    ab_sort(c->lvl2, c->ndist2, sizeof *c->lvl2, by_pos, c->pos);
+    size_t sum = 0;
+    for (size_t j = 0; j < c->ndist2; j++) {
+        sum += c->mult[c->lvl2[j]];
+        c->mult[c->lvl2[j]] = 0;
+        c->cum2[j] = sum;
+    }
+}
+
+/* Entry k (0-based) of the sorted lvl2 list with repeats. */
+static size_t lvl2_at(const climb *c, size_t k) {
+    size_t lo = 0, hi = c->ndist2 - 1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->cum2[mid] > k) hi = mid;
+        else lo = mid + 1;
+    }
+    return c->lvl2[lo];
 }
 
 /* Picks the next move: a swap of two positions in the order, or none
@@ -559,12 +855,12 @@ static ab_status climb_move(climb *c, size_t *i1, size_t *i2, bool *moved, ab_er
     climb_tops(c, &ntops);
     if (ntops == 0) return AB_OK;
     size_t node = c->busy[(size_t)usmp_rand(&c->seed) % ntops];
-    ab_status st = climb_neighbours(c, node, err);
-    if (st != AB_OK || c->nlvl1 == 0) return st;
+    climb_neighbours(c, node);
+    if (c->nlvl1 == 0) return AB_OK;
     size_t b1 = c->lvl1[(size_t)usmp_rand(&c->seed) % c->nlvl1], b2 = b1;
     while (b2 == b1) {
         if (c->nlvl2 > 0 && usmp_rand(&c->seed) % 100 > 25)
-            b2 = c->lvl2[(size_t)usmp_rand(&c->seed) % c->nlvl2];
+            b2 = lvl2_at(c, (size_t)usmp_rand(&c->seed) % c->nlvl2);
         else
             b2 = c->lvl1[(size_t)usmp_rand(&c->seed) % c->nlvl1];
         if (c->nlvl2 < 2 && c->nlvl1 < 2) break;
@@ -572,9 +868,8 @@ static ab_status climb_move(climb *c, size_t *i1, size_t *i2, bool *moved, ab_er
     if (b1 == b2) return AB_OK;
     *i1 = c->pos[b1];
     *i2 = c->pos[b2];
-    climb_swap(c, *i1, *i2);
     *moved = true;
-    return AB_OK;
+    return climb_swap(c, *i1, *i2, err);
 }
 
 /* Copies placement (loc, pool) of n tensors from a to b. */
@@ -622,39 +917,61 @@ static void climb_free(climb *c) {
     graph_free(&c->g);
     ab_free(c->ord);
     ab_free(c->pos);
-    ab_free(c->loc_prev);
+    ab_free(c->pos_done);
     ab_free(c->loc_best);
-    ab_free(c->pool_prev);
     ab_free(c->pool_best);
-    ab_free(c->stamp);
     ab_free(c->busy);
+    ab_free(c->keys);
     ab_free(c->lvl1);
     ab_free(c->lvl2);
+    ab_free(c->cum2);
+    ab_free(c->mult);
+    ab_free(c->heap);
+    ab_free(c->queued);
+    for (size_t i = 0; c->chain != NULL && i < 2 * c->u.p->n; i++) ab_free(c->chain[i].ent);
+    ab_free(c->chain);
+    ab_free(c->side);
+    ab_free(c->scratch);
+    ab_free(c->moved);
+    ab_free(c->undo);
+    ab_free(c->undo_pos);
 }
 
 /* Everything the climb needs: pools, fixed tensors, the conflict graph, the
  * greedy-by-size order and the scratch arrays. */
-static ab_status climb_init(climb *c, const ab_problem *p, ab_error *err) {
+static ab_status climb_init(climb *c, const ab_problem *p, int64_t max_pairs, ab_error *err) {
     memset(c, 0, sizeof *c);
     ab_status st = usmp_init(&c->u, p, "usmp-hill-climb", err);
     if (st == AB_OK) st = place_fixed(&c->u, err);
-    if (st == AB_OK) st = graph_build(p, &c->g, err);
+    if (st == AB_OK) st = graph_build(p, max_pairs, &c->g, err);
     if (st == AB_OK) st = greedy_order(p, true, &c->ord, &c->nfree, err);
     if (st != AB_OK) return st;
     size_t n = p->n ? p->n : 1;
     c->pos = ab_alloc_array(n, sizeof *c->pos);
-    c->loc_prev = ab_calloc(n, sizeof *c->loc_prev);
+    c->pos_done = ab_alloc_array(n, sizeof *c->pos_done);
     c->loc_best = ab_calloc(n, sizeof *c->loc_best);
-    c->pool_prev = ab_calloc(n, sizeof *c->pool_prev);
     c->pool_best = ab_calloc(n, sizeof *c->pool_best);
-    c->stamp = ab_calloc(n, sizeof *c->stamp);
     c->busy = ab_alloc_array(n, sizeof *c->busy);
+    c->keys = ab_alloc_array(n, sizeof *c->keys);
     c->lvl1 = ab_alloc_array(n, sizeof *c->lvl1);
-    if (!c->pos || !c->loc_prev || !c->loc_best || !c->pool_prev || !c->pool_best || !c->stamp ||
-        !c->busy || !c->lvl1)
+    c->lvl2 = ab_alloc_array(n, sizeof *c->lvl2);
+    c->cum2 = ab_alloc_array(n, sizeof *c->cum2);
+    c->mult = ab_calloc(n, sizeof *c->mult);
+    c->heap = ab_alloc_array(n, sizeof *c->heap);
+    c->chain = ab_calloc(2 * n, sizeof *c->chain);
+    c->side = ab_calloc(n, sizeof *c->side);
+    c->scratch = ab_alloc_array(n, sizeof *c->scratch);
+    c->queued = ab_calloc(n, sizeof *c->queued);
+    if (!c->pos || !c->pos_done || !c->loc_best || !c->pool_best || !c->busy || !c->keys || !c->lvl1 ||
+        !c->lvl2 || !c->cum2 || !c->mult || !c->heap || !c->queued ||
+        !c->chain || !c->side || !c->scratch)
         return ab_fail(err, AB_ENOMEM, "out of memory in the hill climb");
-    for (size_t i = 0; i < p->n; i++) c->pos[i] = SIZE_MAX;
+    for (size_t i = 0; i < p->n; i++) {
+        c->pos[i] = c->pos_done[i] = SIZE_MAX;
+        c->chain[2 * i].n = c->chain[2 * i + 1].n = CHAIN_NONE;
+    }
     for (size_t r = 0; r < c->nfree; r++) c->pos[c->ord[r]] = r;
+    c->nmissing = c->nfree; /* in no pool until the first attempt */
     return AB_OK;
 }
 
@@ -677,10 +994,9 @@ static ab_status climb_run(climb *c, int64_t iterations, int64_t desired, int64_
     size_t n = u->p->n, swap1 = SIZE_MAX, swap2 = SIZE_MAX;
     int64_t current = 0, attempts;
     for (attempts = 0; attempts < iterations; attempts++) {
-        copy_placement(c->loc_prev, c->pool_prev, u->loc, u->pool, n);
         bool no_room, moved;
         int64_t total;
-        ab_status st = climb_attempt(c, (size_t)attempts + 1, &no_room, err);
+        ab_status st = climb_attempt(c, attempts == 0, &no_room, err);
         if (st == AB_OK) st = climb_highs(c, &total, err);
         if (st != AB_OK) return st;
         if (total == 0)
@@ -693,9 +1009,9 @@ static ab_status climb_run(climb *c, int64_t iterations, int64_t desired, int64_
                 if (current <= desired) break;
             }
         } else {
-            climb_swap(c, swap2, swap1);
-            copy_placement(u->loc, u->pool, c->loc_prev, c->pool_prev, n);
-            st = climb_highs(c, &total, err);
+            st = climb_undo(c, err);
+            if (st == AB_OK) st = climb_swap(c, swap2, swap1, err);
+            if (st == AB_OK) st = climb_highs(c, &total, err);
             if (st != AB_OK) return st;
         }
         size_t i1 = 0, i2 = 0;
@@ -713,12 +1029,14 @@ static ab_status climb_run(climb *c, int64_t iterations, int64_t desired, int64_
 
 static ab_status hill_climb_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
                                  ab_plan_stats *stats, ab_error *err) {
-    int64_t seed, iterations, desired = 0, tried = 0, total = 0;
+    int64_t seed, iterations, max_pairs, desired = 0, tried = 0, total = 0;
     ab_status st = ab_params_int(opt, "seed", 0, 0, UINT32_MAX, &seed, err);
     if (st == AB_OK) st = ab_params_int(opt, "iterations", 500, 1, 100000000, &iterations, err);
+    if (st == AB_OK)
+        st = ab_params_int(opt, "max-pairs", 200000000, 0, INT64_MAX, &max_pairs, err);
     if (st != AB_OK) return st;
     climb c;
-    st = climb_init(&c, p, err);
+    st = climb_init(&c, p, max_pairs, err);
     c.seed = (unsigned)seed;
     if (st == AB_OK) st = max_load(p, &desired, err);
     if (st == AB_OK && c.nfree > 0) st = climb_run(&c, iterations, desired, &tried, &total, err);
@@ -752,6 +1070,9 @@ static const ab_param_desc climb_params[] = {
      4294967295},
     {"iterations", "integer 1 .. 10^8", "500", "attempts at most (TVM: 500)", AB_PARAM_INT, 1,
      100000000},
+    {"max-pairs", "integer >= 0", "200000000",
+     "conflicting pairs at most (8 bytes each); more stops with a limit status", AB_PARAM_INT, 0,
+     INT64_MAX},
     {0},
 };
 
