@@ -38,9 +38,9 @@
  * error row, spec "(load)"; a new suite a planner crashes on), also when its
  * whole spec is new.
  * Timing is judged on CPU time (user + system), never wall time, and only
- * when both sides know it. A row's spread is [cpu_min_s, cpu_max_s] of the
- * results table when the table has those columns (schema v3: a row of
- * repeated runs), else the one sample cpu_s (min = median = max).
+ * when both sides know it. A row's spread is its [cpu_min_s, cpu_max_s]
+ * (schema v3: a row of repeated runs), or, where those are NULL (a row
+ * migrated from v2), the one sample cpu_s (min = median = max).
  *
  * Pairs present on one side only: when a pairing key (a spec, or what '*'
  * stood for) has rows on one side and none on the other, that is one line
@@ -167,7 +167,7 @@ typedef struct abr_compare_summary {
     size_t other;              /* status changed between two failures */
     size_t added, removed;     /* pairs only in head, only in base (rows) */
     size_t specs_new, specs_gone; /* pairing keys with rows on one side only */
-    bool spread;               /* the results table has cpu_min_s/cpu_max_s */
+    bool spread;               /* rows carry cpu_min_s/cpu_max_s (always, since v3) */
     size_t by_change[ABR_NCHANGES];
 } abr_compare_summary;
 

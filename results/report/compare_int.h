@@ -24,7 +24,7 @@ typedef struct abr_cside {
 } abr_cside;
 
 /* Reads run `run` into *d (zeroed first; abr_cside_free after, even on
- * failure). *spread is set when the results table has the spread columns. */
+ * failure). *spread is set: every row has its spread columns (schema v3). */
 ab_status abr_cside_read(abr_store *s, int64_t run, abr_cside *d, bool *spread, ab_error *err);
 void abr_cside_free(abr_cside *d);
 
