@@ -5,6 +5,8 @@
 #include "harness/formats/formats.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -89,4 +91,34 @@ ab_status abh_load_problem(const char *path, const abh_load_options *o, ab_probl
     const abh_format *f = abh_format_of(path, false, err);
     if (f == NULL) return err ? err->status : AB_EINPUT;
     return f->load(path, o ? o : &none, p, err);
+}
+
+/* ---- input budgets ------------------------------------------------------------ */
+
+/* *v from the variable name when it is set: a positive decimal integer. */
+static ab_status limit_from_env(const char *name, int64_t *v, ab_error *err) {
+    const char *text = getenv(name);
+    if (text == NULL) return AB_OK;
+    char *end = NULL;
+    errno = 0;
+    long long x = strtoll(text, &end, 10);
+    bool digits = text[0] >= '0' && text[0] <= '9';
+    if (!digits || end == text || *end != '\0' || errno == ERANGE || x < 1)
+        return ab_fail(err, AB_EINPUT,
+                       "environment variable %s: expected a positive integer, got '%.40s'", name,
+                       text);
+    *v = (int64_t)x;
+    return AB_OK;
+}
+
+ab_status abh_limits_get(abh_limits *l, ab_error *err) {
+    *l = (abh_limits){.file_bytes = ABH_DEFAULT_MAX_FILE_BYTES,
+                      .depth = ABH_DEFAULT_MAX_DEPTH,
+                      .alias_nodes = ABH_DEFAULT_MAX_ALIAS_NODES,
+                      .tensors = ABH_DEFAULT_MAX_TENSORS};
+    ab_status st = limit_from_env("ARENABENCH_MAX_FILE_BYTES", &l->file_bytes, err);
+    if (st == AB_OK) st = limit_from_env("ARENABENCH_MAX_DEPTH", &l->depth, err);
+    if (st == AB_OK) st = limit_from_env("ARENABENCH_MAX_ALIAS_NODES", &l->alias_nodes, err);
+    if (st == AB_OK) st = limit_from_env("ARENABENCH_MAX_TENSORS", &l->tensors, err);
+    return st;
 }

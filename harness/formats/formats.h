@@ -67,4 +67,36 @@ void abh_format_list(ab_buf *b);
 ab_status abh_load_problem(const char *path, const abh_load_options *o, ab_problem *p,
                            ab_error *err);
 
+/* ---- input budgets ------------------------------------------------------------
+ * Limits on what a suite may ask of the loader, checked before the work they
+ * bound, each failure exit 2 with a message naming the file (and, where there
+ * is one, the line, column and field) and the limit's variable. Each is read
+ * from the environment at every load (a positive decimal integer; anything
+ * else is AB_EINPUT naming the variable):
+ *
+ *   variable                     default      bounds
+ *   ARENABENCH_MAX_FILE_BYTES    268435456    a suite file's size (256 MiB)
+ *   ARENABENCH_MAX_DEPTH         64           nested YAML collections
+ *   ARENABENCH_MAX_ALIAS_NODES   1000000      nodes YAML aliases expand to
+ *   ARENABENCH_MAX_TENSORS       10000000     tensors in a suite, after
+ *                                             aliases and generators
+ *
+ * Together they bound a load's time (libyaml's cost is linear in the file for
+ * a bounded depth) and memory (about 150 bytes a tensor). */
+typedef struct abh_limits {
+    int64_t file_bytes;
+    int64_t depth;
+    int64_t alias_nodes;
+    int64_t tensors;
+} abh_limits;
+
+#define ABH_DEFAULT_MAX_FILE_BYTES ((int64_t)256 << 20)
+#define ABH_DEFAULT_MAX_DEPTH 64
+#define ABH_DEFAULT_MAX_ALIAS_NODES 1000000
+#define ABH_DEFAULT_MAX_TENSORS 10000000
+
+/* The limits in force: the defaults above, each replaced by its variable when
+ * set. AB_EINPUT, naming the variable, when one is not a positive integer. */
+ab_status abh_limits_get(abh_limits *l, ab_error *err);
+
 #endif

@@ -5,6 +5,9 @@
 #include "harness/formats/gen.h"
 
 #include "core/sort.h"
+#include "harness/formats/formats.h"
+
+#include <inttypes.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +21,7 @@ typedef struct gb {
     uint64_t rng;
     ab_status st;
     ab_error *err;
+    int64_t max_tensors; /* the input budget ARENABENCH_MAX_TENSORS */
 } gb;
 
 static uint64_t next_rand(gb *b) { /* splitmix64 */
@@ -36,6 +40,13 @@ static int64_t rand_in(gb *b, int64_t lo, int64_t hi) {
  * plain size in bytes when h is 0); returns its index. */
 static size_t gb_out(gb *b, const char *name, int64_t h, int64_t w, int64_t c, ab_kind kind) {
     if (b->st != AB_OK) return 0;
+    if ((uint64_t)b->p->n >= (uint64_t)b->max_tensors) {
+        b->st = ab_fail(b->err, AB_EINPUT,
+                        "the suite would have more than %" PRId64
+                        " tensors (the limit ARENABENCH_MAX_TENSORS)",
+                        b->max_tensors);
+        return 0;
+    }
     int64_t shape[4] = {1, h, w, c}, bits = b->dt->bits;
     ab_tensor t = {.name = (char *)name, .start = b->op, .end = b->op, .align = 1,
                    .offset = AB_NONE, .kind = kind};
@@ -46,10 +57,10 @@ static size_t gb_out(gb *b, const char *name, int64_t h, int64_t w, int64_t c, a
         t.shape = shape;
         t.dtype = b->dt;
         t.logical_bits = bits;
-        t.size = (bits + 7) / 8;
+        t.size = bits / 8 + (bits % 8 != 0);
     } else {
         t.size = c;
-        t.logical_bits = c * 8;
+        t.logical_bits = c > INT64_MAX / 8 ? INT64_MAX : c * 8;
     }
     if (b->st == AB_OK) b->st = ab_problem_add(b->p, &t, b->err);
     return b->p->n - 1;
@@ -93,6 +104,12 @@ typedef struct gctx {
 static int64_t param(gctx *g, const char *key, int64_t def, int64_t lo, int64_t hi) {
     int64_t v = def;
     if (g->b->st == AB_OK) g->b->st = ab_params_int(g->params, key, def, lo, hi, &v, g->b->err);
+    /* n counts tensors: checked against the budget before any is made. */
+    if (g->b->st == AB_OK && strcmp(key, "n") == 0 && v > g->b->max_tensors)
+        g->b->st = ab_fail(g->b->err, AB_EINPUT,
+                           "parameter n: %" PRId64 " tensors is above the limit of %" PRId64
+                           " (ARENABENCH_MAX_TENSORS)",
+                           v, g->b->max_tensors);
     return v;
 }
 
@@ -810,6 +827,9 @@ ab_status abh_generate(const char *kind, const ab_params *params, const char *na
     const char *dtype = ab_params_get(params, "dtype");
     gb b = {.p = p, .dt = ab_dtype_find(dtype ? dtype : "int8"), .err = err};
     if (b.dt == NULL) return ab_fail(err, AB_EINPUT, "generator %s: unknown dtype '%s'", kind, dtype);
+    abh_limits lim;
+    if ((st = abh_limits_get(&lim, err)) != AB_OK) return st;
+    b.max_tensors = lim.tensors;
     int64_t seed = 1;
     if ((st = ab_params_int(params, "seed", 1, 0, INT64_MAX, &seed, err)) != AB_OK) return st;
     b.rng = (uint64_t)seed;

@@ -14,10 +14,13 @@
  * Anchors and aliases are supported. An anchored node's events are recorded
  * (an anchor nested in another is recorded once and referenced from the outer
  * one), an alias replays them, and every node an alias stands for is counted
- * against ALIAS_BUDGET, checked when the alias is met, before anything is
- * copied. When the text holds a '*' a first pass does only that counting, so an
- * alias bomb is reported as one even where the schema would have stopped the
- * reader first. A replayed node keeps the place of the anchored original, so
+ * against the alias budget (formats.h's input budgets), checked when the
+ * alias is met, before anything is copied. When the text holds a '*' and a '&'
+ * a first pass does only that counting, so an alias bomb is reported as one
+ * even where the schema would have stopped the reader first. The other budgets:
+ * the file's size (before reading it), the nesting depth (as each collection
+ * opens, so libyaml, whose cost grows with the square of the depth, never
+ * goes deep) and the tensor count (as each tensor is added). A replayed node keeps the place of the anchored original, so
  * an error inside it names that place. Merge keys ('<<') are not supported.
  *
  * Checks, in the order the reader meets them:
@@ -49,11 +52,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <yaml.h>
 
 #include "planners/planner.h"
 
-#define ALIAS_BUDGET 1000000L /* nodes that aliases may expand to, per file */
 #define MAX_DIMS 32           /* dimensions in a shape */
 #define SHOW_MAX 40           /* characters of a value quoted in a message */
 
@@ -122,7 +125,8 @@ typedef struct src {
     yaml_event_t ye;
     bool have_ye;
     bool store; /* false in the counting pass: sizes only, no events, no replay */
-    bool bomb;  /* the alias budget ran out */
+    bool bomb;  /* a budget ran out (alias expansion, nesting depth) */
+    abh_limits lim;
     const char *file;
     const char *buf;
     size_t len;
@@ -311,7 +315,13 @@ static ab_status rec_finish(src *s) {
 static ab_status on_node(src *s, const ev *e, const yaml_char_t *anchor_name) {
     if (anchor_name != NULL) TRY(rec_start(s, (const char *)anchor_name));
     if (s->nacts > 0 && !rec_append(s, s->acts[s->nacts - 1].rec, e)) return nomem(s->err, s->file);
-    if (e->kind == EV_SEQ || e->kind == EV_MAP) s->depth++;
+    if ((e->kind == EV_SEQ || e->kind == EV_MAP) && ++s->depth > s->lim.depth) {
+        s->bomb = true;
+        return src_fail(s, e->at, "nesting",
+                        "collections nested more than %" PRId64
+                        " deep (the limit ARENABENCH_MAX_DEPTH)",
+                        s->lim.depth);
+    }
     if (e->kind == EV_SEQ_END || e->kind == EV_MAP_END) s->depth--;
     bool closes = e->kind == EV_SCALAR || e->kind == EV_SEQ_END || e->kind == EV_MAP_END;
     if (closes && s->nacts > 0 && s->acts[s->nacts - 1].depth == s->depth) TRY(rec_finish(s));
@@ -327,10 +337,12 @@ static ab_status on_alias(src *s, mk at, const char *name) {
                         name, name);
     long size = s->recs[a->rec].size;
     s->expanded = sat_add(s->expanded, size);
-    if (s->expanded > ALIAS_BUDGET) {
+    if (s->expanded > s->lim.alias_nodes) {
         s->bomb = true;
-        return src_fail(s, at, "alias", "'*%s': alias expansion exceeds a limit of %ld nodes", name,
-                        ALIAS_BUDGET);
+        return src_fail(s, at, "alias",
+                        "'*%s': alias expansion exceeds a limit of %" PRId64
+                        " nodes (ARENABENCH_MAX_ALIAS_NODES)",
+                        name, s->lim.alias_nodes);
     }
     if (s->nacts > 0) {
         rec *outer = &s->recs[s->acts[s->nacts - 1].rec];
@@ -655,8 +667,8 @@ static bool fast_fill(fast *f) {
 /* ---- the source -------------------------------------------------------------- */
 
 static ab_status src_init(src *s, const char *file, const char *buf, size_t len, bool store,
-                          bool use_fast, ab_error *err) {
-    *s = (src){.store = store, .file = file, .buf = buf, .len = len, .err = err};
+                          bool use_fast, const abh_limits *lim, ab_error *err) {
+    *s = (src){.store = store, .file = file, .buf = buf, .len = len, .err = err, .lim = *lim};
     if (!yaml_parser_initialize(&s->yp)) return nomem(err, file);
     yaml_parser_set_input_string(&s->yp, (const unsigned char *)buf, len);
     if (use_fast) {
@@ -758,9 +770,10 @@ static ab_status src_next(src *s, ev *e) {
 /* The counting pass: reads every event, replaying nothing, so an alias bomb
  * fails here whatever else is wrong. Only the bomb (or memory) is an error;
  * any other problem is left for the reading pass to report in its place. */
-static ab_status count_aliases(const char *file, const char *buf, size_t len, ab_error *err) {
+static ab_status count_aliases(const char *file, const char *buf, size_t len,
+                               const abh_limits *lim, ab_error *err) {
     src s;
-    ab_status st = src_init(&s, file, buf, len, false, false, err);
+    ab_status st = src_init(&s, file, buf, len, false, false, lim, err);
     ev e = {.kind = EV_DOC_START};
     while (st == AB_OK && e.kind != EV_STREAM_END) st = src_next(&s, &e);
     if (st != AB_OK && !s.bomb && st != AB_ENOMEM) {
@@ -861,6 +874,7 @@ typedef struct ld {
     bool has_gen;               /* a `generate:` mapping was given */
     mk gen_at;
     ab_params gen;              /* its keys and values (kind among them) */
+    int64_t total;              /* the sizes of the tensors so far, <= AB_MAX_SIZE */
 } ld;
 
 /* Where a peer expectation was given, for the checks made at the end. */
@@ -1242,6 +1256,11 @@ static ab_status tensor_finish(ld *L, tin *ti) {
     if (t->start > t->end)
         return fail(L, ti->ks.val[TK_END], TENSOR_FIELD(ti, "end"),
                     "must be >= start (%" PRId64 "), got '%" PRId64 "'", t->start, t->end);
+    int64_t end = 0;
+    if (has(ti, TK_OFFSET) && (ab_add_ovf(t->offset, t->size, &end) || end > AB_MAX_SIZE))
+        return fail(L, ti->ks.val[TK_OFFSET], TENSOR_FIELD(ti, "offset"),
+                    "offset + size must be at most 2^62, got %" PRId64 " + %" PRId64, t->offset,
+                    t->size);
     if (has(ti, TK_ALIGN) && has(ti, TK_OFFSET) && t->offset % t->align != 0)
         return fail(L, ti->ks.val[TK_OFFSET], TENSOR_FIELD(ti, "offset"),
                     "must be a multiple of align (%" PRId64 "), got '%" PRId64 "'", t->align,
@@ -1252,6 +1271,17 @@ static ab_status tensor_finish(ld *L, tin *ti) {
 /* The fast path keeps no places: its errors are made again through libyaml. */
 static ab_status tensor_append(ld *L, tin *ti) {
     size_t i = L->p->n;
+    bool many = (uint64_t)i >= (uint64_t)L->s.lim.tensors;
+    bool big = ab_add_ovf(L->total, ti->t.size, &L->total) || L->total > AB_MAX_SIZE;
+    if ((many || big) && L->s.fast != NULL) return give_up(&L->s);
+    if (many)
+        return fail(L, ti->at, TENSOR_FIELD(ti, NULL),
+                    "more than %" PRId64 " tensors (the limit ARENABENCH_MAX_TENSORS)",
+                    L->s.lim.tensors);
+    if (big)
+        return fail(L, ti->ks.val[has(ti, TK_SIZE) ? TK_SIZE : TK_SHAPE],
+                    TENSOR_FIELD(ti, has(ti, TK_SIZE) ? "size" : "shape"),
+                    "the tensors' sizes add up to more than 2^62 bytes here");
     if (L->s.fast == NULL) {
         if (!ab_grow((void **)&L->pos, &L->pos_cap, i + 1, sizeof *L->pos))
             return nomem(L->err, L->file);
@@ -1723,6 +1753,12 @@ static ab_status expand_generate(ld *L) {
     ab_free(rest.v);
     if (st == AB_ENOMEM) return nomem(L->err, L->file);
     if (st != AB_OK) return fail(L, L->gen_at, TOP_FIELD("generate"), "%s", gerr.msg);
+    for (size_t i = 0; i < g.n; i++)
+        if (ab_add_ovf(L->total, g.t[i].size, &L->total) || L->total > AB_MAX_SIZE) {
+            ab_problem_free(&g);
+            return fail(L, L->gen_at, TOP_FIELD("generate"),
+                        "the generated tensors' sizes add up to more than 2^62 bytes");
+        }
     for (size_t i = 0; i < g.n && st == AB_OK; i++) {
         g.t[i].line = L->gen_at.line;
         st = ab_problem_add(L->p, &g.t[i], L->err);
@@ -1837,9 +1873,9 @@ static ab_status read_document(ld *L) {
 
 /* One load of text into the initialised *p, through the fast path or libyaml. */
 static ab_status load_once(const char *file, const char *buf, size_t len, bool use_fast,
-                           ab_problem *p, ab_error *err) {
+                           const abh_limits *lim, ab_problem *p, ab_error *err) {
     ld L = {.file = file, .p = p, .err = err};
-    ab_status st = src_init(&L.s, file, buf, len, true, use_fast, err);
+    ab_status st = src_init(&L.s, file, buf, len, true, use_fast, lim, err);
     if (st == AB_OK) st = read_document(&L);
     if (st == AB_OK) {
         p->source = ab_strdup(file);
@@ -1864,16 +1900,24 @@ _Atomic unsigned long abh_suite_fast_loads;
 
 static ab_status load_text(const char *file, const char *buf, size_t len, ab_problem *p,
                            ab_error *err) {
-    if (memchr(buf, '*', len) != NULL) {
-        TRY(count_aliases(file, buf, len, err));
+    abh_limits lim;
+    TRY(abh_limits_get(&lim, err));
+    if ((uint64_t)len > (uint64_t)lim.file_bytes)
+        return ab_fail(err, AB_EINPUT,
+                       "%s: the file has %zu bytes, above the limit of %" PRId64
+                       " (ARENABENCH_MAX_FILE_BYTES)",
+                       file, len, lim.file_bytes);
+    /* An alias needs an anchor: without a '&' no alias can expand. */
+    if (memchr(buf, '*', len) != NULL && memchr(buf, '&', len) != NULL) {
+        TRY(count_aliases(file, buf, len, &lim, err));
     } else if (abh_suite_fast_enabled) {
-        ab_status st = load_once(file, buf, len, true, p, err);
+        ab_status st = load_once(file, buf, len, true, &lim, p, err);
         if (st == AB_OK) abh_suite_fast_loads++;
         if (st == AB_OK || st == AB_ENOMEM) return st;
         ab_problem_free(p);
         ab_error_clear(err);
     }
-    return load_once(file, buf, len, false, p, err);
+    return load_once(file, buf, len, false, &lim, p, err);
 }
 
 ab_status abh_suite_load_buffer(const char *name, const char *buf, size_t len, ab_problem *p,
@@ -1889,7 +1933,16 @@ ab_status abh_suite_load(const char *path, ab_problem *p, ab_error *err) {
     ab_problem_init(p);
     char *buf = NULL;
     size_t len = 0;
-    ab_status st = ab_read_file(path, &buf, &len, err);
+    abh_limits lim;
+    ab_status st = abh_limits_get(&lim, err);
+    struct stat sb;
+    if (st == AB_OK && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
+        (uint64_t)sb.st_size > (uint64_t)lim.file_bytes)
+        st = ab_fail(err, AB_EINPUT,
+                     "%s: the file has %jd bytes, above the limit of %" PRId64
+                     " (ARENABENCH_MAX_FILE_BYTES)",
+                     path, (intmax_t)sb.st_size, lim.file_bytes);
+    if (st == AB_OK) st = ab_read_file(path, &buf, &len, err);
     if (st == AB_OK) st = load_text(path, buf, len, p, err);
     ab_free(buf);
     if (st != AB_OK) ab_problem_free(p);
