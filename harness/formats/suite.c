@@ -741,6 +741,9 @@ static ab_status src_next(src *s, ev *e) {
     if (f != NULL) {
         if (f->pos == f->n && !fast_fill(f)) return f->oom ? nomem(s->err, s->file) : give_up(s);
         *e = f->v[f->pos++];
+        if (e->kind == EV_SEQ_END || e->kind == EV_MAP_END) s->depth--;
+        if ((e->kind == EV_SEQ || e->kind == EV_MAP) && ++s->depth > s->lim.depth)
+            return give_up(s); /* libyaml's load says where */
         return AB_OK;
     }
     for (;;) {

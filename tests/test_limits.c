@@ -1,0 +1,190 @@
+/*
+ * test_limits.c — the input budgets (harness/formats/formats.h): file size,
+ * nesting depth, alias expansion and tensor count, each settable through its
+ * ARENABENCH_MAX_* variable, each checked before the work it bounds with exit 2
+ * and a message naming the place and the limit. Also the folder walk of `run`
+ * over a symlink loop.
+ *
+ * Criterion runs each test in its own process, so setenv here touches no
+ * other test.
+ */
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness/formats/formats.h"
+#include "harness/formats/gen.h"
+#include "harness/formats/suite.h"
+#include "tests/support.h"
+
+/* CPU seconds (user + system) this process has used. */
+static double cpu_seconds(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+           ru.ru_stime.tv_usec / 1e6;
+}
+
+/* Loads text (named "s.yaml"), which must fail with AB_EINPUT and a message
+ * containing each of the two fragments. */
+static void assert_rejects(const char *text, size_t len, const char *a, const char *b) {
+    ab_problem p;
+    ab_error err;
+    ab_error_clear(&err);
+    ab_status st = abh_suite_load_buffer("s.yaml", text, len, &p, &err);
+    cr_assert_eq(st, AB_EINPUT, "status %d: %s", st, err.msg);
+    cr_assert(strstr(err.msg, a) != NULL, "'%s' not in: %s", a, err.msg);
+    cr_assert(strstr(err.msg, b) != NULL, "'%s' not in: %s", b, err.msg);
+    cr_assert_eq(p.n, 0);
+}
+
+static void assert_loads(const char *text, size_t n) {
+    ab_problem p;
+    ab_error err;
+    ab_error_clear(&err);
+    cr_assert_eq(abh_suite_load_buffer("s.yaml", text, strlen(text), &p, &err), AB_OK, "%s",
+                 err.msg);
+    cr_assert_eq(p.n, n);
+    ab_problem_free(&p);
+}
+
+/* The audit's case: 400 KB of flow nesting, with an anchor and an alias in a
+ * comment so the alias-counting pass reads the whole file. It took 113 s
+ * before exit 2; now the depth limit stops it at the 64th bracket (the top
+ * mapping is the first level). */
+Test(limits, deep_flow_nesting_stops_at_the_depth_limit) {
+    size_t depth = 200000;
+    const char *head = "# &a *a\nsuite: d\ntensors: ";
+    size_t hl = strlen(head), len = hl + 2 * depth + 1;
+    char *text = malloc(len);
+    cr_assert_not_null(text);
+    memcpy(text, head, hl);
+    memset(text + hl, '[', depth);
+    memset(text + hl + depth, ']', depth);
+    text[len - 1] = '\n';
+    double t0 = cpu_seconds();
+    assert_rejects(text, len, "s.yaml:3:73: nesting: ", "more than 64 deep (the limit "
+                   "ARENABENCH_MAX_DEPTH)");
+    double used = cpu_seconds() - t0;
+    cr_assert_lt(used, 20.0, "%.1f s of CPU", used);
+    free(text);
+}
+
+Test(limits, deep_block_nesting_in_an_unknown_place_stops_too) {
+    /* Block mappings nested 100 deep under a key the schema does not know: the
+     * counting pass (an alias is present) meets the depth before the schema. */
+    char text[16384] = "suite: s\nx: &a 1\ny: *a\nz:\n";
+    size_t n = strlen(text);
+    for (int d = 0; d < 100; d++) {
+        for (int k = 0; k < 2 * d + 2; k++) text[n++] = ' ';
+        n += (size_t)snprintf(text + n, sizeof text - n, "k%d:\n", d);
+    }
+    assert_rejects(text, n, "s.yaml:", "ARENABENCH_MAX_DEPTH");
+}
+
+Test(limits, the_depth_limit_is_settable) {
+    const char *ok = "suite: s\ntensors:\n  - {name: a, shape: [2, 2], dtype: int8, start: 0, end: 1}\n";
+    assert_loads(ok, 1);
+    setenv("ARENABENCH_MAX_DEPTH", "3", 1);
+    assert_rejects(ok, strlen(ok), "s.yaml:3:22: nesting: ", "more than 3 deep");
+    setenv("ARENABENCH_MAX_DEPTH", "4", 1);
+    assert_loads(ok, 1);
+}
+
+Test(limits, a_bad_limit_value_names_its_variable) {
+    setenv("ARENABENCH_MAX_TENSORS", "12x", 1);
+    const char *ok = "suite: s\ntensors:\n  - {name: a, size: 1, start: 0, end: 1}\n";
+    assert_rejects(ok, strlen(ok), "ARENABENCH_MAX_TENSORS", "expected a positive integer, got '12x'");
+    setenv("ARENABENCH_MAX_TENSORS", "0", 1);
+    assert_rejects(ok, strlen(ok), "ARENABENCH_MAX_TENSORS", "got '0'");
+}
+
+/* The audit's 48-byte generator bomb: refused before any tensor is made. */
+Test(limits, generator_n_above_the_tensor_limit_is_refused_before_allocating) {
+    const char *bomb = "suite: g\ngenerate: {kind: random, n: 100000000}\n";
+    double t0 = cpu_seconds();
+    assert_rejects(bomb, strlen(bomb), "s.yaml:2:11: generate: ",
+                   "parameter n: 100000000 tensors is above the limit of 10000000 "
+                   "(ARENABENCH_MAX_TENSORS)");
+    cr_assert_lt(cpu_seconds() - t0, 20.0);
+    setenv("ARENABENCH_MAX_TENSORS", "99", 1);
+    const char *small = "suite: g\ngenerate: {kind: random, n: 100}\n";
+    assert_rejects(small, strlen(small), "s.yaml:2:11: generate: ", "above the limit of 99");
+}
+
+Test(limits, generators_without_n_stop_at_the_tensor_limit) {
+    setenv("ARENABENCH_MAX_TENSORS", "10", 1);
+    const char *resnet = "suite: g\ngenerate: {kind: resnet, blocks: 1000}\n";
+    assert_rejects(resnet, strlen(resnet), "s.yaml:2:11: generate: ",
+                   "more than 10 tensors (the limit ARENABENCH_MAX_TENSORS)");
+    ab_params none = {0};
+    ab_problem p;
+    ab_error err;
+    cr_assert_eq(abh_generate("resnet", &none, NULL, &p, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "ARENABENCH_MAX_TENSORS") != NULL, "%s", err.msg);
+}
+
+Test(limits, listed_tensors_above_the_limit_are_refused_at_the_first_extra_one) {
+    setenv("ARENABENCH_MAX_TENSORS", "2", 1);
+    /* The writer's form (the fast path) and a block form (libyaml). */
+    const char *flow = "suite: s\ntensors:\n  - {name: a, size: 1, start: 0, end: 1}\n"
+                       "  - {name: b, size: 1, start: 0, end: 1}\n"
+                       "  - {name: c, size: 1, start: 0, end: 1}\n";
+    assert_rejects(flow, strlen(flow), "s.yaml:5:5: tensors[2] (name 'c'): ",
+                   "more than 2 tensors (the limit ARENABENCH_MAX_TENSORS)");
+    const char *block = "suite: s\ntensors:\n- name: a\n  size: 1\n  start: 0\n  end: 1\n"
+                        "- name: b\n  size: 1\n  start: 0\n  end: 1\n"
+                        "- name: c\n  size: 1\n  start: 0\n  end: 1\n";
+    assert_rejects(block, strlen(block), "s.yaml:11:3: tensors[2] (name 'c'): ",
+                   "ARENABENCH_MAX_TENSORS");
+    setenv("ARENABENCH_MAX_TENSORS", "3", 1);
+    assert_loads(flow, 3);
+}
+
+Test(limits, aliases_expanding_past_the_alias_limit_are_refused) {
+    const char *text = "suite: s\nx: &a [1, 2, 3, 4]\ny: [*a, *a]\n"
+                       "tensors:\n  - {name: a, size: 1, start: 0, end: 1}\n";
+    setenv("ARENABENCH_MAX_ALIAS_NODES", "8", 1);
+    assert_rejects(text, strlen(text), "s.yaml:3:9: alias: ",
+                   "alias expansion exceeds a limit of 8 nodes (ARENABENCH_MAX_ALIAS_NODES)");
+}
+
+Test(limits, a_file_above_the_size_limit_is_refused_before_reading) {
+    const char *ok = "suite: s\ntensors:\n  - {name: a, size: 1, start: 0, end: 1}\n";
+    char path[4096];
+    snprintf(path, sizeof path, "%s", abt_write_tmp(ok, ".yaml"));
+    setenv("ARENABENCH_MAX_FILE_BYTES", "20", 1);
+    ab_problem p;
+    ab_error err;
+    cr_assert_eq(abh_suite_load(path, &p, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, path) == err.msg, "%s", err.msg);
+    cr_assert(strstr(err.msg, "bytes, above the limit of 20 (ARENABENCH_MAX_FILE_BYTES)"), "%s",
+              err.msg);
+    assert_rejects(ok, strlen(ok), "s.yaml: the file has", "above the limit of 20");
+    setenv("ARENABENCH_MAX_FILE_BYTES", "1000", 1);
+    cr_assert_eq(abh_suite_load(path, &p, &err), AB_OK, "%s", err.msg);
+    ab_problem_free(&p);
+}
+
+/* `run` loads suites in the parent: the bomb must stop there, exit 2. */
+Test(limits, run_refuses_the_generator_bomb_with_exit_2) {
+    char *dir = abt_tmpdir();
+    char path[4096];
+    snprintf(path, sizeof path, "%s/bomb.yaml", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("suite: g\ngenerate: {kind: random, n: 100000000}\n", f);
+    fclose(f);
+    char args[8192], *err = NULL;
+    snprintf(args, sizeof args, "run -q --db %s/r.db -p first-fit %s", dir, path);
+    int rc = abt_run(args, NULL, &err);
+    cr_assert_eq(rc, 2, "exit %d: %s", rc, err);
+    cr_assert(strstr(err, "bomb.yaml:2:11: generate: parameter n") != NULL, "%s", err);
+    free(err);
+    free(dir);
+}
