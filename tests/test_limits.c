@@ -188,3 +188,33 @@ Test(limits, run_refuses_the_generator_bomb_with_exit_2) {
     free(err);
     free(dir);
 }
+
+/* Finding 9a: a symlink loop inside a suites folder made the whole run exit 2
+ * (the walk followed it until the path was too long). Now it is skipped with
+ * a warning naming it, and the suites beside it run. */
+Test(limits, run_skips_a_symlink_loop_in_a_folder_with_a_warning) {
+    char *dir = abt_tmpdir();
+    char path[4096];
+    snprintf(path, sizeof path, "%s/suites", dir);
+    cr_assert_eq(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/suites/sub", dir);
+    cr_assert_eq(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/suites/sub/a.yaml", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("suite: a\ntensors:\n  - {name: a, size: 8, start: 0, end: 1}\n", f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/suites/sub/loop", dir);
+    cr_assert_eq(symlink("..", path), 0);
+    char args[8192], *out = NULL, *err = NULL;
+    snprintf(args, sizeof args, "run --db %s/r.db -p first-fit %s/suites", dir, dir);
+    int rc = abt_run(args, &out, &err);
+    cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+    cr_assert(strstr(err, "warning: ") != NULL && strstr(err, "/suites/sub/loop: a folder "
+                                                            "already searched") != NULL,
+              "%s", err);
+    cr_assert(strstr(out, "1 job, 1 ok") != NULL || strstr(err, "1 job, 1 ok") != NULL, "%s%s", out, err);
+    free(out);
+    free(err);
+    free(dir);
+}

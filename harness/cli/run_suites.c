@@ -62,9 +62,18 @@ typedef struct path_item {
     bool named;
 } path_item;
 
+/* A folder already searched, by device and inode (a symlink loop or a second
+ * link to it is skipped). */
+typedef struct dir_id {
+    dev_t dev;
+    ino_t ino;
+} dir_id;
+
 typedef struct path_list {
     path_item *v;
     size_t n, cap;
+    dir_id *seen; /* folders searched so far */
+    size_t nseen, capseen;
 } path_list;
 
 /* A file found in a folder that did not load (malformed YAML, a negative size,
@@ -103,9 +112,48 @@ static int path_add(path_list *l, const char *p, bool named) {
     return 0;
 }
 
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in folder d but "." ones, sorted (so a walk is the same on every
+ * file system); *names owned by the caller (free each and the array). */
+static int dir_names(DIR *d, char ***names, size_t *n) {
+    size_t cap = 0;
+    *names = NULL;
+    *n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.') continue;
+        if (!ab_grow((void **)names, &cap, *n + 1, sizeof **names) ||
+            ((*names)[*n] = ab_strdup(e->d_name)) == NULL) {
+            fprintf(stderr, "arenabench: out of memory listing suites\n");
+            return 3;
+        }
+        (*n)++;
+    }
+    if (*n > 1) qsort(*names, *n, sizeof **names, cmp_str);
+    return 0;
+}
+
+/* Records folder st as searched; 1 when it was already (a loop or a second
+ * link to it), 0 when new, 3 when out of memory. */
+static int dir_seen(path_list *l, const struct stat *st) {
+    for (size_t i = 0; i < l->nseen; i++)
+        if (l->seen[i].dev == st->st_dev && l->seen[i].ino == st->st_ino) return 1;
+    if (!ab_grow((void **)&l->seen, &l->capseen, l->nseen + 1, sizeof *l->seen)) {
+        fprintf(stderr, "arenabench: out of memory listing suites\n");
+        return 3;
+    }
+    l->seen[l->nseen++] = (dir_id){st->st_dev, st->st_ino};
+    return 0;
+}
+
 /* Adds path (a file) or every file below it (a folder) whose name has the
  * suffix of a suite format (harness/formats/formats.h: .yaml, .yml, .csv,
- * .tflite). */
+ * .tflite). A folder met again (by device and inode: a symlink loop, or two
+ * links to one folder) is skipped with a warning; entries are taken in name
+ * order, so which link is searched does not depend on the file system. */
 static int collect(const char *path, path_list *l, bool explicit) {
     struct stat st;
     if (stat(path, &st) != 0) {
@@ -117,26 +165,33 @@ static int collect(const char *path, path_list *l, bool explicit) {
             return path_add(l, path, explicit);
         return 0;
     }
+    int seen = dir_seen(l, &st);
+    if (seen == 1)
+        fprintf(stderr, "arenabench: warning: %s: a folder already searched (a symlink loop or "
+                "a second link to it); skipped\n", path);
+    if (seen != 0) return seen == 1 ? 0 : seen;
     DIR *d = opendir(path);
     if (d == NULL) {
         fprintf(stderr, "arenabench: %s: %s\n", path, strerror(errno));
         return 2;
     }
-    int rc = 0;
-    struct dirent *e;
-    while (rc == 0 && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.') continue;
-        size_t n = strlen(path) + strlen(e->d_name) + 2;
+    char **names = NULL;
+    size_t nn = 0;
+    int rc = dir_names(d, &names, &nn);
+    closedir(d);
+    for (size_t i = 0; rc == 0 && i < nn; i++) {
+        size_t n = strlen(path) + strlen(names[i]) + 2;
         char *child = ab_malloc(n);
         if (child == NULL) {
             rc = 3;
             break;
         }
-        snprintf(child, n, "%s%s%s", path, has_suffix(path, "/") ? "" : "/", e->d_name);
+        snprintf(child, n, "%s%s%s", path, has_suffix(path, "/") ? "" : "/", names[i]);
         rc = collect(child, l, false);
         ab_free(child);
     }
-    closedir(d);
+    for (size_t i = 0; i < nn; i++) ab_free(names[i]);
+    ab_free(names);
     return rc;
 }
 
@@ -320,6 +375,7 @@ static int suites_load(const abh_run_args *a, suite_item **out, size_t *n, bad_f
     }
     for (size_t i = 0; i < k; i++) ab_free(l.v[i].path);
     ab_free(l.v);
+    ab_free(l.seen);
     k = loaded;
     if (rc != 0) {
         suites_free(s, k);
