@@ -877,7 +877,6 @@ typedef struct ld {
     bool has_gen;               /* a `generate:` mapping was given */
     mk gen_at;
     ab_params gen;              /* its keys and values (kind among them) */
-    int64_t total;              /* the sizes of the tensors so far, <= AB_MAX_SIZE */
 } ld;
 
 /* Where a peer expectation was given, for the checks made at the end. */
@@ -1274,17 +1273,12 @@ static ab_status tensor_finish(ld *L, tin *ti) {
 /* The fast path keeps no places: its errors are made again through libyaml. */
 static ab_status tensor_append(ld *L, tin *ti) {
     size_t i = L->p->n;
-    bool many = (uint64_t)i >= (uint64_t)L->s.lim.tensors;
-    bool big = ab_add_ovf(L->total, ti->t.size, &L->total) || L->total > AB_MAX_SIZE;
-    if ((many || big) && L->s.fast != NULL) return give_up(&L->s);
-    if (many)
+    if ((uint64_t)i >= (uint64_t)L->s.lim.tensors) {
+        if (L->s.fast != NULL) return give_up(&L->s);
         return fail(L, ti->at, TENSOR_FIELD(ti, NULL),
                     "more than %" PRId64 " tensors (the limit ARENABENCH_MAX_TENSORS)",
                     L->s.lim.tensors);
-    if (big)
-        return fail(L, ti->ks.val[has(ti, TK_SIZE) ? TK_SIZE : TK_SHAPE],
-                    TENSOR_FIELD(ti, has(ti, TK_SIZE) ? "size" : "shape"),
-                    "the tensors' sizes add up to more than 2^62 bytes here");
+    }
     if (L->s.fast == NULL) {
         if (!ab_grow((void **)&L->pos, &L->pos_cap, i + 1, sizeof *L->pos))
             return nomem(L->err, L->file);
@@ -1756,12 +1750,6 @@ static ab_status expand_generate(ld *L) {
     ab_free(rest.v);
     if (st == AB_ENOMEM) return nomem(L->err, L->file);
     if (st != AB_OK) return fail(L, L->gen_at, TOP_FIELD("generate"), "%s", gerr.msg);
-    for (size_t i = 0; i < g.n; i++)
-        if (ab_add_ovf(L->total, g.t[i].size, &L->total) || L->total > AB_MAX_SIZE) {
-            ab_problem_free(&g);
-            return fail(L, L->gen_at, TOP_FIELD("generate"),
-                        "the generated tensors' sizes add up to more than 2^62 bytes");
-        }
     for (size_t i = 0; i < g.n && st == AB_OK; i++) {
         g.t[i].line = L->gen_at.line;
         st = ab_problem_add(L->p, &g.t[i], L->err);
@@ -1814,6 +1802,24 @@ static ab_status apply_default_align(ld *L) {
     return AB_OK;
 }
 
+/* The sum of the tensors' sizes, each rounded up to its align, is at most
+ * 2^62 (README's input limits), so no bound or sum over them overflows. */
+static ab_status check_total(ld *L) {
+    int64_t total = 0, phys = 0;
+    for (size_t i = 0; i < L->p->n; i++) {
+        const ab_tensor *t = &L->p->t[i];
+        if (!ab_align_up_ovf(t->size, t->align, &phys) && !ab_add_ovf(total, phys, &total) &&
+            total <= AB_MAX_SIZE)
+            continue;
+        if (L->pos == NULL) return give_up(&L->s);
+        tin ti = {.idx = i, .t = {.name = t->name}};
+        return fail(L, L->pos[i].name, TENSOR_FIELD(&ti, NULL),
+                    "the tensors' sizes, each rounded up to its align, add up to more than 2^62 "
+                    "bytes here");
+    }
+    return AB_OK;
+}
+
 static const char *tensor_name(const void *ctx, size_t i) {
     return ((const ab_problem *)ctx)->t[i].name;
 }
@@ -1845,6 +1851,7 @@ static ab_status suite_finish(ld *L) {
         return fail(L, L->top_at, TOP_FIELD(NULL),
                     "missing required key 'tensors' (or 'generate' with a generator)");
     TRY(apply_default_align(L));
+    TRY(check_total(L));
     TRY(check_unique_names(L));
     if (p->expect_lower_bound != AB_NONE && p->expect_optimum != AB_NONE &&
         p->expect_lower_bound > p->expect_optimum)
