@@ -343,7 +343,10 @@ static ab_status stacked(prep *pp, ab_error *err) {
             const ab_tensor *t = &pp->q.t[pp->by_start[r]];
             if (t->offset != AB_NONE) {
                 pp->heur[pp->by_start[r]] = t->offset;
-                if (t->offset + t->size > top) top = t->offset + t->size;
+                int64_t end;
+                if (ab_add_ovf(t->offset, t->size, &end))
+                    return ab_fail(err, AB_EINPUT, "a fixed offset + size overflows 64 bits");
+                if (end > top) top = end;
             }
         }
         for (size_t r = pp->comp_first[c]; r < pp->comp_first[c + 1]; r++) {
@@ -1703,8 +1706,13 @@ ab_status abo_ilp_solve(const ab_problem *p, const abo_ilp_options *o, abo_ilp_r
     }
     r->unit = pp->unit;
     r->components = pp->ncomp;
-    r->max_load = pp->lb * pp->unit;
-    r->heuristic = pp->heur_arena * pp->unit;
+    if (ab_mul_ovf(pp->lb, pp->unit, &r->max_load) ||
+        ab_mul_ovf(pp->heur_arena, pp->unit, &r->heuristic)) {
+        prep_free(pp);
+        ab_free(sv.plan);
+        return ab_fail(err, AB_EINPUT, "the heuristic arena (%" PRId64 " units of %" PRId64
+                       " bytes) overflows 64 bits", pp->heur_arena, pp->unit);
+    }
     memcpy(sv.plan, pp->heur, pp->n * sizeof *sv.plan);
     summary sum = {.bound = pp->lb, .arena = pp->heur_arena};
     if (pp->infeasible) {
@@ -1720,7 +1728,7 @@ ab_status abo_ilp_solve(const ab_problem *p, const abo_ilp_options *o, abo_ilp_r
     }
     if (st == AB_OK) st = final_check(p, r, err);
     if (st == AB_OK) {
-        r->bound = sum.bound * pp->unit;
+        if (ab_mul_ovf(sum.bound, pp->unit, &r->bound)) r->bound = INT64_MAX; /* clamped below */
         if (r->status != ABO_ILP_INFEASIBLE && r->bound > r->arena) r->bound = r->arena;
         r->gap = r->status == ABO_ILP_INFEASIBLE || r->arena <= 0
                      ? 0

@@ -134,9 +134,12 @@ static ab_status rank_centres(const ab_problem *p, const abo_subset_opts *o, ins
         int64_t best_arena = INT64_MAX;
         for (size_t k = 0; k < np; k++) {
             int64_t a = 0;
-            for (size_t i = 0; i < p->n; i++)
-                if (plans[k * p->n + i] != AB_NONE && plans[k * p->n + i] + p->t[i].size > a)
-                    a = plans[k * p->n + i] + p->t[i].size;
+            for (size_t i = 0; i < p->n; i++) {
+                int64_t end;
+                if (plans[k * p->n + i] == AB_NONE) continue;
+                if (ab_add_ovf(plans[k * p->n + i], p->t[i].size, &end)) end = INT64_MAX;
+                if (end > a) a = end;
+            }
             if (a < best_arena) best_arena = a, best = k;
         }
         st = plan_heights(p, plans + best * p->n, v, n, err);
