@@ -26,6 +26,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
+PATH="$PATH:/usr/sbin:/sbin"    # Debian puts munged, slurmctld and slurmd there
 
 usage() { echo "selftest.sh: $1 (usage: scripts/slurm/selftest.sh [--shards N] [--bin PATH] [--keep] [SUITE_OR_DIR...])" >&2; exit 2; }
 shards=4 bin="" keep=0 suites=()
