@@ -28,6 +28,9 @@
  * verdict, the planner's proven bound, search nodes, wall and CPU seconds, nodes per
  * second, the child's peak RSS, and the planner's note.
  *
+ * -d DIR writes each random problem to DIR/<name>.yaml as well (a suite every
+ * command reads), so other planners and `arenabench plan` can be run on it.
+ *
  * Exit status: 0 every plan valid (over-capacity counts as valid: that is the
  * infeasible answer), 1 a plan was invalid, 2 bad usage, 3 a child failed.
  */
@@ -268,7 +271,9 @@ static void usage(void) {
                     "  -t SECONDS  time budget appended as time= unless the spec sets it (default "
                     "10)\n"
                     "  -r COUNT:N:SEED[:KIND]  also COUNT random problems of N tensors; KIND kib "
-                    "(default), coprime or clique\n");
+                    "(default), coprime or clique\n"
+                    "  -d DIR      also write each random problem to DIR/<name>.yaml (for other "
+                    "planners)\n");
 }
 
 int main(int argc, char **argv) {
@@ -278,10 +283,12 @@ int main(int argc, char **argv) {
     unsigned long long rcount = 0, rn = 0, rseed = 0;
     char kind_s[16] = "kib";
     rkind kind = R_KIB;
+    const char *dump = NULL;
     int opt;
-    while ((opt = getopt(argc, argv, "p:t:r:h")) != -1) {
+    while ((opt = getopt(argc, argv, "p:t:r:d:h")) != -1) {
         if (opt == 'p' && nspecs < MAX_SPECS) specs[nspecs++] = optarg;
         else if (opt == 't' && (budget = atof(optarg)) > 0) continue;
+        else if (opt == 'd') dump = optarg;
         else if (opt == 'r' &&
                  sscanf(optarg, "%llu:%llu:%llu:%15s", &rcount, &rn, &rseed, kind_s) >= 3 &&
                  rn > 0 &&
@@ -317,6 +324,15 @@ int main(int argc, char **argv) {
         } else {
             random_problem(&p, (size_t)rn, rseed + (unsigned long long)(a - nfiles), kind);
             base = p.name;
+            if (dump != NULL) {
+                char path[1024];
+                ab_error err;
+                snprintf(path, sizeof path, "%s/%s.yaml", dump, p.name);
+                if (abh_suite_write(&p, path, &err) != AB_OK) {
+                    fprintf(stderr, "bench_exact: %s\n", err.msg);
+                    return 2;
+                }
+            }
         }
         for (size_t s = 0; s < nspecs; s++) {
             char spec[512];

@@ -149,6 +149,42 @@
  *      the node. B1 and B2 take that raised floor for c: they cut no node of
  *      sigma (sigma's plan is a completion that respects the raised floors).
  *
+ * (B4) Aligned stacks of sections. The free tensors live at a section t
+ *      pairwise conflict, so in any valid plan they are disjoint in memory.
+ *      Take them in offset order and lower each in turn to the lowest
+ *      multiple of its align at or above the top of the one below (0 for the
+ *      first): by induction each lands at or below its place (the top below
+ *      is at or below its old value, rounding up is monotone, the old offset
+ *      was aligned and above it), so the top of this stack is at most the
+ *      plan's arena. Hence the least top of a stack over the orders of those
+ *      tensors bounds every plan on the g grid (R1), so the optimum, from
+ *      below. It is computed by dynamic programming over subsets (with
+ *      D({}) = 0 and D(S) = min over i in S of align_up(D(S \ {i}), a_i) +
+ *      s_i, the least top of a stack of S: a stack of S ending in i tops at
+ *      align_up(its top of S \ {i}, a_i) + s_i, monotone in that top) for
+ *      the sections of at most 18 free tensors where the aligns can lift it
+ *      above the bound (load + sum of (a - 1) above it). The highest is
+ *      where the bisection starts: an exhaustive refutation of every lower
+ *      capacity. Fixed tensors are left out, which only weakens it. With
+ *      sizes that share no factor and aligns up to 64 the max-load bound is
+ *      rarely met, and this is what proves most of them (bench_exact
+ *      coprime: see bench/README.md).
+ *
+ * (B5) Aligned stacks at a node. At a node the unplaced free tensors live
+ *      at t pairwise conflict and, in any completion, lie within
+ *      [minf(t), H) (B2). Lowered in offset order as in B4, starting from
+ *      the base b = minf(t), they form a stack whose top is at most H; so
+ *      b + (the least top of a stack of them from b) - b > H means no
+ *      completion. From base b, align_up(b - r + y, a) = b - r +
+ *      align_up(y, a) whenever a divides b - r, so with r = b mod the lcm of
+ *      their aligns the least top above b is D_r(S) - r, where D_r is B4's
+ *      table started at D_r({}) = r. It is computed for at most 12 unplaced
+ *      tensors and an lcm of at most 4096, only where it can cut (minf(t) +
+ *      rem(t) + the section's sum of (a - 1) > H: below that no stack
+ *      passes H), and kept in a direct-mapped cache per (section, set,
+ *      residue), which a search revisits constantly. Like B1 and B2 it cuts
+ *      only nodes with no completion.
+ *
  * (P1) Decomposition. Let the boundary between sections t and t + 1 be CUT
  *      at a node when no unplaced free tensor spans both. The unplaced
  *      tensors then split into COMPONENTS: maximal runs of sections joined
@@ -285,6 +321,17 @@ typedef struct cn {
     } *pend;                    /* components still to search */
     size_t npend, pend_cap;
     size_t dead_to;             /* with CN_DEAD: the depth of the node refuted */
+    /* (B5) stacks of the unplaced tensors of a section */
+    size_t *sec_at;             /* free tensors live at section t: sec_list[sec_at[t] ..] */
+    int64_t *slack0;            /* per section: the sum of (align - 1) of its free tensors */
+    int64_t *sec_instr;         /* per section: its first instruction */
+    int32_t *sec_list;
+    struct cn_memo {            /* a direct-mapped cache of least stacks */
+        uint64_t mask;          /* section-local positions of the unplaced tensors */
+        int32_t t, r;           /* section, base modulo the aligns' lcm; t = -1: empty */
+        int64_t top;            /* the least top above the base */
+    } *memo;
+    int64_t stack_work;         /* subset steps spent on (B5) */
 } cn;
 
 /* ---- parameters ------------------------------------------------------------------- */
@@ -320,6 +367,7 @@ static void cn_free(cn *c) {
     ab_free(c->cand), ab_free(c->candf), ab_free(c->sol);
     ab_free(c->cut), ab_free(c->pool), ab_free(c->pend), ab_free(c->F), ab_free(c->fl);
     ab_free(c->rank), ab_free(c->area), ab_free(c->tot), ab_free(c->rsave);
+    ab_free(c->sec_at), ab_free(c->sec_list), ab_free(c->memo), ab_free(c->slack0), ab_free(c->sec_instr);
     memset(c, 0, sizeof *c);
 }
 
@@ -338,7 +386,7 @@ static int64_t last_leq(const int64_t *v, size_t n, int64_t x) {
 /* Sections: every instruction where the live set changes (a start, or the
  * one after an end), within the program; sec0/sec1 receive every tensor's
  * range of sections (the points inside its live range). */
-static bool sections(const ab_problem *p, int32_t *sec0, int32_t *sec1, int32_t *nsec) {
+static bool sections(const ab_problem *p, int32_t *sec0, int32_t *sec1, int32_t *nsec, int64_t **first) {
     size_t n = p->n, m = 0;
     int64_t *pt = ab_alloc_array(2 * (n ? n : 1), sizeof *pt);
     if (pt == NULL) return false;
@@ -358,7 +406,8 @@ static bool sections(const ab_problem *p, int32_t *sec0, int32_t *sec1, int32_t 
         sec1[i] = (int32_t)last_leq(pt, k, p->t[i].end);
     }
     *nsec = (int32_t)k;
-    ab_free(pt);
+    if (first != NULL) *first = pt; /* the first instruction of each section */
+    else ab_free(pt);
     return true;
 }
 
@@ -422,7 +471,7 @@ static ab_status cn_setup(cn *c, const ab_problem *p, const char *keys, ab_error
     int32_t *s0 = ab_alloc_array(n ? n : 1, sizeof *s0), *s1 = ab_alloc_array(n ? n : 1, sizeof *s1);
     size_t *idx = ab_alloc_array(n ? n : 1, sizeof *idx);
     ab_status st = AB_ENOMEM;
-    if (!s0 || !s1 || !idx || !sections(p, s0, s1, &c->T)) goto out;
+    if (!s0 || !s1 || !idx || !sections(p, s0, s1, &c->T, &c->sec_instr)) goto out;
     /* fixed tensors must not overlap one another */
     for (size_t i = 0; i < n; i++)
         for (size_t j = i + 1; j < n && p->t[i].offset != AB_NONE; j++) {
@@ -566,6 +615,26 @@ static ab_status cn_setup(cn *c, const ab_problem *p, const char *keys, ab_error
     c->cand_cap = 1024, c->cand = ab_alloc_array(c->cand_cap, sizeof *c->cand);
     c->candf = ab_alloc_array(c->cand_cap, sizeof *c->candf);
     c->cut = ab_calloc((size_t)c->T + 1, sizeof *c->cut);
+    c->sec_at = ab_calloc((size_t)c->T + 2, sizeof *c->sec_at);
+    c->slack0 = ab_calloc((size_t)c->T + 1, sizeof *c->slack0);
+    if (c->slack0 != NULL)
+        for (size_t j = 0; j < nf; j++)
+            for (int32_t k = c->t0[j]; k <= c->t1[j]; k++) c->slack0[k] += c->a[j] - 1;
+    if (c->sec_at != NULL) {
+        size_t total_in = 0;
+        for (size_t j = 0; j < nf; j++) {
+            total_in += (size_t)(c->t1[j] - c->t0[j] + 1);
+            for (int32_t k = c->t0[j]; k <= c->t1[j]; k++) c->sec_at[k + 1]++;
+        }
+        for (int32_t k = 0; k < c->T; k++) c->sec_at[k + 1] += c->sec_at[k];
+        c->sec_list = ab_alloc_array(total_in ? total_in : 1, sizeof *c->sec_list);
+        if (c->sec_list != NULL) {
+            for (size_t j = 0; j < nf; j++)
+                for (int32_t k = c->t0[j]; k <= c->t1[j]; k++) c->sec_list[c->sec_at[k]++] = (int32_t)j;
+            for (int32_t k = c->T; k > 0; k--) c->sec_at[k] = c->sec_at[k - 1];
+            c->sec_at[0] = 0;
+        }
+    }
     c->F = ab_alloc_array(N, sizeof *c->F), c->fl = ab_alloc_array(N, sizeof *c->fl);
     c->rank = ab_alloc_array(N, sizeof *c->rank), c->area = ab_alloc_array(N, sizeof *c->area);
     c->tot = ab_alloc_array(N, sizeof *c->tot);
@@ -581,7 +650,7 @@ static ab_status cn_setup(cn *c, const ab_problem *p, const char *keys, ab_error
     c->pend_cap = 64, c->pend = ab_alloc_array(c->pend_cap, sizeof *c->pend);
     if (!c->placed || !c->off || !c->raw || !c->top || !c->rem || !c->minf || !c->sol || !c->undo || !c->cand ||
         !c->candf || !c->cut || !c->pool || !c->pend || !c->F || !c->fl || !c->rank || !c->area ||
-        !c->tot || !c->rsave)
+        !c->tot || !c->rsave || !c->sec_at || !c->sec_list || !c->slack0)
         goto out;
     st = AB_OK;
 out:
@@ -773,6 +842,58 @@ static void unrank(cn *c) {
 }
 
 static cn_result split(cn *c, struct cn_part part, size_t depth, int64_t x, int64_t x0, size_t l, bool check);
+#define CN_MEMO_BITS 16
+#define CN_STACK_LIVE 12   /* (B5): at most this many unplaced tensors in the table */
+#define CN_STACK_LCM 4096  /* (B5): and aligns whose lcm is at most this */
+
+/* (B5) The least top above base b of a stack of the unplaced free tensors
+ * live at section t, or -1 when it is not worth a table (more than
+ * CN_STACK_LIVE of them, a section of more than 64 tensors, aligns of a
+ * large lcm). It depends on b only modulo the lcm of their aligns, so it is
+ * kept per (t, tensors, b mod lcm) in a direct-mapped cache. */
+static int64_t stack_above(cn *c, int32_t t, int64_t b) {
+    size_t at = c->sec_at[t], n = c->sec_at[t + 1] - at;
+    if (n > 64) return -1;
+    int64_t h[CN_STACK_LIVE], a[CN_STACK_LIVE], lcm = 1;
+    uint64_t mask = 0;
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++) {
+        int32_t j = c->sec_list[at + k];
+        if (c->placed[j]) continue;
+        if (m == CN_STACK_LIVE) return -1;
+        mask |= (uint64_t)1 << k;
+        h[m] = c->s[j], a[m] = c->a[j];
+        lcm = lcm / ab_gcd(lcm, a[m]) * a[m];
+        if (lcm > CN_STACK_LCM) return -1;
+        m++;
+    }
+    if (m == 0) return 0;
+    int64_t r = b % lcm;
+    if (c->memo == NULL) {
+        c->memo = ab_alloc_array((size_t)1 << CN_MEMO_BITS, sizeof *c->memo);
+        if (c->memo == NULL) return -1;
+        for (size_t k = 0; k < (size_t)1 << CN_MEMO_BITS; k++) c->memo[k].t = -1;
+    }
+    uint64_t key = mask * 0x9e3779b97f4a7c15ull ^ ((uint64_t)t << 20 | (uint64_t)r) * 0xc2b2ae3d27d4eb4full;
+    struct cn_memo *e = &c->memo[key >> (64 - CN_MEMO_BITS)];
+    if (e->t == t && e->r == r && e->mask == mask) return e->top;
+    int64_t dp[1 << CN_STACK_LIVE];
+    size_t N = (size_t)1 << m;
+    dp[0] = r;
+    for (size_t S = 1; S < N; S++) {
+        int64_t best = INT64_MAX;
+        for (size_t q = 0; q < m; q++) {
+            if (!(S >> q & 1)) continue;
+            int64_t v = (dp[S ^ ((size_t)1 << q)] + a[q] - 1) / a[q] * a[q] + h[q];
+            if (v < best) best = v;
+        }
+        dp[S] = best;
+    }
+    c->stack_work += (int64_t)(N * m);
+    *e = (struct cn_memo){.mask = mask, .t = t, .r = (int32_t)r, .top = dp[N - 1] - r};
+    return e->top;
+}
+
 
 /* One node of the search of component part (its tensors pool[part.at ..],
  * some placed): the last one placed (l, or SIZE_MAX at the component's
@@ -843,6 +964,14 @@ static cn_result dfs(cn *c, struct cn_part part, size_t depth, int64_t x, int64_
             c->ncand = base;
             return CN_REFUTED;
         }
+    for (int32_t t = part.lo; t <= part.hi; t++) { /* (B5) where the aligns may matter */
+        if (c->rem[t] == 0 || c->minf[t] + c->rem[t] + c->slack0[t] <= c->H) continue;
+        int64_t v = stack_above(c, t, c->minf[t]);
+        if (v >= 0 && c->minf[t] + v > c->H) {
+            c->ncand = base;
+            return CN_REFUTED;
+        }
+    }
     /* keep the candidates (D1, D2, D3), in order: floor, then index */
     size_t end = base;
     for (size_t k = base; k < c->ncand; k++) {
@@ -952,6 +1081,48 @@ static cn_result decide(cn *c, int64_t H) {
     cn_result r = split(c, all, 1, 0, 0, SIZE_MAX, true);
     if (r == CN_DEAD) r = CN_REFUTED;
     return r;
+}
+
+/* ---- (B4) stacks of sections ----------------------------------------------------------- */
+
+#define CN_STACK_MAX 18 /* free tensors live at a section, for its subset table (B4) */
+
+/* (B4) The least top of a stack of the free tensors live at section t
+ * (units), with their aligns, by dynamic programming over subsets; -1 when
+ * more than CN_STACK_MAX free tensors are live there or memory runs out. */
+static int64_t section_stack(const cn *c, int32_t t) {
+    size_t at = c->sec_at[t], n = c->sec_at[t + 1] - at;
+    if (n > CN_STACK_MAX) return -1;
+    int64_t h[CN_STACK_MAX], a[CN_STACK_MAX];
+    for (size_t k = 0; k < n; k++) h[k] = c->s[c->sec_list[at + k]], a[k] = c->a[c->sec_list[at + k]];
+    size_t N = (size_t)1 << n;
+    int64_t *dp = ab_alloc_array(N, sizeof *dp);
+    if (dp == NULL) return -1;
+    dp[0] = 0;
+    for (size_t S = 1; S < N; S++) {
+        int64_t m = INT64_MAX;
+        for (size_t r = 0; r < n; r++) {
+            if (!(S >> r & 1)) continue;
+            int64_t v = (dp[S ^ ((size_t)1 << r)] + a[r] - 1) / a[r] * a[r] + h[r];
+            if (v < m) m = v;
+        }
+        dp[S] = m;
+    }
+    int64_t best = dp[N - 1];
+    ab_free(dp);
+    return best;
+}
+
+/* (B4) The highest least stack over the sections whose aligns could lift it
+ * above lo (units), or lo; *at receives the section (-1: none above lo). */
+static int64_t stack_bound(const cn *c, int64_t lo, int32_t *at) {
+    *at = -1;
+    for (int32_t t = 0; t < c->T; t++) {
+        if (c->slack0[t] == 0 || c->rem0[t] + c->slack0[t] <= lo) continue;
+        int64_t v = section_stack(c, t);
+        if (v > lo) lo = v, *at = t;
+    }
+    return lo;
 }
 
 /* ---- the planner -------------------------------------------------------------------- */
@@ -1092,6 +1263,9 @@ static ab_status canonical_plan(const ab_problem *p, const ab_params *opt, int64
         return ab_free(S), s;
     }
     int64_t g = searchable ? S->c[0].g : 1, lo = searchable ? S->c[0].L : 0; /* lo: every arena is >= lo x g */
+    int32_t stack_at = -1; /* (B4) the section whose stack raised lo */
+    if (searchable) lo = stack_bound(&S->c[0], lo, &stack_at);
+    int64_t stack_lo = lo;
     clock_t t0 = clock();
     double total = o.time_s;
     if (!searchable) {
@@ -1162,13 +1336,18 @@ static ab_status canonical_plan(const ab_problem *p, const ab_params *opt, int64
             if (refuted >= 0)
                 note(st, "optimal: %lld refuted at %lld after %lld nodes", (long long)best,
                      (long long)refuted, (long long)S->nodes);
+            else if (stack_at >= 0 && best <= stack_lo * g)
+                note(st, "optimal: %lld meets the bound of the aligned stack of the tensors live at "
+                     "instruction %lld after %lld nodes", (long long)best,
+                     (long long)S->c[0].sec_instr[stack_at], (long long)S->nodes);
             else
                 note(st, "optimal: %lld meets the max-load bound after %lld nodes", (long long)best,
                      (long long)S->nodes);
         } else {
             st->capped = !S->by_nodes; /* time, not the node budget, stopped it */
-            note(st, "budget: %s; best %lld, bound %lld", S->by_nodes ? "nodes" : "time",
-                 (long long)best, (long long)(lo * g));
+            note(st, "budget: %s; best %lld, bound %lld%s", S->by_nodes ? "nodes" : "time",
+                 (long long)best, (long long)(lo * g),
+                 stack_at >= 0 && lo == stack_lo ? " (the aligned stack of a section)" : "");
         }
     }
     int64_t lb = lo * g;
