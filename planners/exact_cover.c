@@ -175,6 +175,20 @@
  *      with it as (R5) says); its n 2^n steps are charged as building, and
  *      a table above mem= (9 B per subset) leaves it to the matrix.
  *
+ * (R9) Aligned stacks of kept starts. The free tensors of a component live
+ *      at a kept start pairwise conflict; in any plan, taken in offset order
+ *      and lowered each to align_up(top of the one below, a) (0 for the
+ *      first), they form a stack no higher than the plan's arena (the
+ *      argument of R8). So the least top of such a stack, DP(all) of (R8)
+ *      over those tensors, is a height below which the component has no
+ *      cover: it raises the component's floor. Computed where at most 18
+ *      free tensors are live and the aligns can lift the stack above the
+ *      floor (load + sum of (a - 1) above it); fixed tensors are left out,
+ *      which only weakens it. Its 2^n x n steps are charged as building. It
+ *      keeps every cover (it removes no row), so it is lossless, and at
+ *      k = 1 the floor is a lower bound of the real problem. On bench_exact's
+ *      coprime-8-1093 it is the optimum: one matrix instead of seven.
+ *
  * Search order: order=mrv (the default) takes the tensor with the fewest
  * rows left, ties in the area order; order=area (the paper's) takes tensors
  * by decreasing rectangle area h x (end - start + 1), ties by larger h,
@@ -1472,6 +1486,51 @@ static ab_status clique_dp(ec *e, size_t c, ec_result *res, ab_error *err) {
     return AB_OK;
 }
 
+/* (R9) Aligned stacks of kept starts: raises component c's floor to the
+ * least top of a stack of the free tensors live at one of its kept starts,
+ * with their aligns, where those can lift it above the floor (at most
+ * EC_STACK_MAX tensors there). *res = EC_OUT when the budget ran out. */
+#define EC_STACK_MAX 18
+static ab_status stack_floor(ec *e, size_t c, ec_result *res, ab_error *err) {
+    ec_comp *k = &e->comp[c];
+    const size_t *mem = e->members + k->first;
+    *res = EC_FOUND;
+    for (int32_t t = k->c0; t <= k->c1; t++) {
+        int64_t h[EC_STACK_MAX], a[EC_STACK_MAX], load = 0, slack = 0;
+        size_t n = 0;
+        bool many = false;
+        for (size_t r = 0; r < k->nfree && !many; r++) {
+            const ec_tensor *x = &e->t[mem[r]];
+            if (x->cts > t || t > x->cte) continue;
+            if (n == EC_STACK_MAX) many = true;
+            else h[n] = x->h, a[n] = x->a, load = sat_add(load, x->h), slack = sat_add(slack, x->a - 1), n++;
+        }
+        if (many || slack == 0 || sat_add(load, slack) <= k->floor) continue;
+        size_t N = (size_t)1 << n;
+        if (!mem_fits(e, (int64_t)N * 8, "the subset table")) continue; /* only a bound is lost */
+        int64_t *dp = ab_alloc_array(N, sizeof *dp);
+        if (dp == NULL) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+        dp[0] = 0;
+        for (size_t S = 1; S < N; S++) {
+            int64_t m = INT64_MAX;
+            for (size_t r = 0; r < n; r++)
+                if (S >> r & 1) {
+                    int64_t v = sat_add(sat_align_up(dp[S ^ ((size_t)1 << r)], a[r]), h[r]);
+                    if (v < m) m = v;
+                }
+            dp[S] = m;
+        }
+        int64_t top = dp[N - 1];
+        ab_free(dp);
+        if (!charge(e, (int64_t)(N * n))) {
+            e->why_building = "the subset table";
+            return *res = EC_OUT, AB_OK;
+        }
+        if (top > k->floor) k->floor = top;
+    }
+    return AB_OK;
+}
+
 /* ---- the searches over heights ----------------------------------------------------------- */
 
 static ab_status make_scratch(ec *e, ab_error *err) {
@@ -1504,6 +1563,7 @@ static ab_status make_candidates(ec *e, ec_end *end, ab_error *err) {
         if (st == AB_OK && r == EC_FOUND)
             st = e->o.compress ? gravity_sets(e, c, &r, err) : plain_sets(e, c, &r, err);
         if (st == AB_OK && r == EC_FOUND) st = make_tops(e, c, &r, err);
+        if (st == AB_OK && r == EC_FOUND && e->o.compress) st = stack_floor(e, c, &r, err);
         if (st != AB_OK) return st;
         if (r != EC_FOUND) {
             *end = r == EC_OUT ? EC_BUDGET : EC_MEMORY;

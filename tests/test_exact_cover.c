@@ -306,6 +306,33 @@ Test(exact_cover, k1_equals_the_brute_force_on_large_coprime_sizes) {
     cr_log_info("%d of %d runs proven", proven, runs); /* a warning would make Criterion exit 1 */
 }
 
+/* (R9) The aligned stack of a kept start: bench_exact's coprime-8-1093.
+ * Four tensors live at instruction 4 (t0, t2, t3, t6), three of them aligned
+ * to 64, cannot stack within the max-load bound 125459; their least stack,
+ * 125484, is the optimum (the brute force agrees). Exact cover starts its
+ * heights there: one matrix, where it built seven and spent 186k nodes
+ * before. */
+Test(exact_cover, starts_at_the_aligned_stack_of_a_kept_start) {
+    ab_tensor t[] = {T("t0", 40303, 4, 4, .align = 64), T("t1", 2479, 0, 2, .align = 32),
+                     T("t2", 25543, 4, 8),                T("t3", 17521, 2, 4, .align = 64),
+                     T("t4", 29195, 0, 3, .align = 8),    T("t5", 11872, 1, 1, .align = 64),
+                     T("t6", 42092, 1, 6, .align = 64),   T("t7", 4200, 1, 1, .align = 2)};
+    ab_problem p;
+    abt_make(&p, t, 8);
+    cr_assert_eq(abt_max_load(&p), 125459);
+    cr_assert_eq(abt_brute_optimum(&p, NULL), 125484);
+    int64_t off[8], arena;
+    ab_plan_stats st;
+    ab_error err;
+    cr_assert_eq(abt_plan("exact-cover:nodes=1000000", &p, off, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
+    cr_assert_eq(arena, 125484);
+    cr_assert(st.proven_optimal, "%s", st.note);
+    cr_assert_eq(st.lower_bound, 125484);
+    cr_assert(strstr(st.note, "(1 matrices)") != NULL, "%s", st.note);
+    ab_problem_free(&p);
+}
+
 /* ---- (R8) cliques ------------------------------------------------------------------------ */
 
 /* A clique of n tensors (every one live at instruction 3, ranges varied),
