@@ -1528,6 +1528,7 @@ static ab_status stack_floor(ec *e, size_t c, ec_result *res, ab_error *err) {
         }
         if (top > k->floor) k->floor = top;
     }
+    if (k->floor > e->lbr && k->floor <= e->hmax) e->lbr = k->floor; /* no cover below, for the whole */
     return AB_OK;
 }
 
@@ -1613,8 +1614,9 @@ static ab_status search_up(ec *e, ec_end *end, ab_error *err) {
             int64_t hi = e->comp[c].arena - 1 < e->cap ? e->comp[c].arena - 1 : e->cap;
             if (step < 0) step = (hi - L) / 64 > 1 ? (hi - L) / 64 : 1;
             int64_t H;
-            if (first) {
-                H = L;
+            if (first) { /* the lowest height not refuted: the bound, or the floor (R9) */
+                H = L > e->comp[c].floor ? L : e->comp[c].floor;
+                if (H > hi) H = L;
             } else if (!covered) {
                 int64_t lim = sat_add(L, step);
                 H = mid_top(e, c, L, lim < hi ? lim : hi);
