@@ -53,6 +53,23 @@
  * adopted), summing their CPU times (each wait4 counts the reaped process
  * and the descendants it reaped) and keeping the largest peak RSS.
  *
+ * Nested. A function child that itself spawns (the runner's child running
+ * `external`, which starts /bin/sh in a group of its own so that it can kill
+ * it at its probe time) makes groups the caller cannot see. With nested, the
+ * caller shares a page with the child where the child's spawner records the
+ * group of every spawn it starts (and clears it before it reaps that group):
+ * whenever the caller kills the child's group (abe_kill, a deadline, the
+ * reap) it kills those groups too, and, being a subreaper for the spawn
+ * (nested implies reap_descendants), reaps what of them its child left
+ * behind, their CPU times and peaks counted like the group's. So a planner
+ * killed at the runner's limit leaves no process of what it started, and
+ * their CPU is in the figures. With scratch, the caller makes a folder
+ * (mkdtemp under $TMPDIR, else /tmp) before the fork, the child's TMPDIR
+ * names it, and the caller removes it with everything in it once the child
+ * and its groups are reaped: temporary files go on every path on which the
+ * caller lives (a child killed at a limit, crashed, or done; the caller
+ * interrupted when it catches the signal and frees the spawn).
+ *
  * Threads: one thread spawns and waits; handles are not shared between
  * threads. No other waiter may reap the children (a SIGCHLD handler calling
  * wait(-1), or SIGCHLD set to SIG_IGN, makes the exit "lost").
@@ -87,6 +104,9 @@ typedef struct abe_spawn_opts {
     double time_limit;   /* wall-clock seconds from the start; <= 0: none */
     bool guard;          /* the group dies with the caller (see above) */
     bool reap_descendants; /* the caller adopts and reaps orphans (see above) */
+    bool nested;         /* the child's own spawns are the caller's too (see Nested) */
+    bool scratch;        /* a fresh folder for the child's TMPDIR, removed at the reap
+                            (function children only; see Nested) */
 } abe_spawn_opts;
 
 /* How a spawn ended. */
