@@ -407,7 +407,8 @@ Test(spawn, an_external_planner_past_its_time_limit_leaves_no_process_and_no_tem
 /* In process, through the runner: the script's busy child does a fixed
  * amount of work, writes the CPU ticks it used (utime + stime from
  * /proc/self/stat) and spins on; the script then kills the planner's process
- * (its parent, the runner's child) with SIGKILL. When abh_run returns, the
+ * (the runner's child: the parent of the leader of the script's group, the
+ * shell `external` started) with SIGKILL. When abh_run returns, the
  * busy child is gone already (the runner reaped it: no polling needed) and
  * the job's CPU time counts what it used. On main the child lived on and the
  * CPU time was the planner's alone. */
@@ -423,7 +424,8 @@ Test(spawn, a_killed_planner_s_program_is_reaped_and_its_cpu_counted, .timeout =
              "cut -d\" \" -f14,15 /proc/$$/stat > \"%s.tmp\"; mv \"%s.tmp\" \"%s\"; "
              "while :; do :; done' &\n"
              "while [ ! -f '%s' ]; do sleep 0.05; done\n"
-             "kill -KILL $PPID\n"
+             "leader=$(cut -d' ' -f5 /proc/$$/stat)\n"
+             "kill -KILL $(cut -d' ' -f4 /proc/$leader/stat)\n"
              "while :; do :; done\n",
              pids, ticks, ticks, ticks, ticks);
     put_file(script, text, true);
@@ -441,6 +443,7 @@ Test(spawn, a_killed_planner_s_program_is_reaped_and_its_cpu_counted, .timeout =
     abh_job job = {.view = &p, .planner = pl, .params = &prm};
     abh_options opt = {.jobs = 1, .time_limit = 240};
     abh_job_result res;
+    memset(&res, 0, sizeof res);
     char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
     setenv("TMPDIR", tmp, 1);
     ab_status st = abh_run(&job, 1, &opt, &res, NULL, NULL, &e);
@@ -448,6 +451,7 @@ Test(spawn, a_killed_planner_s_program_is_reaped_and_its_cpu_counted, .timeout =
     else unsetenv("TMPDIR");
     free(old);
     cr_assert_eq(st, AB_OK, "%s", e.msg);
+    cr_assert_eq(res.status, ABH_OOM, "status %d: %s", (int)res.status, res.message);
     pid_t busy[1];
     int n = read_pid_list(pids, busy, 1);
     cr_assert_eq(n, 1);
