@@ -7,6 +7,7 @@
  * Exit codes (DESIGN.md §5): 0 ok, 1 a check failed, 2 bad usage or input,
  * 3 internal error.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -508,6 +509,9 @@ int abc_command_main(int argc, char **argv) {
 }
 
 int abc_main(int argc, char **argv) {
+    /* Past a file-size limit (ulimit -f) a write fails with EFBIG and is
+     * reported with its path (exit 2), instead of SIGXFSZ killing us silently. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         print_main_help(stderr);
         return ABC_EXIT_USAGE;

@@ -227,7 +227,8 @@ _Noreturn static void child_main(const abe_spawn_opts *o, int rfd, int wfd, pid_
 #endif
     setpgid(0, 0);
     wait_for_guard(go);
-    static const int reset[] = {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGALRM};
+    static const int reset[] = {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGALRM,
+                                SIGXFSZ};
     for (size_t i = 0; i < sizeof reset / sizeof reset[0]; i++) signal(reset[i], SIG_DFL);
     sigset_t none;
     sigemptyset(&none);

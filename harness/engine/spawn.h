@@ -14,7 +14,8 @@
  *   2. leads a new process group (setpgid(0, 0); the parent also sets it, so
  *      the group exists before either returns), which is what every kill of
  *      the spawner targets;
- *   3. default dispositions for the signals a harness may catch or ignore,
+ *   3. default dispositions for the signals a harness may catch or ignore
+ *      (SIGXFSZ among them: the harness ignores it),
  *      nothing blocked;
  *   4. stdin on /dev/null; stdout and stderr on the pipe (capture) or stdout
  *      on /dev/null and stderr kept (not capture);

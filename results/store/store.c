@@ -194,15 +194,28 @@ bool abr_run_status_parse(const char *w, abr_run_status *v) {
 
 /* ---- errors -------------------------------------------------------------- */
 
-/* The ab_status for an SQLite result code. */
-static ab_status code_status(int code) {
+/* The ab_status for an SQLite result code (extended) and the system errno
+ * behind it: a disk or permission problem (full, a file-size limit, read
+ * only, cannot open, a write that failed) is the user's to fix, as a bad
+ * input is (exit 2), like every other command's write failure. */
+static ab_status code_status(int code, int sys) {
     switch (code & 0xff) {
     case SQLITE_NOMEM: return AB_ENOMEM;
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
     case SQLITE_CONSTRAINT:
     case SQLITE_MISMATCH:
-    case SQLITE_TOOBIG: return AB_EINPUT;
+    case SQLITE_TOOBIG:
+    case SQLITE_FULL:
+    case SQLITE_READONLY:
+    case SQLITE_CANTOPEN:
+    case SQLITE_PERM: return AB_EINPUT;
+    case SQLITE_IOERR:
+        return code == SQLITE_IOERR_WRITE || code == SQLITE_IOERR_FSYNC ||
+                       code == SQLITE_IOERR_TRUNCATE || sys == ENOSPC || sys == EFBIG ||
+                       sys == EDQUOT || sys == EROFS || sys == EACCES || sys == EPERM
+                   ? AB_EINPUT
+                   : AB_EINTERNAL;
     default: return AB_EINTERNAL;
     }
 }
@@ -223,7 +236,7 @@ static ab_status db_fail(abr_store *s, ab_error *err, const char *fmt, ...) {
         why = sys != 0 ? strerror(sys) : NULL;
     if (why == NULL && (code == SQLITE_IOERR_WRITE || (code & 0xff) == SQLITE_FULL))
         why = "a write failed: is the disk full?";
-    return ab_fail(err, code_status(code), "%s: %s: %s%s%s%s", s->path, what,
+    return ab_fail(err, code_status(code, sys), "%s: %s: %s%s%s%s", s->path, what,
                    sqlite3_errmsg(s->db), why ? " (" : "", why ? why : "", why ? ")" : "");
 }
 
@@ -540,7 +553,8 @@ ab_status abr_open(const char *path, unsigned flags, abr_store **out, ab_error *
     int orc = sqlite3_open_v2(name != NULL ? name : path, &s->db, oflags, NULL);
     ab_free(name);
     if (orc != SQLITE_OK) {
-        rc = ab_fail(err, code_status(orc), "%s: cannot open the database: %s", path,
+        rc = ab_fail(err, code_status(orc, s->db != NULL ? sqlite3_system_errno(s->db) : 0),
+                     "%s: cannot open the database: %s", path,
                      s->db != NULL ? sqlite3_errmsg(s->db) : sqlite3_errstr(orc));
     } else if (!ro && sqlite3_db_readonly(s->db, "main") == 1) {
         rc = ab_fail(err, AB_EINPUT, "%s: the database is read-only", path);
