@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <glpk.h>
 #include <signal.h>
 #include <stdio.h>
@@ -47,4 +48,99 @@ Test(statuses, glpk_out_of_memory_is_enomem) {
     ab_problem_free(&p);
     cr_assert_eq(st, AB_ENOMEM, "status %d: %s", (int)st, err.msg);
     cr_assert(strstr(err.msg, "GLPK") != NULL, "%s", err.msg);
+}
+
+/* Runs `arenabench-test ARGS` under a file-size limit of 1 KiB (set in the
+ * forked child, SIGXFSZ at its default as a shell leaves it); returns its
+ * exit status (128 + the signal when one killed it) and its stderr in *text
+ * (owned by the caller). */
+static int run_fsize(const char *args, char **text) {
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        struct rlimit rl = {1024, 1024};
+        signal(SIGXFSZ, SIG_DFL);
+        if (setrlimit(RLIMIT_FSIZE, &rl) != 0) _exit(99);
+        dup2(fds[1], STDERR_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        char cmd[8192];
+        snprintf(cmd, sizeof cmd, "exec '%s/arenabench-test' %s >/dev/null", AB_BINARY_DIR, args);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(98);
+    }
+    close(fds[1]);
+    size_t cap = 1 << 16, n = 0;
+    char *buf = calloc(cap, 1);
+    cr_assert_not_null(buf);
+    for (ssize_t got; n + 1 < cap && (got = read(fds[0], buf + n, cap - 1 - n)) != 0;)
+        if (got > 0) n += (size_t)got;
+        else if (errno != EINTR) break;
+    close(fds[0]);
+    int st;
+    cr_assert_eq(waitpid(pid, &st, 0), pid);
+    *text = buf;
+    return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+}
+
+/* A suite of 3000 tensors (every output of it passes 1 KiB) in folder dir. */
+static char *big_suite(const char *dir) {
+    static char path[4096];
+    snprintf(path, sizeof path, "%s/big.yaml", dir);
+    abt_run_ok(0, "gen --kind random --n 3000 --seed 7 -o '%s'", path);
+    return path;
+}
+
+/* The file at path does not exist. */
+static bool absent(const char *path) {
+    struct stat sb;
+    return stat(path, &sb) != 0;
+}
+
+/* Each command that writes a file, past the file-size limit: exit 2, the
+ * path named, nothing left at the path. On main `plan -o` and the others
+ * died of SIGXFSZ (exit 153, no message), and `run` exited 3. */
+Test(statuses, a_write_past_the_file_size_limit_is_exit_2_with_the_path, .timeout = 600) {
+    char *dir = abt_tmpdir();
+    const char *suite = big_suite(dir);
+    static const struct {
+        const char *cmd, *opts, *flag; /* cmd 'suite' opts flag 'out' */
+        const char *out;
+    } cases[] = {
+        {"plan", "", "-o", "plan.csv"},
+        {"import", "", "-o", "suite.yaml"},
+        {"export", "--format minimalloc", "-o", "export.csv"},
+        {"run", "-p first-fit", "--db", "results.db"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[4096], args[8192];
+        snprintf(out, sizeof out, "%s/%s", dir, cases[i].out);
+        snprintf(args, sizeof args, "%s '%s' %s %s '%s'", cases[i].cmd, suite, cases[i].opts,
+                 cases[i].flag, out);
+        char *text;
+        int rc = run_fsize(args, &text);
+        cr_assert_eq(rc, 2, "%s: exit %d, stderr: %s", args, rc, text);
+        cr_assert(strstr(text, out) != NULL, "%s: the message does not name %s: %s", args, out,
+                  text);
+        cr_assert(absent(out), "%s: %s was left behind", args, out);
+        free(text);
+    }
+    free(dir);
+}
+
+/* `run --resume` on a database that does not exist: exit 2, and no file made
+ * (on main the database was created, then the run refused). */
+Test(statuses, resume_on_a_missing_database_creates_nothing) {
+    char *dir = abt_tmpdir();
+    char db[4096];
+    snprintf(db, sizeof db, "%s/none.db", dir);
+    abt_run_ok(2, "run '%s' -p first-fit --db '%s' --resume 99",
+               abt_src("suites/examples/chain_reuse.yaml"), db);
+    cr_assert(absent(db), "--resume created %s", db);
+    abt_run_ok(2, "run '%s' -p first-fit --db '%s' --resume latest",
+               abt_src("suites/examples/chain_reuse.yaml"), db);
+    cr_assert(absent(db), "--resume created %s", db);
+    free(dir);
 }
