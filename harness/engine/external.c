@@ -61,8 +61,11 @@
  * that processes the program left behind are its to reap. A guard process
  * in the group kills the whole group when the planner dies: a planner
  * killed by the runner (its time or memory limit) takes the shell and
- * everything the shell started down with it. The temporary folder is
- * removed before the planner returns.
+ * everything the shell started down with it; the runner, which the spawner
+ * told about the shell's group (spawn.h, Nested), kills that group too and
+ * reaps what is left of it. The temporary folder is removed before the
+ * planner returns; in the runner it lies inside the job's scratch folder
+ * ($TMPDIR), which the runner removes whatever way the job ended.
  */
 #include "harness/engine/external.h"
 #include "core/file.h"
