@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
@@ -471,6 +472,55 @@ Test(spawn, a_killed_planner_s_program_is_reaped_and_its_cpu_counted, .timeout =
     abh_result_free(&res);
     ab_params_free(&prm);
     ab_problem_free(&p);
+    free(tmp);
+    free(work);
+}
+
+/* SIGTERM to `arenabench plan` while its external planner's script spins:
+ * arenabench dies of the signal as before, but only after its job's
+ * processes are killed and reaped and the job's folder removed (on main the
+ * planner's folder stayed in TMPDIR). */
+Test(spawn, sigterm_to_the_harness_leaves_no_process_and_no_temporary, .timeout = 300) {
+    char *tmp = abt_tmpdir(), *work = abt_tmpdir();
+    char script[4096], pids[4096], text[8192];
+    snprintf(script, sizeof script, "%s/planner.sh", work);
+    snprintf(pids, sizeof pids, "%s/pids", work);
+    snprintf(text, sizeof text,
+             "#!/bin/sh\n"
+             "( while :; do :; done ) &\n"
+             "echo $! >> '%s.tmp'\n"
+             "echo $$ >> '%s.tmp'\n"
+             "mv '%s.tmp' '%s'\n"
+             "while :; do :; done\n",
+             pids, pids, pids, pids);
+    put_file(script, text, true);
+    char spec[8192], bin[4096];
+    snprintf(spec, sizeof spec, "external:cmd='%s {input} {output}'", script);
+    snprintf(bin, sizeof bin, "%s/arenabench-test", AB_BINARY_DIR);
+    pid_t h = fork();
+    cr_assert_geq(h, 0);
+    if (h == 0) {
+        setenv("TMPDIR", tmp, 1);
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+        signal(SIGTERM, SIG_DFL);
+        execl(bin, bin, "plan", "-p", spec, abt_src("suites/examples/chain_reuse.yaml"),
+              "--time-limit", "600", (char *)NULL);
+        _exit(127);
+    }
+    pid_t list[4];
+    int n = 0;
+    for (int t = 0; t < 6000 && (n = read_pid_list(pids, list, 4)) < 2; t++) nap();
+    cr_assert_eq(n, 2, "the script never wrote its pids");
+    cr_assert_eq(kill(h, SIGTERM), 0);
+    int st;
+    cr_assert_eq(waitpid(h, &st, 0), h);
+    int left_files = entries(tmp);
+    int left = still_there(list, n);
+    cr_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "arenabench ended with status %d", st);
+    cr_assert_eq(left, 0, "%d of the script's processes outlived arenabench", left);
+    cr_assert_eq(left_files, 0, "arenabench left %d entries in its TMPDIR %s", left_files, tmp);
     free(tmp);
     free(work);
 }
