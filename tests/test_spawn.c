@@ -524,4 +524,65 @@ Test(spawn, sigterm_to_the_harness_leaves_no_process_and_no_temporary, .timeout 
     free(tmp);
     free(work);
 }
+/* The CPU limit of a job is the job's, not each process's: an external
+ * planner's script that spreads its spinning over three processes is
+ * stopped when their CPU time together passes the limit (RLIMIT_CPU alone
+ * let each process use the whole limit; on main the row was `error`, "exited
+ * with status 152", after 5.4 s of CPU against a limit of 2). The row is a
+ * timeout, its CPU time counts the three, and nothing is left. */
+Test(spawn, the_cpu_limit_holds_for_the_planner_and_what_it_starts, .timeout = 600) {
+    char *tmp = abt_tmpdir(), *work = abt_tmpdir();
+    char script[4096], pids[4096], text[8192];
+    snprintf(script, sizeof script, "%s/planner.sh", work);
+    snprintf(pids, sizeof pids, "%s/pids", work);
+    snprintf(text, sizeof text,
+             "#!/bin/sh\n"
+             "( while :; do :; done ) &\n"
+             "echo $! >> '%s'\n"
+             "( while :; do :; done ) &\n"
+             "echo $! >> '%s'\n"
+             "echo $$ >> '%s'\n"
+             "while :; do :; done\n",
+             pids, pids, pids);
+    put_file(script, text, true);
+    ab_problem p;
+    ab_problem_init(&p);
+    ab_tensor t = {.name = "t0", .size = 16, .logical_bits = 128, .start = 0, .end = 1,
+                   .align = 1, .offset = AB_NONE};
+    cr_assert_eq(ab_problem_add(&p, &t, NULL), AB_OK);
+    char spec[8192];
+    snprintf(spec, sizeof spec, "external:cmd='%s {input} {output}'", script);
+    const ab_planner *pl;
+    ab_params prm;
+    ab_error e;
+    cr_assert_eq(ab_planner_resolve(spec, &pl, &prm, &e), AB_OK, "%s", e.msg);
+    abh_job job = {.view = &p, .planner = pl, .params = &prm};
+    abh_options opt = {.jobs = 1, .cpu_limit = 1.5, .time_limit = 540};
+    abh_job_result res;
+    memset(&res, 0, sizeof res);
+    char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+    setenv("TMPDIR", tmp, 1);
+    ab_status st = abh_run(&job, 1, &opt, &res, NULL, NULL, &e);
+    if (old) setenv("TMPDIR", old, 1);
+    else unsetenv("TMPDIR");
+    free(old);
+    cr_assert_eq(st, AB_OK, "%s", e.msg);
+    pid_t list[4];
+    int n = read_pid_list(pids, list, 4);
+    int alive = 0;
+    for (int i = 0; i < n; i++)
+        if (kill(list[i], 0) == 0) alive++, kill(list[i], SIGKILL);
+    cr_assert_eq(n, 3, "the script wrote %d pids of 3", n);
+    cr_assert_eq(alive, 0, "%d of the script's processes outlived abh_run", alive);
+    cr_assert_eq(res.status, ABH_TIMEOUT, "status %d: %s", (int)res.status, res.message);
+    cr_assert(strstr(res.message, "CPU limit") != NULL, "%s", res.message);
+    cr_assert_geq(res.cpu_seconds, 1.5, "cpu %g", res.cpu_seconds);
+    cr_assert_eq(res.capped, ABH_CAPPED_TIME);
+    cr_assert_eq(entries(tmp), 0, "the run left files in its TMPDIR %s", tmp);
+    abh_result_free(&res);
+    ab_params_free(&prm);
+    ab_problem_free(&p);
+    free(tmp);
+    free(work);
+}
 #endif

@@ -49,7 +49,8 @@
  *
  * Outcomes: the program's offsets (AB_OK); AB_ECHECK when it solved nothing,
  * with its exit status and the tail of what it printed; AB_ELIMIT when its
- * only run timed out; AB_EINPUT when the shell could not find or execute the
+ * only run timed out (its probe time, or SIGXCPU: the CPU limit it inherits);
+ * AB_EINPUT when the shell could not find or execute the
  * program (its exit status 127 or 126: the spec names a program that is not
  * there, a mistake of the user's, exit 2 in `plan`); AB_EINTERNAL when it
  * cannot be started or its output is malformed. Each run goes through the engine's spawner (spawn.h):
@@ -73,6 +74,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -327,6 +329,13 @@ static ab_status run_at(ext *x, int64_t capacity, run_end *how, char *why, size_
         *how = RUN_TIMEOUT;
         snprintf(why, whylen, "killed after the probe time of %g s at capacity %lld%s%s",
                  x->probe_time, (long long)capacity, sep, tail);
+        return AB_OK;
+    }
+    if (end.signal == SIGXCPU && !end.lost) { /* the job's CPU limit (RLIMIT_CPU) */
+        x->timed_out++;
+        *how = RUN_TIMEOUT;
+        snprintf(why, whylen, "killed by SIGXCPU (the CPU limit) at capacity %lld%s%s",
+                 (long long)capacity, sep, tail);
         return AB_OK;
     }
     if (end.exited && (end.code == 126 || end.code == 127) && !end.lost)

@@ -474,7 +474,7 @@ static void classify_planner(abh_job_result *res) {
 static bool cpu_limited(const run *r, const abe_exit *e) {
     double lim = r->opt->cpu_limit;
     if (lim <= 0 || e->timed_out) return false;
-    return e->signal == SIGXCPU || (e->signal == SIGKILL && e->cpu_seconds >= ceil(lim));
+    return e->cpu_out || e->signal == SIGXCPU || (e->signal == SIGKILL && e->cpu_seconds >= ceil(lim));
 }
 
 /* Sets res's status and message from how the child ended. */

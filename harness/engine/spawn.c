@@ -10,6 +10,7 @@
 
 #include "harness/engine/spawn.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -42,7 +43,8 @@ struct abe_proc {
     int fd;              /* read end of the pipe; -1 once closed */
     bool capture;
     bool reap_descendants;
-    bool killed, timed_out, reaped;
+    bool killed, timed_out, cpu_out, reaped;
+    double cpu_limit;    /* nested: the group's CPU seconds, else 0 */
     double t0, deadline;
     abe_exit end;        /* once reaped */
     char tail[ABE_TAIL];
@@ -462,6 +464,7 @@ ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err) {
     p->fd = fds[0];
     p->capture = o->capture;
     p->reap_descendants = reap;
+    p->cpu_limit = o->nested && o->cpu_limit > 0 ? o->cpu_limit : 0;
     p->t0 = abe_now();
     p->deadline = o->time_limit > 0 ? p->t0 + o->time_limit : INFINITY;
     p->next = live;
@@ -531,11 +534,80 @@ void abe_kill(abe_proc *p) {
     }
 }
 
-bool abe_enforce_deadline(abe_proc *p) {
-    if (p->killed || p->reaped || abe_now() < p->deadline) return false;
-    p->timed_out = true;
-    abe_kill(p);
+/* CPU seconds of /proc/<pid>/stat: utime + stime + cutime + cstime; *pgrp
+ * its process group. false when it cannot be read (the process is gone). */
+static bool proc_cpu(const char *pid, double *cpu, long *pgrp) {
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/%s/stat", pid);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return false;
+    ssize_t got = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (got <= 0) return false;
+    text[got] = '\0';
+    const char *s = strrchr(text, ')'); /* the name may hold anything but ends there */
+    if (s == NULL) return false;
+    /* after ") ": state ppid pgrp session tty tpgid flags minflt cminflt majflt
+     * cmajflt utime stime cutime cstime */
+    char state;
+    long ppid, group, sess, tty, tpgid;
+    unsigned long flags, minflt, cminflt, majflt, cmajflt, ut, st;
+    long cut, cst;
+    if (sscanf(s + 1, " %c %ld %ld %ld %ld %ld %lu %lu %lu %lu %lu %lu %lu %ld %ld", &state,
+               &ppid, &group, &sess, &tty, &tpgid, &flags, &minflt, &cminflt, &majflt, &cmajflt,
+               &ut, &st, &cut, &cst) != 15)
+        return false;
+    static long tick;
+    if (tick <= 0) tick = sysconf(_SC_CLK_TCK);
+    *cpu = (double)(ut + st + (unsigned long)(cut > 0 ? cut : 0) +
+                    (unsigned long)(cst > 0 ? cst : 0)) / (double)(tick > 0 ? tick : 100);
+    *pgrp = group;
     return true;
+}
+
+/* The CPU seconds of p's child (its own and its reaped children's) and of
+ * every live process of the groups it recorded. */
+static double nested_cpu(const abe_proc *p) {
+    char name[32];
+    double total = 0, c;
+    long g;
+    snprintf(name, sizeof name, "%d", (int)p->pid);
+    if (proc_cpu(name, &c, &g)) total += c;
+    DIR *d = opendir("/proc");
+    if (d == NULL) return total;
+    for (struct dirent *de; (de = readdir(d)) != NULL;) {
+        if (de->d_name[0] < '1' || de->d_name[0] > '9') continue;
+        if (!proc_cpu(de->d_name, &c, &g) || g <= 0 || g == p->pid) continue;
+        for (int i = 0; i < NESTED_MAX; i++)
+            if (p->reg->g[i] == (pid_t)g) {
+                total += c;
+                break;
+            }
+    }
+    closedir(d);
+    return total;
+}
+
+/* true when one of p's groups is recorded. */
+static bool has_nested(const abe_proc *p) {
+    for (int i = 0; p->reg != NULL && i < NESTED_MAX; i++)
+        if (p->reg->g[i] > 0) return true;
+    return false;
+}
+
+bool abe_enforce_deadline(abe_proc *p) {
+    if (p->killed || p->reaped) return false;
+    if (abe_now() >= p->deadline) {
+        p->timed_out = true;
+        abe_kill(p);
+        return true;
+    }
+    if (p->cpu_limit > 0 && has_nested(p) && nested_cpu(p) >= p->cpu_limit) {
+        p->cpu_out = true;
+        abe_kill(p);
+        return true;
+    }
+    return false;
 }
 
 /* Adds what one wait4 reports to the spawn's totals. */
@@ -590,6 +662,7 @@ static void collect(abe_proc *p, bool lost) {
     extras_free(p);
     e->killed = p->killed;
     e->timed_out = p->timed_out;
+    e->cpu_out = p->cpu_out;
     e->wall_seconds = abe_now() - p->t0;
     p->reaped = true;
     if (p->reap_descendants) subreaper_give();

@@ -117,6 +117,7 @@ typedef struct abe_exit {
     int code;            /* the exit status, -1 when it did not exit */
     int signal;          /* the signal that ended it, else 0 */
     bool killed;         /* the spawner sent the SIGKILL (abe_kill, a deadline) */
+    bool cpu_out;        /* ... because the group's CPU passed cpu_limit (nested) */
     bool timed_out;      /* ... because time_limit passed */
     double wall_seconds; /* start to reap */
     double cpu_seconds;  /* user + system of the group's processes the spawner
@@ -150,7 +151,13 @@ long abe_read(abe_proc *p, void *buf, size_t cap);
 /* Sends SIGKILL to the child's group (once) and closes the read end. */
 void abe_kill(abe_proc *p);
 
-/* abe_kill, marked as a timeout, when the deadline has passed; true then. */
+/* abe_kill, marked as a timeout, when the deadline has passed; true then.
+ * With nested and a cpu_limit, also abe_kill, marked cpu_out, when the CPU
+ * time of the child and of every process of the groups it recorded (read
+ * from /proc: their own user + system time and that of the children they
+ * reaped) passes cpu_limit: RLIMIT_CPU counts each process alone, so a
+ * program that spreads its work over several processes would pass the job's
+ * limit otherwise. */
 bool abe_enforce_deadline(abe_proc *p);
 
 /* Reaps the child when it has ended (wait false: returns false at once when
