@@ -146,6 +146,7 @@ Test(statuses, resume_on_a_missing_database_creates_nothing) {
     free(dir);
 }
 
+#if !defined(__SANITIZE_ADDRESS__)
 /* VmSize of this process in bytes, or -1. */
 static long long vm_size(void) {
     FILE *f = fopen("/proc/self/status", "r");
@@ -156,6 +157,7 @@ static long long vm_size(void) {
     if (f != NULL) fclose(f);
     return kb < 0 ? -1 : kb * 1024;
 }
+#endif
 
 /* exact-cover:mem=64G in a process whose address space is capped at 206 MiB
  * (as the runner caps it for --mem-limit) stops on the cap, not on mem=: it returns
