@@ -65,7 +65,8 @@
  * behind, their CPU times and peaks counted like the group's. So a planner
  * killed at the runner's limit leaves no process of what it started, and
  * their CPU is in the figures. With scratch, the caller makes a folder
- * (mkdtemp under $TMPDIR, else /tmp) before the fork, the child's TMPDIR
+ * (mkdtemp under $TMPDIR, else /tmp; when it cannot, the child keeps the
+ * caller's TMPDIR) before the fork, the child's TMPDIR
  * names it, and the caller removes it with everything in it once the child
  * and its groups are reaped: temporary files go on every path on which the
  * caller lives (a child killed at a limit, crashed, or done; the caller
