@@ -331,7 +331,9 @@ static ab_status run_at(ext *x, int64_t capacity, run_end *how, char *why, size_
                  x->probe_time, (long long)capacity, sep, tail);
         return AB_OK;
     }
-    if (end.signal == SIGXCPU && !end.lost) { /* the job's CPU limit (RLIMIT_CPU) */
+    /* The job's CPU limit (RLIMIT_CPU, each process's): SIGXCPU ended the
+     * shell, or the program the shell waited for (the shell's 128 + signal). */
+    if (!end.lost && (end.signal == SIGXCPU || (end.exited && end.code == 128 + SIGXCPU))) {
         x->timed_out++;
         *how = RUN_TIMEOUT;
         snprintf(why, whylen, "killed by SIGXCPU (the CPU limit) at capacity %lld%s%s",
