@@ -1122,6 +1122,16 @@ static bool glpk_call(void (*fn)(void *ctx), void *ctx, glpk_guard *g) {
     return false;
 }
 
+/* The status of a GLPK error: AB_ENOMEM when GLPK ran out of memory (its
+ * allocator's "no memory available", its "memory allocation limit exceeded"), as any
+ * other allocation that fails is; else AB_EINTERNAL. */
+static ab_status glpk_failure(const glpk_guard *g) {
+    return strstr(g->text, "no memory available") != NULL ||
+                   strstr(g->text, "memory allocation limit exceeded") != NULL
+               ? AB_ENOMEM
+               : AB_EINTERNAL;
+}
+
 /* Loads md into a new GLPK problem md->lp. */
 static void model_load(model *md) {
     glp_prob *lp = md->lp = glp_create_prob();
@@ -1435,7 +1445,7 @@ static ab_status run_component(solver *sv, model *md, int64_t lb, int64_t ub, co
     md->lp = NULL;
     if (!ok) {
         ab_free(ru.y);
-        return ab_fail(err, AB_EINTERNAL, "GLPK failed: %s", g.text[0] ? g.text : "(no message)");
+        return ab_fail(err, glpk_failure(&g), "GLPK failed: %s", g.text[0] ? g.text : "(no message)");
     }
     cr->nodes = ru.s.nodes;
     cr->capped = ru.s.capped || ru.lp_rc == GLP_ETMLIM || ru.mip_rc == GLP_ETMLIM;
@@ -1762,7 +1772,7 @@ ab_status abo_ilp_write_lp(const ab_problem *p, const abo_ilp_options *o, const 
         write_job w = {.md = &md, .path = path};
         glpk_guard g;
         if (!glpk_call(write_glpk, &w, &g))
-            st = ab_fail(err, AB_EINTERNAL, "GLPK failed: %s", g.text[0] ? g.text : "(no message)");
+            st = ab_fail(err, glpk_failure(&g), "GLPK failed: %s", g.text[0] ? g.text : "(no message)");
         else if (w.rc != 0)
             st = ab_fail(err, AB_EINPUT, "%s: cannot write the LP file", path);
         md.lp = NULL;

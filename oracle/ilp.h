@@ -141,7 +141,8 @@ typedef struct abo_ilp_result {
  * options o (NULL: the defaults) and fills *r (initialised by the call; free
  * it with abo_ilp_result_free, even on failure). Returns AB_OK when a result
  * was reached, whatever its status; AB_EINPUT for a malformed problem or one
- * whose arena exceeds 2^40 units (GLPK's doubles); AB_ENOMEM; AB_EINTERNAL
+ * whose arena exceeds 2^40 units (GLPK's doubles); AB_ENOMEM (also when GLPK
+ * itself ran out of memory); AB_EINTERNAL
  * when GLPK failed or its plan failed the check (err says which). */
 ab_status abo_ilp_solve(const ab_problem *p, const abo_ilp_options *o, abo_ilp_result *r,
                         ab_error *err);

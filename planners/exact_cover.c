@@ -788,8 +788,9 @@ static bool mem_fits(ec *e, int64_t more, const char *what) {
     if (need <= e->mem_limit) return true;
     char h[32], l[32];
     e->mem_need = need;
-    stop_why(e, "mem: %s needs %s, above %s", what, human_bytes(h, sizeof h, need),
-             human_bytes(l, sizeof l, e->mem_limit));
+    stop_why(e, "mem: %s needs %s, above %s%s", what, human_bytes(h, sizeof h, need),
+             human_bytes(l, sizeof l, e->mem_limit),
+             e->mem_limit < e->o.mem ? " (--mem-limit: RLIMIT_AS caps mem=)" : "");
     return false;
 }
 

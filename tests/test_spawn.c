@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
@@ -24,6 +25,10 @@
 #endif
 
 #include "harness/engine/spawn.h"
+#include "harness/engine/runner.h"
+#include "tests/support.h"
+
+#include <sys/stat.h>
 
 /* Spins until this process has used `seconds` of CPU. */
 static void burn(double seconds) {
@@ -313,5 +318,271 @@ Test(spawn, the_guard_kills_the_group_when_the_caller_is_killed) {
     }
     unlink(path);
     cr_assert(gone, "the shell %d or its sleeper %d outlived the caller", shell, sleeper);
+}
+
+/* ---- nested groups and scratch folders (spawn.h, Nested; issue 15 finding 2) ---- */
+
+/* Writes text to path (made executable when exec). */
+static void put_file(const char *path, const char *text, bool exec) {
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "cannot write %s", path);
+    fputs(text, f);
+    cr_assert_eq(fclose(f), 0);
+    if (exec) cr_assert_eq(chmod(path, 0755), 0);
+}
+
+/* The pids in path (one per line), up to cap; their count. */
+static int read_pid_list(const char *path, pid_t *pids, int cap) {
+    FILE *f = fopen(path, "r");
+    int n = 0, v;
+    if (f == NULL) return 0;
+    while (n < cap && fscanf(f, "%d", &v) == 1) pids[n++] = (pid_t)v;
+    fclose(f);
+    return n;
+}
+
+/* The entries of folder dir, but . and .. */
+static int entries(const char *dir) {
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d, "cannot open %s", dir);
+    int n = 0;
+    for (struct dirent *de; (de = readdir(d)) != NULL;)
+        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) n++;
+    closedir(d);
+    return n;
+}
+
+/* Polls (up to 60 s: a few ms in practice) until none of the pids is there;
+ * what is left is then killed (so a failing test leaves nothing running) and
+ * counted. */
+static int still_there(const pid_t *pids, int n) {
+    int left = n;
+    for (int t = 0; t < 6000 && left > 0; t++) {
+        left = 0;
+        for (int i = 0; i < n; i++) left += kill(pids[i], 0) == 0;
+        if (left > 0) nap();
+    }
+    for (int i = 0; i < n && left > 0; i++) kill(pids[i], SIGKILL);
+    return left;
+}
+
+/* The brief's case through the command line: an external planner whose
+ * script starts a busy loop in the background and a grandchild (a shell that
+ * starts its own busy loop), writes their pids, then spins past the time
+ * limit. After `plan` exits: no process of the script's is left, and the
+ * fresh TMPDIR it ran under is empty (on main the script's folder stayed,
+ * and its processes outlived the harness). */
+Test(spawn, an_external_planner_past_its_time_limit_leaves_no_process_and_no_temporary,
+     .timeout = 300) {
+    char *tmp = abt_tmpdir(), *work = abt_tmpdir();
+    char script[4096], pids[4096], cmd[16384];
+    snprintf(script, sizeof script, "%s/planner.sh", work);
+    snprintf(pids, sizeof pids, "%s/pids", work);
+    snprintf(cmd, sizeof cmd,
+             "#!/bin/sh\n"
+             "( while :; do :; done ) &\n"
+             "echo $! >> '%s'\n"
+             "( sh -c 'while :; do :; done' & echo $! >> '%s'; wait ) &\n"
+             "echo $! >> '%s'\n"
+             "echo $$ >> '%s'\n"
+             "while :; do :; done\n",
+             pids, pids, pids, pids);
+    put_file(script, cmd, true);
+    snprintf(cmd, sizeof cmd,
+             "env TMPDIR='%s' '%s/arenabench-test' plan -p \"external:cmd='%s {input} {output}'\" "
+             "'%s' --time-limit 5 >/dev/null 2>'%s/err'",
+             tmp, AB_BINARY_DIR, script, abt_src("suites/examples/chain_reuse.yaml"), work);
+    int st = system(cmd);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "plan: status %d", st);
+    int left_files = entries(tmp);
+    pid_t list[16];
+    int n = read_pid_list(pids, list, 16);
+    int left = still_there(list, n);
+    cr_assert_eq(n, 4, "the script wrote %d pids of 4", n);
+    cr_assert_eq(left, 0, "%d of the script's processes outlived the run", left);
+    cr_assert_eq(left_files, 0, "the run left %d entries in its TMPDIR %s", left_files, tmp);
+    free(tmp);
+    free(work);
+}
+
+/* In process, through the runner: the script's busy child does a fixed
+ * amount of work, writes the CPU ticks it used (utime + stime from
+ * /proc/self/stat) and spins on; the script then kills the planner's process
+ * (the runner's child: the parent of the leader of the script's group, the
+ * shell `external` started) with SIGKILL. When abh_run returns, the
+ * busy child is gone already (the runner reaped it: no polling needed) and
+ * the job's CPU time counts what it used. On main the child lived on and the
+ * CPU time was the planner's alone. */
+Test(spawn, a_killed_planner_s_program_is_reaped_and_its_cpu_counted, .timeout = 300) {
+    char *tmp = abt_tmpdir(), *work = abt_tmpdir();
+    char script[4096], ticks[4096], pids[4096], text[16384];
+    snprintf(script, sizeof script, "%s/planner.sh", work);
+    snprintf(ticks, sizeof ticks, "%s/ticks", work);
+    snprintf(pids, sizeof pids, "%s/pids", work);
+    snprintf(text, sizeof text,
+             "#!/bin/sh\n"
+             "sh -c 'echo $$ > \"%s\"; i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; "
+             "cut -d\" \" -f14,15 /proc/$$/stat > \"%s.tmp\"; mv \"%s.tmp\" \"%s\"; "
+             "while :; do :; done' &\n"
+             "while [ ! -f '%s' ]; do sleep 0.05; done\n"
+             "leader=$(cut -d' ' -f5 /proc/$$/stat)\n"
+             "kill -KILL $(cut -d' ' -f4 /proc/$leader/stat)\n"
+             "while :; do :; done\n",
+             pids, ticks, ticks, ticks, ticks);
+    put_file(script, text, true);
+    ab_problem p;
+    ab_problem_init(&p);
+    ab_tensor t = {.name = "t0", .size = 16, .logical_bits = 128, .start = 0, .end = 1,
+                   .align = 1, .offset = AB_NONE};
+    cr_assert_eq(ab_problem_add(&p, &t, NULL), AB_OK);
+    char spec[8192];
+    snprintf(spec, sizeof spec, "external:cmd='%s {input} {output}'", script);
+    const ab_planner *pl;
+    ab_params prm;
+    ab_error e;
+    cr_assert_eq(ab_planner_resolve(spec, &pl, &prm, &e), AB_OK, "%s", e.msg);
+    abh_job job = {.view = &p, .planner = pl, .params = &prm};
+    abh_options opt = {.jobs = 1, .time_limit = 240};
+    abh_job_result res;
+    memset(&res, 0, sizeof res);
+    char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+    setenv("TMPDIR", tmp, 1);
+    ab_status st = abh_run(&job, 1, &opt, &res, NULL, NULL, &e);
+    if (old) setenv("TMPDIR", old, 1);
+    else unsetenv("TMPDIR");
+    free(old);
+    cr_assert_eq(st, AB_OK, "%s", e.msg);
+    cr_assert_eq(res.status, ABH_OOM, "status %d: %s", (int)res.status, res.message);
+    pid_t busy[1];
+    int n = read_pid_list(pids, busy, 1);
+    cr_assert_eq(n, 1);
+    bool gone = kill(busy[0], 0) != 0 && errno == ESRCH;
+    if (!gone) kill(busy[0], SIGKILL);
+    cr_assert(gone, "the busy child %d outlived abh_run", (int)busy[0]);
+    long ut = 0, stt = 0;
+    FILE *f = fopen(ticks, "r");
+    cr_assert_not_null(f);
+    cr_assert_eq(fscanf(f, "%ld %ld", &ut, &stt), 2);
+    fclose(f);
+    double used = (double)(ut + stt) / (double)sysconf(_SC_CLK_TCK);
+    cr_assert_gt(used, 0.0);
+    cr_assert_geq(res.cpu_seconds, used, "the job's CPU %g s leaves out the program's %g s",
+                  res.cpu_seconds, used);
+    cr_assert_eq(entries(tmp), 0, "the run left files in its TMPDIR %s", tmp);
+    abh_result_free(&res);
+    ab_params_free(&prm);
+    ab_problem_free(&p);
+    free(tmp);
+    free(work);
+}
+
+/* SIGTERM to `arenabench plan` while its external planner's script spins:
+ * arenabench dies of the signal as before, but only after its job's
+ * processes are killed and reaped and the job's folder removed (on main the
+ * planner's folder stayed in TMPDIR). */
+Test(spawn, sigterm_to_the_harness_leaves_no_process_and_no_temporary, .timeout = 300) {
+    char *tmp = abt_tmpdir(), *work = abt_tmpdir();
+    char script[4096], pids[4096], text[8192];
+    snprintf(script, sizeof script, "%s/planner.sh", work);
+    snprintf(pids, sizeof pids, "%s/pids", work);
+    snprintf(text, sizeof text,
+             "#!/bin/sh\n"
+             "( while :; do :; done ) &\n"
+             "echo $! >> '%s.tmp'\n"
+             "echo $$ >> '%s.tmp'\n"
+             "mv '%s.tmp' '%s'\n"
+             "while :; do :; done\n",
+             pids, pids, pids, pids);
+    put_file(script, text, true);
+    char spec[8192], bin[4096];
+    snprintf(spec, sizeof spec, "external:cmd='%s {input} {output}'", script);
+    snprintf(bin, sizeof bin, "%s/arenabench-test", AB_BINARY_DIR);
+    pid_t h = fork();
+    cr_assert_geq(h, 0);
+    if (h == 0) {
+        setenv("TMPDIR", tmp, 1);
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+        signal(SIGTERM, SIG_DFL);
+        execl(bin, bin, "plan", "-p", spec, abt_src("suites/examples/chain_reuse.yaml"),
+              "--time-limit", "600", (char *)NULL);
+        _exit(127);
+    }
+    pid_t list[4];
+    int n = 0;
+    for (int t = 0; t < 6000 && (n = read_pid_list(pids, list, 4)) < 2; t++) nap();
+    cr_assert_eq(n, 2, "the script never wrote its pids");
+    cr_assert_eq(kill(h, SIGTERM), 0);
+    int st;
+    cr_assert_eq(waitpid(h, &st, 0), h);
+    int left_files = entries(tmp);
+    int left = still_there(list, n);
+    cr_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "arenabench ended with status %d", st);
+    cr_assert_eq(left, 0, "%d of the script's processes outlived arenabench", left);
+    cr_assert_eq(left_files, 0, "arenabench left %d entries in its TMPDIR %s", left_files, tmp);
+    free(tmp);
+    free(work);
+}
+/* The CPU limit of a job is the job's, not each process's: an external
+ * planner's script that spreads its spinning over three processes is
+ * stopped when their CPU time together passes the limit (RLIMIT_CPU alone
+ * let each process use the whole limit; on main the row was `error`, "exited
+ * with status 152", after 5.4 s of CPU against a limit of 2). The row is a
+ * timeout, its CPU time counts the three, and nothing is left. */
+Test(spawn, the_cpu_limit_holds_for_the_planner_and_what_it_starts, .timeout = 600) {
+    char *tmp = abt_tmpdir(), *work = abt_tmpdir();
+    char script[4096], pids[4096], text[8192];
+    snprintf(script, sizeof script, "%s/planner.sh", work);
+    snprintf(pids, sizeof pids, "%s/pids", work);
+    snprintf(text, sizeof text,
+             "#!/bin/sh\n"
+             "( while :; do :; done ) &\n"
+             "echo $! >> '%s'\n"
+             "( while :; do :; done ) &\n"
+             "echo $! >> '%s'\n"
+             "echo $$ >> '%s'\n"
+             "while :; do :; done\n",
+             pids, pids, pids);
+    put_file(script, text, true);
+    ab_problem p;
+    ab_problem_init(&p);
+    ab_tensor t = {.name = "t0", .size = 16, .logical_bits = 128, .start = 0, .end = 1,
+                   .align = 1, .offset = AB_NONE};
+    cr_assert_eq(ab_problem_add(&p, &t, NULL), AB_OK);
+    char spec[8192];
+    snprintf(spec, sizeof spec, "external:cmd='%s {input} {output}'", script);
+    const ab_planner *pl;
+    ab_params prm;
+    ab_error e;
+    cr_assert_eq(ab_planner_resolve(spec, &pl, &prm, &e), AB_OK, "%s", e.msg);
+    abh_job job = {.view = &p, .planner = pl, .params = &prm};
+    abh_options opt = {.jobs = 1, .cpu_limit = 1.5, .time_limit = 540};
+    abh_job_result res;
+    memset(&res, 0, sizeof res);
+    char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+    setenv("TMPDIR", tmp, 1);
+    ab_status st = abh_run(&job, 1, &opt, &res, NULL, NULL, &e);
+    if (old) setenv("TMPDIR", old, 1);
+    else unsetenv("TMPDIR");
+    free(old);
+    cr_assert_eq(st, AB_OK, "%s", e.msg);
+    pid_t list[4];
+    int n = read_pid_list(pids, list, 4);
+    int alive = 0;
+    for (int i = 0; i < n; i++)
+        if (kill(list[i], 0) == 0) alive++, kill(list[i], SIGKILL);
+    cr_assert_eq(n, 3, "the script wrote %d pids of 3", n);
+    cr_assert_eq(alive, 0, "%d of the script's processes outlived abh_run", alive);
+    cr_assert_eq(res.status, ABH_TIMEOUT, "status %d: %s", (int)res.status, res.message);
+    cr_assert(strstr(res.message, "CPU limit") != NULL, "%s", res.message);
+    cr_assert_geq(res.cpu_seconds, 1.5, "cpu %g", res.cpu_seconds);
+    cr_assert_eq(res.capped, ABH_CAPPED_TIME);
+    cr_assert_eq(entries(tmp), 0, "the run left files in its TMPDIR %s", tmp);
+    abh_result_free(&res);
+    ab_params_free(&prm);
+    ab_problem_free(&p);
+    free(tmp);
+    free(work);
 }
 #endif

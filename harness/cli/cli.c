@@ -7,6 +7,7 @@
  * Exit codes (DESIGN.md §5): 0 ok, 1 a check failed, 2 bad usage or input,
  * 3 internal error.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -131,6 +132,8 @@ static const abc_option compare_options[] = {
     {"fail-on-time", 0, NULL, 0, "a slowdown is a regression (exit 1), not a warning"},
     {"format", 0, "F", 0, "text (default) or json (one object: pairs, rows, changes, verdict)"},
     {0}};
+
+static const abc_option check_db_options[] = {DB_OPTION, {0}};
 
 static const abc_option show_plan_options[] = {
     DB_OPTION,
@@ -442,6 +445,29 @@ static const abc_command commands[] = {
      .more = "\nExit status: 0 ok; 1 the row has no plan (its planner failed); 2 no such run or row.\n",
      .max_operands = 2,
      .run = abc_show_plan},
+    {.name = "check-db",
+     .usage = "check-db [--db F]",
+     .summary = "Check a results database: SQLite's integrity, the store's invariants, and "
+                "every stored plan again.",
+     .help = "\nWhat it checks, each problem one line on stdout:\n"
+             "  - SQLite's PRAGMA integrity_check (a damaged page, a broken index) and\n"
+             "    foreign_key_check (a row naming a run, suite or plan that is not there);\n"
+             "  - the file is arenabench's, at a schema version this arenabench knows;\n"
+             "  - one results row per (run, suite, spec), as --resume and merge rely on;\n"
+             "  - each suite's hash is the SHA-256 of its stored text, each plan's key the\n"
+             "    SHA-256 of its offsets, and every row's plan is stored;\n"
+             "  - every stored plan is checked again by the oracle against the suite its\n"
+             "    row names (the stored text loaded again, its arena view as 'run' planned\n"
+             "    it): the verdict ('ok', 'overlap', ...) and the arena must be the row's.\n"
+             "It only reads: nothing is repaired or migrated. Run it after copying a database\n"
+             "from elsewhere, after a crash or a full disk, or before trusting old results.\n"
+             "\nExit status: 0 no problem; 1 problems found (listed); 2 the file is missing or\n"
+             "is not an arenabench database.\n"
+             "\nExample:\n"
+             "  arenabench check-db --db out/arenabench.db\n",
+     .options = check_db_options,
+     .max_operands = 0,
+     .run = abc_check_db},
     {.name = "help",
      .usage = "help [COMMAND]",
      .summary = "Show help for arenabench or one command.",
@@ -508,6 +534,9 @@ int abc_command_main(int argc, char **argv) {
 }
 
 int abc_main(int argc, char **argv) {
+    /* Past a file-size limit (ulimit -f) a write fails with EFBIG and is
+     * reported with its path (exit 2), instead of SIGXFSZ killing us silently. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         print_main_help(stderr);
         return ABC_EXIT_USAGE;

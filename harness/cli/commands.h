@@ -44,6 +44,7 @@ int abc_gen(const abc_args *a);      /* gen.c */
 int abc_merge(const abc_args *a);    /* merge.c */
 int abc_import(const abc_args *a);   /* import.c */
 int abc_ilp(const abc_args *a);      /* ilp.c */
+int abc_check_db(const abc_args *a); /* check_db.c */
 
 /* gen's kinds and their parameters, printed after its help (gen.c). */
 void abc_gen_print_kinds(FILE *to);

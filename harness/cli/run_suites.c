@@ -673,7 +673,9 @@ static int open_run(const abh_run_args *a, run_ctx *c) {
                 ABH_OUT_DIR, strerror(errno));
         return abc_fail(&err);
     }
-    if (abr_open(a->db, ABR_OPEN_CREATE, &c->db, &err) != AB_OK) return abc_fail(&err);
+    /* A run to resume is in a database that exists: --resume never creates one. */
+    unsigned flags = a->resume != NULL ? 0u : ABR_OPEN_CREATE;
+    if (abr_open(a->db, flags, &c->db, &err) != AB_OK) return abc_fail(&err);
     if (a->resume != NULL) {
         if (strcmp(a->resume, "latest") == 0) {
             if (abr_run_latest(c->db, a->tag, &c->run, &err) != AB_OK) return abc_fail(&err);

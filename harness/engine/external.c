@@ -49,7 +49,8 @@
  *
  * Outcomes: the program's offsets (AB_OK); AB_ECHECK when it solved nothing,
  * with its exit status and the tail of what it printed; AB_ELIMIT when its
- * only run timed out; AB_EINPUT when the shell could not find or execute the
+ * only run timed out (its probe time, or SIGXCPU: the CPU limit it inherits);
+ * AB_EINPUT when the shell could not find or execute the
  * program (its exit status 127 or 126: the spec names a program that is not
  * there, a mistake of the user's, exit 2 in `plan`); AB_EINTERNAL when it
  * cannot be started or its output is malformed. Each run goes through the engine's spawner (spawn.h):
@@ -61,8 +62,11 @@
  * that processes the program left behind are its to reap. A guard process
  * in the group kills the whole group when the planner dies: a planner
  * killed by the runner (its time or memory limit) takes the shell and
- * everything the shell started down with it. The temporary folder is
- * removed before the planner returns.
+ * everything the shell started down with it; the runner, which the spawner
+ * told about the shell's group (spawn.h, Nested), kills that group too and
+ * reaps what is left of it. The temporary folder is removed before the
+ * planner returns; in the runner it lies inside the job's scratch folder
+ * ($TMPDIR), which the runner removes whatever way the job ended.
  */
 #include "harness/engine/external.h"
 #include "core/file.h"
@@ -70,6 +74,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,6 +329,15 @@ static ab_status run_at(ext *x, int64_t capacity, run_end *how, char *why, size_
         *how = RUN_TIMEOUT;
         snprintf(why, whylen, "killed after the probe time of %g s at capacity %lld%s%s",
                  x->probe_time, (long long)capacity, sep, tail);
+        return AB_OK;
+    }
+    /* The job's CPU limit (RLIMIT_CPU, each process's): SIGXCPU ended the
+     * shell, or the program the shell waited for (the shell's 128 + signal). */
+    if (!end.lost && (end.signal == SIGXCPU || (end.exited && end.code == 128 + SIGXCPU))) {
+        x->timed_out++;
+        *how = RUN_TIMEOUT;
+        snprintf(why, whylen, "killed by SIGXCPU (the CPU limit) at capacity %lld%s%s",
+                 (long long)capacity, sep, tail);
         return AB_OK;
     }
     if (end.exited && (end.code == 126 || end.code == 127) && !end.lost)

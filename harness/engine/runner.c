@@ -407,7 +407,8 @@ static ab_status spawn_into(run *r, slot *s, ab_error *err) {
     int64_t rss = abe_resident_bytes();
     s->parent_rss = rss > 0 ? rss : 0;
     abe_spawn_opts o = {.fn = child_main, .ctx = (void *)job, .mem_limit = r->opt->mem_limit,
-                        .time_limit = r->opt->time_limit, .cpu_limit = r->opt->cpu_limit};
+                        .time_limit = r->opt->time_limit, .cpu_limit = r->opt->cpu_limit,
+                        .nested = true, .scratch = true};
     ab_error e;
     ab_status st = abe_spawn(&o, &s->proc, &e);
     if (st != AB_OK) {
@@ -473,7 +474,7 @@ static void classify_planner(abh_job_result *res) {
 static bool cpu_limited(const run *r, const abe_exit *e) {
     double lim = r->opt->cpu_limit;
     if (lim <= 0 || e->timed_out) return false;
-    return e->signal == SIGXCPU || (e->signal == SIGKILL && e->cpu_seconds >= ceil(lim));
+    return e->cpu_out || e->signal == SIGXCPU || (e->signal == SIGKILL && e->cpu_seconds >= ceil(lim));
 }
 
 /* Sets res's status and message from how the child ended. */
@@ -761,13 +762,53 @@ static ab_status run_all(run *r, ab_error *err) {
     return st;
 }
 
+/* The signal that interrupted a run whose caller gave no stop flag, or 0. */
+static volatile sig_atomic_t caught_signal;
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define NSTOP (sizeof stop_signals / sizeof stop_signals[0])
+
+static void on_stop_signal(int sig) { caught_signal = sig; }
+
+/* With no stop flag from the caller, the run catches the signals that would
+ * kill the harness by default (old[i] keeps each disposition, caught[i] says
+ * whether it was replaced), so that its children, their groups and their
+ * folders go before the harness does (abh_run re-raises the signal). */
+static void catch_stop(struct sigaction old[NSTOP], bool caught[NSTOP]) {
+    caught_signal = 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < NSTOP; i++) {
+        caught[i] = sigaction(stop_signals[i], NULL, &old[i]) == 0 &&
+                    old[i].sa_handler == SIG_DFL && !(old[i].sa_flags & SA_SIGINFO);
+        if (caught[i]) sigaction(stop_signals[i], &sa, NULL);
+    }
+}
+
+/* Puts the dispositions back; a signal caught meanwhile is raised again. */
+static void release_stop(const struct sigaction old[NSTOP], const bool caught[NSTOP]) {
+    for (size_t i = 0; i < NSTOP; i++)
+        if (caught[i]) sigaction(stop_signals[i], &old[i], NULL);
+    int sig = caught_signal;
+    caught_signal = 0;
+    if (sig != 0) raise(sig);
+}
+
 ab_status abh_run(const abh_job *jobs, size_t n, const abh_options *opt,
                   abh_job_result *results, abh_done_fn done, void *ctx, ab_error *err) {
     ab_status st = check_options(jobs, n, opt, err);
     if (st != AB_OK) return st;
     for (size_t i = 0; results && i < n; i++) result_init(&results[i], &jobs[i]);
     if (n == 0) return AB_OK;
-    run r = {.jobs = jobs, .n = n, .opt = opt, .results = results, .done = done, .ctx = ctx};
+    abh_options own = *opt;
+    struct sigaction old_stop[NSTOP];
+    bool caught[NSTOP] = {false};
+    if (own.stop == NULL) {
+        catch_stop(old_stop, caught);
+        own.stop = &caught_signal;
+    }
+    run r = {.jobs = jobs, .n = n, .opt = &own, .results = results, .done = done, .ctx = ctx};
     r.nslots = (size_t)opt->jobs < n ? (size_t)opt->jobs : n;
     r.slots = ab_calloc(r.nslots, sizeof *r.slots);
     r.pfd = ab_calloc(r.nslots, sizeof *r.pfd);
@@ -792,5 +833,6 @@ ab_status abh_run(const abh_job *jobs, size_t n, const abh_options *opt,
     ab_free(r.pfd);
     ab_free(r.pslot);
     ab_free(r.buf);
+    if (opt->stop == NULL) release_stop(old_stop, caught);
     return st;
 }

@@ -45,7 +45,18 @@
  * disturb the harness's output); stderr kept (sanitizer reports); no core
  * dumps; the other jobs' pipes closed; ends with _exit (no atexit handlers,
  * no stdio flush, no leak check). When it ends, whatever is left of its
- * group is killed too. The names of signals: abe_signal_name (spawn.h).
+ * group is killed too, and so are the groups of the programs the planner
+ * started through the spawner (`external`, `minizinc`: spawn.h, Nested), the
+ * runner adopting and reaping what they left, their CPU time counted in the
+ * job's. Its TMPDIR is a fresh folder (spawn.h, scratch), removed with what
+ * is in it when the child is reaped. The names of signals: abe_signal_name
+ * (spawn.h).
+ *
+ * Signals. When the caller passes no stop flag, the run catches SIGINT,
+ * SIGTERM and SIGHUP (those left at their default) while it runs: a signal
+ * stops it as a stop flag would (the children killed and reaped, their
+ * folders removed), then the dispositions are restored and the signal raised
+ * again, so the process still dies of it.
  *
  * The result stream (one frame per child, native byte order, version 2):
  *

@@ -10,14 +10,17 @@
 
 #include "harness/engine/spawn.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -27,18 +30,29 @@
 #include <sys/prctl.h>
 #endif
 
+/* The groups a child's own spawns made (spawn.h, Nested): a page shared by
+ * the caller and the child; 0 marks a free entry. */
+#define NESTED_MAX 64
+typedef struct nested_reg {
+    volatile pid_t g[NESTED_MAX];
+} nested_reg;
+
 struct abe_proc {
     pid_t pid;           /* the child, leader of the group pid */
     pid_t guard;         /* the guard in the group, or 0 */
     int fd;              /* read end of the pipe; -1 once closed */
     bool capture;
     bool reap_descendants;
-    bool killed, timed_out, reaped;
+    bool killed, timed_out, cpu_out, reaped;
+    double cpu_limit;    /* nested: the group's CPU seconds, else 0 */
     double t0, deadline;
     abe_exit end;        /* once reaped */
     char tail[ABE_TAIL];
     size_t ntail;
     abe_proc *prev, *next; /* the live spawns of this process */
+    nested_reg *reg;     /* nested: the child's groups, shared with it; else NULL */
+    int reg_slot;        /* this spawn's entry in the caller's own registry, or -1 */
+    char *scratch;       /* scratch: the child's TMPDIR folder, removed at the reap */
 };
 
 /* The live spawns (their read ends are closed in function children), and
@@ -47,6 +61,8 @@ struct abe_proc {
 static abe_proc *live;
 static int subreaper_users;
 static bool subreaper_ours;
+/* In a nested child: where its spawns record their groups (else NULL). */
+static nested_reg *my_reg;
 
 /* ---- names and clocks ------------------------------------------------------------ */
 
@@ -204,7 +220,7 @@ static void wait_for_guard(const int go[2]) {
  * With a guard it starts nothing before the guard is in the group: a caller
  * killed in between would otherwise leave the program without one. */
 _Noreturn static void child_main(const abe_spawn_opts *o, int rfd, int wfd, pid_t parent,
-                                 const int go[2]) {
+                                 const int go[2], nested_reg *reg, const char *scratch) {
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(ABE_ORPHANED);
@@ -213,7 +229,8 @@ _Noreturn static void child_main(const abe_spawn_opts *o, int rfd, int wfd, pid_
 #endif
     setpgid(0, 0);
     wait_for_guard(go);
-    static const int reset[] = {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGALRM};
+    static const int reset[] = {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGALRM,
+                                SIGXFSZ};
     for (size_t i = 0; i < sizeof reset / sizeof reset[0]; i++) signal(reset[i], SIG_DFL);
     sigset_t none;
     sigemptyset(&none);
@@ -224,9 +241,11 @@ _Noreturn static void child_main(const abe_spawn_opts *o, int rfd, int wfd, pid_
     live = NULL;
     subreaper_users = 0;
     subreaper_ours = false;
+    my_reg = reg;
     if (wfd <= STDERR_FILENO) wfd = fcntl(wfd, F_DUPFD, STDERR_FILENO + 1);
     child_stdio(o->capture, wfd);
     apply_limits(o);
+    if (scratch != NULL) setenv("TMPDIR", scratch, 1);
     if (o->fn != NULL) _exit(o->fn(o->ctx, wfd));
     close_from(STDERR_FILENO + 1);
     execv(o->path, o->argv);
@@ -296,6 +315,84 @@ static void subreaper_give(void) {
 #endif
 }
 
+/* ---- nested groups and the scratch folder (spawn.h, Nested) ------------------------ */
+
+/* Makes p's shared registry (nested) and scratch folder (scratch, when
+ * $TMPDIR can hold one: else the child keeps the caller's TMPDIR); false
+ * with err set when the registry cannot be made. */
+static bool extras_make(const abe_spawn_opts *o, abe_proc *p, ab_error *err) {
+    p->reg_slot = -1;
+    if (o->nested) {
+        void *m = mmap(NULL, sizeof(nested_reg), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                       -1, 0);
+        if (m == MAP_FAILED) {
+            ab_fail(err, AB_EINTERNAL, "cannot map a shared page: %s", strerror(errno));
+            return false;
+        }
+        memset(m, 0, sizeof(nested_reg));
+        p->reg = m;
+    }
+    if (o->scratch && o->fn != NULL) {
+        const char *base = getenv("TMPDIR");
+        if (base == NULL || base[0] == '\0') base = "/tmp";
+        size_t len = strlen(base) + sizeof "/arenabench-job.XXXXXX";
+        p->scratch = ab_malloc(len);
+        if (p->scratch != NULL) snprintf(p->scratch, len, "%s/arenabench-job.XXXXXX", base);
+        if (p->scratch == NULL || mkdtemp(p->scratch) == NULL) {
+            /* Best effort: a child that needs no temporary files must not fail
+             * because $TMPDIR cannot be written; one that does says so itself. */
+            ab_free(p->scratch);
+            p->scratch = NULL;
+        }
+    }
+    return true;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+/* Removes the scratch folder with what it holds and unmaps the registry. */
+static void extras_free(abe_proc *p) {
+    if (p->scratch != NULL) nftw(p->scratch, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    ab_free(p->scratch);
+    p->scratch = NULL;
+    if (p->reg != NULL) munmap(p->reg, sizeof(nested_reg));
+    p->reg = NULL;
+}
+
+/* In a nested child: records group g in the caller's registry; the entry,
+ * or -1 when there is no registry or it is full. */
+static int record_nested(pid_t g) {
+    if (my_reg == NULL) return -1;
+    for (int i = 0; i < NESTED_MAX; i++)
+        if (my_reg->g[i] == 0) {
+            my_reg->g[i] = g;
+            __atomic_thread_fence(__ATOMIC_SEQ_CST);
+            return i;
+        }
+    return -1;
+}
+
+/* Clears entry i of the registry (the group is about to be reaped). */
+static void forget_nested(abe_proc *p) {
+    if (my_reg == NULL || p->reg_slot < 0) return;
+    my_reg->g[p->reg_slot] = 0;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    p->reg_slot = -1;
+}
+
+/* Sends SIGKILL to every group p's child recorded. */
+static void kill_nested(const abe_proc *p) {
+    if (p->reg == NULL) return;
+    for (int i = 0; i < NESTED_MAX; i++) {
+        pid_t g = p->reg->g[i];
+        if (g > 0) kill(-g, SIGKILL);
+    }
+}
+
 /* ---- the parent ------------------------------------------------------------------------ */
 
 static void unlink_live(abe_proc *p) {
@@ -332,7 +429,15 @@ ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err) {
         fcntl(go[1], F_SETFD, FD_CLOEXEC);
     }
 #endif
-    if (o->reap_descendants) subreaper_take();
+    bool reap = o->reap_descendants || o->nested;
+    if (!extras_make(o, p, err)) {
+        close(fds[0]);
+        close(fds[1]);
+        if (go[0] >= 0) close(go[0]), close(go[1]);
+        ab_free(p);
+        return AB_EINTERNAL;
+    }
+    if (reap) subreaper_take();
     pid_t parent = getpid();
     fflush(NULL); /* nothing buffered may be written twice */
     pid_t pid = fork();
@@ -341,11 +446,13 @@ ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err) {
         close(fds[0]);
         close(fds[1]);
         if (go[0] >= 0) close(go[0]), close(go[1]);
-        if (o->reap_descendants) subreaper_give();
+        if (reap) subreaper_give();
+        extras_free(p);
         ab_free(p);
         return ab_fail(err, AB_EINTERNAL, "cannot start a process: %s", strerror(e));
     }
-    if (pid == 0) child_main(o, fds[0], fds[1], parent, go);
+    if (pid == 0) child_main(o, fds[0], fds[1], parent, go, p->reg, p->scratch);
+    p->reg_slot = record_nested(pid);
     close(fds[1]);
     if (go[0] >= 0) close(go[0]);
     setpgid(pid, pid); /* also done by the child: whoever runs first forms the group */
@@ -353,7 +460,8 @@ ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err) {
     p->pid = pid;
     p->fd = fds[0];
     p->capture = o->capture;
-    p->reap_descendants = o->reap_descendants;
+    p->reap_descendants = reap;
+    p->cpu_limit = o->nested && o->cpu_limit > 0 ? o->cpu_limit : 0;
     p->t0 = abe_now();
     p->deadline = o->time_limit > 0 ? p->t0 + o->time_limit : INFINITY;
     p->next = live;
@@ -414,6 +522,7 @@ long abe_read(abe_proc *p, void *buf, size_t cap) {
 void abe_kill(abe_proc *p) {
     if (!p->killed && !p->reaped) {
         if (kill(-p->pid, SIGKILL) != 0) kill(p->pid, SIGKILL);
+        kill_nested(p);
         p->killed = true;
     }
     if (p->fd >= 0) {
@@ -422,11 +531,80 @@ void abe_kill(abe_proc *p) {
     }
 }
 
-bool abe_enforce_deadline(abe_proc *p) {
-    if (p->killed || p->reaped || abe_now() < p->deadline) return false;
-    p->timed_out = true;
-    abe_kill(p);
+/* CPU seconds of /proc/<pid>/stat: utime + stime + cutime + cstime; *pgrp
+ * its process group. false when it cannot be read (the process is gone). */
+static bool proc_cpu(const char *pid, double *cpu, long *pgrp) {
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/%s/stat", pid);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return false;
+    ssize_t got = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (got <= 0) return false;
+    text[got] = '\0';
+    const char *s = strrchr(text, ')'); /* the name may hold anything but ends there */
+    if (s == NULL) return false;
+    /* after ") ": state ppid pgrp session tty tpgid flags minflt cminflt majflt
+     * cmajflt utime stime cutime cstime */
+    char state;
+    long ppid, group, sess, tty, tpgid;
+    unsigned long flags, minflt, cminflt, majflt, cmajflt, ut, st;
+    long cut, cst;
+    if (sscanf(s + 1, " %c %ld %ld %ld %ld %ld %lu %lu %lu %lu %lu %lu %lu %ld %ld", &state,
+               &ppid, &group, &sess, &tty, &tpgid, &flags, &minflt, &cminflt, &majflt, &cmajflt,
+               &ut, &st, &cut, &cst) != 15)
+        return false;
+    static long tick;
+    if (tick <= 0) tick = sysconf(_SC_CLK_TCK);
+    *cpu = (double)(ut + st + (unsigned long)(cut > 0 ? cut : 0) +
+                    (unsigned long)(cst > 0 ? cst : 0)) / (double)(tick > 0 ? tick : 100);
+    *pgrp = group;
     return true;
+}
+
+/* The CPU seconds of p's child (its own and its reaped children's) and of
+ * every live process of the groups it recorded. */
+static double nested_cpu(const abe_proc *p) {
+    char name[32];
+    double total = 0, c;
+    long g;
+    snprintf(name, sizeof name, "%d", (int)p->pid);
+    if (proc_cpu(name, &c, &g)) total += c;
+    DIR *d = opendir("/proc");
+    if (d == NULL) return total;
+    for (struct dirent *de; (de = readdir(d)) != NULL;) {
+        if (de->d_name[0] < '1' || de->d_name[0] > '9') continue;
+        if (!proc_cpu(de->d_name, &c, &g) || g <= 0 || g == p->pid) continue;
+        for (int i = 0; i < NESTED_MAX; i++)
+            if (p->reg->g[i] == (pid_t)g) {
+                total += c;
+                break;
+            }
+    }
+    closedir(d);
+    return total;
+}
+
+/* true when one of p's groups is recorded. */
+static bool has_nested(const abe_proc *p) {
+    for (int i = 0; p->reg != NULL && i < NESTED_MAX; i++)
+        if (p->reg->g[i] > 0) return true;
+    return false;
+}
+
+bool abe_enforce_deadline(abe_proc *p) {
+    if (p->killed || p->reaped) return false;
+    if (abe_now() >= p->deadline) {
+        p->timed_out = true;
+        abe_kill(p);
+        return true;
+    }
+    if (p->cpu_limit > 0 && has_nested(p) && nested_cpu(p) >= p->cpu_limit) {
+        p->cpu_out = true;
+        abe_kill(p);
+        return true;
+    }
+    return false;
 }
 
 /* Adds what one wait4 reports to the spawn's totals. */
@@ -447,6 +625,7 @@ static void collect(abe_proc *p, bool lost) {
     /* The group's id stays reserved while the unreaped child (or the guard)
      * is in it, so this cannot hit a stranger. */
     if (!lost || p->guard > 0) kill(-p->pid, SIGKILL);
+    forget_nested(p);
     for (;;) {
         int ws = 0;
         struct rusage ru;
@@ -460,8 +639,27 @@ static void collect(abe_proc *p, bool lost) {
         e->code = e->exited ? WEXITSTATUS(ws) : -1;
         e->signal = WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
     }
+    /* The child is gone: no entry changes now. What of its groups is left is
+     * ours (a subreaper), each member adopted before its parent is reapable. */
+    for (int i = 0; p->reg != NULL && i < NESTED_MAX; i++) {
+        pid_t g = p->reg->g[i];
+        if (g <= 0) continue;
+        kill(-g, SIGKILL);
+        for (;;) {
+            int ws = 0;
+            struct rusage ru;
+            memset(&ru, 0, sizeof ru);
+            pid_t got = wait4(-g, &ws, 0, &ru);
+            if (got < 0 && errno == EINTR) continue;
+            if (got < 0) break;
+            add_usage(e, &ru);
+        }
+        p->reg->g[i] = 0;
+    }
+    extras_free(p);
     e->killed = p->killed;
     e->timed_out = p->timed_out;
+    e->cpu_out = p->cpu_out;
     e->wall_seconds = abe_now() - p->t0;
     p->reaped = true;
     if (p->reap_descendants) subreaper_give();

@@ -14,7 +14,8 @@
  *   2. leads a new process group (setpgid(0, 0); the parent also sets it, so
  *      the group exists before either returns), which is what every kill of
  *      the spawner targets;
- *   3. default dispositions for the signals a harness may catch or ignore,
+ *   3. default dispositions for the signals a harness may catch or ignore
+ *      (SIGXFSZ among them: the harness ignores it),
  *      nothing blocked;
  *   4. stdin on /dev/null; stdout and stderr on the pipe (capture) or stdout
  *      on /dev/null and stderr kept (not capture);
@@ -53,6 +54,24 @@
  * adopted), summing their CPU times (each wait4 counts the reaped process
  * and the descendants it reaped) and keeping the largest peak RSS.
  *
+ * Nested. A function child that itself spawns (the runner's child running
+ * `external`, which starts /bin/sh in a group of its own so that it can kill
+ * it at its probe time) makes groups the caller cannot see. With nested, the
+ * caller shares a page with the child where the child's spawner records the
+ * group of every spawn it starts (and clears it before it reaps that group):
+ * whenever the caller kills the child's group (abe_kill, a deadline, the
+ * reap) it kills those groups too, and, being a subreaper for the spawn
+ * (nested implies reap_descendants), reaps what of them its child left
+ * behind, their CPU times and peaks counted like the group's. So a planner
+ * killed at the runner's limit leaves no process of what it started, and
+ * their CPU is in the figures. With scratch, the caller makes a folder
+ * (mkdtemp under $TMPDIR, else /tmp; when it cannot, the child keeps the
+ * caller's TMPDIR) before the fork, the child's TMPDIR
+ * names it, and the caller removes it with everything in it once the child
+ * and its groups are reaped: temporary files go on every path on which the
+ * caller lives (a child killed at a limit, crashed, or done; the caller
+ * interrupted when it catches the signal and frees the spawn).
+ *
  * Threads: one thread spawns and waits; handles are not shared between
  * threads. No other waiter may reap the children (a SIGCHLD handler calling
  * wait(-1), or SIGCHLD set to SIG_IGN, makes the exit "lost").
@@ -87,6 +106,9 @@ typedef struct abe_spawn_opts {
     double time_limit;   /* wall-clock seconds from the start; <= 0: none */
     bool guard;          /* the group dies with the caller (see above) */
     bool reap_descendants; /* the caller adopts and reaps orphans (see above) */
+    bool nested;         /* the child's own spawns are the caller's too (see Nested) */
+    bool scratch;        /* a fresh folder for the child's TMPDIR, removed at the reap
+                            (function children only; see Nested) */
 } abe_spawn_opts;
 
 /* How a spawn ended. */
@@ -96,6 +118,7 @@ typedef struct abe_exit {
     int code;            /* the exit status, -1 when it did not exit */
     int signal;          /* the signal that ended it, else 0 */
     bool killed;         /* the spawner sent the SIGKILL (abe_kill, a deadline) */
+    bool cpu_out;        /* ... because the group's CPU passed cpu_limit (nested) */
     bool timed_out;      /* ... because time_limit passed */
     double wall_seconds; /* start to reap */
     double cpu_seconds;  /* user + system of the group's processes the spawner
@@ -129,7 +152,13 @@ long abe_read(abe_proc *p, void *buf, size_t cap);
 /* Sends SIGKILL to the child's group (once) and closes the read end. */
 void abe_kill(abe_proc *p);
 
-/* abe_kill, marked as a timeout, when the deadline has passed; true then. */
+/* abe_kill, marked as a timeout, when the deadline has passed; true then.
+ * With nested and a cpu_limit, also abe_kill, marked cpu_out, when the CPU
+ * time of the child and of every process of the groups it recorded (read
+ * from /proc: their own user + system time and that of the children they
+ * reaped) passes cpu_limit: RLIMIT_CPU counts each process alone, so a
+ * program that spreads its work over several processes would pass the job's
+ * limit otherwise. */
 bool abe_enforce_deadline(abe_proc *p);
 
 /* Reaps the child when it has ended (wait false: returns false at once when

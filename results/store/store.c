@@ -194,15 +194,28 @@ bool abr_run_status_parse(const char *w, abr_run_status *v) {
 
 /* ---- errors -------------------------------------------------------------- */
 
-/* The ab_status for an SQLite result code. */
-static ab_status code_status(int code) {
+/* The ab_status for an SQLite result code (extended) and the system errno
+ * behind it: a disk or permission problem (full, a file-size limit, read
+ * only, cannot open, a write that failed) is the user's to fix, as a bad
+ * input is (exit 2), like every other command's write failure. */
+static ab_status code_status(int code, int sys) {
     switch (code & 0xff) {
     case SQLITE_NOMEM: return AB_ENOMEM;
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
     case SQLITE_CONSTRAINT:
     case SQLITE_MISMATCH:
-    case SQLITE_TOOBIG: return AB_EINPUT;
+    case SQLITE_TOOBIG:
+    case SQLITE_FULL:
+    case SQLITE_READONLY:
+    case SQLITE_CANTOPEN:
+    case SQLITE_PERM: return AB_EINPUT;
+    case SQLITE_IOERR:
+        return code == SQLITE_IOERR_WRITE || code == SQLITE_IOERR_FSYNC ||
+                       code == SQLITE_IOERR_TRUNCATE || sys == ENOSPC || sys == EFBIG ||
+                       sys == EDQUOT || sys == EROFS || sys == EACCES || sys == EPERM
+                   ? AB_EINPUT
+                   : AB_EINTERNAL;
     default: return AB_EINTERNAL;
     }
 }
@@ -223,7 +236,7 @@ static ab_status db_fail(abr_store *s, ab_error *err, const char *fmt, ...) {
         why = sys != 0 ? strerror(sys) : NULL;
     if (why == NULL && (code == SQLITE_IOERR_WRITE || (code & 0xff) == SQLITE_FULL))
         why = "a write failed: is the disk full?";
-    return ab_fail(err, code_status(code), "%s: %s: %s%s%s%s", s->path, what,
+    return ab_fail(err, code_status(code, sys), "%s: %s: %s%s%s%s", s->path, what,
                    sqlite3_errmsg(s->db), why ? " (" : "", why ? why : "", why ? ")" : "");
 }
 
@@ -540,7 +553,8 @@ ab_status abr_open(const char *path, unsigned flags, abr_store **out, ab_error *
     int orc = sqlite3_open_v2(name != NULL ? name : path, &s->db, oflags, NULL);
     ab_free(name);
     if (orc != SQLITE_OK) {
-        rc = ab_fail(err, code_status(orc), "%s: cannot open the database: %s", path,
+        rc = ab_fail(err, code_status(orc, s->db != NULL ? sqlite3_system_errno(s->db) : 0),
+                     "%s: cannot open the database: %s", path,
                      s->db != NULL ? sqlite3_errmsg(s->db) : sqlite3_errstr(orc));
     } else if (!ro && sqlite3_db_readonly(s->db, "main") == 1) {
         rc = ab_fail(err, AB_EINPUT, "%s: the database is read-only", path);
@@ -1427,4 +1441,167 @@ ab_status abr_merge(abr_store *s, const char *in_path, abr_merge_stats *st, ab_e
         st->results_skipped += local.results_skipped;
     }
     return rc;
+}
+
+/* ---- check-db -------------------------------------------------------------- */
+
+typedef struct checker {
+    abr_store *s;
+    abr_problem_fn fn;
+    void *ctx;
+    size_t n;
+} checker;
+
+__attribute__((format(printf, 2, 3))) static void problem(checker *c, const char *fmt, ...) {
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    for (char *p = line; *p; p++)
+        if (*p == '\n' || *p == '\r') *p = ' ';
+    c->fn(c->ctx, line);
+    c->n++;
+}
+
+/* Runs sql and hands each row to row(c, st); an SQLite failure is a problem
+ * ("cannot <what>: ..."). */
+static void each_row(checker *c, const char *sql, const char *what,
+                     void (*row)(checker *c, sqlite3_stmt *st)) {
+    sqlite3_stmt *st;
+    int rc = prepare(c->s, sql, &st);
+    if (rc == SQLITE_OK) {
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) row(c, st);
+    }
+    if (rc != SQLITE_DONE) problem(c, "cannot %s: %s", what, sqlite3_errmsg(c->s->db));
+    sqlite3_finalize(st);
+}
+
+static const char *col_text(sqlite3_stmt *st, int i) {
+    const char *t = (const char *)sqlite3_column_text(st, i);
+    return t != NULL ? t : "(null)";
+}
+
+static void integrity_row(checker *c, sqlite3_stmt *st) {
+    const char *t = col_text(st, 0);
+    if (strcmp(t, "ok") != 0) problem(c, "integrity check: %s", t);
+}
+
+static void fk_row(checker *c, sqlite3_stmt *st) {
+    problem(c, "table %s, row %lld: refers to a missing row of %s", col_text(st, 0),
+            (long long)sqlite3_column_int64(st, 1), col_text(st, 2));
+}
+
+static void identity_row(checker *c, sqlite3_stmt *st) {
+    int64_t app = sqlite3_column_int64(st, 0), version = sqlite3_column_int64(st, 1);
+    if (app != ABR_APPLICATION_ID)
+        problem(c, "application_id is %lld, not arenabench's %d", (long long)app,
+                ABR_APPLICATION_ID);
+    if (version < 1 || version > mig_version)
+        problem(c, "schema version %lld is not one this arenabench knows (1 to %d)",
+                (long long)version, mig_version);
+    else if (version != mig_version)
+        problem(c, "schema version %lld is older than %d: open it for writing (run, merge) "
+                   "to migrate it", (long long)version, mig_version);
+}
+
+static void duplicate_row(checker *c, sqlite3_stmt *st) {
+    problem(c, "results: %lld rows for one (run %lld, suite %lld, spec '%s') (ids %s): one "
+               "row per run, suite and spec",
+            (long long)sqlite3_column_int64(st, 3), (long long)sqlite3_column_int64(st, 0),
+            (long long)sqlite3_column_int64(st, 1), col_text(st, 2), col_text(st, 4));
+}
+
+static void suite_row(checker *c, sqlite3_stmt *st) {
+    const void *text = sqlite3_column_blob(st, 3);
+    size_t len = (size_t)sqlite3_column_bytes(st, 3);
+    char hash[ABR_SHA256_HEX];
+    abr_sha256_hex(text != NULL ? text : "", len, hash);
+    if (strcmp(hash, col_text(st, 2)) != 0)
+        problem(c, "suites row %lld ('%s'): its hash %.16s... is not the SHA-256 of its text "
+                   "(%.16s...): the text was changed",
+                (long long)sqlite3_column_int64(st, 0), col_text(st, 1), col_text(st, 2), hash);
+}
+
+static void plan_row(checker *c, sqlite3_stmt *st) {
+    const char *key = col_text(st, 0);
+    int64_t count = sqlite3_column_int64(st, 1);
+    const unsigned char *blob = sqlite3_column_blob(st, 2);
+    size_t len = (size_t)sqlite3_column_bytes(st, 2);
+    if (count < 0 || (uint64_t)count > len) {
+        problem(c, "plans %.16s...: %lld tensors in a blob of %zu bytes", key, (long long)count,
+                len);
+        return;
+    }
+    int64_t *v = count > 0 ? ab_alloc_array((size_t)count, sizeof *v) : NULL;
+    if (count > 0 && v == NULL) {
+        problem(c, "plans %.16s...: out of memory decoding %lld offsets", key, (long long)count);
+        return;
+    }
+    char hash[ABR_SHA256_HEX];
+    if (!plan_decode(blob, len, (size_t)count, v))
+        problem(c, "plans %.16s...: its blob does not decode into %lld offsets", key,
+                (long long)count);
+    else if (abr_sha256_hex(blob != NULL ? (const void *)blob : "", len, hash),
+             strcmp(hash, key) != 0)
+        problem(c, "plans %.16s...: its blob hashes to %.16s...: the offsets were changed",
+                key, hash);
+    ab_free(v);
+}
+
+static void orphan_plan_row(checker *c, sqlite3_stmt *st) {
+    problem(c, "results row %lld (run %lld, spec '%s'): its plan %.16s... is not stored",
+            (long long)sqlite3_column_int64(st, 0), (long long)sqlite3_column_int64(st, 1),
+            col_text(st, 2), col_text(st, 3));
+}
+
+ab_status abr_check_db(abr_store *s, abr_problem_fn fn, void *ctx, size_t *nproblems,
+                       ab_error *err) {
+    (void)err;
+    checker c = {.s = s, .fn = fn, .ctx = ctx};
+    each_row(&c, "PRAGMA integrity_check(100)", "run the integrity check", integrity_row);
+    each_row(&c, "PRAGMA foreign_key_check", "run the foreign key check", fk_row);
+    each_row(&c, "SELECT (SELECT application_id FROM pragma_application_id), "
+                 "(SELECT user_version FROM pragma_user_version)",
+             "read the schema version", identity_row);
+    each_row(&c, "SELECT run, suite, spec, count(*), group_concat(id, ', ') FROM results "
+                 "GROUP BY run, suite, spec HAVING count(*) > 1 ORDER BY run, suite, spec",
+             "look for duplicated rows", duplicate_row);
+    each_row(&c, "SELECT id, name, hash, CAST(text AS BLOB) FROM suites ORDER BY id",
+             "read the suites", suite_row);
+    each_row(&c, "SELECT hash, tensors, offsets FROM plans ORDER BY hash", "read the plans",
+             plan_row);
+    each_row(&c, "SELECT r.id, r.run, r.spec, r.plan FROM results r WHERE r.plan IS NOT NULL "
+                 "AND NOT EXISTS (SELECT 1 FROM plans p WHERE p.hash = r.plan) ORDER BY r.id",
+             "look for missing plans", orphan_plan_row);
+    *nproblems = c.n;
+    return AB_OK;
+}
+
+ab_status abr_run_ids(abr_store *s, int64_t **ids, size_t *n, ab_error *err) {
+    *ids = NULL;
+    *n = 0;
+    sqlite3_stmt *st;
+    if (prepare(s, "SELECT id FROM runs ORDER BY id", &st) != SQLITE_OK)
+        return db_fail(s, err, "cannot list the runs");
+    int rc;
+    size_t cap = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (!ab_grow((void **)ids, &cap, *n + 1, sizeof **ids)) {
+            sqlite3_finalize(st);
+            ab_free(*ids);
+            *ids = NULL;
+            *n = 0;
+            return oom(s, err);
+        }
+        (*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+    }
+    ab_status out = rc == SQLITE_DONE ? AB_OK : db_fail(s, err, "cannot list the runs");
+    sqlite3_finalize(st);
+    if (out != AB_OK) {
+        ab_free(*ids);
+        *ids = NULL;
+        *n = 0;
+    }
+    return out;
 }

@@ -108,6 +108,24 @@ const char *abr_path(const abr_store *s);
  * file is sound; AB_ECHECK with the first problems in err otherwise. */
 ab_status abr_check(abr_store *s, ab_error *err);
 
+/* A problem check-db found: one line, without a newline. */
+typedef void (*abr_problem_fn)(void *ctx, const char *line);
+
+/* The store's own invariants, each problem found sent to fn (in this order,
+ * each part in a deterministic order): PRAGMA integrity_check (up to 100
+ * lines) and foreign_key_check; the application id and a schema version this
+ * code knows; one results row per (run, suite, spec); every suite's hash the
+ * SHA-256 of its text; every plan's blob decodable into its tensor count and
+ * hashed to its key; every row's plan stored. *nproblems counts them. AB_OK
+ * when the checks ran (whatever they found); an SQLite failure that stops a
+ * check is sent to fn as a problem too and the next check goes on. */
+ab_status abr_check_db(abr_store *s, abr_problem_fn fn, void *ctx, size_t *nproblems,
+                       ab_error *err);
+
+/* Every run's id, ascending: *ids owned by the caller (ab_free; NULL when *n
+ * is 0). */
+ab_status abr_run_ids(abr_store *s, int64_t **ids, size_t *n, ab_error *err);
+
 /* ---- runs ---------------------------------------------------------------- */
 
 /* A run. abr_run_begin reads key, tag, revision, host and command (each may

@@ -1,0 +1,132 @@
+/*
+ * test_check_db.c — `arenabench check-db`: a database written by `run`
+ * passes; a duplicated row, a damaged page, and a plan edited to overlap are
+ * each found (exit 1) with a message that says what; a missing file and a
+ * file that is not a database are exit 2.
+ *
+ * The damage is done with SQLite's own API (and, for the page, by writing
+ * over the file's bytes), on copies of one database `run` wrote.
+ */
+#include <criterion/criterion.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tests/support.h"
+
+/* A database with the examples planned by first-fit and best-fit, in a
+ * fresh folder; the path (static). */
+static const char *good_db(void) {
+    static char path[4096];
+    char *dir = abt_tmpdir();
+    snprintf(path, sizeof path, "%s/good.db", dir);
+    free(dir);
+    abt_run_ok(0, "run '%s' -p first-fit -p best-fit --db '%s' -j 1",
+               abt_src("suites/examples/chain_reuse.yaml"), path);
+    return path;
+}
+
+/* Runs SQL on the file at path (foreign keys off, as a hand edit would). */
+static void edit(const char *path, const char *sql) {
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+    char *msg = NULL;
+    int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
+    cr_assert_eq(rc, SQLITE_OK, "%s: %s", sql, msg ? msg : "");
+    sqlite3_free(msg);
+    cr_assert_eq(sqlite3_close(db), SQLITE_OK);
+}
+
+/* check-db on path: its exit status; its stdout in *out (owned). */
+static int check_db(const char *path, char **out) {
+    char args[4200];
+    snprintf(args, sizeof args, "check-db --db '%s'", path);
+    return abt_run(args, out, NULL);
+}
+
+Test(check_db, a_database_run_wrote_passes) {
+    const char *db = good_db();
+    char *out;
+    int rc = check_db(db, &out);
+    cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
+    cr_assert(strstr(out, "ok") != NULL && strstr(out, "2 stored plans checked again") != NULL,
+              "%s", out);
+    free(out);
+}
+
+/* The UNIQUE (run, suite, spec) is gone (the table copied without it, as an
+ * old tool or a hand merge might) and a row appears twice. */
+Test(check_db, a_duplicated_row_fails) {
+    const char *db = good_db();
+    edit(db, "PRAGMA foreign_keys = OFF; CREATE TABLE r2 AS SELECT * FROM results; "
+             "DROP TABLE results; ALTER TABLE r2 RENAME TO results; "
+             "INSERT INTO results SELECT * FROM results WHERE spec = 'best-fit';");
+    char *out;
+    int rc = check_db(db, &out);
+    cr_assert_eq(rc, 1, "exit %d: %s", rc, out);
+    cr_assert(strstr(out, "2 rows for one (run 1") != NULL && strstr(out, "best-fit") != NULL,
+              "%s", out);
+    free(out);
+}
+
+/* The bytes of the results table's root page are overwritten. */
+Test(check_db, a_damaged_page_fails) {
+    const char *db = good_db();
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_exec(h, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE",
+                              NULL, NULL, NULL), SQLITE_OK);
+    cr_assert_eq(sqlite3_prepare_v2(h, "SELECT (SELECT rootpage FROM sqlite_schema WHERE name = "
+                                       "'results'), (SELECT page_size FROM pragma_page_size)",
+                                    -1, &st, NULL), SQLITE_OK);
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+    long page = (long)sqlite3_column_int64(st, 0), size = (long)sqlite3_column_int64(st, 1);
+    sqlite3_finalize(st);
+    cr_assert_eq(sqlite3_close(h), SQLITE_OK);
+    cr_assert_gt(page, 1);
+    FILE *f = fopen(db, "r+b");
+    cr_assert_not_null(f);
+    cr_assert_eq(fseek(f, (page - 1) * size + 2, SEEK_SET), 0);
+    unsigned char junk[64];
+    memset(junk, 0xff, sizeof junk);
+    cr_assert_eq(fwrite(junk, 1, sizeof junk, f), sizeof junk);
+    cr_assert_eq(fclose(f), 0);
+    char *out;
+    int rc = check_db(db, &out);
+    cr_assert_eq(rc, 1, "exit %d: %s", rc, out);
+    cr_assert(strstr(out, "integrity check") != NULL, "%s", out);
+    char want[64];
+    snprintf(want, sizeof want, "Page %ld", page);
+    cr_assert(strstr(out, want) != NULL, "no '%s' in: %s", want, out);
+    free(out);
+}
+
+/* Every offset of the stored plans set to 0: tensors live together now
+ * share bytes. The row still says ok: the oracle disagrees, and the blob no
+ * longer hashes to its key. */
+Test(check_db, a_plan_edited_to_overlap_fails) {
+    const char *db = good_db();
+    edit(db, "UPDATE plans SET offsets = zeroblob(tensors);");
+    char *out;
+    int rc = check_db(db, &out);
+    cr_assert_eq(rc, 1, "exit %d: %s", rc, out);
+    cr_assert(strstr(out, "the row says the plan is 'ok' but the oracle finds 'overlap'") != NULL,
+              "%s", out);
+    cr_assert(strstr(out, "spec 'first-fit'") != NULL, "%s", out);
+    cr_assert(strstr(out, "the offsets were changed") != NULL, "%s", out);
+    free(out);
+}
+
+Test(check_db, a_missing_file_or_not_a_database_is_exit_2) {
+    char *dir = abt_tmpdir();
+    char path[4096];
+    snprintf(path, sizeof path, "%s/none.db", dir);
+    abt_run_ok(2, "check-db --db '%s'", path);
+    struct stat sb;
+    cr_assert_neq(stat(path, &sb), 0, "check-db created %s", path);
+    abt_run_ok(2, "check-db --db '%s'", abt_src("suites/examples/chain_reuse.yaml"));
+    free(dir);
+}
