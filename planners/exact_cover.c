@@ -1591,16 +1591,21 @@ static int64_t mid_top(const ec *e, size_t c, int64_t lo, int64_t hi) {
 }
 
 /* search=up: every height below L is refuted (L starts at the bound). Each
- * component in order is tried at L first. Until a cover is found it then
- * gallops: the highest top in [L, L + step], step doubling from 1/64 of the
- * gap to its best plan, since optima lie mostly near the bound and a
- * matrix grows with its height. Once a cover lowered its arena, it bisects:
- * the middle top between L and its arena. A refutation raises L to the
- * next top, a cover lowers the arena. Having a cover is monotone in H (rows
- * only grow with H), so this ends with the component's best plan at L,
- * which is then optimal. (Measured in nodes, which count the building too:
- * on 240 random 8-tensor coprime suites galloping proved 240 within 20M
- * nodes, 690k nodes in all; bisecting from the start proved 237, 867k.) */
+ * component in order is tried at L first, or at its floor when (R9) raised
+ * it above L. Until a cover is found it then gallops: the highest top in
+ * [L, L + step], step doubling from 1, since optima lie mostly near the
+ * bound, a matrix grows with its height, and a refutation near the bound
+ * (where R7 leaves few rows) costs far less than a search for a cover
+ * higher up. Once a cover lowered its arena, it bisects: the middle top
+ * between L and its arena. A refutation raises L to the next top, a cover
+ * lowers the arena. Having a cover is monotone in H (rows only grow with
+ * H), so this ends with the component's best plan at L, which is then
+ * optimal. (Measured in nodes, which count the building too: on 240 random
+ * 8-tensor coprime suites galloping from 1/64 of the gap proved 240 within
+ * 20M nodes, 690k nodes in all, where bisecting from the start proved 237,
+ * 867k. With R9's floors, a step from 1 proved 140 of 140 (seeds 1100-1199
+ * and 1-40) at nodes=3M, time=30, against 139: coprime-8-1163 in 6.5 s of
+ * CPU, unproven in 30 s from 1/64; the others took the same nodes.) */
 static ab_status search_up(ec *e, ec_end *end, ab_error *err) {
     int64_t L = e->lb;
     for (size_t q = 0; q < e->ncomp; q++) {
@@ -1613,7 +1618,7 @@ static ab_status search_up(ec *e, ec_end *end, ab_error *err) {
                 return AB_OK;
             }
             int64_t hi = e->comp[c].arena - 1 < e->cap ? e->comp[c].arena - 1 : e->cap;
-            if (step < 0) step = (hi - L) / 64 > 1 ? (hi - L) / 64 : 1;
+            if (step < 0) step = 1;
             int64_t H;
             if (first) { /* the lowest height not refuted: the bound, or the floor (R9) */
                 H = L > e->comp[c].floor ? L : e->comp[c].floor;
