@@ -171,8 +171,9 @@
  *      coprime: see bench/README.md).
  *
  * (B5) Aligned stacks at a node. At a node the unplaced free tensors live
- *      at t pairwise conflict and, in any completion, lie within
- *      [minf(t), H) (B2). Lowered in offset order as in B4, starting from
+ *      at t pairwise conflict and lie within [minf(t), H) in every
+ *      completion that respects B3's raised floors, sigma's plan among them
+ *      (as for B2). Lowered in offset order as in B4, starting from
  *      the base b = minf(t), they form a stack whose top is at most H; so
  *      b + (the least top of a stack of them from b) - b > H means no
  *      completion. From base b, align_up(b - r + y, a) = b - r +
@@ -182,8 +183,8 @@
  *      tensors and an lcm of at most 4096, only where it can cut (minf(t) +
  *      rem(t) + the section's sum of (a - 1) > H: below that no stack
  *      passes H), and kept in a direct-mapped cache per (section, set,
- *      residue), which a search revisits constantly. Like B1 and B2 it cuts
- *      only nodes with no completion.
+ *      residue), which a search revisits constantly. Like B2 it cuts no node
+ *      of sigma.
  *
  * (P1) Decomposition. Let the boundary between sections t and t + 1 be CUT
  *      at a node when no unplaced free tensor spans both. The unplaced
