@@ -52,17 +52,141 @@ void ab_buf_printf(ab_buf *b, const char *fmt, ...) {
     b->n += (size_t)len;
 }
 
+size_t ab_utf8_len(const char *p, size_t n) {
+    const unsigned char *s = (const unsigned char *)p;
+    if (n == 0) return 0;
+    unsigned char c = s[0];
+    size_t len;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) len = 2;
+    else if (c >= 0xE0 && c <= 0xEF) len = 3;
+    else if (c >= 0xF0 && c <= 0xF4) len = 4;
+    else return 0;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+    if (len > n || s[1] < lo || s[1] > hi) return 0;
+    for (size_t k = 2; k < len; k++)
+        if (s[k] < 0x80 || s[k] > 0xBF) return 0;
+    return len;
+}
+
+bool ab_utf8_valid(const char *s, size_t n, size_t *bad) {
+    for (size_t i = 0; i < n;) {
+        size_t len = ab_utf8_len(s + i, n - i);
+        if (len == 0) {
+            if (bad) *bad = i;
+            return false;
+        }
+        i += len;
+    }
+    return true;
+}
+
+/* What the escapes do with one character of s: the length of the valid UTF-8
+ * sequence at s (0: a byte that is not UTF-8), and whether it is a control
+ * character (C0, DEL, or C1 U+0080..U+009F). */
+static size_t next_char(const char *s, bool *control) {
+    size_t len = ab_utf8_len(s, strnlen(s, 4));
+    unsigned char c = (unsigned char)s[0], d = (unsigned char)s[1];
+    *control = (len == 1 && (c < 0x20 || c == 0x7F)) || (len == 2 && c == 0xC2 && d < 0xA0);
+    return len;
+}
+
+/* Appends "\xNN" for each byte of the len bytes at s (at least one). */
+static void hex_bytes(ab_buf *b, const char *s, size_t len, const char *lead) {
+    for (size_t k = 0; k < (len ? len : 1); k++)
+        ab_buf_printf(b, "%sx%02X", lead, (unsigned)(unsigned char)s[k]);
+}
+
 void ab_buf_xml(ab_buf *b, const char *s) {
-    for (; *s; s++) {
+    while (*s) {
+        bool ctl;
+        size_t len = next_char(s, &ctl);
+        if (len == 0 || (ctl && *s != '\t' && *s != '\n' && *s != '\r')) {
+            ab_buf_append(b, "&#xFFFD;", 8); /* XML 1.0 has no such character */
+            s += len ? len : 1;
+            continue;
+        }
         switch (*s) {
         case '&': ab_buf_append(b, "&amp;", 5); break;
         case '<': ab_buf_append(b, "&lt;", 4); break;
         case '>': ab_buf_append(b, "&gt;", 4); break;
         case '"': ab_buf_append(b, "&quot;", 6); break;
         case '\'': ab_buf_append(b, "&#39;", 5); break;
-        default: ab_buf_append(b, s, 1);
+        default: ab_buf_append(b, s, len);
         }
+        s += len;
     }
+}
+
+void ab_buf_md(ab_buf *b, const char *s) {
+    while (*s) {
+        bool ctl;
+        size_t len = next_char(s, &ctl);
+        if (len == 1 && (*s == '\n' || *s == '\r' || *s == '\t')) {
+            ab_buf_append(b, " ", 1);
+        } else if (len == 0 || ctl) {
+            hex_bytes(b, s, len, "\\\\"); /* shown as \x1B */
+        } else if (*s == '&') {
+            ab_buf_append(b, "&amp;", 5);
+        } else if (*s == '<') {
+            ab_buf_append(b, "&lt;", 4);
+        } else if (*s == '>') {
+            ab_buf_append(b, "&gt;", 4);
+        } else if (len == 1 && strchr("\\`*_[]|~", *s) != NULL) {
+            ab_buf_append(b, "\\", 1);
+            ab_buf_append(b, s, 1);
+        } else {
+            ab_buf_append(b, s, len);
+        }
+        s += len ? len : 1;
+    }
+}
+
+void ab_buf_csv(ab_buf *b, const char *s) {
+    bool formula = strchr("=+-@\t\r", *s) != NULL && *s != '\0';
+    bool quote = formula || strpbrk(s, ",\"\r\n") != NULL;
+    if (!quote) {
+        ab_buf_append(b, s, strlen(s));
+        return;
+    }
+    ab_buf_append(b, "\"", 1);
+    if (formula) ab_buf_append(b, "'", 1); /* a spreadsheet shows it as text */
+    for (; *s; s++) {
+        if (*s == '"') ab_buf_append(b, "\"", 1);
+        ab_buf_append(b, s, 1);
+    }
+    ab_buf_append(b, "\"", 1);
+}
+
+void ab_buf_term(ab_buf *b, const char *s) {
+    while (*s) {
+        bool ctl;
+        size_t len = next_char(s, &ctl);
+        if (len == 0 || ctl) hex_bytes(b, s, len, "\\");
+        else ab_buf_append(b, s, len);
+        s += len ? len : 1;
+    }
+}
+
+enum { TERM_SLOTS = 8 };
+
+const char *ab_term(const char *s) {
+    static ab_buf slot[TERM_SLOTS];
+    static size_t next;
+    if (s == NULL) return "(null)";
+    const char *p = s;
+    for (; *p; p++)
+        if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7F) break;
+    if (*p == '\0') return s; /* plain ASCII: as it is */
+    ab_buf *b = &slot[next++ % TERM_SLOTS];
+    b->n = 0;
+    b->oom = false;
+    ab_buf_term(b, s);
+    return b->oom || b->s == NULL ? "(name not shown: out of memory)" : b->s;
 }
 
 void ab_buf_free(ab_buf *b) {

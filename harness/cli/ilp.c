@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/problem.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/fail.h"
@@ -82,7 +83,7 @@ static const char *arena_label(abo_ilp_status s) {
 }
 
 static void print_result(const ab_problem *full, const ab_problem *view, const abo_ilp_result *r) {
-    printf("suite      %s (%zu tensors in the arena", full->name, view->n);
+    printf("suite      %s (%zu tensors in the arena", ab_term(full->name), view->n);
     if (full->n > view->n) printf(", %zu I/O outside", full->n - view->n);
     printf(")\n");
     printf("model      unit %lld bytes; %zu component%s, %zu solved by GLPK; largest %zu rows, "
