@@ -4,6 +4,7 @@
 #include "core/buf.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,6 +204,36 @@ static ab_status write_stdout(const ab_buf *b, ab_error *err) {
     return AB_OK;
 }
 
+/* Writes the n bytes at s to fd, all of them; false with errno set. */
+static bool write_all(int fd, const char *s, size_t n) {
+    while (n > 0) {
+        ssize_t w = write(fd, s, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            if (w == 0) errno = EIO;
+            return false;
+        }
+        s += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+/* fsync of the folder holding path, so the rename itself is on disk. A
+ * folder that cannot be opened or synced (some file systems refuse) is not
+ * an error: the file's own data is already synced. */
+static void sync_folder(const char *path) {
+    const char *slash = strrchr(path, '/');
+    char *dir = slash == NULL ? ab_strdup(".") : ab_strndup(path, slash == path ? 1 : (size_t)(slash - path));
+    if (dir == NULL) return;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+    ab_free(dir);
+}
+
 ab_status ab_buf_write_file(const ab_buf *b, const char *path, ab_error *err) {
     if (b->oom) return ab_fail(err, AB_ENOMEM, "out of memory rendering %s", path);
     if (strcmp(path, "-") == 0) return write_stdout(b, err);
@@ -216,20 +247,21 @@ ab_status ab_buf_write_file(const ab_buf *b, const char *path, ab_error *err) {
         ab_free(tmp);
         return ab_fail(err, AB_EINPUT, "%s: cannot open for writing: %s", path, strerror(e));
     }
-    FILE *f = fdopen(fd, "wb");
-    size_t wrote = f && b->n ? fwrite(b->s, 1, b->n, f) : 0;
+    /* the temporary beside path, written whole and synced, then renamed over
+     * path: a reader sees the old file or the new one, never a part */
     int e = 0;
-    bool bad = f == NULL || wrote != b->n || ferror(f);
+    bool bad = !write_all(fd, b->s, b->n) || fsync(fd) != 0;
     if (bad) e = errno;
-    if ((f ? fclose(f) : close(fd)) != 0 && !bad) bad = true, e = errno;
+    if (close(fd) != 0 && !bad) bad = true, e = errno;
     if (!bad && fchmod_path(tmp) != 0) bad = true, e = errno;
     if (!bad && rename(tmp, path) != 0) bad = true, e = errno;
     if (bad) {
         unlink(tmp); /* nothing half-written is left, and path is untouched */
         ab_free(tmp);
-        return ab_fail(err, AB_EINPUT, "%s: write failed: %s", path,
-                       e ? strerror(e) : "I/O error");
+        return ab_fail(err, AB_EINPUT, "%s: write failed: %s (the file, if any, is left as it was)",
+                       path, e ? strerror(e) : "I/O error");
     }
+    sync_folder(path);
     ab_free(tmp);
     return AB_OK;
 }

@@ -7,6 +7,7 @@
  * Exit codes (DESIGN.md §5): 0 ok, 1 a check failed, 2 bad usage or input,
  * 3 internal error.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -508,6 +509,10 @@ int abc_command_main(int argc, char **argv) {
 }
 
 int abc_main(int argc, char **argv) {
+    /* a file size limit (ulimit -f) makes a write fail with EFBIG, which the
+     * writer reports (exit 2, the path named, the old file kept), rather than
+     * killing the process halfway with SIGXFSZ */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         print_main_help(stderr);
         return ABC_EXIT_USAGE;
