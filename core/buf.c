@@ -234,34 +234,73 @@ static void sync_folder(const char *path) {
     ab_free(dir);
 }
 
-ab_status ab_buf_write_file(const ab_buf *b, const char *path, ab_error *err) {
-    if (b->oom) return ab_fail(err, AB_ENOMEM, "out of memory rendering %s", path);
-    if (strcmp(path, "-") == 0) return write_stdout(b, err);
+/* Fails for path with errno e, after removing the temporary tmp (freed). */
+static ab_status temp_failed(char *tmp, const char *path, int e, ab_error *err) {
+    unlink(tmp); /* nothing half-written is left, and path is untouched */
+    ab_free(tmp);
+    return ab_fail(err, AB_EINPUT, "%s: write failed: %s (the file, if any, is left as it was)",
+                   path, e ? strerror(e) : "I/O error");
+}
+
+/* A new empty temporary beside path: *tmp its name (ab_free), *fd open on it. */
+static ab_status make_temp(const char *path, char **tmp, int *fd, ab_error *err) {
     size_t len = strlen(path) + 16;
-    char *tmp = ab_malloc(len);
-    if (tmp == NULL) return ab_fail(err, AB_ENOMEM, "out of memory writing %s", path);
-    snprintf(tmp, len, "%s.tmp-XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
+    *tmp = ab_malloc(len);
+    if (*tmp == NULL) return ab_fail(err, AB_ENOMEM, "out of memory writing %s", path);
+    snprintf(*tmp, len, "%s.tmp-XXXXXX", path);
+    *fd = mkstemp(*tmp);
+    if (*fd < 0) {
         int e = errno;
-        ab_free(tmp);
+        ab_free(*tmp);
+        *tmp = NULL;
         return ab_fail(err, AB_EINPUT, "%s: cannot open for writing: %s", path, strerror(e));
     }
-    /* the temporary beside path, written whole and synced, then renamed over
-     * path: a reader sees the old file or the new one, never a part */
+    return AB_OK;
+}
+
+/* fd (open on tmp, written) synced and closed, tmp renamed over path and the
+ * folder synced; on failure tmp is removed and path untouched. Frees tmp. */
+static ab_status commit(int fd, char *tmp, const char *path, ab_error *err) {
     int e = 0;
-    bool bad = !write_all(fd, b->s, b->n) || fsync(fd) != 0;
+    bool bad = fsync(fd) != 0;
     if (bad) e = errno;
     if (close(fd) != 0 && !bad) bad = true, e = errno;
     if (!bad && fchmod_path(tmp) != 0) bad = true, e = errno;
     if (!bad && rename(tmp, path) != 0) bad = true, e = errno;
-    if (bad) {
-        unlink(tmp); /* nothing half-written is left, and path is untouched */
-        ab_free(tmp);
-        return ab_fail(err, AB_EINPUT, "%s: write failed: %s (the file, if any, is left as it was)",
-                       path, e ? strerror(e) : "I/O error");
-    }
+    if (bad) return temp_failed(tmp, path, e, err);
     sync_folder(path);
     ab_free(tmp);
     return AB_OK;
+}
+
+ab_status ab_buf_write_file(const ab_buf *b, const char *path, ab_error *err) {
+    if (b->oom) return ab_fail(err, AB_ENOMEM, "out of memory rendering %s", path);
+    if (strcmp(path, "-") == 0) return write_stdout(b, err);
+    char *tmp;
+    int fd;
+    ab_status st = make_temp(path, &tmp, &fd, err);
+    if (st != AB_OK) return st;
+    /* the temporary beside path, written whole and synced, then renamed over
+     * path: a reader sees the old file or the new one, never a part */
+    if (!write_all(fd, b->s, b->n)) {
+        int e = errno;
+        close(fd);
+        return temp_failed(tmp, path, e, err);
+    }
+    return commit(fd, tmp, path, err);
+}
+
+ab_status ab_file_write_via(const char *path, ab_file_writer write, void *ctx, ab_error *err) {
+    char *tmp;
+    int fd;
+    ab_status st = make_temp(path, &tmp, &fd, err);
+    if (st != AB_OK) return st;
+    st = write(ctx, tmp, err);
+    if (st != AB_OK) {
+        close(fd);
+        unlink(tmp);
+        ab_free(tmp);
+        return st;
+    }
+    return commit(fd, tmp, path, err); /* fd is on the same file: fsync syncs it */
 }

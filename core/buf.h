@@ -55,5 +55,11 @@ void ab_buf_free(ab_buf *b);
  * when it cannot be written (the temporary is removed). The one file writer:
  * suites, plans, reports and exports all go through it. */
 ab_status ab_buf_write_file(const ab_buf *b, const char *path, ab_error *err);
+/* For a library that writes by name (GLPK's LP writer): write(ctx, tmp, err)
+ * writes the file named tmp, a new temporary beside path, which is then
+ * synced and renamed over path as in ab_buf_write_file. When write fails, the
+ * temporary is removed and its status returned (path untouched). */
+typedef ab_status (*ab_file_writer)(void *ctx, const char *tmp, ab_error *err);
+ab_status ab_file_write_via(const char *path, ab_file_writer write, void *ctx, ab_error *err);
 
 #endif

@@ -3,7 +3,8 @@
  * all (DESIGN.md §5): under a file size limit (RLIMIT_FSIZE, the SIGXFSZ
  * disposition left as the shell gives it) a second `report -o`, `plan -o`,
  * `export -o`, `import -o` and `gen -o` fail with exit 2 naming the path,
- * the good file from before is byte-identical and no temporary is left.
+ * the good file from before is byte-identical and no temporary is left;
+ * also `ilp --write-lp`, which GLPK writes by name.
  */
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -69,10 +70,11 @@ static int count_prefixed(const char *dir, const char *prefix) {
 
 /* A first write of out (args with out as the output) succeeds without a
  * limit; a second under the limit fails cleanly and leaves it as it was. */
-static void check_kept(const char *dir, const char *name, const char *cmd, long limit) {
+static void check_kept(const char *dir, const char *name, const char *cmd, const char *opt,
+                       long limit) {
     char out[512], args[2048];
     snprintf(out, sizeof out, "%s/%s", dir, name);
-    snprintf(args, sizeof args, "%s -o %s", cmd, out);
+    snprintf(args, sizeof args, "%s %s %s", cmd, opt, out);
     abt_run_ok(0, "%s", args);
     size_t len0 = 0, len1 = 0;
     char *before = abt_slurp(out, &len0);
@@ -107,7 +109,7 @@ Test(atomic, report_under_a_file_limit_keeps_the_old_report) {
     char *dir = setup_run(1500); /* a picture of 1500 tensors: some 500 KB */
     char args[1024];
     snprintf(args, sizeof args, "report --db %s/r.db --format html", dir);
-    check_kept(dir, "report.html", args, LIMIT_DB);
+    check_kept(dir, "report.html", args, "-o", LIMIT_DB);
     free(dir);
 }
 
@@ -115,11 +117,20 @@ Test(atomic, plan_export_import_gen_under_a_file_limit_keep_the_old_file) {
     char *dir = setup_run(200);
     char args[1024];
     snprintf(args, sizeof args, "plan -p first-fit %s/s.yaml", dir);
-    check_kept(dir, "plan.csv", args, LIMIT);
+    check_kept(dir, "plan.csv", args, "-o", LIMIT);
     snprintf(args, sizeof args, "export %s/s.yaml", dir);
-    check_kept(dir, "s.csv", args, LIMIT);
+    check_kept(dir, "s.csv", args, "-o", LIMIT);
     snprintf(args, sizeof args, "import %s/s.csv", dir);
-    check_kept(dir, "imported.yaml", args, LIMIT);
-    check_kept(dir, "gen.yaml", "gen --kind random --n 60 --seed 5", LIMIT);
+    check_kept(dir, "imported.yaml", args, "-o", LIMIT);
+    check_kept(dir, "gen.yaml", "gen --kind random --n 60 --seed 5", "-o", LIMIT);
+    free(dir);
+}
+
+Test(atomic, ilp_write_lp_under_a_file_limit_keeps_the_old_file) {
+    char *dir = setup_run(30);
+    char args[1024];
+    /* GLPK writes the LP by name: to a temporary the core renames */
+    snprintf(args, sizeof args, "ilp --time 30 %s/s.yaml", dir);
+    check_kept(dir, "model.lp", args, "--write-lp", LIMIT);
     free(dir);
 }
