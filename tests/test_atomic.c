@@ -134,3 +134,26 @@ Test(atomic, ilp_write_lp_under_a_file_limit_keeps_the_old_file) {
     check_kept(dir, "model.lp", args, "--write-lp", LIMIT);
     free(dir);
 }
+
+/* The database under a file size limit: SQLite cannot grow its files, a
+ * disk problem, so exit 2 with the database's path (it was exit 3, an
+ * "internal error"). */
+Test(atomic, database_under_a_file_limit_is_exit_2_naming_it) {
+    char *dir = setup_run(30);
+    char args[1024], want[600], *err = NULL;
+    snprintf(want, sizeof want, "%s/r.db", dir);
+    snprintf(args, sizeof args, "report --db %s/r.db --format md -o %s/rep.md", dir, dir);
+    int rc = run_limited(args, LIMIT, &err);
+    cr_expect_eq(rc, 2, "arenabench %s under a %d-byte file limit: exit %d (want 2)\n%s", args,
+                 LIMIT, rc, err);
+    cr_expect_not_null(strstr(err, want), "the message does not name %s: %s", want, err);
+    free(err);
+    snprintf(args, sizeof args, "run -q --db %s/new.db -p first-fit %s/s.yaml", dir, dir);
+    rc = run_limited(args, LIMIT, &err);
+    snprintf(want, sizeof want, "%s/new.db", dir);
+    cr_expect_eq(rc, 2, "arenabench %s under a %d-byte file limit: exit %d (want 2)\n%s", args,
+                 LIMIT, rc, err);
+    cr_expect_not_null(strstr(err, want), "the message does not name %s: %s", want, err);
+    free(err);
+    free(dir);
+}

@@ -202,7 +202,12 @@ static ab_status code_status(int code) {
     case SQLITE_NOTADB:
     case SQLITE_CONSTRAINT:
     case SQLITE_MISMATCH:
-    case SQLITE_TOOBIG: return AB_EINPUT;
+    case SQLITE_TOOBIG:
+    case SQLITE_IOERR: /* a disk or permission problem: exit 2, the path named */
+    case SQLITE_FULL:
+    case SQLITE_CANTOPEN:
+    case SQLITE_READONLY:
+    case SQLITE_PERM: return AB_EINPUT;
     default: return AB_EINTERNAL;
     }
 }
