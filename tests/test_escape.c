@@ -104,6 +104,22 @@ Test(escape, hostile_names_through_every_output) {
     free(out);
     free(err);
 
+    /* an invalid plan of the hostile tensors: the checker's message names them */
+    char planpath[600];
+    snprintf(planpath, sizeof planpath, "%s/bad_plan.csv", dir);
+    FILE *f = fopen(planpath, "w");
+    cr_assert_not_null(f);
+    fputs("tensor,offset\n<img src=x onerror=alert(1)>,0\n\"=cmd|' /C calc'!A0\",0\n"
+          "\"\x1b[31mred\x1b]0;t\a\",0\n@SUM(1),0\n\"+1\nline\",0\n", f);
+    cr_assert_eq(fclose(f), 0);
+    snprintf(args, sizeof args, "validate %s %s", suite, planpath);
+    out = err = NULL;
+    cr_expect_eq(abt_run(args, &out, &err), 1, "arenabench %s\n%s%s", args, out, err);
+    no_control("validate", out);
+    no_control("validate stderr", err);
+    free(out);
+    free(err);
+
     free(plan);
     free(md);
     free(html);
