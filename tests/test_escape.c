@@ -169,3 +169,32 @@ Test(escape, csv_ids_not_utf8_refused_at_load_with_a_place) {
         free(err);
     }
 }
+
+/* Every reader refuses bytes that are not UTF-8 the same way: exit 2 and
+ * file:line:col (YAML through libyaml's own check, the plan CSV reader). */
+Test(escape, yaml_and_plan_csv_not_utf8_refused_with_a_place) {
+    char *dir = abt_tmpdir();
+    char yaml[600], plan[600], args[1400], *err = NULL;
+    snprintf(yaml, sizeof yaml, "%s/s.yaml", dir);
+    snprintf(plan, sizeof plan, "%s/p.csv", dir);
+    FILE *f = fopen(yaml, "w");
+    cr_assert_not_null(f);
+    fputs("suite: s\ntensors:\n  - {name: a\xff, size: 1, start: 0, end: 1}\n", f);
+    cr_assert_eq(fclose(f), 0);
+    snprintf(args, sizeof args, "bound %s", yaml);
+    cr_expect_eq(abt_run(args, NULL, &err), 2, "%s", err);
+    char want[700];
+    snprintf(want, sizeof want, "%s:3:", yaml);
+    cr_expect_not_null(strstr(err, want), "no %s in: %s", want, err);
+    free(err);
+    f = fopen(plan, "w");
+    cr_assert_not_null(f);
+    fputs("tensor,offset\nx,0\nb\xff,0\n", f);
+    cr_assert_eq(fclose(f), 0);
+    snprintf(args, sizeof args, "validate %s %s", abt_src("suites/examples/diamond.yaml"), plan);
+    cr_expect_eq(abt_run(args, NULL, &err), 2, "%s", err);
+    snprintf(want, sizeof want, "%s:3:2:", plan);
+    cr_expect_not_null(strstr(err, want), "no %s in: %s", want, err);
+    free(err);
+    free(dir);
+}
