@@ -135,8 +135,6 @@ void ab_buf_md(ab_buf *b, const char *s) {
             ab_buf_append(b, "&amp;", 5);
         } else if (*s == '<') {
             ab_buf_append(b, "&lt;", 4);
-        } else if (*s == '>') {
-            ab_buf_append(b, "&gt;", 4);
         } else if (len == 1 && strchr("\\`*_[]|~", *s) != NULL) {
             ab_buf_append(b, "\\", 1);
             ab_buf_append(b, s, 1);

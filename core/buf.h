@@ -24,8 +24,8 @@ void ab_buf_append(ab_buf *b, const char *s, size_t len);
  * HTML and XML (SVG): &, <, >, " and ' as entities; control characters (but
  * tab, LF, CR) and bytes that are not UTF-8 as &#xFFFD;. */
 void ab_buf_xml(ab_buf *b, const char *s);
-/* Markdown (a table cell or a heading): &, < and > as entities (no raw HTML
- * reaches a Markdown viewer), \ ` * _ [ ] | ~ with a backslash (no code,
+/* Markdown (a table cell or a heading): & and < as entities (no raw HTML
+ * reaches a Markdown viewer; > alone opens nothing), \ ` * _ [ ] | ~ with a backslash (no code,
  * emphasis, link or column break), tab, CR and LF as a space, other control
  * characters and bytes that are not UTF-8 as \\xNN (shown as \xNN). */
 void ab_buf_md(ab_buf *b, const char *s);

@@ -77,10 +77,10 @@ Test(escape, hostile_names_through_every_output) {
     char *md = run_out(args);
     no_control("md", md);
     no_tags("md", md);
-    cr_expect_not_null(strstr(md, "&lt;script&gt;"), "md: %s", md);
+    cr_expect_not_null(strstr(md, "&lt;script>"), "md: %s", md);
     cr_expect_null(strstr(md, "[link](javascript"), "md: a raw link");
     cr_expect_null(strstr(md, " `tick`"), "md: raw code");
-    cr_expect_not_null(strstr(md, "&gt; \\| pipe"), "md: a raw pipe");
+    cr_expect_not_null(strstr(md, "> \\| pipe"), "md: a raw pipe");
 
     snprintf(args, sizeof args, "report --db %s/r.db --format html", dir);
     char *html = run_out(args);
@@ -143,7 +143,7 @@ Test(escape, each_escape_on_its_own) {
     cr_expect_str_eq(b.s, "plain");
     ab_buf_free(&b);
     ab_buf_md(&b, "<b>|`x`[l](j)\x1b\n\xff");
-    cr_expect_str_eq(b.s, "&lt;b&gt;\\|\\`x\\`\\[l\\](j)\\\\x1B \\\\xFF");
+    cr_expect_str_eq(b.s, "&lt;b>\\|\\`x\\`\\[l\\](j)\\\\x1B \\\\xFF");
     ab_buf_free(&b);
     ab_buf_xml(&b, "<a href='x'>\x1b\xff");
     cr_expect_str_eq(b.s, "&lt;a href=&#39;x&#39;&gt;&#xFFFD;&#xFFFD;");
