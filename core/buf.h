@@ -31,7 +31,8 @@ void ab_buf_xml(ab_buf *b, const char *s);
 void ab_buf_md(ab_buf *b, const char *s);
 /* One CSV field (RFC 4180): quoted, with doubled quotes, when it holds , " CR
  * or LF; a field starting with =, +, -, @, tab or CR (a spreadsheet formula)
- * is quoted and starts with ' so it is text. */
+ * is quoted and starts with ' so it is text; other control characters and
+ * bytes that are not UTF-8 as \xNN (the JSON report keeps exact bytes). */
 void ab_buf_csv(ab_buf *b, const char *s);
 /* A terminal: control characters (C0 with tab and LF, DEL, C1) and bytes
  * that are not UTF-8 as \xNN, so no escape sequence reaches the terminal. */
