@@ -275,8 +275,8 @@ static ab_status commit(int fd, char *tmp, const char *path, ab_error *err) {
 ab_status ab_buf_write_file(const ab_buf *b, const char *path, ab_error *err) {
     if (b->oom) return ab_fail(err, AB_ENOMEM, "out of memory rendering %s", path);
     if (strcmp(path, "-") == 0) return write_stdout(b, err);
-    char *tmp;
-    int fd;
+    char *tmp = NULL;
+    int fd = -1;
     ab_status st = make_temp(path, &tmp, &fd, err);
     if (st != AB_OK) return st;
     /* the temporary beside path, written whole and synced, then renamed over
@@ -290,8 +290,8 @@ ab_status ab_buf_write_file(const ab_buf *b, const char *path, ab_error *err) {
 }
 
 ab_status ab_file_write_via(const char *path, ab_file_writer write, void *ctx, ab_error *err) {
-    char *tmp;
-    int fd;
+    char *tmp = NULL;
+    int fd = -1;
     ab_status st = make_temp(path, &tmp, &fd, err);
     if (st != AB_OK) return st;
     st = write(ctx, tmp, err);
