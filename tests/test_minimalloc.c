@@ -100,9 +100,10 @@ Test(minimalloc, rejects_bad_files_naming_line_and_column) {
  * file of just its first one or two bytes is an unknown column, not a read
  * past the end of the file (the reader used to check one byte and skip three). */
 Test(minimalloc, rejects_a_one_or_two_byte_start_of_a_byte_order_mark) {
-    rejects("\xEF", "bad.csv:1: header: unknown column '\xEF'");
-    rejects("\xEF\xBB", "bad.csv:1: header: unknown column '\xEF\xBB'");
-    rejects("\xEF\xBB\n", "bad.csv:1: header: unknown column '\xEF\xBB'");
+    /* not UTF-8: refused before the header is read, at line 1, column 1 */
+    rejects("\xEF", "bad.csv:1:1: byte 0xEF is not UTF-8");
+    rejects("\xEF\xBB", "bad.csv:1:1: byte 0xEF is not UTF-8");
+    rejects("\xEF\xBB\n", "bad.csv:1:1: byte 0xEF is not UTF-8");
 }
 
 Test(minimalloc, skips_a_whole_byte_order_mark) {

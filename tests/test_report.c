@@ -371,8 +371,8 @@ Test(report_md, lists_every_failure_with_its_message_escaped) {
     HAS(md, "3 failed results.");
     HAS(md, "| beta | best-fit | timeout | killed at the time limit |");
     HAS(md, "| beta | exact-cover | crash | signal SIGSEGV (11) |");
-    HAS(md, "| gamma | first-fit | invalid | overlap; x and y overlap, \"bytes\" [0, 8) at "
-            "<instr> 1 \\| end |");
+    HAS(md, "| gamma | first-fit | invalid | overlap; x and y overlap, \"bytes\" \\[0, 8) at "
+            "&lt;instr> 1 \\| end |"); /* no raw HTML, no link brackets (DESIGN.md §5) */
     free(md);
     free(path);
 }
@@ -747,13 +747,13 @@ Test(report_table, renders_one_table_as_markdown_with_cells_escaped) {
     abr_table t;
     small_table(&t);
     char *md = rendered(&t, false);
-    cr_assert_str_eq(md, "\n## Planners <&>\n"
+    cr_assert_str_eq(md, "\n## Planners &lt;&amp;>\n"
                          "\nbefore, both\n"
                          "\nmd only\n"
                          "\n| planner \\| name | arena |\n"
                          "|---|--:|\n"
                          "| a\\|b\\\\c d | **96** (+50.00%) |\n"
-                         "| <x & \"y\" 'z'> | 7 |\n");
+                         "| &lt;x &amp; \"y\" 'z'> | 7 |\n");
     ab_free(md);
     abr_table_free(&t);
 }

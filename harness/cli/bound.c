@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include "core/buf.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/common.h"
 #include "harness/cli/fail.h"
@@ -15,7 +16,7 @@
 /* Prints the figures of p; returns 0 or an exit code. */
 static int print_bounds(const ab_problem *p, const abo_bounds *b, bool raw) {
     char s[ABC_BYTES_LEN];
-    printf("suite      %s (%zu tensors)\n", p->name, p->n);
+    printf("suite      %s (%zu tensors)\n", ab_term(p->name), p->n);
     printf("max-load   %s at instruction %lld (%zu tensors live)\n",
            abc_bytes(s, b->max_load, raw), (long long)b->max_load_instr, b->max_load_count);
     abc_print_size(stdout, "largest", b->max_single, raw);

@@ -1,6 +1,7 @@
 /*
  * common.c — steps that more than one command takes (common.h).
  */
+#include "core/buf.h"
 #include "harness/cli/common.h"
 
 #include <stdlib.h>
@@ -21,6 +22,15 @@ void abc_print_bytes(FILE *to, const char *label, int64_t v) {
     fprintf(to, "%-10s %lld bytes\n", label, (long long)v);
 }
 
+/* The len bytes at m on a line of their own after prefix, escaped for the
+ * terminal (checker messages hold tensor names). */
+static void put_line(FILE *to, const char *prefix, const char *m, size_t len) {
+    ab_buf line = {0};
+    ab_buf_append(&line, m, len);
+    fprintf(to, "%s%s\n", prefix, line.oom ? "(out of memory)" : ab_term(line.s ? line.s : ""));
+    ab_buf_free(&line);
+}
+
 int abc_print_verdict(const abo_report *r, FILE *to) {
     if (r->verdict == ABO_OK) {
         fprintf(to, "check      ok (%s)\n", abo_verdict_text(ABO_OK));
@@ -36,7 +46,7 @@ int abc_print_verdict(const abo_report *r, FILE *to) {
     const char *m = r->msg;
     while (*m != '\0') {
         size_t len = strcspn(m, "\n");
-        fprintf(to, "  %.*s\n", (int)len, m);
+        put_line(to, "  ", m, len);
         m += len + (m[len] == '\n');
     }
     return ABC_EXIT_CHECK;
@@ -49,8 +59,7 @@ void abc_print_over_capacity(const abo_report *r, int64_t capacity, abo_proof re
                 "%lld by %lld bytes\n", (long long)r->arena, (long long)capacity,
                 (long long)(r->arena - capacity));
     else
-        fprintf(to, "check      valid plan, but over a pool: %.*s\n",
-                (int)strcspn(r->msg, "\n"), r->msg);
+        put_line(to, "check      valid plan, but over a pool: ", r->msg, strcspn(r->msg, "\n"));
     if (refuted_by != ABO_PROOF_NONE)
         fprintf(to, "status     infeasible: no plan fits the capacity %lld, proven by %s (lower "
                 "bound %lld > %lld)\n", (long long)capacity, abo_proof_word(refuted_by),

@@ -109,7 +109,7 @@ static int load_checked(plan_job *j) {
     if (st != AB_OK) return abc_fail(&err);
     if (r.verdict != ABO_OK) {
         fprintf(stderr, "arenabench: %s: the plan is not valid for %s; nothing written\n",
-                j->plan, j->suite);
+                ab_term(j->plan), ab_term(j->suite));
         abc_print_verdict(&r, stderr);
         return ABC_EXIT_CHECK;
     }
@@ -143,7 +143,7 @@ static int tflm_rounding_ok(const plan_job *j, bool force) {
     if (rep.verdict == ABO_OK) return 0;
     fprintf(stderr, "arenabench: %s: %s: TFLite Micro rounds every tensor up to %d bytes and "
             "aligns it to %d; this plan does not hold then:\n", force ? "warning" : "error",
-            j->plan, TFLM_ROUND, TFLM_ROUND);
+            ab_term(j->plan), TFLM_ROUND, TFLM_ROUND);
     abc_print_verdict(&rep, stderr);
     fprintf(stderr, "  plan a suite with alignment %d (e.g. `arenabench import --profile tflm`)%s\n",
             TFLM_ROUND, force ? "; written anyway (--force)" : ", or write it anyway with --force");

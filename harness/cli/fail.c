@@ -2,6 +2,7 @@
  * fail.c — the command layer's error printer (fail.h): every message of
  * arenabench starts with "arenabench: " and goes to stderr.
  */
+#include "core/buf.h"
 #include "harness/cli/fail.h"
 
 #include <stdarg.h>
@@ -10,15 +11,15 @@
 #include "harness/cli/options.h"
 
 int abc_fail(const ab_error *err) {
-    fprintf(stderr, "arenabench: %s\n", err->msg);
+    fprintf(stderr, "arenabench: %s\n", ab_term(err->msg));
     return ab_status_exit_code(err->status);
 }
 
 /* "arenabench: <message>\n" on stderr. */
 static void say(const char *fmt, va_list ap) {
-    fprintf(stderr, "arenabench: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
+    char small[1024]; /* names in the message reach the terminal escaped */
+    vsnprintf(small, sizeof small, fmt, ap);
+    fprintf(stderr, "arenabench: %s\n", ab_term(small));
 }
 
 int abc_failf(int code, const char *fmt, ...) {

@@ -2,6 +2,7 @@
  * human.c — byte counts for a person, the tensors that make up the peak and
  * the runtime profile options (human.h).
  */
+#include "core/buf.h"
 #include "harness/cli/human.h"
 
 #include <inttypes.h>
@@ -62,7 +63,7 @@ int abc_print_peak(FILE *to, const ab_problem *p, int64_t instr, int64_t peak,
             rest += t->size;
             continue;
         }
-        fprintf(to, "  %-*.*s  %14s  %5.1f%%", w, w, t->name, abc_bytes(b, t->size, raw),
+        fprintf(to, "  %-*.*s  %14s  %5.1f%%", w, w, ab_term(t->name), abc_bytes(b, t->size, raw),
                 peak > 0 ? 100.0 * (double)t->size / (double)peak : 0.0);
         if (offsets) fprintf(to, "  %s", abc_bytes(c, offsets[idx[i]], raw));
         fprintf(to, "\n");
@@ -84,7 +85,7 @@ void abc_print_top(FILE *to, const ab_problem *view, const int64_t *offsets, int
         at_top++;
         if (shown == ABC_PEAK_ROWS) continue;
         fprintf(to, "%-10s %s: offset %s + size %s, live [%" PRId64 ", %" PRId64 "]\n",
-                shown ? "" : "top", t->name, abc_bytes(b, offsets[i], raw),
+                shown ? "" : "top", ab_term(t->name), abc_bytes(b, offsets[i], raw),
                 abc_bytes(c, t->size, raw), t->start, t->end);
         shown++;
     }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/problem.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/fail.h"
@@ -56,12 +57,30 @@ static int read_args(const abc_args *args, ilp_args *a) {
     return 0;
 }
 
-/* Writes the LP file; an infeasible problem has none (said on stdout). */
+typedef struct lp_job {
+    const ilp_args *a;
+    const ab_problem *view;
+    int64_t unit;
+} lp_job;
+
+/* GLPK writes the LP to tmp, a temporary the core renames over the path. */
+static ab_status lp_to(void *ctx, const char *tmp, ab_error *err) {
+    lp_job *j = ctx;
+    ab_status st = abp_ilp_write_lp(j->view, &j->a->o, tmp, &j->unit, err);
+    if (st == AB_EINPUT) /* GLPK's message names the temporary: name the file */
+        st = ab_fail(err, AB_EINPUT, "%s: cannot write the LP file (the file, if any, is left "
+                     "as it was)", j->a->lp);
+    return st;
+}
+
+/* Writes the LP file (atomically); an infeasible problem has none (said on
+ * stdout). */
 static int write_lp(const ilp_args *a, const ab_problem *view) {
     ab_error err;
     ab_error_clear(&err);
-    int64_t unit = 1;
-    ab_status st = abp_ilp_write_lp(view, &a->o, a->lp, &unit, &err);
+    lp_job j = {.a = a, .view = view, .unit = 1};
+    ab_status st = ab_file_write_via(a->lp, lp_to, &j, &err);
+    int64_t unit = j.unit;
     if (st == AB_ECHECK) {
         printf("lp         not written: %s\n", err.msg);
         return 0;
@@ -82,7 +101,7 @@ static const char *arena_label(abo_ilp_status s) {
 }
 
 static void print_result(const ab_problem *full, const ab_problem *view, const abo_ilp_result *r) {
-    printf("suite      %s (%zu tensors in the arena", full->name, view->n);
+    printf("suite      %s (%zu tensors in the arena", ab_term(full->name), view->n);
     if (full->n > view->n) printf(", %zu I/O outside", full->n - view->n);
     printf(")\n");
     printf("model      unit %lld bytes; %zu component%s, %zu solved by GLPK; largest %zu rows, "

@@ -6,6 +6,7 @@
  * formats.h), chosen by content first, then by extension; anything else is an
  * "unknown format" error here (other commands read it as YAML).
  */
+#include "core/buf.h"
 #include "harness/cli/import.h"
 
 #include <stdio.h>
@@ -84,8 +85,8 @@ static int write_suite(const import_args *a, const ab_problem *p) {
     if (abh_suite_write(p, a->out ? a->out : "-", &err) != AB_OK) return abc_fail(&err);
     if (a->out != NULL && strcmp(a->out, "-") != 0) {
         abo_bounds b;
-        printf("suite      %s (%zu tensors)\n", p->name, p->n);
-        printf("from       %s\n", p->description ? p->description : a->path);
+        printf("suite      %s (%zu tensors)\n", ab_term(p->name), p->n);
+        printf("from       %s\n", ab_term(p->description ? p->description : a->path));
         if (abh_profile_changes(&a->profile))
             printf("profile    %s (io %s, align %lld%s)\n", a->profile.profile->name,
                    p->io == AB_IO_WORKSPACE ? "workspace" : "separate", (long long)p->alignment,

@@ -130,14 +130,14 @@ static int plan_job_print(const plan_job *j, FILE *to) {
     const ab_problem *p = &j->full;
     int64_t arena = j->report.arena, lb = j->bound;
     char b1[ABC_BYTES_LEN], b2[ABC_BYTES_LEN];
-    fprintf(to, "suite      %s (%zu tensors in the arena", p->name, j->view.n);
+    fprintf(to, "suite      %s (%zu tensors in the arena", ab_term(p->name), j->view.n);
     if (p->n > j->view.n) fprintf(to, ", %zu I/O outside", p->n - j->view.n);
     fprintf(to, ")\n");
     if (abh_profile_changes(&j->profile))
         fprintf(to, "profile    %s (io %s, align %lld%s)\n", j->profile.profile->name,
                 p->io == AB_IO_WORKSPACE ? "workspace" : "separate", (long long)p->alignment,
                 j->profile.round_sizes && j->profile.align > 1 ? ", sizes rounded" : "");
-    fprintf(to, "planner    %s\n", j->spec);
+    fprintf(to, "planner    %s\n", ab_term(j->spec));
     abc_print_size(to, "arena", arena, j->raw);
     if (!j->raw && arena >= 1024) /* the figure to copy into a build (kTensorArenaSize) */
         fprintf(to, "%-10s %lld bytes exactly\n", "", (long long)arena);

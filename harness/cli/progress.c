@@ -1,6 +1,7 @@
 /*
  * progress.c — the run's progress display (see progress.h).
  */
+#include "core/buf.h"
 #include "harness/cli/progress.h"
 
 #include <time.h>
@@ -43,7 +44,7 @@ void abh_progress_job(abh_progress *pr, const char *suite, const char *spec, con
         if (t - pr->last_draw > 0.1 || pr->done == pr->total) draw_line(pr, t);
         return;
     }
-    fprintf(pr->out, "[%zu/%zu] %s %s: %s", pr->done, pr->total, suite, spec, status);
+    fprintf(pr->out, "[%zu/%zu] %s %s: %s", pr->done, pr->total, ab_term(suite), ab_term(spec), status);
     if (arena >= 0) fprintf(pr->out, ", arena %lld", (long long)arena);
     fprintf(pr->out, " (%.3f s)\n", seconds);
 }

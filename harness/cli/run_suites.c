@@ -800,7 +800,7 @@ static void print_bad_files(const run_ctx *c) {
     if (c->nbad == 0) return;
     fprintf(stderr, "arenabench: %zu file%s found in the folders given did not load (each is "
             "an error row, planner %s):\n", c->nbad, c->nbad == 1 ? "" : "s", ABH_LOAD_SPEC);
-    for (size_t i = 0; i < c->nbad; i++) fprintf(stderr, "arenabench: %s\n", c->bad[i].msg);
+    for (size_t i = 0; i < c->nbad; i++) fprintf(stderr, "arenabench: %s\n", ab_term(c->bad[i].msg));
 }
 
 static void print_summary(const run_ctx *c, const abh_run_args *a, size_t njobs) {
@@ -812,7 +812,15 @@ static void print_summary(const run_ctx *c, const abh_run_args *a, size_t njobs)
     for (int s = 0; s < ABE_NSTATUSES; s++)
         if (c->counts[s]) fprintf(stderr, ", %zu %s", c->counts[s], abe_status_word(s));
     fprintf(stderr, "\n");
-    if (c->failures.n > 0) fprintf(stderr, "not ok:\n%s", c->failures.s);
+    if (c->failures.n > 0) { /* line by line, names escaped for the terminal */
+        fprintf(stderr, "not ok:\n");
+        for (char *line = c->failures.s, *nl; *line != '\0'; line = nl + 1) {
+            nl = strchr(line, '\n');
+            if (nl == NULL) nl = line + strlen(line) - 1;
+            else *nl = '\0';
+            fprintf(stderr, "%s\n", ab_term(line));
+        }
+    }
     print_bad_files(c);
     fprintf(stderr, "report: arenabench report --db %s --run %lld\n", a->db, (long long)c->run);
 }

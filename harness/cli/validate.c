@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/common.h"
 #include "harness/cli/fail.h"
@@ -21,7 +22,7 @@ static void explain_io_entries(const ab_problem *full, const ab_plan *pl) {
             if (strcmp(full->t[j].name, pl->v[i].name) != 0) continue;
             printf("  note: '%s' is an %s tensor; with io: separate it lives outside the arena "
                    "and takes no offset\n",
-                   full->t[j].name, full->t[j].kind == AB_KIND_INPUT ? "input" : "output");
+                   ab_term(full->t[j].name), full->t[j].kind == AB_KIND_INPUT ? "input" : "output");
         }
     }
 }
@@ -49,8 +50,8 @@ int abc_validate(const abc_args *a) {
     if (st != AB_OK) {
         rc = abc_fail(&err);
     } else {
-        printf("suite      %s (%zu tensors in the arena)\n", full.name, view.n);
-        printf("plan       %s (%zu entries)\n", plan, pl.n);
+        printf("suite      %s (%zu tensors in the arena)\n", ab_term(full.name), view.n);
+        printf("plan       %s (%zu entries)\n", ab_term(plan), pl.n);
         if (r.verdict == ABO_OK) abc_print_bytes(stdout, "arena", r.arena);
         rc = abc_print_verdict(&r, stdout);
         if (r.verdict == ABO_UNKNOWN) explain_io_entries(&full, &pl);

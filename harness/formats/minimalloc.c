@@ -3,6 +3,7 @@
  * no quoting: a field is the text between commas, blanks around it trimmed
  * (core/csv.h with quotes off).
  */
+#include "core/buf.h"
 #include "harness/formats/minimalloc.h"
 #include "harness/formats/formats.h"
 
@@ -46,11 +47,26 @@ typedef struct csv {
     int nfields;
 } csv;
 
+/* The text must be UTF-8 (ids reach YAML, reports and the store): AB_EINPUT
+ * at the line and column (bytes, from 1) of the first byte that is not. */
+static ab_status utf8_only(const csv *c, ab_error *err) {
+    size_t bad = 0;
+    if (ab_utf8_valid(c->text, c->len, &bad)) return AB_OK;
+    int line = 1;
+    size_t bol = 0;
+    for (size_t i = 0; i < bad; i++)
+        if (c->text[i] == '\n') line++, bol = i + 1;
+    return ab_fail(err, AB_EINPUT, "%s:%d:%zu: byte 0x%02X is not UTF-8 (ids and columns must "
+                   "be UTF-8 text)", c->path, line, bad - bol + 1,
+                   (unsigned)(unsigned char)c->text[bad]);
+}
+
 static ab_status slurp(csv *c, ab_error *err) {
     ab_status st = ab_read_file(c->path, &c->text, &c->len, err);
     if (st != AB_OK) return st;
     if (memchr(c->text, '\0', c->len) != NULL)
         return ab_fail(err, AB_EINPUT, "%s: a NUL byte: not a CSV text file", c->path);
+    if ((st = utf8_only(c, err)) != AB_OK) return st;
     ab_csv_init(&c->rd, c->path, c->text, c->len, false);
     return AB_OK;
 }

@@ -194,9 +194,19 @@ static ab_status read_row(const ab_csv *c, const long col[NCOLS], size_t nhead, 
     return AB_OK;
 }
 
-/* Rejects a file with a NUL byte (not text), naming its line. */
+/* Rejects a file with a NUL byte (not text), naming its line, and one that
+ * is not UTF-8, naming its line and column. */
 static ab_status check_text(const char *path, const char *buf, size_t len, ab_error *err) {
     const char *nul = memchr(buf, '\0', len);
+    size_t bad = 0;
+    if (nul == NULL && !ab_utf8_valid(buf, len, &bad)) {
+        int line = 1;
+        size_t bol = 0;
+        for (size_t i = 0; i < bad; i++)
+            if (buf[i] == '\n') line++, bol = i + 1;
+        return ab_fail(err, AB_EINPUT, "%s:%d:%zu: byte 0x%02X is not UTF-8 (a plan file is "
+                       "UTF-8 text)", path, line, bad - bol + 1, (unsigned)(unsigned char)buf[bad]);
+    }
     if (nul == NULL) return AB_OK;
     int line = 1;
     for (const char *q = buf; q < nul; q++)

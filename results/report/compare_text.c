@@ -10,13 +10,8 @@
 
 static void put(ab_buf *b, const char *s) { ab_buf_append(b, s, strlen(s)); }
 
-/* A Markdown table cell: '|' and '\' escaped, line breaks as spaces. */
-static void esc_md(ab_buf *b, const char *s) {
-    for (; *s; s++) {
-        if (*s == '|' || *s == '\\') ab_buf_append(b, "\\", 1);
-        ab_buf_append(b, (*s == '\n' || *s == '\r' || *s == '\t') ? " " : s, 1);
-    }
-}
+/* A Markdown table cell: core's Markdown escape (DESIGN.md §5). */
+static void esc_md(ab_buf *b, const char *s) { ab_buf_md(b, s); }
 
 /* true when side d has a suite named like w's with another hash. */
 static bool other_hash(const abr_cside *d, const abr_row *w) {
@@ -237,9 +232,9 @@ static void put_header(ab_buf *b, const abr_cctx *c, const abr_compare_summary *
 static void put_hint(void *arg, const char *gone, const char *nu) {
     ab_buf *b = arg;
     put(b, "  --pair '");
-    put(b, gone);
+    ab_buf_term(b, gone);
     put(b, "=");
-    put(b, nu);
+    ab_buf_term(b, nu);
     put(b, "'\n");
 }
 
@@ -249,7 +244,8 @@ static void put_spec_list(ab_buf *b, const abr_cctx *c, bool gone) {
     for (size_t i = 0; i < c->nkeys; i++) {
         const abr_ckey *k = &c->keys[i];
         if (gone ? k->head_rows != 0 : k->base_rows != 0) continue;
-        ab_buf_printf(b, "%s%s", sep, gone ? k->base_spec : k->head_spec);
+        put(b, sep);
+        ab_buf_term(b, gone ? k->base_spec : k->head_spec);
         sep = ", ";
     }
 }

@@ -4,21 +4,10 @@
  */
 #include "results/report/render.h"
 
-/* A CSV field: quoted (with doubled quotes) when it holds , " CR or LF. */
+/* A CSV field: core's CSV escape (quoting, formulas neutralised). */
 static void csv_str(ab_buf *b, const char *s) {
-    if (s == NULL) return;
-    if (strpbrk(s, ",\"\r\n") == NULL) {
-        put(b, s);
-        return;
-    }
-    ab_buf_append(b, "\"", 1);
-    for (; *s; s++) {
-        if (*s == '"') put(b, "\"\"");
-        else ab_buf_append(b, s, 1);
-    }
-    ab_buf_append(b, "\"", 1);
+    if (s != NULL) ab_buf_csv(b, s);
 }
-
 
 static void csv_value(ab_buf *b, const abr_field *f) {
     if (f->null) return;

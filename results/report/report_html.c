@@ -530,13 +530,20 @@ static ab_status draw_plan(abr_store *s, const abr_model *m, size_t i, const cha
     ab_problem_init(&view);
     ab_plan_init(&pl);
     ab_status st = abr_suite_text(s, w->suite.id, &text, &len, err);
+    /* each step frees what the next does not need, so at most two copies of
+     * the suite are held at once (a suite of 10^7 tensors is gigabytes) */
     if (st == AB_OK) st = load(text, len, &p, err);
+    ab_free(text);
+    text = NULL;
     if (st == AB_OK) st = ab_problem_arena_view(&p, &view, NULL, err);
+    ab_problem_free(&p);
     if (st == AB_OK) st = abr_plan_get(s, w->r.plan_hash, &off, &n, err);
     if (st == AB_OK && n != view.n)
         st = ab_fail(err, AB_EINPUT, "the plan has %zu offsets but the suite's arena view has "
                      "%zu tensors", n, view.n);
     if (st == AB_OK) st = ab_plan_from_offsets(&pl, off, n, err);
+    ab_free(off);
+    off = NULL;
     if (st == AB_OK) {
         ab_buf title = {0};
         ab_buf_printf(&title, "%s: %s, arena %lld, gap %+.2f%%", w->suite.name, specs,
@@ -596,6 +603,13 @@ static ab_status html_pictures(ab_buf *b, abr_store *s, const abr_model *m,
         }
         put(b, "</figure>\n");
     }
+    size_t more = 0; /* no silent cap: say how many plans were left out */
+    for (size_t k = 0; k < n && st == AB_OK; k++)
+        if (!same_plan_before(m, v, k)) more++;
+    if (st == AB_OK && more > drawn)
+        ab_buf_printf(b, "<p class=\"note\">%zu more plan%s with a gap not drawn (the %zu with "
+                      "the largest gaps are).</p>\n", more - drawn, more - drawn == 1 ? "" : "s",
+                      drawn);
     ab_free(v);
     return st;
 }

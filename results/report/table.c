@@ -96,12 +96,7 @@ static void put(ab_buf *b, const char *s) { ab_buf_append(b, s, strlen(s)); }
 
 /* ---- Markdown ---------------------------------------------------------------------- */
 
-void abr_esc_md(ab_buf *b, const char *s) {
-    for (; *s; s++) {
-        if (*s == '|' || *s == '\\') ab_buf_append(b, "\\", 1);
-        ab_buf_append(b, (*s == '\n' || *s == '\r' || *s == '\t') ? " " : s, 1);
-    }
-}
+void abr_esc_md(ab_buf *b, const char *s) { ab_buf_md(b, s); }
 
 static void md_paras(ab_buf *b, const abr_table *t, bool after) {
     for (size_t i = 0; i < t->nparas; i++)
