@@ -104,7 +104,7 @@ static void smoke(const char *name, const char *runs) {
 }
 
 Test(fuzz_smoke, tflite) { smoke("tflite", "20000"); }
-Test(fuzz_smoke, suite) { smoke("suite", "3000"); }
+Test(fuzz_smoke, suite) { smoke("suite", "5000"); }
 Test(fuzz_smoke, minimalloc) { smoke("minimalloc", "20000"); }
 Test(fuzz_smoke, plan_csv) { smoke("plan_csv", "20000"); }
 Test(fuzz_smoke, spec) { smoke("spec", "20000"); }
