@@ -3,9 +3,10 @@
 # and run each for a while, one after the other, printing per harness its
 # executions, coverage (cov: edges, ft: features) and crashes.
 #
-# Usage: scripts/fuzz.sh [--time S] [--runs N] [NAME...]
-#   --time S   seconds per harness (default 60)
-#   --runs N   stop a harness after N executions too (default: no limit)
+# Usage: scripts/fuzz.sh [--time S] [--runs N] [--no-build] [NAME...]
+#   --time S     seconds per harness (default 60)
+#   --runs N     stop a harness after N executions too (default: no limit)
+#   --no-build   run the harnesses already in build-fuzz/ as they are
 #   NAME       harnesses to run (default all): tflite suite minimalloc plan_csv spec
 #
 # Each harness starts from fuzz/seeds/NAME/ and its corpus build-fuzz/corpus/NAME/
@@ -21,15 +22,16 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 all=(tflite suite minimalloc plan_csv spec)
-time=60 runs=-1 names=()
+time=60 runs=-1 build=1 names=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --time) [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: --time needs a positive number of seconds" >&2; exit 2; }
                 time=$2; shift 2 ;;
         --runs) [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: --runs needs a positive count" >&2; exit 2; }
                 runs=$2; shift 2 ;;
-        -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        -*) echo "fuzz.sh: unknown option '$1' (usage: scripts/fuzz.sh [--time S] [--runs N] [NAME...])" >&2; exit 2 ;;
+        --no-build) build=0; shift ;;
+        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -*) echo "fuzz.sh: unknown option '$1' (usage: scripts/fuzz.sh [--time S] [--runs N] [--no-build] [NAME...])" >&2; exit 2 ;;
         *) found=0
            for a in "${all[@]}"; do [ "$a" = "$1" ] && found=1; done
            [ $found = 1 ] || { echo "fuzz.sh: unknown harness '$1' (harnesses: ${all[*]})" >&2; exit 2; }
@@ -38,28 +40,33 @@ while [ $# -gt 0 ]; do
 done
 [ ${#names[@]} -gt 0 ] || names=("${all[@]}")
 
-if ! command -v clang >/dev/null; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        echo "fuzz.sh: installing clang and libclang-rt-14-dev with apt-get"
-        apt-get install -y clang libclang-rt-14-dev >/dev/null || { echo "fuzz.sh: apt-get failed" >&2; exit 3; }
-    else
-        echo "fuzz.sh: clang is missing: apt-get install clang libclang-rt-14-dev (as root)" >&2
-        exit 3
-    fi
-fi
-
 dir=build-fuzz
-cmake -S . -B "$dir" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DARENABENCH_FUZZ=ON -DARENABENCH_WERROR=ON -DBUILD_TESTING=OFF >/dev/null || exit 3
-targets=()
-for n in "${names[@]}"; do targets+=(--target "fuzz_$n"); done
-cmake --build "$dir" -j "$(nproc)" "${targets[@]}" >"$dir/build.log" 2>&1 || { cat "$dir/build.log"; exit 3; }
+if [ $build = 1 ]; then
+    if ! command -v clang >/dev/null; then
+        if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+            echo "fuzz.sh: installing clang and libclang-rt-14-dev with apt-get"
+            apt-get install -y clang libclang-rt-14-dev >/dev/null || { echo "fuzz.sh: apt-get failed" >&2; exit 3; }
+        else
+            echo "fuzz.sh: clang is missing: apt-get install clang libclang-rt-14-dev (as root)" >&2
+            exit 3
+        fi
+    fi
+
+    cmake -S . -B "$dir" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+          -DARENABENCH_FUZZ=ON -DARENABENCH_WERROR=ON -DBUILD_TESTING=OFF >/dev/null || exit 3
+    targets=()
+    for n in "${names[@]}"; do targets+=(--target "fuzz_$n"); done
+    cmake --build "$dir" -j "$(nproc)" "${targets[@]}" >"$dir/build.log" 2>&1 || { cat "$dir/build.log"; exit 3; }
+fi
+for n in "${names[@]}"; do
+    [ -x "$dir/fuzz_$n" ] || { echo "fuzz.sh: $dir/fuzz_$n is not built" >&2; exit 3; }
+done
 
 crashed=0
 printf '%-11s %12s %8s %8s %8s %8s  %s\n' harness executions seconds cov ft corpus crashes
 for n in "${names[@]}"; do
     mkdir -p "$dir/corpus/$n" "fuzz/regressions/$n"
-    log="$dir/fuzz_$n.log"
+    log="$dir/$n.log"
     before=$(ls "fuzz/regressions/$n" | wc -l)
     t0=$SECONDS
     "$dir/fuzz_$n" -max_total_time="$time" -runs="$runs" -timeout=60 -rss_limit_mb=2048 \
