@@ -25,7 +25,9 @@
  *     size     size                      bytes
  *     -        alignment, offset, gaps   optional
  *
- * so "buffer,start,end,size / x,0,2,8" is the tensor x live on [0, 2]. A
+ * so "buffer,start,end,size / x,0,2,8" is the tensor x live on [0, 2].
+ * Limits: lower, size and alignment at most 2^62, and upper at most 2^62
+ * in both spellings (so `end` at most 2^62 - 1): what is read writes back. A
  * column given twice under two spellings is an error. `gaps` (MiniMalloc's
  * times a buffer is not live, "lo-hi[@a:b] ...") has no counterpart in a
  * one-range tensor: an empty gaps field is accepted, any other is an error
