@@ -42,6 +42,18 @@ cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DARENABENCH_WERROR=ON \
       -DARENABENCH_SANITIZE="$san" -DBUILD_TESTING=ON >/dev/null || exit 1
 cmake --build "$dir" -j "$(nproc)" >/dev/null 2>"$dir.build.log" || { cat "$dir.build.log"; exit 1; }
 
+# The libFuzzer harnesses (fuzz/), for tests/test_fuzz_smoke.c: only when clang
+# is present (the test skips otherwise), and only the fuzz targets.
+if command -v clang >/dev/null; then
+    cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+          -DARENABENCH_FUZZ=ON -DARENABENCH_WERROR=ON -DBUILD_TESTING=OFF >/dev/null &&
+        cmake --build build-fuzz -j "$(nproc)" --target fuzzers >build-fuzz/build.log 2>&1 ||
+        { cat build-fuzz/build.log; exit 1; }
+    export AB_FUZZ_DIR="$PWD/build-fuzz"
+else
+    echo "test.sh: no clang: the fuzz smoke tests are skipped (fuzz/README.md)"
+fi
+
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:allocator_may_return_null=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 

@@ -857,12 +857,12 @@ Test(tflite, each_failed_allocation_is_reported) {
     }
 }
 
-/* The fuzzer's seed fuzz/seeds/tiny.tflite is the tiny model (run with
+/* The fuzzer's seed fuzz/seeds/tflite/tiny.tflite is the tiny model (run with
  * ABT_WRITE_FUZZ_SEED=1 to write it again after changing tiny()). */
 Test(tflite, fuzz_seed_is_the_tiny_model) {
     mspec s = tiny();
     size_t len = build(&s, &F), have;
-    const char *path = abt_src("fuzz/seeds/tiny.tflite");
+    const char *path = abt_src("fuzz/seeds/tflite/tiny.tflite");
     if (getenv("ABT_WRITE_FUZZ_SEED") != NULL) {
         FILE *f = fopen(path, "wb");
         cr_assert_not_null(f);
@@ -875,10 +875,10 @@ Test(tflite, fuzz_seed_is_the_tiny_model) {
     free(b);
 }
 
-/* Every file in fuzz/seeds/ and fuzz/regressions/ (inputs that once crashed
+/* Every file in fuzz/seeds/tflite/ and fuzz/regressions/tflite/ (inputs that once crashed
  * or hung the importer) imports or fails cleanly. */
 Test(tflite, fuzz_seeds_and_regressions_import_or_fail_cleanly) {
-    static const char *const dirs[] = {"fuzz/seeds", "fuzz/regressions"};
+    static const char *const dirs[] = {"fuzz/seeds/tflite", "fuzz/regressions/tflite"};
     int files = 0;
     for (size_t d = 0; d < 2; d++) {
         char dir[4096];

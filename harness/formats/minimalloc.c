@@ -61,14 +61,29 @@ static ab_status utf8_only(const csv *c, ab_error *err) {
                    (unsigned)(unsigned char)c->text[bad]);
 }
 
-static ab_status slurp(csv *c, ab_error *err) {
-    ab_status st = ab_read_file(c->path, &c->text, &c->len, err);
-    if (st != AB_OK) return st;
+/* Starts tokenizing c->text (c->len bytes and a NUL after them, owned). */
+static ab_status start_text(csv *c, ab_error *err) {
     if (memchr(c->text, '\0', c->len) != NULL)
         return ab_fail(err, AB_EINPUT, "%s: a NUL byte: not a CSV text file", c->path);
-    if ((st = utf8_only(c, err)) != AB_OK) return st;
+    ab_status st = utf8_only(c, err);
+    if (st != AB_OK) return st;
     ab_csv_init(&c->rd, c->path, c->text, c->len, false);
     return AB_OK;
+}
+
+/* Reads the file c->path (data == NULL) or copies data[0 .. len) into c->text. */
+static ab_status slurp(csv *c, const char *data, size_t len, ab_error *err) {
+    if (data == NULL) {
+        ab_status st = ab_read_file(c->path, &c->text, &c->len, err);
+        if (st != AB_OK) return st;
+    } else {
+        c->text = len < SIZE_MAX ? ab_malloc(len + 1) : NULL;
+        if (c->text == NULL) return ab_fail(err, AB_ENOMEM, "%s: out of memory", c->path);
+        if (len > 0) memcpy(c->text, data, len);
+        c->text[len] = '\0';
+        c->len = len;
+    }
+    return start_text(c, err);
 }
 
 /* The next non-blank line, split into fields (at most max, *n counts them
@@ -192,7 +207,10 @@ static ab_status read_rows(csv *c, ab_problem *p, ab_error *err) {
         int64_t lower, upper, size, align;
         bool incl = c->end_inclusive;
         st = field_int(c, f, COL_LOWER, 0, AB_MAX_SIZE, &lower, err);
-        if (st == AB_OK) st = field_int(c, f, COL_UPPER, incl ? 0 : 1, AB_MAX_SIZE, &upper, err);
+        /* upper (end + 1 when inclusive) is at most 2^62, so the range writes back */
+        if (st == AB_OK)
+            st = field_int(c, f, COL_UPPER, incl ? 0 : 1, incl ? AB_MAX_SIZE - 1 : AB_MAX_SIZE,
+                           &upper, err);
         if (st == AB_OK) st = field_int(c, f, COL_SIZE, 1, AB_MAX_SIZE, &size, err);
         if (st == AB_OK) st = field_int(c, f, COL_ALIGN, 1, AB_MAX_SIZE, &align, err);
         if (st == AB_OK) st = no_gaps(c, f, err);
@@ -227,10 +245,12 @@ static const char *tensor_name(const void *ctx, size_t i) {
     return ((const ab_problem *)ctx)->t[i].name;
 }
 
-ab_status abh_minimalloc_load(const char *path, ab_problem *p, bool *had_offsets, ab_error *err) {
+static ab_status load(const char *path, const char *data, size_t len, ab_problem *p,
+                      bool *had_offsets, ab_error *err) {
     ab_problem_init(p);
     csv c = {.path = path};
-    ab_status st = slurp(&c, err);
+    for (int k = 0; k < NCOLS; k++) c.col[k] = -1;
+    ab_status st = slurp(&c, data, len, err);
     if (st == AB_OK) st = read_header(&c, false, err);
     if (st == AB_OK) st = read_rows(&c, p, err);
     if (st == AB_OK && p->n == 0) st = ab_fail(err, AB_EINPUT, "%s: no buffers", path);
@@ -255,6 +275,15 @@ ab_status abh_minimalloc_load(const char *path, ab_problem *p, bool *had_offsets
     ab_free(c.text);
     if (st != AB_OK) ab_problem_free(p);
     return st;
+}
+
+ab_status abh_minimalloc_load(const char *path, ab_problem *p, bool *had_offsets, ab_error *err) {
+    return load(path, NULL, 0, p, had_offsets, err);
+}
+
+ab_status abh_minimalloc_load_buffer(const char *path, const char *data, size_t len,
+                                     ab_problem *p, bool *had_offsets, ab_error *err) {
+    return load(path, data != NULL ? data : "", len, p, had_offsets, err);
 }
 
 ab_status abh_minimalloc_render(const ab_problem *p, ab_buf *b, ab_error *err) {
@@ -291,12 +320,13 @@ static ab_status agree(const csv *c, char **f, int k, int64_t want, const char *
                    c->path, c->line, c->name[k], (long long)v, (long long)want, name);
 }
 
-ab_status abh_minimalloc_plan_read(const char *path, const ab_problem *p, ab_plan *pl,
-                                   ab_error *err) {
+static ab_status plan_read(const char *path, const char *data, size_t len, const ab_problem *p,
+                           ab_plan *pl, ab_error *err) {
     ab_plan_init(pl);
     csv c = {.path = path};
+    for (int k = 0; k < NCOLS; k++) c.col[k] = -1;
     ab_names *names = NULL;
-    ab_status st = slurp(&c, err);
+    ab_status st = slurp(&c, data, len, err);
     if (st == AB_OK) st = read_header(&c, true, err);
     if (st == AB_OK) st = ab_names_build(p, &names, NULL, NULL, err);
     char *f[64];
@@ -326,6 +356,16 @@ ab_status abh_minimalloc_plan_read(const char *path, const ab_problem *p, ab_pla
     ab_free(c.text);
     if (st != AB_OK) ab_plan_free(pl);
     return st;
+}
+
+ab_status abh_minimalloc_plan_read(const char *path, const ab_problem *p, ab_plan *pl,
+                                   ab_error *err) {
+    return plan_read(path, NULL, 0, p, pl, err);
+}
+
+ab_status abh_minimalloc_plan_read_buffer(const char *path, const char *data, size_t len,
+                                          const ab_problem *p, ab_plan *pl, ab_error *err) {
+    return plan_read(path, data != NULL ? data : "", len, p, pl, err);
 }
 
 ab_status abh_minimalloc_plan_render(const ab_problem *p, const ab_plan *pl, ab_buf *b,

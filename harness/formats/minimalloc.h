@@ -25,7 +25,9 @@
  *     size     size                      bytes
  *     -        alignment, offset, gaps   optional
  *
- * so "buffer,start,end,size / x,0,2,8" is the tensor x live on [0, 2]. A
+ * so "buffer,start,end,size / x,0,2,8" is the tensor x live on [0, 2].
+ * Limits: lower, size and alignment at most 2^62, and upper at most 2^62
+ * in both spellings (so `end` at most 2^62 - 1): what is read writes back. A
  * column given twice under two spellings is an error. `gaps` (MiniMalloc's
  * times a buffer is not live, "lo-hi[@a:b] ...") has no counterpart in a
  * one-range tensor: an empty gaps field is accepted, any other is an error
@@ -42,6 +44,10 @@
  * required. AB_EINPUT with "FILE:LINE: COLUMN: message" on bad input. When
  * had_offsets is not NULL it says whether an offset column was present. */
 ab_status abh_minimalloc_load(const char *path, ab_problem *p, bool *had_offsets, ab_error *err);
+/* The same from len bytes of data (no NUL needed; fuzz/fuzz_minimalloc.c):
+ * path names the input in messages and gives the name and capacity. */
+ab_status abh_minimalloc_load_buffer(const char *path, const char *data, size_t len,
+                                     ab_problem *p, bool *had_offsets, ab_error *err);
 
 /* Appends p's arena tensors as MiniMalloc CSV to b: alignment when some
  * tensor has align > 1, offset when some tensor has a fixed offset.
@@ -54,6 +60,9 @@ ab_status abh_minimalloc_render(const ab_problem *p, ab_buf *b, ab_error *err);
  * arena view). *pl is initialised by the call. */
 ab_status abh_minimalloc_plan_read(const char *path, const ab_problem *p, ab_plan *pl,
                                    ab_error *err);
+/* The same from len bytes of data (no NUL needed); path names it in messages. */
+ab_status abh_minimalloc_plan_read_buffer(const char *path, const char *data, size_t len,
+                                          const ab_problem *p, ab_plan *pl, ab_error *err);
 
 /* Appends plan pl of problem p as MiniMalloc CSV with an offset column. */
 ab_status abh_minimalloc_plan_render(const ab_problem *p, const ab_plan *pl, ab_buf *b,

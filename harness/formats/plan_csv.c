@@ -243,14 +243,12 @@ static ab_status parse(ab_csv *c, const ab_problem *p, const ab_names *names, ab
     return st;
 }
 
-ab_status abh_plan_read(const char *path, const ab_problem *p, ab_plan *pl, ab_error *err) {
-    ab_plan_init(pl);
-    char *buf;
-    size_t len;
-    ab_status st = ab_read_file(path, &buf, &len, err);
-    if (st != AB_OK) return st;
+/* Reads the plan in buf[0 .. len) (owned, a NUL at buf[len]), named name. */
+static ab_status read_text(const char *name, char *buf, size_t len, const ab_problem *p,
+                           ab_plan *pl, ab_error *err) {
+    ab_status st;
     ab_csv c;
-    ab_csv_init(&c, strcmp(path, "-") == 0 ? "<stdin>" : path, buf, len, true);
+    ab_csv_init(&c, name, buf, len, true);
     ab_names *names = NULL;
     st = check_text(c.path, buf, len, err);
     if (st == AB_OK) st = ab_names_build(p, &names, NULL, NULL, err);
@@ -260,6 +258,25 @@ ab_status abh_plan_read(const char *path, const ab_problem *p, ab_plan *pl, ab_e
     ab_free(buf);
     if (st != AB_OK) ab_plan_free(pl);
     return st;
+}
+
+ab_status abh_plan_read(const char *path, const ab_problem *p, ab_plan *pl, ab_error *err) {
+    ab_plan_init(pl);
+    char *buf;
+    size_t len;
+    ab_status st = ab_read_file(path, &buf, &len, err);
+    if (st != AB_OK) return st;
+    return read_text(strcmp(path, "-") == 0 ? "<stdin>" : path, buf, len, p, pl, err);
+}
+
+ab_status abh_plan_read_buffer(const char *name, const char *data, size_t len,
+                               const ab_problem *p, ab_plan *pl, ab_error *err) {
+    ab_plan_init(pl);
+    char *buf = len < SIZE_MAX ? ab_malloc(len + 1) : NULL;
+    if (buf == NULL) return ab_fail(err, AB_ENOMEM, "%s: out of memory reading the plan", name);
+    if (len > 0) memcpy(buf, data, len);
+    buf[len] = '\0';
+    return read_text(name, buf, len, p, pl, err);
 }
 
 /* ---- writing ------------------------------------------------------------- */
@@ -298,7 +315,7 @@ static ab_status check_plan(const ab_problem *p, const ab_plan *pl, ab_error *er
     return AB_OK;
 }
 
-ab_status abh_plan_write(const char *path, const ab_problem *p, const ab_plan *pl, ab_error *err) {
+ab_status abh_plan_render(const ab_problem *p, const ab_plan *pl, ab_buf *out, ab_error *err) {
     ab_status st = check_plan(p, pl, err);
     if (st != AB_OK) return st;
     ab_buf b = {0};
@@ -325,7 +342,16 @@ ab_status abh_plan_write(const char *path, const ab_problem *p, const ab_plan *p
         ab_buf_printf(&b, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n", off, t->size,
                       t->start, t->end);
     }
-    st = ab_buf_write_file(&b, path, err);
+    if (!b.oom) ab_buf_append(out, b.s, b.n);
+    bool oom = b.oom || out->oom;
+    ab_buf_free(&b);
+    return oom ? ab_fail(err, AB_ENOMEM, "out of memory writing a plan") : AB_OK;
+}
+
+ab_status abh_plan_write(const char *path, const ab_problem *p, const ab_plan *pl, ab_error *err) {
+    ab_buf b = {0};
+    ab_status st = abh_plan_render(p, pl, &b, err);
+    if (st == AB_OK) st = ab_buf_write_file(&b, path, err);
     ab_buf_free(&b);
     return st;
 }
