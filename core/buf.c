@@ -272,9 +272,35 @@ static ab_status commit(int fd, char *tmp, const char *path, ab_error *err) {
     return AB_OK;
 }
 
+/* True when path names something that is not a regular file and is not to
+ * be replaced (a device such as /dev/null or /dev/stdout, a pipe, a socket):
+ * it is written in place. A folder is an error (*err set, AB_EINPUT). */
+static bool not_a_file(const char *path, ab_status *st, ab_error *err) {
+    struct stat sb;
+    *st = AB_OK;
+    if (stat(path, &sb) != 0 || S_ISREG(sb.st_mode)) return false;
+    if (S_ISDIR(sb.st_mode))
+        *st = ab_fail(err, AB_EINPUT, "%s: is a folder, not a file to write", path);
+    return true;
+}
+
+/* Writes the n bytes at s into the existing non-regular file path. */
+static ab_status write_in_place(const char *path, const char *s, size_t n, ab_error *err) {
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return ab_fail(err, AB_EINPUT, "%s: cannot open for writing: %s", path, strerror(errno));
+    bool ok = write_all(fd, s, n);
+    int e = errno;
+    if (close(fd) != 0 && ok) ok = false, e = errno;
+    if (!ok) return ab_fail(err, AB_EINPUT, "%s: write failed: %s", path, strerror(e));
+    return AB_OK;
+}
+
 ab_status ab_buf_write_file(const ab_buf *b, const char *path, ab_error *err) {
     if (b->oom) return ab_fail(err, AB_ENOMEM, "out of memory rendering %s", path);
     if (strcmp(path, "-") == 0) return write_stdout(b, err);
+    ab_status special;
+    if (not_a_file(path, &special, err))
+        return special != AB_OK ? special : write_in_place(path, b->s, b->n, err);
     char *tmp = NULL;
     int fd = -1;
     ab_status st = make_temp(path, &tmp, &fd, err);
@@ -290,6 +316,8 @@ ab_status ab_buf_write_file(const ab_buf *b, const char *path, ab_error *err) {
 }
 
 ab_status ab_file_write_via(const char *path, ab_file_writer write, void *ctx, ab_error *err) {
+    ab_status special;
+    if (not_a_file(path, &special, err)) return special != AB_OK ? special : write(ctx, path, err);
     char *tmp = NULL;
     int fd = -1;
     ab_status st = make_temp(path, &tmp, &fd, err);

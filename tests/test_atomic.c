@@ -6,6 +6,7 @@
  * the good file from before is byte-identical and no temporary is left;
  * also `ilp --write-lp`, which GLPK writes by name.
  */
+#define _XOPEN_SOURCE 700 /* mknod, S_IFCHR */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <signal.h>
@@ -13,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -155,5 +158,38 @@ Test(atomic, database_under_a_file_limit_is_exit_2_naming_it) {
                  LIMIT, rc, err);
     cr_expect_not_null(strstr(err, want), "the message does not name %s: %s", want, err);
     free(err);
+    free(dir);
+}
+
+/* A device is written in place, never replaced: `-o /dev/null` (or
+ * /dev/stdout) must not turn the device into a regular file, and a full
+ * device says so with exit 2. (Once, `plan -o /dev/full` renamed a
+ * temporary over /dev/full.) The devices are our own nodes in a temporary
+ * folder (made with mknod, root only), so even a regression harms nothing. */
+Test(atomic, a_device_is_written_in_place_not_replaced) {
+    char *dir = setup_run(30);
+    char null_dev[600], full_dev[600];
+    snprintf(null_dev, sizeof null_dev, "%s/null", dir);
+    snprintf(full_dev, sizeof full_dev, "%s/full", dir);
+    if (mknod(null_dev, S_IFCHR | 0666, makedev(1, 3)) != 0 ||
+        mknod(full_dev, S_IFCHR | 0666, makedev(1, 7)) != 0) {
+        free(dir);
+        cr_skip_test("mknod needs root (or a file system that allows devices)");
+    }
+    abt_run_ok(0, "plan -p first-fit %s/s.yaml -o %s", dir, null_dev);
+    abt_run_ok(0, "report --db %s/r.db --format md -o %s", dir, null_dev);
+    char *why = NULL, args[1400];
+    snprintf(args, sizeof args, "plan -p first-fit %s/s.yaml -o %s", dir, full_dev);
+    int rc = abt_run(args, NULL, &why);
+    cr_expect_eq(rc, 2, "plan -o a full device: exit %d\n%s", rc, why ? why : "");
+    cr_expect(why != NULL && strstr(why, full_dev) != NULL && strstr(why, "No space left") != NULL,
+              "the message names neither the device nor the reason: %s", why ? why : "");
+    free(why);
+    struct stat sb;
+    cr_assert_eq(stat(null_dev, &sb), 0);
+    cr_expect(S_ISCHR(sb.st_mode), "%s is no longer a device", null_dev);
+    cr_assert_eq(stat(full_dev, &sb), 0);
+    cr_expect(S_ISCHR(sb.st_mode), "%s is no longer a device", full_dev);
+    cr_expect_eq(count_prefixed(dir, "full."), 0, "a temporary was left beside the device");
     free(dir);
 }

@@ -39,9 +39,10 @@ typedef struct edge {
 } edge;
 
 #define E(s, ok) {s, sizeof s - 1, ok, NULL}
-/* A partial mark is data, not skipped: the header then names an unknown column
- * holding its bytes (skipping three bytes of a one-byte file was the bug). */
-#define P(s, col) {s, sizeof s - 1, false, ": header: unknown column '" col "'"}
+/* A partial mark is not skipped (skipping three bytes of a one-byte file was
+ * the bug): it is bytes that are not UTF-8, refused at line 1, column 1,
+ * before any tokenizing. (col: the bytes, kept to show what each case is.) */
+#define P(s, col) {s, sizeof s - 1, false, ":1:1: byte 0xEF is not UTF-8"}
 
 static const edge edges[] = {
     E("", false),
