@@ -843,6 +843,23 @@ static void unrank(cn *c) {
 }
 
 static cn_result split(cn *c, struct cn_part part, size_t depth, int64_t x, int64_t x0, size_t l, bool check);
+/* The least top of a stack of the n tensors h, a from base b (B4, B5): dp
+ * (2^n entries) receives, per subset, its least top; returns the whole's. */
+static int64_t least_stack(const int64_t *h, const int64_t *a, size_t n, int64_t b, int64_t *dp) {
+    size_t N = (size_t)1 << n;
+    dp[0] = b;
+    for (size_t S = 1; S < N; S++) {
+        int64_t m = INT64_MAX;
+        for (size_t r = 0; r < n; r++) {
+            if (!(S >> r & 1)) continue;
+            int64_t v = (dp[S ^ ((size_t)1 << r)] + a[r] - 1) / a[r] * a[r] + h[r];
+            if (v < m) m = v;
+        }
+        dp[S] = m;
+    }
+    return dp[N - 1];
+}
+
 #define CN_MEMO_BITS 16
 #define CN_STACK_LIVE 12   /* (B5): at most this many unplaced tensors in the table */
 #define CN_STACK_LCM 4096  /* (B5): and aligns whose lcm is at most this */
@@ -879,19 +896,9 @@ static int64_t stack_above(cn *c, int32_t t, int64_t b) {
     struct cn_memo *e = &c->memo[key >> (64 - CN_MEMO_BITS)];
     if (e->t == t && e->r == r && e->mask == mask) return e->top;
     int64_t dp[1 << CN_STACK_LIVE];
-    size_t N = (size_t)1 << m;
-    dp[0] = r;
-    for (size_t S = 1; S < N; S++) {
-        int64_t best = INT64_MAX;
-        for (size_t q = 0; q < m; q++) {
-            if (!(S >> q & 1)) continue;
-            int64_t v = (dp[S ^ ((size_t)1 << q)] + a[q] - 1) / a[q] * a[q] + h[q];
-            if (v < best) best = v;
-        }
-        dp[S] = best;
-    }
-    c->stack_work += (int64_t)(N * m);
-    *e = (struct cn_memo){.mask = mask, .t = t, .r = (int32_t)r, .top = dp[N - 1] - r};
+    int64_t top = least_stack(h, a, m, r, dp);
+    c->stack_work += (int64_t)(((size_t)1 << m) * m);
+    *e = (struct cn_memo){.mask = mask, .t = t, .r = (int32_t)r, .top = top - r};
     return e->top;
 }
 
@@ -1096,20 +1103,9 @@ static int64_t section_stack(const cn *c, int32_t t) {
     if (n > CN_STACK_MAX) return -1;
     int64_t h[CN_STACK_MAX], a[CN_STACK_MAX];
     for (size_t k = 0; k < n; k++) h[k] = c->s[c->sec_list[at + k]], a[k] = c->a[c->sec_list[at + k]];
-    size_t N = (size_t)1 << n;
-    int64_t *dp = ab_alloc_array(N, sizeof *dp);
+    int64_t *dp = ab_alloc_array((size_t)1 << n, sizeof *dp);
     if (dp == NULL) return -1;
-    dp[0] = 0;
-    for (size_t S = 1; S < N; S++) {
-        int64_t m = INT64_MAX;
-        for (size_t r = 0; r < n; r++) {
-            if (!(S >> r & 1)) continue;
-            int64_t v = (dp[S ^ ((size_t)1 << r)] + a[r] - 1) / a[r] * a[r] + h[r];
-            if (v < m) m = v;
-        }
-        dp[S] = m;
-    }
-    int64_t best = dp[N - 1];
+    int64_t best = least_stack(h, a, n, 0, dp);
     ab_free(dp);
     return best;
 }

@@ -253,34 +253,13 @@ const char *abh_tflite_type_name(int type) {
     return type_names[type];
 }
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0 when it is not
- * one (overlong forms, surrogates and code points past U+10FFFF are not). */
-static size_t utf8_len(const uint8_t *s, size_t n) {
-    uint8_t c = s[0];
-    size_t len;
-    uint8_t lo = 0x80, hi = 0xBF;
-    if (c < 0x80) return 1;
-    if (c >= 0xC2 && c <= 0xDF) len = 2;
-    else if (c >= 0xE0 && c <= 0xEF) len = 3;
-    else if (c >= 0xF0 && c <= 0xF4) len = 4;
-    else return 0;
-    if (c == 0xE0) lo = 0xA0;
-    if (c == 0xED) hi = 0x9F;
-    if (c == 0xF0) lo = 0x90;
-    if (c == 0xF4) hi = 0x8F;
-    if (len > n || s[1] < lo || s[1] > hi) return 0;
-    for (size_t k = 2; k < len; k++)
-        if (s[k] < 0x80 || s[k] > 0xBF) return 0;
-    return len;
-}
-
 /* A printable copy of the n bytes at s: control characters and bytes that are
  * not UTF-8 become \xNN. NULL on OOM. The caller has spent 4n + 1 bytes. */
 static char *clean_name(const uint8_t *s, size_t n) {
     char *out = ab_malloc(4 * n + 1), *o = out;
     if (out == NULL) return NULL;
     for (size_t i = 0; i < n;) {
-        size_t len = utf8_len(s + i, n - i);
+        size_t len = ab_utf8_len((const char *)s + i, n - i);
         if (len == 0 || (len == 1 && (s[i] < 0x20 || s[i] == 0x7F))) {
             o += snprintf(o, 5, "\\x%02X", s[i]);
             i++;
