@@ -117,15 +117,33 @@ Test(limits, generator_n_above_the_tensor_limit_is_refused_before_allocating) {
     assert_rejects(small, strlen(small), "s.yaml:2:11: generate: ", "above the limit of 99");
 }
 
-Test(limits, generators_without_n_stop_at_the_tensor_limit) {
+/* Generators whose count follows from other parameters (fanout, resnet,
+ * transformer) are refused before any tensor is made, naming the product. */
+Test(limits, generator_parameters_asking_too_many_tensors_are_refused_before_allocating) {
+    const char *fan = "suite: g\ngenerate: {kind: fanout, blocks: 1000000, branches: 64, depth: 64}\n";
+    double t0 = cpu_seconds();
+    assert_rejects(fan, strlen(fan), "s.yaml:2:11: generate: ",
+                   "parameters blocks x (branches x depth + 1): 4097000000 tensors or more, above "
+                   "the limit of 10000000 (ARENABENCH_MAX_TENSORS)");
+    cr_assert_lt(cpu_seconds() - t0, 20.0);
     setenv("ARENABENCH_MAX_TENSORS", "10", 1);
     const char *resnet = "suite: g\ngenerate: {kind: resnet, blocks: 1000}\n";
     assert_rejects(resnet, strlen(resnet), "s.yaml:2:11: generate: ",
+                   "parameters 3 x blocks: 3000 tensors or more, above the limit of 10");
+    const char *tr = "suite: g\ngenerate: {kind: transformer, blocks: 1}\n";
+    assert_rejects(tr, strlen(tr), "s.yaml:2:11: generate: ", "parameters 11 x blocks: 11 tensors");
+}
+
+/* The others stop as the tensors are made, at the first one past the limit. */
+Test(limits, generators_without_a_count_stop_at_the_tensor_limit) {
+    setenv("ARENABENCH_MAX_TENSORS", "10", 1);
+    const char *unet = "suite: g\ngenerate: {kind: unet, levels: 6}\n";
+    assert_rejects(unet, strlen(unet), "s.yaml:2:11: generate: ",
                    "more than 10 tensors (the limit ARENABENCH_MAX_TENSORS)");
     ab_params none = {0};
     ab_problem p;
     ab_error err;
-    cr_assert_eq(abh_generate("resnet", &none, NULL, &p, &err), AB_EINPUT);
+    cr_assert_eq(abh_generate("unet", &none, NULL, &p, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "ARENABENCH_MAX_TENSORS") != NULL, "%s", err.msg);
 }
 

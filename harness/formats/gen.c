@@ -113,6 +113,16 @@ static int64_t param(gctx *g, const char *key, int64_t def, int64_t lo, int64_t 
     return v;
 }
 
+/* The tensors a generator's parameters ask for (its count, or a lower bound
+ * of it), checked against the budget before any is made, as n is. */
+static void expect_tensors(gctx *g, int64_t count, const char *from) {
+    if (g->b->st == AB_OK && count > g->b->max_tensors)
+        g->b->st = ab_fail(g->b->err, AB_EINPUT,
+                           "parameters %s: %" PRId64 " tensors or more, above the limit of %" PRId64
+                           " (ARENABENCH_MAX_TENSORS)",
+                           from, count, g->b->max_tensors);
+}
+
 /* A feature-map width drawn for the synthetic kinds: powers of two mixed
  * with odd sizes, as real models have (7, 14, 28, 55, 56, 112, ...). */
 static int64_t rand_hw(gb *b, int64_t base) {
@@ -145,6 +155,7 @@ static void gen_fanout(gctx *g) {
     gb *b = g->b;
     int64_t blocks = param(g, "blocks", 4, 1, 1000000), br = param(g, "branches", 3, 1, 64);
     int64_t depth = param(g, "depth", 2, 1, 64), hw = param(g, "hw", 28, 1, 4096);
+    expect_tensors(g, blocks * (br * depth + 1), "blocks x (branches x depth + 1)");
     char name[64];
     size_t x = net_input(b, hw, 64);
     for (int k = 0; k < blocks && b->st == AB_OK; k++) {
@@ -167,6 +178,7 @@ static void gen_resnet(gctx *g) {
     gb *b = g->b;
     int64_t blocks = param(g, "blocks", 8, 1, 1000000), hw = param(g, "hw", 56, 1, 4096);
     int64_t c = param(g, "channels", 64, 1, 1 << 20);
+    expect_tensors(g, 3 * blocks, "3 x blocks");
     char name[64];
     size_t x = gb_op1(b, "stem", net_input(b, hw * 2, 3), hw, hw, c);
     for (int k = 0; k < blocks && b->st == AB_OK; k++) {
@@ -210,6 +222,7 @@ static void gen_transformer(gctx *g) {
     gb *b = g->b;
     int64_t blocks = param(g, "blocks", 4, 1, 100000), seq = param(g, "seq", 128, 1, 1 << 20);
     int64_t d = param(g, "dim", 256, 1, 1 << 20), heads = param(g, "heads", 4, 1, 1024);
+    expect_tensors(g, 11 * blocks, "11 x blocks");
     char name[64];
     size_t x = gb_out(b, "tokens", 1, seq, d, AB_KIND_INPUT);
     for (int k = 0; k < blocks && b->st == AB_OK; k++) {
