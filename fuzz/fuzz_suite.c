@@ -24,11 +24,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 /* The input budgets (README "Input limits") set low, so an input asking a
  * generator for 885,460 tensors is refused at once, as a user's would be past
  * the default: the fuzzer then spends its time on the reader, not on
- * generating (the tensor budget is what finding 5 of issue 15 added). A
+ * generating (the tensor budget is what finding 5 of issue 15 added); planted
+ * suites of 10-20 thousand tensors took 1-1.6 s each in this instrumented
+ * build, and libFuzzer saved them as slow units on a busy machine. A
  * value already in the environment wins. */
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc, (void)argv;
-    setenv("ARENABENCH_MAX_TENSORS", "20000", 0);
+    setenv("ARENABENCH_MAX_TENSORS", "2000", 0);
     return 0;
 }
 

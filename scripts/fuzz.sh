@@ -69,7 +69,7 @@ for n in "${names[@]}"; do
     log="$dir/$n.log"
     before=$(ls "fuzz/regressions/$n" | wc -l)
     t0=$SECONDS
-    "$dir/fuzz_$n" -max_total_time="$time" -runs="$runs" -timeout=60 -rss_limit_mb=2048 \
+    "$dir/fuzz_$n" -max_total_time="$time" -runs="$runs" -timeout=60 -report_slow_units=30 -rss_limit_mb=2048 \
         -print_final_stats=1 -dict="fuzz/dict/$n.dict" -artifact_prefix="fuzz/regressions/$n/" \
         "$dir/corpus/$n" "fuzz/seeds/$n" >"$log" 2>&1
     rc=$?
