@@ -332,7 +332,6 @@ typedef struct cn {
         int32_t t, r;           /* section, base modulo the aligns' lcm; t = -1: empty */
         int64_t top;            /* the least top above the base */
     } *memo;
-    int64_t stack_work;         /* subset steps spent on (B5) */
 } cn;
 
 /* ---- parameters ------------------------------------------------------------------- */
@@ -897,7 +896,6 @@ static int64_t stack_above(cn *c, int32_t t, int64_t b) {
     if (e->t == t && e->r == r && e->mask == mask) return e->top;
     int64_t dp[1 << CN_STACK_LIVE];
     int64_t top = least_stack(h, a, m, r, dp);
-    c->stack_work += (int64_t)(((size_t)1 << m) * m);
     *e = (struct cn_memo){.mask = mask, .t = t, .r = (int32_t)r, .top = top - r};
     return e->top;
 }
