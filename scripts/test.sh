@@ -54,6 +54,16 @@ else
     echo "test.sh: no clang: the fuzz smoke tests are skipped (fuzz/README.md)"
 fi
 
+# The tests' temporary folders (tests/support.c's abt_tmpdir, about a thousand
+# a run) go into one folder of their own, removed when this script ends, so a
+# run leaves nothing in the caller's TMPDIR. It is searchable by all (755), as
+# /tmp is: munged, started by the Slurm selftest, refuses a socket below a
+# folder that is not.
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/arenabench-test.XXXXXX") || exit 1
+trap 'rm -rf "$scratch"' EXIT
+chmod 755 "$scratch" || exit 1
+export TMPDIR="$scratch"
+
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:allocator_may_return_null=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
