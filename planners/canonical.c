@@ -1137,7 +1137,7 @@ static ab_status greedy_best(const ab_problem *p, int64_t *offsets, int64_t *are
     *arena = -1;
     for (int r = 0; r < 2; r++)
         for (size_t k = 0; k < 3; k++) {
-            ab_status st = abp_greedy(p, orders[k], r ? abp_rule_best_fit : abp_rule_first_fit, tmp, err);
+            ab_status st = abp_greedy(p, orders[k], r ? ABP_FIT_BEST : ABP_FIT_FIRST, tmp, err);
             if (st != AB_OK) {
                 ab_free(tmp);
                 return st;

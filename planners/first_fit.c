@@ -27,7 +27,7 @@ static ab_status first_fit_plan(const ab_problem *p, const ab_params *opt, int64
     ab_status s = abp_order_param(opt, &order, err);
     if (s != AB_OK) return s;
     st->lower_bound = AB_NONE;
-    return abp_greedy(p, order, abp_rule_first_fit, offsets, err);
+    return abp_greedy(p, order, ABP_FIT_FIRST, offsets, err);
 }
 
 static const ab_param_desc first_fit_params[] = {ABP_ORDER_PARAM_ROW, {0}};

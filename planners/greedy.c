@@ -1,7 +1,7 @@
 /*
  * greedy.c — the one-tensor-at-a-time driver of first-fit and best-fit (see
- * greedy.h). Conflicting placed tensors come from the conflict index, so a
- * tensor costs O(log n + k log k) for k conflicts, not a scan of all placed.
+ * greedy.h). The placed tensors a tensor meets are read from the free-space
+ * index (space.h) as the union of their byte ranges, never one by one.
  */
 #include "planners/greedy.h"
 
@@ -10,6 +10,7 @@
 
 #include "core/sort.h"
 #include "planners/conflicts.h"
+#include "planners/space.h"
 
 __extension__ typedef __int128 i128;
 
@@ -81,96 +82,49 @@ static size_t *make_order(const ab_problem *p, abp_order order) {
     return idx;
 }
 
-typedef struct scratch {
-    size_t *hits;
-    size_t hits_cap;
-    abp_busy *busy, *tmp;
-    size_t busy_cap, tmp_cap;
-} scratch;
-
-/* Sorts busy[0..n) by lo. The rules need nothing more: their results do not
- * depend on the order of ranges with equal lo. Short lists take an insertion
- * sort; long ones an LSD radix sort on the bytes of lo that vary (lo >= 0),
- * linear where a comparison sort of the long conflict lists of long-lived
- * tensors dominated the planners' time. tmp holds n entries. */
-static void sort_by_lo(abp_busy *busy, size_t n, abp_busy *tmp) {
-    if (n < 64) {
-        for (size_t i = 1; i < n; i++) {
-            abp_busy b = busy[i];
-            size_t j = i;
-            for (; j > 0 && busy[j - 1].lo > b.lo; j--) busy[j] = busy[j - 1];
-            busy[j] = b;
-        }
-        return;
-    }
-    uint64_t all = 0;
-    for (size_t i = 0; i < n; i++) all |= (uint64_t)busy[i].lo;
-    abp_busy *from = busy, *to = tmp;
-    for (int shift = 0; shift < 64 && (all >> shift) != 0; shift += 8) {
-        size_t count[257] = {0};
-        for (size_t i = 0; i < n; i++) count[(((uint64_t)from[i].lo >> shift) & 0xff) + 1]++;
-        for (int d = 0; d < 256; d++) count[d + 1] += count[d];
-        for (size_t i = 0; i < n; i++) to[count[((uint64_t)from[i].lo >> shift) & 0xff]++] = from[i];
-        abp_busy *t = from;
-        from = to;
-        to = t;
-    }
-    if (from != busy) memcpy(busy, from, n * sizeof *busy);
-}
-
-/* Places tensor i by the rule among its placed conflicts. */
-static ab_status place_one(const ab_problem *p, abp_conflicts *c, size_t i, abp_rule rule,
-                           int64_t *offsets, scratch *s, ab_error *err) {
-    size_t k;
-    ab_status st = abp_conflicts_query(c, i, &s->hits, &s->hits_cap, &k, err);
-    if (st != AB_OK) return st;
-    if (!ab_grow((void **)&s->busy, &s->busy_cap, k + 1, sizeof *s->busy) ||
-        !ab_grow((void **)&s->tmp, &s->tmp_cap, k + 1, sizeof *s->tmp))
-        return ab_fail(err, AB_ENOMEM, "out of memory placing '%s'", p->t[i].name);
-    for (size_t j = 0; j < k; j++) {
-        size_t h = s->hits[j];
-        s->busy[j] = (abp_busy){offsets[h], offsets[h] + p->t[h].size, h};
-    }
-    sort_by_lo(s->busy, k, s->tmp);
-    int64_t off;
-    if (!rule(s->busy, k, p->t[i].size, p->t[i].align, &off))
-        return ab_fail(err, AB_EINPUT, "placing '%s': the arena overflows 64 bits", p->t[i].name);
-    offsets[i] = off;
-    return abp_conflicts_place(c, i, err);
-}
-
-/* Places the tensors with fixed offsets where they must go. */
-static ab_status place_fixed(const ab_problem *p, abp_conflicts *c, int64_t *offsets,
-                             ab_error *err) {
-    for (size_t i = 0; i < p->n; i++) {
-        if (p->t[i].offset == AB_NONE) continue;
-        int64_t hi;
-        if (ab_add_ovf(p->t[i].offset, p->t[i].size, &hi))
-            return ab_fail(err, AB_EINPUT, "'%s': fixed offset + size overflows 64 bits",
-                           p->t[i].name);
-        offsets[i] = p->t[i].offset;
-        ab_status st = abp_conflicts_place(c, i, err);
-        if (st != AB_OK) return st;
-    }
+/* A fixed tensor's offset, checked: offset + size must fit in int64. */
+static ab_status fixed_offset(const ab_problem *p, size_t i, int64_t *offset, ab_error *err) {
+    int64_t hi;
+    if (ab_add_ovf(p->t[i].offset, p->t[i].size, &hi))
+        return ab_fail(err, AB_EINPUT, "'%s': fixed offset + size overflows 64 bits", p->t[i].name);
+    *offset = p->t[i].offset;
     return AB_OK;
 }
 
-/* The general path: any order; each tensor's placed conflicts come from the
- * conflict index and are sorted by offset. */
-static ab_status greedy_indexed(const ab_problem *p, const size_t *idx, abp_rule rule,
-                                int64_t *offsets, ab_error *err) {
-    abp_conflicts *c = NULL;
-    scratch s = {0};
-    ab_status st = abp_conflicts_new(p, &c, err);
-    if (st == AB_OK) st = place_fixed(p, c, offsets, err);
-    for (size_t r = 0; st == AB_OK && r < p->n; r++)
-        if (p->t[idx[r]].offset == AB_NONE) st = place_one(p, c, idx[r], rule, offsets, &s, err);
-    abp_conflicts_free(c);
-    ab_free(s.hits);
-    ab_free(s.busy);
-    ab_free(s.tmp);
+/* Orders size and area: places every free tensor in the order idx by the
+ * rule, after the fixed ones, through the free-space index (space.h), which
+ * reads the placed tensors a tensor meets as a few unions, one per level of
+ * a tree over time, instead of gathering and sorting them one by one (a
+ * short tensor beside thousands of long-lived ones cost thousands of
+ * steps). Program order keeps its sweep below: there the placed tensors a
+ * tensor meets are the live set, already kept sorted. */
+static ab_status greedy_place(const ab_problem *p, const size_t *idx, abp_fit fit,
+                              int64_t *offsets, ab_error *err) {
+    abp_space *s = NULL;
+    ab_status st = abp_space_new(p, &s, err);
+    for (size_t i = 0; st == AB_OK && i < p->n; i++) {
+        if (p->t[i].offset == AB_NONE) continue;
+        st = fixed_offset(p, i, &offsets[i], err);
+        if (st == AB_OK) st = abp_space_place(s, i, offsets[i], err);
+    }
+    for (size_t r = 0; st == AB_OK && r < p->n; r++) {
+        size_t i = idx[r];
+        if (p->t[i].offset != AB_NONE) continue;
+        if (fit == ABP_FIT_BEST) st = abp_space_best_fit(s, i, &offsets[i], err);
+        else if (!abp_space_first_fit(s, i, p->t[i].size, p->t[i].align, &offsets[i]))
+            st = ab_fail(err, AB_EINPUT, "placing '%s': the arena overflows 64 bits", p->t[i].name);
+        if (st == AB_OK) st = abp_space_place(s, i, offsets[i], err);
+    }
+    abp_space_free(s);
     return st;
 }
+
+typedef struct scratch {
+    size_t *hits;
+    size_t hits_cap;
+    abp_busy *busy;
+    size_t busy_cap;
+} scratch;
 
 /* ---- program order: a sweep over instructions ---------------------------------
  * In order=start the placed tensors that conflict with tensor i are exactly
@@ -284,7 +238,11 @@ static ab_status greedy_sweep(const ab_problem *p, const size_t *idx, abp_rule r
     bool *live = ab_calloc(p->n + 1, sizeof *live);
     ab_status st = L.heap && live ? AB_OK : ab_fail(err, AB_ENOMEM, "out of memory planning");
     if (st == AB_OK && any_fixed) st = abp_conflicts_new(p, &c, err);
-    if (st == AB_OK && any_fixed) st = place_fixed(p, c, offsets, err);
+    for (size_t i = 0; st == AB_OK && any_fixed && i < p->n; i++) {
+        if (p->t[i].offset == AB_NONE) continue;
+        st = fixed_offset(p, i, &offsets[i], err);
+        if (st == AB_OK) st = abp_conflicts_place(c, i, err);
+    }
     for (size_t r = 0; st == AB_OK && r < p->n; r++) {
         size_t i = idx[r];
         live_evict(&L, offsets, p->t[i].start);
@@ -306,19 +264,21 @@ static ab_status greedy_sweep(const ab_problem *p, const size_t *idx, abp_rule r
     abp_conflicts_free(c);
     ab_free(s.hits);
     ab_free(s.busy);
-    ab_free(s.tmp);
     ab_free(L.v);
     ab_free(L.heap);
     ab_free(live);
     return st;
 }
 
-ab_status abp_greedy(const ab_problem *p, abp_order order, abp_rule rule, int64_t *offsets,
+ab_status abp_greedy(const ab_problem *p, abp_order order, abp_fit fit, int64_t *offsets,
                      ab_error *err) {
     size_t *idx = make_order(p, order);
     if (idx == NULL) return ab_fail(err, AB_ENOMEM, "out of memory ordering tensors");
-    ab_status st = order == ABP_ORDER_START ? greedy_sweep(p, idx, rule, offsets, err)
-                                            : greedy_indexed(p, idx, rule, offsets, err);
+    ab_status st = order == ABP_ORDER_START
+                       ? greedy_sweep(p, idx, fit == ABP_FIT_FIRST ? abp_rule_first_fit
+                                                                   : abp_rule_best_fit,
+                                      offsets, err)
+                       : greedy_place(p, idx, fit, offsets, err);
     ab_free(idx);
     return st;
 }

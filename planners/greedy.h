@@ -39,9 +39,13 @@ typedef enum abp_order { ABP_ORDER_START, ABP_ORDER_SIZE, ABP_ORDER_AREA } abp_o
 /* Reads `order` from opt (default start). */
 ab_status abp_order_param(const ab_params *opt, abp_order *order, ab_error *err);
 
-/* Places every tensor of p in the given order with the rule, fixed offsets
+/* The rules abp_greedy applies: abp_rule_first_fit's and abp_rule_best_fit's,
+ * computed on the free-space index (space.h) with the same results. */
+typedef enum abp_fit { ABP_FIT_FIRST, ABP_FIT_BEST } abp_fit;
+
+/* Places every tensor of p in the given order by the rule, fixed offsets
  * first; writes offsets[0 .. p->n). */
-ab_status abp_greedy(const ab_problem *p, abp_order order, abp_rule rule, int64_t *offsets,
+ab_status abp_greedy(const ab_problem *p, abp_order order, abp_fit fit, int64_t *offsets,
                      ab_error *err);
 
 /* The parameter rows both greedy planners take. */

@@ -3,7 +3,9 @@
  * conflict indexes) give exactly the offsets of the plain O(n^2) greedy
  * written here: for each tensor in the order, every placed conflict found by
  * a scan of all placed tensors, sorted by offset, handed to the unchanged
- * placement rule. It pins the results any faster path (issue 14) must keep.
+ * placement rule. It pins the results any faster path (issue 14) must keep:
+ * the sweep of program order and the free-space index (space.h) of the
+ * orders size and area.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -192,4 +194,40 @@ Test(greedy_scale, one_clique_matches) {
     }
     compare_all(&p, "clique");
     ab_problem_free(&p);
+}
+
+/* Sizes that share no factor and reach 50,000 bytes, alignments up to 4096,
+ * and fixed tensors low in the arena, some overlapping each other: the
+ * unions of the free-space index merge touching and overlapping ranges and
+ * step over gaps that alignments make too small. */
+static void coprime_problem(ab_problem *p, uint64_t seed, size_t n) {
+    uint64_t s = seed;
+    ab_problem_init(p);
+    int64_t span = (int64_t)(n / 3 + 1);
+    static const int64_t aligns[] = {1, 1, 8, 64, 512, 4096};
+    for (size_t i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "u%zu", i);
+        uint64_t r = rng_next(&s);
+        int64_t start = (int64_t)(r % (uint64_t)span);
+        int64_t len = (r >> 32) % 4 ? (int64_t)((r >> 40) % 3) : (int64_t)((r >> 40) % (uint64_t)span);
+        int64_t size = 1 + (int64_t)(rng_next(&s) % 50000);
+        ab_tensor t = {.name = name, .size = size, .logical_bits = size * 8, .start = start,
+                       .end = start + len, .align = aligns[rng_next(&s) % 6], .offset = AB_NONE};
+        if (rng_next(&s) % 11 == 0) t.offset = (int64_t)(rng_next(&s) % 200000);
+        cr_assert_eq(ab_problem_add(p, &t, NULL), AB_OK);
+    }
+}
+
+Test(greedy_scale, coprime_sizes_large_aligns_and_low_fixed_tensors_match) {
+    int cases = abt_cases(200, 2000);
+    for (int c = 0; c < cases; c++) {
+        ab_problem p;
+        uint64_t seed = 5000 + (uint64_t)c;
+        coprime_problem(&p, seed, 2 + (size_t)(seed * 104729 % 120));
+        char what[64];
+        snprintf(what, sizeof what, "coprime seed %llu", (unsigned long long)seed);
+        compare_all(&p, what);
+        ab_problem_free(&p);
+    }
 }

@@ -286,7 +286,7 @@ static ab_status heuristic(mzn *z, ab_error *err) {
     static const abp_order orders[] = {ABP_ORDER_START, ABP_ORDER_SIZE, ABP_ORDER_AREA};
     ab_status st = AB_OK;
     for (size_t k = 0; !z->stacked && st == AB_OK && k < sizeof orders / sizeof orders[0]; k++) {
-        st = abp_greedy(q, orders[k], abp_rule_best_fit, tmp, err);
+        st = abp_greedy(q, orders[k], ABP_FIT_BEST, tmp, err);
         int64_t a = st == AB_OK ? arena_of(q, tmp) : INT64_MAX;
         if (st == AB_OK && a < z->heur_arena) {
             z->heur_arena = a;

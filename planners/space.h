@@ -1,0 +1,45 @@
+/*
+ * space.h — the free space left by placed tensors, for the greedy planners:
+ * "the lowest aligned offset where a tensor fits beside every placed tensor
+ * it conflicts with" and "the smallest free gap among them that holds it",
+ * answered without gathering those tensors one by one.
+ *
+ * A placed tensor is a rectangle: its live range across (time), its bytes
+ * [offset, offset + size) up. The two greedy rules (first-fit, best-fit in
+ * greedy.h) depend only on the union of the byte ranges of the placed
+ * tensors that conflict with the next one (its PROJECTION): first-fit takes
+ * the lowest aligned offset whose window misses the union, best-fit the
+ * smallest maximal free interval of the union below its top that holds the
+ * tensor at an aligned offset (ties: the lowest), else the top, aligned. So
+ * any structure that yields that union exactly yields the same offsets as
+ * the rules run on the sorted conflict list. This one keeps it as a few
+ * unions of intervals, one or two per level of a tree over time, so a short
+ * tensor beside 4,000 long-lived ones no longer gathers and sorts 4,000.
+ *
+ * See space.c's opening comment for the structure and why it is exact.
+ */
+#ifndef AB_SPACE_H
+#define AB_SPACE_H
+
+#include "core/problem.h"
+
+typedef struct abp_space abp_space;
+
+/* Builds an empty index over the tensors of p (nothing placed). *out is owned
+ * by the caller (abp_space_free). p must outlive the index. */
+ab_status abp_space_new(const ab_problem *p, abp_space **out, ab_error *err);
+void abp_space_free(abp_space *s);
+
+/* Records tensor i as placed at offset. AB_ENOMEM on failure. */
+ab_status abp_space_place(abp_space *s, size_t i, int64_t offset, ab_error *err);
+
+/* The lowest offset, a multiple of align, where size bytes of tensor i miss
+ * every placed tensor conflicting with i. False when it would overflow int64. */
+bool abp_space_first_fit(abp_space *s, size_t i, int64_t size, int64_t align, int64_t *offset);
+
+/* The offset abp_rule_best_fit gives tensor i (its size and align) among
+ * the placed tensors conflicting with i: the rule run on the intervals of
+ * the unions, sorted. AB_EINPUT when it would overflow int64, AB_ENOMEM. */
+ab_status abp_space_best_fit(abp_space *s, size_t i, int64_t *offset, ab_error *err);
+
+#endif
