@@ -189,6 +189,12 @@ const char *ab_term(const char *s) {
     return b->oom || b->s == NULL ? "(name not shown: out of memory)" : b->s;
 }
 
+void ab_vline(char *line, size_t cap, const char *fmt, va_list ap) {
+    vsnprintf(line, cap, fmt, ap);
+    for (char *p = line; cap > 0 && *p; p++)
+        if (*p == '\n' || *p == '\r') *p = ' ';
+}
+
 void ab_buf_free(ab_buf *b) {
     if (b == NULL) return;
     ab_free(b->s);

@@ -8,6 +8,8 @@
 
 #include "core/ab.h"
 
+#include <stdarg.h>
+
 typedef struct ab_buf {
     char *s;      /* NUL-terminated text, owned; NULL while empty */
     size_t n;     /* length, without the NUL */
@@ -41,6 +43,11 @@ void ab_buf_term(ab_buf *b, const char *s);
  * ASCII, else a copy in one of 8 static slots reused in turn (so up to 8 in
  * one printf). Not thread-safe. */
 const char *ab_term(const char *s);
+/* Formats fmt with ap into line (cap bytes; cut when longer, as vsnprintf
+ * cuts) and turns every line break (LF, CR) into a space: one line of text,
+ * for the line-per-problem output of check-db. */
+void ab_vline(char *line, size_t cap, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 /* The length of the valid UTF-8 sequence at s (n bytes left), or 0 when the
  * bytes are not one (overlong forms, surrogates and code points past
  * U+10FFFF are not). */

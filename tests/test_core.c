@@ -5,6 +5,7 @@
  * byte sizes.
  */
 #include <criterion/criterion.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -557,4 +558,19 @@ Test(core, writes_a_file_whole_through_a_temporary) {
     cr_assert(strstr(err.msg, "cannot open for writing") != NULL, "%s", err.msg);
     ab_buf_free(&b);
     free(dir);
+}
+
+static void vline_into(char *line, size_t cap, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    ab_vline(line, cap, fmt, ap);
+    va_end(ap);
+}
+
+Test(vline, formats_one_line_and_cuts_at_the_capacity) {
+    char line[16];
+    vline_into(line, sizeof line, "%s: %d", "a\nb\r\nc", 7);
+    cr_assert_str_eq(line, "a b  c: 7");
+    vline_into(line, sizeof line, "%s", "0123456789\n0123456789");
+    cr_assert_str_eq(line, "0123456789 0123");
 }

@@ -23,6 +23,7 @@
 #include "harness/cli/import.h"
 #include "harness/formats/suite.h"
 #include "harness/formats/tflite.h"
+#include "harness/formats/tflite_offline.h"
 #include "oracle/bounds.h"
 #include "tests/support.h"
 
@@ -189,6 +190,8 @@ typedef struct mspec {
     } codes[8];
     int nbuf;
     int buflen[8];        /* -1: no data field */
+    uint64_t bufoff[8];   /* > 0: Buffer.offset (data kept outside the flatbuffer, size 0) */
+    int model_extra;      /* > 0: a Model field of this id, a reference to a string */
     int nt;
     tspec t[32];
     int nops;
@@ -245,8 +248,10 @@ static size_t build(const mspec *s, fbb *f) {
     int ops = fbb_new(f);
     fbb_ref(f, model);
     fbb_byte(f, 'T'), fbb_byte(f, 'F'), fbb_byte(f, 'L'), fbb_byte(f, '3');
-    fbb_table(f, model, (fld[]){F32(0, s->version), FREF(1, codes), FREF(2, sgs), FREF(4, bufs)},
-              4);
+    int extra = fbb_new(f);
+    fbb_table(f, model, (fld[]){F32(0, s->version), FREF(1, codes), FREF(2, sgs), FREF(4, bufs),
+                                FREF(s->model_extra, extra)},
+              s->model_extra > 0 ? 5 : 4);
 
     int code[8];
     for (int i = 0; i < s->ncodes; i++) code[i] = fbb_new(f);
@@ -297,10 +302,14 @@ static size_t build(const mspec *s, fbb *f) {
     for (int i = 0; i < s->nbuf; i++) bb[i] = fbb_new(f);
     fbb_vec_ref(f, bufs, bb, s->nbuf);
     for (int i = 0; i < s->nbuf; i++) {
-        int data = fbb_new(f);
-        fbb_table(f, bb[i], (fld[]){FREF(0, data)}, s->buflen[i] < 0 ? 0 : 1);
+        int data = fbb_new(f), nf = 0;
+        fld fs[2];
+        if (s->buflen[i] >= 0) fs[nf++] = FREF(0, data);
+        if (s->bufoff[i] > 0) fs[nf++] = F64(1, s->bufoff[i]);
+        fbb_table(f, bb[i], fs, nf);
         if (s->buflen[i] >= 0) fbb_vec_u8(f, data, s->buflen[i]);
     }
+    if (s->model_extra > 0) fbb_str(f, extra, "an extra field");
     return fbb_finish(f);
 }
 
@@ -855,6 +864,98 @@ Test(tflite, each_failed_allocation_is_reported) {
         abh_tflite_model_free(&m);
         ab_problem_free(&p);
     }
+}
+
+/* ---- what the offline-plan writer reads beyond the importer --------------------------
+ * tflite_offline.c re-points every field of the Model and every buffer, so it
+ * checks fields the importer never reads; its refusals are pinned here. */
+
+static uint32_t le32(const uint8_t *b, size_t p) {
+    return (uint32_t)b[p] | (uint32_t)b[p + 1] << 8 | (uint32_t)b[p + 2] << 16 |
+           (uint32_t)b[p + 3] << 24;
+}
+
+/* Where the Model's vtable slot for field id is, and the field itself (0: absent). */
+static size_t model_slot(const uint8_t *b, int id, size_t *field) {
+    size_t model = le32(b, 0), vt = model - le32(b, model), slot = vt + 4 + 2 * (size_t)id;
+    unsigned off = (unsigned)b[slot] | (unsigned)b[slot + 1] << 8;
+    *field = off ? model + off : 0;
+    return slot;
+}
+
+/* Writes an offline plan (all offsets 0) into the len bytes at b, which import;
+ * returns the status, err and the copy in out (the caller frees it). */
+static ab_status offline_copy(const uint8_t *b, size_t len, ab_buf *out, ab_error *err) {
+    abh_tflite_model m;
+    cr_assert_eq(abh_tflite_parse("o.tflite", b, len, &m, err), AB_OK, "%s", err->msg);
+    size_t n = m.ntensors;
+    abh_tflite_model_free(&m);
+    int32_t offsets[32] = {0};
+    cr_assert_leq(n, 32);
+    return abh_tflite_offline_write("o.tflite", b, len, offsets, n, out, err);
+}
+
+static void offline_fails(const uint8_t *b, size_t len, const char *want) {
+    ab_buf out = {0};
+    ab_error err = {0};
+    ab_status st = offline_copy(b, len, &out, &err);
+    cr_assert_eq(st, AB_EINPUT, "status %d: %s", st, err.msg);
+    cr_assert_str_eq(err.msg, want);
+    cr_assert_eq(out.n, 0, "a refused copy appends nothing");
+    ab_buf_free(&out);
+}
+
+Test(tflite, offline_writer_keeps_model_fields_the_importer_does_not_read) {
+    mspec s = tiny();
+    s.model_extra = 3; /* description */
+    size_t len = build(&s, &F);
+    ab_buf out = {0};
+    ab_error err = {0};
+    cr_assert_eq(offline_copy(F.b, len, &out, &err), AB_OK, "%s", err.msg);
+    size_t field, slot = model_slot((const uint8_t *)out.s, 3, &field);
+    cr_assert_neq(field, 0, "the copy's Model lost its description (slot at byte %zu)", slot);
+    size_t to = field + le32((const uint8_t *)out.s, field);
+    cr_assert_lt(to + 4 + 14, out.n);
+    cr_assert_eq(le32((const uint8_t *)out.s, to), 14);
+    cr_assert(memcmp(out.s + to + 4, "an extra field", 14) == 0, "the description moved wrong");
+    ab_buf_free(&out);
+}
+
+Test(tflite, offline_writer_refusals_name_the_byte) {
+    mspec s = tiny();
+    s.model_extra = 9; /* not in the schema: its type is unknown */
+    size_t len = build(&s, &F), field;
+    model_slot(F.b, 9, &field);
+    char want[512];
+    snprintf(want, sizeof want, "o.tflite: byte %zu: the model has field 9, which the schema "
+             "this writer knows (fields 0-7) has not; it cannot be rewritten safely", field);
+    offline_fails(F.b, len, want);
+
+    s = tiny();
+    s.bufoff[2] = 4096; /* size 0: the importer accepts it */
+    len = build(&s, &F);
+    ab_error err = {0};
+    ab_buf out = {0};
+    cr_assert_eq(offline_copy(F.b, len, &out, &err), AB_EINPUT, "%s", err.msg);
+    cr_assert_eq(out.n, 0);
+    cr_assert(strstr(err.msg, ": buffer 2 is stored outside the flatbuffer (at byte 4096); such "
+                     "models (over 2 GB) cannot be rewritten") != NULL, "%s", err.msg);
+    cr_assert(strncmp(err.msg, "o.tflite: byte ", 15) == 0, "%s", err.msg);
+
+    s = tiny();
+    s.model_extra = 3;
+    len = build(&s, &F);
+    size_t slot = model_slot(F.b, 3, &field);
+    F.b[slot] = 0xF0; /* the description's offset now lies past the Model table */
+    snprintf(want, sizeof want, "o.tflite: byte %zu: field 3 of the model lies outside it", slot);
+    offline_fails(F.b, len, want);
+
+    len = build(&s, &F);
+    model_slot(F.b, 3, &field);
+    F.b[field + 3] = 0x7F; /* the description's reference points past the end */
+    snprintf(want, sizeof want, "o.tflite: byte %zu: a field of the model points past the end "
+             "of the file", field);
+    offline_fails(F.b, len, want);
 }
 
 /* The fuzzer's seed fuzz/seeds/tflite/tiny.tflite is the tiny model (run with

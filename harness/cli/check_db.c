@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/problem.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/fail.h"
@@ -40,10 +41,8 @@ __attribute__((format(printf, 2, 3))) static void sayf(found *f, const char *fmt
     char line[2048];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    ab_vline(line, sizeof line, fmt, ap);
     va_end(ap);
-    for (char *p = line; *p; p++)
-        if (*p == '\n' || *p == '\r') *p = ' ';
     say(f, line);
 }
 

@@ -2,14 +2,14 @@
  * tflite.c — the TFLite importer (tflite.h documents the format read and the
  * rules of the conversion).
  *
- *   1. rd_*, tbl_*, vec_*: a bounds-checked flatbuffer reader. Every read
- *      checks its bytes against the file size first and reads them byte by
- *      byte (no unaligned loads); every failure names the byte offset.
+ *   1. rd: the file, read through flatbuf.h's bounds-checked flatbuffer
+ *      reader (every failure names the byte offset), and the copy budgets.
  *   2. parse: the model's operator codes and buffers, then subgraph 0: its
  *      tensors, inputs, outputs and operators, into an abh_tflite_model.
  *   3. convert: live ranges, constant-derived tensors, sizes and the problem.
  */
 #include "harness/formats/tflite.h"
+#include "harness/formats/flatbuf.h"
 #include "harness/formats/formats.h"
 
 #include "core/buf.h"
@@ -28,189 +28,24 @@
         if (st_ != AB_OK) return st_;                                                              \
     } while (0)
 
-#define WHAT_MAX 96 /* a description of a table for messages */
+#define WHAT_MAX ABH_FB_WHAT_MAX /* a description of a table for messages */
 
 /* ==== 1. the flatbuffer reader ================================================== */
 
+/* The file and its copy budgets: a flatbuffer may share one vector or string
+ * among many tables, so what is copied out is bounded by the file's size. */
 typedef struct rd {
-    const uint8_t *b;
-    size_t len;
-    const char *file;
-    ab_error *err;
+    abh_fb fb;
     uint64_t ints_left;  /* integers that may still be copied out (shapes, operator lists) */
     uint64_t bytes_left; /* name bytes that may still be copied out */
 } rd;
 
-/* "FILE: byte AT: message"; returns AB_EINPUT. */
-__attribute__((format(printf, 3, 4))) static ab_status rd_fail(rd *r, uint64_t at,
-                                                               const char *fmt, ...) {
-    char msg[AB_ERROR_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return ab_fail(r->err, AB_EINPUT, "%s: byte %" PRIu64 ": %s", r->file, at, msg);
-}
-
-/* true when the n bytes at pos lie inside the file. */
-static bool has(const rd *r, uint64_t pos, uint64_t n) {
-    return pos <= r->len && n <= r->len - pos;
-}
-
-static uint16_t u16at(const rd *r, uint64_t p) {
-    return (uint16_t)((unsigned)r->b[p] | (unsigned)r->b[p + 1] << 8);
-}
-
-static uint32_t u32at(const rd *r, uint64_t p) {
-    return (uint32_t)r->b[p] | (uint32_t)r->b[p + 1] << 8 | (uint32_t)r->b[p + 2] << 16 |
-           (uint32_t)r->b[p + 3] << 24;
-}
-
-static uint64_t u64at(const rd *r, uint64_t p) {
-    return (uint64_t)u32at(r, p) | (uint64_t)u32at(r, p + 4) << 32;
-}
-
-/* A table: its position, its vtable and their sizes, and what it is. */
-typedef struct tbl {
-    uint64_t pos, vt;
-    unsigned vtlen, tlen;
-    char what[WHAT_MAX];
-} tbl;
-
-/* Opens the table at pos: checks its soffset, its vtable and its size. */
-static ab_status tbl_open(rd *r, uint64_t pos, const char *what, tbl *t) {
-    snprintf(t->what, sizeof t->what, "%s", what);
-    t->pos = pos;
-    if (!has(r, pos, 4))
-        return rd_fail(r, pos, "table of %s runs past the end of the file (length %zu)", what,
-                       r->len);
-    int64_t vt = (int64_t)pos - (int64_t)(int32_t)u32at(r, pos);
-    if (vt < 0 || !has(r, (uint64_t)vt, 4))
-        return rd_fail(r, pos, "the vtable of %s (at byte %" PRId64 ") lies outside the file "
-                       "(length %zu)", what, vt, r->len);
-    t->vt = (uint64_t)vt;
-    t->vtlen = u16at(r, t->vt);
-    t->tlen = u16at(r, t->vt + 2);
-    if (t->vtlen < 4 || t->vtlen % 2 != 0)
-        return rd_fail(r, t->vt, "the vtable of %s has a bad size (%u bytes)", what, t->vtlen);
-    if (!has(r, t->vt, t->vtlen))
-        return rd_fail(r, t->vt, "the vtable of %s (%u bytes) runs past the end of the file "
-                       "(length %zu)", what, t->vtlen, r->len);
-    if (t->tlen < 4 || !has(r, pos, t->tlen))
-        return rd_fail(r, pos, "table of %s (%u bytes) runs past the end of the file "
-                       "(length %zu)", what, t->tlen, r->len);
-    return AB_OK;
-}
-
-/* The position of field id (of size bytes) in table t, or 0 when absent. */
-static ab_status tbl_field(rd *r, const tbl *t, int id, unsigned size, const char *name,
-                           uint64_t *at) {
-    unsigned slot = 4 + 2 * (unsigned)id;
-    *at = 0;
-    if (slot + 2 > t->vtlen) return AB_OK;
-    unsigned off = u16at(r, t->vt + slot);
-    if (off == 0) return AB_OK;
-    if (off < 4 || off + size > t->tlen)
-        return rd_fail(r, t->vt + slot, "field %s of %s lies outside its table (offset %u, "
-                       "%u bytes, table of %u bytes)", name, t->what, off, size, t->tlen);
-    *at = t->pos + off;
-    return AB_OK;
-}
-
-static ab_status get_u8(rd *r, const tbl *t, int id, const char *name, uint8_t def,
-                        uint8_t *out) {
-    uint64_t at;
-    TRY(tbl_field(r, t, id, 1, name, &at));
-    *out = at ? r->b[at] : def;
-    return AB_OK;
-}
-
-static ab_status get_u32(rd *r, const tbl *t, int id, const char *name, uint32_t def,
-                         uint32_t *out) {
-    uint64_t at;
-    TRY(tbl_field(r, t, id, 4, name, &at));
-    *out = at ? u32at(r, at) : def;
-    return AB_OK;
-}
-
-static ab_status get_u64(rd *r, const tbl *t, int id, const char *name, uint64_t *out) {
-    uint64_t at;
-    TRY(tbl_field(r, t, id, 8, name, &at));
-    *out = at ? u64at(r, at) : 0;
-    return AB_OK;
-}
-
-/* The target of reference field id (a table, vector or string), or 0 when
- * the field is absent. The target's first 4 bytes are checked. */
-static ab_status get_ref(rd *r, const tbl *t, int id, const char *name, uint64_t *target) {
-    uint64_t at;
-    *target = 0;
-    TRY(tbl_field(r, t, id, 4, name, &at));
-    if (at == 0) return AB_OK;
-    uint64_t to = at + u32at(r, at);
-    if (!has(r, to, 4))
-        return rd_fail(r, at, "%s of %s points past the end of the file (to byte %" PRIu64
-                       ", length %zu)", name, t->what, to, r->len);
-    *target = to;
-    return AB_OK;
-}
-
-/* A vector: n elements of elem bytes from byte data. */
-typedef struct vec {
-    uint64_t pos, data;
-    uint32_t n;
-} vec;
-
-/* Opens the vector at pos and checks that all its elements lie in the file. */
-static ab_status vec_open(rd *r, uint64_t pos, unsigned elem, const char *what, vec *v) {
-    if (!has(r, pos, 4))
-        return rd_fail(r, pos, "vector of %s runs past the end of the file (length %zu)", what,
-                       r->len);
-    v->pos = pos;
-    v->data = pos + 4;
-    v->n = u32at(r, pos);
-    if (!has(r, v->data, (uint64_t)v->n * elem))
-        return rd_fail(r, pos, "vector of %s (%" PRIu32 " entries of %u bytes) runs past the end "
-                       "of the file (length %zu)", what, v->n, elem, r->len);
-    return AB_OK;
-}
-
-/* Vector field id of t; an absent field gives an empty vector. */
-static ab_status get_vec(rd *r, const tbl *t, int id, unsigned elem, const char *what, vec *v) {
-    uint64_t to;
-    memset(v, 0, sizeof *v);
-    TRY(get_ref(r, t, id, what, &to));
-    return to ? vec_open(r, to, elem, what, v) : AB_OK;
-}
-
-/* Opens table k of a vector of tables. */
-static ab_status vec_table(rd *r, const vec *v, uint32_t k, const char *what, tbl *t) {
-    uint64_t at = v->data + 4 * (uint64_t)k;
-    return tbl_open(r, at + u32at(r, at), what, t);
-}
-
-/* String field id of t: *s and *n (NULL and 0 when absent). The NUL after the
- * bytes must be in the file. */
-static ab_status get_string(rd *r, const tbl *t, int id, const char *what, const uint8_t **s,
-                            uint32_t *n) {
-    vec v;
-    *s = NULL;
-    *n = 0;
-    TRY(get_vec(r, t, id, 1, what, &v));
-    if (v.pos == 0) return AB_OK;
-    if (!has(r, v.data, (uint64_t)v.n + 1))
-        return rd_fail(r, v.pos, "string %s (%" PRIu32 " bytes and a NUL) runs past the end of "
-                       "the file (length %zu)", what, v.n, r->len);
-    *s = r->b + v.data;
-    *n = v.n;
-    return AB_OK;
-}
-
 /* Takes n integers from the copy budget, or fails at byte at. */
 static ab_status spend_ints(rd *r, uint64_t at, uint64_t n, const char *what) {
     if (n > r->ints_left)
-        return rd_fail(r, at, "%s: more integers than a file of %zu bytes can hold (the file "
-                       "shares its vectors more than a model does)", what, r->len);
+        return abh_fb_fail(&r->fb, at, "%s: more integers than a file of %zu bytes can hold "
+                           "(the file shares its vectors more than a model does)", what,
+                           r->fb.len);
     r->ints_left -= n;
     return AB_OK;
 }
@@ -282,21 +117,22 @@ typedef struct parse_ctx {
     size_t nio, capio; /* entries used and allocated in m->io */
 } parse_ctx;
 
-static ab_status parse_opcodes(parse_ctx *c, const tbl *model) {
-    vec v;
-    TRY(get_vec(&c->r, model, 1, 4, "operator codes", &v));
+static ab_status parse_opcodes(parse_ctx *c, const abh_fb_table *model) {
+    abh_fb_vec v;
+    TRY(abh_fb_get_vec(&c->r.fb, model, 1, 4, "operator codes", &v));
     c->m->nopcodes = v.n;
     c->codes = ab_alloc_array(v.n ? v.n : 1, sizeof *c->codes);
-    if (c->codes == NULL) return ab_fail(c->r.err, AB_ENOMEM, "out of memory reading operator codes");
+    if (c->codes == NULL)
+        return ab_fail(c->r.fb.err, AB_ENOMEM, "out of memory reading operator codes");
     for (uint32_t k = 0; k < v.n; k++) {
         char what[WHAT_MAX];
-        tbl t;
+        abh_fb_table t;
         uint8_t dep;
         uint32_t code;
         snprintf(what, sizeof what, "operator code %" PRIu32, k);
-        TRY(vec_table(&c->r, &v, k, what, &t));
-        TRY(get_u8(&c->r, &t, 0, "deprecated_builtin_code", 0, &dep));
-        TRY(get_u32(&c->r, &t, 3, "builtin_code", 0, &code));
+        TRY(abh_fb_vec_table(&c->r.fb, &v, k, what, &t));
+        TRY(abh_fb_get_u8(&c->r.fb, &t, 0, "deprecated_builtin_code", 0, &dep));
+        TRY(abh_fb_get_u32(&c->r.fb, &t, 3, "builtin_code", 0, &code));
         /* TFLite takes the larger of the two (the byte field is signed). */
         int32_t a = (int8_t)dep, b = (int32_t)code;
         c->codes[k] = a > b ? a : b;
@@ -304,29 +140,30 @@ static ab_status parse_opcodes(parse_ctx *c, const tbl *model) {
     return AB_OK;
 }
 
-static ab_status parse_buffers(parse_ctx *c, const tbl *model) {
-    vec v;
-    TRY(get_vec(&c->r, model, 4, 4, "buffers", &v));
+static ab_status parse_buffers(parse_ctx *c, const abh_fb_table *model) {
+    abh_fb_vec v;
+    TRY(abh_fb_get_vec(&c->r.fb, model, 4, 4, "buffers", &v));
     c->m->nbuffers = v.n;
     c->buf_full = ab_calloc(v.n ? v.n : 1, sizeof *c->buf_full);
-    if (c->buf_full == NULL) return ab_fail(c->r.err, AB_ENOMEM, "out of memory reading buffers");
+    if (c->buf_full == NULL)
+        return ab_fail(c->r.fb.err, AB_ENOMEM, "out of memory reading buffers");
     for (uint32_t k = 0; k < v.n; k++) {
         char what[WHAT_MAX];
-        tbl t;
-        vec data;
+        abh_fb_table t;
+        abh_fb_vec data;
         uint64_t off, size, at;
         snprintf(what, sizeof what, "buffer %" PRIu32, k);
-        TRY(vec_table(&c->r, &v, k, what, &t));
-        TRY(get_vec(&c->r, &t, 0, 1, what, &data));
-        TRY(get_u64(&c->r, &t, 1, "offset", &off));
-        TRY(get_u64(&c->r, &t, 2, "size", &size));
+        TRY(abh_fb_vec_table(&c->r.fb, &v, k, what, &t));
+        TRY(abh_fb_get_vec(&c->r.fb, &t, 0, 1, what, &data));
+        TRY(abh_fb_get_u64(&c->r.fb, &t, 1, "offset", &off));
+        TRY(abh_fb_get_u64(&c->r.fb, &t, 2, "size", &size));
         c->buf_full[k] = data.n > 0;
         if (off > 1 && size > 0) { /* data outside the flatbuffer, later in the file */
-            TRY(tbl_field(&c->r, &t, 1, 8, "offset", &at));
-            if (!has(&c->r, off, size))
-                return rd_fail(&c->r, at, "%s: its %" PRIu64 " bytes at byte %" PRIu64
-                               " run past the end of the file (length %zu)", what, size, off,
-                               c->r.len);
+            TRY(abh_fb_field(&c->r.fb, &t, 1, 8, "offset", &at));
+            if (!abh_fb_has(&c->r.fb, off, size))
+                return abh_fb_fail(&c->r.fb, at, "%s: its %" PRIu64 " bytes at byte %" PRIu64
+                                   " run past the end of the file (length %zu)", what, size, off,
+                                   c->r.fb.len);
             c->buf_full[k] = true;
         }
     }
@@ -334,25 +171,26 @@ static ab_status parse_buffers(parse_ctx *c, const tbl *model) {
 }
 
 /* Reads shape (and shape_signature) of tensor t into *mt. */
-static ab_status parse_shape(parse_ctx *c, const tbl *t, abh_tflite_tensor *mt) {
+static ab_status parse_shape(parse_ctx *c, const abh_fb_table *t, abh_tflite_tensor *mt) {
     rd *r = &c->r;
-    vec sh, sig;
-    TRY(get_vec(r, t, 0, 4, t->what, &sh));
-    TRY(get_vec(r, t, 7, 4, t->what, &sig));
+    abh_fb_vec sh, sig;
+    TRY(abh_fb_get_vec(&r->fb, t, 0, 4, t->what, &sh));
+    TRY(abh_fb_get_vec(&r->fb, t, 7, 4, t->what, &sig));
     if (sh.n > ABH_TFLITE_MAX_RANK)
-        return rd_fail(r, sh.pos, "%s: shape of %" PRIu32 " dimensions (at most %d)", t->what,
-                       sh.n, ABH_TFLITE_MAX_RANK);
+        return abh_fb_fail(&r->fb, sh.pos, "%s: shape of %" PRIu32 " dimensions (at most %d)",
+                           t->what, sh.n, ABH_TFLITE_MAX_RANK);
     if (sig.n != 0 && sig.n != sh.n)
-        return rd_fail(r, sig.pos, "%s: shape_signature has %" PRIu32 " dimensions but shape "
-                       "has %" PRIu32, t->what, sig.n, sh.n);
+        return abh_fb_fail(&r->fb, sig.pos, "%s: shape_signature has %" PRIu32 " dimensions "
+                           "but shape has %" PRIu32, t->what, sig.n, sh.n);
     TRY(spend_ints(r, sh.pos, sh.n, t->what));
     mt->ndim = (int)sh.n;
     if (sh.n == 0) return AB_OK;
     mt->shape = ab_alloc_array(sh.n, sizeof *mt->shape);
-    if (mt->shape == NULL) return ab_fail(r->err, AB_ENOMEM, "out of memory reading %s", t->what);
+    if (mt->shape == NULL)
+        return ab_fail(r->fb.err, AB_ENOMEM, "out of memory reading %s", t->what);
     for (uint32_t k = 0; k < sh.n; k++) {
-        int32_t d = (int32_t)u32at(r, sh.data + 4 * (uint64_t)k);
-        if (sig.n != 0 && (int32_t)u32at(r, sig.data + 4 * (uint64_t)k) < 0) d = -1;
+        int32_t d = (int32_t)abh_fb_u32(&r->fb, sh.data + 4 * (uint64_t)k);
+        if (sig.n != 0 && (int32_t)abh_fb_u32(&r->fb, sig.data + 4 * (uint64_t)k) < 0) d = -1;
         if (d < 0) {
             d = -1;
             mt->flags |= ABH_TFLITE_DYNAMIC;
@@ -363,32 +201,32 @@ static ab_status parse_shape(parse_ctx *c, const tbl *t, abh_tflite_tensor *mt) 
     return AB_OK;
 }
 
-static ab_status parse_tensor(parse_ctx *c, const vec *v, uint32_t k) {
+static ab_status parse_tensor(parse_ctx *c, const abh_fb_vec *v, uint32_t k) {
     rd *r = &c->r;
     abh_tflite_tensor *mt = &c->m->t[k];
     char what[WHAT_MAX];
-    tbl t;
+    abh_fb_table t;
     uint8_t type, var;
     const uint8_t *name;
     uint32_t nname;
     uint64_t at;
     snprintf(what, sizeof what, "tensor %" PRIu32, k);
-    TRY(vec_table(r, v, k, what, &t));
+    TRY(abh_fb_vec_table(&r->fb, v, k, what, &t));
     mt->at = t.pos;
     mt->writer = mt->first = mt->last = mt->last_read = -1;
     TRY(parse_shape(c, &t, mt));
-    TRY(get_u8(r, &t, 1, "type", 0, &type));
+    TRY(abh_fb_get_u8(&r->fb, &t, 1, "type", 0, &type));
     mt->type = (int8_t)type;
-    TRY(get_u32(r, &t, 2, "buffer", 0, &mt->buffer));
+    TRY(abh_fb_get_u32(&r->fb, &t, 2, "buffer", 0, &mt->buffer));
     if (mt->buffer >= c->m->nbuffers && mt->buffer != 0) {
-        TRY(tbl_field(r, &t, 2, 4, "buffer", &at));
-        return rd_fail(r, at, "%s: buffer index %" PRIu32 " out of range (the model has %zu "
-                       "buffers)", what, mt->buffer, c->m->nbuffers);
+        TRY(abh_fb_field(&r->fb, &t, 2, 4, "buffer", &at));
+        return abh_fb_fail(&r->fb, at, "%s: buffer index %" PRIu32 " out of range (the model "
+                           "has %zu buffers)", what, mt->buffer, c->m->nbuffers);
     }
     if (mt->buffer < c->m->nbuffers && c->buf_full[mt->buffer]) mt->flags |= ABH_TFLITE_CONSTANT;
-    TRY(get_u8(r, &t, 5, "is_variable", 0, &var));
+    TRY(abh_fb_get_u8(&r->fb, &t, 5, "is_variable", 0, &var));
     if (var) mt->flags |= ABH_TFLITE_VARIABLE;
-    TRY(get_string(r, &t, 3, what, &name, &nname));
+    TRY(abh_fb_get_string(&r->fb, &t, 3, what, &name, &nname));
     char fallback[32];
     if (nname == 0) { /* no name: t<index> */
         snprintf(fallback, sizeof fallback, "t%" PRIu32, k);
@@ -396,32 +234,33 @@ static ab_status parse_tensor(parse_ctx *c, const vec *v, uint32_t k) {
         nname = (uint32_t)strlen(fallback);
     }
     if (4 * (uint64_t)nname + 1 > r->bytes_left)
-        return rd_fail(r, t.pos, "%s: more name bytes than a file of %zu bytes can hold (the "
-                       "file shares its strings more than a model does)", what, r->len);
+        return abh_fb_fail(&r->fb, t.pos, "%s: more name bytes than a file of %zu bytes can "
+                           "hold (the file shares its strings more than a model does)", what,
+                           r->fb.len);
     r->bytes_left -= 4 * (uint64_t)nname + 1;
     mt->name = clean_name(name, nname);
-    if (mt->name == NULL) return ab_fail(r->err, AB_ENOMEM, "out of memory reading %s", what);
+    if (mt->name == NULL) return ab_fail(r->fb.err, AB_ENOMEM, "out of memory reading %s", what);
     return AB_OK;
 }
 
 /* Reads an operator's list of tensor indices (field id) into m->io; lo is
  * the least index accepted (-1 or 0). */
-static ab_status parse_index_list(parse_ctx *c, const tbl *t, int id, const char *list,
+static ab_status parse_index_list(parse_ctx *c, const abh_fb_table *t, int id, const char *list,
                                   int32_t lo, size_t *first, size_t *n) {
     rd *r = &c->r;
-    vec v;
-    TRY(get_vec(r, t, id, 4, list, &v));
+    abh_fb_vec v;
+    TRY(abh_fb_get_vec(&r->fb, t, id, 4, list, &v));
     TRY(spend_ints(r, v.pos, v.n, t->what));
     if (!ab_grow((void **)&c->m->io, &c->capio, c->nio + v.n, sizeof *c->m->io))
-        return ab_fail(r->err, AB_ENOMEM, "out of memory reading %s", t->what);
+        return ab_fail(r->fb.err, AB_ENOMEM, "out of memory reading %s", t->what);
     *first = c->nio;
     *n = v.n;
     for (uint32_t k = 0; k < v.n; k++) {
         uint64_t at = v.data + 4 * (uint64_t)k;
-        int32_t x = (int32_t)u32at(r, at);
+        int32_t x = (int32_t)abh_fb_u32(&r->fb, at);
         if (x < lo || (x >= 0 && (size_t)x >= c->m->ntensors))
-            return rd_fail(r, at, "%s: %s %" PRIu32 " is tensor %" PRId32 ", out of range "
-                           "(subgraph 0 has %zu tensors)", t->what, list, k, x, c->m->ntensors);
+            return abh_fb_fail(&r->fb, at, "%s: %s %" PRIu32 " is tensor %" PRId32 ", out of range "
+                               "(subgraph 0 has %zu tensors)", t->what, list, k, x, c->m->ntensors);
         c->m->io[c->nio++] = x;
     }
     return AB_OK;
@@ -432,32 +271,32 @@ typedef struct op_lists {
     size_t in, out, mid;
 } op_lists;
 
-static ab_status parse_ops(parse_ctx *c, const tbl *sg) {
+static ab_status parse_ops(parse_ctx *c, const abh_fb_table *sg) {
     rd *r = &c->r;
     abh_tflite_model *m = c->m;
-    vec v;
-    TRY(get_vec(r, sg, 3, 4, "operators", &v));
+    abh_fb_vec v;
+    TRY(abh_fb_get_vec(&r->fb, sg, 3, 4, "operators", &v));
     m->ops = ab_calloc(v.n ? v.n : 1, sizeof *m->ops);
     op_lists *at = ab_calloc(v.n ? v.n : 1, sizeof *at);
     if (m->ops == NULL || at == NULL) {
         ab_free(at);
-        return ab_fail(r->err, AB_ENOMEM, "out of memory reading %" PRIu32 " operators", v.n);
+        return ab_fail(r->fb.err, AB_ENOMEM, "out of memory reading %" PRIu32 " operators", v.n);
     }
     m->nops = v.n;
     ab_status st = AB_OK;
     for (uint32_t k = 0; k < v.n && st == AB_OK; k++) {
         char what[WHAT_MAX];
-        tbl t;
+        abh_fb_table t;
         uint32_t opcode;
         abh_tflite_op *op = &m->ops[k];
         snprintf(what, sizeof what, "operator %" PRIu32, k);
-        st = vec_table(r, &v, k, what, &t);
-        if (st == AB_OK) st = get_u32(r, &t, 0, "opcode_index", 0, &opcode);
+        st = abh_fb_vec_table(&r->fb, &v, k, what, &t);
+        if (st == AB_OK) st = abh_fb_get_u32(&r->fb, &t, 0, "opcode_index", 0, &opcode);
         if (st == AB_OK && opcode >= m->nopcodes) {
             uint64_t f = 0;
-            tbl_field(r, &t, 0, 4, "opcode_index", &f);
-            st = rd_fail(r, f ? f : t.pos, "%s: opcode_index %" PRIu32 " out of range (the model "
-                         "has %zu operator codes)", what, opcode, m->nopcodes);
+            abh_fb_field(&r->fb, &t, 0, 4, "opcode_index", &f);
+            st = abh_fb_fail(&r->fb, f ? f : t.pos, "%s: opcode_index %" PRIu32 " out of range "
+                             "(the model has %zu operator codes)", what, opcode, m->nopcodes);
         }
         if (st != AB_OK) break;
         op->code = c->codes[opcode];
@@ -466,7 +305,7 @@ static ab_status parse_ops(parse_ctx *c, const tbl *sg) {
         if (st == AB_OK) st = parse_index_list(c, &t, 8, "intermediate", -1, &at[k].mid, &op->nmid);
     }
     if (st == AB_OK && m->io == NULL && (m->io = ab_malloc(sizeof *m->io)) == NULL)
-        st = ab_fail(r->err, AB_ENOMEM, "out of memory reading operators");
+        st = ab_fail(r->fb.err, AB_ENOMEM, "out of memory reading operators");
     for (uint32_t k = 0; k < v.n && st == AB_OK; k++) { /* m->io no longer moves */
         m->ops[k].in = m->io + at[k].in;
         m->ops[k].out = m->io + at[k].out;
@@ -477,20 +316,21 @@ static ab_status parse_ops(parse_ctx *c, const tbl *sg) {
 }
 
 /* Reads graph inputs or outputs (field id of the subgraph) and flags them. */
-static ab_status parse_graph_io(parse_ctx *c, const tbl *sg, int id, const char *list,
+static ab_status parse_graph_io(parse_ctx *c, const abh_fb_table *sg, int id, const char *list,
                                 unsigned flag, int32_t **out, size_t *n) {
     rd *r = &c->r;
-    vec v;
-    TRY(get_vec(r, sg, id, 4, list, &v));
+    abh_fb_vec v;
+    TRY(abh_fb_get_vec(&r->fb, sg, id, 4, list, &v));
     TRY(spend_ints(r, v.pos, v.n, list));
     *out = ab_alloc_array(v.n ? v.n : 1, sizeof **out);
-    if (*out == NULL) return ab_fail(r->err, AB_ENOMEM, "out of memory reading %s", list);
+    if (*out == NULL) return ab_fail(r->fb.err, AB_ENOMEM, "out of memory reading %s", list);
     for (uint32_t k = 0; k < v.n; k++) {
         uint64_t at = v.data + 4 * (uint64_t)k;
-        int32_t x = (int32_t)u32at(r, at);
+        int32_t x = (int32_t)abh_fb_u32(&r->fb, at);
         if (x < 0 || (size_t)x >= c->m->ntensors)
-            return rd_fail(r, at, "subgraph 0: %s %" PRIu32 " is tensor %" PRId32 ", out of range "
-                           "(subgraph 0 has %zu tensors)", list, k, x, c->m->ntensors);
+            return abh_fb_fail(&r->fb, at, "subgraph 0: %s %" PRIu32 " is tensor %" PRId32 ", out "
+                               "of range (subgraph 0 has %zu tensors)", list, k, x,
+                               c->m->ntensors);
         (*out)[k] = x;
         c->m->t[x].flags |= flag;
     }
@@ -523,7 +363,7 @@ static ab_status unique_names(parse_ctx *c) {
     abh_tflite_model *m = c->m;
     if (m->ntensors < 2) return AB_OK;
     name_ref *refs = ab_alloc_array(m->ntensors, sizeof *refs);
-    if (refs == NULL) return ab_fail(c->r.err, AB_ENOMEM, "out of memory checking tensor names");
+    if (refs == NULL) return ab_fail(c->r.fb.err, AB_ENOMEM, "out of memory checking tensor names");
     sort_names(m, refs);
     ab_status st = AB_OK;
     const char *group = refs[0].name; /* the first of a run of equal names keeps it */
@@ -536,7 +376,7 @@ static ab_status unique_names(parse_ctx *c) {
         size_t n = strlen(t->name) + 24;
         char *nn = ab_malloc(n);
         if (nn == NULL) {
-            st = ab_fail(c->r.err, AB_ENOMEM, "out of memory renaming tensors");
+            st = ab_fail(c->r.fb.err, AB_ENOMEM, "out of memory renaming tensors");
             break;
         }
         snprintf(nn, n, "%s#%zu", t->name, refs[k].i);
@@ -548,9 +388,9 @@ static ab_status unique_names(parse_ctx *c) {
         sort_names(m, refs);
         for (size_t k = 1; k < m->ntensors; k++)
             if (strcmp(refs[k].name, refs[k - 1].name) == 0) {
-                st = rd_fail(&c->r, m->t[refs[k].i].at, "tensor %zu: its name '%s' cannot be "
-                             "made unique (tensor %zu has it too)", refs[k].i, refs[k].name,
-                             refs[k - 1].i);
+                st = abh_fb_fail(&c->r.fb, m->t[refs[k].i].at, "tensor %zu: its name '%s' cannot "
+                                 "be made unique (tensor %zu has it too)", refs[k].i,
+                                 refs[k].name, refs[k - 1].i);
                 break;
             }
     }
@@ -558,20 +398,20 @@ static ab_status unique_names(parse_ctx *c) {
     return st;
 }
 
-static ab_status parse_subgraph(parse_ctx *c, const tbl *model) {
+static ab_status parse_subgraph(parse_ctx *c, const abh_fb_table *model) {
     rd *r = &c->r;
     abh_tflite_model *m = c->m;
-    vec sgs, tv;
-    tbl sg;
-    TRY(get_vec(r, model, 2, 4, "subgraphs", &sgs));
+    abh_fb_vec sgs, tv;
+    abh_fb_table sg;
+    TRY(abh_fb_get_vec(&r->fb, model, 2, 4, "subgraphs", &sgs));
     if (sgs.n == 0)
-        return rd_fail(r, sgs.pos ? sgs.pos : model->pos, "the model has no subgraph");
+        return abh_fb_fail(&r->fb, sgs.pos ? sgs.pos : model->pos, "the model has no subgraph");
     m->nsubgraphs = sgs.n;
-    TRY(vec_table(r, &sgs, 0, "subgraph 0", &sg));
-    TRY(get_vec(r, &sg, 0, 4, "tensors", &tv));
+    TRY(abh_fb_vec_table(&r->fb, &sgs, 0, "subgraph 0", &sg));
+    TRY(abh_fb_get_vec(&r->fb, &sg, 0, 4, "tensors", &tv));
     m->t = ab_calloc(tv.n ? tv.n : 1, sizeof *m->t);
     if (m->t == NULL)
-        return ab_fail(r->err, AB_ENOMEM, "out of memory reading %" PRIu32 " tensors", tv.n);
+        return ab_fail(r->fb.err, AB_ENOMEM, "out of memory reading %" PRIu32 " tensors", tv.n);
     for (uint32_t k = 0; k < tv.n; k++) {
         m->ntensors = k + 1; /* so that model_free frees what tensor k holds */
         TRY(parse_tensor(c, &tv, k));
@@ -585,62 +425,63 @@ static ab_status parse_subgraph(parse_ctx *c, const tbl *model) {
 
 /* The OfflineMemoryAllocation words in buffer k (tflite.h): version, subgraph,
  * count, then count int32 offsets; the buffer must hold exactly that. */
-static ab_status parse_offline(parse_ctx *c, const tbl *model, uint32_t k, uint64_t at) {
+static ab_status parse_offline(parse_ctx *c, const abh_fb_table *model, uint32_t k, uint64_t at) {
     rd *r = &c->r;
     abh_tflite_model *m = c->m;
-    vec bufs, data;
-    tbl b;
+    abh_fb_vec bufs, data;
+    abh_fb_table b;
     char what[WHAT_MAX];
     if (k >= m->nbuffers)
-        return rd_fail(r, at, "metadata %s names buffer %" PRIu32 ", past the %zu buffers",
-                       ABH_TFLITE_OFFLINE_NAME, k, m->nbuffers);
+        return abh_fb_fail(&r->fb, at, "metadata %s names buffer %" PRIu32 ", past the %zu buffers",
+                           ABH_TFLITE_OFFLINE_NAME, k, m->nbuffers);
     snprintf(what, sizeof what, "buffer %" PRIu32 " (%s)", k, ABH_TFLITE_OFFLINE_NAME);
-    TRY(get_vec(r, model, 4, 4, "buffers", &bufs));
-    TRY(vec_table(r, &bufs, k, what, &b));
-    TRY(get_vec(r, &b, 0, 1, what, &data));
+    TRY(abh_fb_get_vec(&r->fb, model, 4, 4, "buffers", &bufs));
+    TRY(abh_fb_vec_table(&r->fb, &bufs, k, what, &b));
+    TRY(abh_fb_get_vec(&r->fb, &b, 0, 1, what, &data));
     if (data.n < 12 || data.n % 4 != 0)
-        return rd_fail(r, data.pos ? data.pos : b.pos, "%s holds %" PRIu32 " bytes: at least 12 "
-                       "and a multiple of 4 expected (int32 version, subgraph, count, offsets)",
-                       what, data.n);
-    uint32_t count = u32at(r, data.data + 8);
+        return abh_fb_fail(&r->fb, data.pos ? data.pos : b.pos, "%s holds %" PRIu32 " bytes: at "
+                           "least 12 and a multiple of 4 expected (int32 version, subgraph, "
+                           "count, offsets)", what, data.n);
+    uint32_t count = abh_fb_u32(&r->fb, data.data + 8);
     if ((uint64_t)count != (data.n - 12) / 4)
-        return rd_fail(r, data.data + 8, "%s says %" PRIu32 " offsets but holds %" PRIu32,
-                       what, count, (data.n - 12) / 4);
+        return abh_fb_fail(&r->fb, data.data + 8, "%s says %" PRIu32 " offsets but holds %" PRIu32,
+                           what, count, (data.n - 12) / 4);
     TRY(spend_ints(r, data.pos, count, what));
     ab_free(m->offline); /* a later entry of the same name wins, as in TFLite Micro */
     m->offline = ab_alloc_array(count ? count : 1, sizeof *m->offline);
     if (m->offline == NULL)
-        return ab_fail(r->err, AB_ENOMEM, "out of memory reading %s", what);
+        return ab_fail(r->fb.err, AB_ENOMEM, "out of memory reading %s", what);
     m->has_offline = true;
-    m->offline_version = (int32_t)u32at(r, data.data);
-    m->offline_subgraph = (int32_t)u32at(r, data.data + 4);
+    m->offline_version = (int32_t)abh_fb_u32(&r->fb, data.data);
+    m->offline_subgraph = (int32_t)abh_fb_u32(&r->fb, data.data + 4);
     m->noffline = count;
     m->offline_buffer = k;
-    for (uint32_t i = 0; i < count; i++) m->offline[i] = (int32_t)u32at(r, data.data + 12 + 4 * i);
+    for (uint32_t i = 0; i < count; i++)
+        m->offline[i] = (int32_t)abh_fb_u32(&r->fb, data.data + 12 + 4 * i);
     return AB_OK;
 }
 
 /* Model field 6, metadata:[Metadata] (0 name:string, 1 buffer:uint): counts
  * the entries and reads the OfflineMemoryAllocation one, if any. */
-static ab_status parse_metadata(parse_ctx *c, const tbl *model) {
+static ab_status parse_metadata(parse_ctx *c, const abh_fb_table *model) {
     rd *r = &c->r;
-    vec v;
-    TRY(get_vec(r, model, 6, 4, "metadata", &v));
+    abh_fb_vec v;
+    TRY(abh_fb_get_vec(&r->fb, model, 6, 4, "metadata", &v));
     c->m->nmetadata = v.n;
     for (uint32_t k = 0; k < v.n; k++) {
         char what[WHAT_MAX];
-        tbl t;
+        abh_fb_table t;
         const uint8_t *name;
         uint32_t len, buffer;
         uint64_t at;
         snprintf(what, sizeof what, "metadata %" PRIu32, k);
-        TRY(vec_table(r, &v, k, what, &t));
-        TRY(get_string(r, &t, 0, what, &name, &len));
-        TRY(get_u32(r, &t, 1, "buffer", 0, &buffer));
+        TRY(abh_fb_vec_table(&r->fb, &v, k, what, &t));
+        TRY(abh_fb_get_string(&r->fb, &t, 0, what, &name, &len));
+        TRY(abh_fb_get_u32(&r->fb, &t, 1, "buffer", 0, &buffer));
         if (name == NULL || len != strlen(ABH_TFLITE_OFFLINE_NAME) ||
             memcmp(name, ABH_TFLITE_OFFLINE_NAME, len) != 0)
             continue;
-        TRY(tbl_field(r, &t, 1, 4, "buffer", &at));
+        TRY(abh_fb_field(&r->fb, &t, 1, 4, "buffer", &at));
         TRY(parse_offline(c, model, buffer, at ? at : t.pos));
     }
     return AB_OK;
@@ -654,26 +495,27 @@ ab_status abh_tflite_parse(const char *file, const unsigned char *buf, size_t le
     if (file == NULL) file = "<buffer>";
     if ((m->file = ab_strdup(file)) == NULL)
         return ab_fail(err, AB_ENOMEM, "out of memory reading %s", file);
-    parse_ctx c = {.r = {.b = buf, .len = len, .file = m->file, .err = err}, .m = m};
+    parse_ctx c = {.r = {.fb = {.b = buf, .len = len, .file = m->file, .err = err}}, .m = m};
     c.r.ints_left = (uint64_t)len + 1024;
     c.r.bytes_left = 4 * (uint64_t)len + 4096;
     if (len < 8)
-        return rd_fail(&c.r, 0, "too short for a TFLite flatbuffer (%zu bytes, at least 8)", len);
+        return abh_fb_fail(&c.r.fb, 0, "too short for a TFLite flatbuffer (%zu bytes, at least "
+                           "8)", len);
     if (!abh_tflite_sniff(buf, len)) {
         char *seen = clean_name(buf + 4, 4);
-        ab_status st = rd_fail(&c.r, 4, "no TFLite file identifier ('TFL3' expected, found "
-                               "'%s')", seen ? seen : "?");
+        ab_status st = abh_fb_fail(&c.r.fb, 4, "no TFLite file identifier ('TFL3' expected, found "
+                                   "'%s')", seen ? seen : "?");
         ab_free(seen);
         return st;
     }
-    tbl model;
+    abh_fb_table model;
     uint64_t at;
-    ab_status st = tbl_open(&c.r, u32at(&c.r, 0), "the model", &model);
-    if (st == AB_OK) st = get_u32(&c.r, &model, 0, "version", 0, &m->version);
+    ab_status st = abh_fb_table_open(&c.r.fb, abh_fb_u32(&c.r.fb, 0), "the model", &model);
+    if (st == AB_OK) st = abh_fb_get_u32(&c.r.fb, &model, 0, "version", 0, &m->version);
     if (st == AB_OK && m->version != 3) {
-        tbl_field(&c.r, &model, 0, 4, "version", &at);
-        st = rd_fail(&c.r, at ? at : model.pos, "schema version %" PRIu32 ", expected 3",
-                     m->version);
+        abh_fb_field(&c.r.fb, &model, 0, 4, "version", &at);
+        st = abh_fb_fail(&c.r.fb, at ? at : model.pos, "schema version %" PRIu32 ", expected 3",
+                         m->version);
     }
     if (st == AB_OK) st = parse_opcodes(&c, &model);
     if (st == AB_OK) st = parse_buffers(&c, &model);

@@ -3,15 +3,15 @@
  * offline memory plan (tflite_offline.h says how the copy is laid out).
  *
  *   1. abh_tflite_offline_offsets: the plan's offsets by subgraph index.
- *   2. a small bounds-checked reader of the positions the copy needs (the
- *      model was parsed whole by abh_tflite_parse first, so this only finds
- *      where things are, still checking every read).
+ *   2. the positions the copy needs, read through flatbuf.h (the model was
+ *      parsed whole by abh_tflite_parse first, so this only finds where
+ *      things are, still checking every read).
  *   3. abh_tflite_offline_write: lays out the new front part and copies.
  */
 #include "harness/formats/tflite_offline.h"
+#include "harness/formats/flatbuf.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -55,105 +55,65 @@ ab_status abh_tflite_offline_offsets(const abh_tflite_model *m, const ab_problem
 
 /* ==== 2. where things are ========================================================== */
 
-typedef struct src {
-    const unsigned char *b;
-    size_t len;
-    const char *file;
-    ab_error *err;
-} src;
-
-__attribute__((format(printf, 3, 4))) static ab_status src_fail(const src *s, uint64_t at,
-                                                                const char *fmt, ...) {
-    char msg[AB_ERROR_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return ab_fail(s->err, AB_EINPUT, "%s: byte %" PRIu64 ": %s", s->file, at, msg);
-}
-
-static bool has(const src *s, uint64_t pos, uint64_t n) { return pos <= s->len && n <= s->len - pos; }
-
-static uint32_t u32at(const unsigned char *b, uint64_t p) {
-    return (uint32_t)b[p] | (uint32_t)b[p + 1] << 8 | (uint32_t)b[p + 2] << 16 |
-           (uint32_t)b[p + 3] << 24;
-}
-
-static uint16_t u16at(const unsigned char *b, uint64_t p) {
-    return (uint16_t)((unsigned)b[p] | (unsigned)b[p + 1] << 8);
-}
-
 /* A table's field positions: at[id] (0 when absent) for id < nf. */
 typedef struct ftab {
-    uint64_t pos;
+    abh_fb_table t;
     unsigned nf;
     uint64_t at[MODEL_FIELDS + 64];
 } ftab;
 
-static ab_status open_table(const src *s, uint64_t pos, const char *what, ftab *t) {
+/* Opens the table at pos (abh_tflite_parse opened it already) and finds its
+ * fields, checking that each one's 4 bytes lie inside it: the parse checked
+ * only the fields it reads, and the copy re-points every field of the model. */
+static ab_status open_table(const abh_fb *s, uint64_t pos, const char *what, ftab *t) {
     memset(t, 0, sizeof *t);
-    t->pos = pos;
-    if (!has(s, pos, 4)) return src_fail(s, pos, "%s lies outside the file", what);
-    int64_t vt = (int64_t)pos - (int64_t)(int32_t)u32at(s->b, pos);
-    if (vt < 0 || !has(s, (uint64_t)vt, 4)) return src_fail(s, pos, "the vtable of %s lies "
-                                                            "outside the file", what);
-    unsigned vtlen = u16at(s->b, (uint64_t)vt), tlen = u16at(s->b, (uint64_t)vt + 2);
-    if (vtlen < 4 || !has(s, (uint64_t)vt, vtlen) || !has(s, pos, tlen))
-        return src_fail(s, pos, "%s or its vtable runs past the end of the file", what);
-    t->nf = (vtlen - 4) / 2;
+    TRY(abh_fb_table_open(s, pos, what, &t->t));
+    t->nf = abh_fb_nfields(&t->t);
     if (t->nf > sizeof t->at / sizeof t->at[0]) t->nf = sizeof t->at / sizeof t->at[0];
     for (unsigned id = 0; id < t->nf; id++) {
-        unsigned off = u16at(s->b, (uint64_t)vt + 4 + 2 * id);
+        unsigned off = abh_fb_slot(s, &t->t, id);
         if (off == 0) continue;
-        if (off < 4 || off + 4 > tlen)
-            return src_fail(s, (uint64_t)vt + 4 + 2 * id, "field %u of %s lies outside it", id,
-                            what);
+        if (!abh_fb_slot_fits(&t->t, off, 4))
+            return abh_fb_fail(s, t->t.vt + 4 + 2 * (uint64_t)id, "field %u of %s lies outside "
+                               "it", id, what);
         t->at[id] = pos + off;
     }
     return AB_OK;
 }
 
 /* The target of the reference at at (checked to hold 4 bytes). */
-static ab_status follow(const src *s, uint64_t at, const char *what, uint64_t *to) {
-    *to = at + u32at(s->b, at);
-    if (!has(s, *to, 4)) return src_fail(s, at, "%s points past the end of the file", what);
-    return AB_OK;
-}
-
-/* A vector of references: its count and element positions start at data. */
-static ab_status open_refs(const src *s, uint64_t pos, const char *what, uint32_t *n, uint64_t *data) {
-    *n = u32at(s->b, pos);
-    *data = pos + 4;
-    if (!has(s, *data, 4 * (uint64_t)*n))
-        return src_fail(s, pos, "the vector of %s runs past the end of the file", what);
+static ab_status follow(const abh_fb *s, uint64_t at, const char *what, uint64_t *to) {
+    if (!abh_fb_deref(s, at, to))
+        return abh_fb_fail(s, at, "%s points past the end of the file", what);
     return AB_OK;
 }
 
 /* true when the Metadata table at pos is named "OfflineMemoryAllocation". */
-static ab_status is_offline_entry(const src *s, uint64_t pos, bool *yes) {
+static ab_status is_offline_entry(const abh_fb *s, uint64_t pos, bool *yes) {
     ftab t;
-    uint64_t str;
+    const uint8_t *name;
+    uint32_t n;
     *yes = false;
     TRY(open_table(s, pos, "a metadata entry", &t));
-    if (t.nf < 1 || t.at[0] == 0) return AB_OK;
-    TRY(follow(s, t.at[0], "a metadata name", &str));
-    size_t n = strlen(ABH_TFLITE_OFFLINE_NAME);
-    *yes = u32at(s->b, str) == n && has(s, str + 4, n) &&
-           memcmp(s->b + str + 4, ABH_TFLITE_OFFLINE_NAME, n) == 0;
+    TRY(abh_fb_get_string(s, &t.t, 0, "a metadata name", &name, &n));
+    *yes = name != NULL && n == strlen(ABH_TFLITE_OFFLINE_NAME) &&
+           memcmp(name, ABH_TFLITE_OFFLINE_NAME, n) == 0;
     return AB_OK;
 }
 
 /* Refuses a buffer kept outside the flatbuffer (Buffer field 1, offset > 1). */
-static ab_status inside(const src *s, uint64_t pos, uint32_t k) {
+static ab_status inside(const abh_fb *s, uint64_t pos, uint32_t k) {
     ftab t;
     TRY(open_table(s, pos, "a buffer", &t));
     if (t.nf < 2 || t.at[1] == 0) return AB_OK;
-    if (!has(s, t.at[1], 8)) return src_fail(s, t.at[1], "buffer %" PRIu32 ": offset runs past "
-                                             "the end of the file", k);
-    uint64_t off = (uint64_t)u32at(s->b, t.at[1]) | (uint64_t)u32at(s->b, t.at[1] + 4) << 32;
+    if (!abh_fb_has(s, t.at[1], 8))
+        return abh_fb_fail(s, t.at[1], "buffer %" PRIu32 ": offset runs past the end of the "
+                           "file", k);
+    uint64_t off = abh_fb_u64(s, t.at[1]);
     if (off > 1)
-        return src_fail(s, t.at[1], "buffer %" PRIu32 " is stored outside the flatbuffer (at "
-                        "byte %" PRIu64 "); such models (over 2 GB) cannot be rewritten", k, off);
+        return abh_fb_fail(s, t.at[1], "buffer %" PRIu32 " is stored outside the flatbuffer (at "
+                           "byte %" PRIu64 "); such models (over 2 GB) cannot be rewritten", k,
+                           off);
     return AB_OK;
 }
 
@@ -173,32 +133,32 @@ static uint64_t up(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
 /* What the old file holds, found by locate(). */
 typedef struct old {
     ftab model;
-    uint32_t nbuf, nmeta;
-    uint64_t buf_data, meta_data; /* element positions of the two vectors */
+    abh_fb_vec bufs, metas; /* the model's buffers and metadata (n 0 when absent) */
 } old;
 
-static ab_status locate(const src *s, old *o) {
+static ab_status locate(const abh_fb *s, old *o) {
     memset(o, 0, sizeof *o);
-    TRY(open_table(s, u32at(s->b, 0), "the model", &o->model));
+    TRY(open_table(s, abh_fb_u32(s, 0), "the model", &o->model));
     for (unsigned id = MODEL_FIELDS; id < o->model.nf; id++)
         if (o->model.at[id] != 0)
-            return src_fail(s, o->model.at[id], "the model has field %u, which the schema this "
-                            "writer knows (fields 0-7) has not; it cannot be rewritten safely", id);
+            return abh_fb_fail(s, o->model.at[id], "the model has field %u, which the schema "
+                               "this writer knows (fields 0-7) has not; it cannot be rewritten "
+                               "safely", id);
     uint64_t to;
     for (unsigned id = 1; id < MODEL_FIELDS && id < o->model.nf; id++)
         if (o->model.at[id] != 0) TRY(follow(s, o->model.at[id], "a field of the model", &to));
     if (o->model.at[FIELD_BUFFERS] != 0) {
         TRY(follow(s, o->model.at[FIELD_BUFFERS], "buffers", &to));
-        TRY(open_refs(s, to, "buffers", &o->nbuf, &o->buf_data));
-        for (uint32_t k = 0; k < o->nbuf; k++) {
+        TRY(abh_fb_vec_open(s, to, 4, "buffers", &o->bufs));
+        for (uint32_t k = 0; k < o->bufs.n; k++) {
             uint64_t b;
-            TRY(follow(s, o->buf_data + 4 * (uint64_t)k, "a buffer", &b));
+            TRY(follow(s, o->bufs.data + 4 * (uint64_t)k, "a buffer", &b));
             TRY(inside(s, b, k));
         }
     }
     if (o->model.nf > FIELD_METADATA && o->model.at[FIELD_METADATA] != 0) {
         TRY(follow(s, o->model.at[FIELD_METADATA], "metadata", &to));
-        TRY(open_refs(s, to, "metadata", &o->nmeta, &o->meta_data));
+        TRY(abh_fb_vec_open(s, to, 4, "metadata", &o->metas));
     }
     return AB_OK;
 }
@@ -228,7 +188,7 @@ static layout plan_layout(uint32_t nbuf, uint32_t nkeep, size_t n) {
 /* Writes the reference at p (in the new file) to the new position to. */
 static void ref_to(unsigned char *b, uint64_t p, uint64_t to) { put32(b, p, (uint32_t)(to - p)); }
 
-static void write_front(unsigned char *b, const src *s, const old *o, const layout *l,
+static void write_front(unsigned char *b, const abh_fb *s, const old *o, const layout *l,
                         const int32_t *offsets, size_t n) {
     uint64_t S = l->front;
     put32(b, 0, (uint32_t)l->model);
@@ -244,19 +204,19 @@ static void write_front(unsigned char *b, const src *s, const old *o, const layo
         if (id == FIELD_BUFFERS) ref_to(b, at, l->bufvec);
         else if (id == FIELD_METADATA) ref_to(b, at, l->metavec);
         else if (id == 0 && was) memcpy(b + at, s->b + was, 4); /* version: a scalar */
-        else if (was) ref_to(b, at, S + was + u32at(s->b, was));
+        else if (was) ref_to(b, at, S + was + abh_fb_u32(s, was));
     }
     /* buffers: the old ones, then ours */
-    put32(b, l->bufvec, o->nbuf + 1);
-    for (uint32_t k = 0; k < o->nbuf; k++) {
-        uint64_t e = o->buf_data + 4 * (uint64_t)k;
-        ref_to(b, l->bufvec + 4 + 4 * (uint64_t)k, S + e + u32at(s->b, e));
+    put32(b, l->bufvec, o->bufs.n + 1);
+    for (uint32_t k = 0; k < o->bufs.n; k++) {
+        uint64_t e = o->bufs.data + 4 * (uint64_t)k;
+        ref_to(b, l->bufvec + 4 + 4 * (uint64_t)k, S + e + abh_fb_u32(s, e));
     }
-    ref_to(b, l->bufvec + 4 + 4 * (uint64_t)o->nbuf, l->buf);
+    ref_to(b, l->bufvec + 4 + 4 * (uint64_t)o->bufs.n, l->buf);
     /* metadata: the old entries but an earlier offline plan, then ours */
     uint32_t kept = 0;
-    for (uint32_t k = 0; k < o->nmeta; k++) {
-        uint64_t e = o->meta_data + 4 * (uint64_t)k, to = e + u32at(s->b, e);
+    for (uint32_t k = 0; k < o->metas.n; k++) {
+        uint64_t e = o->metas.data + 4 * (uint64_t)k, to = e + abh_fb_u32(s, e);
         bool offline = false;
         (void)is_offline_entry(s, to, &offline); /* checked by count_kept */
         if (!offline) ref_to(b, l->metavec + 4 + 4 * (uint64_t)kept++, S + to);
@@ -270,7 +230,7 @@ static void write_front(unsigned char *b, const src *s, const old *o, const layo
     put16(b, l->meta_vt + 6, 8);
     put32(b, l->meta, (uint32_t)(l->meta - l->meta_vt));
     ref_to(b, l->meta + 4, l->name);
-    put32(b, l->meta + 8, o->nbuf);
+    put32(b, l->meta + 8, o->bufs.n);
     put32(b, l->name, (uint32_t)strlen(ABH_TFLITE_OFFLINE_NAME));
     memcpy(b + l->name + 4, ABH_TFLITE_OFFLINE_NAME, strlen(ABH_TFLITE_OFFLINE_NAME) + 1);
     /* the Buffer: its data, the words */
@@ -287,12 +247,12 @@ static void write_front(unsigned char *b, const src *s, const old *o, const layo
 }
 
 /* The old metadata entries that stay (all but an earlier offline plan). */
-static ab_status count_kept(const src *s, const old *o, uint32_t *kept) {
+static ab_status count_kept(const abh_fb *s, const old *o, uint32_t *kept) {
     *kept = 0;
-    for (uint32_t k = 0; k < o->nmeta; k++) {
+    for (uint32_t k = 0; k < o->metas.n; k++) {
         uint64_t to;
         bool offline;
-        TRY(follow(s, o->meta_data + 4 * (uint64_t)k, "a metadata entry", &to));
+        TRY(follow(s, o->metas.data + 4 * (uint64_t)k, "a metadata entry", &to));
         TRY(is_offline_entry(s, to, &offline));
         *kept += !offline;
     }
@@ -306,7 +266,7 @@ ab_status abh_tflite_offline_write(const char *file, const unsigned char *buf, s
     size_t ntensors = m.ntensors;
     abh_tflite_model_free(&m);
     if (st != AB_OK) return st;
-    src s = {.b = buf, .len = len, .file = file ? file : "<buffer>", .err = err};
+    abh_fb s = {.b = buf, .len = len, .file = file ? file : "<buffer>", .err = err};
     if (n != ntensors)
         return ab_fail(err, AB_EINPUT, "%s: an offline plan of %zu offsets for a subgraph of %zu "
                        "tensors", s.file, n, ntensors);
@@ -314,7 +274,7 @@ ab_status abh_tflite_offline_write(const char *file, const unsigned char *buf, s
     uint32_t kept;
     TRY(locate(&s, &o));
     TRY(count_kept(&s, &o, &kept));
-    layout l = plan_layout(o.nbuf, kept, n);
+    layout l = plan_layout(o.bufs.n, kept, n);
     if (l.front + len > UINT32_MAX)
         return ab_fail(err, AB_EINPUT, "%s: the model with its offline plan would pass the "
                        "flatbuffer limit of 4 GiB", s.file);

@@ -8,6 +8,8 @@
  */
 #include "results/store/store.h"
 
+#include "core/buf.h"
+
 #include <errno.h>
 #include <sqlite3.h>
 #include <stdarg.h>
@@ -1456,10 +1458,8 @@ __attribute__((format(printf, 2, 3))) static void problem(checker *c, const char
     char line[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    ab_vline(line, sizeof line, fmt, ap);
     va_end(ap);
-    for (char *p = line; *p; p++)
-        if (*p == '\n' || *p == '\r') *p = ' ';
     c->fn(c->ctx, line);
     c->n++;
 }
