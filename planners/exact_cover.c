@@ -239,12 +239,15 @@ __extension__ typedef __int128 i128;
 
 #define EC_DEFAULT_MEM ((int64_t)2 << 30)
 
+enum { EC_ENGINE_AUTO, EC_ENGINE_LINKS, EC_ENGINE_INTERVALS };
+
 typedef struct ec_opts {
     int64_t k;
     abp_dlx_order order;
     bool down;       /* search=down */
     bool compress;
     bool target;     /* target=capacity */
+    int engine;      /* EC_ENGINE_*: engine=auto, links or intervals */
     double time_s;   /* <= 0: none */
     int64_t nodes;   /* <= 0: none */
     int64_t mem;     /* bytes for a matrix */
@@ -336,6 +339,13 @@ static ab_status parse_opts(const ab_params *opt, ec_opts *o, ab_error *err) {
     if (st == AB_OK) st = param_choice(opt, "compress", "on", "off", &off, err);
     if (st == AB_OK) st = param_choice(opt, "target", "min", "capacity", &o->target, err);
     if (st != AB_OK) return st;
+    const char *eng = ab_params_get(opt, "engine");
+    o->engine = EC_ENGINE_AUTO;
+    if (eng != NULL && strcmp(eng, "links") == 0) o->engine = EC_ENGINE_LINKS;
+    else if (eng != NULL && strcmp(eng, "intervals") == 0) o->engine = EC_ENGINE_INTERVALS;
+    else if (eng != NULL && strcmp(eng, "auto") != 0)
+        return ab_fail(err, AB_EINPUT,
+                       "parameter engine: expected auto, links or intervals, got '%s'", eng);
     o->order = area ? ABP_DLX_STATIC : ABP_DLX_MRV;
     o->compress = !off;
     o->time_s = 0;
@@ -1159,6 +1169,10 @@ static int64_t next_top(const ec *e, size_t c, int64_t H) {
     return nt > H ? nt : H + 1;
 }
 
+/* (E) auto takes the intervals engine when the matrix would hold more than
+ * this many entries per (row, group) pair. */
+#define EC_IVX_RATIO 4
+
 /* ---- the interval matrix ------------------------------------------------------------------ */
 
 /* Candidates of t at height H: cand[0 .. rows) (offset + h <= H). */
@@ -1278,6 +1292,71 @@ static ab_status collect_breakpoints(ec *e, const ec_comp *k, build *b, ec_resul
     return AB_OK;
 }
 
+/* (E) The engine for component k's matrix of `entries` nodes: dancing links
+ * (the matrix), or intervals (abp_ivx_search, no matrix). */
+static bool use_intervals(const ec *e, const ec_comp *k, const build *b, int64_t entries) {
+    if (e->o.engine != EC_ENGINE_AUTO) return e->o.engine == EC_ENGINE_INTERVALS;
+    if (!e->o.compress) return false;
+    int64_t spans = 0; /* the rows' (row, group) pairs: what an intervals node scans at most */
+    for (size_t r = 0; r < k->nfree; r++) {
+        const ec_tensor *t = &e->t[e->members[k->first + r]];
+        spans = sat_add(spans, sat_mul(b->ro_at[r + 1] - b->ro_at[r], t->mte - t->mts + 1));
+    }
+    return entries > sat_mul(spans, EC_IVX_RATIO);
+}
+
+/* Searches component c at height H with the intervals engine on the rows
+ * and breakpoints of b (then freed). */
+static ab_status solve_intervals(ec *e, size_t c, int64_t H, build *b, ec_result *res,
+                                 ab_error *err) {
+    ec_comp *k = &e->comp[c];
+    size_t P = k->nfree;
+    int32_t *g0 = ab_alloc_array(P + 1, sizeof *g0), *g1 = ab_alloc_array(P + 1, sizeof *g1);
+    int32_t *tp = ab_alloc_array(P + 1, sizeof *tp), *tn = ab_alloc_array(P + 1, sizeof *tn);
+    int64_t *h = ab_alloc_array(P + 1, sizeof *h);
+    ab_status st = AB_OK;
+    *res = EC_FOUND;
+    if (!g0 || !g1 || !tp || !tn || !h) st = ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    for (size_t r = 0; st == AB_OK && r < P; r++) {
+        const ec_tensor *t = &e->t[e->members[k->first + r]];
+        g0[r] = t->mts - k->t0;
+        g1[r] = t->mte - k->t0;
+        h[r] = t->h;
+        tp[r] = t->tprev;
+        tn[r] = t->tnext;
+    }
+    abp_ivx_in in = {.P = (int32_t)P, .G = b->G, .g0 = g0, .g1 = g1, .h = h, .tprev = tp,
+                     .tnext = tn, .row_at = b->ro_at, .key = b->ro, .bp_at = b->at, .nb = b->nb,
+                     .bp = b->bp, .H = H};
+    int64_t bytes = st == AB_OK ? abp_ivx_bytes(&in) : 0;
+    if (st == AB_OK && !mem_fits(e, bytes, "the matrix")) *res = EC_TOO_BIG;
+    /* the per-group row lists and their sort, charged like matrix entries */
+    if (st == AB_OK && *res == EC_FOUND && !charge(e, sat_add(b->ro_at[P], bytes / 4)))
+        *res = EC_OUT;
+    if (st == AB_OK && *res == EC_FOUND) {
+        e->why_building = NULL;
+        e->held += bytes;
+        bool oom;
+        abp_dlx_result r = abp_ivx_search(&in, e->o.order, &e->budget, e->keys, &oom);
+        e->held -= bytes;
+        if (oom) {
+            st = ab_fail(err, AB_ENOMEM, "exact-cover: out of memory building the intervals");
+        } else if (r == ABP_DLX_FOUND) {
+            for (size_t q = 0; q < P; q++) e->best[e->members[k->first + q]] = e->keys[q];
+            k->arena = comp_arena(e, c);
+        } else {
+            *res = r == ABP_DLX_NONE ? EC_NONE : EC_OUT;
+        }
+    }
+    ab_free(g0);
+    ab_free(g1);
+    ab_free(tp);
+    ab_free(tn);
+    ab_free(h);
+    build_free(e, b);
+    return st;
+}
+
 /* Builds component c's matrix at height H and searches it. On EC_FOUND the
  * plan of its free tensors goes into e->best and its arena is updated. */
 static ab_status comp_solve(ec *e, size_t c, int64_t H, ec_result *res, ab_error *err) {
@@ -1337,6 +1416,7 @@ static ab_status comp_solve(ec *e, size_t c, int64_t H, ec_result *res, ab_error
             }
         }
     }
+    if (use_intervals(e, k, &b, nodes)) return solve_intervals(e, c, H, &b, res, err);
     int64_t mbytes = abp_dlx_bytes_cols((int64_t)k->nfree, S, b.G, rows, nodes);
     if (!mem_fits(e, sat_add(mbytes, sat_mul(maxrow + 1, 4)), "the matrix")) {
         build_free(e, &b);
@@ -1852,6 +1932,11 @@ static const ab_param_desc exact_cover_params[] = {
     {"k", "integer >= 1", "1",
      "coarsening: sizes rounded up to a multiple of k bytes, offsets multiples of k (k = 1 is "
      "exact and proves optimality)", AB_PARAM_INT, 1, AB_MAX_SIZE},
+    {"engine", "auto|links|intervals", "auto",
+     "the search engine for a matrix (the same nodes and cover either way): links (dancing "
+     "links on the built matrix) or intervals (rows as intervals, no matrix); auto takes "
+     "intervals when the matrix would hold more than 4 entries per row and instruction",
+     AB_PARAM_CHOICE, 0, 0},
     {"order", "mrv|area", "mrv",
      "mrv: the tensor with the fewest remaining rows first; area: tensors by decreasing "
      "rectangle area (the paper's static order)",
