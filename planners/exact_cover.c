@@ -1294,15 +1294,19 @@ static ab_status collect_breakpoints(ec *e, const ec_comp *k, build *b, ec_resul
 
 /* (E) The engine for component k's matrix of `entries` nodes: dancing links
  * (the matrix), or intervals (abp_ivx_search, no matrix). */
-static bool use_intervals(const ec *e, const ec_comp *k, const build *b, int64_t entries) {
-    if (e->o.engine != EC_ENGINE_AUTO) return e->o.engine == EC_ENGINE_INTERVALS;
-    if (!e->o.compress) return false;
-    int64_t spans = 0; /* the rows' (row, group) pairs: what an intervals node scans at most */
+static int64_t row_spans(const ec *e, const ec_comp *k, const build *b) {
+    int64_t spans = 0; /* the (row, group) pairs: what an intervals node scans at most */
     for (size_t r = 0; r < k->nfree; r++) {
         const ec_tensor *t = &e->t[e->members[k->first + r]];
         spans = sat_add(spans, sat_mul(b->ro_at[r + 1] - b->ro_at[r], t->mte - t->mts + 1));
     }
-    return entries > sat_mul(spans, EC_IVX_RATIO);
+    return spans;
+}
+
+static bool use_intervals(const ec *e, const ec_comp *k, const build *b, int64_t entries) {
+    if (e->o.engine != EC_ENGINE_AUTO) return e->o.engine == EC_ENGINE_INTERVALS;
+    if (!e->o.compress) return false;
+    return entries > sat_mul(row_spans(e, k, b), EC_IVX_RATIO);
 }
 
 /* Searches component c at height H with the intervals engine on the rows
@@ -1330,8 +1334,9 @@ static ab_status solve_intervals(ec *e, size_t c, int64_t H, build *b, ec_result
                      .bp = b->bp, .H = H};
     int64_t bytes = st == AB_OK ? abp_ivx_bytes(&in) : 0;
     if (st == AB_OK && !mem_fits(e, bytes, "the matrix")) *res = EC_TOO_BIG;
-    /* the per-group row lists and their sort, charged like matrix entries */
-    if (st == AB_OK && *res == EC_FOUND && !charge(e, sat_add(b->ro_at[P], bytes / 4)))
+    /* the per-group row lists, charged as the links engine charges its rows
+     * (a step per row and per entry; a row has an entry per group at least) */
+    if (st == AB_OK && *res == EC_FOUND && !charge(e, sat_add(b->ro_at[P], row_spans(e, k, b))))
         *res = EC_OUT;
     if (st == AB_OK && *res == EC_FOUND) {
         e->why_building = NULL;
@@ -1932,11 +1937,6 @@ static const ab_param_desc exact_cover_params[] = {
     {"k", "integer >= 1", "1",
      "coarsening: sizes rounded up to a multiple of k bytes, offsets multiples of k (k = 1 is "
      "exact and proves optimality)", AB_PARAM_INT, 1, AB_MAX_SIZE},
-    {"engine", "auto|links|intervals", "auto",
-     "the search engine for a matrix (the same nodes and cover either way): links (dancing "
-     "links on the built matrix) or intervals (rows as intervals, no matrix); auto takes "
-     "intervals when the matrix would hold more than 4 entries per row and instruction",
-     AB_PARAM_CHOICE, 0, 0},
     {"order", "mrv|area", "mrv",
      "mrv: the tensor with the fewest remaining rows first; area: tensors by decreasing "
      "rectangle area (the paper's static order)",
@@ -1960,6 +1960,11 @@ static const ab_param_desc exact_cover_params[] = {
     {"mem", "bytes, K/M/G suffixes", "2G",
      "stop (with the best plan so far) before holding more than this (checked before allocating)",
      AB_PARAM_BYTES, 0, 0},
+    {"engine", "auto|links|intervals", "auto",
+     "the search engine for a matrix (the same nodes and cover either way): links (dancing "
+     "links on the built matrix) or intervals (rows as intervals, no matrix); auto takes "
+     "intervals when the matrix would hold more than 4 entries per row and instruction",
+     AB_PARAM_CHOICE, 0, 0},
     {0},
 };
 
