@@ -1,7 +1,9 @@
 /*
  * dlx.c — Algorithm X with dancing links (see dlx.h for the layout and the
- * two pruning counters, the second weighted by column widths). The search is iterative (Knuth's steps X1-X8), so
- * its depth is not limited by the C stack.
+ * two pruning counters, the second weighted by column widths), and the same
+ * search on interval rows without a matrix (abp_ivx_search, dlx.h). Both are
+ * iterative (Knuth's steps X1-X8), so their depth is not limited by the C
+ * stack.
  */
 #include "planners/dlx.h"
 
