@@ -359,13 +359,20 @@ static bool twin_ok(const abp_dlx *m, int32_t i, int32_t x) {
     return true;
 }
 
+/* true when a column with rows n1 and weight w1 has fewer rows per unit of
+ * weight than one with n2, w2 (weights below 1 count as 1). */
+static bool fewer_per_weight(int64_t n1, int64_t w1, int64_t n2, int64_t w2) {
+    __extension__ typedef __int128 i128;
+    return (i128)n1 * (w2 < 1 ? 1 : w2) < (i128)n2 * (w1 < 1 ? 1 : w1);
+}
+
 /* The column to branch on: the first uncovered one (static order), or the
- * one with the fewest rows left (ties: the first). */
+ * one with the fewest rows left per unit of weight (ties: the first). */
 static int32_t choose(const abp_dlx *m, abp_dlx_order order) {
     int32_t best = m->right[0];
     if (order == ABP_DLX_STATIC) return best;
-    for (int32_t c = m->right[best]; c != 0 && m->len[best] > 1; c = m->right[c])
-        if (m->len[c] < m->len[best]) best = c;
+    for (int32_t c = m->right[best]; c != 0; c = m->right[c])
+        if (fewer_per_weight(m->len[c], m->weight[c - 1], m->len[best], m->weight[best - 1])) best = c;
     return best;
 }
 
@@ -514,7 +521,10 @@ static void ivx_free(ivx *v) {
     ab_free(v->sx);
 }
 
-static bool ivx_init(ivx *v, const abp_ivx_in *in) {
+/* Allocates and fills the scratch; false on OOM. *late is set when the CPU
+ * deadline of b passed while the rows of the groups were sorted (the clock
+ * is read after each group). */
+static bool ivx_init(ivx *v, const abp_ivx_in *in, const abp_dlx_budget *b, bool *late) {
     size_t P = (size_t)in->P, G = (size_t)in->G, R = (size_t)in->row_at[in->P];
     size_t GR = (size_t)ivx_group_rows(in);
     memset(v, 0, sizeof *v);
@@ -549,9 +559,12 @@ static bool ivx_init(ivx *v, const abp_ivx_in *in) {
         for (int32_t g = in->g0[i]; g <= in->g1[i]; g++)
             for (int64_t r = in->row_at[i]; r < in->row_at[i + 1]; r++) v->grow[fill[g]++] = (int32_t)r;
     ab_free(fill);
-    for (size_t g = 0; g < G; g++)
+    *late = false;
+    for (size_t g = 0; g < G && !*late; g++) {
         ab_sort(v->grow + v->grow_at[g], (size_t)(v->grow_at[g + 1] - v->grow_at[g]), sizeof *v->grow,
                 by_key, in->key);
+        *late = b->deadline > 0 && abp_dlx_now() >= b->deadline;
+    }
     return true;
 }
 
@@ -644,7 +657,7 @@ static bool ivx_twin_ok(const ivx *v, int32_t i, int64_t k) {
 }
 
 /* The column to branch on, as choose() does: the first unplaced, or the one
- * with the fewest live rows (ties: the first). */
+ * with the fewest live rows per unit of weight (ties: the first). */
 static int32_t ivx_choose(const ivx *v, abp_dlx_order order) {
     int32_t best = -1;
     for (int32_t i = 0; i < v->in->P; i++) {
@@ -652,7 +665,7 @@ static int32_t ivx_choose(const ivx *v, abp_dlx_order order) {
         if (best < 0) {
             best = i;
             if (order == ABP_DLX_STATIC) break;
-        } else if (v->alive[i] < v->alive[best]) {
+        } else if (fewer_per_weight(v->alive[i], v->in->h[i], v->alive[best], v->in->h[best])) {
             best = i;
         }
     }
@@ -664,9 +677,15 @@ abp_dlx_result abp_ivx_search(const abp_ivx_in *in, abp_dlx_order order, abp_dlx
     *oom = false;
     if (in->P == 0) return ABP_DLX_FOUND;
     ivx v;
-    if (!ivx_init(&v, in)) {
+    bool late;
+    if (!ivx_init(&v, in, b, &late)) {
         ivx_free(&v);
         *oom = true;
+        return ABP_DLX_BUDGET;
+    }
+    if (late) {
+        ivx_free(&v);
+        b->out = true;
         return ABP_DLX_BUDGET;
     }
     abp_dlx_result res = ABP_DLX_NONE;

@@ -75,7 +75,8 @@ typedef enum abp_dlx_result {
 
 /* Column choice at each level: the first uncovered primary column in the
  * order they were numbered (a static order), or the one with the fewest rows
- * left (ties: the first in that order). */
+ * left per unit of weight (weights below 1 count as 1; ties: the first in
+ * that order). */
 typedef enum abp_dlx_order { ABP_DLX_STATIC, ABP_DLX_MRV } abp_dlx_order;
 
 /* Bytes a matrix with these counts takes (what abp_dlx_new allocates), for a
@@ -169,7 +170,9 @@ int64_t abp_ivx_bytes(const abp_ivx_in *in);
 
 /* Searches for a cover, spending budget b; ABP_DLX_FOUND fills keys[i] for
  * every primary column. Returns ABP_DLX_BUDGET with *oom set when its scratch
- * could not be allocated. */
+ * could not be allocated, and with b->out set when b's deadline passed while
+ * the scratch was prepared (the clock is read after each group's rows are
+ * sorted) or during the search. */
 abp_dlx_result abp_ivx_search(const abp_ivx_in *in, abp_dlx_order order, abp_dlx_budget *b,
                               int64_t *keys, bool *oom);
 

@@ -220,10 +220,10 @@
  *        the parent; those are the groups it tests (a scan stops as soon as
  *        the runs reach the demand).
  *      - Choices. Columns are taken in the same order (the first, or the
- *        fewest live rows, ties to the lower rank), rows lowest key first
- *        (dancing links relinks a row where it was, so a column keeps the
- *        order rows were added: increasing offsets), twins by the same test,
- *        and each row tried is one node of the same budget.
+ *        fewest live rows per unit of height, ties to the lower rank), rows
+ *        lowest key first (dancing links relinks a row where it was, so a
+ *        column keeps the order rows were added: increasing offsets), twins
+ *        by the same test, and each row tried is one node of the same budget.
  *      So both find the same cover or refutation after the same nodes (tests:
  *      4,000 random interval problems compared node for node, both orders,
  *      with and without budgets). A node costs the tensors it meets, the rows
@@ -238,14 +238,19 @@
  *      none proven before (mem: their matrices need 8 GiB and more), 6 now.
  *
  * Search order: order=mrv (the default) takes the tensor with the fewest
- * rows left, ties in the area order; order=area (the paper's) takes tensors
- * by decreasing rectangle area h x (end - start + 1), ties by larger h,
- * earlier start, lower index. MRV is the default since it was measured
- * (bench_exact, time=10): 20-tensor KiB suites 20 of 20 proven, slowest
- * 0.06 s, against 17 of 20 with area, whose three failures were heights
- * with a cover (at the bound) that its static order did not find in 60M
- * nodes; 8-tensor coprime suites 200 of 200 against 198. Rows are tried
- * lowest offset first. Besides X's own dead
+ * rows left per unit of height (rows / h, compared exactly; ties in the area
+ * order); order=area (the paper's) takes tensors by decreasing rectangle area
+ * h x (end - start + 1), ties by larger h, earlier start, lower index. MRV is
+ * the default since it was measured (bench_exact, time=10): 20-tensor KiB
+ * suites 20 of 20 proven, slowest 0.06 s, against 17 of 20 with area, whose
+ * three failures were heights with a cover (at the bound) that its static
+ * order did not find in 60M nodes; 8-tensor coprime suites 200 of 200
+ * against 198. Per unit of height since a tiny tensor in a slack section has
+ * few rows left yet rarely decides anything: on coprime-8-6560 (bench_exact
+ * -r 1:8:6560:coprime) the fewest rows chose a 165-byte tensor at the fourth
+ * level and retried every refutation below under each of its ~90 offsets:
+ * 693k nodes, 2.4 s; by rows / h it takes 30k nodes, 0.09 s. Any choice of
+ * column keeps Algorithm X exact. Rows are tried lowest offset first. Besides X's own dead
  * ends, dlx.c refutes a branch by THE WEIGHTED BOUND above.
  *
  * BUDGETS hold while anything is built, not only during the search.
@@ -1986,7 +1991,8 @@ static const ab_param_desc exact_cover_params[] = {
      "coarsening: sizes rounded up to a multiple of k bytes, offsets multiples of k (k = 1 is "
      "exact and proves optimality)", AB_PARAM_INT, 1, AB_MAX_SIZE},
     {"order", "mrv|area", "mrv",
-     "mrv: the tensor with the fewest remaining rows first; area: tensors by decreasing "
+     "mrv: the tensor with the fewest remaining rows per unit of size first; area: tensors by "
+     "decreasing "
      "rectangle area (the paper's static order)",
      AB_PARAM_CHOICE, 0, 0},
     {"search", "up|down", "up",
