@@ -230,12 +230,15 @@
  *      it excludes and the scans of the groups it touches, not the matrix; no
  *      matrix is built (building is charged a step per row and per (row,
  *      instruction) pair, never more than the links engine's step per row and
- *      per entry). Measured (bench_exact, Release, 2 vCPU loaded):
- *      coprime-8-1163 6.8 s and 25.6k nodes before, 0.01 s and 1,228 nodes
- *      now; 200 coprime 8-tensor suites (seeds 1000-1199) 9.2 s of CPU in all
- *      before, 0.06 s now, the slowest 0.02 s; 20-tensor KiB suites 0.07 s
- *      before, 0.03 s now; 20-tensor coprime suites (seeds 1-10, time=10):
- *      none proven before (mem: their matrices need 8 GiB and more), 6 now.
+ *      per entry). Measured (bench_exact, Release, time=10, CPU seconds,
+ *      2 vCPU loaded; with mrv by rows per unit of height, below):
+ *      coprime-8-1163 6.8 s and 25.6k nodes before, 0.01 s and 1,209 nodes
+ *      now; 200 coprime 8-tensor suites (seeds 1000-1199) 9.2 s in all
+ *      before, 0.06 s now, the slowest 0.02 s; 2,000 more (seeds 5000-6999)
+ *      all proven, 0.6 s in all, the slowest 0.10 s (coprime-8-6560, which
+ *      main did not prove in 10 s); 20-tensor KiB suites 0.07 s before, 0.02
+ *      s now; 20-tensor coprime suites (seeds 1-20): 1 proven before (mem:
+ *      their matrices need 8 GiB and more), 15 now.
  *
  * Search order: order=mrv (the default) takes the tensor with the fewest
  * rows left per unit of height (rows / h, compared exactly; ties in the area
