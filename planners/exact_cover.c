@@ -252,7 +252,7 @@
  * few rows left yet rarely decides anything: on coprime-8-6560 (bench_exact
  * -r 1:8:6560:coprime) the fewest rows chose a 165-byte tensor at the fourth
  * level and retried every refutation below under each of its ~90 offsets:
- * 693k nodes, 2.4 s; by rows / h it takes 30k nodes, 0.09 s. Any choice of
+ * 693k nodes, 2.4 s; by rows / h it takes 23k nodes, 0.10 s. Any choice of
  * column keeps Algorithm X exact. Rows are tried lowest offset first. Besides X's own dead
  * ends, dlx.c refutes a branch by THE WEIGHTED BOUND above.
  *
