@@ -1,12 +1,16 @@
 /*
  * dlx.c — Algorithm X with dancing links (see dlx.h for the layout and the
- * two pruning counters, the second weighted by column widths). The search is iterative (Knuth's steps X1-X8), so
- * its depth is not limited by the C stack.
+ * two pruning counters, the second weighted by column widths), and the same
+ * search on interval rows without a matrix (abp_ivx_search, dlx.h). Both are
+ * iterative (Knuth's steps X1-X8), so their depth is not limited by the C
+ * stack.
  */
 #include "planners/dlx.h"
 
 #include <string.h>
 #include <time.h>
+
+#include "core/sort.h"
 
 typedef struct dnode {
     int32_t up, down, col; /* col: header index (> 0), or <= 0 for a spacer */
@@ -355,13 +359,20 @@ static bool twin_ok(const abp_dlx *m, int32_t i, int32_t x) {
     return true;
 }
 
+/* true when a column with rows n1 and weight w1 has fewer rows per unit of
+ * weight than one with n2, w2 (weights below 1 count as 1). */
+static bool fewer_per_weight(int64_t n1, int64_t w1, int64_t n2, int64_t w2) {
+    __extension__ typedef __int128 i128;
+    return (i128)n1 * (w2 < 1 ? 1 : w2) < (i128)n2 * (w1 < 1 ? 1 : w1);
+}
+
 /* The column to branch on: the first uncovered one (static order), or the
- * one with the fewest rows left (ties: the first). */
+ * one with the fewest rows left per unit of weight (ties: the first). */
 static int32_t choose(const abp_dlx *m, abp_dlx_order order) {
     int32_t best = m->right[0];
     if (order == ABP_DLX_STATIC) return best;
-    for (int32_t c = m->right[best]; c != 0 && m->len[best] > 1; c = m->right[c])
-        if (m->len[c] < m->len[best]) best = c;
+    for (int32_t c = m->right[best]; c != 0; c = m->right[c])
+        if (fewer_per_weight(m->len[c], m->weight[c - 1], m->len[best], m->weight[best - 1])) best = c;
     return best;
 }
 
@@ -444,4 +455,289 @@ backtrack: /* X7, X8, X6 */
     m->placed[c - 1] = -1;
     x = m->node[x].down;
     goto try_row;
+}
+
+/* ---- the implicit engine (dlx.h: abp_ivx_search) ------------------------------- */
+
+typedef struct ivx {
+    const abp_ivx_in *in;
+    int32_t *owner;     /* per row: its primary column */
+    int32_t *kill;      /* per row: placed rows excluding it (0: live) */
+    int64_t *alive;     /* per primary: its live rows */
+    int64_t *placed;    /* per primary: the chosen key, or -1 */
+    bool *done;         /* per primary: placed */
+    int64_t *demand;    /* per group: the weights of the unplaced columns spanning it */
+    int64_t *grow_at;   /* per group: grow[grow_at[g] .. grow_at[g + 1]) its rows by key */
+    int32_t *grow;
+    int32_t *sc;        /* per level: the column */
+    int64_t *sx;        /* per level: the row */
+} ivx;
+
+static size_t ivx_count_lt(const int64_t *v, size_t n, int64_t x) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* The rows spanning a group, by key then row: the sort's context is the keys. */
+static int by_key(const void *pa, const void *pb, const void *ctx) {
+    const int64_t *key = ctx;
+    int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+    if (key[a] != key[b]) return key[a] < key[b] ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+static int64_t ivx_group_rows(const abp_ivx_in *in) {
+    int64_t n = 0;
+    for (int32_t i = 0; i < in->P; i++)
+        if (in->g1[i] >= in->g0[i])
+            n = sat_add(n, sat_mul(in->row_at[i + 1] - in->row_at[i], (int64_t)in->g1[i] - in->g0[i] + 1));
+    return n;
+}
+
+int64_t abp_ivx_bytes(const abp_ivx_in *in) {
+    int64_t R = in->row_at[in->P], GR = ivx_group_rows(in);
+    if (R > ABP_DLX_MAX_NODES || GR > ABP_DLX_MAX_NODES) return INT64_MAX;
+    int64_t bytes = sat_mul(R, 4 + 4);                          /* owner, kill */
+    bytes = sat_add(bytes, sat_mul(in->P + 1, 8 + 8 + 1 + 4 + 8)); /* per primary, stack */
+    bytes = sat_add(bytes, sat_mul(in->G + 2, 8 + 8 + 8));      /* demand, grow_at, fill */
+    return sat_add(bytes, sat_mul(GR + 1, 4));                  /* grow */
+}
+
+static void ivx_free(ivx *v) {
+    ab_free(v->owner);
+    ab_free(v->kill);
+    ab_free(v->alive);
+    ab_free(v->placed);
+    ab_free(v->done);
+    ab_free(v->demand);
+    ab_free(v->grow_at);
+    ab_free(v->grow);
+    ab_free(v->sc);
+    ab_free(v->sx);
+}
+
+/* Allocates and fills the scratch; false on OOM. *late is set when the CPU
+ * deadline of b passed while the rows of the groups were sorted (the clock
+ * is read after each group). */
+static bool ivx_init(ivx *v, const abp_ivx_in *in, const abp_dlx_budget *b, bool *late) {
+    size_t P = (size_t)in->P, G = (size_t)in->G, R = (size_t)in->row_at[in->P];
+    size_t GR = (size_t)ivx_group_rows(in);
+    memset(v, 0, sizeof *v);
+    v->in = in;
+    v->owner = ab_alloc_array(R + 1, sizeof *v->owner);
+    v->kill = ab_calloc(R + 1, sizeof *v->kill);
+    v->alive = ab_alloc_array(P + 1, sizeof *v->alive);
+    v->placed = ab_alloc_array(P + 1, sizeof *v->placed);
+    v->done = ab_calloc(P + 1, sizeof *v->done);
+    v->demand = ab_calloc(G + 1, sizeof *v->demand);
+    v->grow_at = ab_calloc(G + 2, sizeof *v->grow_at);
+    v->grow = ab_alloc_array(GR + 1, sizeof *v->grow);
+    v->sc = ab_alloc_array(P + 1, sizeof *v->sc);
+    v->sx = ab_alloc_array(P + 1, sizeof *v->sx);
+    if (!v->owner || !v->kill || !v->alive || !v->placed || !v->done || !v->demand || !v->grow_at ||
+        !v->grow || !v->sc || !v->sx)
+        return false;
+    for (int32_t i = 0; i < in->P; i++) {
+        for (int64_t r = in->row_at[i]; r < in->row_at[i + 1]; r++) v->owner[r] = i;
+        v->alive[i] = in->row_at[i + 1] - in->row_at[i];
+        v->placed[i] = -1;
+        for (int32_t g = in->g0[i]; g <= in->g1[i]; g++) {
+            v->demand[g] += in->h[i];
+            v->grow_at[g + 1] += v->alive[i];
+        }
+    }
+    for (size_t g = 0; g < G; g++) v->grow_at[g + 1] += v->grow_at[g];
+    int64_t *fill = ab_alloc_array(G + 1, sizeof *fill); /* per group: the next free slot */
+    if (fill == NULL) return false;
+    for (size_t g = 0; g < G; g++) fill[g] = v->grow_at[g];
+    for (int32_t i = 0; i < in->P; i++)
+        for (int32_t g = in->g0[i]; g <= in->g1[i]; g++)
+            for (int64_t r = in->row_at[i]; r < in->row_at[i + 1]; r++) v->grow[fill[g]++] = (int32_t)r;
+    ab_free(fill);
+    *late = false;
+    for (size_t g = 0; g < G && !*late; g++) {
+        ab_sort(v->grow + v->grow_at[g], (size_t)(v->grow_at[g + 1] - v->grow_at[g]), sizeof *v->grow,
+                by_key, in->key);
+        *late = b->deadline > 0 && abp_dlx_now() >= b->deadline;
+    }
+    return true;
+}
+
+/* true when group g is short: the width of its breakpoint columns under the
+ * live rows of unplaced columns is below its demand. The columns under a
+ * run [x, y) of overlapping live intervals are the breakpoints in [x, y)
+ * (x is one), whose widths sum to (the first breakpoint >= y, or H) - x. */
+static bool ivx_short(const ivx *v, int32_t g) {
+    const abp_ivx_in *in = v->in;
+    int64_t need = v->demand[g];
+    if (need <= 0) return false;
+    const int64_t *bp = in->bp + in->bp_at[g];
+    size_t nb = (size_t)in->nb[g];
+    int64_t sum = 0, x = 0, y = 0;
+    bool open = false;
+    for (int64_t q = v->grow_at[g]; q < v->grow_at[g + 1]; q++) {
+        int32_t r = v->grow[q], i = v->owner[r];
+        if (v->kill[r] != 0 || v->done[i]) continue;
+        int64_t o = in->key[r], e = o + in->h[i];
+        if (open && o <= y) {
+            if (e > y) y = e;
+        } else {
+            if (open) {
+                size_t j = ivx_count_lt(bp, nb, y);
+                sum += (j < nb ? bp[j] : in->H) - x;
+            }
+            x = o, y = e, open = true;
+        }
+        if (sum + (y - x) >= need) return false; /* the run's columns reach y at least */
+    }
+    if (open) {
+        size_t j = ivx_count_lt(bp, nb, y);
+        sum += (j < nb ? bp[j] : in->H) - x;
+    }
+    return sum < need;
+}
+
+static bool ivx_meets(const abp_ivx_in *in, int32_t a, int32_t b) {
+    return in->g0[a] <= in->g1[b] && in->g0[b] <= in->g1[a];
+}
+
+/* Places (delta = 1) or removes (delta = -1) row x of column c: the live rows
+ * of the unplaced columns it excludes. */
+static void ivx_apply(ivx *v, int32_t c, int64_t x, int32_t delta) {
+    const abp_ivx_in *in = v->in;
+    int64_t o = in->key[x];
+    for (int32_t j = 0; j < in->P; j++) {
+        if (j == c || v->done[j] || !ivx_meets(in, c, j)) continue;
+        const int64_t *k = in->key + in->row_at[j];
+        size_t n = (size_t)(in->row_at[j + 1] - in->row_at[j]);
+        int64_t lo = in->row_at[j] + (int64_t)ab_count_le(k, n, o - in->h[j]);
+        int64_t hi = in->row_at[j] + (int64_t)ivx_count_lt(k, n, o + in->h[c]);
+        if (delta > 0) {
+            for (int64_t r = lo; r < hi; r++)
+                if (v->kill[r]++ == 0) v->alive[j]--;
+        } else {
+            for (int64_t r = lo; r < hi; r++)
+                if (--v->kill[r] == 0) v->alive[j]++;
+        }
+    }
+}
+
+/* After row x of column c was placed: a dead end when an unplaced column it
+ * meets has no live row, or a group it or they span is short. The groups
+ * beyond were not short before (the search only goes on from states that
+ * passed) and did not change. */
+static bool ivx_dead(const ivx *v, int32_t c) {
+    const abp_ivx_in *in = v->in;
+    int32_t lo = in->g0[c], hi = in->g1[c];
+    for (int32_t j = 0; j < in->P; j++) {
+        if (j == c || v->done[j] || !ivx_meets(in, c, j)) continue;
+        if (v->alive[j] == 0) return true;
+        if (in->g0[j] < lo) lo = in->g0[j];
+        if (in->g1[j] > hi) hi = in->g1[j];
+    }
+    for (int32_t g = lo; g <= hi; g++)
+        if (ivx_short(v, g)) return true;
+    return false;
+}
+
+static void ivx_demand(ivx *v, int32_t c, int64_t delta) {
+    for (int32_t g = v->in->g0[c]; g <= v->in->g1[c]; g++) v->demand[g] += delta;
+}
+
+static bool ivx_twin_ok(const ivx *v, int32_t i, int64_t k) {
+    int32_t a = v->in->tprev[i], b = v->in->tnext[i];
+    if (a >= 0 && v->placed[a] >= 0 && k <= v->placed[a]) return false;
+    if (b >= 0 && v->placed[b] >= 0 && k >= v->placed[b]) return false;
+    return true;
+}
+
+/* The column to branch on, as choose() does: the first unplaced, or the one
+ * with the fewest live rows per unit of weight (ties: the first). */
+static int32_t ivx_choose(const ivx *v, abp_dlx_order order) {
+    int32_t best = -1;
+    for (int32_t i = 0; i < v->in->P; i++) {
+        if (v->done[i]) continue;
+        if (best < 0) {
+            best = i;
+            if (order == ABP_DLX_STATIC) break;
+        } else if (fewer_per_weight(v->alive[i], v->in->h[i], v->alive[best], v->in->h[best])) {
+            best = i;
+        }
+    }
+    return best;
+}
+
+abp_dlx_result abp_ivx_search(const abp_ivx_in *in, abp_dlx_order order, abp_dlx_budget *b,
+                              int64_t *keys, bool *oom) {
+    *oom = false;
+    if (in->P == 0) return ABP_DLX_FOUND;
+    ivx v;
+    bool late;
+    if (!ivx_init(&v, in, b, &late)) {
+        ivx_free(&v);
+        *oom = true;
+        return ABP_DLX_BUDGET;
+    }
+    if (late) {
+        ivx_free(&v);
+        b->out = true;
+        return ABP_DLX_BUDGET;
+    }
+    abp_dlx_result res = ABP_DLX_NONE;
+    bool dead = false;
+    for (int32_t i = 0; i < in->P && !dead; i++) dead = v.alive[i] == 0;
+    for (int32_t g = 0; g < in->G && !dead; g++) dead = ivx_short(&v, g);
+    if (dead) goto done;
+    if (b->out) {
+        res = ABP_DLX_BUDGET;
+        goto done;
+    }
+    int32_t level = 0, c;
+    int64_t x;
+choose_column:
+    c = ivx_choose(&v, order);
+    if (c < 0) {
+        for (int32_t l = 0; l < level; l++) keys[v.sc[l]] = in->key[v.sx[l]];
+        res = ABP_DLX_FOUND;
+        goto done; /* the scratch is dropped: nothing to restore */
+    }
+    v.done[c] = true;
+    ivx_demand(&v, c, -in->h[c]);
+    x = in->row_at[c];
+try_row:
+    while (x < in->row_at[c + 1] && (v.kill[x] != 0 || !ivx_twin_ok(&v, c, in->key[x]))) x++;
+    if (x == in->row_at[c + 1]) goto backtrack;
+    if (!spend(b)) {
+        res = ABP_DLX_BUDGET;
+        goto done;
+    }
+    ivx_apply(&v, c, x, 1);
+    v.placed[c] = in->key[x];
+    if (ivx_dead(&v, c)) {
+        ivx_apply(&v, c, x, -1);
+        v.placed[c] = -1;
+        x++;
+        goto try_row;
+    }
+    v.sc[level] = c;
+    v.sx[level++] = x;
+    goto choose_column;
+backtrack:
+    v.done[c] = false;
+    ivx_demand(&v, c, in->h[c]);
+    if (level == 0) goto done;
+    c = v.sc[--level];
+    x = v.sx[level];
+    ivx_apply(&v, c, x, -1);
+    v.placed[c] = -1;
+    x++;
+    goto try_row;
+done:
+    ivx_free(&v);
+    return res;
 }

@@ -75,7 +75,8 @@ typedef enum abp_dlx_result {
 
 /* Column choice at each level: the first uncovered primary column in the
  * order they were numbered (a static order), or the one with the fewest rows
- * left (ties: the first in that order). */
+ * left per unit of weight (weights below 1 count as 1; ties: the first in
+ * that order). */
 typedef enum abp_dlx_order { ABP_DLX_STATIC, ABP_DLX_MRV } abp_dlx_order;
 
 /* Bytes a matrix with these counts takes (what abp_dlx_new allocates), for a
@@ -131,5 +132,48 @@ abp_dlx_result abp_dlx_search(abp_dlx *m, abp_dlx_order order, abp_dlx_budget *b
 
 /* The process's CPU time in seconds (clock()), for budgets. */
 double abp_dlx_now(void);
+
+/* ---- the implicit engine: Algorithm X on interval rows (exact_cover.c, E) ----
+ *
+ * The same search as abp_dlx_search on the matrix exact_cover.c builds, with
+ * its secondary columns left implicit. Primary column i (a tensor) spans the
+ * groups [g0[i], g1[i]] and has weight h[i]; its rows are the keys
+ * key[row_at[i] .. row_at[i + 1]), increasing, row (i, o) standing for the
+ * interval [o, o + h[i]) at every group of i's range. Two rows of different
+ * columns exclude each other iff their group ranges meet and their intervals
+ * overlap (in the matrix: they share the secondary column (g, max of the two
+ * keys) at a common group g). Group g's secondary columns are its breakpoints
+ * bp[bp_at[g] .. bp_at[g] + nb[g]) (sorted, distinct; every key of a row
+ * spanning g among them), column b having width (the next breakpoint, or H)
+ * - b. Placing a row removes the rows it excludes as index ranges of the
+ * sorted keys; live[g] (the width of the uncovered columns of g with a row
+ * left) is recomputed from the live rows' intervals, so a node costs about
+ * the rows of the groups it touches, not the matrix entries. Choices, row
+ * order, twins, both dead-end counters and the node count are those of
+ * abp_dlx_search, so it visits the same nodes and finds the same cover. */
+typedef struct abp_ivx_in {
+    int32_t P, G;
+    const int32_t *g0, *g1;        /* per primary column: its groups */
+    const int64_t *h;              /* per primary column: its weight (interval length) */
+    const int32_t *tprev, *tnext;  /* twin chains, or -1 */
+    const int64_t *row_at;         /* P + 1 entries */
+    const int64_t *key;            /* row_at[P] keys, increasing within a column */
+    const int64_t *bp_at;          /* per group: where its breakpoints start in bp */
+    const int32_t *nb;             /* per group: how many */
+    const int64_t *bp;
+    int64_t H;                     /* the canvas height: the last column's end */
+} abp_ivx_in;
+
+/* Bytes abp_ivx_search allocates for these inputs (its scratch), or
+ * INT64_MAX when a count is too large (more than ABP_DLX_MAX_NODES rows). */
+int64_t abp_ivx_bytes(const abp_ivx_in *in);
+
+/* Searches for a cover, spending budget b; ABP_DLX_FOUND fills keys[i] for
+ * every primary column. Returns ABP_DLX_BUDGET with *oom set when its scratch
+ * could not be allocated, and with b->out set when b's deadline passed while
+ * the scratch was prepared (the clock is read after each group's rows are
+ * sorted) or during the search. */
+abp_dlx_result abp_ivx_search(const abp_ivx_in *in, abp_dlx_order order, abp_dlx_budget *b,
+                              int64_t *keys, bool *oom);
 
 #endif

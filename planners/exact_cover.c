@@ -189,15 +189,71 @@
  *      k = 1 the floor is a lower bound of the real problem. On bench_exact's
  *      coprime-8-1093 it is the optimum: one matrix instead of seven.
  *
+ * (E) THE INTERVALS ENGINE (engine=intervals; auto takes it when the matrix
+ *      would hold more than EC_IVX_RATIO = 4 entries per (row, instruction)
+ *      pair; engine=links forces the matrix). A node of dancing links costs
+ *      the entries of the rows it hides, and a row holds every breakpoint
+ *      under it: on bench_exact's coprime-8-1163 rows of ~1,300 entries and
+ *      matrices of ~4.2M made 18-312 nodes per height cost 6.6 s. dlx.c's
+ *      abp_ivx_search runs the same search with the secondary columns left
+ *      implicit: a row (i, o) is the interval [o, o + h_i) over i's groups.
+ *      It is the same search, node for node:
+ *      - Exclusion. By LOSSLESS above, two rows of different tensors share a
+ *        column iff their tensors are both live at some matrix instruction
+ *        and their intervals overlap. Covering row (c, o) hides exactly the
+ *        rows sharing a column with it, i.e. for each unplaced j meeting c
+ *        the rows with p in (o - h_j, o + h_c): a contiguous index range of
+ *        j's increasing keys. The engine counts, per row, the placed rows
+ *        excluding it, so a row is live iff dancing links has it linked.
+ *      - The zero counter: a tensor's live rows are its column's length.
+ *      - The weighted bound. At group g, an uncovered column with a row left
+ *        is a breakpoint under some live row of an unplaced tensor spanning
+ *        g (a live row lies clear of every placed row there, so all its
+ *        columns are uncovered), and conversely. Under a maximal run [x, y)
+ *        of overlapping live intervals lie the breakpoints of [x, y), x
+ *        first (a key); their widths telescope to (the first breakpoint >=
+ *        y, or H) - x, and runs do not share columns (the next run starts at
+ *        a breakpoint >= y). So the engine's live[g], the sum over the runs,
+ *        is dancing links' live[g]; demand[g] is the same sum of heights.
+ *        After a row is placed only the groups of c and of the unplaced
+ *        tensors meeting c can change, the others having passed the test at
+ *        the parent; those are the groups it tests (a scan stops as soon as
+ *        the runs reach the demand).
+ *      - Choices. Columns are taken in the same order (the first, or the
+ *        fewest live rows per unit of height, ties to the lower rank), rows
+ *        lowest key first (dancing links relinks a row where it was, so a
+ *        column keeps the order rows were added: increasing offsets), twins
+ *        by the same test, and each row tried is one node of the same budget.
+ *      So both find the same cover or refutation after the same nodes (tests:
+ *      4,000 random interval problems compared node for node, both orders,
+ *      with and without budgets). A node costs the tensors it meets, the rows
+ *      it excludes and the scans of the groups it touches, not the matrix; no
+ *      matrix is built (building is charged a step per row and per (row,
+ *      instruction) pair, never more than the links engine's step per row and
+ *      per entry). Measured (bench_exact, Release, time=10, CPU seconds,
+ *      2 vCPU loaded; with mrv by rows per unit of height, below):
+ *      coprime-8-1163 6.8 s and 25.6k nodes before, 0.01 s and 1,209 nodes
+ *      now; 200 coprime 8-tensor suites (seeds 1000-1199) 9.2 s in all
+ *      before, 0.06 s now, the slowest 0.02 s; 2,000 more (seeds 5000-6999)
+ *      all proven, 0.6 s in all, the slowest 0.10 s (coprime-8-6560, which
+ *      main did not prove in 10 s); 20-tensor KiB suites 0.07 s before, 0.02
+ *      s now; 20-tensor coprime suites (seeds 1-20): 1 proven before (mem:
+ *      their matrices need 8 GiB and more), 15 now.
+ *
  * Search order: order=mrv (the default) takes the tensor with the fewest
- * rows left, ties in the area order; order=area (the paper's) takes tensors
- * by decreasing rectangle area h x (end - start + 1), ties by larger h,
- * earlier start, lower index. MRV is the default since it was measured
- * (bench_exact, time=10): 20-tensor KiB suites 20 of 20 proven, slowest
- * 0.06 s, against 17 of 20 with area, whose three failures were heights
- * with a cover (at the bound) that its static order did not find in 60M
- * nodes; 8-tensor coprime suites 200 of 200 against 198. Rows are tried
- * lowest offset first. Besides X's own dead
+ * rows left per unit of height (rows / h, compared exactly; ties in the area
+ * order); order=area (the paper's) takes tensors by decreasing rectangle area
+ * h x (end - start + 1), ties by larger h, earlier start, lower index. MRV is
+ * the default since it was measured (bench_exact, time=10): 20-tensor KiB
+ * suites 20 of 20 proven, slowest 0.06 s, against 17 of 20 with area, whose
+ * three failures were heights with a cover (at the bound) that its static
+ * order did not find in 60M nodes; 8-tensor coprime suites 200 of 200
+ * against 198. Per unit of height since a tiny tensor in a slack section has
+ * few rows left yet rarely decides anything: on coprime-8-6560 (bench_exact
+ * -r 1:8:6560:coprime) the fewest rows chose a 165-byte tensor at the fourth
+ * level and retried every refutation below under each of its ~90 offsets:
+ * 693k nodes, 2.4 s; by rows / h it takes 23k nodes, 0.10 s. Any choice of
+ * column keeps Algorithm X exact. Rows are tried lowest offset first. Besides X's own dead
  * ends, dlx.c refutes a branch by THE WEIGHTED BOUND above.
  *
  * BUDGETS hold while anything is built, not only during the search.
@@ -239,12 +295,15 @@ __extension__ typedef __int128 i128;
 
 #define EC_DEFAULT_MEM ((int64_t)2 << 30)
 
+enum { EC_ENGINE_AUTO, EC_ENGINE_LINKS, EC_ENGINE_INTERVALS };
+
 typedef struct ec_opts {
     int64_t k;
     abp_dlx_order order;
     bool down;       /* search=down */
     bool compress;
     bool target;     /* target=capacity */
+    int engine;      /* EC_ENGINE_*: engine=auto, links or intervals */
     double time_s;   /* <= 0: none */
     int64_t nodes;   /* <= 0: none */
     int64_t mem;     /* bytes for a matrix */
@@ -336,6 +395,13 @@ static ab_status parse_opts(const ab_params *opt, ec_opts *o, ab_error *err) {
     if (st == AB_OK) st = param_choice(opt, "compress", "on", "off", &off, err);
     if (st == AB_OK) st = param_choice(opt, "target", "min", "capacity", &o->target, err);
     if (st != AB_OK) return st;
+    const char *eng = ab_params_get(opt, "engine");
+    o->engine = EC_ENGINE_AUTO;
+    if (eng != NULL && strcmp(eng, "links") == 0) o->engine = EC_ENGINE_LINKS;
+    else if (eng != NULL && strcmp(eng, "intervals") == 0) o->engine = EC_ENGINE_INTERVALS;
+    else if (eng != NULL && strcmp(eng, "auto") != 0)
+        return ab_fail(err, AB_EINPUT,
+                       "parameter engine: expected auto, links or intervals, got '%s'", eng);
     o->order = area ? ABP_DLX_STATIC : ABP_DLX_MRV;
     o->compress = !off;
     o->time_s = 0;
@@ -1159,6 +1225,10 @@ static int64_t next_top(const ec *e, size_t c, int64_t H) {
     return nt > H ? nt : H + 1;
 }
 
+/* (E) auto takes the intervals engine when the matrix would hold more than
+ * this many entries per (row, group) pair. */
+#define EC_IVX_RATIO 4
+
 /* ---- the interval matrix ------------------------------------------------------------------ */
 
 /* Candidates of t at height H: cand[0 .. rows) (offset + h <= H). */
@@ -1278,6 +1348,76 @@ static ab_status collect_breakpoints(ec *e, const ec_comp *k, build *b, ec_resul
     return AB_OK;
 }
 
+/* (E) The engine for component k's matrix of `entries` nodes: dancing links
+ * (the matrix), or intervals (abp_ivx_search, no matrix). */
+static int64_t row_spans(const ec *e, const ec_comp *k, const build *b) {
+    int64_t spans = 0; /* the (row, group) pairs: what an intervals node scans at most */
+    for (size_t r = 0; r < k->nfree; r++) {
+        const ec_tensor *t = &e->t[e->members[k->first + r]];
+        spans = sat_add(spans, sat_mul(b->ro_at[r + 1] - b->ro_at[r], t->mte - t->mts + 1));
+    }
+    return spans;
+}
+
+static bool use_intervals(const ec *e, const ec_comp *k, const build *b, int64_t entries) {
+    if (e->o.engine != EC_ENGINE_AUTO) return e->o.engine == EC_ENGINE_INTERVALS;
+    if (!e->o.compress) return false;
+    return entries > sat_mul(row_spans(e, k, b), EC_IVX_RATIO);
+}
+
+/* Searches component c at height H with the intervals engine on the rows
+ * and breakpoints of b (then freed). */
+static ab_status solve_intervals(ec *e, size_t c, int64_t H, build *b, ec_result *res,
+                                 ab_error *err) {
+    ec_comp *k = &e->comp[c];
+    size_t P = k->nfree;
+    int32_t *g0 = ab_alloc_array(P + 1, sizeof *g0), *g1 = ab_alloc_array(P + 1, sizeof *g1);
+    int32_t *tp = ab_alloc_array(P + 1, sizeof *tp), *tn = ab_alloc_array(P + 1, sizeof *tn);
+    int64_t *h = ab_alloc_array(P + 1, sizeof *h);
+    ab_status st = AB_OK;
+    *res = EC_FOUND;
+    if (!g0 || !g1 || !tp || !tn || !h) st = ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    for (size_t r = 0; st == AB_OK && r < P; r++) {
+        const ec_tensor *t = &e->t[e->members[k->first + r]];
+        g0[r] = t->mts - k->t0;
+        g1[r] = t->mte - k->t0;
+        h[r] = t->h;
+        tp[r] = t->tprev;
+        tn[r] = t->tnext;
+    }
+    abp_ivx_in in = {.P = (int32_t)P, .G = b->G, .g0 = g0, .g1 = g1, .h = h, .tprev = tp,
+                     .tnext = tn, .row_at = b->ro_at, .key = b->ro, .bp_at = b->at, .nb = b->nb,
+                     .bp = b->bp, .H = H};
+    int64_t bytes = st == AB_OK ? abp_ivx_bytes(&in) : 0;
+    if (st == AB_OK && !mem_fits(e, bytes, "the matrix")) *res = EC_TOO_BIG;
+    /* the per-group row lists, charged as the links engine charges its rows
+     * (a step per row and per entry; a row has an entry per group at least) */
+    if (st == AB_OK && *res == EC_FOUND && !charge(e, sat_add(b->ro_at[P], row_spans(e, k, b))))
+        *res = EC_OUT;
+    if (st == AB_OK && *res == EC_FOUND) {
+        e->why_building = NULL;
+        e->held += bytes;
+        bool oom;
+        abp_dlx_result r = abp_ivx_search(&in, e->o.order, &e->budget, e->keys, &oom);
+        e->held -= bytes;
+        if (oom) {
+            st = ab_fail(err, AB_ENOMEM, "exact-cover: out of memory building the intervals");
+        } else if (r == ABP_DLX_FOUND) {
+            for (size_t q = 0; q < P; q++) e->best[e->members[k->first + q]] = e->keys[q];
+            k->arena = comp_arena(e, c);
+        } else {
+            *res = r == ABP_DLX_NONE ? EC_NONE : EC_OUT;
+        }
+    }
+    ab_free(g0);
+    ab_free(g1);
+    ab_free(tp);
+    ab_free(tn);
+    ab_free(h);
+    build_free(e, b);
+    return st;
+}
+
 /* Builds component c's matrix at height H and searches it. On EC_FOUND the
  * plan of its free tensors goes into e->best and its arena is updated. */
 static ab_status comp_solve(ec *e, size_t c, int64_t H, ec_result *res, ab_error *err) {
@@ -1337,6 +1477,7 @@ static ab_status comp_solve(ec *e, size_t c, int64_t H, ec_result *res, ab_error
             }
         }
     }
+    if (use_intervals(e, k, &b, nodes)) return solve_intervals(e, c, H, &b, res, err);
     int64_t mbytes = abp_dlx_bytes_cols((int64_t)k->nfree, S, b.G, rows, nodes);
     if (!mem_fits(e, sat_add(mbytes, sat_mul(maxrow + 1, 4)), "the matrix")) {
         build_free(e, &b);
@@ -1853,7 +1994,8 @@ static const ab_param_desc exact_cover_params[] = {
      "coarsening: sizes rounded up to a multiple of k bytes, offsets multiples of k (k = 1 is "
      "exact and proves optimality)", AB_PARAM_INT, 1, AB_MAX_SIZE},
     {"order", "mrv|area", "mrv",
-     "mrv: the tensor with the fewest remaining rows first; area: tensors by decreasing "
+     "mrv: the tensor with the fewest remaining rows per unit of size first; area: tensors by "
+     "decreasing "
      "rectangle area (the paper's static order)",
      AB_PARAM_CHOICE, 0, 0},
     {"search", "up|down", "up",
@@ -1875,6 +2017,11 @@ static const ab_param_desc exact_cover_params[] = {
     {"mem", "bytes, K/M/G suffixes", "2G",
      "stop (with the best plan so far) before holding more than this (checked before allocating)",
      AB_PARAM_BYTES, 0, 0},
+    {"engine", "auto|links|intervals", "auto",
+     "the search engine for a matrix (the same nodes and cover either way): links (dancing "
+     "links on the built matrix) or intervals (rows as intervals, no matrix); auto takes "
+     "intervals when the matrix would hold more than 4 entries per row and instruction",
+     AB_PARAM_CHOICE, 0, 0},
     {0},
 };
 
