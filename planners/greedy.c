@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/sort.h"
-#include "planners/conflicts.h"
+#include "planners/gaps.h"
 #include "planners/space.h"
 
 __extension__ typedef __int128 i128;
@@ -23,64 +23,56 @@ ab_status abp_order_param(const ab_params *opt, abp_order *order, ab_error *err)
     return AB_OK;
 }
 
-/* The placement orders: comparators of tensor indices for ab_sort, ctx the
- * problem; each a total order (ties by name, then index). */
-static int cmp_name(const ab_problem *p, size_t a, size_t b) {
-    int c = strcmp(p->t[a].name, p->t[b].name);
-    if (c != 0) return c;
-    return (a > b) - (a < b);
-}
+/* The placement orders, each a total order: start: by start, ties larger
+ * first; size: larger first, ties by start; area: larger size x live length
+ * first, then as size; remaining ties by name, then index. The keys are
+ * gathered beside the index first, so the sort compares them without
+ * reaching into the tensors (a million tensors' worth of cache misses). */
+typedef struct order_key {
+    i128 a;       /* minus the area (area order), else 0 */
+    int64_t k1, k2;
+    size_t i;
+} order_key;
 
-#define CMP_DESC(x, y) \
-    do { if ((x) != (y)) return (x) > (y) ? -1 : 1; } while (0)
 #define CMP_ASC(x, y) \
     do { if ((x) != (y)) return (x) < (y) ? -1 : 1; } while (0)
 
-static int by_start(const void *pa, const void *pb, const void *ctx) {
+static int by_key(const void *pa, const void *pb, const void *ctx) {
     const ab_problem *p = ctx;
-    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    const ab_tensor *x = &p->t[a], *y = &p->t[b];
-    CMP_ASC(x->start, y->start);
-    CMP_DESC(x->size, y->size);
-    return cmp_name(p, a, b);
-}
-
-static int by_size(const void *pa, const void *pb, const void *ctx) {
-    const ab_problem *p = ctx;
-    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    const ab_tensor *x = &p->t[a], *y = &p->t[b];
-    CMP_DESC(x->size, y->size);
-    CMP_ASC(x->start, y->start);
-    return cmp_name(p, a, b);
-}
-
-static int by_area(const void *pa, const void *pb, const void *ctx) {
-    const ab_problem *p = ctx;
-    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    const ab_tensor *x = &p->t[a], *y = &p->t[b];
-    i128 ax = (i128)x->size * (x->end - x->start + 1);
-    i128 ay = (i128)y->size * (y->end - y->start + 1);
-    CMP_DESC(ax, ay);
-    return by_size(pa, pb, ctx);
-}
-
-static int by_busy(const void *pa, const void *pb) {
-    const abp_busy *a = pa, *b = pb;
-    CMP_ASC(a->lo, b->lo);
-    CMP_ASC(a->hi, b->hi);
-    CMP_ASC(a->idx, b->idx);
+    const order_key *x = pa, *y = pb;
+    CMP_ASC(x->a, y->a);
+    CMP_ASC(x->k1, y->k1);
+    CMP_ASC(x->k2, y->k2);
+    int c = strcmp(p->t[x->i].name, p->t[y->i].name);
+    if (c != 0) return c;
+    CMP_ASC(x->i, y->i);
     return 0;
 }
 
 /* The placement order: every tensor, sorted by the order's total order. */
 static size_t *make_order(const ab_problem *p, abp_order order) {
     size_t *idx = ab_alloc_array(p->n ? p->n : 1, sizeof *idx);
-    if (idx == NULL) return NULL;
-    for (size_t i = 0; i < p->n; i++) idx[i] = i;
-    ab_sort(idx, p->n, sizeof *idx,
-            order == ABP_ORDER_START ? by_start : order == ABP_ORDER_SIZE ? by_size : by_area, p);
+    order_key *key = ab_alloc_array(p->n ? p->n : 1, sizeof *key);
+    if (idx == NULL || key == NULL) {
+        ab_free(idx);
+        ab_free(key);
+        return NULL;
+    }
+    for (size_t i = 0; i < p->n; i++) {
+        const ab_tensor *t = &p->t[i];
+        if (order == ABP_ORDER_START)
+            key[i] = (order_key){0, t->start, -t->size, i};
+        else
+            key[i] = (order_key){order == ABP_ORDER_AREA ? -(i128)t->size * (t->end - t->start + 1)
+                                                         : 0,
+                                 -t->size, t->start, i};
+    }
+    ab_sort(key, p->n, sizeof *key, by_key, p);
+    for (size_t i = 0; i < p->n; i++) idx[i] = key[i].i;
+    ab_free(key);
     return idx;
 }
+
 
 /* A fixed tensor's offset, checked: offset + size must fit in int64. */
 static ab_status fixed_offset(const ab_problem *p, size_t i, int64_t *offset, ab_error *err) {
@@ -119,154 +111,79 @@ static ab_status greedy_place(const ab_problem *p, const size_t *idx, abp_fit fi
     return st;
 }
 
-typedef struct scratch {
-    size_t *hits;
-    size_t hits_cap;
-    abp_busy *busy;
-    size_t busy_cap;
-} scratch;
-
 /* ---- program order: a sweep over instructions ---------------------------------
- * In order=start the placed tensors that conflict with tensor i are exactly
- * those still live at i's start (every placed tensor started no later), plus
- * fixed tensors that start later inside i's range (fixed tensors are placed
- * first, whatever the order). The live ones are kept in an array sorted by
- * offset and a heap by end, so no per-tensor gathering or sorting is needed:
- * a tensor costs O(log n) for the heap plus the rule's walk over the live set. */
+ * In order=start with no fixed offsets the placed tensors that conflict with
+ * tensor i are exactly those still live at i's start: every placed tensor
+ * started no later. They never overlap (each was placed clear of the live
+ * ones), so the rules need only the gaps between them, which gaps.h keeps
+ * indexed: a tensor costs O(log n) expected, not a walk over the live set.
+ * A tensor leaves the set (a heap by end) before the first tensor that
+ * starts after its end is placed. (With fixed offsets, which may overlap each other and conflict
+ * with tensors placed before they start, program order takes the
+ * free-space index like the other orders.) */
 
-typedef struct live_set {
-    const ab_problem *p;
-    abp_busy *v;    /* sorted by (lo, hi, idx) */
-    size_t n, cap;
-    size_t *heap;   /* live tensors, a min-heap by (end, idx) */
-    size_t hn;
-} live_set;
+/* The placed tensors by end: a min-heap of (end, tensor), ties by tensor. */
+typedef struct ending {
+    int64_t end;
+    size_t i;
+} ending;
 
-static bool heap_less(const live_set *L, size_t a, size_t b) {
-    const ab_tensor *x = &L->p->t[a], *y = &L->p->t[b];
-    return x->end != y->end ? x->end < y->end : a < b;
+static bool ends_before(ending a, ending b) {
+    return a.end != b.end ? a.end < b.end : a.i < b.i;
 }
 
-static void heap_push(live_set *L, size_t i) {
-    size_t k = L->hn++;
-    while (k > 0 && heap_less(L, i, L->heap[(k - 1) / 2])) {
-        L->heap[k] = L->heap[(k - 1) / 2];
+static void ends_push(ending *h, size_t *n, ending e) {
+    size_t k = (*n)++;
+    while (k > 0 && ends_before(e, h[(k - 1) / 2])) {
+        h[k] = h[(k - 1) / 2];
         k = (k - 1) / 2;
     }
-    L->heap[k] = i;
+    h[k] = e;
 }
 
-static size_t heap_pop(live_set *L) {
-    size_t top = L->heap[0], last = L->heap[--L->hn], k = 0;
+static void ends_pop(ending *h, size_t *n) {
+    ending last = h[--*n];
+    size_t k = 0;
     for (;;) {
         size_t c = 2 * k + 1;
-        if (c >= L->hn) break;
-        if (c + 1 < L->hn && heap_less(L, L->heap[c + 1], L->heap[c])) c++;
-        if (!heap_less(L, L->heap[c], last)) break;
-        L->heap[k] = L->heap[c];
+        if (c >= *n) break;
+        if (c + 1 < *n && ends_before(h[c + 1], h[c])) c++;
+        if (!ends_before(h[c], last)) break;
+        h[k] = h[c];
         k = c;
     }
-    if (L->hn > 0) L->heap[k] = last;
-    return top;
+    if (*n > 0) h[k] = last;
 }
 
-/* The position of b in the sorted live array (where it is or would go). */
-static size_t live_find(const live_set *L, const abp_busy *b) {
-    size_t lo = 0, hi = L->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (by_busy(&L->v[mid], b) < 0) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
-static bool live_insert(live_set *L, abp_busy b) {
-    if (!ab_grow((void **)&L->v, &L->cap, L->n + 1, sizeof *L->v)) return false;
-    size_t at = live_find(L, &b);
-    memmove(&L->v[at + 1], &L->v[at], (L->n - at) * sizeof *L->v);
-    L->v[at] = b;
-    L->n++;
-    heap_push(L, b.idx);
-    return true;
-}
-
-/* Drops the tensors that ended before instruction t. */
-static void live_evict(live_set *L, const int64_t *offsets, int64_t t) {
-    while (L->hn > 0 && L->p->t[L->heap[0]].end < t) {
-        size_t i = heap_pop(L);
-        abp_busy b = {offsets[i], offsets[i] + L->p->t[i].size, i};
-        size_t at = live_find(L, &b);
-        memmove(&L->v[at], &L->v[at + 1], (L->n - at - 1) * sizeof *L->v);
-        L->n--;
-    }
-}
-
-/* The busy ranges for tensor i: the live set, merged with the fixed tensors
- * not yet live that conflict with i (from the fixed-only index c). */
-static ab_status busy_for(live_set *L, abp_conflicts *c, const bool *live, size_t i,
-                          const int64_t *offsets, scratch *s, const abp_busy **busy, size_t *n,
-                          ab_error *err) {
-    *busy = L->v;
-    *n = L->n;
-    if (c == NULL) return AB_OK;
-    size_t k, extra = 0;
-    ab_status st = abp_conflicts_query(c, i, &s->hits, &s->hits_cap, &k, err);
-    if (st != AB_OK) return st;
-    if (!ab_grow((void **)&s->busy, &s->busy_cap, L->n + k + 1, sizeof *s->busy))
-        return ab_fail(err, AB_ENOMEM, "out of memory placing a tensor");
-    for (size_t j = 0; j < k; j++) {
-        size_t h = s->hits[j];
-        if (!live[h]) s->busy[extra++] = (abp_busy){offsets[h], offsets[h] + L->p->t[h].size, h};
-    }
-    if (extra == 0) return AB_OK;
-    if (L->n > 0) memcpy(s->busy + extra, L->v, L->n * sizeof *L->v);
-    qsort(s->busy, extra + L->n, sizeof *s->busy, by_busy);
-    *busy = s->busy;
-    *n = extra + L->n;
-    return AB_OK;
-}
-
-static ab_status greedy_sweep(const ab_problem *p, const size_t *idx, abp_rule rule,
+static ab_status greedy_sweep(const ab_problem *p, const size_t *idx, abp_fit fit,
                               int64_t *offsets, ab_error *err) {
-    live_set L = {.p = p};
-    scratch s = {0};
-    abp_conflicts *c = NULL;
-    bool any_fixed = false;
-    for (size_t i = 0; i < p->n; i++) any_fixed |= p->t[i].offset != AB_NONE;
-    L.heap = ab_alloc_array(p->n + 1, sizeof *L.heap);
-    bool *live = ab_calloc(p->n + 1, sizeof *live);
-    ab_status st = L.heap && live ? AB_OK : ab_fail(err, AB_ENOMEM, "out of memory planning");
-    if (st == AB_OK && any_fixed) st = abp_conflicts_new(p, &c, err);
-    for (size_t i = 0; st == AB_OK && any_fixed && i < p->n; i++) {
-        if (p->t[i].offset == AB_NONE) continue;
-        st = fixed_offset(p, i, &offsets[i], err);
-        if (st == AB_OK) st = abp_conflicts_place(c, i, err);
+    abp_gaps *g = abp_gaps_new(p->n);
+    ending *ends = ab_alloc_array(p->n ? p->n : 1, sizeof *ends);
+    size_t nends = 0;
+    ab_status st = AB_OK;
+    if (g == NULL || ends == NULL) {
+        st = ab_fail(err, AB_ENOMEM, "out of memory planning %zu tensors", p->n);
+        goto done;
     }
-    for (size_t r = 0; st == AB_OK && r < p->n; r++) {
+    for (size_t r = 0; r < p->n; r++) {
         size_t i = idx[r];
-        live_evict(&L, offsets, p->t[i].start);
-        if (p->t[i].offset == AB_NONE) {
-            const abp_busy *busy;
-            size_t n;
-            st = busy_for(&L, c, live, i, offsets, &s, &busy, &n, err);
-            if (st != AB_OK) break;
-            if (!rule(busy, n, p->t[i].size, p->t[i].align, &offsets[i])) {
-                st = ab_fail(err, AB_EINPUT, "placing '%s': the arena overflows 64 bits",
-                             p->t[i].name);
-                break;
-            }
+        const ab_tensor *t = &p->t[i];
+        while (nends > 0 && ends[0].end < t->start) {
+            abp_gaps_remove(g, ends[0].i);
+            ends_pop(ends, &nends);
         }
-        live[i] = true;
-        if (!live_insert(&L, (abp_busy){offsets[i], offsets[i] + p->t[i].size, i}))
-            st = ab_fail(err, AB_ENOMEM, "out of memory placing '%s'", p->t[i].name);
+        bool ok = fit == ABP_FIT_FIRST ? abp_gaps_first_fit(g, t->size, t->align, &offsets[i])
+                                       : abp_gaps_best_fit(g, t->size, t->align, &offsets[i]);
+        if (!ok) {
+            st = ab_fail(err, AB_EINPUT, "placing '%s': the arena overflows 64 bits", t->name);
+            break;
+        }
+        abp_gaps_add(g, i, offsets[i], offsets[i] + t->size);
+        ends_push(ends, &nends, (ending){t->end, i});
     }
-    abp_conflicts_free(c);
-    ab_free(s.hits);
-    ab_free(s.busy);
-    ab_free(L.v);
-    ab_free(L.heap);
-    ab_free(live);
+done:
+    abp_gaps_free(g);
+    ab_free(ends);
     return st;
 }
 
@@ -274,10 +191,10 @@ ab_status abp_greedy(const ab_problem *p, abp_order order, abp_fit fit, int64_t 
                      ab_error *err) {
     size_t *idx = make_order(p, order);
     if (idx == NULL) return ab_fail(err, AB_ENOMEM, "out of memory ordering tensors");
-    ab_status st = order == ABP_ORDER_START
-                       ? greedy_sweep(p, idx, fit == ABP_FIT_FIRST ? abp_rule_first_fit
-                                                                   : abp_rule_best_fit,
-                                      offsets, err)
+    bool any_fixed = false;
+    for (size_t i = 0; i < p->n; i++) any_fixed |= p->t[i].offset != AB_NONE;
+    ab_status st = order == ABP_ORDER_START && !any_fixed && p->n < UINT32_MAX - 1
+                       ? greedy_sweep(p, idx, fit, offsets, err)
                        : greedy_place(p, idx, fit, offsets, err);
     ab_free(idx);
     return st;
