@@ -141,6 +141,16 @@ size_t ab_count_le(const int64_t *v, size_t n, int64_t x) {
     return lo;
 }
 
+size_t ab_count_lt(const int64_t *v, size_t n, int64_t x) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 uint64_t ab_fnv1a(uint64_t h, const void *buf, size_t len) {
     const unsigned char *p = buf;
     for (size_t i = 0; i < len; i++) {

@@ -88,6 +88,9 @@ int ab_cmp_i64(const void *a, const void *b);
 /* The number of elements of v[0 .. n), sorted ascending, that are <= x. */
 size_t ab_count_le(const int64_t *v, size_t n, int64_t x);
 
+/* The number of values in v[0 .. n) that are < x (v sorted ascending). */
+size_t ab_count_lt(const int64_t *v, size_t n, int64_t x);
+
 /* FNV-1a, 64 bits: h updated with len bytes of buf. Start from AB_FNV_OFFSET;
  * feed a long input piece by piece by passing each result on. */
 #define AB_FNV_OFFSET UINT64_C(0xcbf29ce484222325)

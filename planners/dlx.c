@@ -473,16 +473,6 @@ typedef struct ivx {
     int64_t *sx;        /* per level: the row */
 } ivx;
 
-static size_t ivx_count_lt(const int64_t *v, size_t n, int64_t x) {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < x) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
 /* The rows spanning a group, by key then row: the sort's context is the keys. */
 static int by_key(const void *pa, const void *pb, const void *ctx) {
     const int64_t *key = ctx;
@@ -588,7 +578,7 @@ static bool ivx_short(const ivx *v, int32_t g) {
             if (e > y) y = e;
         } else {
             if (open) {
-                size_t j = ivx_count_lt(bp, nb, y);
+                size_t j = ab_count_lt(bp, nb, y);
                 sum += (j < nb ? bp[j] : in->H) - x;
             }
             x = o, y = e, open = true;
@@ -596,7 +586,7 @@ static bool ivx_short(const ivx *v, int32_t g) {
         if (sum + (y - x) >= need) return false; /* the run's columns reach y at least */
     }
     if (open) {
-        size_t j = ivx_count_lt(bp, nb, y);
+        size_t j = ab_count_lt(bp, nb, y);
         sum += (j < nb ? bp[j] : in->H) - x;
     }
     return sum < need;
@@ -616,7 +606,7 @@ static void ivx_apply(ivx *v, int32_t c, int64_t x, int32_t delta) {
         const int64_t *k = in->key + in->row_at[j];
         size_t n = (size_t)(in->row_at[j + 1] - in->row_at[j]);
         int64_t lo = in->row_at[j] + (int64_t)ab_count_le(k, n, o - in->h[j]);
-        int64_t hi = in->row_at[j] + (int64_t)ivx_count_lt(k, n, o + in->h[c]);
+        int64_t hi = in->row_at[j] + (int64_t)ab_count_lt(k, n, o + in->h[c]);
         if (delta > 0) {
             for (int64_t r = lo; r < hi; r++)
                 if (v->kill[r]++ == 0) v->alive[j]--;

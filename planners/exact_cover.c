@@ -428,16 +428,6 @@ static ab_status parse_opts(const ab_params *opt, ec_opts *o, ab_error *err) {
 
 /* ---- small helpers --------------------------------------------------------------- */
 
-static size_t count_lt(const int64_t *v, size_t n, int64_t x) {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < x) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
 /* Saturating arithmetic: sums and products of sizes that may reach int64. */
 static int64_t sat_add(int64_t a, int64_t b) {
     int64_t r;
@@ -602,7 +592,7 @@ static ab_status make_times(ec *e, ab_error *err) {
     int64_t first = starts[0];
     for (size_t i = 0; i < n; i++) {
         ec_tensor *t = &e->t[i];
-        t->cts = (int32_t)count_lt(starts, T, e->q.t[i].start);
+        t->cts = (int32_t)ab_count_lt(starts, T, e->q.t[i].start);
         t->cte = (int32_t)ab_count_le(starts, T, e->q.t[i].end) - 1;
         if (e->o.compress) {
             t->mts = t->cts;
@@ -1239,7 +1229,7 @@ static int64_t rows_at(const ec_tensor *t, int64_t H) {
 
 /* Index of v in the sorted breakpoints b[0 .. n) (v is one of them). */
 static int32_t bp_index(const int64_t *b, int32_t n, int64_t v) {
-    return (int32_t)count_lt(b, (size_t)n, v);
+    return (int32_t)ab_count_lt(b, (size_t)n, v);
 }
 
 /* A component's matrix at one height, while it is built: per group g, its
@@ -1727,7 +1717,7 @@ static void refuted_at(ec *e, size_t c, int64_t H) {
  * there is none: no cover there, and lo is the cheapest to refute). */
 static int64_t mid_top(const ec *e, size_t c, int64_t lo, int64_t hi) {
     const ec_comp *k = &e->comp[c];
-    size_t i0 = count_lt(k->tops, k->ntops, lo), i1 = ab_count_le(k->tops, k->ntops, hi);
+    size_t i0 = ab_count_lt(k->tops, k->ntops, lo), i1 = ab_count_le(k->tops, k->ntops, hi);
     return i1 > i0 ? k->tops[i0 + (i1 - i0 - 1) / 2] : lo;
 }
 

@@ -122,22 +122,6 @@ static bool ivset_add(ivset *s, int64_t lo, int64_t hi) {
 
 /* ---- the tree ----------------------------------------------------------------- */
 
-static int cmp_i64(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* The number of values in v[0 .. n) that are <= x (v sorted). */
-static size_t count_le(const int64_t *v, size_t n, int64_t x) {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] <= x) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
 ab_status abp_space_new(const ab_problem *p, abp_space **out, ab_error *err) {
     *out = NULL;
     abp_space *s = ab_calloc(1, sizeof *s);
@@ -145,7 +129,7 @@ ab_status abp_space_new(const ab_problem *p, abp_space **out, ab_error *err) {
     if (s == NULL || starts == NULL) goto oom;
     s->p = p;
     for (size_t i = 0; i < p->n; i++) starts[i] = p->t[i].start;
-    qsort(starts, p->n, sizeof *starts, cmp_i64);
+    qsort(starts, p->n, sizeof *starts, ab_cmp_i64);
     size_t t = 0;
     for (size_t i = 0; i < p->n; i++)
         if (t == 0 || starts[i] != starts[t - 1]) starts[t++] = starts[i];
@@ -162,8 +146,8 @@ ab_status abp_space_new(const ab_problem *p, abp_space **out, ab_error *err) {
     if (s->cur == NULL || s->lf == NULL || s->rt == NULL || s->cover == NULL || s->sub == NULL || s->q == NULL)
         goto oom;
     for (size_t i = 0; i < p->n; i++) {
-        s->lf[i] = count_le(starts, t, p->t[i].start) - 1;
-        s->rt[i] = count_le(starts, t, p->t[i].end) - 1;
+        s->lf[i] = ab_count_le(starts, t, p->t[i].start) - 1;
+        s->rt[i] = ab_count_le(starts, t, p->t[i].end) - 1;
     }
     ab_free(starts);
     *out = s;
