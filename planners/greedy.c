@@ -97,15 +97,17 @@ static ab_status greedy_place(const ab_problem *p, const size_t *idx, abp_fit fi
     for (size_t i = 0; st == AB_OK && i < p->n; i++) {
         if (p->t[i].offset == AB_NONE) continue;
         st = fixed_offset(p, i, &offsets[i], err);
-        if (st == AB_OK) st = abp_space_place(s, i, offsets[i], err);
+        if (st == AB_OK) st = abp_space_place(s, i, offsets[i], offsets[i] + p->t[i].size, err);
     }
     for (size_t r = 0; st == AB_OK && r < p->n; r++) {
         size_t i = idx[r];
         if (p->t[i].offset != AB_NONE) continue;
-        if (fit == ABP_FIT_BEST) st = abp_space_best_fit(s, i, &offsets[i], err);
+        if (fit == ABP_FIT_BEST)
+            st = abp_space_rule(s, i, abp_rule_best_fit, p->t[i].size, p->t[i].align, &offsets[i],
+                                err);
         else if (!abp_space_first_fit(s, i, p->t[i].size, p->t[i].align, &offsets[i]))
             st = ab_fail(err, AB_EINPUT, "placing '%s': the arena overflows 64 bits", p->t[i].name);
-        if (st == AB_OK) st = abp_space_place(s, i, offsets[i], err);
+        if (st == AB_OK) st = abp_space_place(s, i, offsets[i], offsets[i] + p->t[i].size, err);
     }
     abp_space_free(s);
     return st;

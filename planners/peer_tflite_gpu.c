@@ -32,8 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "planners/conflicts.h"
-#include "planners/greedy.h"
+#include "planners/space.h"
 
 /* A tensor to order: its size and index. */
 typedef struct gpu_key {
@@ -45,13 +44,6 @@ typedef struct gpu_key {
 static int gpu_cmp(const void *pa, const void *pb) {
     const gpu_key *a = pa, *b = pb;
     if (a->size != b->size) return a->size > b->size ? -1 : 1;
-    return (a->idx > b->idx) - (a->idx < b->idx);
-}
-
-static int busy_cmp(const void *pa, const void *pb) {
-    const abp_busy *a = pa, *b = pb;
-    if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
-    if (a->hi != b->hi) return a->hi < b->hi ? -1 : 1;
     return (a->idx > b->idx) - (a->idx < b->idx);
 }
 
@@ -82,33 +74,25 @@ typedef struct gpu {
     const ab_problem *p;
     int64_t end_align; /* the `align` parameter */
     int64_t *offsets;
-    abp_conflicts *placed;
-    size_t *hits;
-    size_t hits_cap;
-    abp_busy *busy;
-    size_t busy_cap;
+    abp_space *placed;
 } gpu;
 
-/* Places tensor i (not fixed) by the rule among its placed conflicts. */
+/* Records tensor i at its offset, its end rounded up to end_align. */
+static ab_status gpu_record(gpu *s, size_t i, ab_error *err) {
+    int64_t hi;
+    if (ab_add_ovf(s->offsets[i], s->p->t[i].size, &hi) || ab_align_up_ovf(hi, s->end_align, &hi))
+        return ab_fail(err, AB_EINPUT, "placing '%s': offsets overflow 64 bits", s->p->t[i].name);
+    return abp_space_place(s->placed, i, s->offsets[i], hi, err);
+}
+
+/* Places tensor i (not fixed) by the rule among its placed conflicts. The
+ * walk reads only the gaps of the union of their (rounded) ranges, so the
+ * free-space index runs it on the union's intervals (space.h). */
 static ab_status gpu_place(gpu *s, size_t i, ab_error *err) {
     const ab_tensor *t = &s->p->t[i];
-    size_t k;
-    ab_status st = abp_conflicts_query(s->placed, i, &s->hits, &s->hits_cap, &k, err);
-    if (st != AB_OK) return st;
-    if (!ab_grow((void **)&s->busy, &s->busy_cap, k + 1, sizeof *s->busy))
-        return ab_fail(err, AB_ENOMEM, "out of memory placing '%s'", t->name);
-    for (size_t j = 0; j < k; j++) {
-        size_t h = s->hits[j];
-        int64_t hi;
-        if (ab_add_ovf(s->offsets[h], s->p->t[h].size, &hi) ||
-            ab_align_up_ovf(hi, s->end_align, &hi))
-            return ab_fail(err, AB_EINPUT, "placing '%s': offsets overflow 64 bits", t->name);
-        s->busy[j] = (abp_busy){s->offsets[h], hi, h};
-    }
-    qsort(s->busy, k, sizeof *s->busy, busy_cmp);
-    if (!best_interior_gap(s->busy, k, t->size, t->align, &s->offsets[i]))
-        return ab_fail(err, AB_EINPUT, "placing '%s': the arena overflows 64 bits", t->name);
-    return abp_conflicts_place(s->placed, i, err);
+    ab_status st = abp_space_rule(s->placed, i, best_interior_gap, t->size, t->align,
+                                  &s->offsets[i], err);
+    return st == AB_OK ? gpu_record(s, i, err) : st;
 }
 
 static ab_status gpu_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
@@ -119,7 +103,7 @@ static ab_status gpu_plan(const ab_problem *p, const ab_params *opt, int64_t *of
     st->lower_bound = AB_NONE;
     size_t nkeys = 0;
     gpu_key *keys = ab_alloc_array(p->n ? p->n : 1, sizeof *keys);
-    s = keys ? abp_conflicts_new(p, &G.placed, err)
+    s = keys ? abp_space_new(p, &G.placed, err)
              : ab_fail(err, AB_ENOMEM, "out of memory planning %zu tensors", p->n);
     for (size_t i = 0; s == AB_OK && i < p->n; i++) {
         if (p->t[i].offset == AB_NONE) {
@@ -127,16 +111,14 @@ static ab_status gpu_plan(const ab_problem *p, const ab_params *opt, int64_t *of
             continue;
         }
         offsets[i] = p->t[i].offset;
-        s = abp_conflicts_place(G.placed, i, err);
+        s = gpu_record(&G, i, err);
     }
     if (s == AB_OK) qsort(keys, nkeys, sizeof *keys, gpu_cmp);
     for (size_t r = 0; s == AB_OK && r < nkeys; r++) s = gpu_place(&G, keys[r].idx, err);
     if (s == AB_OK)
         snprintf(st->note, sizeof st->note, "tflite-gpu greedy by size, ends aligned to %lld",
                  (long long)G.end_align);
-    abp_conflicts_free(G.placed);
-    ab_free(G.hits);
-    ab_free(G.busy);
+    abp_space_free(G.placed);
     ab_free(keys);
     return s;
 }

@@ -27,8 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "planners/conflicts.h"
-#include "planners/greedy.h"
+#include "planners/space.h"
 
 /* A tensor to order: its rounded size and index. */
 typedef struct tflm_key {
@@ -43,46 +42,32 @@ static int tflm_cmp(const void *pa, const void *pb) {
     return (a->idx < b->idx) - (a->idx > b->idx);
 }
 
-static int busy_cmp(const void *pa, const void *pb) {
-    const abp_busy *a = pa, *b = pb;
-    if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
-    if (a->hi != b->hi) return a->hi < b->hi ? -1 : 1;
-    return (a->idx > b->idx) - (a->idx < b->idx);
-}
-
 /* The working state of one plan. */
 typedef struct tflm {
     const ab_problem *p;
     int64_t *rsize;   /* rounded sizes */
     int64_t *offsets; /* the result, filled as tensors are placed */
-    abp_conflicts *placed;
-    size_t *hits;
-    size_t hits_cap;
-    abp_busy *busy;
-    size_t busy_cap;
+    abp_space *placed;
 } tflm;
 
-/* Places tensor i (not fixed) into the lowest gap among its placed conflicts. */
+/* Records tensor i at its offset with its rounded size. */
+static ab_status tflm_record(tflm *s, size_t i, ab_error *err) {
+    int64_t hi;
+    if (ab_add_ovf(s->offsets[i], s->rsize[i], &hi))
+        return ab_fail(err, AB_EINPUT, "placing '%s': offsets overflow 64 bits", s->p->t[i].name);
+    return abp_space_place(s->placed, i, s->offsets[i], hi, err);
+}
+
+/* Places tensor i (not fixed) into the lowest gap among its placed
+ * conflicts. TFLM walks them in order of offset, the candidate rising past
+ * each range it collides with: the first-fit rule, which the free-space
+ * index answers on the union of their (rounded) ranges with the same
+ * result (space.h). */
 static ab_status tflm_place(tflm *s, size_t i, ab_error *err) {
     const ab_tensor *t = &s->p->t[i];
-    size_t k;
-    ab_status st = abp_conflicts_query(s->placed, i, &s->hits, &s->hits_cap, &k, err);
-    if (st != AB_OK) return st;
-    if (!ab_grow((void **)&s->busy, &s->busy_cap, k + 1, sizeof *s->busy))
-        return ab_fail(err, AB_ENOMEM, "out of memory placing '%s'", t->name);
-    for (size_t j = 0; j < k; j++) {
-        size_t h = s->hits[j];
-        int64_t hi;
-        if (ab_add_ovf(s->offsets[h], s->rsize[h], &hi))
-            return ab_fail(err, AB_EINPUT, "placing '%s': offsets overflow 64 bits", t->name);
-        s->busy[j] = (abp_busy){s->offsets[h], hi, h};
-    }
-    qsort(s->busy, k, sizeof *s->busy, busy_cmp);
-    /* TFLM walks the offset-ordered list, the candidate rising past each
-     * range it collides with: the first-fit rule */
-    if (!abp_rule_first_fit(s->busy, k, s->rsize[i], t->align, &s->offsets[i]))
+    if (!abp_space_first_fit(s->placed, i, s->rsize[i], t->align, &s->offsets[i]))
         return ab_fail(err, AB_EINPUT, "placing '%s': the arena overflows 64 bits", t->name);
-    return abp_conflicts_place(s->placed, i, err);
+    return tflm_record(s, i, err);
 }
 
 /* Fills s->rsize and the placement order of the tensors without a fixed
@@ -111,21 +96,19 @@ static ab_status tflm_plan(const ab_problem *p, const ab_params *opt, int64_t *o
     size_t n = p->n ? p->n : 1, nkeys = 0;
     T.rsize = ab_alloc_array(n, sizeof *T.rsize);
     tflm_key *keys = ab_alloc_array(n, sizeof *keys);
-    s = T.rsize && keys ? abp_conflicts_new(p, &T.placed, err)
+    s = T.rsize && keys ? abp_space_new(p, &T.placed, err)
                         : ab_fail(err, AB_ENOMEM, "out of memory planning %zu tensors", p->n);
     if (s == AB_OK) s = tflm_prepare(&T, round, keys, &nkeys, err);
     for (size_t i = 0; s == AB_OK && i < p->n; i++) { /* fixed offsets first, unchecked */
         if (p->t[i].offset == AB_NONE) continue;
         offsets[i] = p->t[i].offset;
-        s = abp_conflicts_place(T.placed, i, err);
+        s = tflm_record(&T, i, err);
     }
     for (size_t r = 0; s == AB_OK && r < nkeys; r++) s = tflm_place(&T, keys[r].idx, err);
     if (s == AB_OK) snprintf(st->note, sizeof st->note, "tflm-greedy, sizes rounded to %lld",
                              (long long)round);
-    abp_conflicts_free(T.placed);
+    abp_space_free(T.placed);
     ab_free(T.rsize);
-    ab_free(T.hits);
-    ab_free(T.busy);
     ab_free(keys);
     return s;
 }

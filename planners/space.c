@@ -51,8 +51,6 @@
  */
 #include "planners/space.h"
 
-#include "planners/greedy.h"
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -186,9 +184,8 @@ static bool place_at(abp_space *s, size_t v, size_t vl, size_t vr, size_t l, siz
     return true;
 }
 
-ab_status abp_space_place(abp_space *s, size_t i, int64_t offset, ab_error *err) {
-    int64_t hi = offset + s->p->t[i].size; /* the caller checked it fits in int64 */
-    if (!place_at(s, 1, 0, s->leaves - 1, s->lf[i], s->rt[i], offset, hi))
+ab_status abp_space_place(abp_space *s, size_t i, int64_t lo, int64_t hi, ab_error *err) {
+    if (!place_at(s, 1, 0, s->leaves - 1, s->lf[i], s->rt[i], lo, hi))
         return ab_fail(err, AB_ENOMEM, "out of memory placing '%s'", s->p->t[i].name);
     return AB_OK;
 }
@@ -294,7 +291,8 @@ static void sort_by_lo(abp_busy *busy, size_t n, abp_busy *tmp) {
     if (from != busy) memcpy(busy, from, n * sizeof *busy);
 }
 
-ab_status abp_space_best_fit(abp_space *s, size_t i, int64_t *offset, ab_error *err) {
+ab_status abp_space_rule(abp_space *s, size_t i, abp_rule rule, int64_t size, int64_t align,
+                         int64_t *offset, ab_error *err) {
     gather(s, i);
     /* the rule itself, run on the intervals of the unions instead of the
      * placed tensors (fewer: tensors side by side in one union are one) */
@@ -308,7 +306,7 @@ ab_status abp_space_best_fit(abp_space *s, size_t i, int64_t *offset, ab_error *
         for (uint32_t k = 0; k < s->q[j]->n; k++)
             s->busy[n++] = (abp_busy){s->q[j]->v[2 * (size_t)k], s->q[j]->v[2 * (size_t)k + 1], 0};
     sort_by_lo(s->busy, n, s->tmp);
-    if (!abp_rule_best_fit(s->busy, n, s->p->t[i].size, s->p->t[i].align, offset))
+    if (!rule(s->busy, n, size, align, offset))
         return ab_fail(err, AB_EINPUT, "placing '%s': the arena overflows 64 bits", s->p->t[i].name);
     return AB_OK;
 }

@@ -21,7 +21,7 @@
 #ifndef AB_SPACE_H
 #define AB_SPACE_H
 
-#include "core/problem.h"
+#include "planners/greedy.h"
 
 typedef struct abp_space abp_space;
 
@@ -30,16 +30,22 @@ typedef struct abp_space abp_space;
 ab_status abp_space_new(const ab_problem *p, abp_space **out, ab_error *err);
 void abp_space_free(abp_space *s);
 
-/* Records tensor i as placed at offset. AB_ENOMEM on failure. */
-ab_status abp_space_place(abp_space *s, size_t i, int64_t offset, ab_error *err);
+/* Records tensor i as placed, taking the bytes [lo, hi), lo < hi (its
+ * offset and offset + size, or a rounded end for a peer's rule). AB_ENOMEM
+ * on failure. */
+ab_status abp_space_place(abp_space *s, size_t i, int64_t lo, int64_t hi, ab_error *err);
 
 /* The lowest offset, a multiple of align, where size bytes of tensor i miss
  * every placed tensor conflicting with i. False when it would overflow int64. */
 bool abp_space_first_fit(abp_space *s, size_t i, int64_t size, int64_t align, int64_t *offset);
 
-/* The offset abp_rule_best_fit gives tensor i (its size and align) among
- * the placed tensors conflicting with i: the rule run on the intervals of
- * the unions, sorted. AB_EINPUT when it would overflow int64, AB_ENOMEM. */
-ab_status abp_space_best_fit(abp_space *s, size_t i, int64_t *offset, ab_error *err);
+/* The offset a placement rule (greedy.h) gives tensor i, size bytes at
+ * align, among the placed tensors conflicting with i: the rule run on the
+ * intervals of the unions, sorted by lo. Exact for every rule whose result
+ * depends only on the union of the busy ranges (best-fit's, first-fit's,
+ * the TFLite GPU delegate's). AB_EINPUT when the rule overflows int64,
+ * AB_ENOMEM. */
+ab_status abp_space_rule(abp_space *s, size_t i, abp_rule rule, int64_t size, int64_t align,
+                         int64_t *offset, ab_error *err);
 
 #endif

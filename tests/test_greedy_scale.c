@@ -231,3 +231,120 @@ Test(greedy_scale, coprime_sizes_large_aligns_and_low_fixed_tensors_match) {
         ab_problem_free(&p);
     }
 }
+
+/* ---- the peers' greedy planners on the same index ------------------------- */
+
+/* TFLM's order: decreasing rounded size, the later tensor first. */
+static const int64_t *g_rsize;
+
+static int tflm_ref_cmp(const void *pa, const void *pb) {
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    if (g_rsize[a] != g_rsize[b]) return g_rsize[a] > g_rsize[b] ? -1 : 1;
+    return (a < b) - (a > b);
+}
+
+/* The TFLite GPU delegate's order: decreasing size, ties in suite order. */
+static int gpu_ref_cmp(const void *pa, const void *pb) {
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    if (g_p->t[a].size != g_p->t[b].size) return g_p->t[a].size > g_p->t[b].size ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+/* The delegate's walk, written out again: the smallest gap between the
+ * running top and the next range that holds the tensor, else the top. */
+static bool gpu_ref_rule(const abp_busy *busy, size_t n, int64_t size, int64_t align,
+                         int64_t *offset) {
+    int64_t prev = 0, best = -1, best_gap = 0;
+    for (size_t j = 0; j < n; j++) {
+        int64_t at = (prev + align - 1) / align * align;
+        if (busy[j].lo >= prev && at + size <= busy[j].lo &&
+            (best < 0 || busy[j].lo - prev < best_gap)) {
+            best = at;
+            best_gap = busy[j].lo - prev;
+        }
+        if (busy[j].hi > prev) prev = busy[j].hi;
+    }
+    *offset = best >= 0 ? best : (prev + align - 1) / align * align;
+    return true;
+}
+
+/* Plain O(n^2) peers: every placed conflict gathered and sorted, each
+ * placed range [offset, end) with end its offset plus the rounded size
+ * (tflm) or its end rounded up to end_align (gpu). */
+static void peer_reference(const ab_problem *p, bool gpu, int64_t param, int64_t *off) {
+    int64_t *end = malloc((p->n + 1) * sizeof *end), *rsize = malloc((p->n + 1) * sizeof *rsize);
+    size_t *idx = malloc((p->n + 1) * sizeof *idx), m = 0;
+    bool *placed = calloc(p->n + 1, sizeof *placed);
+    abp_busy *busy = malloc((p->n + 1) * sizeof *busy);
+    cr_assert(end && rsize && idx && placed && busy);
+    for (size_t i = 0; i < p->n; i++) {
+        rsize[i] = gpu ? p->t[i].size : (p->t[i].size + param - 1) / param * param;
+        if (p->t[i].offset != AB_NONE) {
+            off[i] = p->t[i].offset;
+            placed[i] = true;
+        } else {
+            idx[m++] = i;
+        }
+    }
+    for (size_t i = 0; i < p->n; i++)
+        if (placed[i])
+            end[i] = gpu ? (off[i] + rsize[i] + param - 1) / param * param : off[i] + rsize[i];
+    g_p = p;
+    g_rsize = rsize;
+    qsort(idx, m, sizeof *idx, gpu ? gpu_ref_cmp : tflm_ref_cmp);
+    for (size_t r = 0; r < m; r++) {
+        size_t i = idx[r], k = 0;
+        for (size_t j = 0; j < p->n; j++)
+            if (placed[j] && ab_conflict(&p->t[i], &p->t[j])) busy[k++] = (abp_busy){off[j], end[j], j};
+        qsort(busy, k, sizeof *busy, busy_cmp);
+        bool ok = gpu ? gpu_ref_rule(busy, k, rsize[i], p->t[i].align, &off[i])
+                      : abp_rule_first_fit(busy, k, rsize[i], p->t[i].align, &off[i]);
+        cr_assert(ok);
+        placed[i] = true;
+        end[i] = gpu ? (off[i] + rsize[i] + param - 1) / param * param : off[i] + rsize[i];
+    }
+    free(end);
+    free(rsize);
+    free(idx);
+    free(placed);
+    free(busy);
+}
+
+static void compare_peers(const ab_problem *p, const char *what) {
+    static const struct {
+        bool gpu;
+        int64_t param;
+        const char *spec;
+    } peers[] = {{false, 1, "tflm-greedy:round=1"},
+                 {false, 16, "tflm-greedy"},
+                 {false, 48, "tflm-greedy:round=48"},
+                 {true, 1, "tflite-gpu-greedy-by-size"},
+                 {true, 64, "tflite-gpu-greedy-by-size:align=64"}};
+    int64_t *got = malloc((p->n + 1) * sizeof *got), *want = malloc((p->n + 1) * sizeof *want);
+    cr_assert(got && want);
+    for (size_t k = 0; k < sizeof peers / sizeof peers[0]; k++) {
+        run(peers[k].spec, p, got);
+        peer_reference(p, peers[k].gpu, peers[k].param, want);
+        for (size_t i = 0; i < p->n; i++)
+            cr_assert_eq(got[i], want[i], "%s, %s: tensor %s at %lld, the reference says %lld",
+                         what, peers[k].spec, p->t[i].name, (long long)got[i],
+                         (long long)want[i]);
+    }
+    free(got);
+    free(want);
+}
+
+Test(greedy_scale, tflm_and_tflite_gpu_match_their_plain_greedy) {
+    int cases = abt_cases(150, 1500);
+    for (int c = 0; c < cases; c++) {
+        ab_problem p;
+        uint64_t seed = 9000 + (uint64_t)c;
+        size_t n = 1 + (size_t)(seed * 7919 % 90);
+        if (c % 2) coprime_problem(&p, seed, n);
+        else random_problem(&p, seed, n, c % 4 == 2);
+        char what[64];
+        snprintf(what, sizeof what, "peer seed %llu", (unsigned long long)seed);
+        compare_peers(&p, what);
+        ab_problem_free(&p);
+    }
+}
