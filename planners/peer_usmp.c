@@ -61,7 +61,7 @@
 #include <string.h>
 
 #include "core/sort.h"
-#include "planners/conflicts.h"
+#include "planners/space.h"
 
 __extension__ typedef unsigned __int128 u128;
 
@@ -237,26 +237,37 @@ static ab_status greedy_order(const ab_problem *p, bool size_first, size_t **ord
 
 /* ---- greedy by size, greedy by conflicts --------------------------------------- */
 
-/* Places tensor b on top of its placed conflicts in the first pool with room. */
-static ab_status greedy_place(usmp *u, abp_conflicts *placed, size_t b, size_t **hits,
-                              size_t *cap, ab_error *err) {
-    const ab_tensor *t = &u->p->t[b];
-    int64_t top[AB_MAX_POOLS] = {0}, at[AB_MAX_POOLS];
-    size_t k;
-    ab_status st = abp_conflicts_query(placed, b, hits, cap, &k, err);
-    if (st != AB_OK) return st;
-    for (size_t j = 0; j < k; j++) {
-        size_t c = (*hits)[j];
-        int64_t end;
-        if (!aligned_end(u, c, &end))
-            return ab_fail(err, AB_EINPUT, "%s: placing '%s': offsets overflow 64 bits", u->who,
-                           t->name);
-        if (end > top[u->pool[c]]) top[u->pool[c]] = end;
+/* The placed tensors of each pool, in a free-space index of their own
+ * (space.h), made when the pool takes its first tensor: a tensor's top in a
+ * pool is the top of the union of its placed conflicts' ranges there, each
+ * range [loc, end rounded up to its tensor's align). */
+typedef struct placed {
+    abp_space *pool[AB_MAX_POOLS];
+} placed;
+
+/* Records tensor c, placed, in its pool's index. */
+static ab_status record(const usmp *u, placed *pl, size_t c, ab_error *err) {
+    int64_t end;
+    int k = u->pool[c];
+    if (!aligned_end(u, c, &end))
+        return ab_fail(err, AB_EINPUT, "%s: placing '%s': offsets overflow 64 bits", u->who,
+                       u->p->t[c].name);
+    if (pl->pool[k] == NULL) {
+        ab_status st = abp_space_new(u->p, &pl->pool[k], err);
+        if (st != AB_OK) return st;
     }
-    for (k = 0; k < u->npool; k++) {
+    return abp_space_place(pl->pool[k], c, u->loc[c], end, err);
+}
+
+/* Places tensor b on top of its placed conflicts in the first pool with room. */
+static ab_status greedy_place(usmp *u, placed *pl, size_t b, ab_error *err) {
+    const ab_tensor *t = &u->p->t[b];
+    int64_t at[AB_MAX_POOLS];
+    for (size_t k = 0; k < u->npool; k++) {
         at[k] = -1;
         if (!fits(u, k, 0, t->size)) continue;
-        if (ab_align_up_ovf(top[k], t->align, &at[k]))
+        int64_t top = pl->pool[k] ? abp_space_top(pl->pool[k], b) : 0;
+        if (ab_align_up_ovf(top, t->align, &at[k]))
             return ab_fail(err, AB_EINPUT, "%s: placing '%s': offsets overflow 64 bits", u->who,
                            t->name);
         if (!fits(u, k, at[k], t->size)) continue;
@@ -266,7 +277,7 @@ static ab_status greedy_place(usmp *u, abp_conflicts *placed, size_t b, size_t *
                            t->name);
         u->pool[b] = (int)k;
         u->loc[b] = at[k];
-        return abp_conflicts_place(placed, b, err);
+        return record(u, pl, b, err);
     }
     return no_pool(u, b, at, err);
 }
@@ -274,25 +285,22 @@ static ab_status greedy_place(usmp *u, abp_conflicts *placed, size_t b, size_t *
 static ab_status greedy_plan(const ab_problem *p, bool size_first, const char *who,
                              int64_t *offsets, ab_plan_stats *stats, ab_error *err) {
     usmp u;
-    abp_conflicts *placed = NULL;
-    size_t *order = NULL, n = 0, *hits = NULL, cap = 0;
+    placed pl = {{0}};
+    size_t *order = NULL, n = 0;
     ab_status st = usmp_init(&u, p, who, err);
     if (st == AB_OK) st = place_fixed(&u, err);
     if (st == AB_OK) st = greedy_order(p, size_first, &order, &n, err);
-    if (st == AB_OK) st = abp_conflicts_new(p, &placed, err);
     for (size_t i = 0; st == AB_OK && i < p->n; i++)
-        if (p->t[i].offset != AB_NONE) st = abp_conflicts_place(placed, i, err);
-    for (size_t r = 0; st == AB_OK && r < n; r++)
-        st = greedy_place(&u, placed, order[r], &hits, &cap, err);
+        if (p->t[i].offset != AB_NONE) st = record(&u, &pl, i, err);
+    for (size_t r = 0; st == AB_OK && r < n; r++) st = greedy_place(&u, &pl, order[r], err);
     if (st == AB_OK) {
         joint_offsets(&u, offsets);
         stats->lower_bound = AB_NONE;
         snprintf(stats->note, sizeof stats->note, "%s over %zu pool%s", who, u.npool,
                  u.npool == 1 ? "" : "s");
     }
-    abp_conflicts_free(placed);
+    for (size_t k = 0; k < AB_MAX_POOLS; k++) abp_space_free(pl.pool[k]);
     ab_free(order);
-    ab_free(hits);
     usmp_free(&u);
     return st;
 }

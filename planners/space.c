@@ -1,9 +1,8 @@
 /*
  * space.c — the free space left by placed tensors (see space.h).
  *
- * THE STRUCTURE. Time is compressed to the distinct start instructions, as
- * in conflicts.c: two inclusive live ranges intersect iff both contain the
- * later start, so a tensor maps to the leaves [rank of its start, rank of the
+ * THE STRUCTURE. Time is compressed to the distinct start instructions:
+ * two inclusive live ranges intersect iff both contain the later start, so a tensor maps to the leaves [rank of its start, rank of the
  * last start <= its end] and two tensors conflict iff their leaf ranges
  * meet. A segment tree over the leaves keeps at every node v two sets of
  * byte ranges, each stored as its union (sorted, pairwise disjoint and not
@@ -260,6 +259,16 @@ static bool fit_from(abp_space *s, int64_t cand, int64_t size, int64_t align, in
 bool abp_space_first_fit(abp_space *s, size_t i, int64_t size, int64_t align, int64_t *offset) {
     gather(s, i);
     return fit_from(s, 0, size, align, offset);
+}
+
+int64_t abp_space_top(abp_space *s, size_t i) {
+    gather(s, i);
+    int64_t top = 0;
+    for (size_t j = 0; j < s->nq; j++) {
+        const ivset *set = s->q[j];
+        if (set->v[2 * ((size_t)set->n - 1) + 1] > top) top = set->v[2 * ((size_t)set->n - 1) + 1];
+    }
+    return top;
 }
 
 /* Sorts busy[0..n) by lo (the rules need nothing more: their results do

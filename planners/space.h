@@ -39,6 +39,10 @@ ab_status abp_space_place(abp_space *s, size_t i, int64_t lo, int64_t hi, ab_err
  * every placed tensor conflicting with i. False when it would overflow int64. */
 bool abp_space_first_fit(abp_space *s, size_t i, int64_t size, int64_t align, int64_t *offset);
 
+/* The highest end among the placed tensors conflicting with i (the top of
+ * their union), 0 when there are none. */
+int64_t abp_space_top(abp_space *s, size_t i);
+
 /* The offset a placement rule (greedy.h) gives tensor i, size bytes at
  * align, among the placed tensors conflicting with i: the rule run on the
  * intervals of the unions, sorted by lo. Exact for every rule whose result

@@ -348,3 +348,76 @@ Test(greedy_scale, tflm_and_tflite_gpu_match_their_plain_greedy) {
         ab_problem_free(&p);
     }
 }
+
+/* USMP's greedy planners with one unbounded pool, plain: the order (size,
+ * then conflicts, then name, all decreasing; by-conflicts: conflicts first),
+ * then each tensor on top of its placed conflicts, each conflict's end
+ * rounded up to its own align, the top rounded up to the tensor's align. */
+static int usmp_ref_cmp(const void *pa, const void *pb) {
+    const size_t *a = pa, *b = pb; /* {conflicts, index} pairs by address */
+    const ab_tensor *x = &g_p->t[a[1]], *y = &g_p->t[b[1]];
+    int64_t k1x = g_order ? (int64_t)a[0] : x->size, k1y = g_order ? (int64_t)b[0] : y->size;
+    int64_t k2x = g_order ? x->size : (int64_t)a[0], k2y = g_order ? y->size : (int64_t)b[0];
+    if (k1x != k1y) return k1x > k1y ? -1 : 1;
+    if (k2x != k2y) return k2x > k2y ? -1 : 1;
+    return -strcmp(x->name, y->name);
+}
+
+static void usmp_reference(const ab_problem *p, bool by_conflicts, int64_t *off) {
+    size_t *key = malloc((2 * p->n + 2) * sizeof *key), m = 0;
+    bool *placed = calloc(p->n + 1, sizeof *placed);
+    cr_assert(key && placed);
+    for (size_t i = 0; i < p->n; i++) {
+        if (p->t[i].offset != AB_NONE) {
+            off[i] = p->t[i].offset;
+            placed[i] = true;
+            continue;
+        }
+        size_t c = 0;
+        for (size_t j = 0; j < p->n; j++) c += j != i && ab_conflict(&p->t[i], &p->t[j]);
+        key[2 * m] = c;
+        key[2 * m + 1] = i;
+        m++;
+    }
+    g_p = p;
+    g_order = by_conflicts;
+    qsort(key, m, 2 * sizeof *key, usmp_ref_cmp);
+    for (size_t r = 0; r < m; r++) {
+        size_t i = key[2 * r + 1];
+        int64_t top = 0;
+        for (size_t j = 0; j < p->n; j++)
+            if (placed[j] && ab_conflict(&p->t[i], &p->t[j])) {
+                int64_t a = p->t[j].align, end = (off[j] + p->t[j].size + a - 1) / a * a;
+                if (end > top) top = end;
+            }
+        off[i] = (top + p->t[i].align - 1) / p->t[i].align * p->t[i].align;
+        placed[i] = true;
+    }
+    free(key);
+    free(placed);
+}
+
+Test(greedy_scale, usmp_greedy_planners_match_their_plain_greedy) {
+    int cases = abt_cases(150, 1500);
+    for (int c = 0; c < cases; c++) {
+        ab_problem p;
+        uint64_t seed = 12000 + (uint64_t)c;
+        size_t n = 1 + (size_t)(seed * 7919 % 90);
+        if (c % 2) coprime_problem(&p, seed, n);
+        else random_problem(&p, seed, n, c % 4 == 2);
+        int64_t *got = malloc((p.n + 1) * sizeof *got), *want = malloc((p.n + 1) * sizeof *want);
+        cr_assert(got && want);
+        for (int k = 0; k < 2; k++) {
+            const char *spec = k ? "usmp-greedy-by-conflicts" : "usmp-greedy-by-size";
+            run(spec, &p, got);
+            usmp_reference(&p, k == 1, want);
+            for (size_t i = 0; i < p.n; i++)
+                cr_assert_eq(got[i], want[i], "seed %llu, %s: tensor %s at %lld, the reference "
+                             "says %lld", (unsigned long long)seed, spec, p.t[i].name,
+                             (long long)got[i], (long long)want[i]);
+        }
+        free(got);
+        free(want);
+        ab_problem_free(&p);
+    }
+}
