@@ -108,15 +108,6 @@ bool ab_grow(void **arr, size_t *cap, size_t need, size_t elem) {
     return true;
 }
 
-bool ab_align_up_ovf(int64_t v, int64_t m, int64_t *r) {
-    int64_t rem = v % m;
-    if (rem == 0) {
-        *r = v;
-        return false;
-    }
-    return ab_add_ovf(v, m - rem, r);
-}
-
 int64_t ab_gcd(int64_t a, int64_t b) {
     while (b != 0) {
         int64_t t = a % b;

@@ -76,8 +76,16 @@ static inline bool ab_mul_ovf(int64_t a, int64_t b, int64_t *r) {
     return __builtin_mul_overflow(a, b, r);
 }
 
-/* Rounds v >= 0 up to a multiple of m >= 1; true on overflow. */
-bool ab_align_up_ovf(int64_t v, int64_t m, int64_t *r);
+/* Rounds v >= 0 up to a multiple of m >= 1; true on overflow. Inline, with
+ * no division for powers of two: the greedy rules align every gap they pass. */
+static inline bool ab_align_up_ovf(int64_t v, int64_t m, int64_t *r) {
+    int64_t rem = v >= 0 && (m & (m - 1)) == 0 ? v & (m - 1) : v % m;
+    if (rem == 0) {
+        *r = v;
+        return false;
+    }
+    return ab_add_ovf(v, m - rem, r);
+}
 
 /* Greatest common divisor of two non-negative numbers; gcd(0, x) = x. */
 int64_t ab_gcd(int64_t a, int64_t b);

@@ -271,33 +271,30 @@ int64_t abp_space_top(abp_space *s, size_t i) {
     return top;
 }
 
-/* Sorts busy[0..n) by lo (the rules need nothing more: their results do
- * not depend on the order of ranges with equal lo). Short lists take an
- * insertion sort; long ones an LSD radix sort on the bytes of lo that vary
- * (lo >= 0). tmp holds n entries. */
-static void sort_by_lo(abp_busy *busy, size_t n, abp_busy *tmp) {
-    if (n < 64) {
-        for (size_t i = 1; i < n; i++) {
-            abp_busy b = busy[i];
-            size_t j = i;
-            for (; j > 0 && busy[j - 1].lo > b.lo; j--) busy[j] = busy[j - 1];
-            busy[j] = b;
-        }
-        return;
-    }
-    uint64_t all = 0;
-    for (size_t i = 0; i < n; i++) all |= (uint64_t)busy[i].lo;
+/* Merges the sorted runs busy[run[r] .. run[r + 1]) (r < nrun) into one
+ * run sorted by lo, pairwise, level by level (tmp holds as many entries);
+ * returns where the result lies (busy or tmp). The runs are the unions, each
+ * sorted already, so this is a merge sort without its first log n levels. */
+static abp_busy *merge_runs(abp_busy *busy, abp_busy *tmp, size_t *run, size_t nrun) {
     abp_busy *from = busy, *to = tmp;
-    for (int shift = 0; shift < 64 && (all >> shift) != 0; shift += 8) {
-        size_t count[257] = {0};
-        for (size_t i = 0; i < n; i++) count[(((uint64_t)from[i].lo >> shift) & 0xff) + 1]++;
-        for (int d = 0; d < 256; d++) count[d + 1] += count[d];
-        for (size_t i = 0; i < n; i++) to[count[((uint64_t)from[i].lo >> shift) & 0xff]++] = from[i];
+    while (nrun > 1) {
+        size_t out = 0;
+        for (size_t r = 0; r < nrun; r += 2) {
+            size_t a = run[r], am = run[r + 1], b = am, bm = r + 2 <= nrun ? run[r + 2] : am;
+            if (r + 1 == nrun) bm = b = am; /* an odd run out: copied */
+            size_t k = a;
+            while (a < am && b < bm) to[k++] = from[b].lo < from[a].lo ? from[b++] : from[a++];
+            while (a < am) to[k++] = from[a++];
+            while (b < bm) to[k++] = from[b++];
+            run[out++] = run[r];
+        }
+        run[out] = run[nrun];
+        nrun = out;
         abp_busy *t = from;
         from = to;
         to = t;
     }
-    if (from != busy) memcpy(busy, from, n * sizeof *busy);
+    return from;
 }
 
 ab_status abp_space_rule(abp_space *s, size_t i, abp_rule rule, int64_t size, int64_t align,
@@ -311,11 +308,15 @@ ab_status abp_space_rule(abp_space *s, size_t i, abp_rule rule, int64_t size, in
         !ab_grow((void **)&s->tmp, &s->tmp_cap, n + 1, sizeof *s->tmp))
         return ab_fail(err, AB_ENOMEM, "out of memory placing '%s'", s->p->t[i].name);
     n = 0;
-    for (size_t j = 0; j < s->nq; j++)
+    size_t run[4 * 65 + 1];
+    for (size_t j = 0; j < s->nq; j++) {
+        run[j] = n;
         for (uint32_t k = 0; k < s->q[j]->n; k++)
             s->busy[n++] = (abp_busy){s->q[j]->v[2 * (size_t)k], s->q[j]->v[2 * (size_t)k + 1], 0};
-    sort_by_lo(s->busy, n, s->tmp);
-    if (!rule(s->busy, n, size, align, offset))
+    }
+    run[s->nq] = n;
+    const abp_busy *sorted = s->nq > 0 ? merge_runs(s->busy, s->tmp, run, s->nq) : s->busy;
+    if (!rule(sorted, n, size, align, offset))
         return ab_fail(err, AB_EINPUT, "placing '%s': the arena overflows 64 bits", s->p->t[i].name);
     return AB_OK;
 }

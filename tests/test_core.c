@@ -87,6 +87,26 @@ Test(ints, parses_and_rejects) {
     cr_assert(!ab_align_up_ovf(17, 16, &r) && r == 32);
 }
 
+/* ab_align_up_ovf (masks for powers of two, division otherwise) against
+ * 128-bit arithmetic: small and huge values, every kind of modulus, the
+ * overflow boundary. */
+Test(ints, align_up_matches_wide_arithmetic) {
+    static const int64_t mods[] = {1, 2, 3, 7, 16, 48, 64, 4096, (int64_t)1 << 40,
+                                   ((int64_t)1 << 40) + 1, (int64_t)1 << 62};
+    uint64_t s = 42;
+    for (int k = 0; k < 20000; k++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        int64_t m = mods[(s >> 33) % (sizeof mods / sizeof mods[0])];
+        int64_t v = k % 3 == 0 ? (int64_t)(s >> 50) : k % 3 == 1 ? INT64_MAX - (int64_t)(s >> 44)
+                                                                   : (int64_t)(s >> 1);
+        __int128 want = ((__int128)v + m - 1) / m * m;
+        int64_t r = -1;
+        bool ovf = ab_align_up_ovf(v, m, &r);
+        cr_assert_eq(ovf, want > INT64_MAX, "align_up(%lld, %lld)", (long long)v, (long long)m);
+        if (!ovf) cr_assert_eq(r, (int64_t)want, "align_up(%lld, %lld)", (long long)v, (long long)m);
+    }
+}
+
 Test(unit, is_gcd_of_sizes_aligns_above_one_and_offsets) {
     ab_problem p;
     ab_problem_init(&p);
