@@ -124,19 +124,36 @@ static uint32_t join(abp_gaps *g, int t, uint32_t a, uint32_t b) {
     return b;
 }
 
+/* Puts x into the treap under y where its priority puts it: down the keys
+ * while the nodes outrank it, then y's subtree split around x's key. */
+static uint32_t insert_at(abp_gaps *g, int t, uint32_t y, uint32_t x) {
+    if (y == 0 || g->v[x].prio > g->v[y].prio) {
+        split(g, t, y, g->v[x].gap, g->v[x].lo, &g->v[x].kid[t][0], &g->v[x].kid[t][1]);
+        pull(g, t, x);
+        return x;
+    }
+    int side = below(g, t, y, g->v[x].gap, g->v[x].lo) ? 1 : 0;
+    g->v[y].kid[t][side] = insert_at(g, t, g->v[y].kid[t][side], x);
+    pull(g, t, y);
+    return y;
+}
+
 static void insert(abp_gaps *g, int t, uint32_t x) {
-    uint32_t a, b;
-    g->v[x].kid[t][0] = g->v[x].kid[t][1] = 0;
-    pull(g, t, x);
-    split(g, t, g->root[t], g->v[x].gap, g->v[x].lo, &a, &b);
-    g->root[t] = join(g, t, join(g, t, a, x), b);
+    g->root[t] = insert_at(g, t, g->root[t], x);
+}
+
+/* Takes x out of the treap under y: down the keys to x, which its two
+ * subtrees, joined, replace. Keys are distinct. */
+static uint32_t erase_at(abp_gaps *g, int t, uint32_t y, uint32_t x) {
+    if (y == x) return join(g, t, g->v[x].kid[t][0], g->v[x].kid[t][1]);
+    int side = below(g, t, y, g->v[x].gap, g->v[x].lo) ? 1 : 0;
+    g->v[y].kid[t][side] = erase_at(g, t, g->v[y].kid[t][side], x);
+    pull(g, t, y);
+    return y;
 }
 
 static void erase(abp_gaps *g, int t, uint32_t x) {
-    uint32_t a, b, m, c;
-    split(g, t, g->root[t], g->v[x].gap, g->v[x].lo, &a, &b);
-    split(g, t, b, g->v[x].gap, g->v[x].lo + 1, &m, &c); /* m is x alone: keys are distinct */
-    g->root[t] = join(g, t, a, c);
+    g->root[t] = erase_at(g, t, g->root[t], x);
 }
 
 /* The range just below lo (the highest lo' < lo), or 0. */
