@@ -37,6 +37,8 @@ typedef struct options {
     char *planner_list; /* owned copy that planners[] points into */
     uint64_t seed;
     int runs;
+    bool every;                              /* -a: planners at every size */
+    double median[MAX_SIZES][MAX_PLANNERS];  /* planner medians, -1 when not run */
 } options;
 
 /* ---- small helpers ---------------------------------------------------------- */
@@ -52,11 +54,13 @@ static int cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* Prints "label  median M s  [min A, max B]" over the r times in t (sorted here). */
-static void print_timing(const char *label, double *t, int r) {
+/* Prints "label  median M s  [min A, max B]" over the r times in t (sorted
+ * here); returns the median. */
+static double print_timing(const char *label, double *t, int r) {
     qsort(t, (size_t)r, sizeof *t, cmp_double);
     double median = r % 2 ? t[r / 2] : (t[r / 2 - 1] + t[r / 2]) / 2;
     printf("  %-34s median %8.4f s  [min %.4f, max %.4f]\n", label, median, t[0], t[r - 1]);
+    return median;
 }
 
 /* splitmix64: the seeded generator. */
@@ -225,9 +229,10 @@ static int time_check(const char *label, const ab_problem *p, const ab_plan *pla
     return rc;
 }
 
-/* Times planner `name` on p, R runs, then checks its last plan. Returns 0, 1
- * when its plan is invalid, 3 on an error. */
-static int time_planner(const char *name, const ab_problem *p, const abo_bounds *b, int runs) {
+/* Times planner `name` on p, R runs, then checks its last plan; the median
+ * goes to *median. Returns 0, 1 when its plan is invalid, 3 on an error. */
+static int time_planner(const char *name, const ab_problem *p, const abo_bounds *b, int runs,
+                        double *median) {
     const ab_planner *pl;
     ab_params params = {0};
     if (ab_planner_resolve(name, &pl, &params, NULL) != AB_OK) return 3; /* checked in parse_args */
@@ -257,7 +262,7 @@ static int time_planner(const char *name, const ab_problem *p, const abo_bounds 
     ab_params_free(&params);
     char line[128];
     snprintf(line, sizeof line, "plan %s", name);
-    print_timing(line, t, runs);
+    *median = print_timing(line, t, runs);
     free(t);
     snprintf(line, sizeof line, "%s plan", name);
     int rc = time_check(line, &view, &plan, b, runs);
@@ -266,8 +271,9 @@ static int time_planner(const char *name, const ab_problem *p, const abo_bounds 
     return rc;
 }
 
-/* Generates the suite of n tensors and runs its timings. */
-static int bench_size(size_t n, bool with_planners, const options *o) {
+/* Generates the suite of n tensors (size number at) and runs its timings. */
+static int bench_size(size_t at, bool with_planners, options *o) {
+    size_t n = o->sizes[at];
     ab_problem p;
     ab_error err;
     double t0 = now_seconds();
@@ -294,7 +300,7 @@ static int bench_size(size_t n, bool with_planners, const options *o) {
            b.max_load_instr, b.max_load_count);
     rc = time_check("sweep plan (made here)", &p, &plan, &b, o->runs);
     for (size_t k = 0; with_planners && k < o->nplanners && rc != 3; k++) {
-        int r = time_planner(o->planners[k], &p, &b, o->runs);
+        int r = time_planner(o->planners[k], &p, &b, o->runs, &o->median[at][k]);
         if (r > rc) rc = r;
     }
 done:
@@ -308,9 +314,11 @@ done:
 
 static void usage(FILE *f) {
     fprintf(f,
-            "usage: bench_plan [-n N[,N...]] [-s SEED] [-r RUNS] [-p PLANNER[,PLANNER...]]\n"
+            "usage: bench_plan [-a] [-n N[,N...]] [-s SEED] [-r RUNS] [-p PLANNER[,PLANNER...]]\n"
             "  -n  suite sizes in tensors (suffix k or M allowed), default 100k,1M;\n"
             "      the planners run on the smallest\n"
+            "  -a  the planners run on every size, and each planner's time ratios\n"
+            "      between consecutive sizes are printed at the end\n"
             "  -s  seed of the generator, default 1\n"
             "  -r  runs per timing (the median is printed), default 5\n"
             "  -p  planners to time, default first-fit,best-fit; -p none skips them\n");
@@ -351,8 +359,11 @@ static bool parse_planners(char *arg, options *o) {
 static int parse_args(int argc, char **argv, options *o) {
     int c;
     int64_t v;
-    while ((c = getopt(argc, argv, "n:s:r:p:h")) != -1) {
+    while ((c = getopt(argc, argv, "an:s:r:p:h")) != -1) {
         switch (c) {
+        case 'a':
+            o->every = true;
+            break;
         case 'n':
             if (!parse_sizes(optarg, o)) goto bad;
             break;
@@ -410,11 +421,24 @@ int main(int argc, char **argv) {
     printf("runs:    %d per timing (median, min, max)\n", o.runs);
     rc = 0;
     bool planners_done = false;
+    for (size_t k = 0; k < o.nsizes; k++)
+        for (size_t j = 0; j < MAX_PLANNERS; j++) o.median[k][j] = -1;
     for (size_t k = 0; k < o.nsizes && rc != 3; k++) {
-        bool with = !planners_done && o.sizes[k] == smallest;
+        bool with = o.every || (!planners_done && o.sizes[k] == smallest);
         planners_done |= with;
-        int r = bench_size(o.sizes[k], with, &o);
+        int r = bench_size(k, with, &o);
         if (r > rc) rc = r;
+    }
+    if (o.every && o.nsizes > 1 && rc != 3) {
+        printf("\nscaling: time(N) / time(previous N), medians\n");
+        for (size_t j = 0; j < o.nplanners; j++) {
+            printf("  %-34s", o.planners[j]);
+            for (size_t k = 1; k < o.nsizes; k++)
+                if (o.median[k - 1][j] > 0 && o.median[k][j] >= 0)
+                    printf("  %zu -> %zu: x%.1f", o.sizes[k - 1], o.sizes[k],
+                           o.median[k][j] / o.median[k - 1][j]);
+            printf("\n");
+        }
     }
     free(o.planner_list);
     return rc;
