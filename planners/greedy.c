@@ -1,7 +1,8 @@
 /*
  * greedy.c — the one-tensor-at-a-time driver of first-fit and best-fit (see
- * greedy.h). The placed tensors a tensor meets are read from the free-space
- * index (space.h) as the union of their byte ranges, never one by one.
+ * greedy.h). The placed tensors a tensor meets are never gathered one by
+ * one: program order reads the gaps between the live ones (gaps.h), the
+ * other orders the union of their byte ranges (space.h).
  */
 #include "planners/greedy.h"
 
@@ -73,7 +74,6 @@ static size_t *make_order(const ab_problem *p, abp_order order) {
     return idx;
 }
 
-
 /* A fixed tensor's offset, checked: offset + size must fit in int64. */
 static ab_status fixed_offset(const ab_problem *p, size_t i, int64_t *offset, ab_error *err) {
     int64_t hi;
@@ -83,13 +83,12 @@ static ab_status fixed_offset(const ab_problem *p, size_t i, int64_t *offset, ab
     return AB_OK;
 }
 
-/* Orders size and area: places every free tensor in the order idx by the
- * rule, after the fixed ones, through the free-space index (space.h), which
- * reads the placed tensors a tensor meets as a few unions, one per level of
- * a tree over time, instead of gathering and sorting them one by one (a
- * short tensor beside thousands of long-lived ones cost thousands of
- * steps). Program order keeps its sweep below: there the placed tensors a
- * tensor meets are the live set, already kept sorted. */
+/* Orders size and area, and program order with fixed offsets: places every
+ * free tensor in the order idx by the rule, after the fixed ones, through
+ * the free-space index (space.h), which reads the placed tensors a tensor
+ * meets as a few unions, one or two per level of a tree over time, instead
+ * of gathering and sorting them one by one (a short tensor beside thousands
+ * of long-lived ones cost thousands of steps). */
 static ab_status greedy_place(const ab_problem *p, const size_t *idx, abp_fit fit,
                               int64_t *offsets, ab_error *err) {
     abp_space *s = NULL;
@@ -120,9 +119,9 @@ static ab_status greedy_place(const ab_problem *p, const size_t *idx, abp_fit fi
  * ones), so the rules need only the gaps between them, which gaps.h keeps
  * indexed: a tensor costs O(log n) expected, not a walk over the live set.
  * A tensor leaves the set (a heap by end) before the first tensor that
- * starts after its end is placed. (With fixed offsets, which may overlap each other and conflict
- * with tensors placed before they start, program order takes the
- * free-space index like the other orders.) */
+ * starts after its end is placed. With fixed offsets, which may overlap each
+ * other and conflict with tensors placed before they start, program order
+ * takes the free-space index like the other orders. */
 
 /* The placed tensors by end: a min-heap of (end, tensor), ties by tensor. */
 typedef struct ending {
