@@ -334,14 +334,20 @@ static void compare_peers(const ab_problem *p, const char *what) {
     free(want);
 }
 
+/* Case c of the peers' sweeps: coprime sizes on odd cases, the small-size
+ * family on even ones (with fixed tensors on every fourth). */
+static void mixed_problem(ab_problem *p, uint64_t seed, int c) {
+    size_t n = 1 + (size_t)(seed * 7919 % 90);
+    if (c % 2) coprime_problem(p, seed, n);
+    else random_problem(p, seed, n, c % 4 == 2);
+}
+
 Test(greedy_scale, tflm_and_tflite_gpu_match_their_plain_greedy) {
     int cases = abt_cases(150, 1500);
     for (int c = 0; c < cases; c++) {
         ab_problem p;
         uint64_t seed = 9000 + (uint64_t)c;
-        size_t n = 1 + (size_t)(seed * 7919 % 90);
-        if (c % 2) coprime_problem(&p, seed, n);
-        else random_problem(&p, seed, n, c % 4 == 2);
+        mixed_problem(&p, seed, c);
         char what[64];
         snprintf(what, sizeof what, "peer seed %llu", (unsigned long long)seed);
         compare_peers(&p, what);
@@ -402,9 +408,7 @@ Test(greedy_scale, usmp_greedy_planners_match_their_plain_greedy) {
     for (int c = 0; c < cases; c++) {
         ab_problem p;
         uint64_t seed = 12000 + (uint64_t)c;
-        size_t n = 1 + (size_t)(seed * 7919 % 90);
-        if (c % 2) coprime_problem(&p, seed, n);
-        else random_problem(&p, seed, n, c % 4 == 2);
+        mixed_problem(&p, seed, c);
         int64_t *got = malloc((p.n + 1) * sizeof *got), *want = malloc((p.n + 1) * sizeof *want);
         cr_assert(got && want);
         for (int k = 0; k < 2; k++) {
