@@ -275,30 +275,43 @@ int64_t abp_space_top(abp_space *s, size_t i) {
     return top;
 }
 
-/* Merges the sorted runs busy[run[r] .. run[r + 1]) (r < nrun) into one
- * run sorted by lo, pairwise, level by level (tmp holds as many entries);
- * returns where the result lies (busy or tmp). The runs are the unions, each
- * sorted already, so this is a merge sort without its first log n levels. */
-static abp_busy *merge_runs(abp_busy *busy, abp_busy *tmp, size_t *run, size_t nrun) {
+/* Appends x to the run to[start .. *k), merging it into the last interval
+ * when they meet or touch (the rules read only the union's gaps). */
+static void put(abp_busy *to, size_t start, size_t *k, abp_busy x) {
+    if (*k > start && x.lo <= to[*k - 1].hi) {
+        if (x.hi > to[*k - 1].hi) to[*k - 1].hi = x.hi;
+    } else {
+        to[(*k)++] = x;
+    }
+}
+
+/* Merges the runs busy[rs[r] .. re[r]) (r < nrun), each sorted by lo, into
+ * one, pairwise, level by level (tmp holds as many entries), merging
+ * intervals that meet on the way; *n becomes its length and the result lies
+ * where the returned pointer says (busy or tmp). The runs are the unions,
+ * each sorted already, so this is a merge sort without its first log n
+ * levels. */
+static abp_busy *merge_runs(abp_busy *busy, abp_busy *tmp, size_t *rs, size_t *re, size_t nrun,
+                            size_t *n) {
     abp_busy *from = busy, *to = tmp;
     while (nrun > 1) {
         size_t out = 0;
         for (size_t r = 0; r < nrun; r += 2) {
-            size_t a = run[r], am = run[r + 1], b = am, bm = r + 2 <= nrun ? run[r + 2] : am;
-            if (r + 1 == nrun) bm = b = am; /* an odd run out: copied */
-            size_t k = a;
-            while (a < am && b < bm) to[k++] = from[b].lo < from[a].lo ? from[b++] : from[a++];
-            while (a < am) to[k++] = from[a++];
-            while (b < bm) to[k++] = from[b++];
-            run[out++] = run[r];
+            size_t a = rs[r], am = re[r], b = 0, bm = 0, k = rs[r];
+            if (r + 1 < nrun) b = rs[r + 1], bm = re[r + 1];
+            while (a < am && b < bm) put(to, rs[r], &k, from[b].lo < from[a].lo ? from[b++] : from[a++]);
+            while (a < am) put(to, rs[r], &k, from[a++]);
+            while (b < bm) put(to, rs[r], &k, from[b++]);
+            rs[out] = rs[r];
+            re[out++] = k;
         }
-        run[out] = run[nrun];
         nrun = out;
         abp_busy *t = from;
         from = to;
         to = t;
     }
-    return from;
+    *n = nrun ? re[0] - rs[0] : 0;
+    return nrun ? from + rs[0] : from;
 }
 
 ab_status abp_space_rule(abp_space *s, size_t i, abp_rule rule, int64_t size, int64_t align,
@@ -312,14 +325,14 @@ ab_status abp_space_rule(abp_space *s, size_t i, abp_rule rule, int64_t size, in
         !ab_grow((void **)&s->tmp, &s->tmp_cap, n + 1, sizeof *s->tmp))
         return ab_fail(err, AB_ENOMEM, "out of memory placing '%s'", s->p->t[i].name);
     n = 0;
-    size_t run[4 * 65 + 1];
+    size_t rs[4 * 65], re[4 * 65];
     for (size_t j = 0; j < s->nq; j++) {
-        run[j] = n;
+        rs[j] = n;
         for (uint32_t k = 0; k < s->q[j]->n; k++)
             s->busy[n++] = (abp_busy){s->q[j]->v[2 * (size_t)k], s->q[j]->v[2 * (size_t)k + 1], 0};
+        re[j] = n;
     }
-    run[s->nq] = n;
-    const abp_busy *sorted = s->nq > 0 ? merge_runs(s->busy, s->tmp, run, s->nq) : s->busy;
+    const abp_busy *sorted = merge_runs(s->busy, s->tmp, rs, re, s->nq, &n);
     if (!rule(sorted, n, size, align, offset))
         return ab_fail(err, AB_EINPUT, "placing '%s': the arena overflows 64 bits", s->p->t[i].name);
     return AB_OK;
