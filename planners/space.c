@@ -50,7 +50,7 @@
  * longer gathers a tensor's conflicts (1M tensors by size: 93.8 s before,
  * 3.8 s now); best-fit still reads every interval of the projection, fewer
  * than the conflicts but as many as its gaps, so it stays linear in the
- * live set (16.6 s).
+ * live set (17.2 s).
  */
 #include "planners/space.h"
 
