@@ -405,6 +405,35 @@ Test(spawn, an_external_planner_past_its_time_limit_leaves_no_process_and_no_tem
     free(work);
 }
 
+/* Runs script as the external planner of a one-tensor problem through the
+ * runner, one job under opt, with TMPDIR set to tmp for the run; asserts
+ * that abh_run itself succeeds and leaves the job's result in *res. */
+static void run_script_job(const char *script, const char *tmp, const abh_options *opt,
+                           abh_job_result *res) {
+    ab_problem p;
+    ab_problem_init(&p);
+    ab_tensor t = {.name = "t0", .size = 16, .logical_bits = 128, .start = 0, .end = 1,
+                   .align = 1, .offset = AB_NONE};
+    cr_assert_eq(ab_problem_add(&p, &t, NULL), AB_OK);
+    char spec[8192];
+    snprintf(spec, sizeof spec, "external:cmd='%s {input} {output}'", script);
+    const ab_planner *pl;
+    ab_params prm;
+    ab_error e;
+    cr_assert_eq(ab_planner_resolve(spec, &pl, &prm, &e), AB_OK, "%s", e.msg);
+    abh_job job = {.view = &p, .planner = pl, .params = &prm};
+    memset(res, 0, sizeof *res);
+    char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+    setenv("TMPDIR", tmp, 1);
+    ab_status st = abh_run(&job, 1, opt, res, NULL, NULL, &e);
+    if (old) setenv("TMPDIR", old, 1);
+    else unsetenv("TMPDIR");
+    free(old);
+    cr_assert_eq(st, AB_OK, "%s", e.msg);
+    ab_params_free(&prm);
+    ab_problem_free(&p);
+}
+
 /* In process, through the runner: the script's busy child does a fixed
  * amount of work, writes the CPU ticks it used (utime + stime from
  * /proc/self/stat) and spins on; the script then kills the planner's process
@@ -430,28 +459,9 @@ Test(spawn, a_killed_planner_s_program_is_reaped_and_its_cpu_counted, .timeout =
              "while :; do :; done\n",
              pids, ticks, ticks, ticks, ticks);
     put_file(script, text, true);
-    ab_problem p;
-    ab_problem_init(&p);
-    ab_tensor t = {.name = "t0", .size = 16, .logical_bits = 128, .start = 0, .end = 1,
-                   .align = 1, .offset = AB_NONE};
-    cr_assert_eq(ab_problem_add(&p, &t, NULL), AB_OK);
-    char spec[8192];
-    snprintf(spec, sizeof spec, "external:cmd='%s {input} {output}'", script);
-    const ab_planner *pl;
-    ab_params prm;
-    ab_error e;
-    cr_assert_eq(ab_planner_resolve(spec, &pl, &prm, &e), AB_OK, "%s", e.msg);
-    abh_job job = {.view = &p, .planner = pl, .params = &prm};
     abh_options opt = {.jobs = 1, .time_limit = 240};
     abh_job_result res;
-    memset(&res, 0, sizeof res);
-    char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
-    setenv("TMPDIR", tmp, 1);
-    ab_status st = abh_run(&job, 1, &opt, &res, NULL, NULL, &e);
-    if (old) setenv("TMPDIR", old, 1);
-    else unsetenv("TMPDIR");
-    free(old);
-    cr_assert_eq(st, AB_OK, "%s", e.msg);
+    run_script_job(script, tmp, &opt, &res);
     cr_assert_eq(res.status, ABH_OOM, "status %d: %s", (int)res.status, res.message);
     pid_t busy[1];
     int n = read_pid_list(pids, busy, 1);
@@ -470,8 +480,6 @@ Test(spawn, a_killed_planner_s_program_is_reaped_and_its_cpu_counted, .timeout =
                   res.cpu_seconds, used);
     cr_assert_eq(entries(tmp), 0, "the run left files in its TMPDIR %s", tmp);
     abh_result_free(&res);
-    ab_params_free(&prm);
-    ab_problem_free(&p);
     free(tmp);
     free(work);
 }
@@ -545,28 +553,9 @@ Test(spawn, the_cpu_limit_holds_for_the_planner_and_what_it_starts, .timeout = 6
              "while :; do :; done\n",
              pids, pids, pids);
     put_file(script, text, true);
-    ab_problem p;
-    ab_problem_init(&p);
-    ab_tensor t = {.name = "t0", .size = 16, .logical_bits = 128, .start = 0, .end = 1,
-                   .align = 1, .offset = AB_NONE};
-    cr_assert_eq(ab_problem_add(&p, &t, NULL), AB_OK);
-    char spec[8192];
-    snprintf(spec, sizeof spec, "external:cmd='%s {input} {output}'", script);
-    const ab_planner *pl;
-    ab_params prm;
-    ab_error e;
-    cr_assert_eq(ab_planner_resolve(spec, &pl, &prm, &e), AB_OK, "%s", e.msg);
-    abh_job job = {.view = &p, .planner = pl, .params = &prm};
     abh_options opt = {.jobs = 1, .cpu_limit = 1.5, .time_limit = 540};
     abh_job_result res;
-    memset(&res, 0, sizeof res);
-    char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
-    setenv("TMPDIR", tmp, 1);
-    ab_status st = abh_run(&job, 1, &opt, &res, NULL, NULL, &e);
-    if (old) setenv("TMPDIR", old, 1);
-    else unsetenv("TMPDIR");
-    free(old);
-    cr_assert_eq(st, AB_OK, "%s", e.msg);
+    run_script_job(script, tmp, &opt, &res);
     pid_t list[4];
     int n = read_pid_list(pids, list, 4);
     int alive = 0;
@@ -580,8 +569,6 @@ Test(spawn, the_cpu_limit_holds_for_the_planner_and_what_it_starts, .timeout = 6
     cr_assert_eq(res.capped, ABH_CAPPED_TIME);
     cr_assert_eq(entries(tmp), 0, "the run left files in its TMPDIR %s", tmp);
     abh_result_free(&res);
-    ab_params_free(&prm);
-    ab_problem_free(&p);
     free(tmp);
     free(work);
 }
