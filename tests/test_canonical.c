@@ -113,6 +113,24 @@ Test(canonical, equals_the_brute_force_optimum_with_a_proof) {
     cr_assert_gt(searched, 100, "%d problems searched", searched);
 }
 
+/* Canonical's minimum of p equals want, the brute force's optimum, and is
+ * proven; with the capacity want - 1 the decision says it does not fit (the
+ * capacity stays there). The two runs' stats go to *min and *cap. */
+static void minimum_and_refutation_match(ab_problem *p, uint64_t seed, int64_t want,
+                                         ab_plan_stats *min, ab_plan_stats *cap) {
+    int64_t off[8], arena;
+    ab_error err;
+    cr_assert_eq(abt_plan("canonical", p, off, min, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abt_judge(p, off, &arena), ABO_OK, "seed %llu", (unsigned long long)seed);
+    cr_assert_eq(arena, want, "seed %llu: canonical %lld, brute force %lld (%s)", (unsigned long long)seed,
+                 (long long)arena, (long long)want, min->note);
+    cr_assert(min->proven_optimal, "seed %llu: %s", (unsigned long long)seed, min->note);
+    p->capacity = want - 1;
+    cr_assert_eq(abt_plan("canonical:target=capacity", p, off, cap, &err), AB_OK, "%s", err.msg);
+    cr_assert(strstr(cap->note, "does not fit the capacity") != NULL, "seed %llu: %s",
+              (unsigned long long)seed, cap->note);
+}
+
 /* The rules D4, D5, B3 and the decomposition P1 against the brute force:
  * many fixed tensors (one in two), and problems whose live ranges fall
  * apart into pieces (short ranges on a long horizon), minimum and decision
@@ -139,17 +157,9 @@ Test(canonical, new_rules_and_decomposition_agree_with_the_brute_force) {
         int64_t want = abt_brute_optimum(&p, NULL);
         cr_assert_geq(want, 0, "seed %llu", (unsigned long long)seed);
         int64_t off[8], arena;
-        ab_plan_stats st;
+        ab_plan_stats st, cap;
         ab_error err;
-        cr_assert_eq(abt_plan("canonical", &p, off, &st, &err), AB_OK, "%s", err.msg);
-        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu", (unsigned long long)seed);
-        cr_assert_eq(arena, want, "seed %llu: canonical %lld, brute force %lld (%s)", (unsigned long long)seed,
-                     (long long)arena, (long long)want, st.note);
-        cr_assert(st.proven_optimal, "seed %llu: %s", (unsigned long long)seed, st.note);
-        p.capacity = want - 1;
-        cr_assert_eq(abt_plan("canonical:target=capacity", &p, off, &st, &err), AB_OK, "%s", err.msg);
-        cr_assert(strstr(st.note, "does not fit the capacity") != NULL, "seed %llu: %s", (unsigned long long)seed,
-                  st.note);
+        minimum_and_refutation_match(&p, seed, want, &st, &cap);
         p.capacity = want;
         cr_assert_eq(abt_plan("canonical:target=capacity", &p, off, &st, &err), AB_OK, "%s", err.msg);
         cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu", (unsigned long long)seed);
@@ -290,20 +300,10 @@ Test(canonical, aligned_stacks_agree_with_the_brute_force) {
         int64_t want = abt_brute_optimum(&p, NULL);
         cr_assert_geq(want, 0);
         above += want > abt_max_load(&p);
-        int64_t off[8], arena;
-        ab_plan_stats st;
-        ab_error err;
-        cr_assert_eq(abt_plan("canonical", &p, off, &st, &err), AB_OK, "%s", err.msg);
-        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu", (unsigned long long)seed);
-        cr_assert_eq(arena, want, "seed %llu: canonical %lld, brute force %lld (%s)", (unsigned long long)seed,
-                     (long long)arena, (long long)want, st.note);
-        cr_assert(st.proven_optimal, "seed %llu: %s", (unsigned long long)seed, st.note);
+        ab_plan_stats st, cap;
+        minimum_and_refutation_match(&p, seed, want, &st, &cap);
         cr_assert_eq(st.lower_bound, want);
-        p.capacity = want - 1;
-        cr_assert_eq(abt_plan("canonical:target=capacity", &p, off, &st, &err), AB_OK, "%s", err.msg);
-        cr_assert(strstr(st.note, "does not fit the capacity") != NULL, "seed %llu: %s", (unsigned long long)seed,
-                  st.note);
-        cr_assert_leq(st.lower_bound, want);
+        cr_assert_leq(cap.lower_bound, want);
         ab_problem_free(&p);
     }
     cr_assert_gt(above, 200, "%d of 300 above the max-load bound", above);
