@@ -135,6 +135,15 @@ static void random_problem(ab_problem *p, uint64_t seed, size_t n, bool fixed) {
     }
 }
 
+/* Every tensor of p at the same offset in got (the planner spec) as in
+ * want (the reference). */
+static void same_offsets(const ab_problem *p, const char *what, const char *spec,
+                         const int64_t *got, const int64_t *want) {
+    for (size_t i = 0; i < p->n; i++)
+        cr_assert_eq(got[i], want[i], "%s, %s: tensor %s at %lld, the reference says %lld", what,
+                     spec, p->t[i].name, (long long)got[i], (long long)want[i]);
+}
+
 static void compare_all(const ab_problem *p, const char *what) {
     static const char *specs[] = {"first-fit:order=start", "first-fit:order=size",
                                   "first-fit:order=area", "best-fit:order=start",
@@ -144,9 +153,7 @@ static void compare_all(const ab_problem *p, const char *what) {
     for (int k = 0; k < 6; k++) {
         run(specs[k], p, got);
         reference(p, k % 3, k >= 3, want);
-        for (size_t i = 0; i < p->n; i++)
-            cr_assert_eq(got[i], want[i], "%s, %s: tensor %s at %lld, the reference says %lld",
-                         what, specs[k], p->t[i].name, (long long)got[i], (long long)want[i]);
+        same_offsets(p, what, specs[k], got, want);
     }
     free(got);
     free(want);
@@ -325,10 +332,7 @@ static void compare_peers(const ab_problem *p, const char *what) {
     for (size_t k = 0; k < sizeof peers / sizeof peers[0]; k++) {
         run(peers[k].spec, p, got);
         peer_reference(p, peers[k].gpu, peers[k].param, want);
-        for (size_t i = 0; i < p->n; i++)
-            cr_assert_eq(got[i], want[i], "%s, %s: tensor %s at %lld, the reference says %lld",
-                         what, peers[k].spec, p->t[i].name, (long long)got[i],
-                         (long long)want[i]);
+        same_offsets(p, what, peers[k].spec, got, want);
     }
     free(got);
     free(want);
@@ -415,10 +419,9 @@ Test(greedy_scale, usmp_greedy_planners_match_their_plain_greedy) {
             const char *spec = k ? "usmp-greedy-by-conflicts" : "usmp-greedy-by-size";
             run(spec, &p, got);
             usmp_reference(&p, k == 1, want);
-            for (size_t i = 0; i < p.n; i++)
-                cr_assert_eq(got[i], want[i], "seed %llu, %s: tensor %s at %lld, the reference "
-                             "says %lld", (unsigned long long)seed, spec, p.t[i].name,
-                             (long long)got[i], (long long)want[i]);
+            char what[64];
+            snprintf(what, sizeof what, "seed %llu", (unsigned long long)seed);
+            same_offsets(&p, what, spec, got, want);
         }
         free(got);
         free(want);
