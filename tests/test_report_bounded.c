@@ -11,28 +11,16 @@
 
 #include "tests/support.h"
 
-static void run_ok(const char *args) {
-    char *out = NULL, *err = NULL;
-    int rc = abt_run(args, &out, &err);
-    cr_assert_eq(rc, 0, "arenabench %s: exit %d\n%s%s", args, rc, out, err);
-    free(out);
-    free(err);
-}
-
 Test(report_bounded, a_suite_of_100k_tensors_gives_a_small_report) {
     char *dir = abt_tmpdir();
-    char args[1024];
-    snprintf(args, sizeof args, "gen --kind random --n 100000 --seed 7 -o %s/big.yaml", dir);
-    run_ok(args);
-    snprintf(args, sizeof args, "run -q --db %s/r.db -p first-fit %s/big.yaml", dir, dir);
-    run_ok(args);
+    abt_run_ok(0, "gen --kind random --n 100000 --seed 7 -o %s/big.yaml", dir);
+    abt_run_ok(0, "run -q --db %s/r.db -p first-fit %s/big.yaml", dir, dir);
     const char *fmt[] = {"html", "md"};
     const size_t cap[] = {2u << 20, 64u << 10};
     for (size_t k = 0; k < 2; k++) {
         char out[600];
         snprintf(out, sizeof out, "%s/report.%s", dir, fmt[k]);
-        snprintf(args, sizeof args, "report --db %s/r.db --format %s -o %s", dir, fmt[k], out);
-        run_ok(args);
+        abt_run_ok(0, "report --db %s/r.db --format %s -o %s", dir, fmt[k], out);
         size_t len = 0;
         char *text = abt_slurp(out, &len);
         cr_assert_not_null(text);
@@ -46,11 +34,9 @@ Test(report_bounded, a_suite_of_100k_tensors_gives_a_small_report) {
 Test(report_bounded, pictures_left_out_are_counted) {
     char *dir = abt_tmpdir();
     char args[1024];
-    snprintf(args, sizeof args, "gen --kind random --n 200 --seed 9 -o %s/s.yaml", dir);
-    run_ok(args);
+    abt_run_ok(0, "gen --kind random --n 200 --seed 9 -o %s/s.yaml", dir);
     /* the default planners leave 5 distinct plans above the bound here */
-    snprintf(args, sizeof args, "run -q --db %s/r.db --planners default %s/s.yaml", dir, dir);
-    run_ok(args);
+    abt_run_ok(0, "run -q --db %s/r.db --planners default %s/s.yaml", dir, dir);
     char *out = NULL, *err = NULL;
     snprintf(args, sizeof args, "report --db %s/r.db --format html", dir);
     cr_assert_eq(abt_run(args, &out, &err), 0, "%s", err);

@@ -23,21 +23,11 @@ static size_t count(const char *s, const char *sub) {
     return n;
 }
 
-static void run_ok(const char *args) {
-    char *out, *err;
-    int rc = abt_run(args, &out, &err);
-    cr_assert_eq(rc, 0, "arenabench %s: exit %d\n%s%s", args, rc, out, err);
-    free(out), free(err);
-}
-
 Test(report_scale, html_of_60k_tensors_is_small_and_aggregated) {
     char *dir = abt_tmpdir(), args[4096];
-    snprintf(args, sizeof args, "gen --kind random --n 60000 --seed 3 -o %s/s.yaml", dir);
-    run_ok(args);
-    snprintf(args, sizeof args, "run -q --db %s/r.db -p first-fit %s/s.yaml", dir, dir);
-    run_ok(args);
-    snprintf(args, sizeof args, "report --db %s/r.db --format html -o %s/r.html", dir, dir);
-    run_ok(args);
+    abt_run_ok(0, "gen --kind random --n 60000 --seed 3 -o %s/s.yaml", dir);
+    abt_run_ok(0, "run -q --db %s/r.db -p first-fit %s/s.yaml", dir, dir);
+    abt_run_ok(0, "report --db %s/r.db --format html -o %s/r.html", dir, dir);
     snprintf(args, sizeof args, "%s/r.html", dir);
     size_t len = 0;
     char *html = abt_slurp(args, &len);
