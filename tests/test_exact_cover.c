@@ -1217,6 +1217,18 @@ Test(ivx, visits_the_same_nodes_as_dancing_links) {
     cr_assert_gt(stopped, 500, "%d stopped", stopped);
 }
 
+/* spec gives p a valid plan of arena optimum, proven, with optimum as its
+ * bound; its stats go to *st. */
+static void proven_at(const ab_problem *p, const char *spec, int64_t optimum, ab_plan_stats *st) {
+    int64_t off[8], arena;
+    ab_error err;
+    cr_assert_eq(abt_plan(spec, p, off, st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abt_judge(p, off, &arena), ABO_OK);
+    cr_assert(st->proven_optimal, "%s", st->note);
+    cr_assert_eq(arena, optimum, "%s", st->note);
+    cr_assert_eq(st->lower_bound, optimum);
+}
+
 /* bench_exact's coprime-8-1163 (-r 1:8:1163:coprime): 18-312 search nodes per
  * height, but rows of ~1,300 matrix entries, matrices of ~4.2M: dancing links
  * spent 6.6 s of CPU and 25.6k nodes (its matrix entries are charged as
@@ -1230,18 +1242,12 @@ static const ab_tensor c1163[] = {
 
 Test(exact_cover, coprime_8_1163_is_proven_within_3000_nodes) {
     ab_problem p;
-    ab_problem_init(&p);
-    for (size_t i = 0; i < sizeof c1163 / sizeof c1163[0]; i++)
-        cr_assert_eq(ab_problem_add(&p, &c1163[i], NULL), AB_OK);
+    abt_make(&p, c1163, sizeof c1163 / sizeof c1163[0]);
     cr_assert_eq(abt_brute_optimum(&p, NULL), 141563);
     int64_t off[8], arena;
     ab_plan_stats st;
     ab_error err;
-    cr_assert_eq(abt_plan("exact-cover:nodes=3000", &p, off, &st, &err), AB_OK, "%s", err.msg);
-    cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
-    cr_assert(st.proven_optimal, "%s", st.note);
-    cr_assert_eq(arena, 141563, "%s", st.note);
-    cr_assert_eq(st.lower_bound, 141563);
+    proven_at(&p, "exact-cover:nodes=3000", 141563, &st);
     cr_assert_leq(st.nodes, 3000);
     cr_assert_eq(abt_plan("exact-cover:nodes=3000,engine=links", &p, off, &st, &err), AB_OK);
     cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
@@ -1262,18 +1268,10 @@ static const ab_tensor c6560[] = {
 
 Test(exact_cover, coprime_8_6560_is_proven_within_60000_nodes) {
     ab_problem p;
-    ab_problem_init(&p);
-    for (size_t i = 0; i < sizeof c6560 / sizeof c6560[0]; i++)
-        cr_assert_eq(ab_problem_add(&p, &c6560[i], NULL), AB_OK);
+    abt_make(&p, c6560, sizeof c6560 / sizeof c6560[0]);
     cr_assert_eq(abt_brute_optimum(&p, NULL), 117675);
-    int64_t off[8], arena;
     ab_plan_stats st;
-    ab_error err;
-    cr_assert_eq(abt_plan("exact-cover:nodes=60000", &p, off, &st, &err), AB_OK, "%s", err.msg);
-    cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
-    cr_assert(st.proven_optimal, "%s", st.note);
-    cr_assert_eq(arena, 117675, "%s", st.note);
-    cr_assert_eq(st.lower_bound, 117675);
+    proven_at(&p, "exact-cover:nodes=60000", 117675, &st);
     ab_problem_free(&p);
 }
 
