@@ -7,6 +7,7 @@
  */
 #include "planners/dlx.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -371,6 +372,14 @@ static bool fewer_per_weight(int64_t n1, int64_t w1, int64_t n2, int64_t w2) {
 static int32_t choose(const abp_dlx *m, abp_dlx_order order) {
     int32_t best = m->right[0];
     if (order == ABP_DLX_STATIC) return best;
+    if (order == ABP_DLX_LOW) {
+        int64_t lk = m->node[best].down == best ? INT64_MAX : key_of(m, m->node[best].down);
+        for (int32_t c = m->right[best]; c != 0; c = m->right[c]) {
+            int64_t k = m->node[c].down == c ? INT64_MAX : key_of(m, m->node[c].down);
+            if (k < lk) best = c, lk = k;
+        }
+        return best;
+    }
     for (int32_t c = m->right[best]; c != 0; c = m->right[c])
         if (fewer_per_weight(m->len[c], m->weight[c - 1], m->len[best], m->weight[best - 1])) best = c;
     return best;
@@ -467,35 +476,35 @@ typedef struct ivx {
     int64_t *placed;    /* per primary: the chosen key, or -1 */
     bool *done;         /* per primary: placed */
     int64_t *demand;    /* per group: the weights of the unplaced columns spanning it */
-    int64_t *grow_at;   /* per group: grow[grow_at[g] .. grow_at[g + 1]) its rows by key */
-    int32_t *grow;
+    int64_t *brk_at;    /* per primary: brk[brk_at[i] .. brk_at[i + 1]) */
+    int64_t *brk;       /* rows r of i (not its first) with key[r] - key[r - 1] > h[i] */
+    int64_t *run_at;    /* per primary: its runs' slot in run, pairs [lo, hi) */
+    int64_t *run;
+    int64_t *nrun;      /* per primary: its runs, valid when stamp[i] == now */
+    int64_t *stamp, now;
+    int64_t *kr;        /* scratch: one column's kill ranges, pairs */
+    int64_t *mr;        /* scratch: a group's runs, pairs */
     int32_t *sc;        /* per level: the column */
     int64_t *sx;        /* per level: the row */
 } ivx;
 
-/* The rows spanning a group, by key then row: the sort's context is the keys. */
-static int by_key(const void *pa, const void *pb, const void *ctx) {
-    const int64_t *key = ctx;
-    int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
-    if (key[a] != key[b]) return key[a] < key[b] ? -1 : 1;
-    return (a > b) - (a < b);
-}
-
-static int64_t ivx_group_rows(const abp_ivx_in *in) {
+static int64_t ivx_breaks(const abp_ivx_in *in) {
     int64_t n = 0;
     for (int32_t i = 0; i < in->P; i++)
-        if (in->g1[i] >= in->g0[i])
-            n = sat_add(n, sat_mul(in->row_at[i + 1] - in->row_at[i], (int64_t)in->g1[i] - in->g0[i] + 1));
+        for (int64_t r = in->row_at[i] + 1; r < in->row_at[i + 1]; r++)
+            n += in->key[r] - in->key[r - 1] > in->h[i];
     return n;
 }
 
 int64_t abp_ivx_bytes(const abp_ivx_in *in) {
-    int64_t R = in->row_at[in->P], GR = ivx_group_rows(in);
-    if (R > ABP_DLX_MAX_NODES || GR > ABP_DLX_MAX_NODES) return INT64_MAX;
-    int64_t bytes = sat_mul(R, 4 + 4);                          /* owner, kill */
-    bytes = sat_add(bytes, sat_mul(in->P + 1, 8 + 8 + 1 + 4 + 8)); /* per primary, stack */
-    bytes = sat_add(bytes, sat_mul(in->G + 2, 8 + 8 + 8));      /* demand, grow_at, fill */
-    return sat_add(bytes, sat_mul(GR + 1, 4));                  /* grow */
+    int64_t R = in->row_at[in->P], P = in->P, B = ivx_breaks(in);
+    if (R > ABP_DLX_MAX_NODES) return INT64_MAX;
+    int64_t bytes = sat_mul(R, 4 + 4);                               /* owner, kill */
+    bytes = sat_add(bytes, sat_mul(P + 1, 8 + 8 + 1 + 4 + 8 + 8 + 8 + 8 + 8 + 16)); /* per primary */
+    bytes = sat_add(bytes, sat_mul(in->G + 2, 8));                   /* demand */
+    bytes = sat_add(bytes, sat_mul(B + 1, 8));                       /* brk */
+    int64_t slots = sat_add(sat_mul(P, P + 1), B);                   /* runs: P + 1 + breaks each */
+    return sat_add(bytes, sat_mul(slots + 1, 2 * 16));               /* run, mr */
 }
 
 static void ivx_free(ivx *v) {
@@ -505,18 +514,23 @@ static void ivx_free(ivx *v) {
     ab_free(v->placed);
     ab_free(v->done);
     ab_free(v->demand);
-    ab_free(v->grow_at);
-    ab_free(v->grow);
+    ab_free(v->brk_at);
+    ab_free(v->brk);
+    ab_free(v->run_at);
+    ab_free(v->run);
+    ab_free(v->nrun);
+    ab_free(v->stamp);
+    ab_free(v->kr);
+    ab_free(v->mr);
     ab_free(v->sc);
     ab_free(v->sx);
 }
 
 /* Allocates and fills the scratch; false on OOM. *late is set when the CPU
- * deadline of b passed while the rows of the groups were sorted (the clock
- * is read after each group). */
+ * deadline of b has passed once it is filled. */
 static bool ivx_init(ivx *v, const abp_ivx_in *in, const abp_dlx_budget *b, bool *late) {
     size_t P = (size_t)in->P, G = (size_t)in->G, R = (size_t)in->row_at[in->P];
-    size_t GR = (size_t)ivx_group_rows(in);
+    size_t B = (size_t)ivx_breaks(in), slots = P * (P + 1) + B;
     memset(v, 0, sizeof *v);
     v->in = in;
     v->owner = ab_alloc_array(R + 1, sizeof *v->owner);
@@ -525,55 +539,120 @@ static bool ivx_init(ivx *v, const abp_ivx_in *in, const abp_dlx_budget *b, bool
     v->placed = ab_alloc_array(P + 1, sizeof *v->placed);
     v->done = ab_calloc(P + 1, sizeof *v->done);
     v->demand = ab_calloc(G + 1, sizeof *v->demand);
-    v->grow_at = ab_calloc(G + 2, sizeof *v->grow_at);
-    v->grow = ab_alloc_array(GR + 1, sizeof *v->grow);
+    v->brk_at = ab_alloc_array(P + 1, sizeof *v->brk_at);
+    v->brk = ab_alloc_array(B + 1, sizeof *v->brk);
+    v->run_at = ab_alloc_array(P + 1, sizeof *v->run_at);
+    v->run = ab_alloc_array(slots + 1, 2 * sizeof *v->run);
+    v->nrun = ab_calloc(P + 1, sizeof *v->nrun);
+    v->stamp = ab_calloc(P + 1, sizeof *v->stamp);
+    v->kr = ab_alloc_array(P + 1, 2 * sizeof *v->kr);
+    v->mr = ab_alloc_array(slots + 1, 2 * sizeof *v->mr);
     v->sc = ab_alloc_array(P + 1, sizeof *v->sc);
     v->sx = ab_alloc_array(P + 1, sizeof *v->sx);
-    if (!v->owner || !v->kill || !v->alive || !v->placed || !v->done || !v->demand || !v->grow_at ||
-        !v->grow || !v->sc || !v->sx)
+    if (!v->owner || !v->kill || !v->alive || !v->placed || !v->done || !v->demand || !v->brk_at ||
+        !v->brk || !v->run_at || !v->run || !v->nrun || !v->stamp || !v->kr || !v->mr || !v->sc ||
+        !v->sx)
         return false;
+    int64_t nb = 0, slot = 0;
     for (int32_t i = 0; i < in->P; i++) {
         for (int64_t r = in->row_at[i]; r < in->row_at[i + 1]; r++) v->owner[r] = i;
         v->alive[i] = in->row_at[i + 1] - in->row_at[i];
         v->placed[i] = -1;
-        for (int32_t g = in->g0[i]; g <= in->g1[i]; g++) {
-            v->demand[g] += in->h[i];
-            v->grow_at[g + 1] += v->alive[i];
-        }
+        for (int32_t g = in->g0[i]; g <= in->g1[i]; g++) v->demand[g] += in->h[i];
+        v->brk_at[i] = nb;
+        for (int64_t r = in->row_at[i] + 1; r < in->row_at[i + 1]; r++)
+            if (in->key[r] - in->key[r - 1] > in->h[i]) v->brk[nb++] = r;
+        v->run_at[i] = slot;
+        slot += (int64_t)P + 1 + (nb - v->brk_at[i]);
     }
-    for (size_t g = 0; g < G; g++) v->grow_at[g + 1] += v->grow_at[g];
-    int64_t *fill = ab_alloc_array(G + 1, sizeof *fill); /* per group: the next free slot */
-    if (fill == NULL) return false;
-    for (size_t g = 0; g < G; g++) fill[g] = v->grow_at[g];
-    for (int32_t i = 0; i < in->P; i++)
-        for (int32_t g = in->g0[i]; g <= in->g1[i]; g++)
-            for (int64_t r = in->row_at[i]; r < in->row_at[i + 1]; r++) v->grow[fill[g]++] = (int32_t)r;
-    ab_free(fill);
-    *late = false;
-    for (size_t g = 0; g < G && !*late; g++) {
-        ab_sort(v->grow + v->grow_at[g], (size_t)(v->grow_at[g + 1] - v->grow_at[g]), sizeof *v->grow,
-                by_key, in->key);
-        *late = b->deadline > 0 && abp_dlx_now() >= b->deadline;
-    }
+    v->brk_at[P] = nb;
+    *late = b->deadline > 0 && abp_dlx_now() >= b->deadline;
     return true;
+}
+
+static bool ivx_meets(const abp_ivx_in *in, int32_t a, int32_t b);
+
+static int cmp_run(const void *x, const void *y) {
+    const int64_t *a = x, *b = y;
+    if (a[0] != b[0]) return a[0] < b[0] ? -1 : 1;
+    return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* Unplaced column j's live rows as maximal runs of touching or overlapping
+ * intervals [key, key + h_j), into run[run_at[j] ..], once per stamp. A row
+ * is live when no placed row excludes it: the rows a placed row (c, o)
+ * excludes are the index range ivx_apply takes, so the live rows are the
+ * complement of at most P such ranges, and within a range of live rows two
+ * consecutive intervals meet unless their keys differ by more than h_j (a
+ * break). */
+static void ivx_runs(ivx *v, int32_t j) {
+    const abp_ivx_in *in = v->in;
+    if (v->stamp[j] == v->now) return;
+    v->stamp[j] = v->now;
+    const int64_t *k = in->key + in->row_at[j];
+    size_t n = (size_t)(in->row_at[j + 1] - in->row_at[j]);
+    size_t nk = 0;
+    for (int32_t c = 0; c < in->P; c++) {
+        if (c == j || v->placed[c] < 0 || !ivx_meets(in, c, j)) continue;
+        int64_t o = v->placed[c];
+        int64_t lo = in->row_at[j] + (int64_t)ab_count_le(k, n, o - in->h[j]);
+        int64_t hi = in->row_at[j] + (int64_t)ab_count_lt(k, n, o + in->h[c]);
+        if (lo < hi) v->kr[2 * nk] = lo, v->kr[2 * nk + 1] = hi, nk++;
+    }
+    if (nk > 1) qsort(v->kr, nk, 2 * sizeof *v->kr, cmp_run);
+    int64_t *out = v->run + 2 * v->run_at[j], m = 0;
+    const int64_t *bk = v->brk + v->brk_at[j];
+    size_t nbk = (size_t)(v->brk_at[j + 1] - v->brk_at[j]);
+    int64_t at = in->row_at[j], end = in->row_at[j + 1];
+    size_t q = 0;
+    while (at < end) {
+        while (q < nk && v->kr[2 * q + 1] <= at) q++;
+        int64_t stop = end;
+        if (q < nk && v->kr[2 * q] <= at) { /* inside a killed range: skip it */
+            at = v->kr[2 * q + 1];
+            continue;
+        }
+        if (q < nk && v->kr[2 * q] < stop) stop = v->kr[2 * q];
+        /* live rows [at, stop): runs split at the breaks inside */
+        size_t b0 = ab_count_le(bk, nbk, at);
+        int64_t first = at;
+        for (size_t bi = b0; bi < nbk && bk[bi] < stop; bi++) {
+            out[2 * m] = in->key[first];
+            out[2 * m + 1] = in->key[bk[bi] - 1] + in->h[j];
+            m++;
+            first = bk[bi];
+        }
+        out[2 * m] = in->key[first];
+        out[2 * m + 1] = in->key[stop - 1] + in->h[j];
+        m++;
+        at = stop;
+    }
+    v->nrun[j] = m;
 }
 
 /* true when group g is short: the width of its breakpoint columns under the
  * live rows of unplaced columns is below its demand. The columns under a
- * run [x, y) of overlapping live intervals are the breakpoints in [x, y)
- * (x is one), whose widths sum to (the first breakpoint >= y, or H) - x. */
-static bool ivx_short(const ivx *v, int32_t g) {
+ * run [x, y) of overlapping or touching live intervals are the breakpoints
+ * in [x, y) (x is one), whose widths sum to (the first breakpoint >= y, or
+ * H) - x. The runs come from each column's own (ivx_runs), merged. */
+static bool ivx_short(ivx *v, int32_t g) {
     const abp_ivx_in *in = v->in;
     int64_t need = v->demand[g];
     if (need <= 0) return false;
     const int64_t *bp = in->bp + in->bp_at[g];
     size_t nb = (size_t)in->nb[g];
+    size_t m = 0;
+    for (int32_t j = 0; j < in->P; j++) {
+        if (v->done[j] || in->g0[j] > g || g > in->g1[j]) continue;
+        ivx_runs(v, j);
+        memcpy(v->mr + 2 * m, v->run + 2 * v->run_at[j], (size_t)v->nrun[j] * 2 * sizeof *v->mr);
+        m += (size_t)v->nrun[j];
+    }
+    if (m > 1) qsort(v->mr, m, 2 * sizeof *v->mr, cmp_run);
     int64_t sum = 0, x = 0, y = 0;
     bool open = false;
-    for (int64_t q = v->grow_at[g]; q < v->grow_at[g + 1]; q++) {
-        int32_t r = v->grow[q], i = v->owner[r];
-        if (v->kill[r] != 0 || v->done[i]) continue;
-        int64_t o = in->key[r], e = o + in->h[i];
+    for (size_t q = 0; q < m; q++) {
+        int64_t o = v->mr[2 * q], e = v->mr[2 * q + 1];
         if (open && o <= y) {
             if (e > y) y = e;
         } else {
@@ -621,8 +700,9 @@ static void ivx_apply(ivx *v, int32_t c, int64_t x, int32_t delta) {
  * meets has no live row, or a group it or they span is short. The groups
  * beyond were not short before (the search only goes on from states that
  * passed) and did not change. */
-static bool ivx_dead(const ivx *v, int32_t c) {
+static bool ivx_dead(ivx *v, int32_t c) {
     const abp_ivx_in *in = v->in;
+    v->now++;
     int32_t lo = in->g0[c], hi = in->g1[c];
     for (int32_t j = 0; j < in->P; j++) {
         if (j == c || v->done[j] || !ivx_meets(in, c, j)) continue;
@@ -650,6 +730,17 @@ static bool ivx_twin_ok(const ivx *v, int32_t i, int64_t k) {
  * with the fewest live rows per unit of weight (ties: the first). */
 static int32_t ivx_choose(const ivx *v, abp_dlx_order order) {
     int32_t best = -1;
+    if (order == ABP_DLX_LOW) {
+        int64_t lk = INT64_MAX;
+        for (int32_t i = 0; i < v->in->P; i++) {
+            if (v->done[i]) continue;
+            int64_t r = v->in->row_at[i], e = v->in->row_at[i + 1];
+            while (r < e && v->kill[r] != 0) r++;
+            int64_t k = r < e ? v->in->key[r] : INT64_MAX;
+            if (best < 0 || k < lk) best = i, lk = k;
+        }
+        return best;
+    }
     for (int32_t i = 0; i < v->in->P; i++) {
         if (v->done[i]) continue;
         if (best < 0) {
@@ -681,6 +772,7 @@ abp_dlx_result abp_ivx_search(const abp_ivx_in *in, abp_dlx_order order, abp_dlx
     abp_dlx_result res = ABP_DLX_NONE;
     bool dead = false;
     for (int32_t i = 0; i < in->P && !dead; i++) dead = v.alive[i] == 0;
+    v.now++;
     for (int32_t g = 0; g < in->G && !dead; g++) dead = ivx_short(&v, g);
     if (dead) goto done;
     if (b->out) {

@@ -189,6 +189,42 @@
  *      k = 1 the floor is a lower bound of the real problem. On bench_exact's
  *      coprime-8-1093 it is the optimum: one matrix instead of seven.
  *
+ * (R10) Aligned splits of kept starts. R7 with the aligns: in a valid plan of
+ *      arena <= H, at a kept start t where free tensor i is live at offset
+ *      o, the other free tensors live at t split into B, wholly below o, and
+ *      A, wholly at or above o + h_i. Lowered in offset order as in R8, B
+ *      from 0 and A from the base o + h_i, each lands at or below its place,
+ *      so DL(B), the least top of a stack of B from 0, is <= o, and the least
+ *      top of a stack of A from o + h_i is <= H. From a base b, aligning to
+ *      a divisor of the lcm l of their aligns commutes with moving the base
+ *      by a multiple of l, so that top is b + U_r(A), r = b mod l, where
+ *      U_r(A) = D_r(A) - r and D_r is R8's table started at r. So a row
+ *      (i, o) is kept at H only when some split of the others has DL(B) <= o
+ *      and o + h_i + U_r(A) <= H. Computed at the kept starts where at most
+ *      EC_ASTACK_MAX free tensors are live, the lcm of their aligns is at
+ *      most EC_ASTACK_LCM and the aligns can lift a stack above the floor,
+ *      as a Pareto front of (DL(B), U_r(A)) per tensor and residue; fixed
+ *      tensors are left out, which only weakens it. It implies R7's test
+ *      for the free tensors (DL(B) >= the sum of B, U_r(A) >= the sum of A).
+ *      It removes rows that are in no cover, so at each H a cover exists iff
+ *      one did. Where R9 makes H the least aligned stack of a kept start,
+ *      R10 leaves its tensors only the offsets of its least stacks: on
+ *      bench_exact's coprime-20-10 the search at the bound took 663k nodes
+ *      without a cover in 10 s, and finds one in 3k.
+ *
+ * (X) Column orders. Algorithm X is exact whatever primary column it
+ *      branches on, so a height may be decided by any order: order=mrv (the
+ *      fewest rows per unit of height), low (the tensor whose lowest row is
+ *      lowest: the bottom-up order of gravity plans) or area (the static
+ *      order). order=mix, the default, runs the three in turn at each
+ *      height, each from scratch under a node limit that doubles every
+ *      round, until one finishes (a cover, or a refutation); a run cut by
+ *      its limit decides nothing. Every node of every run counts against the
+ *      budget. The orders fail on different suites (bench_exact coprime-20-
+ *      15 needs 14k nodes by area and more than 600k by mrv; -18 317k by mrv
+ *      and more than 300k by area), so the mix costs at most about six times
+ *      the best of them and is robust where each one alone is not.
+ *
  * (E) THE INTERVALS ENGINE (engine=intervals; auto takes it when the matrix
  *      would hold more than EC_IVX_RATIO = 4 entries per (row, instruction)
  *      pair; engine=links forces the matrix). A node of dancing links costs
@@ -300,6 +336,7 @@ enum { EC_ENGINE_AUTO, EC_ENGINE_LINKS, EC_ENGINE_INTERVALS };
 typedef struct ec_opts {
     int64_t k;
     abp_dlx_order order;
+    bool mix;        /* order=mix: a portfolio of orders (X) */
     bool down;       /* search=down */
     bool compress;
     bool target;     /* target=capacity */
@@ -347,6 +384,17 @@ typedef enum ec_end {
     EC_MEMORY       /* building would pass mem= */
 } ec_end;
 
+/* (R10) per kept start: the aligned splits of its free tensors */
+#define EC_ASTACK_MAX 14
+#define EC_ASTACK_LCM 64
+typedef struct ec_astack {
+    int32_t n;                    /* members; 0: no filter at this kept start */
+    int64_t lcm;                  /* of their aligns */
+    size_t who[EC_ASTACK_MAX];    /* indices in e->t */
+    int64_t *fr;                  /* pairs (below, above), see astack_make */
+    int64_t *fr_at;               /* per (member, residue): its pairs fr[2 fr_at[q] .. 2 fr_at[q + 1]) */
+} ec_astack;
+
 typedef struct ec {
     ec_opts o;
     ab_problem q;          /* the units problem */
@@ -361,6 +409,7 @@ typedef struct ec {
     int32_t T;             /* kept starts */
     int64_t lb, ub, cap, hmax;
     int64_t *load;         /* per kept start: the heights live there (saturated) */
+    ec_astack *ast;        /* (R10) per kept start, or NULL */
     int64_t *best;         /* current best plan, units */
     abp_dlx_budget budget;
     int64_t lbr;           /* bound proven by refutations: every lower height refuted */
@@ -387,9 +436,12 @@ static ab_status param_choice(const ab_params *opt, const char *key, const char 
 }
 
 static ab_status parse_opts(const ab_params *opt, ec_opts *o, ab_error *err) {
-    bool area;
+    bool area = false;
     ab_status st = ab_params_k(opt, &o->k, err);
-    if (st == AB_OK) st = param_choice(opt, "order", "mrv", "area", &area, err);
+    const char *ord = ab_params_get(opt, "order");
+    o->mix = ord == NULL || strcmp(ord, "mix") == 0;
+    bool low = ord != NULL && strcmp(ord, "low") == 0;
+    if (st == AB_OK && !o->mix && !low) st = param_choice(opt, "order", "mrv", "area", &area, err);
     if (st == AB_OK) st = param_choice(opt, "search", "up", "down", &o->down, err);
     bool off;
     if (st == AB_OK) st = param_choice(opt, "compress", "on", "off", &off, err);
@@ -402,7 +454,7 @@ static ab_status parse_opts(const ab_params *opt, ec_opts *o, ab_error *err) {
     else if (eng != NULL && strcmp(eng, "auto") != 0)
         return ab_fail(err, AB_EINPUT,
                        "parameter engine: expected auto, links or intervals, got '%s'", eng);
-    o->order = area ? ABP_DLX_STATIC : ABP_DLX_MRV;
+    o->order = low ? ABP_DLX_LOW : area ? ABP_DLX_STATIC : ABP_DLX_MRV;
     o->compress = !off;
     o->time_s = 0;
     const char *v = ab_params_get(opt, "time");
@@ -478,6 +530,11 @@ static void ec_free(ec *e) {
         ab_free(e->t[i].ss_at);
     }
     ab_free(e->load);
+    for (int32_t g = 0; e->ast && g < e->T; g++) {
+        ab_free(e->ast[g].fr);
+        ab_free(e->ast[g].fr_at);
+    }
+    ab_free(e->ast);
     for (size_t c = 0; e->comp && c < e->ncomp; c++) {
         ab_free(e->comp[c].tops);
         ab_free(e->comp[c].dp_off);
@@ -1254,8 +1311,10 @@ static void build_free(ec *e, build *b) {
     e->held -= b->bytes;
 }
 
+static bool astack_ok(const ec *e, const ec_tensor *t, int64_t o, int64_t H);
+
 /* The rows of each free tensor at height H: its candidates up to H - h that
- * pass the split filter (R7). */
+ * pass the split filters (R7, R10). */
 static ab_status collect_rows(ec *e, const ec_comp *k, int64_t H, build *b, ec_result *res,
                               ab_error *err) {
     int64_t total = 0;
@@ -1273,7 +1332,8 @@ static ab_status collect_rows(ec *e, const ec_comp *k, int64_t H, build *b, ec_r
         const ec_tensor *t = &e->t[e->members[k->first + r]];
         b->ro_at[r] = n;
         for (int64_t q = 0, m = rows_at(t, H); q < m; q++)
-            if (split_ok(e, t, t->cand[q], H)) b->ro[n++] = t->cand[q];
+            if (split_ok(e, t, t->cand[q], H) && astack_ok(e, t, t->cand[q], H))
+                b->ro[n++] = t->cand[q];
     }
     b->ro_at[k->nfree] = n;
     *res = EC_FOUND;
@@ -1355,6 +1415,52 @@ static bool use_intervals(const ec *e, const ec_comp *k, const build *b, int64_t
     return entries > sat_mul(row_spans(e, k, b), EC_IVX_RATIO);
 }
 
+/* One search of a component's matrix in a column order: abp_dlx_search on a
+ * matrix or abp_ivx_search on intervals. */
+typedef abp_dlx_result (*ec_search_fn)(const void *what, abp_dlx_order order, abp_dlx_budget *b,
+                                       int64_t *keys, bool *oom);
+
+static abp_dlx_result search_links(const void *what, abp_dlx_order order, abp_dlx_budget *b,
+                                   int64_t *keys, bool *oom) {
+    *oom = false;
+    return abp_dlx_search((abp_dlx *)what, order, b, keys);
+}
+
+static abp_dlx_result search_ivx(const void *what, abp_dlx_order order, abp_dlx_budget *b,
+                                 int64_t *keys, bool *oom) {
+    return abp_ivx_search(what, order, b, keys, oom);
+}
+
+/* The column orders of order=mix, taking turns. */
+static const abp_dlx_order ec_mix[] = {ABP_DLX_MRV, ABP_DLX_LOW, ABP_DLX_STATIC};
+
+/* (X) Searches a matrix of P primary columns in the order asked, or with
+ * order=mix in each order of ec_mix in turn, each stopped after a node limit
+ * that doubles every round (64 + 2 P at first) until one finishes. Any
+ * column choice keeps Algorithm X exact, so a search that finishes decides
+ * the height: a cover is a cover, and "none" is a refutation. A search cut
+ * by its limit decides nothing and is run again, from the start, with a
+ * larger limit. Every node counts against the budget. */
+static abp_dlx_result portfolio(ec *e, int32_t P, ec_search_fn fn, const void *what, bool *oom) {
+    abp_dlx_budget *b = &e->budget;
+    if (!e->o.mix) return fn(what, e->o.order, b, e->keys, oom);
+    int64_t gmax = b->max_nodes, limit = 64 + 2 * (int64_t)P;
+    for (;;) {
+        for (size_t q = 0; q < sizeof ec_mix / sizeof ec_mix[0]; q++) {
+            int64_t stop = sat_add(b->nodes, limit);
+            b->max_nodes = gmax > 0 && gmax < stop ? gmax : stop;
+            abp_dlx_result r = fn(what, ec_mix[q], b, e->keys, oom);
+            b->max_nodes = gmax;
+            if (r != ABP_DLX_BUDGET || *oom) return r;
+            bool spent = (gmax > 0 && b->nodes >= gmax) ||
+                         (b->deadline > 0 && abp_dlx_now() >= b->deadline);
+            if (spent) return r;
+            b->out = false; /* only the round's limit stopped it */
+        }
+        limit = sat_mul(limit, 2);
+    }
+}
+
 /* Searches component c at height H with the intervals engine on the rows
  * and breakpoints of b (then freed). */
 static ab_status solve_intervals(ec *e, size_t c, int64_t H, build *b, ec_result *res,
@@ -1388,7 +1494,7 @@ static ab_status solve_intervals(ec *e, size_t c, int64_t H, build *b, ec_result
         e->why_building = NULL;
         e->held += bytes;
         bool oom;
-        abp_dlx_result r = abp_ivx_search(&in, e->o.order, &e->budget, e->keys, &oom);
+        abp_dlx_result r = portfolio(e, (int32_t)P, search_ivx, &in, &oom);
         e->held -= bytes;
         if (oom) {
             st = ab_fail(err, AB_ENOMEM, "exact-cover: out of memory building the intervals");
@@ -1513,7 +1619,8 @@ static ab_status comp_solve(ec *e, size_t c, int64_t H, ec_result *res, ab_error
     }
     e->why_building = NULL;
     e->held += mbytes;
-    abp_dlx_result r = abp_dlx_search(m, e->o.order, &e->budget, e->keys);
+    bool oom = false;
+    abp_dlx_result r = portfolio(e, (int32_t)k->nfree, search_links, m, &oom);
     e->held -= mbytes;
     abp_dlx_free(m);
     if (r == ABP_DLX_FOUND) {
@@ -1664,6 +1771,154 @@ static ab_status stack_floor(ec *e, size_t c, ec_result *res, ab_error *err) {
     return AB_OK;
 }
 
+/* (R10) Aligned splits: the tables of component c's kept starts where at
+ * most EC_ASTACK_MAX free tensors are live, their aligns have an lcm of at
+ * most EC_ASTACK_LCM and can lift a stack of them above the floor. For
+ * member i and residue r they hold the pairs (DL(B), U_r(A)) over the splits
+ * of the others into B (below i) and A (above), DL(B) the least top of a
+ * stack of B from 0 (R8's table), U_r(A) the least height of a stack of A
+ * from a base = r mod lcm (D_r(A) - r, D_r being R8's table started at r),
+ * kept on their Pareto front: DL increasing, U decreasing. */
+static int cmp_pair(const void *x, const void *y) {
+    const int64_t *a = x, *b = y;
+    if (a[0] != b[0]) return a[0] < b[0] ? -1 : 1;
+    return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+static ab_status astack_make(ec *e, size_t c, ec_result *res, ab_error *err) {
+    ec_comp *k = &e->comp[c];
+    const size_t *mem = e->members + k->first;
+    *res = EC_FOUND;
+    if (e->ast == NULL) {
+        e->ast = ab_calloc((size_t)e->T + 1, sizeof *e->ast);
+        if (e->ast == NULL) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+    }
+    for (int32_t g = k->c0; g <= k->c1; g++) {
+        ec_astack *s = &e->ast[g];
+        int64_t h[EC_ASTACK_MAX], a[EC_ASTACK_MAX], load = 0, slack = 0, lcm = 1;
+        size_t n = 0;
+        bool skip = false;
+        for (size_t r = 0; r < k->nfree && !skip; r++) {
+            const ec_tensor *x = &e->t[mem[r]];
+            if (x->cts > g || g > x->cte) continue;
+            if (n == EC_ASTACK_MAX) {
+                skip = true;
+                break;
+            }
+            int64_t gg = lcm, bb = x->a;
+            while (bb != 0) {
+                int64_t q = gg % bb;
+                gg = bb;
+                bb = q;
+            }
+            lcm = lcm / gg * x->a;
+            if (lcm > EC_ASTACK_LCM) skip = true;
+            s->who[n] = mem[r];
+            h[n] = x->h, a[n] = x->a, load = sat_add(load, x->h), slack = sat_add(slack, x->a - 1);
+            n++;
+        }
+        if (skip || n < 2 || slack == 0 || sat_add(load, slack) <= k->floor) continue;
+        size_t N = (size_t)1 << n, L = (size_t)lcm;
+        int64_t bytes = (int64_t)(N * (L + 1) * 8 + N * 16);
+        if (!mem_fits(e, bytes, "the split tables")) continue; /* only a filter is lost */
+        int64_t *dp = ab_alloc_array(N * (L + 1), sizeof *dp);   /* [0]: DL; [1 + r]: D_r */
+        int64_t *pairs = ab_alloc_array(N, 2 * sizeof *pairs);
+        s->fr_at = ab_alloc_array(n * L + 1, sizeof *s->fr_at);
+        if (!dp || !pairs || !s->fr_at) {
+            ab_free(dp);
+            ab_free(pairs);
+            return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+        }
+        for (size_t v = 0; v <= L; v++) {
+            int64_t *d = dp + v * N;
+            d[0] = v == 0 ? 0 : (int64_t)(v - 1);
+            for (size_t S = 1; S < N; S++) {
+                int64_t m = INT64_MAX;
+                for (size_t r = 0; r < n; r++)
+                    if (S >> r & 1) {
+                        int64_t y = sat_add(sat_align_up(d[S ^ ((size_t)1 << r)], a[r]), h[r]);
+                        if (y < m) m = y;
+                    }
+                d[S] = m;
+            }
+        }
+        size_t nfr = 0, cap = 0;
+        s->fr = NULL;
+        bool oom = false;
+        for (size_t m = 0; m < n && !oom; m++) {
+            size_t others = (N - 1) ^ ((size_t)1 << m);
+            for (size_t r = 0; r < L && !oom; r++) {
+                const int64_t *du = dp + (r + 1) * N;
+                size_t np = 0;
+                for (size_t B = others;; B = (B - 1) & others) { /* every B within others */
+                    pairs[2 * np] = dp[B];
+                    pairs[2 * np + 1] = sat_add(du[others ^ B], -(int64_t)r);
+                    np++;
+                    if (B == 0) break;
+                }
+                qsort(pairs, np, 2 * sizeof *pairs, cmp_pair);
+                s->fr_at[m * L + r] = (int64_t)nfr;
+                int64_t best = INT64_MAX;
+                for (size_t q = 0; q < np; q++) {
+                    if (pairs[2 * q + 1] >= best) continue;
+                    best = pairs[2 * q + 1];
+                    if (nfr == cap) {
+                        size_t nc = cap ? 2 * cap : 64;
+                        int64_t *grown = ab_realloc_array(s->fr, nc, 2 * sizeof *s->fr);
+                        if (grown == NULL) {
+                            oom = true;
+                            break;
+                        }
+                        s->fr = grown, cap = nc;
+                    }
+                    s->fr[2 * nfr] = pairs[2 * q];
+                    s->fr[2 * nfr + 1] = best;
+                    nfr++;
+                }
+            }
+        }
+        ab_free(dp);
+        ab_free(pairs);
+        if (oom) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
+        s->fr_at[n * L] = (int64_t)nfr;
+        s->n = (int32_t)n;
+        s->lcm = lcm;
+        e->held += (int64_t)(nfr * 16 + (n * L + 1) * 8);
+        if (!charge(e, (int64_t)(N * (L + 1) * n + n * L * N * 4))) {
+            e->why_building = "the split tables";
+            return *res = EC_OUT, AB_OK;
+        }
+    }
+    return AB_OK;
+}
+
+/* (R10) true when free tensor t may sit at o under height H: at each kept
+ * start of its range with a table, some split has DL(B) <= o and
+ * o + h + U_r(A) <= H, r = (o + h) mod lcm. */
+static bool astack_ok(const ec *e, const ec_tensor *t, int64_t o, int64_t H) {
+    if (e->ast == NULL) return true;
+    size_t me = (size_t)(t - e->t);
+    for (int32_t g = t->cts; g <= t->cte; g++) {
+        const ec_astack *s = &e->ast[g];
+        if (s->n == 0) continue;
+        int32_t m = 0;
+        while (m < s->n && s->who[m] != me) m++;
+        if (m == s->n) continue;
+        int64_t base = sat_add(o, t->h);
+        size_t q = (size_t)m * (size_t)s->lcm + (size_t)(base % s->lcm);
+        int64_t lo = s->fr_at[q], hi = s->fr_at[q + 1];
+        /* the last pair with DL <= o: its U is the least over those */
+        int64_t best = INT64_MAX;
+        while (lo < hi) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (s->fr[2 * mid] <= o) best = s->fr[2 * mid + 1], lo = mid + 1;
+            else hi = mid;
+        }
+        if (best == INT64_MAX || sat_add(base, best) > H) return false;
+    }
+    return true;
+}
+
 /* ---- the searches over heights ----------------------------------------------------------- */
 
 static ab_status make_scratch(ec *e, ab_error *err) {
@@ -1697,6 +1952,7 @@ static ab_status make_candidates(ec *e, ec_end *end, ab_error *err) {
             st = e->o.compress ? gravity_sets(e, c, &r, err) : plain_sets(e, c, &r, err);
         if (st == AB_OK && r == EC_FOUND) st = make_tops(e, c, &r, err);
         if (st == AB_OK && r == EC_FOUND && e->o.compress) st = stack_floor(e, c, &r, err);
+        if (st == AB_OK && r == EC_FOUND && e->o.compress) st = astack_make(e, c, &r, err);
         if (st != AB_OK) return st;
         if (r != EC_FOUND) {
             *end = r == EC_OUT ? EC_BUDGET : EC_MEMORY;
@@ -1983,10 +2239,11 @@ static const ab_param_desc exact_cover_params[] = {
     {"k", "integer >= 1", "1",
      "coarsening: sizes rounded up to a multiple of k bytes, offsets multiples of k (k = 1 is "
      "exact and proves optimality)", AB_PARAM_INT, 1, AB_MAX_SIZE},
-    {"order", "mrv|area", "mrv",
-     "mrv: the tensor with the fewest remaining rows per unit of size first; area: tensors by "
-     "decreasing "
-     "rectangle area (the paper's static order)",
+    {"order", "mix|mrv|low|area", "mix",
+     "the column order of Algorithm X: mrv takes the tensor with the fewest remaining rows per "
+     "unit of size first; low the tensor with the lowest offset left; area tensors by decreasing "
+     "rectangle area (the paper's static order); mix the three in turn with doubling node "
+     "limits until one finishes",
      AB_PARAM_CHOICE, 0, 0},
     {"search", "up|down", "up",
      "up: from the max-load bound, then bisection over the possible arenas between refuted "

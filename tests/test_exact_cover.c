@@ -270,8 +270,10 @@ Test(exact_cover, k1_equals_the_brute_force_on_large_coprime_sizes) {
         int64_t want = abt_brute_optimum(&p, NULL);
         cr_assert_geq(want, 0, "seed %llu", (unsigned long long)seed);
         const char *specs[] = {"exact-cover:" COPRIME_NODES, "exact-cover:search=down," COPRIME_NODES,
-                               "exact-cover:order=area," COPRIME_NODES};
-        for (int s = 0; s < (seed % 4 == 0 ? 3 : 1); s++) {
+                               "exact-cover:order=area," COPRIME_NODES,
+                               "exact-cover:order=mrv," COPRIME_NODES,
+                               "exact-cover:order=low," COPRIME_NODES};
+        for (int s = 0; s < (seed % 4 == 0 ? 5 : 1); s++) {
             int64_t off[8], arena;
             ab_plan_stats st;
             ab_error err;
@@ -917,7 +919,7 @@ Test(exact_cover, rejects_bad_parameters_naming_the_choices) {
     struct {
         const char *spec, *says;
     } bad[] = {
-        {"exact-cover:order=size", "expected mrv or area"},
+        {"exact-cover:order=size", "mix, mrv, low or area"},
         {"exact-cover:search=sideways", "expected up or down"},
         {"exact-cover:compress=maybe", "expected on or off"},
         {"exact-cover:target=fit", "expected min or capacity"},
@@ -1189,9 +1191,10 @@ Test(ivx, visits_the_same_nodes_as_dancing_links) {
                          .nb = q.nb, .bp = q.bp, .H = q.H};
         cr_assert_lt(abp_ivx_bytes(&in), INT64_MAX);
         abp_dlx *m = ivp_matrix(&q);
-        for (int v = 0; v < 4; v++) {
-            abp_dlx_order order = v % 2 ? ABP_DLX_STATIC : ABP_DLX_MRV;
-            int64_t cap = v < 2 ? 0 : (int64_t)(seed % 7) + 1;
+        for (int v = 0; v < 6; v++) {
+            static const abp_dlx_order orders[] = {ABP_DLX_MRV, ABP_DLX_STATIC, ABP_DLX_LOW};
+            abp_dlx_order order = orders[v % 3];
+            int64_t cap = v < 3 ? 0 : (int64_t)(seed % 7) + 1;
             abp_dlx_budget b1 = {.max_nodes = cap}, b2 = {.max_nodes = cap};
             int64_t k1[IV_P], k2[IV_P];
             bool oom;
@@ -1220,7 +1223,7 @@ Test(ivx, visits_the_same_nodes_as_dancing_links) {
 /* spec gives p a valid plan of arena optimum, proven, with optimum as its
  * bound; its stats go to *st. */
 static void proven_at(const ab_problem *p, const char *spec, int64_t optimum, ab_plan_stats *st) {
-    int64_t off[8], arena;
+    int64_t off[32], arena;
     ab_error err;
     cr_assert_eq(abt_plan(spec, p, off, st, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(abt_judge(p, off, &arena), ABO_OK);
@@ -1247,9 +1250,9 @@ Test(exact_cover, coprime_8_1163_is_proven_within_3000_nodes) {
     int64_t off[8], arena;
     ab_plan_stats st;
     ab_error err;
-    proven_at(&p, "exact-cover:nodes=3000", 141563, &st);
+    proven_at(&p, "exact-cover:nodes=3000,order=mrv", 141563, &st);
     cr_assert_leq(st.nodes, 3000);
-    cr_assert_eq(abt_plan("exact-cover:nodes=3000,engine=links", &p, off, &st, &err), AB_OK);
+    cr_assert_eq(abt_plan("exact-cover:nodes=3000,engine=links,order=mrv", &p, off, &st, &err), AB_OK);
     cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
     cr_assert_not(st.proven_optimal, "%s", st.note);
     cr_assert(strstr(st.note, "budget ran out") != NULL, "%s", st.note);
@@ -1271,12 +1274,77 @@ Test(exact_cover, coprime_8_6560_is_proven_within_60000_nodes) {
     abt_make(&p, c6560, sizeof c6560 / sizeof c6560[0]);
     cr_assert_eq(abt_brute_optimum(&p, NULL), 117675);
     ab_plan_stats st;
-    proven_at(&p, "exact-cover:nodes=60000", 117675, &st);
+    proven_at(&p, "exact-cover:nodes=60000,order=mrv", 117675, &st);
     ab_problem_free(&p);
 }
 
 /* (E) The planner with either engine: on the coprime problems, both proven
  * (nearly always) means the same plan, found by the same search. */
+/* bench_exact's coprime-20-10 (-r 1:20:10:coprime): the optimum 172,722 is
+ * the least aligned stack of the seven tensors live at instruction 8 (R9),
+ * so the search at that height needs those tensors at the offsets of a
+ * least stack. Without the aligned splits (R10) it ran 663k nodes there in
+ * 10 s without a cover; with them it is proven within 10,000 nodes.
+ * Canonical, the other exhaustive method, proves the same optimum. */
+static const ab_tensor c20_10[] = {
+    T("t0", 42297, 0, 3, .align = 4), T("t1", 22193, 1, 5, .align = 32),
+    T("t2", 22797, 6, 10, .align = 4), T("t3", 38354, 10, 12, .align = 8),
+    T("t4", 26137, 7, 7, .align = 8), T("t5", 44809, 4, 6, .align = 32),
+    T("t6", 46256, 2, 5, .align = 2), T("t7", 7655, 8, 11, .align = 2),
+    T("t8", 45685, 0, 1, .align = 8), T("t9", 23975, 8, 13, .align = 2),
+    T("t10", 23501, 7, 10, .align = 64), T("t11", 25181, 8, 10),
+    T("t12", 13021, 8, 8), T("t13", 33130, 0, 1, .align = 16),
+    T("t14", 6460, 10, 12, .align = 16), T("t15", 5382, 3, 7, .align = 8),
+    T("t16", 7461, 3, 8, .align = 16), T("t17", 38732, 8, 9, .align = 32),
+    T("t18", 10390, 5, 8, .align = 32), T("t19", 19787, 9, 12),
+};
+
+Test(exact_cover, aligned_splits_prove_coprime_20_10_within_10000_nodes) {
+    ab_problem p;
+    abt_make(&p, c20_10, sizeof c20_10 / sizeof c20_10[0]);
+    ab_plan_stats st;
+    proven_at(&p, "exact-cover:nodes=10000,order=mrv", 172722, &st);
+    proven_at(&p, "canonical:nodes=1000000", 172722, &st);
+    ab_problem_free(&p);
+}
+
+/* bench_exact's coprime-20-1070 (-r 1:20:1070:coprime): the orders of
+ * Algorithm X fail on different suites. Here the fewest rows per unit of
+ * height (mrv) and the static order run past 15,000 nodes at the bound (and
+ * mrv past 300,000) without a cover; the lowest row first finds one in 12.7k.
+ * order=mix, which runs the three in turn with doubling limits, proves it
+ * within 15,000. Canonical agrees on the optimum. */
+static const ab_tensor c20_1070[] = {
+    T("t0", 21355, 9, 9, .align = 2), T("t1", 47151, 3, 3, .align = 8),
+    T("t2", 38306, 6, 7, .align = 2), T("t3", 25196, 6, 9, .align = 8),
+    T("t4", 22106, 2, 7, .align = 32), T("t5", 25025, 5, 7, .align = 32),
+    T("t6", 24345, 2, 6, .align = 2), T("t7", 42139, 6, 10, .align = 2),
+    T("t8", 47490, 10, 12, .align = 16), T("t9", 18892, 1, 5, .align = 32),
+    T("t10", 16269, 8, 11, .align = 8), T("t11", 42418, 0, 5),
+    T("t12", 21025, 8, 12, .align = 4), T("t13", 43528, 4, 9, .align = 8),
+    T("t14", 15109, 3, 5, .align = 8), T("t15", 31597, 9, 13, .align = 4),
+    T("t16", 26287, 2, 4, .align = 8), T("t17", 14940, 9, 11, .align = 64),
+    T("t18", 45450, 9, 10, .align = 32), T("t19", 45996, 7, 8, .align = 2),
+};
+
+Test(exact_cover, the_mix_of_orders_proves_what_one_order_does_not) {
+    ab_problem p;
+    abt_make(&p, c20_1070, sizeof c20_1070 / sizeof c20_1070[0]);
+    ab_plan_stats st;
+    proven_at(&p, "exact-cover:nodes=15000", 261509, &st);
+    proven_at(&p, "canonical:nodes=1000000", 261509, &st);
+    const char *alone[] = {"exact-cover:nodes=15000,order=mrv", "exact-cover:nodes=15000,order=area"};
+    for (int i = 0; i < 2; i++) {
+        int64_t off[32], arena;
+        ab_error err;
+        cr_assert_eq(abt_plan(alone[i], &p, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
+        cr_assert_not(st.proven_optimal, "%s: %s", alone[i], st.note);
+        cr_assert_eq(st.lower_bound, 261509, "%s", st.note); /* R9's bound; no cover found */
+    }
+    ab_problem_free(&p);
+}
+
 Test(exact_cover, both_engines_give_the_same_plans) {
     int both = 0;
     for (uint64_t seed = 0; seed < NCOPRIME; seed++) {
@@ -1285,8 +1353,14 @@ Test(exact_cover, both_engines_give_the_same_plans) {
         int64_t o1[8], o2[8];
         ab_plan_stats s1, s2;
         ab_error err;
-        cr_assert_eq(abt_plan("exact-cover:engine=links,nodes=4000", &p, o1, &s1, &err), AB_OK);
-        cr_assert_eq(abt_plan("exact-cover:engine=intervals,nodes=4000", &p, o2, &s2, &err), AB_OK);
+        /* one order (mix restarts its searches: the links engine's matrix
+         * entries are charged once per height, so node counts would differ) */
+        const char *o = seed % 10 == 0 ? "mix" : "mrv";
+        char spec1[96], spec2[96];
+        snprintf(spec1, sizeof spec1, "exact-cover:engine=links,nodes=4000,order=%s", o);
+        snprintf(spec2, sizeof spec2, "exact-cover:engine=intervals,nodes=4000,order=%s", o);
+        cr_assert_eq(abt_plan(spec1, &p, o1, &s1, &err), AB_OK);
+        cr_assert_eq(abt_plan(spec2, &p, o2, &s2, &err), AB_OK);
         cr_assert_leq(s2.nodes, s1.nodes, "seed %llu", (unsigned long long)seed);
         if (s1.proven_optimal) cr_assert(s2.proven_optimal, "seed %llu", (unsigned long long)seed);
         if (s1.proven_optimal) {
