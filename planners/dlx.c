@@ -471,7 +471,7 @@ backtrack: /* X7, X8, X6 */
 typedef struct ivx {
     const abp_ivx_in *in;
     int32_t *owner;     /* per row: its primary column */
-    int32_t *kill;      /* per row: placed rows excluding it (0: live) */
+    int32_t *mn, *cnt, *add; /* the kill tree over the rows (ivx_kadd) */
     int64_t *alive;     /* per primary: its live rows */
     int64_t *placed;    /* per primary: the chosen key, or -1 */
     bool *done;         /* per primary: placed */
@@ -499,7 +499,7 @@ static int64_t ivx_breaks(const abp_ivx_in *in) {
 int64_t abp_ivx_bytes(const abp_ivx_in *in) {
     int64_t R = in->row_at[in->P], P = in->P, B = ivx_breaks(in);
     if (R > ABP_DLX_MAX_NODES) return INT64_MAX;
-    int64_t bytes = sat_mul(R, 4 + 4);                               /* owner, kill */
+    int64_t bytes = sat_mul(R, 4 + 4 * 12);                          /* owner, kill tree */
     bytes = sat_add(bytes, sat_mul(P + 1, 8 + 8 + 1 + 4 + 8 + 8 + 8 + 8 + 8 + 16)); /* per primary */
     bytes = sat_add(bytes, sat_mul(in->G + 2, 8));                   /* demand */
     bytes = sat_add(bytes, sat_mul(B + 1, 8));                       /* brk */
@@ -509,7 +509,9 @@ int64_t abp_ivx_bytes(const abp_ivx_in *in) {
 
 static void ivx_free(ivx *v) {
     ab_free(v->owner);
-    ab_free(v->kill);
+    ab_free(v->mn);
+    ab_free(v->cnt);
+    ab_free(v->add);
     ab_free(v->alive);
     ab_free(v->placed);
     ab_free(v->done);
@@ -526,6 +528,68 @@ static void ivx_free(ivx *v) {
     ab_free(v->sx);
 }
 
+/* THE KILL TREE. Each row r has a count kill(r): the placed rows that
+ * exclude it (0: live). A placement adds 1 over an index range of each
+ * column it excludes, so the counts live in a segment tree over the rows
+ * with range addition: node v over rows [l, r) holds add[v], added to every
+ * row below it, mn[v], the least count below it counting add[v] but not the
+ * ancestors' adds, and cnt[v], how many rows below it reach mn[v]. A range
+ * addition, the number of live rows in a range and the first live row at or
+ * after a row each take O(log R), whatever the range's length. */
+static void ivx_kbuild(ivx *v, size_t node, int64_t l, int64_t r) {
+    v->mn[node] = 0;
+    v->add[node] = 0;
+    v->cnt[node] = (int32_t)(r - l);
+    if (r - l == 1) return;
+    int64_t m = l + (r - l) / 2;
+    ivx_kbuild(v, 2 * node, l, m);
+    ivx_kbuild(v, 2 * node + 1, m, r);
+}
+
+static void ivx_kadd(ivx *v, size_t node, int64_t l, int64_t r, int64_t ql, int64_t qr, int32_t d) {
+    if (qr <= l || r <= ql) return;
+    if (ql <= l && r <= qr) {
+        v->add[node] += d;
+        v->mn[node] += d;
+        return;
+    }
+    int64_t m = l + (r - l) / 2;
+    ivx_kadd(v, 2 * node, l, m, ql, qr, d);
+    ivx_kadd(v, 2 * node + 1, m, r, ql, qr, d);
+    int32_t a = v->mn[2 * node], b = v->mn[2 * node + 1], lo = a < b ? a : b;
+    v->mn[node] = lo + v->add[node];
+    v->cnt[node] = (a == lo ? v->cnt[2 * node] : 0) + (b == lo ? v->cnt[2 * node + 1] : 0);
+}
+
+/* The live rows in [ql, qr); acc is the ancestors' adds (counts are >= 0). */
+static int64_t ivx_klive(const ivx *v, size_t node, int64_t l, int64_t r, int64_t ql, int64_t qr,
+                         int32_t acc) {
+    if (qr <= l || r <= ql || v->mn[node] + acc > 0) return 0;
+    if (ql <= l && r <= qr) return v->cnt[node];
+    int64_t m = l + (r - l) / 2;
+    acc += v->add[node];
+    return ivx_klive(v, 2 * node, l, m, ql, qr, acc) + ivx_klive(v, 2 * node + 1, m, r, ql, qr, acc);
+}
+
+/* The first live row in [ql, qr), or -1. */
+static int64_t ivx_knext(const ivx *v, size_t node, int64_t l, int64_t r, int64_t ql, int64_t qr,
+                         int32_t acc) {
+    if (qr <= l || r <= ql || v->mn[node] + acc > 0) return -1;
+    if (r - l == 1) return l;
+    int64_t m = l + (r - l) / 2;
+    acc += v->add[node];
+    int64_t x = ivx_knext(v, 2 * node, l, m, ql, qr, acc);
+    return x >= 0 ? x : ivx_knext(v, 2 * node + 1, m, r, ql, qr, acc);
+}
+
+/* The first live row of column c at or after row x (its end when none). */
+static int64_t ivx_live_from(const ivx *v, int32_t c, int64_t x) {
+    int64_t end = v->in->row_at[c + 1];
+    if (x >= end) return end;
+    int64_t y = ivx_knext(v, 1, 0, v->in->row_at[v->in->P], x, end, 0);
+    return y < 0 ? end : y;
+}
+
 /* Allocates and fills the scratch; false on OOM. *late is set when the CPU
  * deadline of b has passed once it is filled. */
 static bool ivx_init(ivx *v, const abp_ivx_in *in, const abp_dlx_budget *b, bool *late) {
@@ -534,7 +598,9 @@ static bool ivx_init(ivx *v, const abp_ivx_in *in, const abp_dlx_budget *b, bool
     memset(v, 0, sizeof *v);
     v->in = in;
     v->owner = ab_alloc_array(R + 1, sizeof *v->owner);
-    v->kill = ab_calloc(R + 1, sizeof *v->kill);
+    v->mn = ab_calloc(4 * R + 4, sizeof *v->mn);
+    v->cnt = ab_calloc(4 * R + 4, sizeof *v->cnt);
+    v->add = ab_calloc(4 * R + 4, sizeof *v->add);
     v->alive = ab_alloc_array(P + 1, sizeof *v->alive);
     v->placed = ab_alloc_array(P + 1, sizeof *v->placed);
     v->done = ab_calloc(P + 1, sizeof *v->done);
@@ -549,7 +615,7 @@ static bool ivx_init(ivx *v, const abp_ivx_in *in, const abp_dlx_budget *b, bool
     v->mr = ab_alloc_array(slots + 1, 2 * sizeof *v->mr);
     v->sc = ab_alloc_array(P + 1, sizeof *v->sc);
     v->sx = ab_alloc_array(P + 1, sizeof *v->sx);
-    if (!v->owner || !v->kill || !v->alive || !v->placed || !v->done || !v->demand || !v->brk_at ||
+    if (!v->owner || !v->mn || !v->cnt || !v->add || !v->alive || !v->placed || !v->done || !v->demand || !v->brk_at ||
         !v->brk || !v->run_at || !v->run || !v->nrun || !v->stamp || !v->kr || !v->mr || !v->sc ||
         !v->sx)
         return false;
@@ -566,6 +632,7 @@ static bool ivx_init(ivx *v, const abp_ivx_in *in, const abp_dlx_budget *b, bool
         slot += (int64_t)P + 1 + (nb - v->brk_at[i]);
     }
     v->brk_at[P] = nb;
+    if (R > 0) ivx_kbuild(v, 1, 0, (int64_t)R);
     *late = b->deadline > 0 && abp_dlx_now() >= b->deadline;
     return true;
 }
@@ -686,12 +753,14 @@ static void ivx_apply(ivx *v, int32_t c, int64_t x, int32_t delta) {
         size_t n = (size_t)(in->row_at[j + 1] - in->row_at[j]);
         int64_t lo = in->row_at[j] + (int64_t)ab_count_le(k, n, o - in->h[j]);
         int64_t hi = in->row_at[j] + (int64_t)ab_count_lt(k, n, o + in->h[c]);
+        if (lo >= hi) continue;
+        int64_t R = in->row_at[in->P];
         if (delta > 0) {
-            for (int64_t r = lo; r < hi; r++)
-                if (v->kill[r]++ == 0) v->alive[j]--;
+            v->alive[j] -= ivx_klive(v, 1, 0, R, lo, hi, 0);
+            ivx_kadd(v, 1, 0, R, lo, hi, 1);
         } else {
-            for (int64_t r = lo; r < hi; r++)
-                if (--v->kill[r] == 0) v->alive[j]++;
+            ivx_kadd(v, 1, 0, R, lo, hi, -1);
+            v->alive[j] += ivx_klive(v, 1, 0, R, lo, hi, 0);
         }
     }
 }
@@ -735,7 +804,7 @@ static int32_t ivx_choose(const ivx *v, abp_dlx_order order) {
         for (int32_t i = 0; i < v->in->P; i++) {
             if (v->done[i]) continue;
             int64_t r = v->in->row_at[i], e = v->in->row_at[i + 1];
-            while (r < e && v->kill[r] != 0) r++;
+            r = ivx_live_from(v, i, r);
             int64_t k = r < e ? v->in->key[r] : INT64_MAX;
             if (best < 0 || k < lk) best = i, lk = k;
         }
@@ -792,7 +861,8 @@ choose_column:
     ivx_demand(&v, c, -in->h[c]);
     x = in->row_at[c];
 try_row:
-    while (x < in->row_at[c + 1] && (v.kill[x] != 0 || !ivx_twin_ok(&v, c, in->key[x]))) x++;
+    for (x = ivx_live_from(&v, c, x); x < in->row_at[c + 1] && !ivx_twin_ok(&v, c, in->key[x]);)
+        x = ivx_live_from(&v, c, x + 1);
     if (x == in->row_at[c + 1]) goto backtrack;
     if (!spend(b)) {
         res = ABP_DLX_BUDGET;
