@@ -440,6 +440,7 @@ ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err) {
     if (reap) subreaper_take();
     pid_t parent = getpid();
     fflush(NULL); /* nothing buffered may be written twice */
+    double t0 = abe_now(); /* before the fork: the child's whole life is inside the wall time */
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;
@@ -462,7 +463,7 @@ ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err) {
     p->capture = o->capture;
     p->reap_descendants = reap;
     p->cpu_limit = o->nested && o->cpu_limit > 0 ? o->cpu_limit : 0;
-    p->t0 = abe_now();
+    p->t0 = t0;
     p->deadline = o->time_limit > 0 ? p->t0 + o->time_limit : INFINITY;
     p->next = live;
     if (live) live->prev = p;
