@@ -1280,6 +1280,63 @@ Test(exact_cover, coprime_8_6560_is_proven_within_60000_nodes) {
 
 /* (E) The planner with either engine: on the coprime problems, both proven
  * (nearly always) means the same plan, found by the same search. */
+/* (R10) Problems where the aligns decide and the rows are filtered by them:
+ * 5-8 tensors over 4 instructions (so few are cliques, which R8 would solve
+ * without rows), every one aligned (2 to 64), sizes that share no factor, a
+ * fixed tensor in one of four. The minimum, its proof and the capacity one
+ * byte below it agree with the brute force, in both engines. */
+Test(exact_cover, aligned_splits_agree_with_the_brute_force) {
+    static char names[8][8];
+    int above = 0, proven = 0, runs = 0;
+    for (uint64_t seed = 0; seed < 240; seed++) {
+        rng = seed * 6151 + 5;
+        ab_tensor t[8];
+        size_t n = (size_t)pick(5, 8);
+        for (size_t i = 0; i < n; i++) {
+            snprintf(names[i], sizeof names[i], "s%zu", i);
+            int64_t st = pick(0, 3), en = pick(st, 3);
+            t[i] = T(names[i], pick(1, 50000), st, en, .align = (int64_t)1 << pick(1, 6));
+        }
+        if (seed % 4 == 0) t[0].offset = t[0].align * pick(0, 3);
+        ab_problem p;
+        abt_make(&p, t, n);
+        int64_t want = abt_brute_optimum(&p, NULL);
+        cr_assert_geq(want, 0, "seed %llu", (unsigned long long)seed);
+        above += want > abt_max_load(&p);
+        const char *specs[] = {"exact-cover:nodes=200000", "exact-cover:nodes=200000,engine=links"};
+        for (int k = 0; k < 2; k++) {
+            int64_t off[8], arena;
+            ab_plan_stats st;
+            ab_error err;
+            cr_assert_eq(abt_plan(specs[k], &p, off, &st, &err), AB_OK, "seed %llu: %s",
+                         (unsigned long long)seed, err.msg);
+            cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu", (unsigned long long)seed);
+            cr_assert_leq(st.lower_bound, want, "seed %llu %s: %s", (unsigned long long)seed, specs[k],
+                          st.note);
+            runs++;
+            if (!st.proven_optimal) continue;
+            proven++;
+            cr_assert_eq(arena, want, "seed %llu %s: %lld, brute force %lld (%s)",
+                         (unsigned long long)seed, specs[k], (long long)arena, (long long)want, st.note);
+        }
+        /* the decision one byte below the minimum is refuted, at it fits */
+        for (int64_t d = 1; d >= 0; d--) {
+            p.capacity = want - d;
+            int64_t off[8], arena;
+            ab_plan_stats st;
+            ab_error err;
+            cr_assert_eq(abt_plan("exact-cover:nodes=200000,target=capacity", &p, off, &st, &err), AB_OK,
+                         "seed %llu: %s", (unsigned long long)seed, err.msg);
+            cr_assert_eq(abt_judge(&p, off, &arena), d == 1 ? ABO_OVER_CAPACITY : ABO_OK,
+                         "seed %llu capacity %lld: %s", (unsigned long long)seed,
+                         (long long)p.capacity, st.note);
+        }
+        ab_problem_free(&p);
+    }
+    cr_assert_gt(above, 120, "%d of 240 above the max-load bound", above);
+    cr_assert_geq(proven * 100, runs * 95, "only %d of %d runs proven", proven, runs);
+}
+
 /* bench_exact's coprime-20-10 (-r 1:20:10:coprime): the optimum 172,722 is
  * the least aligned stack of the seven tensors live at instruction 8 (R9),
  * so the search at that height needs those tensors at the offsets of a
