@@ -58,17 +58,77 @@
 #include <string.h>
 
 /* A union of byte ranges: v[2k], v[2k + 1] are the k-th interval [lo, hi),
- * sorted, disjoint and not touching (hi of one < lo of the next). */
+ * sorted, disjoint and not touching (hi of one < lo of the next). Most sets
+ * near the leaves hold one interval: it lives in the set itself (v == one),
+ * so neither an allocation nor a second cache miss is spent on it. */
 typedef struct ivset {
     int64_t *v;
     uint32_t n, cap;
+    int64_t one[2];
 } ivset;
+
+/* The sets' arrays beyond one interval: blocks of 2^c intervals cut from
+ * big chunks, a block outgrown kept on a free list of its class for the
+ * next set that grows to it. A million small arrays cost neither a
+ * million malloc calls nor a million free calls at the end. */
+typedef struct pool {
+    int64_t *free[32];  /* per class c: a list linked through each block's first word */
+    int64_t **chunk;    /* every chunk, freed together */
+    size_t nchunk, chunk_cap;
+    int64_t *at;        /* the unused rest of the last chunk */
+    size_t left;        /* its length in words */
+} pool;
+
+#define POOL_CHUNK_WORDS ((size_t)1 << 17) /* 1 MiB */
+
+/* A block of 2^c intervals (c < 31), or NULL when out of memory. */
+static int64_t *pool_get(pool *pl, unsigned c) {
+    size_t words = (size_t)2 << c;
+    int64_t *b = pl->free[c];
+    if (b != NULL) {
+        memcpy(&pl->free[c], b, sizeof b);
+        return b;
+    }
+    if (pl->left < words) {
+        size_t len = words > POOL_CHUNK_WORDS ? words : POOL_CHUNK_WORDS;
+        if (!ab_grow((void **)&pl->chunk, &pl->chunk_cap, pl->nchunk + 1, sizeof *pl->chunk))
+            return NULL;
+        int64_t *ch = ab_alloc_array(len, sizeof *ch);
+        if (ch == NULL) return NULL;
+        pl->chunk[pl->nchunk++] = ch;
+        pl->at = ch;
+        pl->left = len;
+    }
+    b = pl->at;
+    pl->at += words;
+    pl->left -= words;
+    return b;
+}
+
+/* Returns block b of 2^c intervals to its class's free list. */
+static void pool_put(pool *pl, int64_t *b, unsigned c) {
+    memcpy(b, &pl->free[c], sizeof b);
+    pl->free[c] = b;
+}
+
+/* The class of a capacity, a power of two. */
+static unsigned cap_class(uint32_t cap) {
+    unsigned c = 0;
+    while (((uint32_t)1 << c) < cap) c++;
+    return c;
+}
+
+/* A node's two sets side by side: a query or a placement reads both. */
+typedef struct node {
+    ivset cover, sub;
+} node;
 
 struct abp_space {
     const ab_problem *p;
     size_t leaves;     /* a power of two >= the distinct starts */
-    size_t *lf, *rt;   /* each tensor's leaf range */
-    ivset *cover, *sub; /* per node, 1 .. 2 * leaves - 1 */
+    uint32_t *leaf;    /* each tensor's leaf range: leaf[2i] .. leaf[2i + 1] */
+    node *node;        /* 1 .. 2 * leaves - 1 */
+    pool pool;         /* the sets' arrays */
     const ivset **q;   /* the sets of the current query */
     size_t nq;
     uint32_t *cur;     /* first-fit's cursor in each set */
@@ -91,18 +151,27 @@ static uint32_t first_hi_above(const ivset *s, int64_t x) {
 
 /* Adds [lo, hi) (lo < hi) to the union: intervals it meets or touches merge
  * into one. False when out of memory. */
-static bool ivset_add(ivset *s, int64_t lo, int64_t hi) {
+static bool ivset_add(pool *pl, ivset *s, int64_t lo, int64_t hi) {
     uint32_t a = first_hi_above(s, lo - 1); /* first with hi >= lo */
     int64_t *v = s->v;
     if (a < s->n && v[2 * (size_t)a] <= lo && v[2 * (size_t)a + 1] >= hi) return true;
     uint32_t b = a;
     while (b < s->n && v[2 * (size_t)b] <= hi) b++;
     if (b == a) {
-        if (s->n == UINT32_MAX) return false;
+        if (s->n == (uint32_t)1 << 30) return false;
+        if (s->n == 0 && s->cap == 0) {
+            s->v = s->one;
+            s->one[0] = lo;
+            s->one[1] = hi;
+            s->n = s->cap = 1;
+            return true;
+        }
         if (s->n == s->cap) {
-            uint32_t cap = s->cap ? (s->cap > UINT32_MAX / 2 ? UINT32_MAX : s->cap * 2) : 2;
-            int64_t *nv = realloc(s->v, (size_t)cap * 2 * sizeof *nv);
+            uint32_t cap = s->cap * 2;
+            int64_t *nv = pool_get(pl, cap_class(cap));
             if (nv == NULL) return false;
+            memcpy(nv, v, (size_t)s->n * 2 * sizeof *nv);
+            if (v != s->one) pool_put(pl, v, cap_class(s->cap));
             s->v = v = nv;
             s->cap = cap;
         }
@@ -136,19 +205,16 @@ ab_status abp_space_new(const ab_problem *p, abp_space **out, ab_error *err) {
         if (t == 0 || starts[i] != starts[t - 1]) starts[t++] = starts[i];
     s->leaves = 1;
     while (s->leaves < t) s->leaves *= 2;
-    s->lf = ab_alloc_array(p->n ? p->n : 1, sizeof *s->lf);
-    s->rt = ab_alloc_array(p->n ? p->n : 1, sizeof *s->rt);
-    s->cover = ab_calloc(2 * s->leaves, sizeof *s->cover);
-    s->sub = ab_calloc(2 * s->leaves, sizeof *s->sub);
+    s->leaf = ab_alloc_array(p->n ? 2 * p->n : 1, sizeof *s->leaf);
+    s->node = ab_calloc(2 * s->leaves, sizeof *s->node);
     /* a query gathers at most two nodes per level as canonical ones and two
      * as their ancestors */
     s->q = ab_alloc_array(4 * 65, sizeof *s->q);
     s->cur = ab_alloc_array(4 * 65, sizeof *s->cur);
-    if (s->cur == NULL || s->lf == NULL || s->rt == NULL || s->cover == NULL || s->sub == NULL || s->q == NULL)
-        goto oom;
+    if (s->cur == NULL || s->leaf == NULL || s->node == NULL || s->q == NULL) goto oom;
     for (size_t i = 0; i < p->n; i++) {
-        s->lf[i] = ab_count_le(starts, t, p->t[i].start) - 1;
-        s->rt[i] = ab_count_le(starts, t, p->t[i].end) - 1;
+        s->leaf[2 * i] = (uint32_t)(ab_count_le(starts, t, p->t[i].start) - 1);
+        s->leaf[2 * i + 1] = (uint32_t)(ab_count_le(starts, t, p->t[i].end) - 1);
     }
     ab_free(starts);
     *out = s;
@@ -161,14 +227,10 @@ oom:
 
 void abp_space_free(abp_space *s) {
     if (s == NULL) return;
-    if (s->cover != NULL)
-        for (size_t v = 0; v < 2 * s->leaves; v++) free(s->cover[v].v);
-    if (s->sub != NULL)
-        for (size_t v = 0; v < 2 * s->leaves; v++) free(s->sub[v].v);
-    ab_free(s->cover);
-    ab_free(s->sub);
-    ab_free(s->lf);
-    ab_free(s->rt);
+    for (size_t c = 0; c < s->pool.nchunk; c++) ab_free(s->pool.chunk[c]);
+    ab_free(s->pool.chunk);
+    ab_free(s->node);
+    ab_free(s->leaf);
     ab_free(s->q);
     ab_free(s->cur);
     ab_free(s->busy);
@@ -179,8 +241,8 @@ void abp_space_free(abp_space *s) {
 /* Adds [lo, hi) at node v (leaves [vl, vr]) for the leaf range [l, r]. */
 static bool place_at(abp_space *s, size_t v, size_t vl, size_t vr, size_t l, size_t r,
                      int64_t lo, int64_t hi) {
-    if (!ivset_add(&s->sub[v], lo, hi)) return false;
-    if (l <= vl && vr <= r) return ivset_add(&s->cover[v], lo, hi);
+    if (!ivset_add(&s->pool, &s->node[v].sub, lo, hi)) return false;
+    if (l <= vl && vr <= r) return ivset_add(&s->pool, &s->node[v].cover, lo, hi);
     size_t mid = vl + (vr - vl) / 2;
     if (l <= mid && !place_at(s, 2 * v, vl, mid, l, r, lo, hi)) return false;
     if (r > mid && !place_at(s, 2 * v + 1, mid + 1, vr, l, r, lo, hi)) return false;
@@ -188,19 +250,20 @@ static bool place_at(abp_space *s, size_t v, size_t vl, size_t vr, size_t l, siz
 }
 
 ab_status abp_space_place(abp_space *s, size_t i, int64_t lo, int64_t hi, ab_error *err) {
-    if (!place_at(s, 1, 0, s->leaves - 1, s->lf[i], s->rt[i], lo, hi))
+    if (!place_at(s, 1, 0, s->leaves - 1, s->leaf[2 * i], s->leaf[2 * i + 1], lo, hi))
         return ab_fail(err, AB_ENOMEM, "out of memory placing '%s'", s->p->t[i].name);
     return AB_OK;
 }
 
 /* Gathers into s->q the non-empty sets whose union is tensor i's projection. */
 static void gather_at(abp_space *s, size_t v, size_t vl, size_t vr, size_t l, size_t r) {
+    const node *nd = &s->node[v];
     if (l <= vl && vr <= r) {
-        if (s->sub[v].n > 0) s->q[s->nq++] = &s->sub[v];
+        if (nd->sub.n > 0) s->q[s->nq++] = &nd->sub;
         return;
     }
-    if (s->sub[v].n == 0) return; /* nothing placed below v */
-    if (s->cover[v].n > 0) s->q[s->nq++] = &s->cover[v];
+    if (nd->sub.n == 0) return; /* nothing placed below v */
+    if (nd->cover.n > 0) s->q[s->nq++] = &nd->cover;
     size_t mid = vl + (vr - vl) / 2;
     if (l <= mid) gather_at(s, 2 * v, vl, mid, l, r);
     if (r > mid) gather_at(s, 2 * v + 1, mid + 1, vr, l, r);
@@ -208,7 +271,7 @@ static void gather_at(abp_space *s, size_t v, size_t vl, size_t vr, size_t l, si
 
 static void gather(abp_space *s, size_t i) {
     s->nq = 0;
-    gather_at(s, 1, 0, s->leaves - 1, s->lf[i], s->rt[i]);
+    gather_at(s, 1, 0, s->leaves - 1, s->leaf[2 * i], s->leaf[2 * i + 1]);
 }
 
 /* The first interval of set with hi > x at or after position at: galloping
