@@ -132,6 +132,7 @@ struct abp_space {
     const ivset **q;   /* the sets of the current query */
     size_t nq;
     uint32_t *cur;     /* first-fit's cursor in each set */
+    int64_t nlo[4 * 65], nhi[4 * 65]; /* the interval at each cursor */
     abp_busy *busy, *tmp; /* best-fit's intervals and sort space */
     size_t busy_cap, tmp_cap;
 };
@@ -147,6 +148,12 @@ static uint32_t first_hi_above(const ivset *s, int64_t x) {
         else lo = mid + 1;
     }
     return lo;
+}
+
+/* Whether the union holds all of [lo, hi) (lo < hi). */
+static bool ivset_has(const ivset *s, int64_t lo, int64_t hi) {
+    uint32_t a = first_hi_above(s, lo);
+    return a < s->n && s->v[2 * (size_t)a] <= lo && s->v[2 * (size_t)a + 1] >= hi;
 }
 
 /* Adds [lo, hi) (lo < hi) to the union: intervals it meets or touches merge
@@ -238,20 +245,29 @@ void abp_space_free(abp_space *s) {
     ab_free(s);
 }
 
-/* Adds [lo, hi) at node v (leaves [vl, vr]) for the leaf range [l, r]. */
-static bool place_at(abp_space *s, size_t v, size_t vl, size_t vr, size_t l, size_t r,
-                     int64_t lo, int64_t hi) {
-    if (!ivset_add(&s->pool, &s->node[v].sub, lo, hi)) return false;
-    if (l <= vl && vr <= r) return ivset_add(&s->pool, &s->node[v].cover, lo, hi);
-    size_t mid = vl + (vr - vl) / 2;
-    if (l <= mid && !place_at(s, 2 * v, vl, mid, l, r, lo, hi)) return false;
-    if (r > mid && !place_at(s, 2 * v + 1, mid + 1, vr, l, r, lo, hi)) return false;
+/* Adds [lo, hi) to COVER of canonical node c and to SUB of c and its
+ * ancestors, bottom-up: SUB of a parent holds SUB of its children, so once
+ * a SUB already holds [lo, hi) every SUB above it does too, and the walk
+ * stops there. */
+static bool place_at(abp_space *s, size_t c, int64_t lo, int64_t hi) {
+    if (!ivset_add(&s->pool, &s->node[c].cover, lo, hi)) return false;
+    for (size_t v = c; v >= 1; v >>= 1) {
+        ivset *sub = &s->node[v].sub;
+        if (ivset_has(sub, lo, hi)) break;
+        if (!ivset_add(&s->pool, sub, lo, hi)) return false;
+    }
     return true;
 }
 
 ab_status abp_space_place(abp_space *s, size_t i, int64_t lo, int64_t hi, ab_error *err) {
-    if (!place_at(s, 1, 0, s->leaves - 1, s->leaf[2 * i], s->leaf[2 * i + 1], lo, hi))
-        return ab_fail(err, AB_ENOMEM, "out of memory placing '%s'", s->p->t[i].name);
+    /* the canonical nodes of the leaf range, bottom-up */
+    size_t l = s->leaves + s->leaf[2 * i], r = s->leaves + s->leaf[2 * i + 1] + 1;
+    bool ok = true;
+    for (; ok && l < r; l >>= 1, r >>= 1) {
+        if (l & 1) ok = place_at(s, l++, lo, hi);
+        if (ok && (r & 1)) ok = place_at(s, --r, lo, hi);
+    }
+    if (!ok) return ab_fail(err, AB_ENOMEM, "out of memory placing '%s'", s->p->t[i].name);
     return AB_OK;
 }
 
@@ -301,22 +317,32 @@ static bool fit_from(abp_space *s, int64_t cand, int64_t size, int64_t align, in
     int64_t end;
     if (ab_add_ovf(cand, size, &end)) return false;
     size_t k = s->nq, clear = 0, j = 0;
-    for (size_t m = 0; m < k; m++) s->cur[m] = 0;
+    /* each cursor's interval is copied beside it (INT64_MAX, INT64_MAX past
+     * the last), so checking a set that is clear reads no set */
+    int64_t *nlo = s->nlo, *nhi = s->nhi;
+    for (size_t m = 0; m < k; m++) {
+        s->cur[m] = 0;
+        nlo[m] = s->q[m]->v[0];
+        nhi[m] = s->q[m]->v[1];
+    }
     while (clear < k) {
-        const ivset *set = s->q[j];
-        uint32_t at = s->cur[j] = advance(set, s->cur[j], cand);
-        if (at < set->n && set->v[2 * (size_t)at] < end) {
-            do {
-                if (ab_align_up_ovf(set->v[2 * (size_t)at + 1], align, &cand) ||
-                    ab_add_ovf(cand, size, &end))
-                    return false;
-                at = advance(set, at + 1, cand);
-            } while (at < set->n && set->v[2 * (size_t)at] < end);
+        if (nhi[j] <= cand || nlo[j] < end) {
+            const ivset *set = s->q[j];
+            uint32_t at = advance(set, s->cur[j], cand);
+            if (at < set->n && set->v[2 * (size_t)at] < end) {
+                do {
+                    if (ab_align_up_ovf(set->v[2 * (size_t)at + 1], align, &cand) ||
+                        ab_add_ovf(cand, size, &end))
+                        return false;
+                    at = advance(set, at + 1, cand);
+                } while (at < set->n && set->v[2 * (size_t)at] < end);
+                clear = 0;
+            }
             s->cur[j] = at;
-            clear = 1;
-        } else {
-            clear++;
+            nlo[j] = at < set->n ? set->v[2 * (size_t)at] : INT64_MAX;
+            nhi[j] = at < set->n ? set->v[2 * (size_t)at + 1] : INT64_MAX;
         }
+        clear++;
         j = j + 1 == k ? 0 : j + 1;
     }
     *out = cand;
