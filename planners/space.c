@@ -199,35 +199,78 @@ static bool ivset_add(pool *pl, ivset *s, int64_t lo, int64_t hi) {
 
 /* ---- the tree ----------------------------------------------------------------- */
 
+/* An instruction to rank: key = 2 * time + (0 for a start, 1 for an end),
+ * so at equal times the starts come first; i the tensor. */
+typedef struct event {
+    uint64_t key;
+    size_t i;
+} event;
+
+/* Sorts v[0 .. n) by key, ascending (tmp holds n more): least significant
+ * digit first, 11 bits a pass, as many passes as the largest key needs. */
+static void sort_events(event *v, event *tmp, size_t n) {
+    uint64_t max = 0;
+    for (size_t k = 0; k < n; k++)
+        if (v[k].key > max) max = v[k].key;
+    for (unsigned shift = 0; shift < 64 && (max >> shift) != 0; shift += 11) {
+        size_t count[2048] = {0};
+        for (size_t k = 0; k < n; k++) count[(v[k].key >> shift) & 2047]++;
+        size_t at = 0;
+        for (size_t d = 0; d < 2048; d++) {
+            size_t c = count[d];
+            count[d] = at;
+            at += c;
+        }
+        for (size_t k = 0; k < n; k++) tmp[count[(v[k].key >> shift) & 2047]++] = v[k];
+        memcpy(v, tmp, n * sizeof *v);
+    }
+}
+
 ab_status abp_space_new(const ab_problem *p, abp_space **out, ab_error *err) {
     *out = NULL;
+    if (p->n > UINT32_MAX / 2)
+        return ab_fail(err, AB_EINPUT, "%zu tensors: the free-space index takes at most 2^31", p->n);
     abp_space *s = ab_calloc(1, sizeof *s);
-    int64_t *starts = ab_alloc_array(p->n ? p->n : 1, sizeof *starts);
-    if (s == NULL || starts == NULL) goto oom;
+    event *ev = ab_alloc_array(p->n ? 2 * p->n : 1, sizeof *ev);
+    event *tmp = ab_alloc_array(p->n ? 2 * p->n : 1, sizeof *tmp);
+    if (s == NULL || ev == NULL || tmp == NULL) goto oom;
     s->p = p;
-    for (size_t i = 0; i < p->n; i++) starts[i] = p->t[i].start;
-    qsort(starts, p->n, sizeof *starts, ab_cmp_i64);
+    /* a tensor's leaves: from the rank of its start among the distinct
+     * starts to the number of distinct starts <= its end, minus one */
+    for (size_t i = 0; i < p->n; i++) {
+        ev[2 * i] = (event){(uint64_t)p->t[i].start * 2, i};
+        ev[2 * i + 1] = (event){(uint64_t)p->t[i].end * 2 + 1, i};
+    }
+    sort_events(ev, tmp, 2 * p->n);
+    s->leaf = ab_alloc_array(p->n ? 2 * p->n : 1, sizeof *s->leaf);
+    if (s->leaf == NULL) goto oom;
     size_t t = 0;
-    for (size_t i = 0; i < p->n; i++)
-        if (t == 0 || starts[i] != starts[t - 1]) starts[t++] = starts[i];
+    uint64_t last = 0;
+    for (size_t k = 0; k < 2 * p->n; k++) {
+        if (ev[k].key & 1) {
+            s->leaf[2 * ev[k].i + 1] = (uint32_t)(t - 1);
+        } else {
+            if (t == 0 || ev[k].key != last) t++;
+            last = ev[k].key;
+            s->leaf[2 * ev[k].i] = (uint32_t)(t - 1);
+        }
+    }
+    ab_free(ev);
+    ab_free(tmp);
+    ev = tmp = NULL;
     s->leaves = 1;
     while (s->leaves < t) s->leaves *= 2;
-    s->leaf = ab_alloc_array(p->n ? 2 * p->n : 1, sizeof *s->leaf);
     s->node = ab_calloc(2 * s->leaves, sizeof *s->node);
     /* a query gathers at most two nodes per level as canonical ones and two
      * as their ancestors */
     s->q = ab_alloc_array(4 * 65, sizeof *s->q);
     s->cur = ab_alloc_array(4 * 65, sizeof *s->cur);
-    if (s->cur == NULL || s->leaf == NULL || s->node == NULL || s->q == NULL) goto oom;
-    for (size_t i = 0; i < p->n; i++) {
-        s->leaf[2 * i] = (uint32_t)(ab_count_le(starts, t, p->t[i].start) - 1);
-        s->leaf[2 * i + 1] = (uint32_t)(ab_count_le(starts, t, p->t[i].end) - 1);
-    }
-    ab_free(starts);
+    if (s->cur == NULL || s->node == NULL || s->q == NULL) goto oom;
     *out = s;
     return AB_OK;
 oom:
-    ab_free(starts);
+    ab_free(ev);
+    ab_free(tmp);
     abp_space_free(s);
     return ab_fail(err, AB_ENOMEM, "out of memory indexing %zu tensors", p->n);
 }
