@@ -89,26 +89,48 @@ static ab_status fixed_offset(const ab_problem *p, size_t i, int64_t *offset, ab
  * meets as a few unions, one or two per level of a tree over time, instead
  * of gathering and sorting them one by one (a short tensor beside thousands
  * of long-lived ones cost thousands of steps). */
+/* A tensor as greedy_place reads it, copied out in placement order: its
+ * size, align, and fixed offset (AB_NONE when free), then its offset. */
+typedef struct placing {
+    int64_t size, align, fixed, offset;
+} placing;
+
 static ab_status greedy_place(const ab_problem *p, const size_t *idx, abp_fit fit,
                               int64_t *offsets, ab_error *err) {
+    ab_status st = AB_OK;
+    for (size_t i = 0; st == AB_OK && i < p->n; i++)
+        if (p->t[i].offset != AB_NONE) st = fixed_offset(p, i, &offsets[i], err);
+    if (st != AB_OK) return st;
+    /* the index names tensors by rank in idx, and the tensors are copied out
+     * in that order: the loops below read both in sequence instead of
+     * reaching into a random tensor each time (a cache miss each at a
+     * million tensors; the copying loop's misses overlap) */
     abp_space *s = NULL;
-    ab_status st = abp_space_new(p, &s, err);
-    for (size_t i = 0; st == AB_OK && i < p->n; i++) {
-        if (p->t[i].offset == AB_NONE) continue;
-        st = fixed_offset(p, i, &offsets[i], err);
-        if (st == AB_OK) st = abp_space_place(s, i, offsets[i], offsets[i] + p->t[i].size, err);
-    }
+    placing *w = ab_alloc_array(p->n ? p->n : 1, sizeof *w);
+    st = w ? abp_space_new_ordered(p, idx, &s, err)
+           : ab_fail(err, AB_ENOMEM, "out of memory planning %zu tensors", p->n);
     for (size_t r = 0; st == AB_OK && r < p->n; r++) {
-        size_t i = idx[r];
-        if (p->t[i].offset != AB_NONE) continue;
-        if (fit == ABP_FIT_BEST)
-            st = abp_space_rule(s, i, abp_rule_best_fit, p->t[i].size, p->t[i].align, &offsets[i],
-                                err);
-        else if (!abp_space_first_fit(s, i, p->t[i].size, p->t[i].align, &offsets[i]))
-            st = ab_fail(err, AB_EINPUT, "placing '%s': the arena overflows 64 bits", p->t[i].name);
-        if (st == AB_OK) st = abp_space_place(s, i, offsets[i], offsets[i] + p->t[i].size, err);
+        const ab_tensor *t = &p->t[idx[r]];
+        w[r] = (placing){t->size, t->align, t->offset, t->offset};
     }
+    /* the fixed tensors first (a union is the same in any order of
+     * insertion), then the others in the order */
+    for (size_t r = 0; st == AB_OK && r < p->n; r++)
+        if (w[r].fixed != AB_NONE) st = abp_space_place(s, r, w[r].fixed, w[r].fixed + w[r].size, err);
+    for (size_t r = 0; st == AB_OK && r < p->n; r++) {
+        placing *t = &w[r];
+        if (t->fixed != AB_NONE) continue;
+        if (fit == ABP_FIT_BEST)
+            st = abp_space_rule(s, r, abp_rule_best_fit, t->size, t->align, &t->offset, err);
+        else if (!abp_space_first_fit(s, r, t->size, t->align, &t->offset))
+            st = ab_fail(err, AB_EINPUT, "placing '%s': the arena overflows 64 bits",
+                         p->t[idx[r]].name);
+        if (st == AB_OK) st = abp_space_place(s, r, t->offset, t->offset + t->size, err);
+    }
+    for (size_t r = 0; st == AB_OK && r < p->n; r++)
+        if (w[r].fixed == AB_NONE) offsets[idx[r]] = w[r].offset;
     abp_space_free(s);
+    ab_free(w);
     return st;
 }
 

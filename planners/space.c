@@ -125,6 +125,7 @@ typedef struct node {
 
 struct abp_space {
     const ab_problem *p;
+    const size_t *order; /* ids are ranks in it, or NULL: ids are tensors */
     size_t leaves;     /* a power of two >= the distinct starts */
     uint32_t *leaf;    /* each tensor's leaf range: leaf[2i] .. leaf[2i + 1] */
     node *node;        /* 1 .. 2 * leaves - 1 */
@@ -227,6 +228,16 @@ static void sort_events(event *v, event *tmp, size_t n) {
 }
 
 ab_status abp_space_new(const ab_problem *p, abp_space **out, ab_error *err) {
+    return abp_space_new_ordered(p, NULL, out, err);
+}
+
+/* Tensor id's name (ids are ranks in s->order when it is set). */
+static const char *name_of(const abp_space *s, size_t id) {
+    return s->p->t[s->order ? s->order[id] : id].name;
+}
+
+ab_status abp_space_new_ordered(const ab_problem *p, const size_t *order, abp_space **out,
+                                ab_error *err) {
     *out = NULL;
     if (p->n > UINT32_MAX / 2)
         return ab_fail(err, AB_EINPUT, "%zu tensors: the free-space index takes at most 2^31", p->n);
@@ -235,11 +246,13 @@ ab_status abp_space_new(const ab_problem *p, abp_space **out, ab_error *err) {
     event *tmp = ab_alloc_array(p->n ? 2 * p->n : 1, sizeof *tmp);
     if (s == NULL || ev == NULL || tmp == NULL) goto oom;
     s->p = p;
+    s->order = order;
     /* a tensor's leaves: from the rank of its start among the distinct
      * starts to the number of distinct starts <= its end, minus one */
     for (size_t i = 0; i < p->n; i++) {
-        ev[2 * i] = (event){(uint64_t)p->t[i].start * 2, i};
-        ev[2 * i + 1] = (event){(uint64_t)p->t[i].end * 2 + 1, i};
+        const ab_tensor *t = &p->t[order ? order[i] : i];
+        ev[2 * i] = (event){(uint64_t)t->start * 2, i};
+        ev[2 * i + 1] = (event){(uint64_t)t->end * 2 + 1, i};
     }
     sort_events(ev, tmp, 2 * p->n);
     s->leaf = ab_alloc_array(p->n ? 2 * p->n : 1, sizeof *s->leaf);
@@ -310,7 +323,7 @@ ab_status abp_space_place(abp_space *s, size_t i, int64_t lo, int64_t hi, ab_err
         if (l & 1) ok = place_at(s, l++, lo, hi);
         if (ok && (r & 1)) ok = place_at(s, --r, lo, hi);
     }
-    if (!ok) return ab_fail(err, AB_ENOMEM, "out of memory placing '%s'", s->p->t[i].name);
+    if (!ok) return ab_fail(err, AB_ENOMEM, "out of memory placing '%s'", name_of(s, i));
     return AB_OK;
 }
 
@@ -455,7 +468,7 @@ ab_status abp_space_rule(abp_space *s, size_t i, abp_rule rule, int64_t size, in
     for (size_t j = 0; j < s->nq; j++) n += s->q[j]->n;
     if (!ab_grow((void **)&s->busy, &s->busy_cap, n + 1, sizeof *s->busy) ||
         !ab_grow((void **)&s->tmp, &s->tmp_cap, n + 1, sizeof *s->tmp))
-        return ab_fail(err, AB_ENOMEM, "out of memory placing '%s'", s->p->t[i].name);
+        return ab_fail(err, AB_ENOMEM, "out of memory placing '%s'", name_of(s, i));
     n = 0;
     size_t rs[4 * 65], re[4 * 65];
     for (size_t j = 0; j < s->nq; j++) {
@@ -466,6 +479,6 @@ ab_status abp_space_rule(abp_space *s, size_t i, abp_rule rule, int64_t size, in
     }
     const abp_busy *sorted = merge_runs(s->busy, s->tmp, rs, re, s->nq, &n);
     if (!rule(sorted, n, size, align, offset))
-        return ab_fail(err, AB_EINPUT, "placing '%s': the arena overflows 64 bits", s->p->t[i].name);
+        return ab_fail(err, AB_EINPUT, "placing '%s': the arena overflows 64 bits", name_of(s, i));
     return AB_OK;
 }

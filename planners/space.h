@@ -30,6 +30,13 @@ typedef struct abp_space abp_space;
 ab_status abp_space_new(const ab_problem *p, abp_space **out, ab_error *err);
 void abp_space_free(abp_space *s);
 
+/* The same, its tensors named by rank in order (a permutation of p's
+ * tensors, which must outlive the index): id r in the calls below is tensor
+ * order[r]. A caller that places in that order then reads the index's
+ * per-tensor data in sequence, not at random. */
+ab_status abp_space_new_ordered(const ab_problem *p, const size_t *order, abp_space **out,
+                                ab_error *err);
+
 /* Records tensor i as placed, taking the bytes [lo, hi), lo < hi (its
  * offset and offset + size, or a rounded end for a peer's rule). AB_ENOMEM
  * on failure. */
