@@ -14,6 +14,7 @@
 #include "planners/space.h"
 
 __extension__ typedef __int128 i128;
+__extension__ typedef unsigned __int128 u128;
 
 ab_status abp_order_param(const ab_params *opt, abp_order *order, ab_error *err) {
     const char *v = ab_params_get(opt, "order");
@@ -50,6 +51,83 @@ static int by_key(const void *pa, const void *pb, const void *ctx) {
     return 0;
 }
 
+/* The number of bits of x (0 for 0). */
+static unsigned bit_len(u128 x) {
+    unsigned b = 0;
+    while (x != 0) {
+        b++;
+        x >>= 1;
+    }
+    return b;
+}
+
+/* A key packed into 64 bits and its tensor's place in the key array. */
+typedef struct packed {
+    uint64_t key;
+    size_t at;
+} packed;
+
+/* Sorts key[0 .. n) as by_key does when (a, k1, k2), each taken from its
+ * least value, fit in 64 bits side by side (true): their concatenation
+ * orders the keys as by_key's first three comparisons, so a radix sort on
+ * it (least significant 11 bits first, passes over constant digits
+ * skipped) and by_key over each run of equal packed keys (the names and
+ * indices) give by_key's one sorted sequence. 1 when sorted, 0 (key
+ * untouched) when they do not fit, -1 when out of memory. */
+static int sort_packed(order_key *key, size_t n, const ab_problem *p) {
+    if (n < 2) return 0;
+    i128 lo[3] = {key[0].a, key[0].k1, key[0].k2}, hi[3] = {key[0].a, key[0].k1, key[0].k2};
+    for (size_t i = 1; i < n; i++) {
+        i128 c[3] = {key[i].a, key[i].k1, key[i].k2};
+        for (int d = 0; d < 3; d++) {
+            if (c[d] < lo[d]) lo[d] = c[d];
+            if (c[d] > hi[d]) hi[d] = c[d];
+        }
+    }
+    unsigned bits[3], total = 0;
+    for (int d = 0; d < 3; d++) total += bits[d] = bit_len((u128)(hi[d] - lo[d]));
+    if (total > 64) return 0;
+    packed *v = ab_alloc_array(n, sizeof *v), *tmp = ab_alloc_array(n, sizeof *tmp);
+    order_key *out = ab_alloc_array(n, sizeof *out);
+    if (v == NULL || tmp == NULL || out == NULL) {
+        ab_free(v);
+        ab_free(tmp);
+        ab_free(out);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = (uint64_t)(key[i].a - lo[0]);
+        k = bits[1] ? (k << bits[1]) | (uint64_t)((i128)key[i].k1 - lo[1]) : k;
+        k = bits[2] ? (k << bits[2]) | (uint64_t)((i128)key[i].k2 - lo[2]) : k;
+        v[i] = (packed){k, i};
+    }
+    for (unsigned shift = 0; shift < total; shift += 11) {
+        size_t count[2048] = {0};
+        for (size_t i = 0; i < n; i++) count[(v[i].key >> shift) & 2047]++;
+        if (count[(v[0].key >> shift) & 2047] == n) continue; /* one digit: no change */
+        size_t at = 0;
+        for (size_t d = 0; d < 2048; d++) {
+            size_t c = count[d];
+            count[d] = at;
+            at += c;
+        }
+        for (size_t i = 0; i < n; i++) tmp[count[(v[i].key >> shift) & 2047]++] = v[i];
+        packed *t = v;
+        v = tmp;
+        tmp = t;
+    }
+    for (size_t i = 0; i < n; i++) out[i] = key[v[i].at];
+    for (size_t i = 0, j; i < n; i = j) { /* equal packed keys: by name, then index */
+        for (j = i + 1; j < n && v[j].key == v[i].key; j++) {}
+        if (j - i > 1) ab_sort(&out[i], j - i, sizeof *out, by_key, p);
+    }
+    memcpy(key, out, n * sizeof *key);
+    ab_free(v);
+    ab_free(tmp);
+    ab_free(out);
+    return 1;
+}
+
 /* The placement order: every tensor, sorted by the order's total order. */
 static size_t *make_order(const ab_problem *p, abp_order order) {
     size_t *idx = ab_alloc_array(p->n ? p->n : 1, sizeof *idx);
@@ -68,7 +146,13 @@ static size_t *make_order(const ab_problem *p, abp_order order) {
                                                          : 0,
                                  -t->size, t->start, i};
     }
-    ab_sort(key, p->n, sizeof *key, by_key, p);
+    int sorted = sort_packed(key, p->n, p);
+    if (sorted < 0) {
+        ab_free(idx);
+        ab_free(key);
+        return NULL;
+    }
+    if (sorted == 0) ab_sort(key, p->n, sizeof *key, by_key, p);
     for (size_t i = 0; i < p->n; i++) idx[i] = key[i].i;
     ab_free(key);
     return idx;
