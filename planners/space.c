@@ -482,3 +482,21 @@ ab_status abp_space_rule(abp_space *s, size_t i, abp_rule rule, int64_t size, in
         return ab_fail(err, AB_EINPUT, "placing '%s': the arena overflows 64 bits", name_of(s, i));
     return AB_OK;
 }
+
+void abp_space_prefetch(const abp_space *s, size_t i, int stage) {
+    /* the lowest 12 levels of its two paths: the levels above are few
+     * enough nodes to stay in cache */
+    size_t l = s->leaves + s->leaf[2 * i], r = s->leaves + s->leaf[2 * i + 1];
+    for (int d = 0; d < 12 && l >= 1; d++, l >>= 1, r >>= 1) {
+        if (stage == 0) {
+            __builtin_prefetch(&s->node[l]);
+            __builtin_prefetch(&s->node[r]);
+            continue;
+        }
+        const node *a = &s->node[l], *b = &s->node[r];
+        if (a->sub.n > 1) __builtin_prefetch(a->sub.v);
+        if (b->sub.n > 1) __builtin_prefetch(b->sub.v);
+        if (a->cover.n > 1) __builtin_prefetch(a->cover.v);
+        if (b->cover.n > 1) __builtin_prefetch(b->cover.v);
+    }
+}

@@ -59,4 +59,12 @@ int64_t abp_space_top(abp_space *s, size_t i);
 ab_status abp_space_rule(abp_space *s, size_t i, abp_rule rule, int64_t size, int64_t align,
                          int64_t *offset, ab_error *err);
 
+/* Asks the cache for what a query and a placement of tensor i will read,
+ * a few tensors ahead of them: stage 0 the nodes on the paths to its two
+ * end leaves, stage 1 (once stage 0's lines had time to arrive) the first
+ * intervals of their sets. Changes nothing; a caller that names tensors by
+ * placement rank (abp_space_new_ordered) turns a million tensors' cache
+ * misses, one after the other, into misses in flight together. */
+void abp_space_prefetch(const abp_space *s, size_t i, int stage);
+
 #endif
