@@ -206,8 +206,8 @@ static ab_status greedy_place(const ab_problem *p, const size_t *idx, abp_fit fi
         /* the tree is far bigger than the cache at a million tensors and
          * each tensor lands at random in it: the next ones' paths are
          * loaded while this one is placed (space.h) */
-        if (r + 4 < p->n) abp_space_prefetch(s, r + 4, 0);
-        if (r + 2 < p->n) abp_space_prefetch(s, r + 2, 1);
+        if (r + 4 < p->n) abp_space_prefetch(s, r + 4, 1);
+        if (r + 2 < p->n) abp_space_prefetch(s, r + 2, 2);
         if (t->fixed != AB_NONE) continue;
         if (fit == ABP_FIT_BEST)
             st = abp_space_rule(s, r, abp_rule_best_fit, t->size, t->align, &t->offset, err);

@@ -484,11 +484,15 @@ ab_status abp_space_rule(abp_space *s, size_t i, abp_rule rule, int64_t size, in
 }
 
 void abp_space_prefetch(const abp_space *s, size_t i, int stage) {
+    if (stage == 0) {
+        __builtin_prefetch(&s->leaf[2 * i]);
+        return;
+    }
     /* the lowest 12 levels of its two paths: the levels above are few
      * enough nodes to stay in cache */
     size_t l = s->leaves + s->leaf[2 * i], r = s->leaves + s->leaf[2 * i + 1];
     for (int d = 0; d < 12 && l >= 1; d++, l >>= 1, r >>= 1) {
-        if (stage == 0) {
+        if (stage == 1) {
             __builtin_prefetch(&s->node[l]);
             __builtin_prefetch(&s->node[r]);
             continue;

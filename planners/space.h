@@ -60,11 +60,12 @@ ab_status abp_space_rule(abp_space *s, size_t i, abp_rule rule, int64_t size, in
                          int64_t *offset, ab_error *err);
 
 /* Asks the cache for what a query and a placement of tensor i will read,
- * a few tensors ahead of them: stage 0 the nodes on the paths to its two
- * end leaves, stage 1 (once stage 0's lines had time to arrive) the first
- * intervals of their sets. Changes nothing; a caller that names tensors by
- * placement rank (abp_space_new_ordered) turns a million tensors' cache
- * misses, one after the other, into misses in flight together. */
+ * a few tensors ahead of them, each stage once the previous one's lines had
+ * time to arrive: stage 0 its leaf range, 1 the nodes on the paths to its
+ * two end leaves, 2 the first intervals of their sets. Changes nothing; it
+ * turns a million tensors' cache misses, one after the other, into misses
+ * in flight together. (Naming tensors by placement rank,
+ * abp_space_new_ordered, makes stage 0 needless.) */
 void abp_space_prefetch(const abp_space *s, size_t i, int stage);
 
 #endif
