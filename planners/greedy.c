@@ -29,7 +29,9 @@ ab_status abp_order_param(const ab_params *opt, abp_order *order, ab_error *err)
  * first; size: larger first, ties by start; area: larger size x live length
  * first, then as size; remaining ties by name, then index. The keys are
  * gathered beside the index first, so the sort compares them without
- * reaching into the tensors (a million tensors' worth of cache misses). */
+ * reaching into the tensors (a million tensors' worth of cache misses), and
+ * when they fit in 64 bits side by side a radix sort orders them
+ * (sort_packed). */
 typedef struct order_key {
     i128 a;       /* minus the area (area order), else 0 */
     int64_t k1, k2;

@@ -4,7 +4,9 @@
  * THE STRUCTURE. Time is compressed to the distinct start instructions:
  * two inclusive live ranges intersect iff both contain the later start, so
  * a tensor maps to the leaves [rank of its start, rank of the last start <=
- * its end] and two tensors conflict iff their leaf ranges meet. A segment tree over the leaves keeps at every node v two sets of
+ * its end] and two tensors conflict iff their leaf ranges meet (the ranks
+ * come from one radix sort of every start and end, starts first at equal
+ * times). A segment tree over the leaves keeps at every node v two sets of
  * byte ranges, each stored as its union (sorted, pairwise disjoint and not
  * touching intervals; tensors are never removed, so a union is all a set
  * needs to remember):
@@ -16,8 +18,11 @@
  *             subtree, v included.
  *
  * A tensor is placed by adding its byte range to COVER and SUB of its
- * canonical nodes and to SUB of their strict ancestors (top-down: O(log T)
- * nodes, each an insertion into a union).
+ * canonical nodes and to SUB of their strict ancestors (O(log T) nodes,
+ * each an insertion into a union). SUB(parent) holds SUB(child), so the
+ * ancestors are walked bottom-up and the walk stops at the first SUB that
+ * already holds the range: every SUB above holds it too, and adding a range
+ * to a union that holds it changes nothing.
  *
  * EXACT. For the next tensor i, let Q be the canonical nodes of its leaf
  * range and A their strict ancestors. The placed tensors conflicting with i
@@ -37,7 +42,8 @@
  * clear of the window, which is then the lowest aligned free window, the
  * rule's answer (first_fit.c). Each set keeps a cursor that only moves up,
  * so a step costs a galloping search in one set; the steps are at most the
- * intervals below the answer. Best-fit (and any rule that reads only the
+ * intervals below the answer. The cursor's interval is copied beside it, so
+ * checking a set that is clear of the window reads no set. Best-fit (and any rule that reads only the
  * gaps of the busy ranges, as the TFLite GPU delegate's): the rule itself
  * (best_fit.c) runs on the intervals of the gathered unions, merged into
  * one list sorted by lo: its gaps are the maximal free intervals of the
@@ -46,11 +52,29 @@
  * (side by side tensors are one). The top (USMP's greedy planners) is the
  * highest end over the gathered unions.
  *
- * COST, measured (bench/README.md): first-fit in orders size and area no
- * longer gathers a tensor's conflicts (1M tensors by size: 93.8 s before,
- * 3.8 s now); best-fit still reads every interval of the projection, fewer
- * than the conflicts but as many as its gaps, so it stays linear in the
- * live set (17.2 s).
+ * MEMORY. At a million tensors the tree (a million nodes) and the sets are
+ * far bigger than the cache and each tensor lands at random in them, so
+ * the time goes to cache misses, not to steps. A node's two sets lie side
+ * by side (one line); a set of one interval, the common case near the
+ * leaves, keeps it inline; longer sets take blocks of 2^c intervals from
+ * pooled chunks (no malloc or free per set); a caller may name tensors by
+ * placement rank (abp_space_new_ordered) so the per-tensor data is read in
+ * sequence, and ask for the next tensors' paths and sets ahead
+ * (abp_space_prefetch).
+ *
+ * COST, measured (bench/README.md, 1M tensors of bench_plan, 2 vCPUs):
+ * first-fit by size 1.7 s (3.8 s before this memory work, 93.8 s when it
+ * gathered every conflict). Best-fit still reads every interval of the
+ * projection, fewer than the conflicts but as many as its gaps, so it stays
+ * linear in the live set (about 15 s by size). Tried and measured slower,
+ * so not kept: (1) visiting only the union's gaps that hold the tensor,
+ * lowest first, each found by first-fit's stepping from the end of the
+ * previous one and stopping at an exact fit: at 100k tensors by size a
+ * query meets about 185 intervals of which about 50 are fitting gaps, and
+ * each costs a pass over the ~16 sets (1M by size: 57.8 s against 17.2 s);
+ * (2) streaming the intervals through a heap of the sets into the rule,
+ * stopping at an exact fit (+40% at 300k); (3) merging the two shortest
+ * unions first (Huffman's order), branchy or branch-free: no faster.
  */
 #include "planners/space.h"
 
