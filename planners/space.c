@@ -110,7 +110,7 @@ static int64_t *pool_get(pool *pl, unsigned c) {
     size_t words = (size_t)2 << c;
     int64_t *b = pl->free[c];
     if (b != NULL) {
-        memcpy(&pl->free[c], b, sizeof b);
+        memcpy(&pl->free[c], (const unsigned char *)b, sizeof pl->free[c]);
         return b;
     }
     if (pl->left < words) {
@@ -131,7 +131,7 @@ static int64_t *pool_get(pool *pl, unsigned c) {
 
 /* Returns block b of 2^c intervals to its class's free list. */
 static void pool_put(pool *pl, int64_t *b, unsigned c) {
-    memcpy(b, &pl->free[c], sizeof b);
+    memcpy((unsigned char *)b, &pl->free[c], sizeof pl->free[c]);
     pl->free[c] = b;
 }
 
