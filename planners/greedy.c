@@ -98,9 +98,10 @@ static int sort_packed(order_key *key, size_t n, const ab_problem *p) {
         return -1;
     }
     for (size_t i = 0; i < n; i++) {
-        uint64_t k = (uint64_t)(key[i].a - lo[0]);
-        k = bits[1] ? (k << bits[1]) | (uint64_t)((i128)key[i].k1 - lo[1]) : k;
-        k = bits[2] ? (k << bits[2]) | (uint64_t)((i128)key[i].k2 - lo[2]) : k;
+        i128 c[3] = {key[i].a, key[i].k1, key[i].k2};
+        uint64_t k = 0;
+        for (int d = 0; d < 3; d++) /* a 64-bit part is alone: k is still 0 */
+            if (bits[d] > 0) k = (bits[d] < 64 ? k << bits[d] : 0) | (uint64_t)(c[d] - lo[d]);
         v[i] = (packed){k, i};
     }
     for (unsigned shift = 0; shift < total; shift += 11) {
@@ -169,18 +170,18 @@ static ab_status fixed_offset(const ab_problem *p, size_t i, int64_t *offset, ab
     return AB_OK;
 }
 
-/* Orders size and area, and program order with fixed offsets: places every
- * free tensor in the order idx by the rule, after the fixed ones, through
- * the free-space index (space.h), which reads the placed tensors a tensor
- * meets as a few unions, one or two per level of a tree over time, instead
- * of gathering and sorting them one by one (a short tensor beside thousands
- * of long-lived ones cost thousands of steps). */
 /* A tensor as greedy_place reads it, copied out in placement order: its
  * size, align, and fixed offset (AB_NONE when free), then its offset. */
 typedef struct placing {
     int64_t size, align, fixed, offset;
 } placing;
 
+/* Orders size and area, and program order with fixed offsets: places every
+ * free tensor in the order idx by the rule, after the fixed ones, through
+ * the free-space index (space.h), which reads the placed tensors a tensor
+ * meets as a few unions, one or two per level of a tree over time, instead
+ * of gathering and sorting them one by one (a short tensor beside thousands
+ * of long-lived ones cost thousands of steps). */
 static ab_status greedy_place(const ab_problem *p, const size_t *idx, abp_fit fit,
                               int64_t *offsets, ab_error *err) {
     ab_status st = AB_OK;
@@ -202,7 +203,8 @@ static ab_status greedy_place(const ab_problem *p, const size_t *idx, abp_fit fi
     /* the fixed tensors first (a union is the same in any order of
      * insertion), then the others in the order */
     for (size_t r = 0; st == AB_OK && r < p->n; r++)
-        if (w[r].fixed != AB_NONE) st = abp_space_place(s, r, w[r].fixed, w[r].fixed + w[r].size, err);
+        if (w[r].fixed != AB_NONE)
+            st = abp_space_place(s, r, w[r].fixed, w[r].fixed + w[r].size, err);
     for (size_t r = 0; st == AB_OK && r < p->n; r++) {
         placing *t = &w[r];
         /* the tree is far bigger than the cache at a million tensors and

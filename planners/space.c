@@ -43,14 +43,14 @@
  * rule's answer (first_fit.c). Each set keeps a cursor that only moves up,
  * so a step costs a galloping search in one set; the steps are at most the
  * intervals below the answer. The cursor's interval is copied beside it, so
- * checking a set that is clear of the window reads no set. Best-fit (and any rule that reads only the
- * gaps of the busy ranges, as the TFLite GPU delegate's): the rule itself
- * (best_fit.c) runs on the intervals of the gathered unions, merged into
- * one list sorted by lo: its gaps are the maximal free intervals of the
- * union, the same whether the union is given tensor by tensor or interval
- * by interval, and a union has no more intervals than the tensors in it
- * (side by side tensors are one). The top (USMP's greedy planners) is the
- * highest end over the gathered unions.
+ * checking a set that is clear of the window reads no set. Best-fit (and
+ * any rule that reads only the gaps of the busy ranges, as the TFLite GPU
+ * delegate's): the rule itself (best_fit.c) runs on the intervals of the
+ * gathered unions, merged into one list sorted by lo: its gaps are the
+ * maximal free intervals of the union, the same whether the union is given
+ * tensor by tensor or interval by interval, and a union has no more
+ * intervals than the tensors in it (side by side tensors are one). The
+ * top (USMP's greedy planners) is the highest end over the gathered unions.
  *
  * MEMORY. At a million tensors the tree (a million nodes) and the sets are
  * far bigger than the cache and each tensor lands at random in them, so
@@ -264,7 +264,8 @@ ab_status abp_space_new_ordered(const ab_problem *p, const size_t *order, abp_sp
                                 ab_error *err) {
     *out = NULL;
     if (p->n > UINT32_MAX / 2)
-        return ab_fail(err, AB_EINPUT, "%zu tensors: the free-space index takes at most 2^31", p->n);
+        return ab_fail(err, AB_EINPUT, "%zu tensors: the free-space index takes at most 2^31",
+                       p->n);
     abp_space *s = ab_calloc(1, sizeof *s);
     event *ev = ab_alloc_array(p->n ? 2 * p->n : 1, sizeof *ev);
     event *tmp = ab_alloc_array(p->n ? 2 * p->n : 1, sizeof *tmp);
@@ -285,12 +286,19 @@ ab_status abp_space_new_ordered(const ab_problem *p, const size_t *order, abp_sp
     uint64_t last = 0;
     for (size_t k = 0; k < 2 * p->n; k++) {
         if (ev[k].key & 1) {
-            s->leaf[2 * ev[k].i + 1] = (uint32_t)(t - 1);
+            s->leaf[2 * ev[k].i + 1] = (uint32_t)t; /* made a leaf below */
         } else {
             if (t == 0 || ev[k].key != last) t++;
             last = ev[k].key;
             s->leaf[2 * ev[k].i] = (uint32_t)(t - 1);
         }
+    }
+    /* an end before its start (a malformed problem, which the caller
+     * rejects; some look at it first) takes its start's leaf, not one
+     * outside the tree */
+    for (size_t i = 0; i < p->n; i++) {
+        uint32_t c = s->leaf[2 * i + 1], r = c ? c - 1 : 0;
+        s->leaf[2 * i + 1] = r < s->leaf[2 * i] ? s->leaf[2 * i] : r;
     }
     ab_free(ev);
     ab_free(tmp);

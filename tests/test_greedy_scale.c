@@ -271,6 +271,32 @@ Test(greedy_scale, instructions_near_2_to_the_62_match) {
     }
 }
 
+/* A malformed problem (an end before its start) is the caller's to reject,
+ * but some callers plan before they check (the ILP's incumbents): the
+ * greedy paths must stay inside their arrays on it (ASan watches). */
+Test(greedy_scale, an_end_before_its_start_stays_in_bounds) {
+    ab_problem p;
+    ab_problem_init(&p);
+    static const int64_t se[][2] = {{4, 3}, {1, 1}, {9, 0}, {5, 7}};
+    for (int i = 0; i < 4; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "m%d", i);
+        ab_tensor t = {.name = name, .size = 16 + i, .logical_bits = (16 + i) * 8,
+                       .start = se[i][0], .end = se[i][1], .align = 1, .offset = AB_NONE};
+        cr_assert_eq(ab_problem_add(&p, &t, NULL), AB_OK);
+    }
+    int64_t off[4];
+    for (int fixed = 0; fixed < 2; fixed++) { /* program order: the sweep, then the index */
+        p.t[3].offset = fixed ? 64 : AB_NONE;
+        for (int order = ABP_ORDER_START; order <= ABP_ORDER_AREA; order++)
+            for (int fit = 0; fit < 2; fit++)
+                cr_assert_eq(abp_greedy(&p, (abp_order)order, fit ? ABP_FIT_BEST : ABP_FIT_FIRST,
+                                        off, NULL),
+                             AB_OK);
+    }
+    ab_problem_free(&p);
+}
+
 /* ---- the peers' greedy planners on the same index ------------------------- */
 
 /* TFLM's order: decreasing rounded size, the later tensor first. */
