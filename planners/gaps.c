@@ -40,12 +40,20 @@ typedef struct node {
     int64_t lo, hi, gap, mx; /* mx: the largest gap of its by-offset subtree */
     uint64_t prio;
     uint32_t kid[2][2];      /* kid[tree][0 left, 1 right] */
+    uint32_t id;             /* the range */
     bool ingap;              /* in the by-gap treap */
 } node;
 
+/* The nodes are slots handed out from a stack of free ones, not one per
+ * range: a removed range's slot goes to the next range added, so the nodes
+ * in use stay as few as the ranges in the set at once (a live set of a few
+ * thousand stays in cache), wherever the ranges' ids lie among a million. */
 struct abp_gaps {
     size_t cap;
-    node *v; /* node x = range x - 1; 0 is no node */
+    node *v;         /* slots 1 .. used; 0 is no node */
+    uint32_t *slot;  /* each range id's slot while in the set */
+    uint32_t *spare; /* the free slots, a stack */
+    size_t nspare, used;
     uint32_t root[2];
 };
 
@@ -61,18 +69,21 @@ abp_gaps *abp_gaps_new(size_t n) {
     abp_gaps *g = ab_calloc(1, sizeof *g);
     if (g == NULL) return NULL;
     g->cap = n + 1;
-    g->v = ab_calloc(g->cap, sizeof *g->v);
-    if (g->v == NULL) {
+    g->v = ab_alloc_array(g->cap, sizeof *g->v);
+    g->slot = ab_alloc_array(g->cap, sizeof *g->slot);
+    g->spare = ab_alloc_array(g->cap, sizeof *g->spare);
+    if (g->v == NULL || g->slot == NULL || g->spare == NULL) {
         abp_gaps_free(g);
         return NULL;
     }
-    for (size_t x = 0; x < g->cap; x++) g->v[x].prio = prio((uint32_t)x);
     return g;
 }
 
 void abp_gaps_free(abp_gaps *g) {
     if (g == NULL) return;
     ab_free(g->v);
+    ab_free(g->slot);
+    ab_free(g->spare);
     ab_free(g);
 }
 
@@ -201,7 +212,11 @@ static void set_gap(abp_gaps *g, uint32_t x, int64_t v) {
 }
 
 void abp_gaps_add(abp_gaps *g, size_t id, int64_t lo, int64_t hi) {
-    uint32_t x = (uint32_t)id + 1;
+    /* a free slot: the last one freed, else a new one (at most cap - 1 are
+     * ever in use: n ranges) */
+    uint32_t x = g->nspare ? g->spare[--g->nspare] : (uint32_t)++g->used;
+    g->slot[id] = x;
+    g->v[x] = (node){.prio = prio(x), .id = (uint32_t)id};
     uint32_t p = below_of(g, lo), s = above_of(g, lo);
     g->v[x].lo = lo;
     g->v[x].hi = hi;
@@ -213,12 +228,13 @@ void abp_gaps_add(abp_gaps *g, size_t id, int64_t lo, int64_t hi) {
 }
 
 void abp_gaps_remove(abp_gaps *g, size_t id) {
-    uint32_t x = (uint32_t)id + 1;
+    uint32_t x = g->slot[id];
     uint32_t p = below_of(g, g->v[x].lo), s = above_of(g, g->v[x].lo);
     if (g->v[x].ingap) erase(g, BY_GAP, x);
     g->v[x].ingap = false;
     erase(g, BY_OFFSET, x);
     if (s) set_gap(g, s, g->v[s].lo - (p ? g->v[p].hi : 0));
+    g->spare[g->nspare++] = x;
 }
 
 /* ---- the rules ------------------------------------------------------------- */
@@ -278,7 +294,7 @@ static bool least_holding(const abp_gaps *g, uint32_t x, int64_t size, int64_t a
 static size_t collect(const abp_gaps *g, uint32_t x, abp_busy *busy, size_t n) {
     while (x) {
         n = collect(g, g->v[x].kid[BY_OFFSET][0], busy, n);
-        busy[n++] = (abp_busy){g->v[x].lo, g->v[x].hi, (size_t)x - 1};
+        busy[n++] = (abp_busy){g->v[x].lo, g->v[x].hi, g->v[x].id};
         x = g->v[x].kid[BY_OFFSET][1];
     }
     return n;

@@ -14,6 +14,7 @@
 #include "planners/space.h"
 
 __extension__ typedef __int128 i128;
+__extension__ typedef unsigned __int128 u128;
 
 ab_status abp_order_param(const ab_params *opt, abp_order *order, ab_error *err) {
     const char *v = ab_params_get(opt, "order");
@@ -28,7 +29,9 @@ ab_status abp_order_param(const ab_params *opt, abp_order *order, ab_error *err)
  * first; size: larger first, ties by start; area: larger size x live length
  * first, then as size; remaining ties by name, then index. The keys are
  * gathered beside the index first, so the sort compares them without
- * reaching into the tensors (a million tensors' worth of cache misses). */
+ * reaching into the tensors (a million tensors' worth of cache misses), and
+ * when they fit in 64 bits side by side a radix sort orders them
+ * (sort_packed). */
 typedef struct order_key {
     i128 a;       /* minus the area (area order), else 0 */
     int64_t k1, k2;
@@ -50,6 +53,84 @@ static int by_key(const void *pa, const void *pb, const void *ctx) {
     return 0;
 }
 
+/* The number of bits of x (0 for 0). */
+static unsigned bit_len(u128 x) {
+    unsigned b = 0;
+    while (x != 0) {
+        b++;
+        x >>= 1;
+    }
+    return b;
+}
+
+/* A key packed into 64 bits and its tensor's place in the key array. */
+typedef struct packed {
+    uint64_t key;
+    size_t at;
+} packed;
+
+/* Sorts key[0 .. n) as by_key does when (a, k1, k2), each taken from its
+ * least value, fit in 64 bits side by side (true): their concatenation
+ * orders the keys as by_key's first three comparisons, so a radix sort on
+ * it (least significant 11 bits first, passes over constant digits
+ * skipped) and by_key over each run of equal packed keys (the names and
+ * indices) give by_key's one sorted sequence. 1 when sorted, 0 (key
+ * untouched) when they do not fit, -1 when out of memory. */
+static int sort_packed(order_key *key, size_t n, const ab_problem *p) {
+    if (n < 2) return 0;
+    i128 lo[3] = {key[0].a, key[0].k1, key[0].k2}, hi[3] = {key[0].a, key[0].k1, key[0].k2};
+    for (size_t i = 1; i < n; i++) {
+        i128 c[3] = {key[i].a, key[i].k1, key[i].k2};
+        for (int d = 0; d < 3; d++) {
+            if (c[d] < lo[d]) lo[d] = c[d];
+            if (c[d] > hi[d]) hi[d] = c[d];
+        }
+    }
+    unsigned bits[3], total = 0;
+    for (int d = 0; d < 3; d++) total += bits[d] = bit_len((u128)(hi[d] - lo[d]));
+    if (total > 64) return 0;
+    packed *v = ab_alloc_array(n, sizeof *v), *tmp = ab_alloc_array(n, sizeof *tmp);
+    order_key *out = ab_alloc_array(n, sizeof *out);
+    if (v == NULL || tmp == NULL || out == NULL) {
+        ab_free(v);
+        ab_free(tmp);
+        ab_free(out);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        i128 c[3] = {key[i].a, key[i].k1, key[i].k2};
+        uint64_t k = 0;
+        for (int d = 0; d < 3; d++) /* a 64-bit part is alone: k is still 0 */
+            if (bits[d] > 0) k = (bits[d] < 64 ? k << bits[d] : 0) | (uint64_t)(c[d] - lo[d]);
+        v[i] = (packed){k, i};
+    }
+    for (unsigned shift = 0; shift < total; shift += 11) {
+        size_t count[2048] = {0};
+        for (size_t i = 0; i < n; i++) count[(v[i].key >> shift) & 2047]++;
+        if (count[(v[0].key >> shift) & 2047] == n) continue; /* one digit: no change */
+        size_t at = 0;
+        for (size_t d = 0; d < 2048; d++) {
+            size_t c = count[d];
+            count[d] = at;
+            at += c;
+        }
+        for (size_t i = 0; i < n; i++) tmp[count[(v[i].key >> shift) & 2047]++] = v[i];
+        packed *t = v;
+        v = tmp;
+        tmp = t;
+    }
+    for (size_t i = 0; i < n; i++) out[i] = key[v[i].at];
+    for (size_t i = 0, j; i < n; i = j) { /* equal packed keys: by name, then index */
+        for (j = i + 1; j < n && v[j].key == v[i].key; j++) {}
+        if (j - i > 1) ab_sort(&out[i], j - i, sizeof *out, by_key, p);
+    }
+    memcpy(key, out, n * sizeof *key);
+    ab_free(v);
+    ab_free(tmp);
+    ab_free(out);
+    return 1;
+}
+
 /* The placement order: every tensor, sorted by the order's total order. */
 static size_t *make_order(const ab_problem *p, abp_order order) {
     size_t *idx = ab_alloc_array(p->n ? p->n : 1, sizeof *idx);
@@ -68,7 +149,13 @@ static size_t *make_order(const ab_problem *p, abp_order order) {
                                                          : 0,
                                  -t->size, t->start, i};
     }
-    ab_sort(key, p->n, sizeof *key, by_key, p);
+    int sorted = sort_packed(key, p->n, p);
+    if (sorted < 0) {
+        ab_free(idx);
+        ab_free(key);
+        return NULL;
+    }
+    if (sorted == 0) ab_sort(key, p->n, sizeof *key, by_key, p);
     for (size_t i = 0; i < p->n; i++) idx[i] = key[i].i;
     ab_free(key);
     return idx;
@@ -83,6 +170,12 @@ static ab_status fixed_offset(const ab_problem *p, size_t i, int64_t *offset, ab
     return AB_OK;
 }
 
+/* A tensor as greedy_place reads it, copied out in placement order: its
+ * size, align, and fixed offset (AB_NONE when free), then its offset. */
+typedef struct placing {
+    int64_t size, align, fixed, offset;
+} placing;
+
 /* Orders size and area, and program order with fixed offsets: places every
  * free tensor in the order idx by the rule, after the fixed ones, through
  * the free-space index (space.h), which reads the placed tensors a tensor
@@ -91,24 +184,46 @@ static ab_status fixed_offset(const ab_problem *p, size_t i, int64_t *offset, ab
  * of long-lived ones cost thousands of steps). */
 static ab_status greedy_place(const ab_problem *p, const size_t *idx, abp_fit fit,
                               int64_t *offsets, ab_error *err) {
+    ab_status st = AB_OK;
+    for (size_t i = 0; st == AB_OK && i < p->n; i++)
+        if (p->t[i].offset != AB_NONE) st = fixed_offset(p, i, &offsets[i], err);
+    if (st != AB_OK) return st;
+    /* the index names tensors by rank in idx, and the tensors are copied out
+     * in that order: the loops below read both in sequence instead of
+     * reaching into a random tensor each time (a cache miss each at a
+     * million tensors; the copying loop's misses overlap) */
     abp_space *s = NULL;
-    ab_status st = abp_space_new(p, &s, err);
-    for (size_t i = 0; st == AB_OK && i < p->n; i++) {
-        if (p->t[i].offset == AB_NONE) continue;
-        st = fixed_offset(p, i, &offsets[i], err);
-        if (st == AB_OK) st = abp_space_place(s, i, offsets[i], offsets[i] + p->t[i].size, err);
-    }
+    placing *w = ab_alloc_array(p->n ? p->n : 1, sizeof *w);
+    st = w ? abp_space_new_ordered(p, idx, &s, err)
+           : ab_fail(err, AB_ENOMEM, "out of memory planning %zu tensors", p->n);
     for (size_t r = 0; st == AB_OK && r < p->n; r++) {
-        size_t i = idx[r];
-        if (p->t[i].offset != AB_NONE) continue;
-        if (fit == ABP_FIT_BEST)
-            st = abp_space_rule(s, i, abp_rule_best_fit, p->t[i].size, p->t[i].align, &offsets[i],
-                                err);
-        else if (!abp_space_first_fit(s, i, p->t[i].size, p->t[i].align, &offsets[i]))
-            st = ab_fail(err, AB_EINPUT, "placing '%s': the arena overflows 64 bits", p->t[i].name);
-        if (st == AB_OK) st = abp_space_place(s, i, offsets[i], offsets[i] + p->t[i].size, err);
+        const ab_tensor *t = &p->t[idx[r]];
+        w[r] = (placing){t->size, t->align, t->offset, t->offset};
     }
+    /* the fixed tensors first (a union is the same in any order of
+     * insertion), then the others in the order */
+    for (size_t r = 0; st == AB_OK && r < p->n; r++)
+        if (w[r].fixed != AB_NONE)
+            st = abp_space_place(s, r, w[r].fixed, w[r].fixed + w[r].size, err);
+    for (size_t r = 0; st == AB_OK && r < p->n; r++) {
+        placing *t = &w[r];
+        /* the tree is far bigger than the cache at a million tensors and
+         * each tensor lands at random in it: the next ones' paths are
+         * loaded while this one is placed (space.h) */
+        if (r + 4 < p->n) abp_space_prefetch(s, r + 4, 1);
+        if (r + 2 < p->n) abp_space_prefetch(s, r + 2, 2);
+        if (t->fixed != AB_NONE) continue;
+        if (fit == ABP_FIT_BEST)
+            st = abp_space_rule(s, r, abp_rule_best_fit, t->size, t->align, &t->offset, err);
+        else if (!abp_space_first_fit(s, r, t->size, t->align, &t->offset))
+            st = ab_fail(err, AB_EINPUT, "placing '%s': the arena overflows 64 bits",
+                         p->t[idx[r]].name);
+        if (st == AB_OK) st = abp_space_place(s, r, t->offset, t->offset + t->size, err);
+    }
+    for (size_t r = 0; st == AB_OK && r < p->n; r++)
+        if (w[r].fixed == AB_NONE) offsets[idx[r]] = w[r].offset;
     abp_space_free(s);
+    ab_free(w);
     return st;
 }
 
@@ -156,35 +271,51 @@ static void ends_pop(ending *h, size_t *n) {
     if (*n > 0) h[k] = last;
 }
 
+/* A tensor of the sweep, copied out in placement order: the sweep then
+ * reads the tensors in sequence instead of one at random each time (a cache
+ * miss each at a million tensors; the copying loop's misses overlap). The
+ * sweep's ranges are named by rank, and offset holds the result until it is
+ * written out. */
+typedef struct swept {
+    int64_t start, end, size, align, offset;
+} swept;
+
 static ab_status greedy_sweep(const ab_problem *p, const size_t *idx, abp_fit fit,
                               int64_t *offsets, ab_error *err) {
     abp_gaps *g = abp_gaps_new(p->n);
     ending *ends = ab_alloc_array(p->n ? p->n : 1, sizeof *ends);
+    swept *w = ab_alloc_array(p->n ? p->n : 1, sizeof *w);
     size_t nends = 0;
     ab_status st = AB_OK;
-    if (g == NULL || ends == NULL) {
+    if (g == NULL || ends == NULL || w == NULL) {
         st = ab_fail(err, AB_ENOMEM, "out of memory planning %zu tensors", p->n);
         goto done;
     }
     for (size_t r = 0; r < p->n; r++) {
-        size_t i = idx[r];
-        const ab_tensor *t = &p->t[i];
+        const ab_tensor *t = &p->t[idx[r]];
+        w[r] = (swept){t->start, t->end, t->size, t->align, 0};
+    }
+    for (size_t r = 0; r < p->n; r++) {
+        swept *t = &w[r];
         while (nends > 0 && ends[0].end < t->start) {
             abp_gaps_remove(g, ends[0].i);
             ends_pop(ends, &nends);
         }
-        bool ok = fit == ABP_FIT_FIRST ? abp_gaps_first_fit(g, t->size, t->align, &offsets[i])
-                                       : abp_gaps_best_fit(g, t->size, t->align, &offsets[i]);
+        bool ok = fit == ABP_FIT_FIRST ? abp_gaps_first_fit(g, t->size, t->align, &t->offset)
+                                       : abp_gaps_best_fit(g, t->size, t->align, &t->offset);
         if (!ok) {
-            st = ab_fail(err, AB_EINPUT, "placing '%s': the arena overflows 64 bits", t->name);
+            st = ab_fail(err, AB_EINPUT, "placing '%s': the arena overflows 64 bits",
+                         p->t[idx[r]].name);
             break;
         }
-        abp_gaps_add(g, i, offsets[i], offsets[i] + t->size);
-        ends_push(ends, &nends, (ending){t->end, i});
+        abp_gaps_add(g, r, t->offset, t->offset + t->size);
+        ends_push(ends, &nends, (ending){t->end, r});
     }
+    for (size_t r = 0; st == AB_OK && r < p->n; r++) offsets[idx[r]] = w[r].offset;
 done:
     abp_gaps_free(g);
     ab_free(ends);
+    ab_free(w);
     return st;
 }
 

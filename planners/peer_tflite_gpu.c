@@ -114,7 +114,13 @@ static ab_status gpu_plan(const ab_problem *p, const ab_params *opt, int64_t *of
         s = gpu_record(&G, i, err);
     }
     if (s == AB_OK) qsort(keys, nkeys, sizeof *keys, gpu_cmp);
-    for (size_t r = 0; s == AB_OK && r < nkeys; r++) s = gpu_place(&G, keys[r].idx, err);
+    for (size_t r = 0; s == AB_OK && r < nkeys; r++) {
+        /* the next tensors' part of the index, asked for ahead (space.h) */
+        if (r + 8 < nkeys) abp_space_prefetch(G.placed, keys[r + 8].idx, 0);
+        if (r + 4 < nkeys) abp_space_prefetch(G.placed, keys[r + 4].idx, 1);
+        if (r + 2 < nkeys) abp_space_prefetch(G.placed, keys[r + 2].idx, 2);
+        s = gpu_place(&G, keys[r].idx, err);
+    }
     if (s == AB_OK)
         snprintf(st->note, sizeof st->note, "tflite-gpu greedy by size, ends aligned to %lld",
                  (long long)G.end_align);

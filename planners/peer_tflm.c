@@ -104,7 +104,13 @@ static ab_status tflm_plan(const ab_problem *p, const ab_params *opt, int64_t *o
         offsets[i] = p->t[i].offset;
         s = tflm_record(&T, i, err);
     }
-    for (size_t r = 0; s == AB_OK && r < nkeys; r++) s = tflm_place(&T, keys[r].idx, err);
+    for (size_t r = 0; s == AB_OK && r < nkeys; r++) {
+        /* the next tensors' part of the index, asked for ahead (space.h) */
+        if (r + 8 < nkeys) abp_space_prefetch(T.placed, keys[r + 8].idx, 0);
+        if (r + 4 < nkeys) abp_space_prefetch(T.placed, keys[r + 4].idx, 1);
+        if (r + 2 < nkeys) abp_space_prefetch(T.placed, keys[r + 2].idx, 2);
+        s = tflm_place(&T, keys[r].idx, err);
+    }
     if (s == AB_OK) snprintf(st->note, sizeof st->note, "tflm-greedy, sizes rounded to %lld",
                              (long long)round);
     abp_space_free(T.placed);

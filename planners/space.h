@@ -30,6 +30,13 @@ typedef struct abp_space abp_space;
 ab_status abp_space_new(const ab_problem *p, abp_space **out, ab_error *err);
 void abp_space_free(abp_space *s);
 
+/* The same, its tensors named by rank in order (a permutation of p's
+ * tensors, which must outlive the index): id r in the calls below is tensor
+ * order[r]. A caller that places in that order then reads the index's
+ * per-tensor data in sequence, not at random. */
+ab_status abp_space_new_ordered(const ab_problem *p, const size_t *order, abp_space **out,
+                                ab_error *err);
+
 /* Records tensor i as placed, taking the bytes [lo, hi), lo < hi (its
  * offset and offset + size, or a rounded end for a peer's rule). AB_ENOMEM
  * on failure. */
@@ -51,5 +58,14 @@ int64_t abp_space_top(abp_space *s, size_t i);
  * AB_ENOMEM. */
 ab_status abp_space_rule(abp_space *s, size_t i, abp_rule rule, int64_t size, int64_t align,
                          int64_t *offset, ab_error *err);
+
+/* Asks the cache for what a query and a placement of tensor i will read,
+ * a few tensors ahead of them, each stage once the previous one's lines had
+ * time to arrive: stage 0 its leaf range, 1 the nodes on the paths to its
+ * two end leaves, 2 the first intervals of their sets. Changes nothing; it
+ * turns a million tensors' cache misses, one after the other, into misses
+ * in flight together. (Naming tensors by placement rank,
+ * abp_space_new_ordered, makes stage 0 needless.) */
+void abp_space_prefetch(const abp_space *s, size_t i, int stage);
 
 #endif

@@ -144,6 +144,8 @@ static void same_offsets(const ab_problem *p, const char *what, const char *spec
                      spec, p->t[i].name, (long long)got[i], (long long)want[i]);
 }
 
+static void compare_peers(const ab_problem *p, const char *what);
+
 static void compare_all(const ab_problem *p, const char *what) {
     static const char *specs[] = {"first-fit:order=start", "first-fit:order=size",
                                   "first-fit:order=area", "best-fit:order=start",
@@ -237,6 +239,62 @@ Test(greedy_scale, coprime_sizes_large_aligns_and_low_fixed_tensors_match) {
         compare_all(&p, what);
         ab_problem_free(&p);
     }
+}
+
+/* Instructions far apart and near the largest time accepted (2^62): the
+ * free-space index ranks the tensors' starts and ends with a radix sort,
+ * which then takes every one of its passes. A strictly increasing map of
+ * the instructions changes no conflict, so the plain greedy still says
+ * what the offsets must be. */
+static int64_t far(int64_t t) { /* t < 64; increasing, low bits scrambled */
+    return AB_MAX_SIZE - (64 - t) * ((int64_t)1 << 50) +
+           (int64_t)(((uint64_t)t * 0x9E3779B97F4A7C15ull) >> 24);
+}
+
+Test(greedy_scale, instructions_near_2_to_the_62_match) {
+    int cases = abt_cases(40, 400);
+    for (int c = 0; c < cases; c++) {
+        ab_problem p;
+        uint64_t seed = 31000 + (uint64_t)c;
+        if (c % 2) coprime_problem(&p, seed, 2 + (size_t)(seed * 7919 % 90));
+        else random_problem(&p, seed, 2 + (size_t)(seed * 7919 % 90), c % 4 == 2);
+        for (size_t i = 0; i < p.n; i++) {
+            cr_assert_lt(p.t[i].end, 64);
+            p.t[i].start = far(p.t[i].start);
+            p.t[i].end = far(p.t[i].end);
+        }
+        char what[64];
+        snprintf(what, sizeof what, "far seed %llu", (unsigned long long)seed);
+        compare_all(&p, what);
+        compare_peers(&p, what);
+        ab_problem_free(&p);
+    }
+}
+
+/* A malformed problem (an end before its start) is the caller's to reject,
+ * but some callers plan before they check (the ILP's incumbents): the
+ * greedy paths must stay inside their arrays on it (ASan watches). */
+Test(greedy_scale, an_end_before_its_start_stays_in_bounds) {
+    ab_problem p;
+    ab_problem_init(&p);
+    static const int64_t se[][2] = {{4, 3}, {1, 1}, {9, 0}, {5, 7}};
+    for (int i = 0; i < 4; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "m%d", i);
+        ab_tensor t = {.name = name, .size = 16 + i, .logical_bits = (16 + i) * 8,
+                       .start = se[i][0], .end = se[i][1], .align = 1, .offset = AB_NONE};
+        cr_assert_eq(ab_problem_add(&p, &t, NULL), AB_OK);
+    }
+    int64_t off[4];
+    for (int fixed = 0; fixed < 2; fixed++) { /* program order: the sweep, then the index */
+        p.t[3].offset = fixed ? 64 : AB_NONE;
+        for (int order = ABP_ORDER_START; order <= ABP_ORDER_AREA; order++)
+            for (int fit = 0; fit < 2; fit++)
+                cr_assert_eq(abp_greedy(&p, (abp_order)order, fit ? ABP_FIT_BEST : ABP_FIT_FIRST,
+                                        off, NULL),
+                             AB_OK);
+    }
+    ab_problem_free(&p);
 }
 
 /* ---- the peers' greedy planners on the same index ------------------------- */
