@@ -1725,6 +1725,23 @@ static ab_status clique_dp(ec *e, size_t c, ec_result *res, ab_error *err) {
     return AB_OK;
 }
 
+/* d[S], for every subset S of the n tensors (h, a), := the least top of a
+ * stack of S from base (R8's table started at base): d[{}] = base, d[S] =
+ * min over i in S of align_up(d[S \ {i}], a_i) + h_i, saturated. */
+static void least_stacks(int64_t *d, size_t n, const int64_t *h, const int64_t *a, int64_t base) {
+    size_t N = (size_t)1 << n;
+    d[0] = base;
+    for (size_t S = 1; S < N; S++) {
+        int64_t m = INT64_MAX;
+        for (size_t r = 0; r < n; r++)
+            if (S >> r & 1) {
+                int64_t y = sat_add(sat_align_up(d[S ^ ((size_t)1 << r)], a[r]), h[r]);
+                if (y < m) m = y;
+            }
+        d[S] = m;
+    }
+}
+
 /* (R9) Aligned stacks of kept starts: raises component c's floor to the
  * least top of a stack of the free tensors live at one of its kept starts,
  * with their aligns, where those can lift it above the floor (at most
@@ -1749,16 +1766,7 @@ static ab_status stack_floor(ec *e, size_t c, ec_result *res, ab_error *err) {
         if (!mem_fits(e, (int64_t)N * 8, "the subset table")) continue; /* only a bound is lost */
         int64_t *dp = ab_alloc_array(N, sizeof *dp);
         if (dp == NULL) return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
-        dp[0] = 0;
-        for (size_t S = 1; S < N; S++) {
-            int64_t m = INT64_MAX;
-            for (size_t r = 0; r < n; r++)
-                if (S >> r & 1) {
-                    int64_t v = sat_add(sat_align_up(dp[S ^ ((size_t)1 << r)], a[r]), h[r]);
-                    if (v < m) m = v;
-                }
-            dp[S] = m;
-        }
+        least_stacks(dp, n, h, a, 0);
         int64_t top = dp[N - 1];
         ab_free(dp);
         if (!charge(e, (int64_t)(N * n))) {
@@ -1829,19 +1837,7 @@ static ab_status astack_make(ec *e, size_t c, ec_result *res, ab_error *err) {
             ab_free(pairs);
             return ab_fail(err, AB_ENOMEM, "exact-cover: out of memory");
         }
-        for (size_t v = 0; v <= L; v++) {
-            int64_t *d = dp + v * N;
-            d[0] = v == 0 ? 0 : (int64_t)(v - 1);
-            for (size_t S = 1; S < N; S++) {
-                int64_t m = INT64_MAX;
-                for (size_t r = 0; r < n; r++)
-                    if (S >> r & 1) {
-                        int64_t y = sat_add(sat_align_up(d[S ^ ((size_t)1 << r)], a[r]), h[r]);
-                        if (y < m) m = y;
-                    }
-                d[S] = m;
-            }
-        }
+        for (size_t v = 0; v <= L; v++) least_stacks(dp + v * N, n, h, a, v == 0 ? 0 : (int64_t)(v - 1));
         size_t nfr = 0, cap = 0;
         s->fr = NULL;
         bool oom = false;
