@@ -292,7 +292,16 @@ static ab_status greedy_plan(const ab_problem *p, bool size_first, const char *w
     if (st == AB_OK) st = greedy_order(p, size_first, &order, &n, err);
     for (size_t i = 0; st == AB_OK && i < p->n; i++)
         if (p->t[i].offset != AB_NONE) st = record(&u, &pl, i, err);
-    for (size_t r = 0; st == AB_OK && r < n; r++) st = greedy_place(&u, &pl, order[r], err);
+    for (size_t r = 0; st == AB_OK && r < n; r++) {
+        /* the next tensors' part of each pool's index, asked for ahead (space.h) */
+        for (size_t k = 0; k < u.npool; k++) {
+            if (pl.pool[k] == NULL) continue;
+            if (r + 8 < n) abp_space_prefetch(pl.pool[k], order[r + 8], 0);
+            if (r + 4 < n) abp_space_prefetch(pl.pool[k], order[r + 4], 1);
+            if (r + 2 < n) abp_space_prefetch(pl.pool[k], order[r + 2], 2);
+        }
+        st = greedy_place(&u, &pl, order[r], err);
+    }
     if (st == AB_OK) {
         joint_offsets(&u, offsets);
         stats->lower_bound = AB_NONE;
