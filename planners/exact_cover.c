@@ -2247,7 +2247,8 @@ static const ab_param_desc exact_cover_params[] = {
      AB_PARAM_CHOICE, 0, 0},
     {"compress", "on|off", "on",
      "lossless reductions (gcd, kept instructions, gravity offsets, components, twins, split "
-     "filter, cliques by subset DP); off: the paper's plain form", AB_PARAM_CHOICE, 0, 0},
+     "filter, cliques by subset DP, aligned stacks and splits); off: the paper's plain form",
+     AB_PARAM_CHOICE, 0, 0},
     {"target", "min|capacity", "min",
      "min: the smallest arena; capacity: only whether the tensors fit the suite's capacity",
      AB_PARAM_CHOICE, 0, 0},
