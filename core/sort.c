@@ -116,3 +116,26 @@ void ab_sort(void *base, size_t n, size_t size, ab_cmp_fn cmp, const void *ctx) 
     for (size_t m = n; m > 1; m >>= 1) depth += 2;
     intro_sort(&s, base, n, depth);
 }
+
+void ab_radix_sort(ab_keyed *v, ab_keyed *tmp, size_t n) {
+    uint64_t max = 0;
+    for (size_t k = 0; k < n; k++)
+        if (v[k].key > max) max = v[k].key;
+    ab_keyed *from = v, *to = tmp;
+    for (unsigned shift = 0; shift < 64 && (max >> shift) != 0; shift += 11) {
+        size_t count[2048] = {0};
+        for (size_t k = 0; k < n; k++) count[(from[k].key >> shift) & 2047]++;
+        if (count[(from[0].key >> shift) & 2047] == n) continue; /* one digit: no change */
+        size_t at = 0;
+        for (size_t d = 0; d < 2048; d++) {
+            size_t c = count[d];
+            count[d] = at;
+            at += c;
+        }
+        for (size_t k = 0; k < n; k++) to[count[(from[k].key >> shift) & 2047]++] = from[k];
+        ab_keyed *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != v) memcpy(v, from, n * sizeof *v);
+}

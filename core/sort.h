@@ -6,6 +6,7 @@
 #define AB_SORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Compares the elements at a and b, reading whatever else it needs from ctx:
  * negative, zero or positive like a qsort comparator. */
@@ -17,5 +18,18 @@ typedef int (*ab_cmp_fn)(const void *a, const void *b, const void *ctx);
  * order (ties broken by index or name): then the result is the one sorted
  * sequence, whatever the algorithm. base may be NULL when n is 0. */
 void ab_sort(void *base, size_t n, size_t size, ab_cmp_fn cmp, const void *ctx);
+
+/* An element of ab_radix_sort: its key and where it came from. */
+typedef struct ab_keyed {
+    uint64_t key;
+    size_t at;
+} ab_keyed;
+
+/* Sorts v[0 .. n) by key, ascending and stable (equal keys keep their
+ * order), least significant digit first, 11 bits a pass, over the bits
+ * below the largest key's highest set bit; a pass whose digit is the same
+ * for every element is skipped. tmp holds n more elements; the result is
+ * in v. O(n) per pass, no allocation. */
+void ab_radix_sort(ab_keyed *v, ab_keyed *tmp, size_t n);
 
 #endif

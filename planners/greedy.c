@@ -63,12 +63,6 @@ static unsigned bit_len(u128 x) {
     return b;
 }
 
-/* A key packed into 64 bits and its tensor's place in the key array. */
-typedef struct packed {
-    uint64_t key;
-    size_t at;
-} packed;
-
 /* Sorts key[0 .. n) as by_key does when (a, k1, k2), each taken from its
  * least value, fit in 64 bits side by side (true): their concatenation
  * orders the keys as by_key's first three comparisons, so a radix sort on
@@ -89,7 +83,7 @@ static int sort_packed(order_key *key, size_t n, const ab_problem *p) {
     unsigned bits[3], total = 0;
     for (int d = 0; d < 3; d++) total += bits[d] = bit_len((u128)(hi[d] - lo[d]));
     if (total > 64) return 0;
-    packed *v = ab_alloc_array(n, sizeof *v), *tmp = ab_alloc_array(n, sizeof *tmp);
+    ab_keyed *v = ab_alloc_array(n, sizeof *v), *tmp = ab_alloc_array(n, sizeof *tmp);
     order_key *out = ab_alloc_array(n, sizeof *out);
     if (v == NULL || tmp == NULL || out == NULL) {
         ab_free(v);
@@ -102,23 +96,9 @@ static int sort_packed(order_key *key, size_t n, const ab_problem *p) {
         uint64_t k = 0;
         for (int d = 0; d < 3; d++) /* a 64-bit part is alone: k is still 0 */
             if (bits[d] > 0) k = (bits[d] < 64 ? k << bits[d] : 0) | (uint64_t)(c[d] - lo[d]);
-        v[i] = (packed){k, i};
+        v[i] = (ab_keyed){k, i};
     }
-    for (unsigned shift = 0; shift < total; shift += 11) {
-        size_t count[2048] = {0};
-        for (size_t i = 0; i < n; i++) count[(v[i].key >> shift) & 2047]++;
-        if (count[(v[0].key >> shift) & 2047] == n) continue; /* one digit: no change */
-        size_t at = 0;
-        for (size_t d = 0; d < 2048; d++) {
-            size_t c = count[d];
-            count[d] = at;
-            at += c;
-        }
-        for (size_t i = 0; i < n; i++) tmp[count[(v[i].key >> shift) & 2047]++] = v[i];
-        packed *t = v;
-        v = tmp;
-        tmp = t;
-    }
+    ab_radix_sort(v, tmp, n);
     for (size_t i = 0; i < n; i++) out[i] = key[v[i].at];
     for (size_t i = 0, j; i < n; i = j) { /* equal packed keys: by name, then index */
         for (j = i + 1; j < n && v[j].key == v[i].key; j++) {}

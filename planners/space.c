@@ -78,6 +78,8 @@
  */
 #include "planners/space.h"
 
+#include "core/sort.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -224,33 +226,6 @@ static bool ivset_add(pool *pl, ivset *s, int64_t lo, int64_t hi) {
 
 /* ---- the tree ----------------------------------------------------------------- */
 
-/* An instruction to rank: key = 2 * time + (0 for a start, 1 for an end),
- * so at equal times the starts come first; i the tensor. */
-typedef struct event {
-    uint64_t key;
-    size_t i;
-} event;
-
-/* Sorts v[0 .. n) by key, ascending (tmp holds n more): least significant
- * digit first, 11 bits a pass, as many passes as the largest key needs. */
-static void sort_events(event *v, event *tmp, size_t n) {
-    uint64_t max = 0;
-    for (size_t k = 0; k < n; k++)
-        if (v[k].key > max) max = v[k].key;
-    for (unsigned shift = 0; shift < 64 && (max >> shift) != 0; shift += 11) {
-        size_t count[2048] = {0};
-        for (size_t k = 0; k < n; k++) count[(v[k].key >> shift) & 2047]++;
-        size_t at = 0;
-        for (size_t d = 0; d < 2048; d++) {
-            size_t c = count[d];
-            count[d] = at;
-            at += c;
-        }
-        for (size_t k = 0; k < n; k++) tmp[count[(v[k].key >> shift) & 2047]++] = v[k];
-        memcpy(v, tmp, n * sizeof *v);
-    }
-}
-
 ab_status abp_space_new(const ab_problem *p, abp_space **out, ab_error *err) {
     return abp_space_new_ordered(p, NULL, out, err);
 }
@@ -267,8 +242,10 @@ ab_status abp_space_new_ordered(const ab_problem *p, const size_t *order, abp_sp
         return ab_fail(err, AB_EINPUT, "%zu tensors: the free-space index takes at most 2^31",
                        p->n);
     abp_space *s = ab_calloc(1, sizeof *s);
-    event *ev = ab_alloc_array(p->n ? 2 * p->n : 1, sizeof *ev);
-    event *tmp = ab_alloc_array(p->n ? 2 * p->n : 1, sizeof *tmp);
+    /* instructions to rank: key = 2 * time + (0 for a start, 1 for an end),
+     * so at equal times the starts come first; at the tensor */
+    ab_keyed *ev = ab_alloc_array(p->n ? 2 * p->n : 1, sizeof *ev);
+    ab_keyed *tmp = ab_alloc_array(p->n ? 2 * p->n : 1, sizeof *tmp);
     if (s == NULL || ev == NULL || tmp == NULL) goto oom;
     s->p = p;
     s->order = order;
@@ -276,21 +253,21 @@ ab_status abp_space_new_ordered(const ab_problem *p, const size_t *order, abp_sp
      * starts to the number of distinct starts <= its end, minus one */
     for (size_t i = 0; i < p->n; i++) {
         const ab_tensor *t = &p->t[order ? order[i] : i];
-        ev[2 * i] = (event){(uint64_t)t->start * 2, i};
-        ev[2 * i + 1] = (event){(uint64_t)t->end * 2 + 1, i};
+        ev[2 * i] = (ab_keyed){(uint64_t)t->start * 2, i};
+        ev[2 * i + 1] = (ab_keyed){(uint64_t)t->end * 2 + 1, i};
     }
-    sort_events(ev, tmp, 2 * p->n);
+    ab_radix_sort(ev, tmp, 2 * p->n);
     s->leaf = ab_alloc_array(p->n ? 2 * p->n : 1, sizeof *s->leaf);
     if (s->leaf == NULL) goto oom;
     size_t t = 0;
     uint64_t last = 0;
     for (size_t k = 0; k < 2 * p->n; k++) {
         if (ev[k].key & 1) {
-            s->leaf[2 * ev[k].i + 1] = (uint32_t)t; /* made a leaf below */
+            s->leaf[2 * ev[k].at + 1] = (uint32_t)t; /* made a leaf below */
         } else {
             if (t == 0 || ev[k].key != last) t++;
             last = ev[k].key;
-            s->leaf[2 * ev[k].i] = (uint32_t)(t - 1);
+            s->leaf[2 * ev[k].at] = (uint32_t)(t - 1);
         }
     }
     /* an end before its start (a malformed problem, which the caller

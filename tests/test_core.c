@@ -447,6 +447,46 @@ Test(sort, agrees_with_qsort_under_a_total_order) {
             }
 }
 
+/* ab_radix_sort against ab_sort by (key, at): keys narrow and wide (up to
+ * 2^64 - 1, every pass), few distinct (ties keep their order: stable),
+ * one constant digit, and n of 0 and 1. */
+static int keyed_cmp(const void *pa, const void *pb, const void *ctx) {
+    const ab_keyed *a = pa, *b = pb;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    return (a->at > b->at) - (a->at < b->at);
+}
+
+Test(sort, radix_agrees_with_a_stable_comparison_sort) {
+    unsigned seed = 7;
+    size_t sizes[] = {0, 1, 2, 3, 100, 5000};
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+        for (int pattern = 0; pattern < 5; pattern++) {
+            size_t n = sizes[si];
+            ab_keyed *a = calloc(n + 1, sizeof *a), *b = calloc(n + 1, sizeof *b),
+                     *tmp = calloc(n + 1, sizeof *tmp);
+            cr_assert(a && b && tmp);
+            for (size_t i = 0; i < n; i++) {
+                uint64_t r = (uint64_t)rand_r(&seed) << 42 ^ (uint64_t)rand_r(&seed) << 21 ^
+                             (uint64_t)rand_r(&seed);
+                uint64_t k = pattern == 0 ? r % 1000
+                           : pattern == 1 ? r
+                           : pattern == 2 ? UINT64_MAX - r % 3
+                           : pattern == 3 ? (r % 5) << 11 /* the lowest digit constant */
+                           : n - i;
+                a[i] = (ab_keyed){k, i};
+            }
+            memcpy(b, a, n * sizeof *a);
+            ab_radix_sort(a, tmp, n);
+            ab_sort(b, n, sizeof *b, keyed_cmp, NULL);
+            for (size_t i = 0; i < n; i++)
+                cr_assert(a[i].key == b[i].key && a[i].at == b[i].at, "n %zu pattern %d at %zu", n,
+                          pattern, i);
+            free(a);
+            free(b);
+            free(tmp);
+        }
+}
+
 static int byte_cmp(const void *a, const void *b, const void *ctx) {
     return *(const unsigned char *)a - *(const unsigned char *)b;
 }
