@@ -436,13 +436,17 @@ static ab_status param_choice(const ab_params *opt, const char *key, const char 
 }
 
 static ab_status parse_opts(const ab_params *opt, ec_opts *o, ab_error *err) {
-    bool area = false;
     ab_status st = ab_params_k(opt, &o->k, err);
+    if (st != AB_OK) return st;
     const char *ord = ab_params_get(opt, "order");
     o->mix = ord == NULL || strcmp(ord, "mix") == 0;
-    bool low = ord != NULL && strcmp(ord, "low") == 0;
-    if (st == AB_OK && !o->mix && !low) st = param_choice(opt, "order", "mrv", "area", &area, err);
-    if (st == AB_OK) st = param_choice(opt, "search", "up", "down", &o->down, err);
+    o->order = ABP_DLX_MRV;
+    if (ord != NULL && strcmp(ord, "low") == 0) o->order = ABP_DLX_LOW;
+    else if (ord != NULL && strcmp(ord, "area") == 0) o->order = ABP_DLX_STATIC;
+    else if (!o->mix && strcmp(ord, "mrv") != 0)
+        return ab_fail(err, AB_EINPUT, "parameter order: expected mix, mrv, low or area, got '%s'",
+                       ord);
+    st = param_choice(opt, "search", "up", "down", &o->down, err);
     bool off;
     if (st == AB_OK) st = param_choice(opt, "compress", "on", "off", &off, err);
     if (st == AB_OK) st = param_choice(opt, "target", "min", "capacity", &o->target, err);
@@ -454,7 +458,6 @@ static ab_status parse_opts(const ab_params *opt, ec_opts *o, ab_error *err) {
     else if (eng != NULL && strcmp(eng, "auto") != 0)
         return ab_fail(err, AB_EINPUT,
                        "parameter engine: expected auto, links or intervals, got '%s'", eng);
-    o->order = low ? ABP_DLX_LOW : area ? ABP_DLX_STATIC : ABP_DLX_MRV;
     o->compress = !off;
     o->time_s = 0;
     const char *v = ab_params_get(opt, "time");
@@ -1813,13 +1816,7 @@ static ab_status astack_make(ec *e, size_t c, ec_result *res, ab_error *err) {
                 skip = true;
                 break;
             }
-            int64_t gg = lcm, bb = x->a;
-            while (bb != 0) {
-                int64_t q = gg % bb;
-                gg = bb;
-                bb = q;
-            }
-            lcm = lcm / gg * x->a;
+            lcm = lcm / ab_gcd(lcm, x->a) * x->a;
             if (lcm > EC_ASTACK_LCM) skip = true;
             s->who[n] = mem[r];
             h[n] = x->h, a[n] = x->a, load = sat_add(load, x->h), slack = sat_add(slack, x->a - 1);
