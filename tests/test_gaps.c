@@ -63,22 +63,19 @@ static void one_run(uint64_t seed, size_t cap, int ops, int64_t base, int64_t sp
         for (int q = 0; q < 4; q++) {
             int64_t size = 1 + (int64_t)(rng(&s) % 30), align = aligns[rng(&s) % 6];
             int64_t want = -7, got = -7;
-            bool w = abp_rule_first_fit(sorted, n, size, align, &want);
-            bool o = abp_gaps_first_fit(g, size, align, &got);
-            cr_assert_eq(o, w, "seed %llu op %d: first-fit ok %d, the rule %d",
-                         (unsigned long long)seed, op, o, w);
-            if (w) cr_assert_eq(got, want, "seed %llu op %d: first-fit size %lld align %lld: "
-                                "%lld, the rule %lld", (unsigned long long)seed, op,
-                                (long long)size, (long long)align, (long long)got,
-                                (long long)want);
-            w = abp_rule_best_fit(sorted, n, size, align, &want);
-            o = abp_gaps_best_fit(g, size, align, &got);
-            cr_assert_eq(o, w, "seed %llu op %d: best-fit ok %d, the rule %d",
-                         (unsigned long long)seed, op, o, w);
-            if (w) cr_assert_eq(got, want, "seed %llu op %d: best-fit size %lld align %lld: "
-                                "%lld, the rule %lld", (unsigned long long)seed, op,
-                                (long long)size, (long long)align, (long long)got,
-                                (long long)want);
+            for (int rule = 0; rule < 2; rule++) {
+                const char *name = rule ? "best-fit" : "first-fit";
+                bool w = rule ? abp_rule_best_fit(sorted, n, size, align, &want)
+                              : abp_rule_first_fit(sorted, n, size, align, &want);
+                bool o = rule ? abp_gaps_best_fit(g, size, align, &got)
+                              : abp_gaps_first_fit(g, size, align, &got);
+                cr_assert_eq(o, w, "seed %llu op %d: %s ok %d, the rule %d",
+                             (unsigned long long)seed, op, name, o, w);
+                if (w) cr_assert_eq(got, want, "seed %llu op %d: %s size %lld align %lld: "
+                                    "%lld, the rule %lld", (unsigned long long)seed, op, name,
+                                    (long long)size, (long long)align, (long long)got,
+                                    (long long)want);
+            }
         }
     }
     abp_gaps_free(g);
