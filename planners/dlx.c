@@ -486,7 +486,21 @@ typedef struct ivx {
     int64_t *mr;        /* scratch: a group's runs, pairs */
     int32_t *sc;        /* per level: the column */
     int64_t *sx;        /* per level: the row */
+    /* order=canon only (lb NULL otherwise): per primary, its floor row (its
+     * live rows are lb[i] ..), the top of the placed rows it meets, and F
+     * (its floor after the last placement that raised raw, D5); the level;
+     * and the trail of raw and F changed along the path */
+    int64_t *lb, *raw, *fl0;
+    int64_t x;
+    struct canon_undo *trail;
+    size_t ntrail, trail_cap;
+    bool oom;
 } ivx;
+
+typedef struct canon_undo {
+    int32_t j;
+    int64_t raw, fl0;
+} canon_undo;
 
 static int64_t ivx_breaks(const abp_ivx_in *in) {
     int64_t n = 0;
@@ -526,6 +540,10 @@ static void ivx_free(ivx *v) {
     ab_free(v->mr);
     ab_free(v->sc);
     ab_free(v->sx);
+    ab_free(v->lb);
+    ab_free(v->raw);
+    ab_free(v->fl0);
+    ab_free(v->trail);
 }
 
 /* THE KILL TREE. Each row r has a count kill(r): the placed rows that
@@ -611,7 +629,7 @@ static bool ivx_init(ivx *v, const abp_ivx_in *in, const abp_dlx_budget *b, bool
     v->run = ab_alloc_array(slots + 1, 2 * sizeof *v->run);
     v->nrun = ab_calloc(P + 1, sizeof *v->nrun);
     v->stamp = ab_calloc(P + 1, sizeof *v->stamp);
-    v->kr = ab_alloc_array(P + 1, 2 * sizeof *v->kr);
+    v->kr = ab_alloc_array(P + 2, 2 * sizeof *v->kr);
     v->mr = ab_alloc_array(slots + 1, 2 * sizeof *v->mr);
     v->sc = ab_alloc_array(P + 1, sizeof *v->sc);
     v->sx = ab_alloc_array(P + 1, sizeof *v->sx);
@@ -659,13 +677,15 @@ static void ivx_runs(ivx *v, int32_t j) {
     const int64_t *k = in->key + in->row_at[j];
     size_t n = (size_t)(in->row_at[j + 1] - in->row_at[j]);
     size_t nk = 0;
-    for (int32_t c = 0; c < in->P; c++) {
+    for (int32_t c = 0; v->lb == NULL && c < in->P; c++) {
         if (c == j || v->placed[c] < 0 || !ivx_meets(in, c, j)) continue;
         int64_t o = v->placed[c];
         int64_t lo = in->row_at[j] + (int64_t)ab_count_le(k, n, o - in->h[j]);
         int64_t hi = in->row_at[j] + (int64_t)ab_count_lt(k, n, o + in->h[c]);
         if (lo < hi) v->kr[2 * nk] = lo, v->kr[2 * nk + 1] = hi, nk++;
     }
+    if (v->lb != NULL && v->lb[j] > in->row_at[j])
+        v->kr[2 * nk] = in->row_at[j], v->kr[2 * nk + 1] = v->lb[j], nk++;
     if (nk > 1) qsort(v->kr, nk, 2 * sizeof *v->kr, cmp_run);
     int64_t *out = v->run + 2 * v->run_at[j], m = 0;
     const int64_t *bk = v->brk + v->brk_at[j];
@@ -822,6 +842,120 @@ static int32_t ivx_choose(const ivx *v, abp_dlx_order order) {
     return best;
 }
 
+/* ---- order=canon (exact_cover.c, C) ---------------------------------------------
+ *
+ * The unplaced columns are placed one at a time in nondecreasing key order,
+ * each at its FLOOR: its first row at or above both the level x (the key
+ * placed last) and raw[j], the top of the placed rows it meets (or the key
+ * of the placed twin before it plus one, if higher). Every row of j at or
+ * above raw[j] is live (a placed row it meets starts at or below x and ends
+ * at or below raw[j]; the twin chain stays increasing) and the rows below x
+ * are out of the search: so the live rows of j are a suffix of its keys,
+ * from lb[j], and the short group test reads them from there (ivx_runs).
+ * No kill tree is kept. */
+
+/* Column j's floor row (its end when none). */
+static int64_t canon_floor(const ivx *v, int32_t j) {
+    const abp_ivx_in *in = v->in;
+    int64_t lo = v->x > v->raw[j] ? v->x : v->raw[j];
+    const int64_t *k = in->key + in->row_at[j];
+    return in->row_at[j] + (int64_t)ab_count_lt(k, (size_t)(in->row_at[j + 1] - in->row_at[j]), lo);
+}
+
+/* Whether column j may be branched on: its twin before it is placed (D3)
+ * and its floor has not been passed over since it was last raised (D5). */
+static bool canon_candidate(const ivx *v, int32_t j) {
+    int32_t a = v->in->tprev[j];
+    return !v->done[j] && (a < 0 || v->done[a]) && v->fl0[j] >= v->x;
+}
+
+/* Records raw[j] and fl0[j] before a change, for the way back. */
+static bool canon_save(ivx *v, int32_t j) {
+    if (!ab_grow((void **)&v->trail, &v->trail_cap, v->ntrail + 1, sizeof *v->trail)) return false;
+    v->trail[v->ntrail++] = (canon_undo){j, v->raw[j], v->fl0[j]};
+    return true;
+}
+
+static abp_dlx_result ivx_canon(ivx *v, abp_dlx_budget *b, int32_t left, int64_t *keys) {
+    const abp_ivx_in *in = v->in;
+    int32_t P = in->P;
+    if (left == 0) {
+        for (int32_t i = 0; i < P; i++) keys[i] = v->placed[i];
+        return ABP_DLX_FOUND;
+    }
+    /* D1's thresholds: the two least tops of candidates at their floors */
+    int64_t m1 = INT64_MAX, m2 = INT64_MAX;
+    int32_t a1 = -1;
+    for (int32_t j = 0; j < P; j++) {
+        if (!canon_candidate(v, j)) continue;
+        int64_t t = in->key[canon_floor(v, j)] + in->h[j]; /* a floor exists: checked on the way in */
+        if (t < m1) m2 = m1, m1 = t, a1 = j;
+        else if (t < m2) m2 = t;
+    }
+    int64_t py = -1; /* the candidate tried last, (key, column) */
+    int32_t pj = -1;
+    for (;;) {
+        /* the next candidate in (floor key, column) order */
+        int32_t i = -1;
+        int64_t y = 0, r = 0;
+        for (int32_t j = 0; j < P; j++) {
+            if (!canon_candidate(v, j)) continue;
+            int64_t q = canon_floor(v, j), k = in->key[q];
+            if (k < py || (k == py && j <= pj)) continue;
+            if (i < 0 || k < y) i = j, y = k, r = q;
+        }
+        if (i < 0) return ABP_DLX_NONE;
+        (void)r;
+        if ((i == a1 ? m2 : m1) <= y) return ABP_DLX_NONE; /* D1: this one and every later one */
+        if (!spend(b)) return ABP_DLX_BUDGET;
+        size_t mark = v->ntrail;
+        int64_t ox = v->x;
+        v->done[i] = true;
+        ivx_demand(v, i, -in->h[i]);
+        v->placed[i] = y;
+        v->x = y;
+        bool dead = false;
+        for (int32_t j = 0; j < P; j++) {
+            if (v->done[j]) continue;
+            /* raw[j] also keeps j's twin chain increasing: above its
+             * predecessor's key, once that is placed */
+            int64_t top = ivx_meets(in, i, j) ? y + in->h[i] : -1;
+            if (in->tprev[j] == i && y + 1 > top) top = y + 1;
+            bool raised = top > v->raw[j];
+            if (raised) {
+                if (!canon_save(v, j)) {
+                    v->oom = true;
+                    return ABP_DLX_BUDGET;
+                }
+                v->raw[j] = top;
+            }
+            v->lb[j] = canon_floor(v, j);
+            if (v->lb[j] == in->row_at[j + 1]) {
+                dead = true; /* j has no row left */
+                continue;
+            }
+            if (raised) v->fl0[j] = in->key[v->lb[j]]; /* F: its floor after this raise */
+        }
+        v->now++;
+        for (int32_t g = 0; g < in->G && !dead; g++) dead = ivx_short(v, g);
+        abp_dlx_result res = dead ? ABP_DLX_NONE : ivx_canon(v, b, left - 1, keys);
+        while (v->ntrail > mark) {
+            canon_undo u = v->trail[--v->ntrail];
+            v->raw[u.j] = u.raw;
+            v->fl0[u.j] = u.fl0;
+        }
+        v->x = ox;
+        v->placed[i] = -1;
+        ivx_demand(v, i, in->h[i]);
+        v->done[i] = false;
+        if (res != ABP_DLX_NONE) return res;
+        bool lone = true; /* D4: a candidate no unplaced column meets failed */
+        for (int32_t j = 0; j < P && lone; j++) lone = j == i || v->done[j] || !ivx_meets(in, i, j);
+        if (lone) return ABP_DLX_NONE;
+        py = y, pj = i;
+    }
+}
+
 abp_dlx_result abp_ivx_search(const abp_ivx_in *in, abp_dlx_order order, abp_dlx_budget *b,
                               int64_t *keys, bool *oom) {
     *oom = false;
@@ -846,6 +980,24 @@ abp_dlx_result abp_ivx_search(const abp_ivx_in *in, abp_dlx_order order, abp_dlx
     if (dead) goto done;
     if (b->out) {
         res = ABP_DLX_BUDGET;
+        goto done;
+    }
+    if (order == ABP_DLX_CANON) {
+        size_t P = (size_t)in->P;
+        v.lb = ab_alloc_array(P + 1, sizeof *v.lb);
+        v.raw = ab_calloc(P + 1, sizeof *v.raw);
+        v.fl0 = ab_alloc_array(P + 1, sizeof *v.fl0);
+        if (!v.lb || !v.raw || !v.fl0) {
+            ivx_free(&v);
+            *oom = true;
+            return ABP_DLX_BUDGET;
+        }
+        for (int32_t i = 0; i < in->P; i++) {
+            v.lb[i] = in->row_at[i];
+            v.fl0[i] = in->key[in->row_at[i]]; /* F at the root: its first row (it has one) */
+        }
+        res = ivx_canon(&v, b, in->P, keys);
+        *oom = v.oom;
         goto done;
     }
     int32_t level = 0, c;

@@ -77,7 +77,7 @@ typedef enum abp_dlx_result {
  * order they were numbered (a static order), or the one with the fewest rows
  * left per unit of weight (weights below 1 count as 1; ties: the first in
  * that order). */
-typedef enum abp_dlx_order { ABP_DLX_STATIC, ABP_DLX_MRV, ABP_DLX_LOW } abp_dlx_order;
+typedef enum abp_dlx_order { ABP_DLX_STATIC, ABP_DLX_MRV, ABP_DLX_LOW, ABP_DLX_CANON } abp_dlx_order;
 
 /* Bytes a matrix with these counts takes (what abp_dlx_new allocates), for a
  * memory estimate made before building it; INT64_MAX when a count is too

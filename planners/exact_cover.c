@@ -216,14 +216,79 @@
  *      branches on, so a height may be decided by any order: order=mrv (the
  *      fewest rows per unit of height), low (the tensor whose lowest row is
  *      lowest: the bottom-up order of gravity plans) or area (the static
- *      order). order=mix, the default, runs the three in turn at each
- *      height, each from scratch under a node limit that doubles every
- *      round, until one finishes (a cover, or a refutation); a run cut by
- *      its limit decides nothing. Every node of every run counts against the
- *      budget. The orders fail on different suites (bench_exact coprime-20-
- *      15 needs 14k nodes by area and more than 600k by mrv; -18 317k by mrv
- *      and more than 300k by area), so the mix costs at most about six times
- *      the best of them and is robust where each one alone is not.
+ *      order); canon (C, below) is a complete search of its own on the same
+ *      rows. order=mix, the default, runs mrv and canon in turn at each
+ *      height (on engine=links, which has no canon: mrv, low and area), each
+ *      from scratch under a node limit that doubles every round, until one
+ *      finishes (a cover, or a refutation); a run cut by its limit decides
+ *      nothing. Every node of every run counts against the budget. The
+ *      orders fail on different suites, so the mix is robust where each one
+ *      alone is not. Measured with bench_exact -t 10 on 100 coprime suites
+ *      of 20 tensors (-r 100:20:1000:coprime): mrv, low and area in turn
+ *      proved 93; mrv and canon prove 97 (canon alone 95, mrv alone 87).
+ *
+ * (C) order=canon: the canonical search (MiniMalloc's; planner canonical's
+ *      C0-D5) on the rows of the matrix, in the intervals engine (dlx.c).
+ *      At a node, S is the placed tensors with their rows and x the key
+ *      placed last (0 at the root); for an unplaced j, raw(j) is the highest
+ *      top (key + height) of the placed rows of tensors j meets, or the key
+ *      of its placed twin predecessor + 1 if higher (twin keys increase
+ *      along a chain; 0 if none), and its FLOOR f(j) is its first row with
+ *      key >= max(x, raw(j)). A
+ *      COMPLETION of a node is a cover holding S's rows in which every
+ *      unplaced tensor's row has key >= x. A placed row that j meets starts
+ *      at or below x and ends at or below raw(j), so every row of j from
+ *      f(j) on is compatible with S, and in a completion j takes one of
+ *      them: the short-group test over those rows (and no tensor without
+ *      one) cuts only nodes with no completion.
+ *      (C0) The plain search (branch on which unplaced tensor goes next, at
+ *      its floor) is complete. Let a node have a completion P and i be the
+ *      unplaced tensor whose row in P has the least key o_i (ties: lowest
+ *      index). Each placed row c that i meets starts at or below x <= o_i
+ *      and misses i's row, so o_i >= key_c + h_c: o_i >= raw(i) and f(i)
+ *      <= o_i. Moving i to the row f(i) keeps P a cover: it is compatible
+ *      with S, and an unplaced j that i meets has o_j >= o_i + h_i >= f(i) +
+ *      h_i. That cover is a completion of the child "i at f(i)" (the others
+ *      lie at >= o_i >= f(i)). By induction the search reaches a cover from
+ *      every node with a completion, and the root has one iff H is feasible.
+ *      Twins: a twin is branched on only when the twin before it in its
+ *      chain is placed (D3); in a cover with keys increasing along chains
+ *      the least unplaced tensor's predecessor has a smaller key, so it is
+ *      placed, o_i >= raw(i) still holds, and f(i) > the predecessor's key
+ *      keeps the chain increasing (its successor lies above o_i). Placing
+ *      the predecessor counts as a raise of raw(i) below (D5).
+ *      Among the paths of the plain search that reach a cover take sigma,
+ *      the least in the lexicographic order of their (key, index)
+ *      sequences. Each rule below, where sigma passes, would exhibit a
+ *      smaller such path, so none cuts sigma: a height is found feasible iff
+ *      it is, and a refutation is a proof.
+ *      (D1) Branch i at y = f(i) is cut (and every later candidate, whose
+ *      floors are >= y) when another candidate c has f(c) + h_c <= y. If
+ *      sigma placed i there, every tensor placed after it lies at >= y in
+ *      its cover, c included; moving c to f(c) is compatible with S and
+ *      with all of them, and gives a completion of the node in which c is
+ *      the unique least unplaced tensor, at f(c) < y: by C0 a path through
+ *      "c at f(c)", smaller.
+ *      (D4) Candidates are tried in (floor, index) order. Once the branch of
+ *      a candidate b that no unplaced tensor meets has failed, the later
+ *      ones are cut: a path of sigma through a later candidate c puts every
+ *      unplaced tensor at >= f(c) >= f(b), and moving b to f(b) (it meets
+ *      none of them) gives a completion of "b at f(b)", a smaller path.
+ *      (D5) F(j) is j's floor at the node just after the last placement
+ *      that raised raw(j) (the root's for none): f(j) = F(j) while x <=
+ *      F(j). Branch c is cut when F(c) < x. If sigma placed c next, let N
+ *      be the last node of its path with x_N <= F(c); the tensor it placed
+ *      after N lies at x' > F(c). The tensors placed since N that meet c
+ *      would have raised raw(c) (they lie above F(c) >= raw(c)), so there
+ *      are none; those sigma places after c that meet it lie at >= f(c) +
+ *      h_c. So c moves to F(c), its floor at N, giving a completion of N
+ *      in which c is the unique least unplaced tensor: by C0 a path through
+ *      "c at F(c)" at N, smaller than sigma's x' there.
+ *      canon keeps no kill tree: the live rows of j are its rows from f(j)
+ *      on, a suffix, found by a binary search. On bench_exact's
+ *      coprime-20-1098 (the optimum, 160,936, is 5 above R9's bound) canon
+ *      proves it in 1.8M nodes and 2.3 s; mrv, low and area each run out of
+ *      10 s; canonical proves it in 0.6M nodes.
  *
  * (E) THE INTERVALS ENGINE (engine=intervals; auto takes it when the matrix
  *      would hold more than EC_IVX_RATIO = 4 entries per (row, instruction)
@@ -276,7 +341,7 @@
  *      s now; 20-tensor coprime suites (seeds 1-20): 1 proven before (mem:
  *      their matrices need 8 GiB and more), 15 now.
  *
- * Search order: order=mrv (the default) takes the tensor with the fewest
+ * Search order: order=mrv takes the tensor with the fewest
  * rows left per unit of height (rows / h, compared exactly; ties in the area
  * order); order=area (the paper's) takes tensors by decreasing rectangle area
  * h x (end - start + 1), ties by larger h, earlier start, lower index. MRV is
@@ -442,10 +507,11 @@ static ab_status parse_opts(const ab_params *opt, ec_opts *o, ab_error *err) {
     o->mix = ord == NULL || strcmp(ord, "mix") == 0;
     o->order = ABP_DLX_MRV;
     if (ord != NULL && strcmp(ord, "low") == 0) o->order = ABP_DLX_LOW;
+    else if (ord != NULL && strcmp(ord, "canon") == 0) o->order = ABP_DLX_CANON;
     else if (ord != NULL && strcmp(ord, "area") == 0) o->order = ABP_DLX_STATIC;
     else if (!o->mix && strcmp(ord, "mrv") != 0)
-        return ab_fail(err, AB_EINPUT, "parameter order: expected mix, mrv, low or area, got '%s'",
-                       ord);
+        return ab_fail(err, AB_EINPUT,
+                       "parameter order: expected mix, mrv, low, area or canon, got '%s'", ord);
     st = param_choice(opt, "search", "up", "down", &o->down, err);
     bool off;
     if (st == AB_OK) st = param_choice(opt, "compress", "on", "off", &off, err);
@@ -458,6 +524,9 @@ static ab_status parse_opts(const ab_params *opt, ec_opts *o, ab_error *err) {
     else if (eng != NULL && strcmp(eng, "auto") != 0)
         return ab_fail(err, AB_EINPUT,
                        "parameter engine: expected auto, links or intervals, got '%s'", eng);
+    if (o->engine == EC_ENGINE_LINKS && !o->mix && o->order == ABP_DLX_CANON)
+        return ab_fail(err, AB_EINPUT,
+                       "parameter order: canon runs on the intervals engine only, not engine=links");
     o->compress = !off;
     o->time_s = 0;
     const char *v = ab_params_get(opt, "time");
@@ -1414,7 +1483,9 @@ static int64_t row_spans(const ec *e, const ec_comp *k, const build *b) {
 
 static bool use_intervals(const ec *e, const ec_comp *k, const build *b, int64_t entries) {
     if (e->o.engine != EC_ENGINE_AUTO) return e->o.engine == EC_ENGINE_INTERVALS;
+    if (e->o.order == ABP_DLX_CANON && !e->o.mix) return true; /* only the intervals engine has it */
     if (!e->o.compress) return false;
+    if (e->o.mix) return true; /* the mix with canon */
     return entries > sat_mul(row_spans(e, k, b), EC_IVX_RATIO);
 }
 
@@ -1434,25 +1505,31 @@ static abp_dlx_result search_ivx(const void *what, abp_dlx_order order, abp_dlx_
     return abp_ivx_search(what, order, b, keys, oom);
 }
 
-/* The column orders of order=mix, taking turns. */
-static const abp_dlx_order ec_mix[] = {ABP_DLX_MRV, ABP_DLX_LOW, ABP_DLX_STATIC};
+/* The column orders of order=mix, taking turns: on the intervals engine mrv
+ * and canon (C); the links engine has no canon and takes mrv, low and area. */
+static const abp_dlx_order ec_mix_ivx[] = {ABP_DLX_MRV, ABP_DLX_CANON};
+static const abp_dlx_order ec_mix_links[] = {ABP_DLX_MRV, ABP_DLX_LOW, ABP_DLX_STATIC};
 
 /* (X) Searches a matrix of P primary columns in the order asked, or with
- * order=mix in each order of ec_mix in turn, each stopped after a node limit
- * that doubles every round (64 + 2 P at first) until one finishes. Any
- * column choice keeps Algorithm X exact, so a search that finishes decides
- * the height: a cover is a cover, and "none" is a refutation. A search cut
- * by its limit decides nothing and is run again, from the start, with a
- * larger limit. Every node counts against the budget. */
+ * order=mix in each order of its engine's mix in turn, each stopped after a
+ * node limit that doubles every round (64 + 2 P at first) until one
+ * finishes. Any column choice keeps Algorithm X exact, and canon's search
+ * is complete (C), so a search that finishes decides the height: a cover is
+ * a cover, and "none" is a refutation. A search cut by its limit decides
+ * nothing and is run again, from the start, with a larger limit. Every node
+ * counts against the budget. */
 static abp_dlx_result portfolio(ec *e, int32_t P, ec_search_fn fn, const void *what, bool *oom) {
     abp_dlx_budget *b = &e->budget;
     if (!e->o.mix) return fn(what, e->o.order, b, e->keys, oom);
+    const abp_dlx_order *mix = fn == search_links ? ec_mix_links : ec_mix_ivx;
+    size_t nmix = fn == search_links ? sizeof ec_mix_links / sizeof ec_mix_links[0]
+                                     : sizeof ec_mix_ivx / sizeof ec_mix_ivx[0];
     int64_t gmax = b->max_nodes, limit = 64 + 2 * (int64_t)P;
     for (;;) {
-        for (size_t q = 0; q < sizeof ec_mix / sizeof ec_mix[0]; q++) {
+        for (size_t q = 0; q < nmix; q++) {
             int64_t stop = sat_add(b->nodes, limit);
             b->max_nodes = gmax > 0 && gmax < stop ? gmax : stop;
-            abp_dlx_result r = fn(what, ec_mix[q], b, e->keys, oom);
+            abp_dlx_result r = fn(what, mix[q], b, e->keys, oom);
             b->max_nodes = gmax;
             if (r != ABP_DLX_BUDGET || *oom) return r;
             bool spent = (gmax > 0 && b->nodes >= gmax) ||
@@ -2232,11 +2309,12 @@ static const ab_param_desc exact_cover_params[] = {
     {"k", "integer >= 1", "1",
      "coarsening: sizes rounded up to a multiple of k bytes, offsets multiples of k (k = 1 is "
      "exact and proves optimality)", AB_PARAM_INT, 1, AB_MAX_SIZE},
-    {"order", "mix|mrv|low|area", "mix",
+    {"order", "mix|mrv|low|area|canon", "mix",
      "the column order of Algorithm X: mrv takes the tensor with the fewest remaining rows per "
      "unit of size first; low the tensor with the lowest offset left; area tensors by decreasing "
-     "rectangle area (the paper's static order); mix the three in turn with doubling node "
-     "limits until one finishes",
+     "rectangle area (the paper's static order); canon places tensors bottom-up, each at its "
+     "lowest row, pruned by dominance (intervals engine only); mix runs mrv and canon in turn "
+     "with doubling node limits until one finishes (on engine=links: mrv, low and area)",
      AB_PARAM_CHOICE, 0, 0},
     {"search", "up|down", "up",
      "up: from the max-load bound, then bisection over the possible arenas between refuted "

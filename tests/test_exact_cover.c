@@ -919,7 +919,8 @@ Test(exact_cover, rejects_bad_parameters_naming_the_choices) {
     struct {
         const char *spec, *says;
     } bad[] = {
-        {"exact-cover:order=size", "mix, mrv, low or area"},
+        {"exact-cover:order=size", "mix, mrv, low, area or canon"},
+        {"exact-cover:order=canon,engine=links", "intervals engine only"},
         {"exact-cover:search=sideways", "expected up or down"},
         {"exact-cover:compress=maybe", "expected on or off"},
         {"exact-cover:target=fit", "expected min or capacity"},
@@ -1220,6 +1221,56 @@ Test(ivx, visits_the_same_nodes_as_dancing_links) {
     cr_assert_gt(stopped, 500, "%d stopped", stopped);
 }
 
+/* order=canon (exact_cover.c, C) is a search of its own, not Algorithm X's:
+ * on the same random problems it must decide every one as X does (both are
+ * complete), and a cover it finds must be one: a row of each column,
+ * compatible rows wherever two columns meet, keys increasing along twin
+ * chains. A node budget stops it with a budget, never a wrong answer. */
+Test(ivx, canon_decides_as_algorithm_x_does) {
+    int found = 0, none = 0;
+    for (uint64_t seed = 0; seed < 4000; seed++) {
+        ivp q;
+        random_ivp(&q, seed);
+        abp_ivx_in in = {.P = q.P, .G = q.G, .g0 = q.g0, .g1 = q.g1, .h = q.h, .tprev = q.tp,
+                         .tnext = q.tn, .row_at = q.row_at, .key = q.key, .bp_at = q.bp_at,
+                         .nb = q.nb, .bp = q.bp, .H = q.H};
+        abp_dlx_budget b1 = {0}, b2 = {0};
+        int64_t k1[IV_P], k2[IV_P];
+        bool oom;
+        abp_dlx_result r1 = abp_ivx_search(&in, ABP_DLX_MRV, &b1, k1, &oom);
+        cr_assert_not(oom);
+        abp_dlx_result r2 = abp_ivx_search(&in, ABP_DLX_CANON, &b2, k2, &oom);
+        cr_assert_not(oom);
+        cr_assert_eq(r1, r2, "seed %llu: X %d, canon %d", (unsigned long long)seed, r1, r2);
+        found += r2 == ABP_DLX_FOUND;
+        none += r2 == ABP_DLX_NONE;
+        if (r2 == ABP_DLX_FOUND) {
+            for (int32_t i = 0; i < q.P; i++) {
+                bool row = false;
+                for (int64_t r = q.row_at[i]; r < q.row_at[i + 1]; r++) row = row || q.key[r] == k2[i];
+                cr_assert(row, "seed %llu column %d: key %lld is no row of it",
+                          (unsigned long long)seed, i, (long long)k2[i]);
+                if (q.tn[i] >= 0)
+                    cr_assert_lt(k2[i], k2[q.tn[i]], "seed %llu: twins %d, %d", (unsigned long long)seed,
+                                 i, q.tn[i]);
+                for (int32_t j = i + 1; j < q.P; j++) {
+                    bool meet = q.g0[i] <= q.g1[j] && q.g0[j] <= q.g1[i];
+                    bool overlap = k2[i] < k2[j] + q.h[j] && k2[j] < k2[i] + q.h[i];
+                    cr_assert_not(meet && overlap, "seed %llu: columns %d and %d overlap",
+                                  (unsigned long long)seed, i, j);
+                }
+            }
+        }
+        abp_dlx_budget b3 = {.max_nodes = (int64_t)(seed % 5) + 1};
+        abp_dlx_result r3 = abp_ivx_search(&in, ABP_DLX_CANON, &b3, k2, &oom);
+        cr_assert(r3 == r2 || r3 == ABP_DLX_BUDGET, "seed %llu: %d under a budget, %d without",
+                  (unsigned long long)seed, r3, r2);
+        cr_assert_leq(b3.nodes, b3.max_nodes);
+    }
+    cr_assert_gt(found, 1000, "%d found", found);
+    cr_assert_gt(none, 1000, "%d refuted", none);
+}
+
 /* spec gives p a valid plan of arena optimum, proven, with optimum as its
  * bound; its stats go to *st. */
 static void proven_at(const ab_problem *p, const char *spec, int64_t optimum, ab_plan_stats *st) {
@@ -1303,8 +1354,9 @@ Test(exact_cover, aligned_splits_agree_with_the_brute_force) {
         int64_t want = abt_brute_optimum(&p, NULL);
         cr_assert_geq(want, 0, "seed %llu", (unsigned long long)seed);
         above += want > abt_max_load(&p);
-        const char *specs[] = {"exact-cover:nodes=200000", "exact-cover:nodes=200000,engine=links"};
-        for (int k = 0; k < 2; k++) {
+        const char *specs[] = {"exact-cover:nodes=200000", "exact-cover:nodes=200000,engine=links",
+                               "exact-cover:nodes=200000,order=canon"};
+        for (int k = 0; k < 3; k++) {
             int64_t off[8], arena;
             ab_plan_stats st;
             ab_error err;
@@ -1335,6 +1387,58 @@ Test(exact_cover, aligned_splits_agree_with_the_brute_force) {
     }
     cr_assert_gt(above, 120, "%d of 240 above the max-load bound", above);
     cr_assert_geq(proven * 100, runs * 95, "only %d of %d runs proven", proven, runs);
+}
+
+/* order=canon against the brute force where its twin rule (D3) and
+ * dominance rules (D1, D4, D5) have the most to cut: many twins (tensors
+ * equal in size, align and range), tensors no other meets, fixed tensors. */
+Test(exact_cover, canon_agrees_with_the_brute_force_with_twins_and_lone_tensors) {
+    static char names[9][8];
+    int proven = 0;
+    for (uint64_t seed = 0; seed < 200; seed++) {
+        rng = seed * 3571 + 11;
+        ab_tensor t[9];
+        size_t n = (size_t)pick(4, 9);
+        for (size_t i = 0; i < n; i++) {
+            snprintf(names[i], sizeof names[i], "w%zu", i);
+            if (i > 0 && next() % 3 == 0) { /* a twin of an earlier one */
+                t[i] = t[pick(0, (int64_t)i - 1)];
+                t[i].name = names[i];
+                t[i].offset = AB_NONE;
+                continue;
+            }
+            int64_t st = pick(0, 5), en = pick(st, next() % 4 == 0 ? st : 5);
+            t[i] = T(names[i], pick(1, 3000), st, en, .align = (int64_t)1 << pick(0, 4));
+        }
+        if (seed % 5 == 0) t[n - 1].offset = t[n - 1].align * pick(0, 4);
+        ab_problem p;
+        abt_make(&p, t, n);
+        int64_t want = abt_brute_optimum(&p, NULL);
+        cr_assert_geq(want, 0, "seed %llu", (unsigned long long)seed);
+        int64_t off[9], arena;
+        ab_plan_stats st;
+        ab_error err;
+        cr_assert_eq(abt_plan("exact-cover:nodes=300000,order=canon", &p, off, &st, &err), AB_OK,
+                     "seed %llu: %s", (unsigned long long)seed, err.msg);
+        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu", (unsigned long long)seed);
+        cr_assert_leq(st.lower_bound, want, "seed %llu: %s", (unsigned long long)seed, st.note);
+        if (st.proven_optimal) {
+            proven++;
+            cr_assert_eq(arena, want, "seed %llu: %lld, brute force %lld (%s)",
+                         (unsigned long long)seed, (long long)arena, (long long)want, st.note);
+        }
+        for (int64_t d = 1; d >= 0; d--) { /* one byte below refuted, at it fits */
+            p.capacity = want - d;
+            cr_assert_eq(abt_plan("exact-cover:nodes=300000,order=canon,target=capacity", &p, off, &st,
+                                  &err),
+                         AB_OK, "seed %llu: %s", (unsigned long long)seed, err.msg);
+            cr_assert_eq(abt_judge(&p, off, &arena), d == 1 ? ABO_OVER_CAPACITY : ABO_OK,
+                         "seed %llu capacity %lld: %s", (unsigned long long)seed,
+                         (long long)p.capacity, st.note);
+        }
+        ab_problem_free(&p);
+    }
+    cr_assert_geq(proven, 190, "only %d of 200 proven", proven);
 }
 
 /* bench_exact's coprime-20-10 (-r 1:20:10:coprime): the optimum 172,722 is
@@ -1368,9 +1472,9 @@ Test(exact_cover, aligned_splits_prove_coprime_20_10_within_10000_nodes) {
 /* bench_exact's coprime-20-1070 (-r 1:20:1070:coprime): the orders of
  * Algorithm X fail on different suites. Here the fewest rows per unit of
  * height (mrv) and the static order run past 15,000 nodes at the bound (and
- * mrv past 300,000) without a cover; the lowest row first finds one in 12.7k.
- * order=mix, which runs the three in turn with doubling limits, proves it
- * within 15,000. Canonical agrees on the optimum. */
+ * mrv past 300,000) without a cover. order=mix, which runs mrv and canon in
+ * turn with doubling limits, proves it within 15,000. Canonical agrees on
+ * the optimum. */
 static const ab_tensor c20_1070[] = {
     T("t0", 21355, 9, 9, .align = 2), T("t1", 47151, 3, 3, .align = 8),
     T("t2", 38306, 6, 7, .align = 2), T("t3", 25196, 6, 9, .align = 8),
@@ -1402,6 +1506,44 @@ Test(exact_cover, the_mix_of_orders_proves_what_one_order_does_not) {
     ab_problem_free(&p);
 }
 
+/* bench_exact's coprime-20-1025 (-r 1:20:1025:coprime): the optimum,
+ * 184,067, is R9's bound, but Algorithm X in its three orders (the mix of
+ * mrv, low and area before canon) ran 2.6M nodes at that height in 10 s
+ * without a cover. The canonical order on the same rows (C) proves it within
+ * 20,000 nodes; each of the three orders alone runs past them. */
+static const ab_tensor c20_1025[] = {
+    T("t0", 41699, 1, 2, .align = 16), T("t1", 15467, 9, 11, .align = 2),
+    T("t2", 40829, 1, 5, .align = 4), T("t3", 47196, 8, 8, .align = 64),
+    T("t4", 21368, 4, 6, .align = 32), T("t5", 41670, 7, 8),
+    T("t6", 48376, 9, 14, .align = 64), T("t7", 27255, 8, 10, .align = 16),
+    T("t8", 1093, 3, 7, .align = 32), T("t9", 2377, 3, 4, .align = 32),
+    T("t10", 15217, 7, 11, .align = 32), T("t11", 45687, 10, 12, .align = 4),
+    T("t12", 29539, 1, 5, .align = 2), T("t13", 7900, 10, 15, .align = 8),
+    T("t14", 3581, 3, 7, .align = 2), T("t15", 14795, 6, 10, .align = 2),
+    T("t16", 34631, 1, 6, .align = 16), T("t17", 37365, 2, 2, .align = 2),
+    T("t18", 35042, 4, 9), T("t19", 16476, 7, 7, .align = 64),
+};
+
+Test(exact_cover, canon_proves_coprime_20_1025_where_the_other_orders_do_not) {
+    ab_problem p;
+    abt_make(&p, c20_1025, sizeof c20_1025 / sizeof c20_1025[0]);
+    ab_plan_stats st;
+    proven_at(&p, "exact-cover:nodes=20000,order=canon", 184067, &st);
+    proven_at(&p, "exact-cover:nodes=40000", 184067, &st); /* the mix */
+    proven_at(&p, "canonical:nodes=1000000", 184067, &st);
+    const char *alone[] = {"exact-cover:nodes=20000,order=mrv", "exact-cover:nodes=20000,order=low",
+                           "exact-cover:nodes=20000,order=area"};
+    for (int i = 0; i < 3; i++) {
+        int64_t off[32], arena;
+        ab_error err;
+        cr_assert_eq(abt_plan(alone[i], &p, off, &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
+        cr_assert_not(st.proven_optimal, "%s: %s", alone[i], st.note);
+        cr_assert_eq(st.lower_bound, 184067, "%s", st.note);
+    }
+    ab_problem_free(&p);
+}
+
 Test(exact_cover, both_engines_give_the_same_plans) {
     int both = 0;
     for (uint64_t seed = 0; seed < NCOPRIME; seed++) {
@@ -1410,9 +1552,9 @@ Test(exact_cover, both_engines_give_the_same_plans) {
         int64_t o1[8], o2[8];
         ab_plan_stats s1, s2;
         ab_error err;
-        /* one order (mix restarts its searches: the links engine's matrix
-         * entries are charged once per height, so node counts would differ) */
-        const char *o = seed % 10 == 0 ? "mix" : "mrv";
+        /* one order of both engines (mix restarts its searches, and its
+         * orders differ between the engines: the links engine has no canon) */
+        const char *o = seed % 10 == 0 ? "low" : seed % 10 == 5 ? "area" : "mrv";
         char spec1[96], spec2[96];
         snprintf(spec1, sizeof spec1, "exact-cover:engine=links,nodes=4000,order=%s", o);
         snprintf(spec2, sizeof spec2, "exact-cover:engine=intervals,nodes=4000,order=%s", o);
