@@ -502,6 +502,14 @@ typedef struct canon_undo {
     int64_t raw, fl0;
 } canon_undo;
 
+/* order=canon: a level of the search: its column and key, what to restore,
+ * D1's thresholds and the candidate tried last. */
+typedef struct canon_frame {
+    int64_t y, ox, m1, m2, py;
+    size_t mark;
+    int32_t i, a1, pj;
+} canon_frame;
+
 static int64_t ivx_breaks(const abp_ivx_in *in) {
     int64_t n = 0;
     for (int32_t i = 0; i < in->P; i++)
@@ -869,91 +877,113 @@ static bool canon_candidate(const ivx *v, int32_t j) {
     return !v->done[j] && (a < 0 || v->done[a]) && v->fl0[j] >= v->x;
 }
 
-/* Records raw[j] and fl0[j] before a change, for the way back. */
-static bool canon_save(ivx *v, int32_t j) {
-    if (!ab_grow((void **)&v->trail, &v->trail_cap, v->ntrail + 1, sizeof *v->trail)) return false;
-    v->trail[v->ntrail++] = (canon_undo){j, v->raw[j], v->fl0[j]};
+/* Places column i at key y (the level rises to y): raw, F and the floors of
+ * the unplaced columns follow. False on a dead end (a column without a row,
+ * or a short group); v->oom set when the trail could not grow. */
+static bool canon_place(ivx *v, int32_t i, int64_t y) {
+    const abp_ivx_in *in = v->in;
+    v->done[i] = true;
+    ivx_demand(v, i, -in->h[i]);
+    v->placed[i] = y;
+    v->x = y;
+    bool dead = false;
+    for (int32_t j = 0; j < in->P; j++) {
+        if (v->done[j]) continue;
+        /* raw[j] also keeps j's twin chain increasing: above its
+         * predecessor's key, once that is placed */
+        int64_t top = ivx_meets(in, i, j) ? y + in->h[i] : -1;
+        if (in->tprev[j] == i && y + 1 > top) top = y + 1;
+        bool raised = top > v->raw[j];
+        if (raised) {
+            if (!ab_grow((void **)&v->trail, &v->trail_cap, v->ntrail + 1, sizeof *v->trail)) {
+                v->oom = true;
+                return false;
+            }
+            v->trail[v->ntrail++] = (canon_undo){j, v->raw[j], v->fl0[j]};
+            v->raw[j] = top;
+        }
+        v->lb[j] = canon_floor(v, j);
+        if (v->lb[j] == in->row_at[j + 1]) {
+            dead = true; /* j has no row left */
+            continue;
+        }
+        if (raised) v->fl0[j] = in->key[v->lb[j]]; /* F: its floor after this raise */
+    }
+    v->now++;
+    for (int32_t g = 0; g < in->G && !dead; g++) dead = ivx_short(v, g);
+    return !dead;
+}
+
+/* Undoes canon_place of the frame's column, back to level ox and trail mark. */
+static void canon_unplace(ivx *v, const canon_frame *f) {
+    while (v->ntrail > f->mark) {
+        canon_undo u = v->trail[--v->ntrail];
+        v->raw[u.j] = u.raw;
+        v->fl0[u.j] = u.fl0;
+    }
+    v->x = f->ox;
+    v->placed[f->i] = -1;
+    ivx_demand(v, f->i, v->in->h[f->i]);
+    v->done[f->i] = false;
+}
+
+/* Whether no unplaced column meets column i (D4). */
+static bool canon_lone(const ivx *v, int32_t i) {
+    for (int32_t j = 0; j < v->in->P; j++)
+        if (j != i && !v->done[j] && ivx_meets(v->in, i, j)) return false;
     return true;
 }
 
-static abp_dlx_result ivx_canon(ivx *v, abp_dlx_budget *b, int32_t left, int64_t *keys) {
+/* The search, a frame per placed column (fr: P of them). */
+static abp_dlx_result ivx_canon(ivx *v, abp_dlx_budget *b, canon_frame *fr, int64_t *keys) {
     const abp_ivx_in *in = v->in;
-    int32_t P = in->P;
-    if (left == 0) {
+    int32_t P = in->P, level = 0;
+    canon_frame *f;
+enter:
+    if (level == P) {
         for (int32_t i = 0; i < P; i++) keys[i] = v->placed[i];
         return ABP_DLX_FOUND;
     }
-    /* D1's thresholds: the two least tops of candidates at their floors */
-    int64_t m1 = INT64_MAX, m2 = INT64_MAX;
-    int32_t a1 = -1;
+    f = &fr[level];
+    /* D1's thresholds: the two least tops of candidates at their floors (a
+     * floor exists: canon_place saw to it, the root has every column's) */
+    f->m1 = f->m2 = INT64_MAX;
+    f->a1 = -1;
     for (int32_t j = 0; j < P; j++) {
         if (!canon_candidate(v, j)) continue;
-        int64_t t = in->key[canon_floor(v, j)] + in->h[j]; /* a floor exists: checked on the way in */
-        if (t < m1) m2 = m1, m1 = t, a1 = j;
-        else if (t < m2) m2 = t;
+        int64_t t = in->key[canon_floor(v, j)] + in->h[j];
+        if (t < f->m1) f->m2 = f->m1, f->m1 = t, f->a1 = j;
+        else if (t < f->m2) f->m2 = t;
     }
-    int64_t py = -1; /* the candidate tried last, (key, column) */
-    int32_t pj = -1;
-    for (;;) {
-        /* the next candidate in (floor key, column) order */
-        int32_t i = -1;
-        int64_t y = 0, r = 0;
-        for (int32_t j = 0; j < P; j++) {
-            if (!canon_candidate(v, j)) continue;
-            int64_t q = canon_floor(v, j), k = in->key[q];
-            if (k < py || (k == py && j <= pj)) continue;
-            if (i < 0 || k < y) i = j, y = k, r = q;
-        }
-        if (i < 0) return ABP_DLX_NONE;
-        (void)r;
-        if ((i == a1 ? m2 : m1) <= y) return ABP_DLX_NONE; /* D1: this one and every later one */
-        if (!spend(b)) return ABP_DLX_BUDGET;
-        size_t mark = v->ntrail;
-        int64_t ox = v->x;
-        v->done[i] = true;
-        ivx_demand(v, i, -in->h[i]);
-        v->placed[i] = y;
-        v->x = y;
-        bool dead = false;
-        for (int32_t j = 0; j < P; j++) {
-            if (v->done[j]) continue;
-            /* raw[j] also keeps j's twin chain increasing: above its
-             * predecessor's key, once that is placed */
-            int64_t top = ivx_meets(in, i, j) ? y + in->h[i] : -1;
-            if (in->tprev[j] == i && y + 1 > top) top = y + 1;
-            bool raised = top > v->raw[j];
-            if (raised) {
-                if (!canon_save(v, j)) {
-                    v->oom = true;
-                    return ABP_DLX_BUDGET;
-                }
-                v->raw[j] = top;
-            }
-            v->lb[j] = canon_floor(v, j);
-            if (v->lb[j] == in->row_at[j + 1]) {
-                dead = true; /* j has no row left */
-                continue;
-            }
-            if (raised) v->fl0[j] = in->key[v->lb[j]]; /* F: its floor after this raise */
-        }
-        v->now++;
-        for (int32_t g = 0; g < in->G && !dead; g++) dead = ivx_short(v, g);
-        abp_dlx_result res = dead ? ABP_DLX_NONE : ivx_canon(v, b, left - 1, keys);
-        while (v->ntrail > mark) {
-            canon_undo u = v->trail[--v->ntrail];
-            v->raw[u.j] = u.raw;
-            v->fl0[u.j] = u.fl0;
-        }
-        v->x = ox;
-        v->placed[i] = -1;
-        ivx_demand(v, i, in->h[i]);
-        v->done[i] = false;
-        if (res != ABP_DLX_NONE) return res;
-        bool lone = true; /* D4: a candidate no unplaced column meets failed */
-        for (int32_t j = 0; j < P && lone; j++) lone = j == i || v->done[j] || !ivx_meets(in, i, j);
-        if (lone) return ABP_DLX_NONE;
-        py = y, pj = i;
+    f->py = -1, f->pj = -1;
+next: /* the next candidate after (py, pj) in (floor key, column) order */
+    f->i = -1;
+    for (int32_t j = 0; j < P; j++) {
+        if (!canon_candidate(v, j)) continue;
+        int64_t k = in->key[canon_floor(v, j)];
+        if (k < f->py || (k == f->py && j <= f->pj)) continue;
+        if (f->i < 0 || k < f->y) f->i = j, f->y = k;
     }
+    if (f->i < 0) goto back;
+    if ((f->i == f->a1 ? f->m2 : f->m1) <= f->y) goto back; /* D1: this one and every later one */
+    if (!spend(b)) return ABP_DLX_BUDGET;
+    f->mark = v->ntrail;
+    f->ox = v->x;
+    if (canon_place(v, f->i, f->y)) {
+        level++;
+        goto enter;
+    }
+    if (v->oom) return ABP_DLX_BUDGET;
+    canon_unplace(v, f);
+    goto failed;
+back: /* no candidate of this level is left: back to the one below */
+    if (level == 0) return ABP_DLX_NONE;
+    f = &fr[--level];
+    canon_unplace(v, f);
+failed: /* f's candidate failed */
+    if (canon_lone(v, f->i)) goto back; /* D4: the later ones are cut */
+    f->py = f->y, f->pj = f->i;
+    goto next;
 }
 
 abp_dlx_result abp_ivx_search(const abp_ivx_in *in, abp_dlx_order order, abp_dlx_budget *b,
@@ -996,7 +1026,14 @@ abp_dlx_result abp_ivx_search(const abp_ivx_in *in, abp_dlx_order order, abp_dlx
             v.lb[i] = in->row_at[i];
             v.fl0[i] = in->key[in->row_at[i]]; /* F at the root: its first row (it has one) */
         }
-        res = ivx_canon(&v, b, in->P, keys);
+        canon_frame *fr = ab_alloc_array(P + 1, sizeof *fr);
+        if (fr == NULL) {
+            ivx_free(&v);
+            *oom = true;
+            return ABP_DLX_BUDGET;
+        }
+        res = ivx_canon(&v, b, fr, keys);
+        ab_free(fr);
         *oom = v.oom;
         goto done;
     }
