@@ -235,9 +235,9 @@
  *      top (key + height) of the placed rows of tensors j meets, or the key
  *      of its placed twin predecessor + 1 if higher (twin keys increase
  *      along a chain; 0 if none), and its FLOOR f(j) is its first row with
- *      key >= max(x, raw(j)). A
- *      COMPLETION of a node is a cover holding S's rows in which every
- *      unplaced tensor's row has key >= x. A placed row that j meets starts
+ *      key >= max(x, raw(j)). A COMPLETION of a node is a cover holding S's
+ *      rows in which every unplaced tensor's row has key >= x. A placed row
+ *      that j meets starts
  *      at or below x and ends at or below raw(j), so every row of j from
  *      f(j) on is compatible with S, and in a completion j takes one of
  *      them: the short-group test over those rows (and no tensor without
@@ -288,12 +288,13 @@
  *      canon keeps no kill tree: the live rows of j are its rows from f(j)
  *      on, a suffix, found by a binary search. On bench_exact's
  *      coprime-20-1098 (the optimum, 160,936, is 5 above R9's bound) canon
- *      proves it in 1.8M nodes and 2.3 s; mrv, low and area each run out of
+ *      proves it in 1.8M nodes and 2.7 s; mrv, low and area each run out of
  *      10 s; canonical proves it in 0.6M nodes.
  *
- * (E) THE INTERVALS ENGINE (engine=intervals; auto takes it when the matrix
- *      would hold more than EC_IVX_RATIO = 4 entries per (row, instruction)
- *      pair; engine=links forces the matrix). A node of dancing links costs
+ * (E) THE INTERVALS ENGINE (engine=intervals; auto takes it for order=mix
+ *      and canon, which only it runs, and otherwise when the matrix would
+ *      hold more than EC_IVX_RATIO = 4 entries per (row, instruction) pair;
+ *      engine=links forces the matrix). A node of dancing links costs
  *      the entries of the rows it hides, and a row holds every breakpoint
  *      under it: on bench_exact's coprime-8-1163 rows of ~1,300 entries and
  *      matrices of ~4.2M made 18-312 nodes per height cost 6.6 s. dlx.c's
@@ -2346,7 +2347,8 @@ static const ab_param_desc exact_cover_params[] = {
     {"engine", "auto|links|intervals", "auto",
      "the search engine for a matrix (the same nodes and cover either way): links (dancing "
      "links on the built matrix) or intervals (rows as intervals, no matrix); auto takes "
-     "intervals when the matrix would hold more than 4 entries per row and instruction",
+     "intervals for order=mix and canon (which only it runs), otherwise when the matrix would "
+     "hold more than 4 entries per row and instruction",
      AB_PARAM_CHOICE, 0, 0},
     {0},
 };
