@@ -221,6 +221,38 @@
  *      capacity C is decided at floor(C / g) units; a refuted H units proves
  *      every arena >= (H + 1) x g bytes.
  *
+ * (N1) Refuted nodes are remembered. Within one search (the search of a
+ *      component, P1, or the whole), take the unplaced free tensors U of a
+ *      node and their floors f(j): a completion of the node is exactly an
+ *      assignment of offsets to U, each aligned, clear of its fixed
+ *      conflicts and >= f(j) (that is what >= x and >= the placed conflicts'
+ *      tops amount to, f(j) being the lowest such offset), valid among U
+ *      and within H. So the KEY (U, f on U) decides whether a node has a
+ *      completion, whatever the path to it, the order or the component.
+ *      Claim: a node N whose children were all tried and which returns
+ *      "refuted" (no plan found, no budget stop, no abandonment DEAD) has no
+ *      completion. Suppose it has one. Then the plain search from the
+ *      search's root has successful paths through N; let sigma be the least
+ *      one of all, so sigma <= each of those. No rule or bound cuts a node of
+ *      sigma (above; and a cut by this rule only meets nodes without a
+ *      completion, by induction on the time of recording), so N is not on
+ *      sigma: N's result would then be a plan (or an abandonment), not a
+ *      refutation. Let A be the deepest node on both sigma and N's path; A
+ *      tries its children in (floor, index) order, which is the
+ *      lexicographic order of the paths through them. If sigma's child came
+ *      first, its subtree ends the search of A with a plan or an abandonment
+ *      before N's is entered; if N's came first, every path through N is
+ *      smaller than sigma, contradicting sigma's choice. So the key of N, at
+ *      capacity H, has no completion at H, nor at any lower capacity (a
+ *      completion at H' <= H is one at H), nor does a key with the same
+ *      tensors and floors >= these (its completions are completions of the
+ *      recorded key). So a node is refuted on sight when the table
+ *      (planners/nogood.h) holds its tensors with floors <= its own at a
+ *      capacity >= H: it has no completion, so it is on no sigma, and every
+ *      argument above stands. The table is shared by the four orders (keys
+ *      name the problem's tensors, not the indices) and kept across
+ *      capacities and rounds; learn=off turns it off.
+ *
  * Static orders (the indices of the free tensors, which break every tie):
  * four, each a list of keys, larger first, then the suite's order: W the
  * number of sections a tensor spans, A its area (size x instructions), T
@@ -258,6 +290,7 @@
 
 #include "core/sort.h"
 #include "planners/greedy.h"
+#include "planners/nogood.h"
 #include "planners/planner.h"
 
 __extension__ typedef __int128 i128;
@@ -270,6 +303,7 @@ typedef enum cn_result { CN_REFUTED, CN_FOUND, CN_STOPPED, CN_DEAD } cn_result;
 
 typedef struct cn_opts {
     bool target;     /* target=capacity */
+    bool learn;      /* learn=on: (N1) */
     double time_s;   /* <= 0: none */
     int64_t nodes;   /* <= 0: none */
 } cn_opts;
@@ -332,6 +366,11 @@ typedef struct cn {
         int32_t t, r;           /* section, base modulo the aligns' lcm; t = -1: empty */
         int64_t top;            /* the least top above the base */
     } *memo;
+    /* (N1) refuted nodes */
+    abp_ng *ng;                 /* NULL: none */
+    int64_t *ngv, *ngs;         /* per tensor of the problem: its floor, and the node (serial) that saw it unplaced */
+    int64_t *ngid;              /* scratch: the unplaced tensors of a node (problem indices) */
+    int64_t serial;
 } cn;
 
 /* ---- parameters ------------------------------------------------------------------- */
@@ -342,6 +381,11 @@ static ab_status parse_opts(const ab_params *opt, cn_opts *o, ab_error *err) {
     if (v != NULL && strcmp(v, "capacity") == 0) o->target = true;
     else if (v != NULL && strcmp(v, "min") != 0)
         return ab_fail(err, AB_EINPUT, "parameter target: expected min or capacity, got '%s'", v);
+    v = ab_params_get(opt, "learn");
+    o->learn = true;
+    if (v != NULL && strcmp(v, "off") == 0) o->learn = false;
+    else if (v != NULL && strcmp(v, "on") != 0)
+        return ab_fail(err, AB_EINPUT, "parameter learn: expected on or off, got '%s'", v);
     o->time_s = 0;
     v = ab_params_get(opt, "time");
     if (v != NULL) {
@@ -368,6 +412,7 @@ static void cn_free(cn *c) {
     ab_free(c->cut), ab_free(c->pool), ab_free(c->pend), ab_free(c->F), ab_free(c->fl);
     ab_free(c->rank), ab_free(c->area), ab_free(c->tot), ab_free(c->rsave);
     ab_free(c->sec_at), ab_free(c->sec_list), ab_free(c->memo), ab_free(c->slack0), ab_free(c->sec_instr);
+    ab_free(c->ngv), ab_free(c->ngs), ab_free(c->ngid);
     memset(c, 0, sizeof *c);
 }
 
@@ -901,6 +946,28 @@ static int64_t stack_above(cn *c, int32_t t, int64_t b) {
 }
 
 
+
+/* (N1) The node's view for the table, with its tensors in c->ngid: its
+ * unplaced tensors of part and their floors at level x (recomputed after
+ * the children, which overwrite them). */
+static abp_ng_view ng_view(cn *c, struct cn_part part, int64_t x) {
+    uint64_t h = 0;
+    size_t n = 0;
+    c->serial++;
+    for (size_t k = 0; k < part.n; k++) {
+        size_t j = (size_t)c->pool[part.at + k];
+        if (c->placed[j]) continue;
+        size_t o = c->orig[j];
+        c->ngv[o] = floor_of(c, j, x);
+        c->ngs[o] = c->serial;
+        c->ngid[n] = (int64_t)o;
+        h += abp_ng_item(o);
+        n++;
+    }
+    return (abp_ng_view){.val = c->ngv, .stamp = c->ngs, .serial = c->serial, .n = n,
+                         .h = abp_ng_hash_end(h, n)};
+}
+
 /* One node of the search of component part (its tensors pool[part.at ..],
  * some placed): the last one placed (l, or SIZE_MAX at the component's
  * root) at x from a node whose last offset was x0; depth counts the nodes
@@ -912,6 +979,8 @@ static cn_result dfs(cn *c, struct cn_part part, size_t depth, int64_t x, int64_
     size_t c1 = SIZE_MAX;
     size_t base = c->ncand;
     for (int32_t t = part.lo; t <= part.hi; t++) c->minf[t] = INT64_MAX;
+    uint64_t h = 0;
+    if (c->ng != NULL) c->serial++;
     for (size_t k = 0; k < part.n; k++) {
         size_t j = (size_t)c->pool[part.at + k];
         if (c->placed[j]) continue;
@@ -922,6 +991,11 @@ static cn_result dfs(cn *c, struct cn_part part, size_t depth, int64_t x, int64_
             return CN_REFUTED;
         }
         c->fl[j] = f;
+        if (c->ng != NULL) { /* (N1) the node's view */
+            size_t o = c->orig[j];
+            c->ngv[o] = f, c->ngs[o] = c->serial;
+            h += abp_ng_item(o);
+        }
         e = c->F[j] + c->s[j]; /* (D1) with the floor F of D5: F <= f */
         if (e < m1) m2 = m1, m1 = e, c1 = j;
         else if (e < m2) m2 = e;
@@ -945,6 +1019,15 @@ static cn_result dfs(cn *c, struct cn_part part, size_t depth, int64_t x, int64_
         return r;
     }
     c->nodes++;
+    size_t nu = c->ncand - base;
+    if (c->ng != NULL && nu >= 2) { /* (N1) */
+        abp_ng_view v = {.val = c->ngv, .stamp = c->ngs, .serial = c->serial, .n = nu,
+                         .h = abp_ng_hash_end(h, nu)};
+        if (abp_ng_refuted(c->ng, &v, c->H)) {
+            c->ncand = base;
+            return CN_REFUTED;
+        }
+    }
     /* (B3) a tensor cut by D5 goes above an unplaced conflict: its floor for B1, B2 */
     for (size_t k = base; k < c->ncand; k++) {
         size_t j = (size_t)c->cand[k];
@@ -1015,6 +1098,10 @@ static cn_result dfs(cn *c, struct cn_part part, size_t depth, int64_t x, int64_
         }
     }
     c->ncand = base;
+    if (r == CN_REFUTED && c->ng != NULL && nu >= 2 && !c->stopped) {
+        abp_ng_view v = ng_view(c, part, x);
+        abp_ng_insert(c->ng, &v, c->ngid, c->H);
+    }
     return r;
 }
 
@@ -1176,6 +1263,7 @@ typedef struct cn_set {
     int64_t node_stop; /* <= 0: none */
     clock_t deadline;  /* (clock_t)-1: none */
     bool by_nodes;     /* the last stop was the node budget */
+    abp_ng ng;         /* (N1), shared */
 } cn_set;
 
 /* Decides H: each order in turn with a node limit that doubles each round,
@@ -1215,6 +1303,25 @@ static void set_budget(cn_set *S, int64_t nodes, double seconds) {
 static void set_free(cn_set *S) {
     for (size_t i = 0; i < S->k; i++) cn_free(&S->c[i]);
     S->k = 0;
+    abp_ng_free(&S->ng);
+}
+
+/* (N1) Gives the searches the shared table (without it when memory runs out:
+ * it only saves work). */
+static void set_learn(cn_set *S, const ab_problem *p) {
+    for (size_t i = 0; i < S->k; i++) {
+        cn *c = &S->c[i];
+        size_t n = p->n ? p->n : 1;
+        c->ngv = ab_alloc_array(n, sizeof *c->ngv);
+        c->ngs = ab_calloc(n, sizeof *c->ngs);
+        c->ngid = ab_alloc_array(n, sizeof *c->ngid);
+        if (c->ngv == NULL || c->ngs == NULL || c->ngid == NULL) {
+            ab_free(c->ngv), ab_free(c->ngs), ab_free(c->ngid);
+            c->ngv = c->ngs = c->ngid = NULL;
+            continue;
+        }
+        c->ng = &S->ng;
+    }
 }
 
 static ab_status canonical_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
@@ -1251,6 +1358,7 @@ static ab_status canonical_plan(const ab_problem *p, const ab_params *opt, int64
         return ab_free(S), s;
     }
     bool searchable = S->k == CN_NORDERS;
+    if (searchable && o.learn) set_learn(S, p);
     int64_t best = -1;
     s = greedy_best(p, offsets, &best, err);
     if (s != AB_OK) {
@@ -1357,6 +1465,9 @@ static ab_status canonical_plan(const ab_problem *p, const ab_params *opt, int64
 static const ab_param_desc canonical_params[] = {
     {"target", "min|capacity", "min",
      "min: the smallest arena; capacity: only whether the tensors fit the suite's capacity",
+     AB_PARAM_CHOICE, 0, 0},
+    {"learn", "on|off", "on",
+     "on: remember the refuted nodes and cut the same node met again (any order, any lower capacity)",
      AB_PARAM_CHOICE, 0, 0},
     {"time", "seconds > 0", "no limit",
      "stop the search after this much CPU time: the best plan so far", AB_PARAM_SECONDS, 0, 0},

@@ -492,3 +492,102 @@ Test(canonical, the_same_problem_gives_the_same_plan) {
         ab_problem_free(&p);
     }
 }
+
+/* ---- (N1) refuted nodes remembered ------------------------------------------------ */
+
+/* 10-14 tensors, too many for the brute force: sizes up to 50000 that share
+ * no factor, aligns 1 to 64, live ranges over 0-9, one in five fixed. The
+ * search with learn=off is the reference (the rules without the table);
+ * where it proves a minimum, the default search must prove the same one, and
+ * decide the capacity one byte below it as "does not fit". Where learn=off
+ * needs many nodes, the table must have saved some: it is exercised. */
+Test(canonical, remembering_refuted_nodes_keeps_the_minimum_and_its_proof) {
+    static char names[14][8];
+    int compared = 0, saved = 0;
+    for (uint64_t seed = 0; seed < 120; seed++) {
+        rng = seed * 6151 + 5;
+        ab_tensor t[14];
+        size_t n = (size_t)pick(10, 14);
+        for (size_t i = 0; i < n; i++) {
+            snprintf(names[i], sizeof names[i], "n%zu", i);
+            int64_t s = pick(0, 9), len = pick(1, 5), al = (int64_t)1 << pick(0, 6);
+            t[i] = T(names[i], pick(1, 50000), s, s + len - 1, .align = al);
+            if (next() % 5 == 0) t[i].offset = al * pick(0, 80000 / al);
+        }
+        ab_problem p;
+        abt_make(&p, t, n);
+        for (size_t i = 0; i < n; i++) /* drop fixed offsets that collide */
+            for (size_t j = 0; j < i; j++) {
+                const ab_tensor *a = &p.t[i], *b = &p.t[j];
+                if (a->offset == AB_NONE || b->offset == AB_NONE || !ab_conflict(a, b)) continue;
+                if (a->offset < b->offset + b->size && b->offset < a->offset + a->size)
+                    p.t[i].offset = AB_NONE;
+            }
+        int64_t off[14], ref[14], arena, want;
+        ab_plan_stats on, offst, cap;
+        ab_error err;
+        cr_assert_eq(abt_plan("canonical:learn=off,nodes=300000", &p, ref, &offst, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abt_judge(&p, ref, &want), ABO_OK);
+        cr_assert_eq(abt_plan("canonical", &p, off, &on, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu", (unsigned long long)seed);
+        cr_assert(on.proven_optimal, "seed %llu: %s", (unsigned long long)seed, on.note);
+        if (!offst.proven_optimal) {
+            cr_assert_geq(arena, offst.lower_bound, "seed %llu", (unsigned long long)seed);
+            cr_assert_leq(arena, want, "seed %llu", (unsigned long long)seed);
+            ab_problem_free(&p);
+            continue;
+        }
+        compared++;
+        cr_assert_eq(arena, want, "seed %llu: learn=on %lld (%s), learn=off %lld (%s)", (unsigned long long)seed,
+                     (long long)arena, on.note, (long long)want, offst.note);
+        cr_assert_eq(on.lower_bound, want);
+        if (offst.nodes > 2000) saved += on.nodes < offst.nodes;
+        p.capacity = want - 1;
+        cr_assert_eq(abt_plan("canonical:target=capacity", &p, off, &cap, &err), AB_OK, "%s", err.msg);
+        cr_assert(strstr(cap.note, "does not fit the capacity") != NULL, "seed %llu: %s",
+                  (unsigned long long)seed, cap.note);
+        p.capacity = want;
+        cr_assert_eq(abt_plan("canonical:target=capacity", &p, off, &cap, &err), AB_OK, "%s", err.msg);
+        cr_assert(strncmp(cap.note, "fits the capacity", 17) == 0, "seed %llu: %s", (unsigned long long)seed,
+                  cap.note);
+        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
+        cr_assert_leq(arena, want);
+        ab_problem_free(&p);
+    }
+    cr_assert_gt(compared, 80, "%d of 120 proven by learn=off", compared);
+    cr_assert_gt(saved, 10, "%d searches made shorter by the table", saved);
+}
+
+/* coprime-20-1078 of bench_exact's family 100:20:1000:coprime: 192,739 is
+ * its minimum, 37 bytes above the max-load bound. Refuting 192,738 takes
+ * the search 87.6 million nodes (22 s) without the table; with it the whole
+ * minimisation takes about 0.36 million. Node budgets only. */
+Test(canonical, remembering_refuted_nodes_proves_coprime_20_1078_in_few_nodes) {
+    ab_tensor t[] = {
+        T("t0", 4620, 1, 6, .align = 2),    T("t1", 14817, 1, 5),
+        T("t2", 47718, 7, 11, .align = 64), T("t3", 7504, 5, 5, .align = 4),
+        T("t4", 10557, 0, 4, .align = 16),  T("t5", 4945, 0, 3),
+        T("t6", 43484, 6, 8),               T("t7", 34300, 4, 5, .align = 32),
+        T("t8", 6257, 8, 12, .align = 64),  T("t9", 42255, 2, 5, .align = 2),
+        T("t10", 4667, 6, 11, .align = 8),  T("t11", 9816, 10, 12, .align = 16),
+        T("t12", 44094, 1, 2, .align = 16), T("t13", 25582, 9, 12, .align = 4),
+        T("t14", 30187, 8, 12, .align = 64), T("t15", 21291, 10, 14, .align = 32),
+        T("t16", 28784, 7, 8, .align = 2),  T("t17", 31605, 6, 9, .align = 32),
+        T("t18", 45010, 10, 11, .align = 16), T("t19", 12054, 3, 6, .align = 2),
+    };
+    ab_problem p;
+    abt_make(&p, t, 20);
+    cr_assert_eq(abt_max_load(&p), 192702);
+    int64_t off[20], arena;
+    ab_plan_stats st;
+    ab_error err;
+    cr_assert_eq(abt_plan("canonical:nodes=1000000", &p, off, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
+    cr_assert(st.proven_optimal, "%s", st.note);
+    cr_assert_eq(arena, 192739, "%s", st.note);
+    cr_assert_eq(abt_plan("canonical:learn=off,nodes=1000000", &p, off, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK);
+    cr_assert(!st.proven_optimal, "%s", st.note);
+    cr_assert_leq(st.lower_bound, 192739);
+    ab_problem_free(&p);
+}
