@@ -6,6 +6,7 @@
  * stack.
  */
 #include "planners/dlx.h"
+#include "planners/nogood.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -492,6 +493,7 @@ typedef struct ivx {
      * and the trail of raw and F changed along the path */
     int64_t *lb, *raw, *fl0;
     int64_t x;
+    int64_t *ngs, *ngid, serial; /* with a memo: per primary its stamp; scratch ids */
     struct canon_undo *trail;
     size_t ntrail, trail_cap;
     bool oom;
@@ -552,6 +554,8 @@ static void ivx_free(ivx *v) {
     ab_free(v->raw);
     ab_free(v->fl0);
     ab_free(v->trail);
+    ab_free(v->ngs);
+    ab_free(v->ngid);
 }
 
 /* THE KILL TREE. Each row r has a count kill(r): the placed rows that
@@ -934,6 +938,26 @@ static bool canon_lone(const ivx *v, int32_t i) {
     return true;
 }
 
+/* The state of the node for the memo: its unplaced columns (stamped) with
+ * their floor rows in lb, ids in ngid. On the way back (back) lb is
+ * recomputed: canon_unplace does not restore it; on the way in it is fresh
+ * (canon_place set it, or the root). */
+static abp_ng_view canon_view(ivx *v, bool back) {
+    uint64_t h = 0;
+    size_t n = 0;
+    v->serial++;
+    for (int32_t j = 0; j < v->in->P; j++) {
+        if (v->done[j]) continue;
+        if (back) v->lb[j] = canon_floor(v, j);
+        v->ngs[j] = v->serial;
+        v->ngid[n] = j;
+        h += abp_ng_item((uint64_t)j);
+        n++;
+    }
+    return (abp_ng_view){.val = v->lb, .stamp = v->ngs, .serial = v->serial, .n = n,
+                         .h = abp_ng_hash_end(h, n)};
+}
+
 /* The search, a frame per placed column (fr: P of them). */
 static abp_dlx_result ivx_canon(ivx *v, abp_dlx_budget *b, canon_frame *fr, int64_t *keys) {
     const abp_ivx_in *in = v->in;
@@ -945,6 +969,10 @@ enter:
         return ABP_DLX_FOUND;
     }
     f = &fr[level];
+    if (in->memo != NULL && v->ngs != NULL && P - level >= 2) { /* (C) N1: refuted before */
+        abp_ng_view nv = canon_view(v, false);
+        if (abp_ng_refuted(in->memo, &nv, 0)) goto cut;
+    }
     /* D1's thresholds: the two least tops of candidates at their floors (a
      * floor exists: canon_place saw to it, the root has every column's) */
     f->m1 = f->m2 = INT64_MAX;
@@ -977,6 +1005,11 @@ next: /* the next candidate after (py, pj) in (floor key, column) order */
     canon_unplace(v, f);
     goto failed;
 back: /* no candidate of this level is left: back to the one below */
+    if (in->memo != NULL && v->ngs != NULL && P - level >= 2) { /* (C) N1: remember it */
+        abp_ng_view nv = canon_view(v, true);
+        abp_ng_insert(in->memo, &nv, v->ngid, 0);
+    }
+cut:
     if (level == 0) return ABP_DLX_NONE;
     f = &fr[--level];
     canon_unplace(v, f);
@@ -1021,6 +1054,11 @@ abp_dlx_result abp_ivx_search(const abp_ivx_in *in, abp_dlx_order order, abp_dlx
             ivx_free(&v);
             *oom = true;
             return ABP_DLX_BUDGET;
+        }
+        if (in->memo != NULL) { /* without them (out of memory) it searches without the memo */
+            v.ngs = ab_calloc(P + 1, sizeof *v.ngs);
+            v.ngid = ab_alloc_array(P + 1, sizeof *v.ngid);
+            if (!v.ngs || !v.ngid) ab_free(v.ngs), ab_free(v.ngid), v.ngs = v.ngid = NULL;
         }
         for (int32_t i = 0; i < in->P; i++) {
             v.lb[i] = in->row_at[i];

@@ -162,6 +162,8 @@ typedef struct abp_ivx_in {
     const int32_t *nb;             /* per group: how many */
     const int64_t *bp;
     int64_t H;                     /* the canvas height: the last column's end */
+    struct abp_ng *memo;           /* order=canon: refuted states kept across its searches of
+                                    * these rows (nogood.h), or NULL */
 } abp_ivx_in;
 
 /* Bytes abp_ivx_search allocates for these inputs (its scratch), or

@@ -285,6 +285,27 @@
  *      h_c. So c moves to F(c), its floor at N, giving a completion of N
  *      in which c is the unique least unplaced tensor: by C0 a path through
  *      "c at F(c)" at N, smaller than sigma's x' there.
+ *      (N1) canon remembers the nodes it refuted (planner canonical's N1,
+ *      in planners/nogood.h). A completion of a node gives each unplaced j
+ *      one of its rows from f(j) on (see above), pairwise compatible, keys
+ *      increasing along the twin chains among them: the placed rows enter
+ *      only through f. So the unplaced tensors with their floor rows
+ *      decide whether a node has one, and a node with the same tensors and
+ *      floor rows at least as high has none when that one has none. A node
+ *      whose candidates were all tried (no cover, no budget stop) has no
+ *      completion: otherwise sigma, which no rule cuts, would not pass
+ *      through it (there the search ends with a cover), and at the deepest
+ *      node both paths share, candidates go in (floor, index) order, the
+ *      lexicographic order of the paths: if sigma's came first the search
+ *      ended before this node, and if this node's came first a path through
+ *      it is smaller than sigma. So a node whose tensors the memo holds
+ *      with floor rows <= its own is cut at once. The memo lives as long as
+ *      the rows (one component at one height), across the mix's rounds, in
+ *      at most half of what mem= leaves (96M at most); learn=off turns it
+ *      off. On coprime-20-1078 canon alone refutes 192,738 (R9's bound
+ *      reached 192,732 without it) and proves 192,739 in 0.83M nodes and 4 s;
+ *      without the memo it stays at [192,732, 199,411] after 24M nodes and
+ *      20 s.
  *      canon keeps no kill tree: the live rows of j are its rows from f(j)
  *      on, a suffix, found by a binary search. On bench_exact's
  *      coprime-20-1098 (the optimum, 160,936, is 5 above R9's bound) canon
@@ -392,6 +413,7 @@
 
 #include "core/sort.h"
 #include "planners/dlx.h"
+#include "planners/nogood.h"
 #include "planners/planner.h"
 
 __extension__ typedef __int128 i128;
@@ -407,6 +429,7 @@ typedef struct ec_opts {
     bool down;       /* search=down */
     bool compress;
     bool target;     /* target=capacity */
+    bool learn;      /* learn=on: canon remembers refuted nodes (C, N1) */
     int engine;      /* EC_ENGINE_*: engine=auto, links or intervals */
     double time_s;   /* <= 0: none */
     int64_t nodes;   /* <= 0: none */
@@ -518,7 +541,10 @@ static ab_status parse_opts(const ab_params *opt, ec_opts *o, ab_error *err) {
     bool off;
     if (st == AB_OK) st = param_choice(opt, "compress", "on", "off", &off, err);
     if (st == AB_OK) st = param_choice(opt, "target", "min", "capacity", &o->target, err);
+    bool nolearn;
+    if (st == AB_OK) st = param_choice(opt, "learn", "on", "off", &nolearn, err);
     if (st != AB_OK) return st;
+    o->learn = !nolearn;
     const char *eng = ab_params_get(opt, "engine");
     o->engine = EC_ENGINE_AUTO;
     if (eng != NULL && strcmp(eng, "links") == 0) o->engine = EC_ENGINE_LINKS;
@@ -1581,8 +1607,20 @@ static ab_status solve_intervals(ec *e, size_t c, int64_t H, build *b, ec_result
     if (st == AB_OK && *res == EC_FOUND) {
         e->why_building = NULL;
         e->held += bytes;
+        /* (C, N1) canon's refuted nodes, kept across the mix's rounds on
+         * these rows, in at most half of what mem= leaves */
+        abp_ng memo = {0};
+        int64_t spare = (e->mem_limit - e->held) / 2;
+        memo.limit = spare < (int64_t)ABP_NG_DEFAULT_LIMIT ? (size_t)(spare > 0 ? spare : 0)
+                                                           : ABP_NG_DEFAULT_LIMIT;
+        if (e->o.learn && (e->o.mix || e->o.order == ABP_DLX_CANON) && memo.limit >= ((size_t)1 << 20)) {
+            in.memo = &memo;
+            e->held += (int64_t)memo.limit;
+        }
         bool oom;
         abp_dlx_result r = portfolio(e, (int32_t)P, search_ivx, &in, &oom);
+        if (in.memo != NULL) e->held -= (int64_t)memo.limit;
+        abp_ng_free(&memo);
         e->held -= bytes;
         if (oom) {
             st = ab_fail(err, AB_ENOMEM, "exact-cover: out of memory building the intervals");
@@ -2335,6 +2373,9 @@ static const ab_param_desc exact_cover_params[] = {
     {"target", "min|capacity", "min",
      "min: the smallest arena; capacity: only whether the tensors fit the suite's capacity",
      AB_PARAM_CHOICE, 0, 0},
+    {"learn", "on|off", "on",
+     "on: canon remembers the nodes it refuted and cuts a node met again with floors as high "
+     "(within the mem budget, at most 96M per matrix)", AB_PARAM_CHOICE, 0, 0},
     {"time", "seconds > 0", "no limit",
      "stop after this much CPU time, building included: the best plan so far", AB_PARAM_SECONDS,
      0, 0},

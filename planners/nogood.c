@@ -7,8 +7,6 @@
 
 #include "core/ab.h"
 
-#define NG_MAX_SLOTS ((size_t)1 << 21)
-#define NG_MAX_POOL ((size_t)1 << 23) /* int64 words: 64 MiB */
 
 uint64_t abp_ng_item(uint64_t id) { /* splitmix64's finaliser */
     uint64_t z = id * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
@@ -49,14 +47,20 @@ bool abp_ng_refuted(abp_ng *T, const abp_ng_view *v, int64_t H) {
 static bool room(abp_ng *T, size_t words) {
     if (T->mask != 0 && 4 * (T->used + 1) <= 3 * (T->mask + 1) && T->npool + words <= T->pool_cap)
         return true;
-    if (words > NG_MAX_POOL / 2) return false;
+    size_t limit = T->limit ? T->limit : ABP_NG_DEFAULT_LIMIT;
+    size_t max_slots = 4096, max_pool = (limit - limit / 3) / sizeof *T->pool;
+    while (max_slots * 2 * (sizeof *T->slot + sizeof *T->at) <= limit / 3) max_slots *= 2;
+    if (words > max_pool / 2) return false;
     size_t slots = T->mask ? T->mask + 1 : 4096, cap = T->pool_cap ? T->pool_cap : 65536;
     if (4 * (T->used + 1) > 3 * slots) slots *= 2;
     while (T->npool + words > cap) cap *= 2;
-    if (slots > NG_MAX_SLOTS || cap > NG_MAX_POOL) { /* at the cap: start again */
+    if (slots > max_slots || cap > max_pool) { /* at the cap: start again */
+        if (T->mask == 0) return false;
         memset(T->slot, 0, (T->mask + 1) * sizeof *T->slot);
         T->used = 0, T->npool = 0, T->resets++;
-        return true;
+        slots = T->mask + 1, cap = T->pool_cap;
+        while (words > cap) cap *= 2;
+        if (cap > max_pool) return false;
     }
     if (cap != T->pool_cap) {
         int64_t *pool = ab_alloc_array(cap, sizeof *pool);

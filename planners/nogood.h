@@ -10,8 +10,8 @@
  * its own, item by item, and a capacity >= its own. Lookups compare whole
  * keys, never a hash alone. The table keeps at most ABP_NG_WAYS entries per
  * set of items (an entry a new one dominates is overwritten in place) and is
- * emptied when it reaches its cap (2M slots, 64 MiB of keys): forgetting only
- * costs nodes.
+ * emptied when it reaches its cap (`limit` bytes, 96 MiB by default: a third
+ * for the slots, the rest for the keys): forgetting only costs nodes.
  *
  * The caller describes the state being looked up as a view: the items are
  * those whose stamp[id] equals serial, their values are val[id].
@@ -25,7 +25,10 @@
 
 #define ABP_NG_WAYS 16
 
+#define ABP_NG_DEFAULT_LIMIT ((size_t)96 << 20)
+
 typedef struct abp_ng {
+    size_t limit;            /* the most bytes it holds (0: ABP_NG_DEFAULT_LIMIT) */
     uint64_t *slot;          /* per slot: its items' hash | 1, or 0 when empty */
     size_t *at;              /* per slot: where its entry starts in pool */
     size_t mask;             /* slots - 1 (0: nothing allocated yet) */

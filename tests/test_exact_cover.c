@@ -27,6 +27,7 @@
 #include "oracle/bounds.h"
 #include "oracle/check.h"
 #include "planners/dlx.h"
+#include "planners/nogood.h"
 #include "planners/planner.h"
 #include "tests/support.h"
 
@@ -980,10 +981,10 @@ Test(exact_cover, is_listed_as_exact_and_anytime) {
     cr_assert_not_null(pl);
     cr_assert(pl->flags & AB_PLANNER_EXACT);
     cr_assert(pl->flags & AB_PLANNER_ANYTIME);
-    const char *keys[] = {"k", "order", "search", "compress", "target", "time", "nodes", "mem", "engine"};
+    const char *keys[] = {"k", "order", "search", "compress", "target", "learn", "time", "nodes", "mem", "engine"};
     size_t n = 0;
     for (const ab_param_desc *d = pl->params; d->key; d++, n++) cr_assert_str_eq(d->key, keys[n]);
-    cr_assert_eq(n, 9);
+    cr_assert_eq(n, 10);
 }
 
 /* ---- the dancing-links engine alone ----------------------------------------------------------- */
@@ -1269,6 +1270,64 @@ Test(ivx, canon_decides_as_algorithm_x_does) {
     }
     cr_assert_gt(found, 1000, "%d found", found);
     cr_assert_gt(none, 1000, "%d refuted", none);
+}
+
+/* (C, N1) canon with a memo of refuted states decides as Algorithm X does,
+ * the memo kept across its searches of the same rows as the mix keeps it:
+ * first a run cut by a small node budget (which leaves what it refuted),
+ * then a full run, then a second full run that starts from all of it. With
+ * 7 columns most hits are in the second run; the 10-14 tensor problems of
+ * exact_cover::remembering_refuted_nodes_keeps_the_minimum cut within one
+ * search. */
+Test(ivx, canon_with_a_memo_decides_as_algorithm_x_does) {
+    int64_t hits = 0;
+    int found = 0, none = 0;
+    for (uint64_t seed = 0; seed < 4000; seed++) {
+        ivp q;
+        random_ivp(&q, seed + 77777);
+        abp_ng memo = {0};
+        abp_ivx_in in = {.P = q.P, .G = q.G, .g0 = q.g0, .g1 = q.g1, .h = q.h, .tprev = q.tp,
+                         .tnext = q.tn, .row_at = q.row_at, .key = q.key, .bp_at = q.bp_at,
+                         .nb = q.nb, .bp = q.bp, .H = q.H};
+        abp_dlx_budget b1 = {0};
+        int64_t k1[IV_P], k2[IV_P];
+        bool oom;
+        abp_dlx_result r1 = abp_ivx_search(&in, ABP_DLX_MRV, &b1, k1, &oom);
+        cr_assert_not(oom);
+        in.memo = &memo;
+        abp_dlx_budget b0 = {.max_nodes = (int64_t)(seed % 7) + 1};
+        abp_dlx_result r0 = abp_ivx_search(&in, ABP_DLX_CANON, &b0, k2, &oom);
+        cr_assert(r0 == r1 || r0 == ABP_DLX_BUDGET, "seed %llu: %d under a budget, X %d",
+                  (unsigned long long)seed, r0, r1);
+        for (int run = 0; run < 2; run++) {
+            abp_dlx_budget b2 = {0};
+            abp_dlx_result r2 = abp_ivx_search(&in, ABP_DLX_CANON, &b2, k2, &oom);
+            cr_assert_not(oom);
+            cr_assert_eq(r1, r2, "seed %llu run %d: X %d, canon with the memo %d", (unsigned long long)seed,
+                         run, r1, r2);
+            if (r2 != ABP_DLX_FOUND) continue;
+            for (int32_t i = 0; i < q.P; i++) {
+                bool row = false;
+                for (int64_t r = q.row_at[i]; r < q.row_at[i + 1]; r++) row = row || q.key[r] == k2[i];
+                cr_assert(row, "seed %llu column %d: key %lld is no row of it", (unsigned long long)seed, i,
+                          (long long)k2[i]);
+                if (q.tn[i] >= 0) cr_assert_lt(k2[i], k2[q.tn[i]], "seed %llu", (unsigned long long)seed);
+                for (int32_t j = i + 1; j < q.P; j++) {
+                    bool meet = q.g0[i] <= q.g1[j] && q.g0[j] <= q.g1[i];
+                    bool overlap = k2[i] < k2[j] + q.h[j] && k2[j] < k2[i] + q.h[i];
+                    cr_assert_not(meet && overlap, "seed %llu: columns %d and %d overlap",
+                                  (unsigned long long)seed, i, j);
+                }
+            }
+        }
+        found += r1 == ABP_DLX_FOUND;
+        none += r1 == ABP_DLX_NONE;
+        hits += memo.hits;
+        abp_ng_free(&memo);
+    }
+    cr_assert_gt(found, 1000, "%d found", found);
+    cr_assert_gt(none, 1000, "%d refuted", none);
+    cr_assert_gt(hits, 100, "%lld states refuted from the memo", (long long)hits);
 }
 
 /* spec gives p a valid plan of arena optimum, proven, with optimum as its
@@ -1632,4 +1691,58 @@ Test(coarsen, by_the_unit_keeps_the_optimum) {
         ab_problem_free(&q);
         ab_problem_free(&p);
     }
+}
+
+/* (C, N1) exact cover with canon's memo (learn=on, the default) against an
+ * independent reference, planner canonical without its own table
+ * (learn=off): 10-14 tensors, sizes up to 50000 that share no factor,
+ * aligns 1 to 64, live ranges over 0-9, one in five fixed. Where both prove
+ * a minimum they agree; where exact cover proves one and canonical stops,
+ * the minimum lies within canonical's bounds. learn=off in exact cover must
+ * take more nodes on some: the memo is exercised. Node budgets only. */
+Test(exact_cover, remembering_refuted_nodes_keeps_the_minimum) {
+    static char names[14][8];
+    int compared = 0, saved = 0;
+    for (uint64_t seed = 0; seed < 60; seed++) {
+        rng = seed * 7561 + 3;
+        ab_tensor t[14];
+        size_t n = (size_t)pick(10, 14);
+        for (size_t i = 0; i < n; i++) {
+            snprintf(names[i], sizeof names[i], "m%zu", i);
+            int64_t s = pick(0, 9), len = pick(1, 5), al = (int64_t)1 << pick(0, 6);
+            t[i] = T(names[i], pick(1, 50000), s, s + len - 1, .align = al);
+            if (next() % 5 == 0) t[i].offset = al * pick(0, 80000 / al);
+        }
+        ab_problem p;
+        abt_make(&p, t, n);
+        for (size_t i = 0; i < n; i++) /* drop fixed offsets that collide */
+            for (size_t j = 0; j < i; j++) {
+                const ab_tensor *a = &p.t[i], *b = &p.t[j];
+                if (a->offset == AB_NONE || b->offset == AB_NONE || !ab_conflict(a, b)) continue;
+                if (a->offset < b->offset + b->size && b->offset < a->offset + a->size)
+                    p.t[i].offset = AB_NONE;
+            }
+        int64_t ref[14], off[14], want, arena;
+        ab_plan_stats rs, on, offst;
+        ab_error err;
+        cr_assert_eq(abt_plan("canonical:learn=off,nodes=300000", &p, ref, &rs, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abt_judge(&p, ref, &want), ABO_OK);
+        cr_assert_eq(abt_plan("exact-cover:nodes=400000", &p, off, &on, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu", (unsigned long long)seed);
+        cr_assert_leq(on.lower_bound, want, "seed %llu: %s", (unsigned long long)seed, on.note);
+        cr_assert_geq(arena, rs.lower_bound, "seed %llu: %s", (unsigned long long)seed, on.note);
+        if (on.proven_optimal && rs.proven_optimal) {
+            compared++;
+            cr_assert_eq(arena, want, "seed %llu: exact cover %lld (%s), canonical %lld (%s)",
+                         (unsigned long long)seed, (long long)arena, on.note, (long long)want, rs.note);
+        }
+        if (on.proven_optimal && on.nodes > 500) {
+            cr_assert_eq(abt_plan("exact-cover:learn=off,nodes=400000", &p, off, &offst, &err), AB_OK, "%s",
+                         err.msg);
+            saved += !offst.proven_optimal || offst.nodes > on.nodes;
+        }
+        ab_problem_free(&p);
+    }
+    cr_assert_gt(compared, 50, "%d of 60 proven by both", compared);
+    cr_assert_gt(saved, 10, "%d searches made shorter by the memo", saved);
 }
