@@ -484,7 +484,8 @@ typedef struct ivx {
     int64_t *nrun;      /* per primary: its runs, valid when stamp[i] == now */
     int64_t *stamp, now;
     int64_t *kr;        /* scratch: one column's kill ranges, pairs */
-    int64_t *mr;        /* scratch: a group's runs, pairs */
+    int64_t *mr, *mr2;  /* scratch: a group's runs, pairs (mr2: for merging them) */
+    size_t *blk;        /* scratch: where each column's runs start in mr */
     int32_t *sc;        /* per level: the column */
     int64_t *sx;        /* per level: the row */
     /* order=canon only (lb NULL otherwise): per primary, its floor row (its
@@ -524,11 +525,11 @@ int64_t abp_ivx_bytes(const abp_ivx_in *in) {
     int64_t R = in->row_at[in->P], P = in->P, B = ivx_breaks(in);
     if (R > ABP_DLX_MAX_NODES) return INT64_MAX;
     int64_t bytes = sat_mul(R, 4 + 4 * 12);                          /* owner, kill tree */
-    bytes = sat_add(bytes, sat_mul(P + 1, 8 + 8 + 1 + 4 + 8 + 8 + 8 + 8 + 8 + 16)); /* per primary */
+    bytes = sat_add(bytes, sat_mul(P + 1, 8 + 8 + 1 + 4 + 8 + 8 + 8 + 8 + 8 + 16 + 8)); /* per primary */
     bytes = sat_add(bytes, sat_mul(in->G + 2, 8));                   /* demand */
     bytes = sat_add(bytes, sat_mul(B + 1, 8));                       /* brk */
     int64_t slots = sat_add(sat_mul(P, P + 1), B);                   /* runs: P + 1 + breaks each */
-    return sat_add(bytes, sat_mul(slots + 1, 2 * 16));               /* run, mr */
+    return sat_add(bytes, sat_mul(slots + 1, 3 * 16));               /* run, mr, mr2 */
 }
 
 static void ivx_free(ivx *v) {
@@ -548,6 +549,8 @@ static void ivx_free(ivx *v) {
     ab_free(v->stamp);
     ab_free(v->kr);
     ab_free(v->mr);
+    ab_free(v->mr2);
+    ab_free(v->blk);
     ab_free(v->sc);
     ab_free(v->sx);
     ab_free(v->lb);
@@ -622,15 +625,18 @@ static int64_t ivx_live_from(const ivx *v, int32_t c, int64_t x) {
 
 /* Allocates and fills the scratch; false on OOM. *late is set when the CPU
  * deadline of b has passed once it is filled. */
-static bool ivx_init(ivx *v, const abp_ivx_in *in, const abp_dlx_budget *b, bool *late) {
+static bool ivx_init(ivx *v, const abp_ivx_in *in, const abp_dlx_budget *b, bool kill, bool *late) {
     size_t P = (size_t)in->P, G = (size_t)in->G, R = (size_t)in->row_at[in->P];
     size_t B = (size_t)ivx_breaks(in), slots = P * (P + 1) + B;
     memset(v, 0, sizeof *v);
     v->in = in;
     v->owner = ab_alloc_array(R + 1, sizeof *v->owner);
-    v->mn = ab_calloc(4 * R + 4, sizeof *v->mn);
-    v->cnt = ab_calloc(4 * R + 4, sizeof *v->cnt);
-    v->add = ab_calloc(4 * R + 4, sizeof *v->add);
+    if (kill) { /* canon reads its live rows from lb, not from the kill tree */
+        v->mn = ab_calloc(4 * R + 4, sizeof *v->mn);
+        v->cnt = ab_calloc(4 * R + 4, sizeof *v->cnt);
+        v->add = ab_calloc(4 * R + 4, sizeof *v->add);
+        if (!v->mn || !v->cnt || !v->add) return false;
+    }
     v->alive = ab_alloc_array(P + 1, sizeof *v->alive);
     v->placed = ab_alloc_array(P + 1, sizeof *v->placed);
     v->done = ab_calloc(P + 1, sizeof *v->done);
@@ -643,10 +649,12 @@ static bool ivx_init(ivx *v, const abp_ivx_in *in, const abp_dlx_budget *b, bool
     v->stamp = ab_calloc(P + 1, sizeof *v->stamp);
     v->kr = ab_alloc_array(P + 2, 2 * sizeof *v->kr);
     v->mr = ab_alloc_array(slots + 1, 2 * sizeof *v->mr);
+    v->mr2 = ab_alloc_array(slots + 1, 2 * sizeof *v->mr2);
+    v->blk = ab_alloc_array(P + 1, sizeof *v->blk);
     v->sc = ab_alloc_array(P + 1, sizeof *v->sc);
     v->sx = ab_alloc_array(P + 1, sizeof *v->sx);
-    if (!v->owner || !v->mn || !v->cnt || !v->add || !v->alive || !v->placed || !v->done || !v->demand || !v->brk_at ||
-        !v->brk || !v->run_at || !v->run || !v->nrun || !v->stamp || !v->kr || !v->mr || !v->sc ||
+    if (!v->owner || !v->alive || !v->placed || !v->done || !v->demand || !v->brk_at ||
+        !v->brk || !v->run_at || !v->run || !v->nrun || !v->stamp || !v->kr || !v->mr || !v->mr2 || !v->blk || !v->sc ||
         !v->sx)
         return false;
     int64_t nb = 0, slot = 0;
@@ -662,7 +670,7 @@ static bool ivx_init(ivx *v, const abp_ivx_in *in, const abp_dlx_budget *b, bool
         slot += (int64_t)P + 1 + (nb - v->brk_at[i]);
     }
     v->brk_at[P] = nb;
-    if (R > 0) ivx_kbuild(v, 1, 0, (int64_t)R);
+    if (R > 0 && kill) ivx_kbuild(v, 1, 0, (int64_t)R);
     *late = b->deadline > 0 && abp_dlx_now() >= b->deadline;
     return true;
 }
@@ -740,18 +748,39 @@ static bool ivx_short(ivx *v, int32_t g) {
     if (need <= 0) return false;
     const int64_t *bp = in->bp + in->bp_at[g];
     size_t nb = (size_t)in->nb[g];
-    size_t m = 0;
+    size_t m = 0, nblk = 0;
     for (int32_t j = 0; j < in->P; j++) {
         if (v->done[j] || in->g0[j] > g || g > in->g1[j]) continue;
         ivx_runs(v, j);
+        if (v->nrun[j] == 0) continue;
+        v->blk[nblk++] = m;
         memcpy(v->mr + 2 * m, v->run + 2 * v->run_at[j], (size_t)v->nrun[j] * 2 * sizeof *v->mr);
         m += (size_t)v->nrun[j];
     }
-    if (m > 1) qsort(v->mr, m, 2 * sizeof *v->mr, cmp_run);
+    /* each column's runs are in order: merge them, pairs of blocks at a time */
+    int64_t *a = v->mr, *t = v->mr2;
+    while (nblk > 1) {
+        size_t nb2 = 0;
+        for (size_t i = 0; i < nblk; i += 2) {
+            size_t lo = v->blk[i], mid = i + 1 < nblk ? v->blk[i + 1] : m;
+            size_t hi = i + 2 < nblk ? v->blk[i + 2] : m, p = lo, q = mid, o = lo;
+            while (p < mid && q < hi) {
+                bool left = cmp_run(a + 2 * p, a + 2 * q) <= 0;
+                size_t w = left ? p++ : q++;
+                t[2 * o] = a[2 * w], t[2 * o + 1] = a[2 * w + 1], o++;
+            }
+            for (; p < mid; p++, o++) t[2 * o] = a[2 * p], t[2 * o + 1] = a[2 * p + 1];
+            for (; q < hi; q++, o++) t[2 * o] = a[2 * q], t[2 * o + 1] = a[2 * q + 1];
+            v->blk[nb2++] = lo;
+        }
+        nblk = nb2;
+        int64_t *swap = a;
+        a = t, t = swap;
+    }
     int64_t sum = 0, x = 0, y = 0;
     bool open = false;
     for (size_t q = 0; q < m; q++) {
-        int64_t o = v->mr[2 * q], e = v->mr[2 * q + 1];
+        int64_t o = a[2 * q], e = a[2 * q + 1];
         if (open && o <= y) {
             if (e > y) y = e;
         } else {
@@ -1025,7 +1054,7 @@ abp_dlx_result abp_ivx_search(const abp_ivx_in *in, abp_dlx_order order, abp_dlx
     if (in->P == 0) return ABP_DLX_FOUND;
     ivx v;
     bool late;
-    if (!ivx_init(&v, in, b, &late)) {
+    if (!ivx_init(&v, in, b, order != ABP_DLX_CANON, &late)) {
         ivx_free(&v);
         *oom = true;
         return ABP_DLX_BUDGET;

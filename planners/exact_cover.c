@@ -1510,6 +1510,12 @@ static int64_t row_spans(const ec *e, const ec_comp *k, const build *b) {
     return spans;
 }
 
+/* Whether use_intervals takes the intervals engine whatever the matrix. */
+static bool intervals_anyway(const ec *e) {
+    if (e->o.engine != EC_ENGINE_AUTO) return e->o.engine == EC_ENGINE_INTERVALS;
+    return (e->o.order == ABP_DLX_CANON && !e->o.mix) || (e->o.compress && e->o.mix);
+}
+
 static bool use_intervals(const ec *e, const ec_comp *k, const build *b, int64_t entries) {
     if (e->o.engine != EC_ENGINE_AUTO) return e->o.engine == EC_ENGINE_INTERVALS;
     if (e->o.order == ABP_DLX_CANON && !e->o.mix) return true; /* only the intervals engine has it */
@@ -1679,8 +1685,10 @@ static ab_status comp_solve(ec *e, size_t c, int64_t H, ec_result *res, ab_error
         b.col[g] = (int32_t)(S < INT32_MAX ? S : INT32_MAX);
         S += b.nb[g];
     }
-    /* rows and nodes, counted before anything is allocated */
+    /* rows and nodes, counted before anything is allocated (the entries
+     * only where they choose the engine: the charges are the same) */
     int64_t rows = 0, nodes = 0, maxrow = 0;
+    bool count = !intervals_anyway(e);
     for (size_t r = 0; r < k->nfree; r++) {
         const ec_tensor *t = &e->t[e->members[k->first + r]];
         const int64_t *ro = b.ro + b.ro_at[r];
@@ -1688,7 +1696,7 @@ static ab_status comp_solve(ec *e, size_t c, int64_t H, ec_result *res, ab_error
         rows += n;
         for (int64_t q = 0; q < n; q++) {
             int64_t cells = 0;
-            for (int32_t g = t->mts - k->t0; g <= t->mte - k->t0; g++) {
+            for (int32_t g = t->mts - k->t0; count && g <= t->mte - k->t0; g++) {
                 const int64_t *s = b.bp + b.at[g];
                 cells += bp_index(s, b.nb[g], ro[q] + t->h) - bp_index(s, b.nb[g], ro[q]);
             }
