@@ -304,9 +304,8 @@
  *      the rows (one component at one height), across the mix's rounds, in
  *      at most half of what mem= leaves (96M at most); learn=off turns it
  *      off. On coprime-20-1078 canon alone refutes 192,738 (R9's bound
- *      reached 192,732 without it) and proves 192,739 in 0.83M nodes and 4 s;
- *      without the memo it stays at [192,732, 199,411] after 24M nodes and
- *      20 s.
+ *      reached 192,732 without it) and proves 192,739 in 0.83M nodes; without
+ *      the memo it stays at [192,732, 199,411] after 24M nodes and 20 s.
  *      canon keeps no kill tree: the live rows of j are its rows from f(j)
  *      on, a suffix, found by a binary search. On bench_exact's
  *      coprime-20-1098 (the optimum, 160,936, is 5 above R9's bound) canon
