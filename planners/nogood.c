@@ -48,10 +48,12 @@ static bool room(abp_ng *T, size_t words) {
     if (T->mask != 0 && 4 * (T->used + 1) <= 3 * (T->mask + 1) && T->npool + words <= T->pool_cap)
         return true;
     size_t limit = T->limit ? T->limit : ABP_NG_DEFAULT_LIMIT;
-    size_t max_slots = 4096, max_pool = (limit - limit / 3) / sizeof *T->pool;
+    size_t max_slots = 64, max_pool = (limit - limit / 3) / sizeof *T->pool, first = 64;
     while (max_slots * 2 * (sizeof *T->slot + sizeof *T->at) <= limit / 3) max_slots *= 2;
+    while (first * 2 <= max_pool && first < 65536) first *= 2;
     if (words > max_pool / 2) return false;
-    size_t slots = T->mask ? T->mask + 1 : 4096, cap = T->pool_cap ? T->pool_cap : 65536;
+    size_t slots = T->mask ? T->mask + 1 : (max_slots < 4096 ? max_slots : 4096);
+    size_t cap = T->pool_cap ? T->pool_cap : first;
     if (4 * (T->used + 1) > 3 * slots) slots *= 2;
     while (T->npool + words > cap) cap *= 2;
     if (slots > max_slots || cap > max_pool) { /* at the cap: start again */
