@@ -4,9 +4,17 @@
 #include "tests/planning.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "oracle/bounds.h"
+
+/* splitmix64's finaliser */
+static uint64_t abt_mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
 
 void abt_make(ab_problem *p, const ab_tensor *t, size_t n) {
     ab_problem_init(p);
@@ -49,4 +57,30 @@ int64_t abt_max_load(const ab_problem *p) {
     abo_bounds b;
     cr_assert_eq(abo_bounds_compute(p, &b, NULL), AB_OK);
     return b.max_load;
+}
+
+void abt_random_coprime(ab_problem *p, uint64_t seed) {
+    static char names[ABT_COPRIME_MAX][8];
+    uint64_t state = seed * 6151 + 5;
+#define NEXT() (state += 0x9e3779b97f4a7c15ull, abt_mix(state))
+#define PICK(lo, hi) ((lo) + (int64_t)(NEXT() % (uint64_t)((hi) - (lo) + 1)))
+    ab_problem_init(p);
+    size_t n = (size_t)PICK(10, ABT_COPRIME_MAX);
+    for (size_t i = 0; i < n; i++) {
+        snprintf(names[i], sizeof names[i], "n%zu", i);
+        int64_t s = PICK(0, 9), len = PICK(1, 5), al = (int64_t)1 << PICK(0, 6);
+        ab_tensor t = {.name = names[i], .size = PICK(1, 50000), .start = s, .end = s + len - 1,
+                       .align = al, .offset = AB_NONE};
+        t.logical_bits = t.size * 8;
+        if (NEXT() % 5 == 0) t.offset = al * PICK(0, 80000 / al);
+        for (size_t j = 0; j < i && t.offset != AB_NONE; j++) {
+            const ab_tensor *b = &p->t[j];
+            if (b->offset != AB_NONE && ab_conflict(&t, b) && t.offset < b->offset + b->size &&
+                b->offset < t.offset + t.size)
+                t.offset = AB_NONE;
+        }
+        cr_assert_eq(ab_problem_add(p, &t, NULL), AB_OK);
+    }
+#undef PICK
+#undef NEXT
 }

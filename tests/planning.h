@@ -24,4 +24,14 @@ abo_verdict abt_judge(const ab_problem *p, const int64_t *off, int64_t *arena);
 /* The max-load bound of p. */
 int64_t abt_max_load(const ab_problem *p);
 
+/* The most tensors abt_random_coprime draws. */
+#define ABT_COPRIME_MAX 14
+
+/* *p (initialised by the call): a random problem of 10 to 14 tensors, the
+ * same for the same seed: sizes 1-50,000 (they share no factor), aligns 1
+ * to 64, live ranges of 1-5 instructions starting at 0-9, one in five at a
+ * fixed aligned offset (dropped where it overlaps a conflicting fixed one).
+ * Too large for the brute force; the exact planners check one another on it. */
+void abt_random_coprime(ab_problem *p, uint64_t seed);
+
 #endif

@@ -495,35 +495,17 @@ Test(canonical, the_same_problem_gives_the_same_plan) {
 
 /* ---- (N1) refuted nodes remembered ------------------------------------------------ */
 
-/* 10-14 tensors, too many for the brute force: sizes up to 50000 that share
- * no factor, aligns 1 to 64, live ranges over 0-9, one in five fixed. The
+/* 10-14 tensors (abt_random_coprime), too many for the brute force. The
  * search with learn=off is the reference (the rules without the table);
  * where it proves a minimum, the default search must prove the same one, and
  * decide the capacity one byte below it as "does not fit". Where learn=off
  * needs many nodes, the table must have saved some: it is exercised. */
 Test(canonical, remembering_refuted_nodes_keeps_the_minimum_and_its_proof) {
-    static char names[14][8];
     int compared = 0, saved = 0;
     for (uint64_t seed = 0; seed < 120; seed++) {
-        rng = seed * 6151 + 5;
-        ab_tensor t[14];
-        size_t n = (size_t)pick(10, 14);
-        for (size_t i = 0; i < n; i++) {
-            snprintf(names[i], sizeof names[i], "n%zu", i);
-            int64_t s = pick(0, 9), len = pick(1, 5), al = (int64_t)1 << pick(0, 6);
-            t[i] = T(names[i], pick(1, 50000), s, s + len - 1, .align = al);
-            if (next() % 5 == 0) t[i].offset = al * pick(0, 80000 / al);
-        }
         ab_problem p;
-        abt_make(&p, t, n);
-        for (size_t i = 0; i < n; i++) /* drop fixed offsets that collide */
-            for (size_t j = 0; j < i; j++) {
-                const ab_tensor *a = &p.t[i], *b = &p.t[j];
-                if (a->offset == AB_NONE || b->offset == AB_NONE || !ab_conflict(a, b)) continue;
-                if (a->offset < b->offset + b->size && b->offset < a->offset + a->size)
-                    p.t[i].offset = AB_NONE;
-            }
-        int64_t off[14], ref[14], arena, want;
+        abt_random_coprime(&p, seed);
+        int64_t off[ABT_COPRIME_MAX], ref[ABT_COPRIME_MAX], arena, want;
         ab_plan_stats on, offst, cap;
         ab_error err;
         cr_assert_eq(abt_plan("canonical:learn=off,nodes=300000", &p, ref, &offst, &err), AB_OK, "%s", err.msg);
