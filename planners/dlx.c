@@ -495,6 +495,8 @@ typedef struct ivx {
     int64_t *lb, *raw, *fl0;
     int64_t x;
     int64_t *ngs, *ngid, serial; /* with a memo: per primary its stamp; scratch ids */
+    int64_t *runs_lb;   /* canon: per primary, the floor its runs were taken at (-1: none) */
+    int64_t *gmark;     /* canon: per group, the placement (now) that must test it */
     struct canon_undo *trail;
     size_t ntrail, trail_cap;
     bool oom;
@@ -502,7 +504,7 @@ typedef struct ivx {
 
 typedef struct canon_undo {
     int32_t j;
-    int64_t raw, fl0;
+    int64_t raw, fl0, lb;
 } canon_undo;
 
 /* order=canon: a level of the search: its column and key, what to restore,
@@ -559,6 +561,8 @@ static void ivx_free(ivx *v) {
     ab_free(v->trail);
     ab_free(v->ngs);
     ab_free(v->ngid);
+    ab_free(v->runs_lb);
+    ab_free(v->gmark);
 }
 
 /* THE KILL TREE. Each row r has a count kill(r): the placed rows that
@@ -692,8 +696,13 @@ static int cmp_run(const void *x, const void *y) {
  * break). */
 static void ivx_runs(ivx *v, int32_t j) {
     const abp_ivx_in *in = v->in;
-    if (v->stamp[j] == v->now) return;
-    v->stamp[j] = v->now;
+    if (v->lb != NULL) { /* canon: the runs follow from lb alone */
+        if (v->runs_lb[j] == v->lb[j]) return;
+        v->runs_lb[j] = v->lb[j];
+    } else {
+        if (v->stamp[j] == v->now) return;
+        v->stamp[j] = v->now;
+    }
     const int64_t *k = in->key + in->row_at[j];
     size_t n = (size_t)(in->row_at[j + 1] - in->row_at[j]);
     size_t nk = 0;
@@ -920,6 +929,8 @@ static bool canon_place(ivx *v, int32_t i, int64_t y) {
     v->placed[i] = y;
     v->x = y;
     bool dead = false;
+    v->now++;
+    for (int32_t g = in->g0[i]; g <= in->g1[i]; g++) v->gmark[g] = v->now; /* its demand left */
     for (int32_t j = 0; j < in->P; j++) {
         if (v->done[j]) continue;
         /* raw[j] also keeps j's twin chain increasing: above its
@@ -927,23 +938,30 @@ static bool canon_place(ivx *v, int32_t i, int64_t y) {
         int64_t top = ivx_meets(in, i, j) ? y + in->h[i] : -1;
         if (in->tprev[j] == i && y + 1 > top) top = y + 1;
         bool raised = top > v->raw[j];
-        if (raised) {
+        int64_t old = v->raw[j];
+        if (raised) v->raw[j] = top;
+        int64_t lb = canon_floor(v, j);
+        if (raised || lb != v->lb[j]) {
             if (!ab_grow((void **)&v->trail, &v->trail_cap, v->ntrail + 1, sizeof *v->trail)) {
+                v->raw[j] = old;
                 v->oom = true;
                 return false;
             }
-            v->trail[v->ntrail++] = (canon_undo){j, v->raw[j], v->fl0[j]};
-            v->raw[j] = top;
+            v->trail[v->ntrail++] = (canon_undo){j, old, v->fl0[j], v->lb[j]};
         }
-        v->lb[j] = canon_floor(v, j);
-        if (v->lb[j] == in->row_at[j + 1]) {
+        if (lb != v->lb[j]) /* fewer live rows: the groups it spans are tested again */
+            for (int32_t g = in->g0[j]; g <= in->g1[j]; g++) v->gmark[g] = v->now;
+        v->lb[j] = lb;
+        if (lb == in->row_at[j + 1]) {
             dead = true; /* j has no row left */
             continue;
         }
-        if (raised) v->fl0[j] = in->key[v->lb[j]]; /* F: its floor after this raise */
+        if (raised) v->fl0[j] = in->key[lb]; /* F: its floor after this raise */
     }
-    v->now++;
-    for (int32_t g = 0; g < in->G && !dead; g++) dead = ivx_short(v, g);
+    /* every group passed at the node before; only those whose demand or
+     * rows changed can fail now */
+    for (int32_t g = 0; g < in->G && !dead; g++)
+        if (v->gmark[g] == v->now) dead = ivx_short(v, g);
     return !dead;
 }
 
@@ -953,6 +971,7 @@ static void canon_unplace(ivx *v, const canon_frame *f) {
         canon_undo u = v->trail[--v->ntrail];
         v->raw[u.j] = u.raw;
         v->fl0[u.j] = u.fl0;
+        v->lb[u.j] = u.lb;
     }
     v->x = f->ox;
     v->placed[f->i] = -1;
@@ -968,16 +987,14 @@ static bool canon_lone(const ivx *v, int32_t i) {
 }
 
 /* The state of the node for the memo: its unplaced columns (stamped) with
- * their floor rows in lb, ids in ngid. On the way back (back) lb is
- * recomputed: canon_unplace does not restore it; on the way in it is fresh
- * (canon_place set it, or the root). */
-static abp_ng_view canon_view(ivx *v, bool back) {
+ * their floor rows in lb (kept for the node: canon_unplace restores it), ids
+ * in ngid. */
+static abp_ng_view canon_view(ivx *v) {
     uint64_t h = 0;
     size_t n = 0;
     v->serial++;
     for (int32_t j = 0; j < v->in->P; j++) {
         if (v->done[j]) continue;
-        if (back) v->lb[j] = canon_floor(v, j);
         v->ngs[j] = v->serial;
         v->ngid[n] = j;
         h += abp_ng_item((uint64_t)j);
@@ -999,7 +1016,7 @@ enter:
     }
     f = &fr[level];
     if (in->memo != NULL && v->ngs != NULL && P - level >= 2) { /* (C) N1: refuted before */
-        abp_ng_view nv = canon_view(v, false);
+        abp_ng_view nv = canon_view(v);
         if (abp_ng_refuted(in->memo, &nv, 0)) goto cut;
     }
     /* D1's thresholds: the two least tops of candidates at their floors (a
@@ -1035,7 +1052,7 @@ next: /* the next candidate after (py, pj) in (floor key, column) order */
     goto failed;
 back: /* no candidate of this level is left: back to the one below */
     if (in->memo != NULL && v->ngs != NULL && P - level >= 2) { /* (C) N1: remember it */
-        abp_ng_view nv = canon_view(v, true);
+        abp_ng_view nv = canon_view(v);
         abp_ng_insert(in->memo, &nv, v->ngid, 0);
     }
 cut:
@@ -1079,7 +1096,9 @@ abp_dlx_result abp_ivx_search(const abp_ivx_in *in, abp_dlx_order order, abp_dlx
         v.lb = ab_alloc_array(P + 1, sizeof *v.lb);
         v.raw = ab_calloc(P + 1, sizeof *v.raw);
         v.fl0 = ab_alloc_array(P + 1, sizeof *v.fl0);
-        if (!v.lb || !v.raw || !v.fl0) {
+        v.runs_lb = ab_alloc_array(P + 1, sizeof *v.runs_lb);
+        v.gmark = ab_calloc((size_t)in->G + 1, sizeof *v.gmark);
+        if (!v.lb || !v.raw || !v.fl0 || !v.runs_lb || !v.gmark) {
             ivx_free(&v);
             *oom = true;
             return ABP_DLX_BUDGET;
@@ -1090,6 +1109,7 @@ abp_dlx_result abp_ivx_search(const abp_ivx_in *in, abp_dlx_order order, abp_dlx
             if (!v.ngs || !v.ngid) ab_free(v.ngs), ab_free(v.ngid), v.ngs = v.ngid = NULL;
         }
         for (int32_t i = 0; i < in->P; i++) {
+            v.runs_lb[i] = -1;
             v.lb[i] = in->row_at[i];
             v.fl0[i] = in->key[in->row_at[i]]; /* F at the root: its first row (it has one) */
         }

@@ -60,7 +60,7 @@ int64_t abt_max_load(const ab_problem *p) {
 }
 
 void abt_random_coprime(ab_problem *p, uint64_t seed) {
-    static char names[ABT_COPRIME_MAX][8];
+    static char names[ABT_COPRIME_MAX][24];
     uint64_t state = seed * 6151 + 5;
 #define NEXT() (state += 0x9e3779b97f4a7c15ull, abt_mix(state))
 #define PICK(lo, hi) ((lo) + (int64_t)(NEXT() % (uint64_t)((hi) - (lo) + 1)))
