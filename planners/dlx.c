@@ -481,7 +481,7 @@ typedef struct ivx {
     int64_t *brk;       /* rows r of i (not its first) with key[r] - key[r - 1] > h[i] */
     int64_t *run_at;    /* per primary: its runs' slot in run, pairs [lo, hi) */
     int64_t *run;
-    int64_t *nrun;      /* per primary: its runs, valid when stamp[i] == now */
+    int64_t *nrun;      /* per primary: its runs, valid when stamp[i] == now (canon: runs_lb[i] == lb[i]) */
     int64_t *stamp, now;
     int64_t *kr;        /* scratch: one column's kill ranges, pairs */
     int64_t *mr, *mr2;  /* scratch: a group's runs, pairs (mr2: for merging them) */
