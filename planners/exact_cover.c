@@ -1509,17 +1509,17 @@ static int64_t row_spans(const ec *e, const ec_comp *k, const build *b) {
     return spans;
 }
 
-/* Whether use_intervals takes the intervals engine whatever the matrix. */
+/* Whether use_intervals takes the intervals engine whatever the matrix:
+ * asked for, or canon alone (only the intervals engine has it), or the mix
+ * with canon. */
 static bool intervals_anyway(const ec *e) {
     if (e->o.engine != EC_ENGINE_AUTO) return e->o.engine == EC_ENGINE_INTERVALS;
     return (e->o.order == ABP_DLX_CANON && !e->o.mix) || (e->o.compress && e->o.mix);
 }
 
 static bool use_intervals(const ec *e, const ec_comp *k, const build *b, int64_t entries) {
-    if (e->o.engine != EC_ENGINE_AUTO) return e->o.engine == EC_ENGINE_INTERVALS;
-    if (e->o.order == ABP_DLX_CANON && !e->o.mix) return true; /* only the intervals engine has it */
-    if (!e->o.compress) return false;
-    if (e->o.mix) return true; /* the mix with canon */
+    if (intervals_anyway(e)) return true;
+    if (e->o.engine != EC_ENGINE_AUTO || !e->o.compress) return false;
     return entries > sat_mul(row_spans(e, k, b), EC_IVX_RATIO);
 }
 
