@@ -540,6 +540,76 @@ Test(canonical, remembering_refuted_nodes_keeps_the_minimum_and_its_proof) {
     cr_assert_gt(saved, 10, "%d searches made shorter by the table", saved);
 }
 
+/* p's minimum is want: the brute force and learn=off agree; the default
+ * search (the table on) finds and proves it, and decides the capacity want
+ * as "fits" and want - 1 as "does not fit". */
+static void the_table_keeps(ab_problem *p, int64_t want) {
+    int64_t off[8], arena;
+    ab_plan_stats st;
+    ab_error err;
+    cr_assert_eq(abt_brute_optimum(p, NULL), want);
+    cr_assert_eq(abt_plan("canonical:learn=off", p, off, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abt_judge(p, off, &arena), ABO_OK);
+    cr_assert(st.proven_optimal && arena == want, "learn=off %lld (%s)", (long long)arena, st.note);
+    cr_assert_eq(abt_plan("canonical", p, off, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abt_judge(p, off, &arena), ABO_OK);
+    cr_assert_eq(arena, want, "learn=on %lld, the optimum %lld (%s)", (long long)arena, (long long)want,
+                 st.note);
+    cr_assert(st.proven_optimal, "%s", st.note);
+    cr_assert_eq(st.lower_bound, want, "%s", st.note);
+    p->capacity = want;
+    cr_assert_eq(abt_plan("canonical:target=capacity", p, off, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert(strncmp(st.note, "fits the capacity", 17) == 0, "capacity %lld: %s", (long long)want, st.note);
+    cr_assert_eq(abt_judge(p, off, &arena), ABO_OK);
+    cr_assert_leq(arena, want);
+    p->capacity = want - 1;
+    cr_assert_eq(abt_plan("canonical:target=capacity", p, off, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert(strstr(st.note, "does not fit the capacity") != NULL, "capacity %lld: %s", (long long)want - 1,
+              st.note);
+}
+
+/* (N1) A refuted node refutes only nodes of the same tensors at floors as
+ * high or higher: a node of the same tensors with a floor lower may
+ * complete. Two problems of 5 tensors (random searches found none smaller)
+ * where the search, at the optimum, meets such a node after refuting the
+ * higher one, and finds no plan of the optimum without it: a table that
+ * left the floors out of its keys, or took an entry to cut the nodes at
+ * floors at or BELOW its own, would cut it, "refute" the optimum and prove
+ * the next capacity. */
+Test(canonical, a_refuted_node_does_not_refute_the_same_tensors_at_lower_floors) {
+    /* Instructions 3 {t0, t3, t4} and 4 {t0, t1, t2}: the optimum is the
+     * max-load bound 87, met only with t1 at 0, t0 at 64, t2 at 65 at
+     * instruction 4 (the aligns rule out every other order), t4 at 0 and t3
+     * between them. With t1 and t3 at 0, t4 goes to 64 and lifts t0's floor
+     * to 68: {t0 at 68, t2 at 64} cannot fit both below 87. Then t4 at 0,
+     * t1 at 0, t3 at 1 reach {t0 at 64, t2 at 64}, which completes. */
+    ab_tensor a[] = {
+        T("t0", 1, 3, 4, .align = 4), T("t1", 64, 4, 4, .align = 2), T("t2", 22, 4, 4),
+        T("t3", 33, 3, 3),            T("t4", 1, 3, 3, .align = 32),
+    };
+    ab_problem p;
+    abt_make(&p, a, 5);
+    cr_assert_eq(abt_max_load(&p), 87);
+    the_table_keeps(&p, 87);
+    ab_problem_free(&p);
+    /* The lower floors come from a component's root (P1, x = 0) here. The
+     * max-load bound is 128 (instruction 2: t1, t2, t4); the aligns lift the
+     * least stack there to 129, the optimum (t1 at 0, then the 2-aligned t2
+     * and t4 from 56). With t1 and t0 at 0 and t3 at 54, {t2 at 108, t4 at
+     * 56} has no completion. With t1 and t3 at 0 and t0 at 54, instructions
+     * 2-3 are cut off and {t2, t4} is searched from x = 0 at floors 56, 56:
+     * t2 at 56, t4 at 76. */
+    ab_tensor b[] = {
+        T("t0", 54, 4, 5),                  T("t1", 55, 2, 2, .align = 8),
+        T("t2", 20, 2, 3, .align = 2),      T("t3", 54, 3, 4),
+        T("t4", 53, 2, 2, .align = 2),
+    };
+    abt_make(&p, b, 5);
+    cr_assert_eq(abt_max_load(&p), 128);
+    the_table_keeps(&p, 129);
+    ab_problem_free(&p);
+}
+
 /* coprime-20-1078 of bench_exact's family 100:20:1000:coprime: 192,739 is
  * its minimum, 37 bytes above the max-load bound. Refuting 192,738 takes
  * the search 87.6 million nodes (22 s) without the table; with it the whole

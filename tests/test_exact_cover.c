@@ -1728,3 +1728,37 @@ Test(exact_cover, remembering_refuted_nodes_keeps_the_minimum) {
     cr_assert_gt(compared, 50, "%d of 60 proven by both", compared);
     cr_assert_gt(saved, 5, "%d searches made shorter by the memo", saved);
 }
+
+/* (C, N1) A refuted node refutes only nodes of the same columns at floor
+ * rows as high or higher. At H = 537 canon refutes the node with t3 and t5
+ * placed (t3 at 0, t5 at 224) and t0, t1, t2, t4 left at floor keys 232,
+ * 232, 386, 232; it then meets the same four columns with t5 at 0 and t3 at
+ * 8, at floor keys 228, 232, 226, 232, lower, and that node completes (t2
+ * at 226, t0 and t1 at 304, t4 at 464), and without it canon finds no
+ * cover of 537. A memo that left the floor rows out of its keys, or took an
+ * entry to refute the nodes at rows at or BELOW its own, would cut it,
+ * "refute" 537 and prove 538. 6 tensors: random searches found no smaller
+ * such problem. The brute force and learn=off agree on 537. */
+Test(exact_cover, a_refuted_node_does_not_refute_the_same_columns_at_lower_rows) {
+    ab_tensor t[] = {
+        T("t0", 161, 0, 0, .align = 4), T("t1", 153, 1, 1, .align = 8), T("t2", 75, 0, 1, .align = 2),
+        T("t3", 218, 0, 1, .align = 8), T("t4", 73, 1, 1, .align = 8), T("t5", 5, 0, 1, .align = 16),
+    };
+    ab_problem p;
+    abt_make(&p, t, 6);
+    cr_assert_eq(abt_max_load(&p), 524);
+    cr_assert_eq(abt_brute_optimum(&p, NULL), 537);
+    ab_plan_stats st;
+    proven_at(&p, "exact-cover:order=canon,learn=off", 537, &st);
+    proven_at(&p, "exact-cover:order=canon", 537, &st);
+    int64_t off[6], arena;
+    ab_error err;
+    for (int64_t d = 1; d >= 0; d--) { /* one byte below refuted, at it fits */
+        p.capacity = 537 - d;
+        cr_assert_eq(abt_plan("exact-cover:order=canon,target=capacity", &p, off, &st, &err), AB_OK, "%s",
+                     err.msg);
+        cr_assert_eq(abt_judge(&p, off, &arena), d == 1 ? ABO_OVER_CAPACITY : ABO_OK, "capacity %lld: %s",
+                     (long long)p.capacity, st.note);
+    }
+    ab_problem_free(&p);
+}
