@@ -42,48 +42,87 @@ bool abp_ng_refuted(abp_ng *T, const abp_ng_view *v, int64_t H) {
     return false;
 }
 
-/* Makes room for an entry of `words`: grows the table, or empties it at the
- * cap; false when memory runs out. */
+/* The largest power of two n with n * unit <= bytes (1 at least). */
+static size_t pow2_within(size_t bytes, size_t unit) {
+    size_t n = 1;
+    while (n * 2 <= bytes / unit) n *= 2;
+    return n;
+}
+
+/* Whether growing an array of `old` units to `now` keeps old + new within
+ * `share` bytes (old is freed only once the new one is filled). */
+static bool fits(size_t old, size_t now, size_t unit, size_t share) {
+    return now == old || old + now <= share / unit;
+}
+
+/* Moves the pool to `cap` words (keeping its entries); false when the
+ * allocation fails (the table is then as it was). */
+static bool move_pool(abp_ng *T, size_t cap) {
+    int64_t *pool = ab_alloc_array(cap, sizeof *pool);
+    if (pool == NULL) return false;
+    if (T->npool) memcpy(pool, T->pool, T->npool * sizeof *pool);
+    ab_free(T->pool);
+    T->pool = pool, T->pool_cap = cap;
+    return true;
+}
+
+/* Moves the entries to `slots` slots; false when an allocation fails (the
+ * table is then as it was). */
+static bool move_slots(abp_ng *T, size_t slots) {
+    uint64_t *slot = ab_calloc(slots, sizeof *slot);
+    size_t *at = slot ? ab_alloc_array(slots, sizeof *at) : NULL;
+    if (slot == NULL || at == NULL) return ab_free(slot), ab_free(at), false;
+    for (size_t i = 0; T->mask && i <= T->mask; i++) {
+        if (T->slot[i] == 0) continue;
+        size_t q = T->slot[i] & (slots - 1);
+        while (slot[q] != 0) q = (q + 1) & (slots - 1);
+        slot[q] = T->slot[i], at[q] = T->at[i];
+    }
+    ab_free(T->slot), ab_free(T->at);
+    T->slot = slot, T->at = at, T->mask = slots - 1;
+    return true;
+}
+
+/* Makes room for an entry of `words` (nogood.h's rule): the first arrays,
+ * or a growth, or at the cap (or once an allocation has failed) the table
+ * emptied; false when the entry cannot be recorded. */
 static bool room(abp_ng *T, size_t words) {
     if (T->mask != 0 && 4 * (T->used + 1) <= 3 * (T->mask + 1) && T->npool + words <= T->pool_cap)
         return true;
+    if (T->no_growth && T->mask == 0) return false;
     size_t limit = T->limit ? T->limit : ABP_NG_DEFAULT_LIMIT;
-    size_t max_slots = 64, max_pool = (limit - limit / 3) / sizeof *T->pool, first = 64;
-    while (max_slots * 2 * (sizeof *T->slot + sizeof *T->at) <= limit / 3) max_slots *= 2;
-    while (first * 2 <= max_pool && first < 65536) first *= 2;
-    if (words > max_pool / 2) return false;
-    size_t slots = T->mask ? T->mask + 1 : (max_slots < 4096 ? max_slots : 4096);
-    size_t cap = T->pool_cap ? T->pool_cap : first;
+    size_t slot_share = limit / 3, pool_share = limit - limit / 3;
+    size_t unit_slot = sizeof *T->slot + sizeof *T->at, unit_pool = sizeof *T->pool;
+    if (words > pool_share / unit_pool) return false;
+    if (T->mask == 0) { /* the first arrays: each within its share */
+        if (64 * unit_slot > slot_share || 64 * unit_pool > pool_share) return false;
+        size_t slots = pow2_within(slot_share, unit_slot), cap = pow2_within(pool_share, unit_pool);
+        if (slots > 4096) slots = 4096;
+        if (cap > 65536) cap = 65536;
+        while (cap < words && 2 * cap <= pool_share / unit_pool) cap *= 2;
+        if (cap < words) return false;
+        if (!move_pool(T, cap)) return T->no_growth = true, false;
+        if (!move_slots(T, slots)) {
+            ab_free(T->pool), T->pool = NULL, T->pool_cap = 0;
+            return T->no_growth = true, false;
+        }
+        return true;
+    }
+    size_t slots = T->mask + 1, cap = T->pool_cap;
     if (4 * (T->used + 1) > 3 * slots) slots *= 2;
     while (T->npool + words > cap) cap *= 2;
-    if (slots > max_slots || cap > max_pool) { /* at the cap: start again */
-        if (T->mask == 0) return false;
-        memset(T->slot, 0, (T->mask + 1) * sizeof *T->slot);
-        T->used = 0, T->npool = 0, T->resets++;
-        slots = T->mask + 1, cap = T->pool_cap;
-        while (words > cap) cap *= 2;
-        if (cap > max_pool) return false;
-    }
-    if (cap != T->pool_cap) {
-        int64_t *pool = ab_alloc_array(cap, sizeof *pool);
-        if (pool == NULL) return false;
-        if (T->npool) memcpy(pool, T->pool, T->npool * sizeof *pool);
-        ab_free(T->pool);
-        T->pool = pool, T->pool_cap = cap;
-    }
-    if (slots != T->mask + 1) {
-        uint64_t *slot = ab_calloc(slots, sizeof *slot);
-        size_t *at = ab_alloc_array(slots, sizeof *at);
-        if (slot == NULL || at == NULL) return ab_free(slot), ab_free(at), false;
-        for (size_t i = 0; T->mask && i <= T->mask; i++) {
-            if (T->slot[i] == 0) continue;
-            size_t q = T->slot[i] & (slots - 1);
-            while (slot[q] != 0) q = (q + 1) & (slots - 1);
-            slot[q] = T->slot[i], at[q] = T->at[i];
-        }
-        ab_free(T->slot), ab_free(T->at);
-        T->slot = slot, T->at = at, T->mask = slots - 1;
-    }
+    bool grow = !T->no_growth && fits(T->mask + 1, slots, unit_slot, slot_share) &&
+                fits(T->pool_cap, cap, unit_pool, pool_share);
+    if (grow && cap != T->pool_cap && !move_pool(T, cap)) grow = false, T->no_growth = true;
+    if (grow && slots != T->mask + 1 && !move_slots(T, slots)) grow = false, T->no_growth = true;
+    if (grow) return true;
+    /* at the cap: start again at this size (with a pool that holds the entry) */
+    for (cap = T->pool_cap; cap < words; cap *= 2) {}
+    if (cap != T->pool_cap && (T->no_growth || !fits(T->pool_cap, cap, unit_pool, pool_share)))
+        return false; /* it never will */
+    memset(T->slot, 0, (T->mask + 1) * sizeof *T->slot);
+    T->used = 0, T->npool = 0, T->resets++;
+    if (cap != T->pool_cap && !move_pool(T, cap)) return T->no_growth = true, false;
     return true;
 }
 

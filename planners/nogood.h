@@ -10,8 +10,23 @@
  * its own, item by item, and a capacity >= its own. Lookups compare whole
  * keys, never a hash alone. The table keeps at most ABP_NG_WAYS entries per
  * set of items (an entry a new one dominates is overwritten in place) and is
- * emptied when it reaches its cap (`limit` bytes, 96 MiB by default: a third
- * for the slots, the rest for the keys): forgetting only costs nodes.
+ * emptied when it reaches its cap: forgetting only costs nodes.
+ *
+ * MEMORY. The table never holds more than `limit` bytes (96 MiB by default),
+ * not even while it grows: a third of it is the share of the slots (slot and
+ * at), the rest the share of the keys (pool). Its first arrays (4096 slots
+ * and 64 Ki pool words at most, 64 of each at least) must each fit their
+ * share: under about 3 KiB (limit / 3 < 64 slots) it records nothing. It
+ * grows an array by doubling it; as the old array is freed only once the new
+ * one is filled, a growth is allowed only when old + new fit the share, and
+ * one that would not is the cap: the table is emptied (slots zeroed, resets
+ * counted) and goes on at its size. So an array that grew ends at 2/3 of its
+ * share at most (at the default, 1 Mi slots, 16 MiB, and 4 Mi pool words,
+ * 32 MiB: half of what the shares would hold at rest). A growth whose
+ * allocation fails is the cap too, for good (no_growth): the table keeps its
+ * arrays, is emptied and never allocates again, so it goes on learning at
+ * its size and no refuted node pays for a failing allocation. When its first
+ * allocation fails it records nothing, for good as well.
  *
  * The caller describes the state being looked up as a view: the items are
  * those whose stamp[id] equals serial, their values are val[id].
@@ -36,6 +51,7 @@ typedef struct abp_ng {
     int64_t *pool;           /* entries: H, n, then n pairs (id, value) */
     size_t npool, pool_cap;
     int64_t hits, resets;    /* lookups that refuted; times it was emptied */
+    bool no_growth;          /* an allocation failed: it allocates no more (see MEMORY) */
 } abp_ng;
 
 /* A state as the caller sees it: items with stamp[id] == serial, n of them,
@@ -55,7 +71,8 @@ uint64_t abp_ng_hash_end(uint64_t sum, size_t n);
 bool abp_ng_refuted(abp_ng *T, const abp_ng_view *v, int64_t H);
 
 /* Records that the state (ids[0 .. n) its items) has no completion at H;
- * out of memory it records nothing. */
+ * when it cannot (out of memory, a limit under the table's least, an entry
+ * larger than the pool may be) it records nothing. */
 void abp_ng_insert(abp_ng *T, const abp_ng_view *v, const int64_t *ids, int64_t H);
 
 void abp_ng_free(abp_ng *T);
