@@ -3,7 +3,7 @@
  * challenging benchmarks (a standalone program, not a test; see
  * bench/README.md).
  *
- *   bench_canonical [-b BUDGET] [-c] [FILE...]
+ *   bench_canonical [-b BUDGET] [-c] [-C BYTES] [-w K1:K2] [FILE...]
  *
  * FILE is a suite YAML or a MiniMalloc CSV (loaded by abh_load_problem:
  * half-open [lower, upper) becomes [lower, upper - 1]). Without FILE it runs
@@ -11,7 +11,13 @@
  * from this file's path), and
  * says so and exits 0 when that folder is absent. -b gives the planner's
  * budget parameters (default "time=60"); -c decides the suite's capacity
- * (target=capacity) instead of minimising.
+ * (target=capacity) instead of minimising; -C sets that capacity. -w cuts the
+ * suite to a window of its sections first: a section is an instruction where
+ * the live set changes (a start, or an end + 1), numbered from 0; a tensor
+ * live at a section of K1..K2 is kept, live over the window's sections it was
+ * live at (renumbered from 0), and the others are dropped. A window's
+ * optimum bounds the suite's from below (its conflicts are the suite's), and
+ * a window that fits a capacity says nothing of the whole.
  *
  * Per file it prints: the instance, the max-load bound, the result (the
  * proven minimum, or [bound, best] when the budget ran out), the oracle's
@@ -19,6 +25,7 @@
  * plan valid (over the capacity counts as valid), 1 a plan invalid, 2 bad
  * usage or input.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,13 +38,80 @@
 #include "planners/planner.h"
 
 
-static int run(const char *path, const char *budget, bool decide) {
+static int by_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The first of the n sorted points >= v (n when none). */
+static size_t first_at_or_above(const int64_t *pt, size_t n, int64_t v) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (pt[mid] < v) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Replaces *p by its window of sections k1..k2 (see the top); false (with a
+ * message) when the window is empty or out of range, or memory runs out. */
+static bool cut_window(ab_problem *p, int64_t k1, int64_t k2, const char *path) {
+    if (p->npools > 0) {
+        fprintf(stderr, "bench_canonical: %s declares pools: -w cuts suites without pools only\n", path);
+        return false;
+    }
+    size_t m = 0, n = p->n;
+    int64_t *pt = malloc((2 * n + 1) * sizeof *pt);
+    if (pt == NULL) return fprintf(stderr, "bench_canonical: out of memory\n"), false;
+    for (size_t i = 0; i < n; i++) pt[m++] = p->t[i].start, pt[m++] = p->t[i].end + 1;
+    qsort(pt, m, sizeof *pt, by_i64);
+    size_t u = 0;
+    for (size_t i = 0; i < m; i++)
+        if (u == 0 || pt[u - 1] != pt[i]) pt[u++] = pt[i];
+    size_t secs = u ? u - 1 : 0; /* section k: the instructions [pt[k], pt[k + 1]) */
+    if (k2 >= (int64_t)secs) {
+        fprintf(stderr, "bench_canonical: %s has %zu sections (0 .. %zu): no window %lld:%lld\n", path,
+                secs, secs ? secs - 1 : 0, (long long)k1, (long long)k2);
+        return free(pt), false;
+    }
+    ab_problem w;
+    ab_problem_init(&w);
+    ab_error err;
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        ab_tensor t = p->t[i];
+        int64_t a = (int64_t)first_at_or_above(pt, secs, t.start);       /* its first section */
+        int64_t b = (int64_t)first_at_or_above(pt, secs, t.end + 1) - 1; /* its last */
+        if (a < k1) a = k1;
+        if (b > k2) b = k2;
+        if (a > b) continue;
+        t.start = a - k1, t.end = b - k1;
+        if (ab_problem_add(&w, &t, &err) != AB_OK) {
+            fprintf(stderr, "bench_canonical: %s\n", err.msg);
+            ok = false;
+        }
+    }
+    free(pt);
+    if (ok && w.n == 0) fprintf(stderr, "bench_canonical: the window %lld:%lld of %s is empty\n",
+                                (long long)k1, (long long)k2, path), ok = false;
+    if (!ok) return ab_problem_free(&w), false;
+    w.capacity = p->capacity, w.alignment = p->alignment, w.io = p->io;
+    ab_problem_free(p);
+    *p = w;
+    return true;
+}
+
+static int run(const char *path, const char *budget, bool decide, int64_t capacity, int64_t k1,
+               int64_t k2) {
     ab_problem p, view;
     ab_error err;
     if (abh_load_problem(path, NULL, &p, &err) != AB_OK) {
         fprintf(stderr, "bench_canonical: %s\n", err.msg);
         return 2;
     }
+    if (k1 >= 0 && !cut_window(&p, k1, k2, path)) return ab_problem_free(&p), 2;
+    if (capacity > 0) p.capacity = capacity;
     char spec[256];
     snprintf(spec, sizeof spec, "canonical:%s%s", budget, decide ? ",target=capacity" : "");
     const ab_planner *pl;
@@ -55,8 +129,10 @@ static int run(const char *path, const char *budget, bool decide) {
     clock_t t0 = clock();
     ab_status s = ab_planner_run(pl, &prm, &p, &view, &plan, &st, &err);
     double cpu = (double)(clock() - t0) / CLOCKS_PER_SEC;
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
+    const char *slash = strrchr(path, '/');
+    char base[512];
+    if (k1 >= 0) snprintf(base, sizeof base, "%s@%lld:%lld", slash ? slash + 1 : path, (long long)k1, (long long)k2);
+    else snprintf(base, sizeof base, "%s", slash ? slash + 1 : path);
     int rc = 0;
     if (s != AB_OK) {
         printf("%-16s %10lld  error: %s\n", base, (long long)bound, err.msg);
@@ -89,9 +165,13 @@ static int run(const char *path, const char *budget, bool decide) {
 }
 
 static void usage(void) {
-    fprintf(stderr, "usage: bench_canonical [-b BUDGET] [-c] [FILE...]\n"
+    fprintf(stderr, "usage: bench_canonical [-b BUDGET] [-c] [-C BYTES] [-w K1:K2] [FILE...]\n"
                     "  -b BUDGET  planner budget parameters (default time=60), e.g. nodes=1000000\n"
                     "  -c         decide the suite's capacity (target=capacity) instead of minimising\n"
+                    "  -C BYTES   the capacity -c decides (default: the suite's, X.<N>.csv's N)\n"
+                    "  -w K1:K2   first cut each suite to its sections K1..K2 (from 0; a section is\n"
+                    "             where the live set changes): the tensors live there, over those\n"
+                    "             sections only; its optimum bounds the suite's from below\n"
                     "  FILE       suite YAML or MiniMalloc CSV (default: A-F.1048576.csv from "
                     "../shared/data/minimalloc)\n");
 }
@@ -99,11 +179,28 @@ static void usage(void) {
 int main(int argc, char **argv) {
     const char *budget = "time=60";
     bool decide = false;
+    int64_t capacity = 0, k1 = -1, k2 = -1;
     int opt;
-    while ((opt = getopt(argc, argv, "b:ch")) != -1) {
+    while ((opt = getopt(argc, argv, "b:cC:w:h")) != -1) {
+        char *end;
         if (opt == 'b') budget = optarg;
         else if (opt == 'c') decide = true;
-        else {
+        else if (opt == 'C') {
+            long long v = strtoll(optarg, &end, 10);
+            if (*optarg == '\0' || *end != '\0' || v <= 0) {
+                fprintf(stderr, "bench_canonical: -C: expected a capacity in bytes > 0, got '%s'\n", optarg);
+                return 2;
+            }
+            capacity = v;
+        } else if (opt == 'w') {
+            long long a = strtoll(optarg, &end, 10), b = -1;
+            if (end != optarg && *end == ':') b = strtoll(end + 1, &end, 10);
+            if (*end != '\0' || a < 0 || b < a || b > INT32_MAX) {
+                fprintf(stderr, "bench_canonical: -w: expected K1:K2 with 0 <= K1 <= K2, got '%s'\n", optarg);
+                return 2;
+            }
+            k1 = a, k2 = b;
+        } else {
             usage();
             return opt == 'h' ? 0 : 2;
         }
@@ -113,7 +210,7 @@ int main(int argc, char **argv) {
     int rc = 0;
     if (optind < argc) {
         for (int a = optind; a < argc; a++) {
-            int r = run(argv[a], budget, decide);
+            int r = run(argv[a], budget, decide, capacity, k1, k2);
             if (r > rc) rc = r;
         }
         return rc;
@@ -131,7 +228,7 @@ int main(int argc, char **argv) {
     for (char c = 'A'; c <= 'F'; c++) {
         char path[1200];
         snprintf(path, sizeof path, "%s/%c.1048576.csv", dir, c);
-        int r = run(path, budget, decide);
+        int r = run(path, budget, decide, capacity, k1, k2);
         if (r > rc) rc = r;
     }
     return rc;
