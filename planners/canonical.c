@@ -1467,7 +1467,7 @@ static const ab_param_desc canonical_params[] = {
      "min: the smallest arena; capacity: only whether the tensors fit the suite's capacity",
      AB_PARAM_CHOICE, 0, 0},
     {"learn", "on|off", "on",
-     "on: remember the refuted nodes (96M at most, then forgotten) and cut a node met again with the "
+     "on: remember the refuted nodes (144M at most, then forgotten) and cut a node met again with the "
      "same tensors and floors as high, in any order, at any lower capacity",
      AB_PARAM_CHOICE, 0, 0},
     {"time", "seconds > 0", "no limit",

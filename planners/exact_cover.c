@@ -302,7 +302,7 @@
  *      it is smaller than sigma. So a node whose tensors the memo holds
  *      with floor rows <= its own is cut at once. The memo lives as long as
  *      the rows (one component at one height), across the mix's rounds, in
- *      at most half of what mem= leaves (96M at most); learn=off turns it
+ *      at most half of what mem= leaves (144M at most); learn=off turns it
  *      off. On coprime-20-1078 canon alone refutes 192,738 (R9's bound
  *      reached 192,732 without it) and proves 192,739 in 0.83M nodes; without
  *      the memo it stays at [192,732, 199,411] after 24M nodes and 20 s.
@@ -2383,7 +2383,7 @@ static const ab_param_desc exact_cover_params[] = {
      AB_PARAM_CHOICE, 0, 0},
     {"learn", "on|off", "on",
      "on: canon remembers the nodes it refuted and cuts a node met again with floors as high "
-     "(within the mem budget, at most 96M per matrix)", AB_PARAM_CHOICE, 0, 0},
+     "(within the mem budget, at most 144M per matrix)", AB_PARAM_CHOICE, 0, 0},
     {"time", "seconds > 0", "no limit",
      "stop after this much CPU time, building included: the best plan so far", AB_PARAM_SECONDS,
      0, 0},
