@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/ab.h"
 #include "harness/formats/formats.h"
 #include "oracle/bounds.h"
 #include "oracle/check.h"
@@ -41,17 +42,6 @@
 static int by_i64(const void *a, const void *b) {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return (x > y) - (x < y);
-}
-
-/* The first of the n sorted points >= v (n when none). */
-static size_t first_at_or_above(const int64_t *pt, size_t n, int64_t v) {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (pt[mid] < v) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
 }
 
 /* Replaces *p by its window of sections k1..k2 (see the top); false (with a
@@ -81,8 +71,8 @@ static bool cut_window(ab_problem *p, int64_t k1, int64_t k2, const char *path) 
     bool ok = true;
     for (size_t i = 0; i < n && ok; i++) {
         ab_tensor t = p->t[i];
-        int64_t a = (int64_t)first_at_or_above(pt, secs, t.start);       /* its first section */
-        int64_t b = (int64_t)first_at_or_above(pt, secs, t.end + 1) - 1; /* its last */
+        int64_t a = (int64_t)ab_count_lt(pt, secs, t.start);       /* its first section */
+        int64_t b = (int64_t)ab_count_lt(pt, secs, t.end + 1) - 1; /* its last */
         if (a < k1) a = k1;
         if (b > k2) b = k2;
         if (a > b) continue;
