@@ -39,11 +39,6 @@
 #include "planners/planner.h"
 
 
-static int by_i64(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Replaces *p by its window of sections k1..k2 (see the top); false (with a
  * message) when the window is empty or out of range, or memory runs out. */
 static bool cut_window(ab_problem *p, int64_t k1, int64_t k2, const char *path) {
@@ -51,19 +46,16 @@ static bool cut_window(ab_problem *p, int64_t k1, int64_t k2, const char *path) 
         fprintf(stderr, "bench_canonical: %s declares pools: -w cuts suites without pools only\n", path);
         return false;
     }
-    size_t m = 0, n = p->n;
-    int64_t *pt = malloc((2 * n + 1) * sizeof *pt);
-    if (pt == NULL) return fprintf(stderr, "bench_canonical: out of memory\n"), false;
-    for (size_t i = 0; i < n; i++) pt[m++] = p->t[i].start, pt[m++] = p->t[i].end + 1;
-    qsort(pt, m, sizeof *pt, by_i64);
-    size_t u = 0;
-    for (size_t i = 0; i < m; i++)
-        if (u == 0 || pt[u - 1] != pt[i]) pt[u++] = pt[i];
-    size_t secs = u ? u - 1 : 0; /* section k: the instructions [pt[k], pt[k + 1]) */
-    if (k2 >= (int64_t)secs) {
-        fprintf(stderr, "bench_canonical: %s has %zu sections (0 .. %zu): no window %lld:%lld\n", path,
-                secs, secs ? secs - 1 : 0, (long long)k1, (long long)k2);
-        return free(pt), false;
+    size_t n = p->n;
+    int32_t *s0 = malloc((n ? n : 1) * sizeof *s0), *s1 = malloc((n ? n : 1) * sizeof *s1), secs = 0;
+    if (s0 == NULL || s1 == NULL || !ab_problem_sections(p, s0, s1, &secs, NULL)) {
+        free(s0), free(s1);
+        return fprintf(stderr, "bench_canonical: out of memory\n"), false;
+    }
+    if (k2 >= secs) {
+        fprintf(stderr, "bench_canonical: %s has %d sections (0 .. %d): no window %lld:%lld\n", path,
+                (int)secs, secs ? (int)secs - 1 : 0, (long long)k1, (long long)k2);
+        return free(s0), free(s1), false;
     }
     ab_problem w;
     ab_problem_init(&w);
@@ -71,8 +63,7 @@ static bool cut_window(ab_problem *p, int64_t k1, int64_t k2, const char *path) 
     bool ok = true;
     for (size_t i = 0; i < n && ok; i++) {
         ab_tensor t = p->t[i];
-        int64_t a = (int64_t)ab_count_lt(pt, secs, t.start);       /* its first section */
-        int64_t b = (int64_t)ab_count_lt(pt, secs, t.end + 1) - 1; /* its last */
+        int64_t a = s0[i], b = s1[i];
         if (a < k1) a = k1;
         if (b > k2) b = k2;
         if (a > b) continue;
@@ -82,7 +73,7 @@ static bool cut_window(ab_problem *p, int64_t k1, int64_t k2, const char *path) 
             ok = false;
         }
     }
-    free(pt);
+    free(s0), free(s1);
     if (ok && w.n == 0) fprintf(stderr, "bench_canonical: the window %lld:%lld of %s is empty\n",
                                 (long long)k1, (long long)k2, path), ok = false;
     if (!ok) return ab_problem_free(&w), false;

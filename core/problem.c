@@ -4,6 +4,7 @@
  */
 #include "core/problem.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- problems ------------------------------------------------------------ */
@@ -589,4 +590,30 @@ int64_t ab_problem_capacity(const ab_problem *p) {
     if (p->npools == 1 && p->pools[0].size != AB_NONE && (cap == AB_NONE || p->pools[0].size < cap))
         cap = p->pools[0].size;
     return cap;
+}
+
+bool ab_problem_sections(const ab_problem *p, int32_t *sec0, int32_t *sec1, int32_t *nsec,
+                         int64_t **first) {
+    size_t n = p->n, m = 0;
+    int64_t *pt = ab_alloc_array(2 * (n ? n : 1), sizeof *pt);
+    if (pt == NULL) return false;
+    int64_t last = 0;
+    for (size_t i = 0; i < n; i++)
+        if (p->t[i].end > last) last = p->t[i].end;
+    for (size_t i = 0; i < n; i++) {
+        pt[m++] = p->t[i].start;
+        if (p->t[i].end < last) pt[m++] = p->t[i].end + 1;
+    }
+    qsort(pt, m, sizeof *pt, ab_cmp_i64);
+    size_t k = 0;
+    for (size_t i = 0; i < m; i++)
+        if (k == 0 || pt[k - 1] != pt[i]) pt[k++] = pt[i];
+    for (size_t i = 0; i < n; i++) { /* the last section starting at or before each end */
+        sec0[i] = (int32_t)ab_count_le(pt, k, p->t[i].start) - 1;
+        sec1[i] = (int32_t)ab_count_le(pt, k, p->t[i].end) - 1;
+    }
+    *nsec = (int32_t)k;
+    if (first != NULL) *first = pt;
+    else ab_free(pt);
+    return true;
 }

@@ -189,6 +189,15 @@ int64_t ab_problem_gravity_unit(const ab_problem *p);
  * without pools sees at most one pool; the checker holds the plan to it.) */
 int64_t ab_problem_capacity(const ab_problem *p);
 
+/* Sections: every instruction where the live set changes (a start, or the
+ * one after an end), within the program, numbered from 0 in order; two
+ * tensors conflict iff their ranges of sections meet. sec0/sec1 (n each)
+ * receive every tensor's range of sections, *nsec their number and, when
+ * first is not NULL, *first (owned by the caller) the first instruction of
+ * each. False when memory runs out. */
+bool ab_problem_sections(const ab_problem *p, int32_t *sec0, int32_t *sec1, int32_t *nsec,
+                         int64_t **first);
+
 /* ---- name lookup -------------------------------------------------------------
  * An open-addressing table from tensor name to index, built once. */
 typedef struct ab_names ab_names;

@@ -417,45 +417,6 @@ static void cn_free(cn *c) {
 }
 
 
-/* Index of the last element <= v in sorted v[0 .. n), or -1. */
-static int64_t last_leq(const int64_t *v, size_t n, int64_t x) {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] <= x) lo = mid + 1;
-        else hi = mid;
-    }
-    return (int64_t)lo - 1;
-}
-
-/* Sections: every instruction where the live set changes (a start, or the
- * one after an end), within the program; sec0/sec1 receive every tensor's
- * range of sections (the points inside its live range). */
-static bool sections(const ab_problem *p, int32_t *sec0, int32_t *sec1, int32_t *nsec, int64_t **first) {
-    size_t n = p->n, m = 0;
-    int64_t *pt = ab_alloc_array(2 * (n ? n : 1), sizeof *pt);
-    if (pt == NULL) return false;
-    int64_t last = 0;
-    for (size_t i = 0; i < n; i++)
-        if (p->t[i].end > last) last = p->t[i].end;
-    for (size_t i = 0; i < n; i++) {
-        pt[m++] = p->t[i].start;
-        if (p->t[i].end < last) pt[m++] = p->t[i].end + 1;
-    }
-    qsort(pt, m, sizeof *pt, ab_cmp_i64);
-    size_t k = 0;
-    for (size_t i = 0; i < m; i++)
-        if (k == 0 || pt[k - 1] != pt[i]) pt[k++] = pt[i];
-    for (size_t i = 0; i < n; i++) {
-        sec0[i] = (int32_t)last_leq(pt, k, p->t[i].start);
-        sec1[i] = (int32_t)last_leq(pt, k, p->t[i].end);
-    }
-    *nsec = (int32_t)k;
-    if (first != NULL) *first = pt; /* the first instruction of each section */
-    else ab_free(pt);
-    return true;
-}
-
 /* The static order's context: the problem, each tensor's sections, its
  * total (the largest free load over its sections) and the heuristic. */
 typedef struct static_ctx {
@@ -516,7 +477,7 @@ static ab_status cn_setup(cn *c, const ab_problem *p, const char *keys, ab_error
     int32_t *s0 = ab_alloc_array(n ? n : 1, sizeof *s0), *s1 = ab_alloc_array(n ? n : 1, sizeof *s1);
     size_t *idx = ab_alloc_array(n ? n : 1, sizeof *idx);
     ab_status st = AB_ENOMEM;
-    if (!s0 || !s1 || !idx || !sections(p, s0, s1, &c->T, &c->sec_instr)) goto out;
+    if (!s0 || !s1 || !idx || !ab_problem_sections(p, s0, s1, &c->T, &c->sec_instr)) goto out;
     /* fixed tensors must not overlap one another */
     for (size_t i = 0; i < n; i++)
         for (size_t j = i + 1; j < n && p->t[i].offset != AB_NONE; j++) {
