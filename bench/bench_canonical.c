@@ -3,7 +3,7 @@
  * challenging benchmarks (a standalone program, not a test; see
  * bench/README.md).
  *
- *   bench_canonical [-b BUDGET] [-c] [-C BYTES] [-w K1:K2] [FILE...]
+ *   bench_canonical [-b BUDGET] [-c] [-C BYTES] [-w K1:K2] [-F PCT] [FILE...]
  *
  * FILE is a suite YAML or a MiniMalloc CSV (loaded by abh_load_problem:
  * half-open [lower, upper) becomes [lower, upper - 1]). Without FILE it runs
@@ -17,7 +17,10 @@
  * live at a section of K1..K2 is kept, live over the window's sections it was
  * live at (renumbered from 0), and the others are dropped. A window's
  * optimum bounds the suite's from below (its conflicts are the suite's), and
- * a window that fits a capacity says nothing of the whole.
+ * a window that fits a capacity says nothing of the whole. -F fixes about PCT
+ * percent of the tensors (tensor i when splitmix64(i) mod 100 < PCT) at the
+ * offsets of a first plan (canonical, nodes=1000000), so the run measures
+ * the search with fixed offsets: the plan is a witness that its arena fits.
  *
  * Per file it prints: the instance, the max-load bound, the result (the
  * proven minimum, or [bound, best] when the budget ran out), the oracle's
@@ -83,8 +86,37 @@ static bool cut_window(ab_problem *p, int64_t k1, int64_t k2, const char *path) 
     return true;
 }
 
+/* Fixes about pct percent of p's tensors at a first plan's offsets (see the
+ * top); false (with a message) when it cannot plan. */
+static bool fix_part(ab_problem *p, int pct, const char *path) {
+    const ab_planner *pl;
+    ab_params prm;
+    ab_error err;
+    int64_t *off = malloc((p->n ? p->n : 1) * sizeof *off);
+    ab_plan_stats st;
+    memset(&st, 0, sizeof st);
+    bool ok = off != NULL && ab_planner_resolve("canonical:nodes=1000000", &pl, &prm, &err) == AB_OK;
+    if (ok) {
+        ok = ab_planner_plan(pl, &prm, p, off, &st, &err) == AB_OK;
+        ab_params_free(&prm);
+    }
+    if (!ok) {
+        fprintf(stderr, "bench_canonical: %s: cannot make the first plan for -F\n", path);
+        return free(off), false;
+    }
+    for (size_t i = 0; i < p->n; i++) {
+        uint64_t z = (uint64_t)(i + 1) * 0x9E3779B97F4A7C15ull;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        z ^= z >> 31;
+        if ((int)(z % 100) < pct) p->t[i].offset = off[i];
+    }
+    free(off);
+    return true;
+}
+
 static int run(const char *path, const char *budget, bool decide, int64_t capacity, int64_t k1,
-               int64_t k2) {
+               int64_t k2, int fixpct) {
     ab_problem p, view;
     ab_error err;
     if (abh_load_problem(path, NULL, &p, &err) != AB_OK) {
@@ -92,6 +124,7 @@ static int run(const char *path, const char *budget, bool decide, int64_t capaci
         return 2;
     }
     if (k1 >= 0 && !cut_window(&p, k1, k2, path)) return ab_problem_free(&p), 2;
+    if (fixpct > 0 && !fix_part(&p, fixpct, path)) return ab_problem_free(&p), 2;
     if (capacity > 0) p.capacity = capacity;
     char spec[256];
     snprintf(spec, sizeof spec, "canonical:%s%s", budget, decide ? ",target=capacity" : "");
@@ -114,6 +147,7 @@ static int run(const char *path, const char *budget, bool decide, int64_t capaci
     char base[512];
     if (k1 >= 0) snprintf(base, sizeof base, "%s@%lld:%lld", slash ? slash + 1 : path, (long long)k1, (long long)k2);
     else snprintf(base, sizeof base, "%s", slash ? slash + 1 : path);
+    if (fixpct > 0) snprintf(base + strlen(base), sizeof base - strlen(base), " F%d", fixpct);
     int rc = 0;
     if (s != AB_OK) {
         printf("%-16s %10lld  error: %s\n", base, (long long)bound, err.msg);
@@ -146,13 +180,15 @@ static int run(const char *path, const char *budget, bool decide, int64_t capaci
 }
 
 static void usage(void) {
-    fprintf(stderr, "usage: bench_canonical [-b BUDGET] [-c] [-C BYTES] [-w K1:K2] [FILE...]\n"
+    fprintf(stderr, "usage: bench_canonical [-b BUDGET] [-c] [-C BYTES] [-w K1:K2] [-F PCT] [FILE...]\n"
                     "  -b BUDGET  planner budget parameters (default time=60), e.g. nodes=1000000\n"
                     "  -c         decide the suite's capacity (target=capacity) instead of minimising\n"
                     "  -C BYTES   the capacity -c decides (default: the suite's, X.<N>.csv's N)\n"
                     "  -w K1:K2   first cut each suite to its sections K1..K2 (from 0; a section is\n"
                     "             where the live set changes): the tensors live there, over those\n"
                     "             sections only; its optimum bounds the suite's from below\n"
+                    "  -F PCT     first fix about PCT%% of the tensors where a first plan put them\n"
+                    "             (canonical, nodes=1000000): the search with fixed offsets\n"
                     "  FILE       suite YAML or MiniMalloc CSV (default: A-F.1048576.csv from "
                     "../shared/data/minimalloc)\n");
 }
@@ -161,8 +197,8 @@ int main(int argc, char **argv) {
     const char *budget = "time=60";
     bool decide = false;
     int64_t capacity = 0, k1 = -1, k2 = -1;
-    int opt;
-    while ((opt = getopt(argc, argv, "b:cC:w:h")) != -1) {
+    int opt, fixpct = 0;
+    while ((opt = getopt(argc, argv, "b:cC:w:F:h")) != -1) {
         char *end;
         if (opt == 'b') budget = optarg;
         else if (opt == 'c') decide = true;
@@ -181,6 +217,13 @@ int main(int argc, char **argv) {
                 return 2;
             }
             k1 = a, k2 = b;
+        } else if (opt == 'F') {
+            long v = strtol(optarg, &end, 10);
+            if (*optarg == '\0' || *end != '\0' || v < 1 || v > 100) {
+                fprintf(stderr, "bench_canonical: -F: expected a percentage 1-100, got '%s'\n", optarg);
+                return 2;
+            }
+            fixpct = (int)v;
         } else {
             usage();
             return opt == 'h' ? 0 : 2;
@@ -191,7 +234,7 @@ int main(int argc, char **argv) {
     int rc = 0;
     if (optind < argc) {
         for (int a = optind; a < argc; a++) {
-            int r = run(argv[a], budget, decide, capacity, k1, k2);
+            int r = run(argv[a], budget, decide, capacity, k1, k2, fixpct);
             if (r > rc) rc = r;
         }
         return rc;
@@ -209,7 +252,7 @@ int main(int argc, char **argv) {
     for (char c = 'A'; c <= 'F'; c++) {
         char path[1200];
         snprintf(path, sizeof path, "%s/%c.1048576.csv", dir, c);
-        int r = run(path, budget, decide, capacity, k1, k2);
+        int r = run(path, budget, decide, capacity, k1, k2, fixpct);
         if (r > rc) rc = r;
     }
     return rc;

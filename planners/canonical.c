@@ -68,7 +68,16 @@
  *      max(x, top(t)): so minf(t) + rem(t) > H, or top(t) + rem(t) > H,
  *      means no completion. The space of t below minf(t) is lost for good:
  *      this is what refutes a capacity equal to the max-load bound as soon
- *      as a peak section wastes a byte.
+ *      as a peak section wastes a byte. Fixed tensors live at t take bytes
+ *      of [minf(t), H) that those free tensors cannot use either (each of
+ *      them conflicts with each fixed one live at t): with fixed(t, y) the
+ *      length of [y, H) covered by the fixed tensors live at t (their union,
+ *      on the unit grid: lo rounded down, hi up, as R1 places them), the
+ *      tests are minf(t) + rem(t) + fixed(t, minf(t)) > H and top(t) +
+ *      rem(t) + fixed(t, top(t)) > H (fixed(t, y) + y does not decrease as y
+ *      grows, so the first is the stronger), and at the root rem(t) +
+ *      fixed(t, 0) > H. Without it a suite with many fixed tensors searched
+ *      on where the free bytes of a section had run out (bench/README.md).
  *
  * (D1) Dominance: a tensor that fits wholly below. At a node S, branch i
  *      (at y = f(i)) is cut when another unplaced c has f(c) + s_c <= y.
@@ -320,6 +329,9 @@ typedef struct cn {
     size_t *adj_at, *adj;       /* conflicting free tensors (CSR) */
     size_t *fx_at;              /* conflicting fixed tensors: fx_lo/fx_hi[fx_at[j] ..] */
     int64_t *fx_lo, *fx_hi;     /* sorted by lo */
+    size_t *fs_at;              /* (B2) per section t: the union of the fixed tensors live at t, */
+    int64_t *fs_lo, *fs_hi;     /* fs_lo/fs_hi[fs_at[t] ..], sorted, disjoint (units), */
+    int64_t *fs_suf;            /* fs_suf[k]: the length of the section's intervals from k on */
     int32_t T;                  /* sections */
     int64_t *rem0;              /* free bytes live per section, at the root */
     int64_t L;                  /* max-load and fixed tops, units */
@@ -407,6 +419,7 @@ static void cn_free(cn *c) {
     ab_free(c->orig), ab_free(c->s), ab_free(c->a), ab_free(c->t0), ab_free(c->t1);
     ab_free(c->twin), ab_free(c->adj_at), ab_free(c->adj), ab_free(c->fx_at);
     ab_free(c->fx_lo), ab_free(c->fx_hi), ab_free(c->rem0), ab_free(c->placed);
+    ab_free(c->fs_at), ab_free(c->fs_lo), ab_free(c->fs_hi), ab_free(c->fs_suf);
     ab_free(c->off), ab_free(c->raw), ab_free(c->top), ab_free(c->rem), ab_free(c->minf), ab_free(c->undo);
     ab_free(c->cand), ab_free(c->candf), ab_free(c->sol);
     ab_free(c->cut), ab_free(c->pool), ab_free(c->pend), ab_free(c->F), ab_free(c->fl);
@@ -466,6 +479,55 @@ static int by_pair_lo(const void *pa, const void *pb) {
     const int64_t *a = pa, *b = pb;
     if (a[0] != b[0]) return a[0] < b[0] ? -1 : 1;
     return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* (B2) The union of the fixed tensors live at each section, in units (lo
+ * rounded down, hi up, as fx_lo/fx_hi), with fs_suf[k] the length of the
+ * section's intervals from k on (at most the highest fixed top, within
+ * CN_SUM_LIMIT). False when memory runs out. */
+static bool fixed_sections(cn *c, const ab_problem *p, const int32_t *s0, const int32_t *s1) {
+    size_t T = (size_t)c->T, total = 0;
+    c->fs_at = ab_calloc(T + 2, sizeof *c->fs_at);
+    if (c->fs_at == NULL) return false;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->t[i].offset != AB_NONE)
+            for (int32_t k = s0[i]; k <= s1[i]; k++) c->fs_at[k + 1]++, total++;
+    for (size_t t = 0; t < T; t++) c->fs_at[t + 1] += c->fs_at[t];
+    c->fs_lo = ab_alloc_array(total ? total : 1, sizeof *c->fs_lo);
+    c->fs_hi = ab_alloc_array(total ? total : 1, sizeof *c->fs_hi);
+    c->fs_suf = ab_alloc_array(total ? total : 1, sizeof *c->fs_suf);
+    int64_t *pairs = ab_alloc_array(2 * (total ? total : 1), sizeof *pairs);
+    size_t *at = ab_alloc_array(T + 1, sizeof *at);
+    if (!c->fs_lo || !c->fs_hi || !c->fs_suf || !pairs || !at) return ab_free(pairs), ab_free(at), false;
+    memcpy(at, c->fs_at, (T + 1) * sizeof *at);
+    int64_t g = c->g;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->t[i].offset != AB_NONE)
+            for (int32_t k = s0[i]; k <= s1[i]; k++) {
+                size_t q = at[k]++;
+                pairs[2 * q] = p->t[i].offset / g;
+                pairs[2 * q + 1] = (p->t[i].offset + p->t[i].size + g - 1) / g;
+            }
+    size_t out = 0;
+    for (size_t t = 0; t < T; t++) { /* sort each section's, merge, compact */
+        size_t b = c->fs_at[t], e = c->fs_at[t + 1];
+        qsort(pairs + 2 * b, e - b, 2 * sizeof *pairs, by_pair_lo);
+        c->fs_at[t] = out;
+        for (size_t q = b; q < e; q++) {
+            int64_t lo = pairs[2 * q], hi = pairs[2 * q + 1];
+            if (out > c->fs_at[t] && lo <= c->fs_hi[out - 1]) {
+                if (hi > c->fs_hi[out - 1]) c->fs_hi[out - 1] = hi;
+                continue;
+            }
+            c->fs_lo[out] = lo, c->fs_hi[out] = hi, out++;
+        }
+    }
+    c->fs_at[T] = out;
+    for (size_t t = 0; t < T; t++)
+        for (size_t k = c->fs_at[t + 1], b = c->fs_at[t]; k > b; k--)
+            c->fs_suf[k - 1] = (c->fs_hi[k - 1] - c->fs_lo[k - 1]) + (k < c->fs_at[t + 1] ? c->fs_suf[k] : 0);
+    ab_free(pairs), ab_free(at);
+    return true;
 }
 
 /* Builds the units problem of p into c. Returns AB_EINPUT when two
@@ -611,6 +673,7 @@ static ab_status cn_setup(cn *c, const ab_problem *p, const char *keys, ab_error
         c->fx_at[j + 1] = at;
     }
     ab_free(pairs);
+    if (!fixed_sections(c, p, s0, s1)) goto out;
     c->placed = ab_calloc(N, sizeof *c->placed);
     c->off = ab_alloc_array(N, sizeof *c->off), c->raw = ab_alloc_array(N, sizeof *c->raw);
     c->top = ab_alloc_array((size_t)c->T + 1, sizeof *c->top);
@@ -666,6 +729,29 @@ out:
 }
 
 /* ---- the search ------------------------------------------------------------------- */
+
+/* The length of the union of the fixed tensors live at section t within
+ * [y, infinity), units (B2). */
+static int64_t fixed_from(const cn *c, int32_t t, int64_t y) {
+    size_t lo = c->fs_at[t], hi = c->fs_at[t + 1], end = hi;
+    if (lo == hi) return 0;
+    while (lo < hi) { /* the first interval ending above y */
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->fs_hi[mid] <= y) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == end) return 0;
+    int64_t v = c->fs_suf[lo];
+    if (c->fs_lo[lo] < y) v -= y - c->fs_lo[lo];
+    return v;
+}
+
+/* The bytes of [y, H) (units) that fixed tensors live at section t take: no
+ * free tensor live at t can use them (B2). */
+static int64_t fixed_in(const cn *c, int32_t t, int64_t y) {
+    if (c->fs_at[t] == c->fs_at[t + 1] || y >= c->H) return 0;
+    return fixed_from(c, t, y) - fixed_from(c, t, c->H);
+}
 
 /* The floor of free tensor j when the last offset is lo: the lowest multiple
  * of its align >= lo and >= its placed conflicts' tops, clear of its fixed
@@ -739,7 +825,7 @@ static bool place(cn *c, size_t j, int64_t f) {
             if (!push_undo(c, -1 - (int64_t)t, c->top[t])) return c->stopped = true, false;
             c->top[t] = top;
         }
-        if (c->top[t] + c->rem[t] > c->H) ok = false;
+        if (c->top[t] + c->rem[t] + fixed_in(c, t, c->top[t]) > c->H) ok = false;
     }
     return ok;
 }
@@ -1010,7 +1096,7 @@ static cn_result dfs(cn *c, struct cn_part part, size_t depth, int64_t x, int64_
             if (f < c->minf[t]) c->minf[t] = f;
     }
     for (int32_t t = part.lo; t <= part.hi; t++) /* (B2) */
-        if (c->rem[t] > 0 && c->minf[t] + c->rem[t] > c->H) {
+        if (c->rem[t] > 0 && c->minf[t] + c->rem[t] + fixed_in(c, t, c->minf[t]) > c->H) {
             c->ncand = base;
             return CN_REFUTED;
         }
@@ -1121,7 +1207,7 @@ static cn_result decide(cn *c, int64_t H) {
         c->top[t] = 0;
         c->rem[t] = c->rem0[t];
         c->cut[t] = 0;
-        if (c->rem[t] > H) return CN_REFUTED;
+        if (c->rem[t] + fixed_in(c, t, 0) > H) return CN_REFUTED;
     }
     for (size_t j = 0; j < c->nf; j++)
         for (int32_t t = c->t0[j]; t < c->t1[j]; t++) c->cut[t]++;
