@@ -72,12 +72,11 @@
  *      of [minf(t), H) that those free tensors cannot use either (each of
  *      them conflicts with each fixed one live at t): with fixed(t, y) the
  *      length of [y, H) covered by the fixed tensors live at t (their union,
- *      on the unit grid: lo rounded down, hi up, as R1 places them), the
+ *      in units: exact, as g divides fixed offsets and sizes, R1), the
  *      tests are minf(t) + rem(t) + fixed(t, minf(t)) > H and top(t) +
  *      rem(t) + fixed(t, top(t)) > H (fixed(t, y) + y does not decrease as y
  *      grows, so the first is the stronger), and at the root rem(t) +
- *      fixed(t, 0) > H. Without it a suite with many fixed tensors searched
- *      on where the free bytes of a section had run out (bench/README.md).
+ *      fixed(t, 0) > H.
  *
  * (D1) Dominance: a tensor that fits wholly below. At a node S, branch i
  *      (at y = f(i)) is cut when another unplaced c has f(c) + s_c <= y.
@@ -329,7 +328,7 @@ typedef struct cn {
     size_t *adj_at, *adj;       /* conflicting free tensors (CSR) */
     size_t *fx_at;              /* conflicting fixed tensors: fx_lo/fx_hi[fx_at[j] ..] */
     int64_t *fx_lo, *fx_hi;     /* sorted by lo */
-    size_t *fs_at;              /* (B2) per section t: the union of the fixed tensors live at t, */
+    size_t *fs_at;              /* (B2) per section t (T + 1 entries): the union of the fixed tensors live at t, */
     int64_t *fs_lo, *fs_hi;     /* fs_lo/fs_hi[fs_at[t] ..], sorted, disjoint (units), */
     int64_t *fs_suf;            /* fs_suf[k]: the length of the section's intervals from k on */
     int32_t T;                  /* sections */
@@ -481,24 +480,28 @@ static int by_pair_lo(const void *pa, const void *pb) {
     return (a[1] > b[1]) - (a[1] < b[1]);
 }
 
-/* (B2) The union of the fixed tensors live at each section, in units (lo
- * rounded down, hi up, as fx_lo/fx_hi), with fs_suf[k] the length of the
- * section's intervals from k on (at most the highest fixed top, within
- * CN_SUM_LIMIT). False when memory runs out. */
-static bool fixed_sections(cn *c, const ab_problem *p, const int32_t *s0, const int32_t *s1) {
+/* (B2) The union of the fixed tensors live at each section, in units, with
+ * fs_suf[k] the length of the section's intervals from k on (at most the
+ * highest fixed top, within CN_SUM_LIMIT). AB_ENOMEM when memory runs out,
+ * AB_ELIMIT when the fixed tensors span more than CN_MAX_EDGES sections in
+ * all (as for the conflicts, the search is then skipped). */
+static ab_status fixed_sections(cn *c, const ab_problem *p, const int32_t *s0, const int32_t *s1) {
     size_t T = (size_t)c->T, total = 0;
-    c->fs_at = ab_calloc(T + 2, sizeof *c->fs_at);
-    if (c->fs_at == NULL) return false;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->t[i].offset != AB_NONE && (total += (size_t)(s1[i] - s0[i] + 1)) > (size_t)CN_MAX_EDGES)
+            return AB_ELIMIT;
+    c->fs_at = ab_calloc(T + 1, sizeof *c->fs_at);
+    if (c->fs_at == NULL) return AB_ENOMEM;
     for (size_t i = 0; i < p->n; i++)
         if (p->t[i].offset != AB_NONE)
-            for (int32_t k = s0[i]; k <= s1[i]; k++) c->fs_at[k + 1]++, total++;
+            for (int32_t k = s0[i]; k <= s1[i]; k++) c->fs_at[k + 1]++;
     for (size_t t = 0; t < T; t++) c->fs_at[t + 1] += c->fs_at[t];
     c->fs_lo = ab_alloc_array(total ? total : 1, sizeof *c->fs_lo);
     c->fs_hi = ab_alloc_array(total ? total : 1, sizeof *c->fs_hi);
     c->fs_suf = ab_alloc_array(total ? total : 1, sizeof *c->fs_suf);
     int64_t *pairs = ab_alloc_array(2 * (total ? total : 1), sizeof *pairs);
     size_t *at = ab_alloc_array(T + 1, sizeof *at);
-    if (!c->fs_lo || !c->fs_hi || !c->fs_suf || !pairs || !at) return ab_free(pairs), ab_free(at), false;
+    if (!c->fs_lo || !c->fs_hi || !c->fs_suf || !pairs || !at) return ab_free(pairs), ab_free(at), AB_ENOMEM;
     memcpy(at, c->fs_at, (T + 1) * sizeof *at);
     int64_t g = c->g;
     for (size_t i = 0; i < p->n; i++)
@@ -527,7 +530,7 @@ static bool fixed_sections(cn *c, const ab_problem *p, const int32_t *s0, const 
         for (size_t k = c->fs_at[t + 1], b = c->fs_at[t]; k > b; k--)
             c->fs_suf[k - 1] = (c->fs_hi[k - 1] - c->fs_lo[k - 1]) + (k < c->fs_at[t + 1] ? c->fs_suf[k] : 0);
     ab_free(pairs), ab_free(at);
-    return true;
+    return AB_OK;
 }
 
 /* Builds the units problem of p into c. Returns AB_EINPUT when two
@@ -673,7 +676,8 @@ static ab_status cn_setup(cn *c, const ab_problem *p, const char *keys, ab_error
         c->fx_at[j + 1] = at;
     }
     ab_free(pairs);
-    if (!fixed_sections(c, p, s0, s1)) goto out;
+    if ((st = fixed_sections(c, p, s0, s1)) != AB_OK) goto out;
+    st = AB_ENOMEM;
     c->placed = ab_calloc(N, sizeof *c->placed);
     c->off = ab_alloc_array(N, sizeof *c->off), c->raw = ab_alloc_array(N, sizeof *c->raw);
     c->top = ab_alloc_array((size_t)c->T + 1, sizeof *c->top);

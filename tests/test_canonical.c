@@ -383,10 +383,11 @@ Test(canonical, honours_fixed_offsets) {
 }
 
 /* (B2) with fixed tensors: the free tensors of a section cannot use the
- * bytes its fixed tensors take. x takes [1, 5) and y [8, 9) of 12 bytes;
- * no free tensor fits below x, so every floor is 5, and above 5 the free
- * bytes are 3 + 3 for 3 + 2 + 2: the root refutes 12 (1 node), where
- * without y's byte (5 + 7 <= 12) the search took 3 nodes. 13 fits. */
+ * bytes its fixed tensors take. x takes [1, 5) and y [8, 9) of 12 bytes
+ * (the load, 12, fits); no free tensor fits below x, so every floor is 5,
+ * and above 5 the free bytes are 3 + 3 for 3 + 2 + 2: the first node
+ * refutes 12 (5 + 7 + y's 1 > 12), where without y's byte (5 + 7 <= 12)
+ * the search took 3 nodes. 13 fits. */
 Test(canonical, the_fixed_bytes_of_a_section_refute_a_capacity_at_the_root) {
     ab_tensor t[] = {T("x", 4, 0, 1, .offset = 1), T("y", 1, 0, 1, .offset = 8), T("b", 3, 0, 1),
                      T("c", 2, 0, 1), T("d", 2, 0, 1)};
