@@ -331,6 +331,7 @@ typedef struct cn {
     size_t *fs_at;              /* (B2) per section t (T + 1 entries): the union of the fixed tensors live at t, */
     int64_t *fs_lo, *fs_hi;     /* fs_lo/fs_hi[fs_at[t] ..], sorted, disjoint (units), */
     int64_t *fs_suf;            /* fs_suf[k]: the length of the section's intervals from k on */
+    bool fixed_secs;            /* some section has a fixed tensor: B2 reads the above */
     int32_t T;                  /* sections */
     int64_t *rem0;              /* free bytes live per section, at the root */
     int64_t L;                  /* max-load and fixed tops, units */
@@ -526,6 +527,7 @@ static ab_status fixed_sections(cn *c, const ab_problem *p, const int32_t *s0, c
         }
     }
     c->fs_at[T] = out;
+    c->fixed_secs = out > 0;
     for (size_t t = 0; t < T; t++)
         for (size_t k = c->fs_at[t + 1], b = c->fs_at[t]; k > b; k--)
             c->fs_suf[k - 1] = (c->fs_hi[k - 1] - c->fs_lo[k - 1]) + (k < c->fs_at[t + 1] ? c->fs_suf[k] : 0);
@@ -829,7 +831,7 @@ static bool place(cn *c, size_t j, int64_t f) {
             if (!push_undo(c, -1 - (int64_t)t, c->top[t])) return c->stopped = true, false;
             c->top[t] = top;
         }
-        if (c->top[t] + c->rem[t] + fixed_in(c, t, c->top[t]) > c->H) ok = false;
+        if (c->top[t] + c->rem[t] + (c->fixed_secs ? fixed_in(c, t, c->top[t]) : 0) > c->H) ok = false;
     }
     return ok;
 }
@@ -1099,11 +1101,19 @@ static cn_result dfs(cn *c, struct cn_part part, size_t depth, int64_t x, int64_
         for (int32_t t = c->t0[j]; t <= c->t1[j]; t++)
             if (f < c->minf[t]) c->minf[t] = f;
     }
-    for (int32_t t = part.lo; t <= part.hi; t++) /* (B2) */
-        if (c->rem[t] > 0 && c->minf[t] + c->rem[t] + fixed_in(c, t, c->minf[t]) > c->H) {
-            c->ncand = base;
-            return CN_REFUTED;
-        }
+    if (!c->fixed_secs) { /* (B2); the same loop without fixed tensors, kept lean */
+        for (int32_t t = part.lo; t <= part.hi; t++)
+            if (c->rem[t] > 0 && c->minf[t] + c->rem[t] > c->H) {
+                c->ncand = base;
+                return CN_REFUTED;
+            }
+    } else {
+        for (int32_t t = part.lo; t <= part.hi; t++)
+            if (c->rem[t] > 0 && c->minf[t] + c->rem[t] + fixed_in(c, t, c->minf[t]) > c->H) {
+                c->ncand = base;
+                return CN_REFUTED;
+            }
+    }
     for (int32_t t = part.lo; t <= part.hi; t++) { /* (B5) where the aligns may matter */
         if (c->rem[t] == 0 || c->minf[t] + c->rem[t] + c->slack0[t] <= c->H) continue;
         int64_t v = stack_above(c, t, c->minf[t]);
