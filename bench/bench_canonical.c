@@ -86,33 +86,39 @@ static bool cut_window(ab_problem *p, int64_t k1, int64_t k2, const char *path) 
     return true;
 }
 
-/* Fixes about pct percent of p's tensors at a first plan's offsets (see the
- * top); false (with a message) when it cannot plan. */
+/* Fixes about pct percent of p's arena tensors at a first plan's offsets
+ * (see the top); false (with a message) when it cannot plan. */
 static bool fix_part(ab_problem *p, int pct, const char *path) {
     const ab_planner *pl;
     ab_params prm;
     ab_error err;
-    int64_t *off = malloc((p->n ? p->n : 1) * sizeof *off);
+    ab_problem view;
+    size_t *map = NULL;
+    if (ab_problem_arena_view(p, &view, &map, &err) != AB_OK) {
+        fprintf(stderr, "bench_canonical: %s: %s\n", path, err.msg);
+        return false;
+    }
+    int64_t *off = malloc((view.n ? view.n : 1) * sizeof *off);
     ab_plan_stats st;
     memset(&st, 0, sizeof st);
     bool ok = off != NULL && ab_planner_resolve("canonical:nodes=1000000", &pl, &prm, &err) == AB_OK;
     if (ok) {
-        ok = ab_planner_plan(pl, &prm, p, off, &st, &err) == AB_OK;
+        ok = ab_planner_plan(pl, &prm, &view, off, &st, &err) == AB_OK;
         ab_params_free(&prm);
     }
-    if (!ok) {
+    if (ok)
+        for (size_t k = 0; k < view.n; k++) {
+            uint64_t z = (uint64_t)(map[k] + 1) * 0x9E3779B97F4A7C15ull; /* splitmix64 of the index */
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+            z ^= z >> 31;
+            if ((int)(z % 100) < pct) p->t[map[k]].offset = off[k];
+        }
+    else
         fprintf(stderr, "bench_canonical: %s: cannot make the first plan for -F\n", path);
-        return free(off), false;
-    }
-    for (size_t i = 0; i < p->n; i++) {
-        uint64_t z = (uint64_t)(i + 1) * 0x9E3779B97F4A7C15ull;
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        z ^= z >> 31;
-        if ((int)(z % 100) < pct) p->t[i].offset = off[i];
-    }
-    free(off);
-    return true;
+    free(off), free(map);
+    ab_problem_free(&view);
+    return ok;
 }
 
 static int run(const char *path, const char *budget, bool decide, int64_t capacity, int64_t k1,
