@@ -9,7 +9,11 @@
  * (independent of the planners) and times abo_check on it. On the smallest N
  * it also times each planner (default first-fit and best-fit) through
  * ab_planner_run, and abo_check on the plan it returns. Every timing is the
- * median of R runs (CLOCK_MONOTONIC), printed with the min and max.
+ * median of R runs (CLOCK_MONOTONIC), printed with the min and max. With -a
+ * it times the planners at every size and prints their time ratios between
+ * consecutive sizes, beside two references that need no planner: glibc's
+ * qsort of the tensors by size and the checker on the sweep plan, so a ratio
+ * can be read against what sorting and one sweep scale by on the machine.
  *
  * Exit status: 0 ok, 1 a plan was invalid, 2 bad usage, 3 out of memory or a
  * planner error.
@@ -39,6 +43,8 @@ typedef struct options {
     int runs;
     bool every;                              /* -a: planners at every size */
     double median[MAX_SIZES][MAX_PLANNERS];  /* planner medians, -1 when not run */
+    double check[MAX_SIZES];                 /* the checker's median on the sweep plan */
+    double sort[MAX_SIZES];                  /* -a: qsort of the tensors by size, -1 when not run */
 } options;
 
 /* ---- small helpers ---------------------------------------------------------- */
@@ -191,10 +197,11 @@ static ab_status sweep_plan(const ab_problem *p, int64_t *offsets, ab_error *err
 
 /* ---- the timings -------------------------------------------------------------- */
 
-/* Times abo_check of plan against p, R runs; prints the arena and verdict.
- * Returns 0, 1 when the plan is invalid, 3 on an error. */
+/* Times abo_check of plan against p, R runs; prints the arena and verdict;
+ * the median goes to *median unless it is NULL. Returns 0, 1 when the plan
+ * is invalid, 3 on an error. */
 static int time_check(const char *label, const ab_problem *p, const ab_plan *plan,
-                      const abo_bounds *b, int runs) {
+                      const abo_bounds *b, int runs, double *median) {
     double *t = malloc((size_t)runs * sizeof *t);
     abo_report *r = malloc(sizeof *r);
     if (!t || !r) {
@@ -217,7 +224,8 @@ static int time_check(const char *label, const ab_problem *p, const ab_plan *pla
     }
     char line[128];
     snprintf(line, sizeof line, "check %s", label);
-    print_timing(line, t, runs);
+    double m = print_timing(line, t, runs);
+    if (median != NULL) *median = m;
     double over = b->max_load > 0 ? 100.0 * (double)(r->arena - b->max_load) / (double)b->max_load
                                   : 0.0;
     printf("  %-34s arena %" PRId64 " (%+.1f%% over max-load), verdict %s\n", "", r->arena, over,
@@ -265,10 +273,46 @@ static int time_planner(const char *name, const ab_problem *p, const abo_bounds 
     *median = print_timing(line, t, runs);
     free(t);
     snprintf(line, sizeof line, "%s plan", name);
-    int rc = time_check(line, &view, &plan, b, runs);
+    int rc = time_check(line, &view, &plan, b, runs, NULL);
     ab_problem_free(&view);
     ab_plan_free(&plan);
     return rc;
+}
+
+/* The scaling reference (-a): tensors by size, largest first, then index. */
+typedef struct sized {
+    int64_t size;
+    size_t i;
+} sized;
+
+static int by_size_desc(const void *a, const void *b) {
+    const sized *x = a, *y = b;
+    if (x->size != y->size) return x->size > y->size ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+/* Times glibc's qsort of p's tensors by size (the keys are laid out before
+ * each run, untimed): the first step of every greedy order but program
+ * order, and a floor for what any O(n log n) planner's time can scale by
+ * on this machine. The median goes to *median. Returns 0, or 3 when out of
+ * memory. */
+static int time_sort(const ab_problem *p, int runs, double *median) {
+    double *t = malloc((size_t)runs * sizeof *t);
+    sized *k = malloc((p->n ? p->n : 1) * sizeof *k);
+    if (t == NULL || k == NULL) {
+        free(t), free(k);
+        fprintf(stderr, "bench_plan: out of memory\n");
+        return 3;
+    }
+    for (int r = 0; r < runs; r++) {
+        for (size_t i = 0; i < p->n; i++) k[i] = (sized){p->t[i].size, i};
+        double t0 = now_seconds();
+        qsort(k, p->n, sizeof *k, by_size_desc);
+        t[r] = now_seconds() - t0;
+    }
+    *median = print_timing("qsort of the tensors by size", t, runs);
+    free(t), free(k);
+    return 0;
 }
 
 /* Generates the suite of n tensors (size number at) and runs its timings. */
@@ -298,7 +342,8 @@ static int bench_size(size_t at, bool with_planners, options *o) {
            n / 2 > 0 ? n / 2 : 1, o->seed, gen);
     printf("  max-load %" PRId64 " bytes at instruction %" PRId64 " (%zu live)\n", b.max_load,
            b.max_load_instr, b.max_load_count);
-    rc = time_check("sweep plan (made here)", &p, &plan, &b, o->runs);
+    rc = time_check("sweep plan (made here)", &p, &plan, &b, o->runs, &o->check[at]);
+    if (o->every && rc != 3 && time_sort(&p, o->runs, &o->sort[at]) == 3) rc = 3;
     for (size_t k = 0; with_planners && k < o->nplanners && rc != 3; k++) {
         int r = time_planner(o->planners[k], &p, &b, o->runs, &o->median[at][k]);
         if (r > rc) rc = r;
@@ -421,8 +466,10 @@ int main(int argc, char **argv) {
     printf("runs:    %d per timing (median, min, max)\n", o.runs);
     rc = 0;
     bool planners_done = false;
-    for (size_t k = 0; k < o.nsizes; k++)
+    for (size_t k = 0; k < o.nsizes; k++) {
         for (size_t j = 0; j < MAX_PLANNERS; j++) o.median[k][j] = -1;
+        o.check[k] = o.sort[k] = -1;
+    }
     for (size_t k = 0; k < o.nsizes && rc != 3; k++) {
         bool with = o.every || (!planners_done && o.sizes[k] == smallest);
         planners_done |= with;
@@ -431,12 +478,17 @@ int main(int argc, char **argv) {
     }
     if (o.every && o.nsizes > 1 && rc != 3) {
         printf("\nscaling: time(N) / time(previous N), medians\n");
-        for (size_t j = 0; j < o.nplanners; j++) {
-            printf("  %-34s", o.planners[j]);
-            for (size_t k = 1; k < o.nsizes; k++)
-                if (o.median[k - 1][j] > 0 && o.median[k][j] >= 0)
-                    printf("  %zu -> %zu: x%.1f", o.sizes[k - 1], o.sizes[k],
-                           o.median[k][j] / o.median[k - 1][j]);
+        for (size_t j = 0; j < o.nplanners + 2; j++) {
+            const char *name = j < o.nplanners ? o.planners[j]
+                               : j == o.nplanners ? "(reference) qsort by size"
+                                                  : "(reference) check, sweep plan";
+            printf("  %-34s", name);
+            for (size_t k = 1; k < o.nsizes; k++) {
+                double a = j < o.nplanners ? o.median[k - 1][j] : j == o.nplanners ? o.sort[k - 1] : o.check[k - 1];
+                double z = j < o.nplanners ? o.median[k][j] : j == o.nplanners ? o.sort[k] : o.check[k];
+                if (a > 0 && z >= 0)
+                    printf("  %zu -> %zu: x%.1f", o.sizes[k - 1], o.sizes[k], z / a);
+            }
             printf("\n");
         }
     }
