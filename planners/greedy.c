@@ -63,18 +63,42 @@ static unsigned bit_len(u128 x) {
     return b;
 }
 
-/* Sorts key[0 .. n) as by_key does when (a, k1, k2), each taken from its
- * least value, fit in 64 bits side by side (true): their concatenation
- * orders the keys as by_key's first three comparisons, so a radix sort on
- * it (least significant 11 bits first, passes over constant digits
- * skipped) and by_key over each run of equal packed keys (the names and
- * indices) give by_key's one sorted sequence. 1 when sorted, 0 (key
- * untouched) when they do not fit, -1 when out of memory. */
-static int sort_packed(order_key *key, size_t n, const ab_problem *p) {
+/* The order's keys of tensor i. */
+static order_key key_of(const ab_problem *p, abp_order order, size_t i) {
+    const ab_tensor *t = &p->t[i];
+    if (order == ABP_ORDER_START) return (order_key){0, t->start, -t->size, i};
+    return (order_key){order == ABP_ORDER_AREA ? -(i128)t->size * (t->end - t->start + 1) : 0,
+                       -t->size, t->start, i};
+}
+
+/* Tensors whose (a, k1, k2) are equal: by name, then index (by_key's last
+ * two comparisons). */
+static int by_name(const void *pa, const void *pb, const void *ctx) {
+    const ab_problem *p = ctx;
+    size_t x = *(const size_t *)pa, y = *(const size_t *)pb;
+    int c = strcmp(p->t[x].name, p->t[y].name);
+    if (c != 0) return c;
+    CMP_ASC(x, y);
+    return 0;
+}
+
+/* Writes to idx[0 .. n) the tensors in by_key's order when (a, k1, k2),
+ * each taken from its least value, fit in 64 bits side by side (1): their
+ * concatenation orders the keys as by_key's first three comparisons, so a
+ * radix sort on it (least significant 11 bits first, passes over constant
+ * digits skipped) and by_name over each run of equal packed keys give
+ * by_key's one sorted sequence. The keys are computed from the tensors in
+ * two passes (their ranges, then the packed keys) rather than kept: at a
+ * million tensors an array of them is 48 MB of fresh pages to fault in and
+ * copy. 0 (idx untouched) when they do not fit, -1 when out of memory. */
+static int sort_packed(const ab_problem *p, abp_order order, size_t *idx) {
+    size_t n = p->n;
     if (n < 2) return 0;
-    i128 lo[3] = {key[0].a, key[0].k1, key[0].k2}, hi[3] = {key[0].a, key[0].k1, key[0].k2};
+    order_key k0 = key_of(p, order, 0);
+    i128 lo[3] = {k0.a, k0.k1, k0.k2}, hi[3] = {k0.a, k0.k1, k0.k2};
     for (size_t i = 1; i < n; i++) {
-        i128 c[3] = {key[i].a, key[i].k1, key[i].k2};
+        order_key k = key_of(p, order, i);
+        i128 c[3] = {k.a, k.k1, k.k2};
         for (int d = 0; d < 3; d++) {
             if (c[d] < lo[d]) lo[d] = c[d];
             if (c[d] > hi[d]) hi[d] = c[d];
@@ -84,60 +108,50 @@ static int sort_packed(order_key *key, size_t n, const ab_problem *p) {
     for (int d = 0; d < 3; d++) total += bits[d] = bit_len((u128)(hi[d] - lo[d]));
     if (total > 64) return 0;
     ab_keyed *v = ab_alloc_array(n, sizeof *v), *tmp = ab_alloc_array(n, sizeof *tmp);
-    order_key *out = ab_alloc_array(n, sizeof *out);
-    if (v == NULL || tmp == NULL || out == NULL) {
+    if (v == NULL || tmp == NULL) {
         ab_free(v);
         ab_free(tmp);
-        ab_free(out);
         return -1;
     }
     for (size_t i = 0; i < n; i++) {
-        i128 c[3] = {key[i].a, key[i].k1, key[i].k2};
-        uint64_t k = 0;
-        for (int d = 0; d < 3; d++) /* a 64-bit part is alone: k is still 0 */
-            if (bits[d] > 0) k = (bits[d] < 64 ? k << bits[d] : 0) | (uint64_t)(c[d] - lo[d]);
-        v[i] = (ab_keyed){k, i};
+        order_key k = key_of(p, order, i);
+        i128 c[3] = {k.a, k.k1, k.k2};
+        uint64_t x = 0;
+        for (int d = 0; d < 3; d++) /* a 64-bit part is alone: x is still 0 */
+            if (bits[d] > 0) x = (bits[d] < 64 ? x << bits[d] : 0) | (uint64_t)(c[d] - lo[d]);
+        v[i] = (ab_keyed){x, i};
     }
     ab_radix_sort(v, tmp, n);
-    for (size_t i = 0; i < n; i++) out[i] = key[v[i].at];
+    for (size_t i = 0; i < n; i++) idx[i] = v[i].at;
     for (size_t i = 0, j; i < n; i = j) { /* equal packed keys: by name, then index */
         for (j = i + 1; j < n && v[j].key == v[i].key; j++) {}
-        if (j - i > 1) ab_sort(&out[i], j - i, sizeof *out, by_key, p);
+        if (j - i > 1) ab_sort(&idx[i], j - i, sizeof *idx, by_name, p);
     }
-    memcpy(key, out, n * sizeof *key);
     ab_free(v);
     ab_free(tmp);
-    ab_free(out);
     return 1;
 }
 
 /* The placement order: every tensor, sorted by the order's total order. */
 static size_t *make_order(const ab_problem *p, abp_order order) {
     size_t *idx = ab_alloc_array(p->n ? p->n : 1, sizeof *idx);
-    order_key *key = ab_alloc_array(p->n ? p->n : 1, sizeof *key);
-    if (idx == NULL || key == NULL) {
-        ab_free(idx);
-        ab_free(key);
-        return NULL;
-    }
-    for (size_t i = 0; i < p->n; i++) {
-        const ab_tensor *t = &p->t[i];
-        if (order == ABP_ORDER_START)
-            key[i] = (order_key){0, t->start, -t->size, i};
-        else
-            key[i] = (order_key){order == ABP_ORDER_AREA ? -(i128)t->size * (t->end - t->start + 1)
-                                                         : 0,
-                                 -t->size, t->start, i};
-    }
-    int sorted = sort_packed(key, p->n, p);
+    if (idx == NULL) return NULL;
+    int sorted = sort_packed(p, order, idx);
     if (sorted < 0) {
         ab_free(idx);
-        ab_free(key);
         return NULL;
     }
-    if (sorted == 0) ab_sort(key, p->n, sizeof *key, by_key, p);
-    for (size_t i = 0; i < p->n; i++) idx[i] = key[i].i;
-    ab_free(key);
+    if (sorted == 0) {
+        order_key *key = ab_alloc_array(p->n ? p->n : 1, sizeof *key);
+        if (key == NULL) {
+            ab_free(idx);
+            return NULL;
+        }
+        for (size_t i = 0; i < p->n; i++) key[i] = key_of(p, order, i);
+        ab_sort(key, p->n, sizeof *key, by_key, p);
+        for (size_t i = 0; i < p->n; i++) idx[i] = key[i].i;
+        ab_free(key);
+    }
     return idx;
 }
 
