@@ -279,35 +279,23 @@ static int time_planner(const char *name, const ab_problem *p, const abo_bounds 
     return rc;
 }
 
-/* The scaling reference (-a): tensors by size, largest first, then index. */
-typedef struct sized {
-    int64_t size;
-    size_t i;
-} sized;
-
-static int by_size_desc(const void *a, const void *b) {
-    const sized *x = a, *y = b;
-    if (x->size != y->size) return x->size > y->size ? -1 : 1;
-    return (x->i > y->i) - (x->i < y->i);
-}
-
 /* Times glibc's qsort of p's tensors by size (the keys are laid out before
  * each run, untimed): the first step of every greedy order but program
- * order, and a floor for what any O(n log n) planner's time can scale by
- * on this machine. The median goes to *median. Returns 0, or 3 when out of
+ * order, and a reference for what an O(n log n) step scales by on this
+ * machine. The median goes to *median. Returns 0, or 3 when out of
  * memory. */
 static int time_sort(const ab_problem *p, int runs, double *median) {
     double *t = malloc((size_t)runs * sizeof *t);
-    sized *k = malloc((p->n ? p->n : 1) * sizeof *k);
+    keyed *k = malloc((p->n ? p->n : 1) * sizeof *k);
     if (t == NULL || k == NULL) {
         free(t), free(k);
         fprintf(stderr, "bench_plan: out of memory\n");
         return 3;
     }
     for (int r = 0; r < runs; r++) {
-        for (size_t i = 0; i < p->n; i++) k[i] = (sized){p->t[i].size, i};
+        for (size_t i = 0; i < p->n; i++) k[i] = (keyed){-p->t[i].size, i}; /* largest first */
         double t0 = now_seconds();
-        qsort(k, p->n, sizeof *k, by_size_desc);
+        qsort(k, p->n, sizeof *k, keyed_cmp);
         t[r] = now_seconds() - t0;
     }
     *median = print_timing("qsort of the tensors by size", t, runs);
