@@ -28,10 +28,11 @@ ab_status abp_order_param(const ab_params *opt, abp_order *order, ab_error *err)
 /* The placement orders, each a total order: start: by start, ties larger
  * first; size: larger first, ties by start; area: larger size x live length
  * first, then as size; remaining ties by name, then index. The keys are
- * gathered beside the index first, so the sort compares them without
- * reaching into the tensors (a million tensors' worth of cache misses), and
- * when they fit in 64 bits side by side a radix sort orders them
- * (sort_packed). */
+ * read from the tensors in index order (in sequence, not at random), and
+ * when they fit in 64 bits side by side a radix sort orders them packed
+ * with their index (sort_packed); else they are gathered beside the index,
+ * so the comparison sort compares them without reaching into the tensors
+ * (a million tensors' worth of cache misses). */
 typedef struct order_key {
     i128 a;       /* minus the area (area order), else 0 */
     int64_t k1, k2;
