@@ -42,9 +42,9 @@ typedef struct options {
     uint64_t seed;
     int runs;
     bool every;                              /* -a: planners at every size */
-    double median[MAX_SIZES][MAX_PLANNERS];  /* planner medians, -1 when not run */
-    double check[MAX_SIZES];                 /* the checker's median on the sweep plan */
-    double sort[MAX_SIZES];                  /* -a: qsort of the tensors by size, -1 when not run */
+    /* medians, -1 when not run: the planners', then (-a) the two references,
+     * qsort by size and the checker on the sweep plan */
+    double median[MAX_SIZES][MAX_PLANNERS + 2];
 } options;
 
 /* ---- small helpers ---------------------------------------------------------- */
@@ -330,8 +330,8 @@ static int bench_size(size_t at, bool with_planners, options *o) {
            n / 2 > 0 ? n / 2 : 1, o->seed, gen);
     printf("  max-load %" PRId64 " bytes at instruction %" PRId64 " (%zu live)\n", b.max_load,
            b.max_load_instr, b.max_load_count);
-    rc = time_check("sweep plan (made here)", &p, &plan, &b, o->runs, &o->check[at]);
-    if (o->every && rc != 3 && time_sort(&p, o->runs, &o->sort[at]) == 3) rc = 3;
+    rc = time_check("sweep plan (made here)", &p, &plan, &b, o->runs, &o->median[at][o->nplanners + 1]);
+    if (o->every && rc != 3 && time_sort(&p, o->runs, &o->median[at][o->nplanners]) == 3) rc = 3;
     for (size_t k = 0; with_planners && k < o->nplanners && rc != 3; k++) {
         int r = time_planner(o->planners[k], &p, &b, o->runs, &o->median[at][k]);
         if (r > rc) rc = r;
@@ -454,10 +454,8 @@ int main(int argc, char **argv) {
     printf("runs:    %d per timing (median, min, max)\n", o.runs);
     rc = 0;
     bool planners_done = false;
-    for (size_t k = 0; k < o.nsizes; k++) {
-        for (size_t j = 0; j < MAX_PLANNERS; j++) o.median[k][j] = -1;
-        o.check[k] = o.sort[k] = -1;
-    }
+    for (size_t k = 0; k < o.nsizes; k++)
+        for (size_t j = 0; j < MAX_PLANNERS + 2; j++) o.median[k][j] = -1;
     for (size_t k = 0; k < o.nsizes && rc != 3; k++) {
         bool with = o.every || (!planners_done && o.sizes[k] == smallest);
         planners_done |= with;
@@ -471,12 +469,10 @@ int main(int argc, char **argv) {
                                : j == o.nplanners ? "(reference) qsort by size"
                                                   : "(reference) check, sweep plan";
             printf("  %-34s", name);
-            for (size_t k = 1; k < o.nsizes; k++) {
-                double a = j < o.nplanners ? o.median[k - 1][j] : j == o.nplanners ? o.sort[k - 1] : o.check[k - 1];
-                double z = j < o.nplanners ? o.median[k][j] : j == o.nplanners ? o.sort[k] : o.check[k];
-                if (a > 0 && z >= 0)
-                    printf("  %zu -> %zu: x%.1f", o.sizes[k - 1], o.sizes[k], z / a);
-            }
+            for (size_t k = 1; k < o.nsizes; k++)
+                if (o.median[k - 1][j] > 0 && o.median[k][j] >= 0)
+                    printf("  %zu -> %zu: x%.1f", o.sizes[k - 1], o.sizes[k],
+                           o.median[k][j] / o.median[k - 1][j]);
             printf("\n");
         }
     }
