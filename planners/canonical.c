@@ -262,15 +262,23 @@
  *      capacities and rounds; learn=off turns it off.
  *
  * Static orders (the indices of the free tensors, which break every tie):
- * four, each a list of keys, larger first, then the suite's order: W the
- * number of sections a tensor spans, A its area (size x instructions), T
+ * seven, each a list of keys, larger first, then the suite's order: W the
+ * instructions a tensor spans (its width in time, MiniMalloc's W), C the
+ * sections it spans (MiniMalloc's C), A its area (size x instructions), T
  * its total (the largest free load over its sections), Z its size; the
- * orders are WZ, and MiniMalloc's WAT, TAW and TWA. A capacity is decided by
+ * orders are MiniMalloc's WAT, TAW and TWA, the same three with C in place
+ * of W, and CZ. (W and C rank tensors differently when sections are of
+ * unequal lengths; each of the two triples decides instances in a few
+ * thousand nodes that the other leaves undecided after millions: the
+ * family in bench/README.md.) A capacity is decided by
  * one search per order taking turns, with a node limit that doubles each
  * round (64 + 2 n at first), until one finishes: each is the search above
  * in its own indices, so a plan found is valid and a search that finishes
  * without one is a refutation; a search cut by its limit proves nothing and
- * is run again later with a larger limit (MiniMalloc's round robin).
+ * is run again later with a larger limit (MiniMalloc's round robin). Any
+ * total order of the free tensors is a static order for every rule above,
+ * so adding orders changes which search finishes first, never what a
+ * finished one proves.
  * Candidates are tried lowest floor first, then in index order.
  *
  * (O1) The order of a component. The search of a component (P1) is a search
@@ -345,6 +353,7 @@ typedef struct cn {
     const char *keys;           /* the static order's keys */
     int32_t *rank;              /* the order within the current component's search (O1) */
     i128 *area;                 /* size x instructions */
+    int64_t *wid;               /* instructions - 1 (the key W) */
     int64_t *tot;               /* scratch: the largest remaining load over a tensor's sections */
     int32_t *rsave;             /* saved ranks, a stack */
     size_t nrsave, rsave_cap;
@@ -423,7 +432,7 @@ static void cn_free(cn *c) {
     ab_free(c->off), ab_free(c->raw), ab_free(c->top), ab_free(c->rem), ab_free(c->minf), ab_free(c->undo);
     ab_free(c->cand), ab_free(c->candf), ab_free(c->sol);
     ab_free(c->cut), ab_free(c->pool), ab_free(c->pend), ab_free(c->F), ab_free(c->fl);
-    ab_free(c->rank), ab_free(c->area), ab_free(c->tot), ab_free(c->rsave);
+    ab_free(c->rank), ab_free(c->area), ab_free(c->wid), ab_free(c->tot), ab_free(c->rsave);
     ab_free(c->sec_at), ab_free(c->sec_list), ab_free(c->memo), ab_free(c->slack0), ab_free(c->sec_instr);
     ab_free(c->ngv), ab_free(c->ngs), ab_free(c->ngid);
     memset(c, 0, sizeof *c);
@@ -445,7 +454,8 @@ static int by_static(const void *pa, const void *pb, const void *ctx) {
     const ab_tensor *tx = &k->p->t[x], *ty = &k->p->t[y];
     for (const char *q = k->keys; *q; q++) {
         i128 vx = 0, vy = 0;
-        if (*q == 'W') vx = k->s1[x] - k->s0[x], vy = k->s1[y] - k->s0[y];
+        if (*q == 'C') vx = k->s1[x] - k->s0[x], vy = k->s1[y] - k->s0[y];
+        else if (*q == 'W') vx = tx->end - tx->start, vy = ty->end - ty->start;
         else if (*q == 'A') vx = (i128)tx->size * (tx->end - tx->start + 1), vy = (i128)ty->size * (ty->end - ty->start + 1);
         else if (*q == 'T') vx = k->total[x], vy = k->total[y];
         else if (*q == 'Z') vx = tx->size, vy = ty->size;
@@ -454,9 +464,9 @@ static int by_static(const void *pa, const void *pb, const void *ctx) {
     return (x > y) - (x < y);
 }
 
-/* The static orders the search takes turns with (MiniMalloc's three, and
- * longer sections then larger first). */
-static const char *const cn_orders[] = {"WZ", "WAT", "TAW", "TWA"};
+/* The static orders the search takes turns with: CZ and MiniMalloc's three
+ * with sections (C) in place of its width (W) first, then its own three. */
+static const char *const cn_orders[] = {"CZ", "CAT", "TAC", "TCA", "WAT", "TAW", "TWA"};
 #define CN_NORDERS (sizeof cn_orders / sizeof cn_orders[0])
 
 /* Twins (D3): same size, align and sections; sorted by those then index. */
@@ -712,19 +722,21 @@ static ab_status cn_setup(cn *c, const ab_problem *p, const char *keys, ab_error
     }
     c->F = ab_alloc_array(N, sizeof *c->F), c->fl = ab_alloc_array(N, sizeof *c->fl);
     c->rank = ab_alloc_array(N, sizeof *c->rank), c->area = ab_alloc_array(N, sizeof *c->area);
+    c->wid = ab_alloc_array(N, sizeof *c->wid);
     c->tot = ab_alloc_array(N, sizeof *c->tot);
     c->rsave_cap = 2 * N + 64, c->rsave = ab_alloc_array(c->rsave_cap, sizeof *c->rsave);
     c->keys = keys;
-    if (c->rank && c->area)
+    if (c->rank && c->area && c->wid)
         for (size_t j = 0; j < nf; j++) {
             const ab_tensor *t = &p->t[c->orig[j]];
             c->rank[j] = (int32_t)j;
             c->area[j] = (i128)t->size * (t->end - t->start + 1);
+            c->wid[j] = t->end - t->start;
         }
     c->pool_cap = 4 * N + 64, c->pool = ab_alloc_array(c->pool_cap, sizeof *c->pool);
     c->pend_cap = 64, c->pend = ab_alloc_array(c->pend_cap, sizeof *c->pend);
     if (!c->placed || !c->off || !c->raw || !c->top || !c->rem || !c->minf || !c->sol || !c->undo || !c->cand ||
-        !c->candf || !c->cut || !c->pool || !c->pend || !c->F || !c->fl || !c->rank || !c->area ||
+        !c->candf || !c->cut || !c->pool || !c->pend || !c->F || !c->fl || !c->rank || !c->area || !c->wid ||
         !c->tot || !c->rsave || !c->sec_at || !c->sec_list || !c->slack0)
         goto out;
     st = AB_OK;
@@ -889,7 +901,8 @@ static int by_rank(const void *pa, const void *pb, const void *ctx) {
     int32_t x = *(const int32_t *)pa, y = *(const int32_t *)pb;
     for (const char *q = c->keys; *q; q++) {
         i128 vx = 0, vy = 0;
-        if (*q == 'W') vx = c->t1[x] - c->t0[x], vy = c->t1[y] - c->t0[y];
+        if (*q == 'C') vx = c->t1[x] - c->t0[x], vy = c->t1[y] - c->t0[y];
+        else if (*q == 'W') vx = c->wid[x], vy = c->wid[y];
         else if (*q == 'A') vx = c->area[x], vy = c->area[y];
         else if (*q == 'T') vx = c->tot[x], vy = c->tot[y];
         else if (*q == 'Z') vx = c->s[x], vy = c->s[y];
