@@ -262,7 +262,7 @@
  *      capacities and rounds; learn=off turns it off.
  *
  * Static orders (the indices of the free tensors, which break every tie):
- * seven, each a list of keys, larger first, then the suite's order: W the
+ * seven by default (orders= sets them, up to 8), each a list of keys, larger first, then the suite's order: W the
  * instructions a tensor spans (its width in time, MiniMalloc's W), C the
  * sections it spans (MiniMalloc's C), A its area (size x instructions), T
  * its total (the largest free load over its sections), Z its size; the
@@ -315,10 +315,17 @@ __extension__ typedef __int128 i128;
 #define CN_MAX_EDGES ((int64_t)50 * 1000 * 1000)
 #define CN_SUM_LIMIT ((int64_t)1 << 61)
 
+/* The static orders (orders=): CZ and MiniMalloc's three with sections (C)
+ * in place of its width (W) first, then its own three. */
+#define CN_ORDERS_DEFAULT "CZ/CAT/TAC/TCA/WAT/TAW/TWA"
+#define CN_MAX_ORDERS 8
+
 typedef enum cn_result { CN_REFUTED, CN_FOUND, CN_STOPPED, CN_DEAD } cn_result;
 
 typedef struct cn_opts {
     bool target;     /* target=capacity */
+    char orders[CN_MAX_ORDERS][8]; /* the static orders (orders=), each its keys */
+    size_t norders;
     bool learn;      /* learn=on: (N1) */
     double time_s;   /* <= 0: none */
     int64_t nodes;   /* <= 0: none */
@@ -407,6 +414,24 @@ static ab_status parse_opts(const ab_params *opt, cn_opts *o, ab_error *err) {
     if (v != NULL && strcmp(v, "off") == 0) o->learn = false;
     else if (v != NULL && strcmp(v, "on") != 0)
         return ab_fail(err, AB_EINPUT, "parameter learn: expected on or off, got '%s'", v);
+    v = ab_params_get(opt, "orders");
+    if (v == NULL) v = CN_ORDERS_DEFAULT;
+    o->norders = 0;
+    for (const char *q = v;;) { /* separated by '/' (or ',', quoted); each 1-5 distinct keys of WCATZ */
+        size_t len = strcspn(q, ",/");
+        bool ok = len >= 1 && len <= 5 && o->norders < CN_MAX_ORDERS;
+        for (size_t i = 0; i < len && ok; i++)
+            ok = strchr("WCATZ", q[i]) != NULL && memchr(q, q[i], i) == NULL;
+        if (!ok)
+            return ab_fail(err, AB_EINPUT,
+                           "parameter orders: expected up to %d orders separated by '/', each 1-5 distinct "
+                           "keys of W (width in instructions), C (sections), A (area), T (total), Z (size), "
+                           "got '%s'", CN_MAX_ORDERS, v);
+        memcpy(o->orders[o->norders], q, len);
+        o->orders[o->norders++][len] = '\0';
+        if (q[len] == '\0') break;
+        q += len + 1;
+    }
     o->time_s = 0;
     v = ab_params_get(opt, "time");
     if (v != NULL) {
@@ -466,8 +491,7 @@ static int by_static(const void *pa, const void *pb, const void *ctx) {
 
 /* The static orders the search takes turns with: CZ and MiniMalloc's three
  * with sections (C) in place of its width (W) first, then its own three. */
-static const char *const cn_orders[] = {"CZ", "CAT", "TAC", "TCA", "WAT", "TAW", "TWA"};
-#define CN_NORDERS (sizeof cn_orders / sizeof cn_orders[0])
+
 
 /* Twins (D3): same size, align and sections; sorted by those then index. */
 typedef struct twin_ctx {
@@ -1329,7 +1353,7 @@ static int64_t take_solution(const cn *c, const ab_problem *p, int64_t *offsets)
 
 /* The searches, one per static order, decide capacities taking turns. */
 typedef struct cn_set {
-    cn c[CN_NORDERS];
+    cn c[CN_MAX_ORDERS];
     size_t k;          /* how many were set up */
     size_t won;        /* the one whose plan is in its sol */
     int64_t nodes;     /* all of them */
@@ -1417,8 +1441,8 @@ static ab_status canonical_plan(const ab_problem *p, const ab_params *opt, int64
         note(st, "optimal: 0 (no tensors)");
         return ab_free(S), AB_OK;
     }
-    for (size_t i = 0; i < CN_NORDERS; i++) {
-        s = cn_setup(&S->c[i], p, cn_orders[i], err);
+    for (size_t i = 0; i < o.norders; i++) {
+        s = cn_setup(&S->c[i], p, o.orders[i], err);
         S->c[i].o = o;
         if (s != AB_OK) {
             cn_free(&S->c[i]);
@@ -1430,7 +1454,7 @@ static ab_status canonical_plan(const ab_problem *p, const ab_params *opt, int64
         set_free(S);
         return ab_free(S), s;
     }
-    bool searchable = S->k == CN_NORDERS;
+    bool searchable = S->k == o.norders;
     if (searchable && o.learn) set_learn(S, p);
     int64_t best = -1;
     s = greedy_best(p, offsets, &best, err);
@@ -1539,6 +1563,11 @@ static const ab_param_desc canonical_params[] = {
     {"target", "min|capacity", "min",
      "min: the smallest arena; capacity: only whether the tensors fit the suite's capacity",
      AB_PARAM_CHOICE, 0, 0},
+    {"orders", "orders separated by /, each keys of WCATZ", CN_ORDERS_DEFAULT,
+     "the static orders the search takes turns with, each its keys (larger first; ties by the suite's "
+     "order): W width in instructions, C sections spanned, A area, T total (the largest load over its "
+     "sections), Z size; WAT/TAW/TWA are MiniMalloc's",
+     AB_PARAM_TEXT, 0, 0},
     {"learn", "on|off", "on",
      "on: remember the refuted nodes (144M at most, then forgotten) and cut a node met again with the "
      "same tensors and floors as high, in any order, at any lower capacity",
