@@ -9,6 +9,7 @@
 
 #include "harness/engine/spawn.h"
 #include "oracle/check.h"
+#include "planners/planner.h"
 
 void abr_model_free(abr_model *m) {
     abr_run_free(&m->run);
@@ -26,12 +27,18 @@ static int cmp_str_ptr(const void *a, const void *b) {
 
 /* Sets *family to spec without its k parameter (name:key=value,...) and *k
  * to that parameter; a spec without a usable k is its own family. */
-static ab_status spec_family(const char *spec, char **family, int64_t *k, ab_error *err) {
+static ab_status spec_family(const char *spec, char **family, int64_t *k, bool *exact,
+                             ab_error *err) {
     char *name;
     ab_params ps;
     *k = AB_NONE;
+    *exact = false;
     ab_status st = ab_spec_parse(spec, &name, &ps, NULL);
     if (st == AB_ENOMEM) return ab_fail(err, AB_ENOMEM, "out of memory reading planner specs");
+    if (st == AB_OK) { /* a planner this program does not know is not taken as exact */
+        const ab_planner *pl = ab_planner_find(name);
+        *exact = pl != NULL && (pl->flags & AB_PLANNER_EXACT);
+    }
     int64_t kk;
     if (st == AB_OK && ab_params_get(&ps, "k") != NULL && ab_params_k(&ps, &kk, NULL) == AB_OK) {
         ab_buf f = {0};
@@ -67,7 +74,7 @@ static ab_status build_specs(abr_model *m, ab_error *err) {
         if (m->nsp > 0 && strcmp(m->sp[m->nsp - 1].spec, names[i]) == 0) continue;
         abr_rspec *p = &m->sp[m->nsp++];
         p->spec = names[i];
-        st = spec_family(p->spec, &p->family, &p->k, err);
+        st = spec_family(p->spec, &p->family, &p->k, &p->exact, err);
     }
     ab_free(names);
     return st;
@@ -94,12 +101,16 @@ static ab_status build_suites(abr_model *m, ab_error *err) {
         return ab_fail(err, AB_ENOMEM, "out of memory building the report");
     for (size_t i = 0; i < n; i++) {
         if (i == 0 || m->rows.v[i].suite.id != m->rows.v[i - 1].suite.id)
-            m->su[m->nsu++] = (abr_rsuite){.row0 = i, .bound = AB_NONE, .best = AB_NONE};
+            m->su[m->nsu++] = (abr_rsuite){.row0 = i, .bound = AB_NONE, .best = AB_NONE,
+                                           .capacity = AB_NONE, .cap_arena = AB_NONE,
+                                           .cap_upper = AB_NONE};
         m->su[m->nsu - 1].nrows++;
         abr_rrow *r = &m->rr[i];
         r->suite = m->nsu - 1;
         r->spec = spec_index(m, row_r(m, i)->spec);
         r->k = m->sp[r->spec].k != AB_NONE ? m->sp[r->spec].k : row_r(m, i)->k;
+        /* at k > 1 an exact search speaks of the coarsened problem only */
+        r->exact = m->sp[r->spec].exact && (r->k == AB_NONE || r->k == 1);
     }
     for (size_t s = 1; s < m->nsu; s++)
         if (strcmp(suite_of(m, s)->name, suite_of(m, s - 1)->name) == 0)
@@ -167,17 +178,95 @@ static void row_figures(abr_model *m, size_t i) {
     sp->wins += rr->win;
 }
 
+/* ---- capacity decisions -------------------------------------------------- */
+
+/* The capacity of suite si, read from its stored text through load (the
+ * store has no capacity column): ab_problem_capacity, the suite's own or the
+ * size of its one pool. Left AB_NONE when the text cannot be read or loaded;
+ * AB_ENOMEM only is a failure. */
+static ab_status suite_capacity(abr_store *s, abr_model *m, size_t si, abr_suite_loader load,
+                                ab_error *err) {
+    char *text = NULL;
+    size_t len = 0;
+    ab_error e;
+    ab_error_clear(&e);
+    ab_status st = abr_suite_text(s, suite_of(m, si)->id, &text, &len, &e);
+    ab_problem p;
+    ab_problem_init(&p);
+    if (st == AB_OK) st = load(text, len, &p, &e);
+    ab_free(text);
+    if (st == AB_OK) {
+        m->su[si].capacity = ab_problem_capacity(&p);
+        m->su[si].pools = p.npools >= 2;
+    }
+    ab_problem_free(&p);
+    if (st == AB_ENOMEM) return ab_fail(err, AB_ENOMEM, "%s", e.msg);
+    return AB_OK;
+}
+
+/* Row i's plan is valid but for the capacity: over-capacity or infeasible (a
+ * plan over the capacity), not over a pool of a suite with pools. */
+static bool over_capacity_only(const abr_model *m, size_t i, int64_t cap) {
+    const abr_result *r = row_r(m, i);
+    return (r->status == ABE_OVER_CAPACITY || r->status == ABE_INFEASIBLE) &&
+           r->arena != AB_NONE && r->arena > cap && !m->su[m->rr[i].suite].pools;
+}
+
+/* Why suite si is not decided, from its exact rows (abr_cap_open). */
+static abr_cap_open undecided_why(const abr_model *m, size_t si) {
+    const abr_rsuite *su = &m->su[si];
+    bool any = false;
+    for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
+        if (!m->rr[i].exact) continue;
+        const abr_result *r = row_r(m, i);
+        any = true;
+        /* an exact search that neither fitted nor refuted the capacity stopped early,
+         * unless it failed outright */
+        if (r->capped != NULL || (r->status != ABE_CRASH && r->status != ABE_ERROR &&
+                                  r->status != ABE_INVALID))
+            return ABR_OPEN_BUDGET;
+    }
+    return any ? ABR_OPEN_FAILED : ABR_OPEN_NO_EXACT;
+}
+
+/* The capacity decision of suite si (abr_cap). */
+static void capacity_figures(abr_model *m, size_t si) {
+    abr_rsuite *su = &m->su[si];
+    int64_t cap = su->capacity;
+    if (cap == AB_NONE) return;
+    for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
+        const abr_result *r = row_r(m, i);
+        su->infeasible |= r->status == ABE_INFEASIBLE;
+        if (r->arena == AB_NONE || !(row_ok(m, i) || over_capacity_only(m, i, cap))) continue;
+        if (su->cap_upper == AB_NONE || r->arena < su->cap_upper) su->cap_upper = r->arena;
+        bool within = row_ok(m, i) && r->arena <= cap;
+        if (within && (su->cap_arena == AB_NONE || r->arena < su->cap_arena))
+            su->cap_arena = r->arena;
+    }
+    bool fits = su->cap_arena != AB_NONE;
+    bool refuted = (su->bound != AB_NONE && su->bound > cap) || su->infeasible;
+    su->cap = fits && refuted ? ABR_CAP_CONFLICT
+              : fits          ? ABR_CAP_FITS
+              : refuted       ? ABR_CAP_DOES_NOT_FIT
+                              : ABR_CAP_NOT_DECIDED;
+    if (su->cap == ABR_CAP_NOT_DECIDED) su->open = undecided_why(m, si);
+}
+
 /* Reads run `run` and derives every figure. *m is initialised by the call and
  * freed with abr_model_free, even on failure. */
-ab_status abr_model_build(abr_store *s, int64_t run, abr_model *m, ab_error *err) {
+ab_status abr_model_build(abr_store *s, int64_t run, const abr_report_opts *opt, abr_model *m,
+                          ab_error *err) {
     memset(m, 0, sizeof *m);
     ab_status st = abr_run_get(s, run, &m->run, err);
     if (st == AB_OK) st = abr_rows_read(s, run, &m->rows, err);
     if (st == AB_OK) st = build_specs(m, err);
     if (st == AB_OK) st = build_suites(m, err);
+    for (size_t si = 0; st == AB_OK && opt != NULL && opt->load_suite != NULL && si < m->nsu; si++)
+        st = suite_capacity(s, m, si, opt->load_suite, err);
     if (st != AB_OK) return st;
     for (size_t si = 0; si < m->nsu; si++) suite_figures(m, si);
     for (size_t i = 0; i < m->rows.n; i++) row_figures(m, i);
+    for (size_t si = 0; si < m->nsu; si++) capacity_figures(m, si);
     return AB_OK;
 }
 
@@ -258,10 +347,21 @@ void abr_put_bound_src(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
 /* The proof a suite's bound gives when the best arena reaches it. */
 abo_proof abr_bound_proof(const abr_model *m, size_t si) { return m->su[si].bb.by; }
 
-/* The certificate's verdict: optimal (proof), open (gap), conflict, ... */
+/* true when suite si's best valid arena is below its best bound or below its
+ * known optimum: a planner or a proof is wrong. */
+static bool arena_conflict(const abr_model *m, size_t si) {
+    const abr_rsuite *su = &m->su[si];
+    int64_t opt = suite_of(m, si)->optimum;
+    return su->best != AB_NONE && ((su->bound != AB_NONE && su->best < su->bound) ||
+                                   (opt != AB_NONE && su->best < opt));
+}
+
+/* The certificate's verdict: optimal (proof), open (gap), conflict, ...; the
+ * capacity decision for a suite with one. */
 void abr_put_verdict(ab_buf *b, const abr_model *m, size_t si) {
     const abr_rsuite *su = &m->su[si];
-    if (su->best == AB_NONE) put(b, "no valid plan");
+    if (su->cap != ABR_CAP_NONE && !arena_conflict(m, si)) abr_put_cap_verdict(b, m, si);
+    else if (su->best == AB_NONE) put(b, "no valid plan");
     else if (su->bound == AB_NONE) put(b, "no bound known");
     else if (su->best == su->bound)
         ab_buf_printf(b, "optimal (%s)", abo_proof_word(abr_bound_proof(m, si)));
@@ -274,6 +374,128 @@ void abr_put_verdict(ab_buf *b, const abr_model *m, size_t si) {
         put(b, "open, gap ");
         abr_put_gap(b, true, (double)(su->best - su->bound) / (double)su->bound);
     }
+}
+
+/* ---- capacity decisions: words ---------------------------------------- */
+
+bool abr_cap_any(const abr_model *m) {
+    for (size_t si = 0; si < m->nsu; si++)
+        if (m->su[si].cap != ABR_CAP_NONE) return true;
+    return false;
+}
+
+const char *abr_cap_key(abr_cap c) {
+    switch (c) {
+    case ABR_CAP_FITS: return "fits";
+    case ABR_CAP_DOES_NOT_FIT: return "does_not_fit";
+    case ABR_CAP_NOT_DECIDED: return "not_decided";
+    case ABR_CAP_CONFLICT: return "conflict";
+    case ABR_CAP_NONE: break;
+    }
+    return NULL;
+}
+
+const char *abr_cap_open_key(abr_cap_open o) {
+    switch (o) {
+    case ABR_OPEN_BUDGET: return "exact_budget";
+    case ABR_OPEN_FAILED: return "exact_failed";
+    case ABR_OPEN_NO_EXACT: return "no_exact";
+    case ABR_OPEN_NONE: break;
+    }
+    return NULL;
+}
+
+bool abr_cap_gap(const abr_model *m, size_t si, double *gap) {
+    const abr_rsuite *su = &m->su[si];
+    int64_t a = su->cap_arena;
+    if (su->cap == ABR_CAP_NONE || a == AB_NONE || su->bound == AB_NONE || su->bound <= 0)
+        return false;
+    *gap = (double)(a - su->bound) / (double)su->bound;
+    return true;
+}
+
+/* What refutes the capacity of suite si: "bound L > C", or "proven infeasible". */
+static void put_refutation(ab_buf *b, const abr_model *m, size_t si) {
+    const abr_rsuite *su = &m->su[si];
+    if (su->bound != AB_NONE && su->bound > su->capacity)
+        ab_buf_printf(b, "bound %lld > %lld", (long long)su->bound, (long long)su->capacity);
+    else
+        put(b, "a row proved it infeasible");
+}
+
+void abr_put_cap_verdict(ab_buf *b, const abr_model *m, size_t si) {
+    const abr_rsuite *su = &m->su[si];
+    long long cap = (long long)su->capacity;
+    double gap;
+    switch (su->cap) {
+    case ABR_CAP_NONE: return;
+    case ABR_CAP_FITS:
+        ab_buf_printf(b, "fits the capacity %lld: arena %lld", cap, (long long)su->cap_arena);
+        if (su->bound != AB_NONE && su->cap_arena == su->bound)
+            ab_buf_printf(b, ", optimal (%s)", abo_proof_word(abr_bound_proof(m, si)));
+        else if (abr_cap_gap(m, si, &gap)) {
+            put(b, ", gap ");
+            abr_put_gap(b, true, gap);
+            ab_buf_printf(b, " to the best bound %lld", (long long)su->bound);
+        }
+        return;
+    case ABR_CAP_DOES_NOT_FIT:
+        ab_buf_printf(b, "does not fit the capacity %lld: ", cap);
+        put_refutation(b, m, si);
+        return;
+    case ABR_CAP_CONFLICT:
+        ab_buf_printf(b, "CONFLICT: arena %lld fits the capacity %lld, but ",
+                      (long long)su->cap_arena, cap);
+        put_refutation(b, m, si);
+        return;
+    case ABR_CAP_NOT_DECIDED:
+        put(b, su->open == ABR_OPEN_BUDGET   ? "not decided (exact search ran out of budget)"
+               : su->open == ABR_OPEN_FAILED ? "not decided (exact search failed)"
+                                             : "not decided (no exact search ran)");
+        ab_buf_printf(b, ": capacity %lld, smallest arena ", cap);
+        if (su->cap_upper == AB_NONE) {
+            put(b, "at least ");
+            abr_put_i64(b, su->bound);
+        } else {
+            put(b, "in [");
+            abr_put_i64(b, su->bound);
+            ab_buf_printf(b, ", %lld]", (long long)su->cap_upper);
+        }
+        return;
+    }
+}
+
+void abr_put_cap_by(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
+    const abr_rsuite *su = &m->su[si];
+    int64_t a = su->cap_upper;
+    bool any = false;
+    for (size_t i = su->row0; a != AB_NONE && i < su->row0 + su->nrows; i++) {
+        const abr_result *r = row_r(m, i);
+        if (r->arena != a || !(row_ok(m, i) || over_capacity_only(m, i, su->capacity))) continue;
+        if (any) put(b, ", ");
+        esc(b, r->spec);
+        any = true;
+    }
+    if (!any) put(b, "-");
+}
+
+void abr_put_cap_exact(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
+    const abr_rsuite *su = &m->su[si];
+    bool any = false;
+    for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
+        if (!m->rr[i].exact) continue;
+        const abr_result *r = row_r(m, i);
+        if (any) put(b, ", ");
+        esc(b, r->spec);
+        ab_buf_printf(b, " (%s", abe_status_word(r->status));
+        if (r->capped != NULL) {
+            put(b, ", capped: ");
+            esc(b, r->capped);
+        }
+        put(b, ")");
+        any = true;
+    }
+    if (!any) put(b, "-");
 }
 
 /* The specs whose valid arena is the suite's best, joined by ", ". */

@@ -30,12 +30,43 @@ typedef struct abr_rspec {
     const char *spec;     /* owned by the rows */
     char *family;         /* owned: the spec without its k parameter */
     int64_t k;            /* the spec's k parameter, or AB_NONE */
+    bool exact;           /* its planner is exact (AB_PLANNER_EXACT in the registry) */
     size_t rows;          /* suites it ran on */
     size_t status[ABE_NSTATUSES];
     size_t nratio;        /* valid rows with a ratio to the bound */
     double logsum;        /* sum of log(arena / bound) over them */
     size_t proven, wins;
 } abr_rspec;
+
+/* A suite's capacity decision (DESIGN.md §3 `capacity:`; MiniMalloc's X.C.csv):
+ * does some valid plan fit the capacity? Decided from the rows' structured
+ * fields (status, arena, the best bound), never from their notes:
+ *
+ *   fits          a valid row (status ok) has an arena within the capacity
+ *   does not fit  the suite's best bound (a proof: max-load, a row's proven
+ *                 lower bound or ILP bound, a proven optimum) exceeds the
+ *                 capacity, or a row is infeasible (the oracle's refutation)
+ *   not decided   neither: the smallest arena lies in [best bound, smallest
+ *                 valid plan], and ABR_OPEN_* says why
+ *   conflict      both (a planner or a proof is wrong) */
+typedef enum abr_cap {
+    ABR_CAP_NONE = 0,     /* no capacity known: none in the suite, or no suite loader */
+    ABR_CAP_FITS,
+    ABR_CAP_DOES_NOT_FIT,
+    ABR_CAP_NOT_DECIDED,
+    ABR_CAP_CONFLICT
+} abr_cap;
+
+/* Why a capacity is not decided. An exact row is a row of an exact planner
+ * at k = 1 (abr_rrow.exact): had its search ended, it would have decided. */
+typedef enum abr_cap_open {
+    ABR_OPEN_NONE = 0,    /* decided, or no capacity */
+    ABR_OPEN_BUDGET,      /* an exact row stopped undecided: its budget, its time cap, the
+                             runner's time or memory limit (status over-capacity, timeout,
+                             oom, or capped) */
+    ABR_OPEN_FAILED,      /* exact rows ran, and each failed (crash, error, invalid) */
+    ABR_OPEN_NO_EXACT     /* no exact row: heuristics only, whose gaps decide nothing */
+} abr_cap_open;
 
 /* A suite of the run: rows [row0, row0 + nrows) of the store's order. */
 typedef struct abr_rsuite {
@@ -46,6 +77,17 @@ typedef struct abr_rsuite {
     size_t src_row;       /* the row it came from (ABR_SRC_PLANNER, ABR_SRC_ILP, ABR_SRC_PROOF) */
     int64_t best;         /* best valid arena, or AB_NONE */
     bool dup_name;        /* another suite of the run has the same name */
+    /* the capacity decision (abr_cap); every figure AB_NONE without a capacity */
+    int64_t capacity;     /* ab_problem_capacity of the stored suite, or AB_NONE */
+    bool pools;           /* two or more pools: over-capacity may mean over a pool */
+    abr_cap cap;
+    abr_cap_open open;    /* why not decided (ABR_CAP_NOT_DECIDED) */
+    int64_t cap_arena;    /* the smallest valid arena within the capacity, or AB_NONE */
+    int64_t cap_upper;    /* the smallest arena of a valid plan, within the capacity or
+                             over it (over-capacity and infeasible rows count: their plans
+                             break the capacity only): the top of the bracket, or AB_NONE */
+    bool infeasible;      /* a row is infeasible (the oracle's refutation): does not fit
+                             even when the best bound does not exceed the capacity */
 } abr_rsuite;
 
 /* Figures derived for one row. */
@@ -55,6 +97,7 @@ typedef struct abr_rrow {
     bool has_gap;
     double gap;           /* arena / bound - 1 when has_gap */
     bool proven, win;     /* valid and proven optimal; valid and best of its suite */
+    bool exact;           /* an exact planner at k = 1 (or no k): its search decides */
 } abr_rrow;
 
 typedef struct abr_model {
@@ -68,8 +111,12 @@ typedef struct abr_model {
 } abr_model;
 
 /* Reads run `run` and derives every figure. *m is initialised by the call and
- * freed with abr_model_free, even on failure. */
-ab_status abr_model_build(abr_store *s, int64_t run, abr_model *m, ab_error *err);
+ * freed with abr_model_free, even on failure. The capacities come from the
+ * stored suites through opt->load_suite (the store keeps no capacity of its
+ * own): without a loader (opt NULL) no suite has a capacity decision. A suite
+ * the loader refuses has none either; AB_ENOMEM fails the build. */
+ab_status abr_model_build(abr_store *s, int64_t run, const abr_report_opts *opt, abr_model *m,
+                          ab_error *err);
 
 /* Frees what abr_model_build made and zeroes *m. */
 void abr_model_free(abr_model *m);
@@ -129,8 +176,41 @@ void abr_put_bound_src(ab_buf *b, esc_fn esc, const abr_model *m, size_t si);
 /* The proof a suite's bound gives when the best arena reaches it. */
 abo_proof abr_bound_proof(const abr_model *m, size_t si);
 
-/* The certificate's verdict: optimal (proof), open (gap), conflict, ... */
+/* The certificate's verdict: optimal (proof), open (gap), conflict, ...; for a
+ * suite with a capacity decision, that decision (abr_put_cap_verdict) unless a
+ * valid arena contradicts a bound or the known optimum (CONFLICT). */
 void abr_put_verdict(ab_buf *b, const abr_model *m, size_t si);
+
+/* ---- capacity decisions (abr_cap) ------------------------------------------------ */
+
+/* true when some suite of the run has a capacity decision. */
+bool abr_cap_any(const abr_model *m);
+
+/* The JSON and CSV word: "fits", "does_not_fit", "not_decided", "conflict";
+ * NULL for ABR_CAP_NONE. */
+const char *abr_cap_key(abr_cap c);
+
+/* Why not decided: "exact_budget", "exact_failed", "no_exact"; NULL otherwise. */
+const char *abr_cap_open_key(abr_cap_open o);
+
+/* Suite si's capacity decision in one line: "fits the capacity C: arena A,
+ * gap +X% to the best bound", "does not fit the capacity C: bound L > C",
+ * "not decided (exact search ran out of budget): capacity C, smallest arena in
+ * [L, B]", ...; nothing for a suite without one. */
+void abr_put_cap_verdict(ab_buf *b, const abr_model *m, size_t si);
+
+/* The specs whose valid plan is the smallest of suite si's, within the
+ * capacity or over it (abr_rsuite.cap_upper: when the suite fits, the plan
+ * within the capacity), joined by ", "; "-" when none. */
+void abr_put_cap_by(ab_buf *b, esc_fn esc, const abr_model *m, size_t si);
+
+/* The exact rows of suite si with how each ended: "spec (status[, capped: W])",
+ * joined by ", "; "-" when none. */
+void abr_put_cap_exact(ab_buf *b, esc_fn esc, const abr_model *m, size_t si);
+
+/* The gap of the smallest arena within the capacity (abr_rsuite.cap_arena) to
+ * the best bound; false when no plan fits or there is no positive bound. */
+bool abr_cap_gap(const abr_model *m, size_t si, double *gap);
 
 /* The specs whose valid arena is the suite's best, joined by ", ". */
 void abr_put_winners(ab_buf *b, esc_fn esc, const abr_model *m, size_t si);

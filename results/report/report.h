@@ -29,6 +29,21 @@
  *                           it; ilp: an ILP bound or an ILP proof; exhaustive:
  *                           an exact planner refuted every smaller height)
  *                           when they meet, else the gap left open.
+ *   capacity decision       for a suite with a capacity (read from its stored
+ *                           text through opt->load_suite: the store keeps no
+ *                           capacity column), from its rows' status, arena
+ *                           and the best bound: fits (a valid arena within
+ *                           the capacity; its gap to the best bound), does
+ *                           not fit (the best bound exceeds it, or a row is
+ *                           infeasible), not decided (the smallest arena in
+ *                           [best bound, smallest valid plan, over-capacity
+ *                           plans included], and why: an exact planner's row
+ *                           at k = 1 stopped undecided, failed, or none ran),
+ *                           or a conflict. It replaces the certificate's
+ *                           verdict for such a suite (unless a valid arena
+ *                           is below a bound: CONFLICT), so a plan over the
+ *                           capacity never reads as an open gap; model.h
+ *                           (abr_cap) has the rules.
  *   k of a row              the spec's k parameter (`exact-cover:k=64`), else
  *                           the row's stored k. Rows of one suite whose specs
  *                           differ only in k form a series for the k chart.
@@ -55,7 +70,8 @@
  *   md    Markdown: tables for a terminal, a PR comment or a wiki
  *   html  one self-contained page with inline SVG charts
  *   csv   one line per result, a header line, RFC 4180 quoting
- *   json  {"run", "planners", "suites", "rows"} */
+ *   json  {"run", "planners", "suites", "rows"}; a suite's capacity_* fields
+ *         (report_json.c) are null without a capacity */
 #define ABR_REPORT_FORMATS(X)  \
     X(MD, md, "markdown")      \
     X(HTML, html, NULL)        \
@@ -80,7 +96,8 @@ typedef ab_status (*abr_suite_loader)(const char *text, size_t len, ab_problem *
 #define ABR_REPORT_PICTURES 3
 
 typedef struct abr_report_opts {
-    abr_suite_loader load_suite; /* NULL: no plan pictures (the page says so) */
+    abr_suite_loader load_suite; /* NULL: no plan pictures (the page says so), no bytes
+                                    per pool, no peaks, no capacity decisions */
     int pictures;                /* how many worst plans to draw; <= 0: ABR_REPORT_PICTURES */
 } abr_report_opts;
 

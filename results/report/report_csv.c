@@ -20,18 +20,32 @@ static void csv_value(ab_buf *b, const abr_field *f) {
 }
 
 
-/* One line per result, a header line first; fields as in abr_row_fields. */
+/* One line per result, a header line first; fields as in abr_row_fields.
+ * When some suite of the run has a capacity, two more columns follow: the
+ * row's suite's capacity and its decision (model.h: abr_cap_key), empty for a
+ * suite without one. */
 ab_status abr_render_csv(ab_buf *b, abr_store *s, const abr_model *m,
                          const abr_report_opts *opt, ab_error *err) {
     abr_field f[ABR_NFIELDS];
+    bool cap = abr_cap_any(m);
     abr_field_names(f);
     for (size_t k = 0; k < ABR_NFIELDS; k++) ab_buf_printf(b, "%s%s", k ? "," : "", f[k].name);
+    if (cap) put(b, ",capacity,capacity_verdict");
     put(b, "\n");
     for (size_t i = 0; i < m->rows.n; i++) {
         abr_row_fields(m, i, f);
         for (size_t k = 0; k < ABR_NFIELDS; k++) {
             if (k) put(b, ",");
             csv_value(b, &f[k]);
+        }
+        if (cap) {
+            const abr_rsuite *su = &m->su[m->rr[i].suite];
+            abr_field c[] = {fi("capacity", su->capacity),
+                             fs("capacity_verdict", abr_cap_key(su->cap))};
+            for (size_t k = 0; k < 2; k++) {
+                put(b, ",");
+                csv_value(b, &c[k]);
+            }
         }
         put(b, "\n");
     }

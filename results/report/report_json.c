@@ -128,6 +128,45 @@ static void put_winners_raw(ab_buf *b, const abr_model *m, size_t si) {
     abr_put_winners(b, put, m, si);
 }
 
+static void put_cap_by_raw(ab_buf *b, const abr_model *m, size_t si) {
+    abr_put_cap_by(b, put, m, si);
+}
+
+/* The capacity decision's fields (model.h: abr_cap), null without a capacity:
+ * the capacity; the decision's key word; the smallest arena within the
+ * capacity and its gap to the best bound (when it fits); the range [best
+ * bound, smallest valid plan] the smallest arena lies in; the specs of that
+ * smallest plan; why it is not decided. */
+static void json_capacity(ab_buf *b, ab_buf *tmp, const abr_model *m, size_t si) {
+    const abr_rsuite *su = &m->su[si];
+    bool has = su->cap != ABR_CAP_NONE;
+    double gap = 0.0;
+    bool has_gap = abr_cap_gap(m, si, &gap);
+    abr_field f[] = {fi("capacity", has ? su->capacity : AB_NONE),
+                     fs("capacity_verdict", abr_cap_key(su->cap)),
+                     fi("capacity_arena", has ? su->cap_arena : AB_NONE),
+                     fr("capacity_gap", gap, !has_gap)};
+    put(b, ", ");
+    json_fields(b, f, sizeof f / sizeof f[0]);
+    put(b, ", \"capacity_bracket\": ");
+    if (has) {
+        abr_field lo = fi("", su->bound), hi = fi("", su->cap_upper);
+        put(b, "[");
+        json_value(b, &lo);
+        put(b, ", ");
+        json_value(b, &hi);
+        put(b, "]");
+    } else {
+        put(b, "null");
+    }
+    put(b, ", \"capacity_reached_by\": ");
+    if (has && su->cap_upper != AB_NONE) json_text(b, tmp, put_cap_by_raw, m, si);
+    else put(b, "null");
+    abr_field g[] = {fs("capacity_undecided", abr_cap_open_key(su->open))};
+    put(b, ", ");
+    json_fields(b, g, 1);
+}
+
 static void json_suite(ab_buf *b, ab_buf *tmp, const abr_model *m, size_t si) {
     const abr_suite *s = suite_of(m, si);
     const abr_rsuite *su = &m->su[si];
@@ -146,6 +185,7 @@ static void json_suite(ab_buf *b, ab_buf *tmp, const abr_model *m, size_t si) {
     json_text(b, tmp, put_winners_raw, m, si);
     put(b, ", \"verdict\": ");
     json_text(b, tmp, abr_put_verdict, m, si);
+    json_capacity(b, tmp, m, si);
     put(b, "}");
 }
 

@@ -141,6 +141,19 @@ static void suite_cell(abr_table *t, const abr_model *m, size_t si, size_t j, ab
         return;
     }
     const abr_result *r = row_r(m, i);
+    if (m->su[si].cap != ABR_CAP_NONE && r->arena != AB_NONE &&
+        (r->status == ABE_OVER_CAPACITY || r->status == ABE_INFEASIBLE)) {
+        /* a plan over the capacity: its arena and gap, which decide nothing */
+        int64_t lb = m->su[si].bound;
+        ab_buf_printf(fresh(tmp), "%lld", (long long)r->arena);
+        if (lb != AB_NONE && lb > 0) {
+            put(tmp, ", ");
+            abr_put_gap(tmp, true, (double)(r->arena - lb) / (double)lb);
+        }
+        abr_table_add(t, (abr_cell){.text = abe_status_word(r->status), .note = text(t, tmp),
+                                    .cls = "fail"});
+        return;
+    }
     if (!row_ok(m, i) || r->arena == AB_NONE) {
         abr_put_fail_cell(fresh(tmp), r);
         abr_table_add(t, (abr_cell){.text = text(t, tmp), .cls = "fail"});
@@ -239,6 +252,48 @@ static void io_table(abr_table *t, const abr_model *m) {
 }
 
 /* ---- certificates and failures ------------------------------------------------------ */
+
+/* Per suite with a capacity: the decision, its plan, the bound, the exact
+ * rows; no table when no suite has a capacity. */
+static void capacities(abr_table *t, const abr_model *m, ab_buf *tmp) {
+    if (!abr_cap_any(m)) return;
+    abr_table_title(t, 2, "Capacity decisions");
+    abr_table_para(t, "Per suite with a capacity (an arena budget): fits when a valid plan is "
+                      "within it; does not fit when a proven bound exceeds it (or a row proved "
+                      "it infeasible); otherwise not decided, the smallest arena between the "
+                      "best bound and the smallest valid plan. A plan over the capacity decides "
+                      "nothing, whatever its gap: only an exact search (at k = 1) that ends "
+                      "decides, and a not decided says whether one ran out of its budget, "
+                      "failed or did not run.", ABR_IN_BOTH, false, false);
+    abr_table_column(t, "suite", ABR_LEFT);
+    abr_table_column(t, "capacity", ABR_RIGHT);
+    abr_table_column(t, "decision", ABR_LEFT);
+    abr_table_column(t, "smallest plan", ABR_RIGHT);
+    abr_table_column(t, "reached by", ABR_LEFT);
+    abr_table_column(t, "best bound", ABR_RIGHT);
+    abr_table_column(t, "bound from", ABR_LEFT);
+    abr_table_column(t, "exact searches", ABR_LEFT);
+    for (size_t si = 0; si < m->nsu; si++) {
+        const abr_rsuite *su = &m->su[si];
+        if (su->cap == ABR_CAP_NONE) continue;
+        add_suite(t, m, si, tmp);
+        add_i64(t, su->capacity, tmp);
+        abr_put_cap_verdict(fresh(tmp), m, si);
+        abr_table_add(t, (abr_cell){.text = text(t, tmp)});
+        add_i64(t, su->cap_upper, tmp);
+        abr_put_cap_by(fresh(tmp), put, m, si);
+        abr_table_add(t, (abr_cell){.text = text(t, tmp)});
+        add_i64(t, su->bound, tmp);
+        abr_put_bound_src(fresh(tmp), put, m, si);
+        abr_table_add(t, (abr_cell){.text = text(t, tmp)});
+        abr_put_cap_exact(fresh(tmp), put, m, si);
+        abr_table_add(t, (abr_cell){.text = text(t, tmp)});
+    }
+    abr_table_para(t, "smallest plan: the smallest arena of a valid plan, within the capacity or "
+                      "over it (the top of the range a not decided gives); exact searches: the "
+                      "rows of exact planners at k = 1 and how each ended.", ABR_IN_HTML, true,
+                   true);
+}
 
 static void certificates(abr_table *t, const abr_model *m, ab_buf *tmp) {
     abr_table_title(t, 2, "Optimality certificates");
@@ -482,7 +537,7 @@ ab_status abr_sections_build(abr_store *s, const abr_model *m, const abr_report_
                              abr_sections *x, ab_error *err) {
     memset(x, 0, sizeof *x);
     abr_table *all[] = {&x->planners, &x->timing, &x->suites, &x->io, &x->certificates,
-                        &x->failures, &x->peaks};
+                        &x->capacity, &x->failures, &x->peaks};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) abr_table_init(all[k]);
     ab_buf tmp = {0};
     planners(&x->planners, m, &tmp);
@@ -490,6 +545,7 @@ ab_status abr_sections_build(abr_store *s, const abr_model *m, const abr_report_
     suites(&x->suites, m, &tmp);
     io_table(&x->io, m);
     certificates(&x->certificates, m, &tmp);
+    capacities(&x->capacity, m, &tmp);
     failures(&x->failures, m, &tmp);
     ab_status st = pools(x, s, m, opt, &tmp, err);
     if (st == AB_OK) st = peaks(&x->peaks, s, m, opt, &tmp, err);
@@ -505,7 +561,7 @@ ab_status abr_sections_build(abr_store *s, const abr_model *m, const abr_report_
 void abr_sections_free(abr_sections *x) {
     if (x == NULL) return;
     abr_table *all[] = {&x->planners, &x->timing, &x->suites, &x->io, &x->certificates,
-                        &x->failures, &x->peaks};
+                        &x->capacity, &x->failures, &x->peaks};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) abr_table_free(all[k]);
     for (size_t k = 0; k < x->npools; k++) abr_table_free(&x->pools[k]);
     ab_free(x->pools);
