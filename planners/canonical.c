@@ -275,10 +275,27 @@
  * round (64 + 2 n at first), until one finishes: each is the search above
  * in its own indices, so a plan found is valid and a search that finishes
  * without one is a refutation; a search cut by its limit proves nothing and
- * is run again later with a larger limit (MiniMalloc's round robin). Any
+ * goes on later from where it stopped (S1) with a larger limit (MiniMalloc's
+ * round robin starts it again from the root). Any
  * total order of the free tensors is a static order for every rule above,
  * so adding orders changes which search finishes first, never what a
  * finished one proves.
+ *
+ * (S1) Suspended searches. Each order's search runs on a stack of its own
+ * (a coroutine: makecontext, swapcontext) and, at its node limit, yields
+ * instead of unwinding; the next round resumes it with a higher limit. Its
+ * state (placed, off, raw, top, rem, F, the candidate and undo stacks) is
+ * its own and untouched while it waits; only the shared table of N1 may
+ * gain entries, each a state without a completion, which cuts no node of
+ * sigma whenever it is consulted. So a resumed search is the same
+ * depth-first search as one that never stopped, run with the cuts of a
+ * table that grew meanwhile: a plan it returns is valid, a refutation it
+ * returns is complete (every child of every node was tried or cut by a
+ * rule above), and N1 records only nodes whose children all returned. A
+ * search suspended on one capacity is dropped when another is decided
+ * (its unfinished nodes were never recorded), and started afresh. Without
+ * memory for a stack the search runs as a plain call and starts again from
+ * the root each round, as before.
  * Candidates are tried lowest floor first, then in index order.
  *
  * (O1) The order of a component. The search of a component (P1) is a search
@@ -299,6 +316,7 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <ucontext.h> /* makecontext, swapcontext (glibc declares them with POSIX 2008 too) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,6 +348,8 @@ typedef struct cn_opts {
     double time_s;   /* <= 0: none */
     int64_t nodes;   /* <= 0: none */
 } cn_opts;
+
+typedef enum cn_run { CN_IDLE, CN_RUNNING, CN_SUSPENDED, CN_DONE } cn_run;
 
 typedef struct cn {
     cn_opts o;
@@ -373,6 +393,14 @@ typedef struct cn {
     int64_t nodes, node_stop;   /* node_stop: stop when nodes reach it (<= 0: none) */
     clock_t deadline;           /* (clock_t)-1: none */
     bool stopped;
+    /* (S1) the search as a coroutine: it runs on its own stack and yields to
+     * back when it reaches node_stop, to be resumed with a higher one */
+    ucontext_t ctx, *back;      /* back NULL: no stack, the search runs and stops as a call */
+    char *stack;
+    size_t stack_size;
+    cn_run run;
+    int64_t run_H;              /* the capacity being decided */
+    cn_result res;              /* with CN_DONE */
     /* decomposition (P1) */
     int32_t *cut;               /* per boundary t | t + 1: unplaced free tensors spanning it */
     int32_t *pool;              /* the components' tensor lists */
@@ -459,7 +487,7 @@ static void cn_free(cn *c) {
     ab_free(c->cut), ab_free(c->pool), ab_free(c->pend), ab_free(c->F), ab_free(c->fl);
     ab_free(c->rank), ab_free(c->area), ab_free(c->wid), ab_free(c->tot), ab_free(c->rsave);
     ab_free(c->sec_at), ab_free(c->sec_list), ab_free(c->memo), ab_free(c->slack0), ab_free(c->sec_instr);
-    ab_free(c->ngv), ab_free(c->ngs), ab_free(c->ngid);
+    ab_free(c->ngv), ab_free(c->ngs), ab_free(c->ngid), ab_free(c->stack);
     memset(c, 0, sizeof *c);
 }
 
@@ -884,7 +912,12 @@ static void unplace(cn *c, size_t j, size_t mark) {
 
 static bool out_of_budget(cn *c) {
     if (c->stopped) return true;
-    if (c->node_stop > 0 && c->nodes >= c->node_stop) return c->stopped = true;
+    if (c->node_stop > 0 && c->nodes >= c->node_stop) {
+        if (c->back == NULL) return c->stopped = true;
+        c->run = CN_SUSPENDED; /* (S1) yield; resumed with a higher node_stop, or never */
+        if (swapcontext(&c->ctx, c->back) != 0) return c->stopped = true;
+        if (c->stopped) return true;
+    }
     if (c->deadline != (clock_t)-1 && (c->nodes & 1023) == 0 && clock() >= c->deadline)
         return c->stopped = true;
     return false;
@@ -1361,11 +1394,60 @@ typedef struct cn_set {
     clock_t deadline;  /* (clock_t)-1: none */
     bool by_nodes;     /* the last stop was the node budget */
     abp_ng ng;         /* (N1), shared */
+    ucontext_t main;   /* (S1) where the searches yield to */
 } cn_set;
+
+/* (S1) The entry of a search's own stack: makecontext passes ints, so the
+ * pointer comes in two halves. */
+static void cn_entry(unsigned hi, unsigned lo) {
+    cn *c = (cn *)(uintptr_t)((uint64_t)hi << 32 | lo);
+    c->res = decide(c, c->run_H);
+    c->run = CN_DONE; /* returns to c->back through uc_link */
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define CN_FRAME_BYTES 8192 /* the sanitizer's frames are larger */
+#else
+#define CN_FRAME_BYTES 2048
+#endif
+
+/* (S1) Runs search c on capacity H until it finishes or reaches its node_stop:
+ * resumes it when it is suspended on H, else starts it on its own stack
+ * (allocated once, for its depth: at most two frames per free tensor, plus
+ * B5's table). Without a stack (out of memory) it runs as a call that stops
+ * at node_stop, and is started again the next time, as MiniMalloc does.
+ * Returns its result, CN_STOPPED while it is suspended. */
+static cn_result run_search(cn *c, ucontext_t *main, int64_t H) {
+    if (c->stack == NULL) {
+        c->stack_size = ((size_t)1 << 20) + c->nf * CN_FRAME_BYTES;
+        c->stack = ab_alloc_array(c->stack_size, 1);
+    }
+    if (c->stack == NULL) {
+        c->back = NULL;
+        c->stopped = false;
+        return decide(c, H);
+    }
+    c->back = main;
+    if (c->run != CN_SUSPENDED || c->run_H != H) { /* a new search (a suspended one on another H is dropped) */
+        c->stopped = false;
+        c->run_H = H;
+        if (getcontext(&c->ctx) != 0) return c->stopped = true, CN_STOPPED;
+        c->ctx.uc_stack.ss_sp = c->stack;
+        c->ctx.uc_stack.ss_size = c->stack_size;
+        c->ctx.uc_link = main;
+        uint64_t v = (uint64_t)(uintptr_t)c;
+        makecontext(&c->ctx, (void (*)(void))cn_entry, 2, (unsigned)(v >> 32), (unsigned)(v & 0xffffffffu));
+    }
+    c->run = CN_RUNNING;
+    if (swapcontext(main, &c->ctx) != 0) return c->stopped = true, CN_STOPPED;
+    if (c->run == CN_SUSPENDED) return CN_STOPPED;
+    c->run = CN_IDLE;
+    return c->res;
+}
 
 /* Decides H: each order in turn with a node limit that doubles each round,
  * until one finishes (a plan, or a refutation: a complete search) or the
- * budget runs out. */
+ * budget runs out. Each search is resumed where it stopped (S1). */
 static cn_result decide_all(cn_set *S, int64_t H) {
     int64_t limit = 64 + 2 * (int64_t)S->c[0].nf;
     S->by_nodes = false;
@@ -1381,12 +1463,11 @@ static cn_result decide_all(cn_set *S, int64_t H) {
             int64_t before = c->nodes;
             c->node_stop = c->nodes + lim;
             c->deadline = S->deadline;
-            c->stopped = false;
-            cn_result r = decide(c, H);
+            cn_result r = run_search(c, &S->main, H);
             S->nodes += c->nodes - before;
             if (r == CN_FOUND) S->won = i;
             if (r != CN_STOPPED) return r;
-            if (c->nodes < c->node_stop) return CN_STOPPED; /* time, or memory */
+            if (c->run != CN_SUSPENDED && c->nodes < c->node_stop) return CN_STOPPED; /* time, or memory */
         }
         if (limit < INT64_MAX / 4) limit *= 2;
     }
