@@ -1395,6 +1395,9 @@ typedef struct cn_set {
     bool by_nodes;     /* the last stop was the node budget */
     abp_ng ng;         /* (N1), shared */
     ucontext_t main;   /* (S1) where the searches yield to */
+    const ab_problem *p;
+    cn_opts o;
+    size_t norders;    /* the orders to take turns with; c[0 .. k) are set up */
 } cn_set;
 
 /* (S1) The entry of a search's own stack: makecontext passes ints, so the
@@ -1445,6 +1448,8 @@ static cn_result run_search(cn *c, ucontext_t *main, int64_t H) {
     return c->res;
 }
 
+static bool set_order(cn_set *S, size_t i);
+
 /* Decides H: each order in turn with a node limit that doubles each round,
  * until one finishes (a plan, or a refutation: a complete search) or the
  * budget runs out. Each search is resumed where it stopped (S1). */
@@ -1452,7 +1457,8 @@ static cn_result decide_all(cn_set *S, int64_t H) {
     int64_t limit = 64 + 2 * (int64_t)S->c[0].nf;
     S->by_nodes = false;
     for (;;) {
-        for (size_t i = 0; i < S->k; i++) {
+        for (size_t i = 0; i < S->norders; i++) {
+            if (i == S->k && !set_order(S, i)) break;
             cn *c = &S->c[i];
             int64_t lim = limit;
             if (S->node_stop > 0) {
@@ -1486,20 +1492,35 @@ static void set_free(cn_set *S) {
 
 /* (N1) Gives the searches the shared table (without it when memory runs out:
  * it only saves work). */
-static void set_learn(cn_set *S, const ab_problem *p) {
-    for (size_t i = 0; i < S->k; i++) {
-        cn *c = &S->c[i];
-        size_t n = p->n ? p->n : 1;
-        c->ngv = ab_alloc_array(n, sizeof *c->ngv);
-        c->ngs = ab_calloc(n, sizeof *c->ngs);
-        c->ngid = ab_alloc_array(n, sizeof *c->ngid);
-        if (c->ngv == NULL || c->ngs == NULL || c->ngid == NULL) {
-            ab_free(c->ngv), ab_free(c->ngs), ab_free(c->ngid);
-            c->ngv = c->ngs = c->ngid = NULL;
-            continue;
-        }
-        c->ng = &S->ng;
+static void set_learn(cn_set *S, cn *c, const ab_problem *p) {
+    size_t n = p->n ? p->n : 1;
+    c->ngv = ab_alloc_array(n, sizeof *c->ngv);
+    c->ngs = ab_calloc(n, sizeof *c->ngs);
+    c->ngid = ab_alloc_array(n, sizeof *c->ngid);
+    if (c->ngv == NULL || c->ngs == NULL || c->ngid == NULL) {
+        ab_free(c->ngv), ab_free(c->ngs), ab_free(c->ngid);
+        c->ngv = c->ngs = c->ngid = NULL;
+        return;
     }
+    c->ng = &S->ng;
+}
+
+/* Sets up the search of order i (the first when it is first run, so that a
+ * problem decided without search pays for one order only). False when
+ * memory runs out: the searches already set up go on alone (any set of
+ * orders decides, S1). */
+static bool set_order(cn_set *S, size_t i) {
+    ab_error e;
+    cn *c = &S->c[i];
+    if (cn_setup(c, S->p, S->o.orders[i], &e) != AB_OK) {
+        cn_free(c);
+        S->norders = S->k;
+        return false;
+    }
+    c->o = S->o;
+    if (S->o.learn) set_learn(S, c, S->p);
+    S->k++;
+    return true;
 }
 
 static ab_status canonical_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
@@ -1522,21 +1543,17 @@ static ab_status canonical_plan(const ab_problem *p, const ab_params *opt, int64
         note(st, "optimal: 0 (no tensors)");
         return ab_free(S), AB_OK;
     }
-    for (size_t i = 0; i < o.norders; i++) {
-        s = cn_setup(&S->c[i], p, o.orders[i], err);
-        S->c[i].o = o;
-        if (s != AB_OK) {
-            cn_free(&S->c[i]);
-            break;
-        }
-        S->k++;
-    }
+    S->p = p, S->o = o, S->norders = o.norders;
+    s = cn_setup(&S->c[0], p, o.orders[0], err); /* the others when first run (set_order) */
+    S->c[0].o = o;
+    if (s != AB_OK) cn_free(&S->c[0]);
+    else S->k = 1;
     if (s != AB_OK && s != AB_ELIMIT) {
         set_free(S);
         return ab_free(S), s;
     }
-    bool searchable = S->k == o.norders;
-    if (searchable && o.learn) set_learn(S, p);
+    bool searchable = S->k == 1;
+    if (searchable && o.learn) set_learn(S, &S->c[0], p);
     int64_t best = -1;
     s = greedy_best(p, offsets, &best, err);
     if (s != AB_OK) {
