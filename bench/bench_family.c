@@ -541,6 +541,7 @@ typedef struct opts {
     const char *minimalloc; /* NULL: absent */
     const char *tmp;        /* a private temporary folder */
     int jobs;
+    bool gate;              /* -g: canonical only where MiniMalloc decides */
 } opts;
 
 /* Copies src into dst[cap], cut to fit. */
@@ -857,8 +858,14 @@ static void run_instance(const char *name, int idx, const opts *o, result *res) 
     res->capacity = p.capacity;
     abo_bounds b;
     res->max_load = abo_bounds_compute(&p, &b, NULL) == AB_OK ? b.max_load : -1;
-    run_canonical(path, o, res);
-    if (o->minimalloc != NULL) run_minimalloc(path, idx, &p, o, res);
+    if (o->gate) {
+        /* the target's check: MiniMalloc first, canonical only where it decided */
+        run_minimalloc(path, idx, &p, o, res);
+        if (decided(res->ma)) run_canonical(path, o, res);
+    } else {
+        run_canonical(path, o, res);
+        if (o->minimalloc != NULL) run_minimalloc(path, idx, &p, o, res);
+    }
     ab_problem_free(&p);
     res->disagree = (res->ca == A_FITS && res->ma == A_NOFIT) ||
                     (res->ca == A_NOFIT && res->ma == A_FITS);
@@ -1036,7 +1043,7 @@ static size_t thin(char **names, size_t n, int per) {
 static void usage(FILE *f) {
     fprintf(f,
         "usage: bench_family gen DIR\n"
-        "       bench_family run DIR [-t SECS] [-m SECS] [-p SPEC] [-s SUB[,SUB..]] [-n N] [-j N] [-o FILE] [-l]\n"
+        "       bench_family run DIR [-t SECS] [-m SECS] [-p SPEC] [-s SUB[,SUB..]] [-n N] [-j N] [-o FILE] [-g] [-l]\n"
         "\n"
         "gen DIR   writes the family of MiniMalloc CSVs into DIR (created if needed), always the\n"
         "          same bytes: DIR/<subfamily>-<label>.<capacity>.csv. Subfamilies:\n"
@@ -1062,6 +1069,9 @@ static void usage(FILE *f) {
         "  -n N      at most N instances per subfamily: a fixed pseudo-random sample of them\n"
         "  -j N      N instances at a time (default 1; each child still timed by its rusage)\n"
         "  -o FILE   also write one TSV row per instance (for comparing two builds)\n"
+        "  -g        the target's check, cheaper: MiniMalloc first, and canonical only on the\n"
+        "            instances MiniMalloc decides (canonical's \"decided by one only\" is then\n"
+        "            not measured); needs MiniMalloc\n"
         "  -l        only list the instances selected (-s, -n), one a line\n"
         "MiniMalloc: $MINIMALLOC, else ../shared/tools/minimalloc/minimalloc beside the source\n"
         "tree; absent: canonical only, and run says so.\n"
@@ -1119,7 +1129,7 @@ static int cmd_run(int argc, char **argv) {
     int per = 0, opt;
     bool list = false;
     optind = 1;
-    while ((opt = getopt(argc, argv, "t:m:p:s:n:j:o:lh")) != -1) {
+    while ((opt = getopt(argc, argv, "t:m:p:s:n:j:o:glh")) != -1) {
         if (opt == 't' && parse_secs(optarg, &o.secs)) o.secs_text = optarg;
         else if (opt == 'm' && parse_secs(optarg, &o.msecs)) continue;
         else if (opt == 'p') spec = optarg;
@@ -1128,6 +1138,7 @@ static int cmd_run(int argc, char **argv) {
         else if (opt == 'j' && parse_count(optarg, 1, 64, &o.jobs)) continue;
         else if (opt == 'o') out = optarg;
         else if (opt == 'l') list = true;
+        else if (opt == 'g') o.gate = true;
         else if (opt == 'h') return usage(stdout), 0;
         else {
             if (opt != '?') fprintf(stderr, "bench_family: -%c: bad value '%s'\n", opt, optarg);
@@ -1200,6 +1211,10 @@ static int cmd_run(int argc, char **argv) {
     o.minimalloc = access(mm, X_OK) == 0 ? mm : NULL;
     char real[PATH_MAX];
     if (o.minimalloc != NULL && realpath(mm, real) != NULL) snprintf(mm, sizeof mm, "%s", real);
+    if (o.gate && o.minimalloc == NULL) {
+        fprintf(stderr, "bench_family: -g needs MiniMalloc, and %s is not executable\n", mm);
+        return 2;
+    }
     char tmp[PATH_CAP];
     const char *td = getenv("TMPDIR");
     snprintf(tmp, sizeof tmp, "%s/bench_family.XXXXXX", td && td[0] ? td : "/tmp");
