@@ -115,4 +115,8 @@ int ab_find_duplicate(size_t n, const char *(*str)(const void *ctx, size_t i), c
 /* true when v is a power of two (1, 2, 4, ...). */
 static inline bool ab_is_pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
+/* "SIGSEGV", "SIGABRT", ... for the common signals, else NULL: the one table
+ * of signal names (the engine's messages, the store's rows, the report). */
+const char *ab_signal_name(int sig);
+
 #endif

@@ -103,3 +103,74 @@ void abo_best_bound_offer(abo_best_bound *b, int64_t v, abo_proof by, size_t fro
 abo_proof abo_certify_by_bound(int64_t arena, const abo_best_bound *b) {
     return b->value != AB_NONE && arena == b->value ? b->by : ABO_PROOF_NONE;
 }
+
+/* ---- agreement across rows ---------------------------------------------------------- */
+
+ab_status abo_agree_init(abo_agree *a, size_t n, ab_error *err) {
+    memset(a, 0, sizeof *a);
+    a->n = n;
+    a->proven = ab_alloc_array(n + 1, sizeof *a->proven);
+    a->smallest = ab_alloc_array(n + 1, sizeof *a->smallest);
+    a->proven_by = ab_calloc(n + 1, sizeof *a->proven_by);
+    a->smallest_by = ab_calloc(n + 1, sizeof *a->smallest_by);
+    a->refuted_by = ab_calloc(n + 1, sizeof *a->refuted_by);
+    a->fits_by = ab_calloc(n + 1, sizeof *a->fits_by);
+    if (!a->proven || !a->smallest || !a->proven_by || !a->smallest_by || !a->refuted_by ||
+        !a->fits_by)
+        return ab_fail(err, AB_ENOMEM, "out of memory for the agreement of %zu suites", n);
+    for (size_t i = 0; i < n; i++) a->proven[i] = a->smallest[i] = AB_NONE;
+    return AB_OK;
+}
+
+void abo_agree_free(abo_agree *a) {
+    ab_free(a->proven);
+    ab_free(a->smallest);
+    ab_free((void *)a->proven_by);
+    ab_free((void *)a->smallest_by);
+    ab_free((void *)a->refuted_by);
+    ab_free((void *)a->fits_by);
+    memset(a, 0, sizeof *a);
+}
+
+/* A suite some row proved infeasible cannot be packed within its capacity by another. */
+static size_t agree_capacity(abo_agree *a, size_t s, const char *suite, int64_t capacity,
+                             const char *spec, abo_status status, ab_buf *why) {
+    bool had_both = a->refuted_by[s] != NULL && a->fits_by[s] != NULL;
+    if (status == ABO_STATUS_INFEASIBLE && a->refuted_by[s] == NULL) a->refuted_by[s] = spec;
+    if (status == ABO_STATUS_OK && capacity != AB_NONE && a->fits_by[s] == NULL) a->fits_by[s] = spec;
+    if (had_both || a->refuted_by[s] == NULL || a->fits_by[s] == NULL) return 0;
+    ab_buf_printf(why, "  DISAGREEMENT on %s: %s proved that no plan fits the capacity %lld but "
+                  "%s packed it within the capacity\n", suite, a->refuted_by[s],
+                  (long long)capacity, a->fits_by[s]);
+    return 1;
+}
+
+size_t abo_agree_row(abo_agree *a, size_t s, const char *suite, int64_t capacity,
+                     const char *spec, abo_status status, int64_t arena, abo_proof proven_by,
+                     ab_buf *why) {
+    size_t found = agree_capacity(a, s, suite, capacity, spec, status, why);
+    if (status != ABO_STATUS_OK) return found;
+    if (proven_by != ABO_PROOF_NONE) {
+        if (a->proven[s] == AB_NONE) {
+            a->proven[s] = arena;
+            a->proven_by[s] = spec;
+        } else if (a->proven[s] != arena) {
+            found++;
+            ab_buf_printf(why, "  DISAGREEMENT on %s: %s proved %lld (%s) but %s proved %lld\n",
+                          suite, spec, (long long)arena, abo_proof_word(proven_by),
+                          a->proven_by[s], (long long)a->proven[s]);
+        }
+    }
+    if (a->smallest[s] == AB_NONE || arena < a->smallest[s]) {
+        a->smallest[s] = arena;
+        a->smallest_by[s] = spec;
+    }
+    if (a->proven[s] != AB_NONE && a->smallest[s] < a->proven[s]) {
+        found++;
+        ab_buf_printf(why, "  DISAGREEMENT on %s: %s found a valid arena %lld below the optimum "
+                      "%lld that %s proved\n", suite, a->smallest_by[s], (long long)a->smallest[s],
+                      (long long)a->proven[s], a->proven_by[s]);
+        a->smallest[s] = a->proven[s]; /* say it once */
+    }
+    return found;
+}

@@ -23,7 +23,9 @@
 #ifndef ABO_CERTIFY_H
 #define ABO_CERTIFY_H
 
+#include "core/buf.h"
 #include "core/problem.h"
+#include "oracle/status.h"
 
 /* Kinds of proof, with their words (stored in the database as text). */
 #define ABO_PROOFS(X)                                                     \
@@ -103,5 +105,34 @@ void abo_best_bound_offer(abo_best_bound *b, int64_t v, abo_proof by, size_t fro
 /* The proof an arena gets from a suite's best bound: b->by when the arena
  * equals it, ABO_PROOF_NONE otherwise. */
 abo_proof abo_certify_by_bound(int64_t arena, const abo_best_bound *b);
+
+/* Agreement across the rows of a run (DESIGN.md §7.4): every optimum proved
+ * on a suite (by the ILP, an exact search or a bound) is the same number, no
+ * valid arena is below one, and no suite proved infeasible (no plan fits its
+ * capacity) is packed within the capacity by another row. A disagreement
+ * means a prover, a planner or the checker is wrong. The strings offered are
+ * kept by pointer: they must outlive the object. */
+typedef struct abo_agree {
+    size_t n;                           /* suites */
+    int64_t *proven, *smallest;         /* per suite: an optimum proved, the smallest valid
+                                           arena (AB_NONE while none) */
+    const char **proven_by, **smallest_by; /* ... and the specs of their rows */
+    const char **refuted_by, **fits_by; /* per suite: the first spec that proved no plan fits,
+                                           the first that packed within the capacity */
+} abo_agree;
+
+/* For n suites. AB_ENOMEM when out of memory; abo_agree_free after, whatever
+ * the outcome. */
+ab_status abo_agree_init(abo_agree *a, size_t n, ab_error *err);
+void abo_agree_free(abo_agree *a);
+
+/* One row of the suite at index s (named suite; capacity as the suite says,
+ * AB_NONE for none): the row's spec, status, arena (its valid plan's) and the
+ * kind of proof of its arena. Returns how many disagreements the row
+ * revealed, each said once as a line "  DISAGREEMENT on <suite>: ...\n"
+ * appended to why. */
+size_t abo_agree_row(abo_agree *a, size_t s, const char *suite, int64_t capacity,
+                     const char *spec, abo_status status, int64_t arena, abo_proof proven_by,
+                     ab_buf *why);
 
 #endif

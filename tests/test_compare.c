@@ -58,7 +58,7 @@ static int64_t suite(abr_store *s, const char *name, const char *text) {
 
 /* One side of a pair; status ok unless given, CPU and wall 0.25 s unless given. */
 typedef struct side {
-    abe_status status;
+    abo_status status;
     int64_t arena;
     abo_proof proof;
     double cpu;
@@ -74,7 +74,7 @@ static void result(abr_store *s, int64_t run, int64_t su, const char *spec, side
     r.suite = su;
     r.spec = spec;
     r.status = w.status;
-    r.arena = w.status == ABE_OK ? (w.arena ? w.arena : 100) : AB_NONE;
+    r.arena = w.status == ABO_STATUS_OK ? (w.arena ? w.arena : 100) : AB_NONE;
     r.lower_bound = w.lb ? w.lb : 100;
     r.proven_by = w.proof;
     r.cpu_s = w.cpu ? w.cpu : 0.25;
@@ -134,22 +134,22 @@ Test(compare, finds_a_grown_arena) {
 }
 
 Test(compare, finds_ok_turning_into_each_failure) {
-    const abe_status bad[] = {ABE_INVALID, ABE_TIMEOUT, ABE_CRASH,
-                                  ABE_OOM, ABE_ERROR, ABE_OVER_CAPACITY};
+    const abo_status bad[] = {ABO_STATUS_INVALID, ABO_STATUS_TIMEOUT, ABO_STATUS_CRASH,
+                                  ABO_STATUS_OOM, ABO_STATUS_ERROR, ABO_STATUS_OVER_CAPACITY};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         outcome o = pair((side){0}, (side){.status = bad[i], .error = "boom"}, NULL);
-        cr_assert_eq(o.sum.regressions, 1, "%s", abe_status_word(bad[i]));
+        cr_assert_eq(o.sum.regressions, 1, "%s", abo_status_word(bad[i]));
         cr_assert_eq(o.sum.by_change[ABR_CHANGE_FAILED], 1);
         char line[256];
         snprintf(line, sizeof line, "| REGRESSION | failed | s | first-fit | ok 100 | %s | boom |",
-                 abe_status_word(bad[i]));
+                 abo_status_word(bad[i]));
         HAS(o.text, line);
         free(o.text);
     }
 }
 
 Test(compare, over_capacity_to_ok_is_fixed) {
-    outcome o = pair((side){.status = ABE_OVER_CAPACITY, .error = "arena 120 exceeds capacity 100"},
+    outcome o = pair((side){.status = ABO_STATUS_OVER_CAPACITY, .error = "arena 120 exceeds capacity 100"},
                      (side){0}, NULL);
     cr_assert_eq(o.sum.regressions, 0);
     cr_assert_eq(o.sum.improvements, 1);
@@ -166,18 +166,18 @@ Test(compare, infeasible_and_packed_is_a_contradiction) {
     abr_store *s = open_db(path);
     int64_t su = suite(s, "s", "suite: s\n"), other = suite(s, "t", "suite: t\n");
     int64_t r0 = begin(s, "nightly", "aaa");
-    side refuted = {.status = ABE_INFEASIBLE, .lb = 101,
+    side refuted = {.status = ABO_STATUS_INFEASIBLE, .lb = 101,
                     .error = "infeasible, proven by exhaustive: a proven lower bound 101 > "
                              "capacity 100"};
     result(s, r0, su, "canonical", refuted);
-    result(s, r0, su, "first-fit", (side){.status = ABE_OVER_CAPACITY});
+    result(s, r0, su, "first-fit", (side){.status = ABO_STATUS_OVER_CAPACITY});
     result(s, r0, other, "canonical", refuted); /* t: nobody packs it */
-    result(s, r0, other, "first-fit", (side){.status = ABE_OVER_CAPACITY});
+    result(s, r0, other, "first-fit", (side){.status = ABO_STATUS_OVER_CAPACITY});
     int64_t r1 = begin(s, "nightly", "bbb");
     result(s, r1, su, "canonical", refuted);
     result(s, r1, su, "first-fit", (side){0}); /* packs s within the capacity */
     result(s, r1, other, "canonical", refuted);
-    result(s, r1, other, "first-fit", (side){.status = ABE_OVER_CAPACITY});
+    result(s, r1, other, "first-fit", (side){.status = ABO_STATUS_OVER_CAPACITY});
     abr_close(s);
     outcome o = compare(path, r0, r1, NULL);
     cr_assert_eq(o.sum.by_change[ABR_CHANGE_CONTRADICTION], 2, "%s", o.text); /* base's, head's */
@@ -201,7 +201,7 @@ Test(compare, infeasible_and_packed_is_a_contradiction) {
 
 Test(compare, names_the_signal_and_the_lost_proof_of_a_crash) {
     outcome o = pair((side){.proof = ABO_PROOF_LOWER_BOUND},
-                     (side){.status = ABE_CRASH, .signal = 11}, NULL);
+                     (side){.status = ABO_STATUS_CRASH, .signal = 11}, NULL);
     HAS(o.text, "| ok 100 | crash | was proven (lower-bound); signal 11 |");
     cr_assert_eq(o.sum.regressions, 1, "one line for the pair: it failed");
     free(o.text);
@@ -340,7 +340,7 @@ Test(compare, lists_improvements_without_failing) {
     cr_assert_eq(o.sum.improvements, 1);
     HAS(o.text, "| improvement | arena shrank | s | first-fit | 120 | 100 | -20 bytes (-16.67%) |");
     free(o.text);
-    o = pair((side){.status = ABE_TIMEOUT}, (side){.proof = ABO_PROOF_LOWER_BOUND}, NULL);
+    o = pair((side){.status = ABO_STATUS_TIMEOUT}, (side){.proof = ABO_PROOF_LOWER_BOUND}, NULL);
     cr_assert_eq(o.sum.by_change[ABR_CHANGE_FIXED], 1);
     HAS(o.text, "| improvement | fixed | s | first-fit | timeout | ok 100 | "
                 "proven (lower-bound) |");
@@ -359,12 +359,12 @@ Test(compare, lists_improvements_without_failing) {
 }
 
 Test(compare, notes_one_failure_turning_into_another) {
-    outcome o = pair((side){.status = ABE_TIMEOUT}, (side){.status = ABE_CRASH}, NULL);
+    outcome o = pair((side){.status = ABO_STATUS_TIMEOUT}, (side){.status = ABO_STATUS_CRASH}, NULL);
     cr_assert_eq(o.sum.regressions, 0);
     cr_assert_eq(o.sum.other, 1);
     HAS(o.text, "| note | status changed | s | first-fit | timeout | crash |");
     free(o.text);
-    o = pair((side){.status = ABE_TIMEOUT}, (side){.status = ABE_TIMEOUT}, NULL);
+    o = pair((side){.status = ABO_STATUS_TIMEOUT}, (side){.status = ABO_STATUS_TIMEOUT}, NULL);
     cr_assert_eq(o.sum.unchanged, 1);
     free(o.text);
 }
@@ -411,12 +411,12 @@ Test(compare, a_new_failing_pair_is_a_regression_a_new_outcome_is_not) {
     for (int i = 0; i < 4; i++) result(s, r1, su, specs[i], (side){0});
     /* a new suite: rows only in head, of specs both runs have */
     int64_t s2 = suite(s, "s2", "suite: s2\n");
-    result(s, r1, s2, "p-crash", (side){.status = ABE_CRASH, .signal = 11});
-    result(s, r1, s2, "p-timeout", (side){.status = ABE_TIMEOUT});
+    result(s, r1, s2, "p-crash", (side){.status = ABO_STATUS_CRASH, .signal = 11});
+    result(s, r1, s2, "p-timeout", (side){.status = ABO_STATUS_TIMEOUT});
     result(s, r1, s2, "p-ok", (side){0});
     /* a new file that did not load: a spec, (load), that base never had */
     int64_t bad = suite(s, "suites/broken.yaml", "# arenabench: this file did not load\n");
-    result(s, r1, bad, "(load)", (side){.status = ABE_ERROR,
+    result(s, r1, bad, "(load)", (side){.status = ABO_STATUS_ERROR,
                                        .error = "suites/broken.yaml:3:21: size: must be positive"});
     abr_close(s);
     outcome o = compare(path, r0, r1, NULL);
@@ -445,15 +445,15 @@ static char *big(int64_t *r0, int64_t *r1) {
     } pairs[] = {
         {"p-grow", {.arena = 100}, {.arena = 120}},
         {"p-shrink", {.arena = 120}, {.arena = 100}},
-        {"p-break", {0}, {.status = ABE_TIMEOUT, .error = "killed | at 10 s"}},
-        {"p-fix", {.status = ABE_CRASH, .signal = 6}, {0}},
+        {"p-break", {0}, {.status = ABO_STATUS_TIMEOUT, .error = "killed | at 10 s"}},
+        {"p-fix", {.status = ABO_STATUS_CRASH, .signal = 6}, {0}},
         {"p-lose", {.proof = ABO_PROOF_LOWER_BOUND}, {0}},
         {"p-gain", {0}, {.proof = ABO_PROOF_EXHAUSTIVE}},
         {"p-slow", {.cpu = 0.2}, {.cpu = 0.5}},
         {"p-fast", {.cpu = 0.5}, {.cpu = 0.2}},
         {"p-slow-small", {.cpu = 0.010}, {.cpu = 0.050}},
         {"p-slow-ratio", {.cpu = 1.0}, {.cpu = 1.45}},
-        {"p-fail-change", {.status = ABE_TIMEOUT}, {.status = ABE_OOM}},
+        {"p-fail-change", {.status = ABO_STATUS_TIMEOUT}, {.status = ABO_STATUS_OOM}},
         {"p-same", {0}, {0}},
     };
     int64_t su = suite(s, "s", "suite: s\n");

@@ -72,7 +72,7 @@ static void row(db *d, int64_t run, int64_t su, const char *spec, int64_t arena,
                 double cpu) {
     abr_result r;
     abr_result_init(&r);
-    r.run = run, r.suite = su, r.spec = spec, r.status = ABE_OK;
+    r.run = run, r.suite = su, r.spec = spec, r.status = ABO_STATUS_OK;
     r.arena = arena, r.lower_bound = 100, r.proven_by = proof;
     r.cpu_s = cpu ? cpu : 0.25, r.wall_s = 0.3;
     ab_error err;
@@ -244,7 +244,7 @@ Test(compare_capped, a_capped_row_that_failed_is_still_a_failure) {
     int64_t r1 = begin(&d, "n");
     abr_result r;
     abr_result_init(&r);
-    r.run = r1, r.suite = su, r.spec = "exact", r.status = ABE_CRASH, r.signal = 11;
+    r.run = r1, r.suite = su, r.spec = "exact", r.status = ABO_STATUS_CRASH, r.signal = 11;
     ab_error err;
     cr_assert_eq(abr_result_put(d.s, &r, &err), AB_OK, "%s", err.msg);
     add_v3_columns(&d);

@@ -6,7 +6,8 @@
  * compile (so the probe works), the forbidden ones must not. Sources may not
  * step out of their view with a relative "../" include either.
  *
- *   core <- oracle <- planners <- formats, engine <- store, report <- cli
+ * The layers and what each sees come from CMakeLists.txt's AB_LAYERS, through
+ * the generated layers.h: the list is written once.
  */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <criterion/criterion.h>
@@ -18,33 +19,9 @@
 
 #include "tests/support.h"
 
-/* One header of each layer's folder. */
-static const struct {
-    const char *layer, *header;
-} headers[] = {
-    {"core", "core/problem.h"},
-    {"oracle", "oracle/check.h"},
-    {"planners", "planners/planner.h"},
-    {"formats", "harness/formats/suite.h"},
-    {"engine", "harness/engine/runner.h"},
-    {"store", "results/store/store.h"},
-    {"report", "results/report/report.h"},
-    {"cli", "harness/cli/commands.h"},
-};
-
-/* Which layers each layer may include (itself and those below it). */
-static const struct {
-    const char *layer, *sees;
-} layers[] = {
-    {"core", " core "},
-    {"oracle", " core oracle "},
-    {"planners", " core oracle planners "},
-    {"formats", " core oracle planners formats "},
-    {"engine", " core oracle planners engine "},
-    {"store", " core oracle planners engine store "},
-    {"report", " core oracle planners formats engine store report "},
-    {"cli", " core oracle planners formats engine store report cli "},
-};
+/* The layer list, generated from CMakeLists.txt's AB_LAYERS (the one place it
+ * is written): per layer its folder, a header of it and what it sees. */
+#include "layers.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -67,30 +44,64 @@ static int probe(const char *dir, const char *layer, const char *header) {
 Test(house, each_layer_sees_only_the_layers_below_it) {
     char *dir = abt_tmpdir();
     int allowed = 0, refused = 0;
-    for (size_t l = 0; l < N(layers); l++) {
-        for (size_t h = 0; h < N(headers); h++) {
+    size_t n = N(ab_layer_rows);
+    cr_assert_geq(n, 9, "the layer list has %zu rows", n);
+    for (size_t l = 0; l < n; l++) {
+        for (size_t h = 0; h < n; h++) {
             char key[32];
-            snprintf(key, sizeof key, " %s ", headers[h].layer);
-            bool may = strstr(layers[l].sees, key) != NULL;
-            int rc = probe(dir, layers[l].layer, headers[h].header);
+            snprintf(key, sizeof key, " %s ", ab_layer_rows[h].name);
+            bool may = strstr(ab_layer_rows[l].sees, key) != NULL;
+            int rc = probe(dir, ab_layer_rows[l].name, ab_layer_rows[h].header);
             if (may) {
                 char log[4200];
                 snprintf(log, sizeof log, "%s/log", dir);
                 char *text = abt_slurp(log, NULL);
                 cr_expect_eq(rc, 0, "%s may include %s, but the probe failed:\n%s",
-                             layers[l].layer, headers[h].header, text ? text : "");
+                             ab_layer_rows[l].name, ab_layer_rows[h].header, text ? text : "");
                 free(text);
                 allowed++;
             } else {
                 cr_expect_neq(rc, 0, "%s must not see %s, but the probe compiled",
-                              layers[l].layer, headers[h].header);
+                              ab_layer_rows[l].name, ab_layer_rows[h].header);
                 refused++;
             }
         }
     }
-    cr_assert_eq(allowed + refused, (int)(N(layers) * N(headers)));
+    cr_assert_eq(allowed + refused, (int)(n * n));
     cr_assert_gt(refused, 20, "the table forbids %d includes", refused);
     free(dir);
+}
+
+/* DESIGN.md §2: the store needs only core and the oracle, and neither the
+ * store nor the report sees the engine (status words and signal names live
+ * below it). Every header of the engine's folder is probed. */
+Test(house, store_and_report_cannot_include_an_engine_header) {
+    char *dir = abt_tmpdir();
+    const char *engine[] = {"harness/engine/evaluate.h", "harness/engine/runner.h",
+                            "harness/engine/spawn.h", "harness/engine/external.h"};
+    const char *above[] = {"store", "report"};
+    for (size_t l = 0; l < N(above); l++)
+        for (size_t h = 0; h < N(engine); h++)
+            cr_expect_neq(probe(dir, above[l], engine[h]), 0, "%s can include %s", above[l],
+                          engine[h]);
+    /* the same probe compiles where it is allowed, so it can fail */
+    cr_expect_eq(probe(dir, "run", "harness/engine/evaluate.h"), 0);
+    cr_expect_eq(probe(dir, "store", "oracle/status.h"), 0);
+    free(dir);
+}
+
+/* Every folder of the product's layers holds a library in the list, and no
+ * layer folder is missing from it: a new folder must be a new row. */
+Test(house, every_product_folder_is_a_layer) {
+    const char *folders[] = {"core", "oracle", "planners", "harness/formats", "harness/engine",
+                             "harness/run", "harness/cli", "results/store", "results/report"};
+    for (size_t f = 0; f < N(folders); f++) {
+        bool found = false;
+        for (size_t l = 0; l < N(ab_layer_rows); l++)
+            found |= strcmp(ab_layer_rows[l].dir, folders[f]) == 0;
+        cr_expect(found, "%s is not a row of AB_LAYERS", folders[f]);
+    }
+    cr_expect_eq(N(ab_layer_rows), N(folders));
 }
 
 static int relative_includes;

@@ -83,7 +83,7 @@ static int64_t suite(abr_store *s, const char *name, const char *text, int64_t t
 /* A row as the tests write it: what is not given stays unknown. */
 typedef struct row {
     const char *spec;
-    abe_status status;
+    abo_status status;
     int64_t arena, lower_bound, k;
     abo_proof proof;
     const int64_t *plan;
@@ -95,7 +95,7 @@ typedef struct row {
 } row;
 
 #define OK(spec_, arena_, lb_, ...) \
-    ((row){.spec = (spec_), .status = ABE_OK, .arena = (arena_), .lower_bound = (lb_), \
+    ((row){.spec = (spec_), .status = ABO_STATUS_OK, .arena = (arena_), .lower_bound = (lb_), \
            __VA_ARGS__})
 #define FAIL(spec_, status_, ...) ((row){.spec = (spec_), .status = (status_), __VA_ARGS__})
 
@@ -113,7 +113,7 @@ static void result(abr_store *s, int64_t run, int64_t su, row w) {
     r.offsets = w.plan;
     r.noffsets = w.nplan;
     r.signal = w.signal;
-    r.verdict = w.verdict ? w.verdict : (w.status == ABE_OK ? "ok" : NULL);
+    r.verdict = w.verdict ? w.verdict : (w.status == ABO_STATUS_OK ? "ok" : NULL);
     r.check_message = w.check;
     r.error = w.error;
     r.ilp_bound = w.ilp_bound ? w.ilp_bound : AB_NONE;
@@ -150,13 +150,13 @@ static char *fixture(int64_t *run) {
     result(s, *run, a, OK("best-fit", 48, 48, .proof = ABO_PROOF_LOWER_BOUND, .plan = alpha_bf,
                              .nplan = 3));
     result(s, *run, b, OK("first-fit", 120, 100));
-    result(s, *run, b, FAIL("best-fit", ABE_TIMEOUT, .error = "killed at the time limit",
+    result(s, *run, b, FAIL("best-fit", ABO_STATUS_TIMEOUT, .error = "killed at the time limit",
                                .wall = 10.0));
-    result(s, *run, b, FAIL("exact-cover", ABE_CRASH, .signal = 11));
+    result(s, *run, b, FAIL("exact-cover", ABO_STATUS_CRASH, .signal = 11));
     result(s, *run, g, OK("best-fit", 210, 180, .plan = gamma_bf, .nplan = 2));
     result(s, *run, g, OK("exact-cover", 200, 200, .proof = ABO_PROOF_EXHAUSTIVE));
     result(s, *run, g, OK("exact-cover:k=64", 256, 180, .k = 64, .plan = gamma_k64, .nplan = 1));
-    result(s, *run, g, FAIL("first-fit", ABE_INVALID, .arena = 150, .lower_bound = 180,
+    result(s, *run, g, FAIL("first-fit", ABO_STATUS_INVALID, .arena = 150, .lower_bound = 180,
                                .verdict = "overlap", .check = nasty));
     result(s, *run, d, OK("ilp:time=30", 300, 250, .proof = ABO_PROOF_ILP, .ilp_bound = 300));
     ab_error err;
@@ -524,7 +524,7 @@ Test(report_json, escapes_control_bytes_and_bad_utf8) {
     abr_store *s = open_db(path, ABR_OPEN_CREATE);
     int64_t run = begin(s, "t\"ag");
     int64_t a = suite(s, "alpha", alpha_yaml, 3, 48);
-    result(s, run, a, FAIL("first-fit", ABE_ERROR, .error = "bell\a tab\t bad\xff\xfe "
+    result(s, run, a, FAIL("first-fit", ABO_STATUS_ERROR, .error = "bell\a tab\t bad\xff\xfe "
                                                                  "ok\xc3\xa9 back\\slash"));
     abr_close(s);
     char *json = render(path, run, ABR_REPORT_JSON, NULL);

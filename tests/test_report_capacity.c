@@ -81,7 +81,7 @@ static int64_t suite(abr_store *s, const char *name, const char *text) {
  * the max-load bound, as the run writes it). */
 typedef struct row {
     const char *spec;
-    abe_status status;
+    abo_status status;
     int64_t arena, lower_bound, k;
     abo_proof proof;
     const char *capped, *note;
@@ -102,7 +102,7 @@ static void result(abr_store *s, int64_t run, int64_t su, row w) {
     r.capped = w.capped;
     r.note = w.note;
     r.signal = w.signal;
-    r.verdict = w.arena ? (w.status == ABE_OK ? "ok" : "over-capacity") : NULL;
+    r.verdict = w.arena ? (w.status == ABO_STATUS_OK ? "ok" : "over-capacity") : NULL;
     r.wall_s = r.cpu_s = 0.25;
     ab_error err;
     cr_assert_eq(abr_result_put(s, &r, &err), AB_OK, "%s", err.msg);
@@ -131,21 +131,21 @@ static char *fixture(int64_t *run) {
     *run = begin(s);
     int64_t f = suite(s, "fits", fits_yaml), o = suite(s, "open", open_yaml);
     int64_t r = suite(s, "refuted", refuted_yaml), n = suite(s, "nocap", nocap_yaml);
-    result(s, *run, f, ROW("first-fit", ABE_OVER_CAPACITY, 5120));
-    result(s, *run, f, ROW("canonical:target=capacity", ABE_OK, 4096,
+    result(s, *run, f, ROW("first-fit", ABO_STATUS_OVER_CAPACITY, 5120));
+    result(s, *run, f, ROW("canonical:target=capacity", ABO_STATUS_OK, 4096,
                            .note = "fits the capacity 4096: arena 4096 (search) after 9 nodes"));
-    result(s, *run, o, ROW("first-fit", ABE_OVER_CAPACITY, 5120));
-    result(s, *run, o, ROW("best-fit", ABE_OVER_CAPACITY, 4608));
-    result(s, *run, o, ROW("canonical:target=capacity", ABE_OVER_CAPACITY, 4608,
+    result(s, *run, o, ROW("first-fit", ABO_STATUS_OVER_CAPACITY, 5120));
+    result(s, *run, o, ROW("best-fit", ABO_STATUS_OVER_CAPACITY, 4608));
+    result(s, *run, o, ROW("canonical:target=capacity", ABO_STATUS_OVER_CAPACITY, 4608,
                            .capped = "time",
                            .note = "budget: time; capacity 4096 undecided; best 4608, bound 3072"));
-    result(s, *run, r, ROW("first-fit", ABE_OVER_CAPACITY, 5120));
-    result(s, *run, r, ROW("canonical:target=capacity", ABE_INFEASIBLE, 4096,
+    result(s, *run, r, ROW("first-fit", ABO_STATUS_OVER_CAPACITY, 5120));
+    result(s, *run, r, ROW("canonical:target=capacity", ABO_STATUS_INFEASIBLE, 4096,
                            .lower_bound = 3501,
                            .note = "does not fit the capacity 3500: refuted after 7 nodes; "
                                    "best 4096"));
-    result(s, *run, n, ROW("first-fit", ABE_OK, 4096));
-    result(s, *run, n, ROW("best-fit", ABE_OK, 3584));
+    result(s, *run, n, ROW("first-fit", ABO_STATUS_OK, 4096));
+    result(s, *run, n, ROW("best-fit", ABO_STATUS_OK, 3584));
     finish(s, *run);
     return path;
 }
@@ -299,12 +299,12 @@ Test(report_capacity, says_why_a_capacity_is_not_decided) {
     int64_t h = suite(s, "heuristics", "suite: heuristics\ncapacity: 4000\n" TENSORS);
     int64_t c = suite(s, "crashed", "suite: crashed\ncapacity: 4000\n" TENSORS);
     int64_t g = suite(s, "greedy-fits", "suite: greedy-fits\ncapacity: 4000\n" TENSORS);
-    result(s, run, h, ROW("first-fit", ABE_OVER_CAPACITY, 5120));
-    result(s, run, h, ROW("exact-cover:k=64", ABE_OVER_CAPACITY, 4096, .k = 64));
-    result(s, run, c, ROW("best-fit", ABE_OVER_CAPACITY, 4608));
-    result(s, run, c, ROW("canonical", ABE_CRASH, 0, .signal = 11));
-    result(s, run, g, ROW("best-fit", ABE_OK, 3584));
-    result(s, run, g, ROW("canonical:time=1", ABE_OVER_CAPACITY, 4608, .capped = "time"));
+    result(s, run, h, ROW("first-fit", ABO_STATUS_OVER_CAPACITY, 5120));
+    result(s, run, h, ROW("exact-cover:k=64", ABO_STATUS_OVER_CAPACITY, 4096, .k = 64));
+    result(s, run, c, ROW("best-fit", ABO_STATUS_OVER_CAPACITY, 4608));
+    result(s, run, c, ROW("canonical", ABO_STATUS_CRASH, 0, .signal = 11));
+    result(s, run, g, ROW("best-fit", ABO_STATUS_OK, 3584));
+    result(s, run, g, ROW("canonical:time=1", ABO_STATUS_OVER_CAPACITY, 4608, .capped = "time"));
     finish(s, run);
     char *md = render(path, run, ABR_REPORT_MD, &with_loader);
     char *row1 = md_row(md, CAPS, "heuristics");
@@ -355,7 +355,7 @@ Test(report_capacity, a_bound_above_the_capacity_does_not_fit) {
     abr_store *s = open_db(p2, ABR_OPEN_CREATE);
     int64_t r2 = begin(s);
     int64_t su = suite(s, "small", "suite: small\ncapacity: 3000\n" TENSORS);
-    result(s, r2, su, ROW("first-fit", ABE_INFEASIBLE, 4096));
+    result(s, r2, su, ROW("first-fit", ABO_STATUS_INFEASIBLE, 4096));
     finish(s, r2);
     md = render(p2, r2, ABR_REPORT_MD, &with_loader);
     cap = md_row(md, CAPS, "small");
@@ -371,8 +371,8 @@ Test(report_capacity, a_plan_within_a_refuted_capacity_is_a_conflict) {
     abr_store *s = open_db(path, ABR_OPEN_CREATE);
     int64_t run = begin(s);
     int64_t su = suite(s, "liar", "suite: liar\ncapacity: 3500\n" TENSORS);
-    result(s, run, su, ROW("first-fit", ABE_OK, 3072));
-    result(s, run, su, ROW("canonical:target=capacity", ABE_INFEASIBLE, 4096,
+    result(s, run, su, ROW("first-fit", ABO_STATUS_OK, 3072));
+    result(s, run, su, ROW("canonical:target=capacity", ABO_STATUS_INFEASIBLE, 4096,
                            .lower_bound = 3501));
     finish(s, run);
     char *md = render(path, run, ABR_REPORT_MD, &with_loader);
@@ -423,8 +423,8 @@ Test(report_capacity, a_run_without_capacities_is_unchanged) {
     abr_store *s = open_db(path, ABR_OPEN_CREATE);
     int64_t run = begin(s);
     int64_t n = suite(s, "nocap", nocap_yaml);
-    result(s, run, n, ROW("first-fit", ABE_OK, 4096));
-    result(s, run, n, ROW("best-fit", ABE_OK, 3584));
+    result(s, run, n, ROW("first-fit", ABO_STATUS_OK, 4096));
+    result(s, run, n, ROW("best-fit", ABO_STATUS_OK, 3584));
     finish(s, run);
     static const abr_report_format fmts[] = {ABR_REPORT_MD, ABR_REPORT_HTML, ABR_REPORT_CSV};
     for (size_t k = 0; k < sizeof fmts / sizeof fmts[0]; k++) {

@@ -34,7 +34,7 @@ static char *rows_text(const char *db) {
         const abr_result *r = &rows.v[i].r;
         ab_buf_printf(&b, "%s %s %s %s arena=%lld lb=%lld proof=%s verdict=%s plan=%s sig=%d\n",
                       rows.v[i].suite.name, rows.v[i].suite.hash, r->spec,
-                      abe_status_word(r->status), (long long)r->arena,
+                      abo_status_word(r->status), (long long)r->arena,
                       (long long)r->lower_bound, abo_proof_word(r->proven_by),
                       r->verdict ? r->verdict : "-", r->plan_hash, r->signal);
     }
@@ -260,7 +260,7 @@ static char *load_rows(const char *db, size_t *n) {
     for (size_t i = 0; i < rows.n; i++) {
         const abr_row *w = &rows.v[i];
         if (strcmp(w->r.spec, "(load)") != 0) continue;
-        cr_assert_eq(w->r.status, ABE_ERROR);
+        cr_assert_eq(w->r.status, ABO_STATUS_ERROR);
         cr_assert_eq(w->suite.tensors, 0);
         char *text;
         cr_assert_eq(abr_suite_text(s, w->suite.id, &text, NULL, &err), AB_OK, "%s", err.msg);

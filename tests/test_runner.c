@@ -624,8 +624,8 @@ Test(runner, test_planners_are_hidden_but_resolvable) {
         cr_assert(pl->flags & AB_PLANNER_TEST, "%s", names[i]);
     }
     cr_assert_str_eq(abh_status_name(ABH_OOM), "oom");
-    cr_assert_str_eq(abe_signal_name(SIGSEGV), "SIGSEGV");
-    cr_assert_null(abe_signal_name(0));
+    cr_assert_str_eq(ab_signal_name(SIGSEGV), "SIGSEGV");
+    cr_assert_null(ab_signal_name(0));
 }
 
 /* ---- the frame ---------------------------------------------------------------- */

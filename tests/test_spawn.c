@@ -88,8 +88,8 @@ Test(spawn, reports_an_exit_status_and_a_signal) {
     cr_assert(!e.exited && !e.killed);
     cr_assert_eq(e.code, -1);
     cr_assert_eq(e.signal, SIGSEGV);
-    cr_assert_str_eq(abe_signal_name(e.signal), "SIGSEGV");
-    cr_assert_null(abe_signal_name(0));
+    cr_assert_str_eq(ab_signal_name(e.signal), "SIGSEGV");
+    cr_assert_null(ab_signal_name(0));
 }
 
 Test(spawn, runs_a_program_and_keeps_the_tail_of_its_output) {

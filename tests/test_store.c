@@ -412,13 +412,13 @@ Test(migrate, version_1_infeasible_rows_become_over_capacity) {
     ok.proven_by = ABO_PROOF_LOWER_BOUND;
     put_result(s, &ok);
     abr_result over = simple_result(run, su, "first-fit", plan4, 4);
-    over.status = ABE_OVER_CAPACITY; /* forged below into version 1's 'infeasible' */
+    over.status = ABO_STATUS_OVER_CAPACITY; /* forged below into version 1's 'infeasible' */
     over.arena = 80;
     over.verdict = "over-capacity";
     over.check_message = "arena 80 exceeds capacity 64";
     put_result(s, &over);
     abr_result tmo = simple_result(run, su, "exact-cover", NULL, 0);
-    tmo.status = ABE_TIMEOUT;
+    tmo.status = ABO_STATUS_TIMEOUT;
     tmo.arena = AB_NONE;
     tmo.verdict = NULL;
     put_result(s, &tmo);
@@ -484,7 +484,7 @@ Test(migrate, version_1_infeasible_rows_become_over_capacity) {
     /* The new CHECK list takes both words and still refuses others. */
     s = open_ok(path, 0);
     abr_result again = simple_result(run, su, "canonical", plan4, 4);
-    again.status = ABE_INFEASIBLE;
+    again.status = ABO_STATUS_INFEASIBLE;
     again.arena = 80;
     put_result(s, &again);
     abr_close(s);
@@ -564,7 +564,7 @@ Test(migrate, version_2_rows_get_one_run_and_their_cap) {
         if (want) cr_assert_str_eq(r->capped, want, "%s", r->spec);
         else cr_assert_null(r->capped, "%s", r->spec);
     }
-    cr_assert_eq(rows.v[0].r.status, ABE_TIMEOUT); /* canonical: by spec order */
+    cr_assert_eq(rows.v[0].r.status, ABO_STATUS_TIMEOUT); /* canonical: by spec order */
     abr_rows_free(&rows);
     /* New rows take the new columns; the CHECK refuses another cap word. */
     abr_result r = simple_result(1, 1, "best-fit", plan4, 4);
@@ -761,7 +761,7 @@ static abr_result full_result(int64_t run, int64_t suite, const char *spec, int 
     r.run = run;
     r.suite = suite;
     r.spec = spec;
-    r.status = (abe_status)(j % ABE_NSTATUSES);
+    r.status = (abo_status)(j % ABO_NSTATUSES);
     r.arena = 1000 + j;
     r.lower_bound = 900 + j;
     r.k = j % 2 ? 64 : AB_NONE;
@@ -773,13 +773,13 @@ static abr_result full_result(int64_t run, int64_t suite, const char *spec, int 
     r.cpu_s = j % 4 == 0 ? -1.0 : 0.125 * j;
     r.peak_rss = 1 << 20;
     r.nodes = j * 10;
-    r.signal = r.status == ABE_CRASH ? 11 : 0;
-    r.verdict = r.status == ABE_INVALID ? "overlap" : "ok";
-    r.check_message = r.status == ABE_INVALID ? "overlap: 'a' and 'b' share bytes" : NULL;
-    r.error = r.status == ABE_ERROR ? "planner said no" : NULL;
+    r.signal = r.status == ABO_STATUS_CRASH ? 11 : 0;
+    r.verdict = r.status == ABO_STATUS_INVALID ? "overlap" : "ok";
+    r.check_message = r.status == ABO_STATUS_INVALID ? "overlap: 'a' and 'b' share bytes" : NULL;
+    r.error = r.status == ABO_STATUS_ERROR ? "planner said no" : NULL;
     r.note = "fine";
     for (size_t i = 0; i < n; i++) offsets[i] = (int64_t)(i * 16 + (size_t)j);
-    bool plan = r.status == ABE_OK || r.status == ABE_INVALID;
+    bool plan = r.status == ABO_STATUS_OK || r.status == ABO_STATUS_INVALID;
     r.offsets = plan ? offsets : NULL;
     r.noffsets = plan ? n : 0;
     return r;
@@ -940,7 +940,7 @@ Test(results, rejects_malformed_rows) {
     cr_assert_eq(abr_result_put(s, &r, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "coarsening") != NULL, "%s", err.msg);
     r.k = AB_NONE;
-    r.status = ABE_NSTATUSES;
+    r.status = ABO_NSTATUSES;
     cr_assert_eq(abr_result_put(s, &r, &err), AB_EINPUT);
     abr_close(s);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM results"), 0);

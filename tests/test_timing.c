@@ -316,7 +316,7 @@ static char *rows_text(const char *db) {
         const abr_result *r = &rows.v[i].r;
         ab_buf_printf(&b, "%s %s status=%s arena=%lld proven_by=%s lb=%lld nodes=%lld "
                       "ilp_bound=%lld plan=%s capped=%s\n", rows.v[i].suite.name, r->spec,
-                      abe_status_word(r->status), (long long)r->arena,
+                      abo_status_word(r->status), (long long)r->arena,
                       abo_proof_word(r->proven_by), (long long)r->lower_bound,
                       (long long)r->nodes, (long long)r->ilp_bound, r->plan_hash,
                       r->capped ? r->capped : "-");

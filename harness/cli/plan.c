@@ -31,7 +31,7 @@ typedef struct plan_job {
     abo_report report;
     int64_t bound;   /* the best bound the evaluation proved (max-load at least) */
     abo_proof proof; /* the plan's certificate */
-    abe_status status;      /* the outcome's status (ok, invalid, over-capacity, infeasible) */
+    abo_status status;      /* the outcome's status (ok, invalid, over-capacity, infeasible) */
     int64_t capacity;       /* the capacity the plan had to fit, or AB_NONE */
     abo_proof refuted_by;   /* infeasible: what proved that no plan fits */
     int64_t refuted_bound;  /* and the bound above the capacity */
@@ -160,7 +160,7 @@ static int plan_job_print(const plan_job *j, FILE *to) {
     int prc = plan_job_peak(j, to);
     if (prc != 0) return prc;
     int rc = 0;
-    if (j->status == ABE_OVER_CAPACITY || j->status == ABE_INFEASIBLE)
+    if (j->status == ABO_STATUS_OVER_CAPACITY || j->status == ABO_STATUS_INFEASIBLE)
         abc_print_over_capacity(&j->report, j->capacity, j->refuted_by, j->refuted_bound, to);
     else
         rc = abc_print_verdict(&j->report, to);

@@ -1,15 +1,26 @@
 /*
- * run.c — `arenabench run`: reads and checks the options into abh_run_args
- * and hands them to the run pipeline, abh_cmd_run (run_suites.c).
+ * run.c — `arenabench run`: reads and checks the options into abu_args,
+ * hands them to the run pipeline (harness/run/run.h), shows its progress
+ * and prints its summary. Exit codes: 0 every job ran and no plan was
+ * invalid; 1 a plan was invalid, a planner crashed or errored, a file found
+ * in a folder did not load, an arena fell below a suite's known optimum,
+ * proofs disagreed (two optima, or a suite proved infeasible that another
+ * planner packed within its capacity), or the run was interrupted; 2 bad
+ * usage or input; 3 internal error.
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness/cli/commands.h"
 #include "harness/cli/common.h"
 #include "harness/cli/fail.h"
 #include "harness/cli/human.h"
+#include "harness/cli/progress.h"
+#include "harness/run/run.h"
 
 /* Joins argv into one line for the runs table (static storage). */
 static const char *command_line(int argc, char **argv) {
@@ -21,7 +32,7 @@ static const char *command_line(int argc, char **argv) {
 }
 
 /* The numeric options into *r; returns 0 or the exit code of a misuse. */
-static int parse_numbers(const abc_args *a, abh_run_args *r) {
+static int parse_numbers(const abc_args *a, abu_args *r) {
     const char *jobs = abc_opt(a, "jobs", NULL), *tl = abc_opt(a, "time-limit", NULL);
     const char *cl = abc_opt(a, "cpu-limit", NULL);
     const char *ml = abc_opt(a, "mem-limit", NULL), *shard = abc_opt(a, "shard", NULL);
@@ -70,8 +81,98 @@ static int parse_numbers(const abc_args *a, abh_run_args *r) {
     return 0;
 }
 
+/* ---- the pipeline's callbacks and the summary ---------------------------------------- */
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig) {
+    (void)sig;
+    stop_requested = 1;
+}
+
+static void on_start(void *ctx, size_t njobs) {
+    abh_progress *pr = ctx;
+    abh_progress_start(pr, njobs, pr->quiet, stderr);
+}
+
+static void on_job(void *ctx, const abu_job_done *d) {
+    abh_progress_job(ctx, d->suite, d->spec, abo_status_word(d->status), d->arena,
+                     d->wall_seconds, d->failed);
+}
+
+static void on_end(void *ctx) { abh_progress_end(ctx); }
+
+static void on_note(void *ctx, const char *line) {
+    (void)ctx;
+    abc_note("%s", line);
+}
+
+static void print_summary(const abu_summary *s, const char *db) {
+    size_t finished = 0;
+    for (int k = 0; k < ABO_NSTATUSES; k++) finished += s->counts[k];
+    fprintf(stderr, "run %lld in %s: ", (long long)s->run, db);
+    if (finished < s->njobs) fprintf(stderr, "%zu of ", finished);
+    fprintf(stderr, "%zu job%s%s", s->njobs, s->njobs == 1 ? "" : "s",
+            finished < s->njobs ? " finished" : "");
+    for (int k = 0; k < ABO_NSTATUSES; k++)
+        if (s->counts[k]) fprintf(stderr, ", %zu %s", s->counts[k], abo_status_word(k));
+    fprintf(stderr, "\n");
+    if (s->failures.n > 0) { /* line by line, names escaped for the terminal */
+        fprintf(stderr, "not ok:\n");
+        const char *line = s->failures.s;
+        while (*line != '\0') {
+            size_t len = strcspn(line, "\n");
+            char buf[4096];
+            snprintf(buf, sizeof buf, "%.*s", (int)len, line);
+            fprintf(stderr, "%s\n", ab_term(buf));
+            line += len + (line[len] == '\n');
+        }
+    }
+    if (s->nbad > 0) {
+        fprintf(stderr, "arenabench: %zu file%s found in the folders given did not load (each is "
+                "an error row, planner %s):\n", s->nbad, s->nbad == 1 ? "" : "s", ABU_LOAD_SPEC);
+        for (size_t i = 0; i < s->nbad; i++) fprintf(stderr, "arenabench: %s\n", ab_term(s->bad[i]));
+    }
+    fprintf(stderr, "report: arenabench report --db %s --run %lld\n", db, (long long)s->run);
+}
+
+/* Runs the pipeline on r with progress on stderr; the exit code. */
+static int run_pipeline(const abu_args *r, bool quiet) {
+    if (strcmp(r->db, ABH_DEFAULT_DB) == 0 && mkdir(ABH_OUT_DIR, 0777) != 0 && errno != EEXIST)
+        return abc_failf(ABC_EXIT_USAGE, "cannot create the folder %s/ for the default database: %s",
+                         ABH_OUT_DIR, strerror(errno));
+    abh_progress pr = {.quiet = quiet};
+    abu_events ev = {.ctx = &pr, .start = on_start, .job = on_job, .end = on_end, .note = on_note};
+    struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    abu_summary sum;
+    ab_error err;
+    ab_status st = abu_run(r, &ev, &sum, &err);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    int rc;
+    if (sum.ran) print_summary(&sum, r->db);
+    if (st == AB_ELIMIT && sum.interrupted) {
+        fprintf(stderr, "arenabench: interrupted; finish with: arenabench run --resume %lld "
+                "(same suites and planners)\n", (long long)sum.run);
+        rc = 1;
+    } else if (st != AB_OK) {
+        rc = abc_fail(&err);
+    } else {
+        if (sum.conflicts)
+            fprintf(stderr, "arenabench: %zu disagreement%s between proofs (see above): "
+                    "a prover, a planner or the checker is wrong\n", sum.conflicts,
+                    sum.conflicts == 1 ? "" : "s");
+        rc = abu_summary_failed(&sum) ? 1 : 0;
+    }
+    abu_summary_free(&sum);
+    return rc;
+}
+
 int abc_run(const abc_args *a) {
-    abh_run_args r = {.shard_i = 1, .shard_n = 1};
+    abu_args r = {.shard_i = 1, .shard_n = 1, .stop = &stop_requested};
     r.nspecs = abc_opt_all(a, "planner", r.specs);
     r.planner_set = abc_opt(a, "planners", NULL);
     r.db = abc_opt(a, "db", ABH_DEFAULT_DB);
@@ -81,7 +182,7 @@ int abc_run(const abc_args *a) {
     r.revision = abc_opt(a, "revision", NULL);
     r.io = abc_opt(a, "io", NULL);
     r.ilp = abc_flag(a, "ilp");
-    r.quiet = abc_flag(a, "quiet");
+    bool quiet = abc_flag(a, "quiet");
     if (a->noperands == 0) return abc_usage_error(a->cmd, "expected suite files or folders");
     int rc = parse_numbers(a, &r);
     if (rc == 0) rc = abc_profile_args(a, false, &r.profile);
@@ -94,5 +195,5 @@ int abc_run(const abc_args *a) {
     r.paths = a->operands;
     r.npaths = a->noperands;
     r.command = command_line(a->argc, a->argv);
-    return abh_cmd_run(&r);
+    return run_pipeline(&r, quiet);
 }

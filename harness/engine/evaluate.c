@@ -9,34 +9,16 @@
 
 #include "oracle/ilp.h"
 
-#define ABE_STATUS_WORD(id, word) word,
-static const char *const status_words[] = {ABE_STATUSES(ABE_STATUS_WORD)};
-#undef ABE_STATUS_WORD
-
-const char *abe_status_word(abe_status s) {
-    return (unsigned)s < ABE_NSTATUSES ? status_words[s] : "?";
-}
-
-bool abe_status_parse(const char *word, abe_status *s) {
-    for (unsigned i = 0; i < ABE_NSTATUSES; i++) {
-        if (strcmp(word, status_words[i]) == 0) {
-            *s = (abe_status)i;
-            return true;
-        }
-    }
-    return false;
-}
-
 /* The status of a job that returned no plan. */
-static abe_status from_runner(abh_job_status s) {
+static abo_status from_runner(abh_job_status s) {
     switch (s) {
-    case ABH_OK: return ABE_OK;
-    case ABH_TIMEOUT: return ABE_TIMEOUT;
-    case ABH_CRASH: return ABE_CRASH;
-    case ABH_OOM: return ABE_OOM;
-    case ABH_ERROR: return ABE_ERROR;
+    case ABH_OK: return ABO_STATUS_OK;
+    case ABH_TIMEOUT: return ABO_STATUS_TIMEOUT;
+    case ABH_CRASH: return ABO_STATUS_CRASH;
+    case ABH_OOM: return ABO_STATUS_OOM;
+    case ABH_ERROR: return ABO_STATUS_ERROR;
     }
-    return ABE_ERROR;
+    return ABO_STATUS_ERROR;
 }
 
 /* Checks the plan in r against view into o->check. */
@@ -52,7 +34,7 @@ static ab_status check_plan(const ab_problem *view, const abh_job_result *r, abe
 /* The status of a plan the checker found valid but over the capacity:
  * infeasible with the refutation abo_refute finds, else over-capacity; the
  * sentence saying so goes to o->why (and o->message). */
-static abe_status over_capacity(int64_t max_load, const abo_claim *claim, abe_outcome *o) {
+static abo_status over_capacity(int64_t max_load, const abo_claim *claim, abe_outcome *o) {
     int64_t cap = o->capacity, bound;
     abo_proof by = abo_refute(cap, max_load, claim, &bound);
     size_t n = 0, len = sizeof o->why;
@@ -77,7 +59,7 @@ static abe_status over_capacity(int64_t max_load, const abo_claim *claim, abe_ou
     if (n < len && by == ABO_PROOF_NONE)
         snprintf(o->why + n, len - n, "; nothing proved that no plan fits");
     o->message = o->why;
-    return by != ABO_PROOF_NONE ? ABE_INFEASIBLE : ABE_OVER_CAPACITY;
+    return by != ABO_PROOF_NONE ? ABO_STATUS_INFEASIBLE : ABO_STATUS_OVER_CAPACITY;
 }
 
 ab_status abe_judge(const ab_problem *view, int64_t max_load, const abh_job_result *r,
@@ -99,10 +81,10 @@ ab_status abe_judge(const ab_problem *view, int64_t max_load, const abh_job_resu
     abo_claim claim = {.method = r->stats.method,
                        .optimal = r->stats.proven_optimal,
                        .lower_bound = r->stats.lower_bound};
-    o->status = o->check.verdict == ABO_OK                ? ABE_OK
+    o->status = o->check.verdict == ABO_OK                ? ABO_STATUS_OK
                 : o->check.verdict == ABO_OVER_CAPACITY ? over_capacity(max_load, &claim, o)
-                                                          : ABE_INVALID;
-    if (o->status == ABE_INVALID) o->message = o->check.msg;
+                                                          : ABO_STATUS_INVALID;
+    if (o->status == ABO_STATUS_INVALID) o->message = o->check.msg;
     int64_t bound;
     abo_proof proof = abo_certify(o->arena, max_load, &claim, &bound);
     if (bound > o->lower_bound) o->lower_bound = bound;
@@ -111,7 +93,7 @@ ab_status abe_judge(const ab_problem *view, int64_t max_load, const abh_job_resu
         o->ilp_objective = o->arena;
         o->ilp_bound = r->stats.lower_bound;
     }
-    if (o->status == ABE_OK) o->proof = proof;
+    if (o->status == ABO_STATUS_OK) o->proof = proof;
     return AB_OK;
 }
 

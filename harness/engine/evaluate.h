@@ -12,34 +12,13 @@
 #include "harness/engine/runner.h"
 #include "oracle/certify.h"
 #include "oracle/check.h"
+#include "oracle/status.h"
 
-/* How a job ended, as a results row says it. */
-#define ABE_STATUSES(X)                                                  \
-    X(ABE_OK, "ok")                 /* a valid plan */                   \
-    X(ABE_INVALID, "invalid")       /* the checker refused it */         \
-    X(ABE_TIMEOUT, "timeout")       /* killed at the time limit */       \
-    X(ABE_CRASH, "crash")           /* died on a signal */               \
-    X(ABE_OOM, "oom")               /* ran out of memory */              \
-    X(ABE_OVER_CAPACITY, "over-capacity") /* a valid plan, but its arena \
-                                     exceeds the capacity (nothing proved \
-                                     that no plan fits) */               \
-    X(ABE_INFEASIBLE, "infeasible") /* proven: no plan fits the capacity \
-                                     (oracle/certify.h: abo_refute) */   \
-    X(ABE_ERROR, "error")           /* any other failure */
-
-#define ABE_STATUS_ENUM(id, word) id,
-typedef enum abe_status { ABE_STATUSES(ABE_STATUS_ENUM) ABE_NSTATUSES } abe_status;
-#undef ABE_STATUS_ENUM
-
-/* The word of s ("timeout"), or "?" when out of range. Static strings. */
-const char *abe_status_word(abe_status s);
-
-/* The status called word, into *s; false when there is none. */
-bool abe_status_parse(const char *word, abe_status *s);
+/* How a job ended: oracle/status.h (abo_status, its words). */
 
 /* A judged job. The strings are static or point into the job result. */
 typedef struct abe_outcome {
-    abe_status status;
+    abo_status status;
     bool checked;            /* a plan came back and the checker read it */
     abo_report check;        /* the checker's report, when checked */
     int64_t arena;           /* the plan's arena, or AB_NONE without a plan */

@@ -348,7 +348,7 @@ static ab_status run_at(ext *x, int64_t capacity, run_end *how, char *why, size_
         x->unsolved++;
         if (x->refused == AB_NONE || capacity > x->refused) x->refused = capacity;
         *how = RUN_UNSOLVED;
-        const char *name = abe_signal_name(end.signal);
+        const char *name = ab_signal_name(end.signal);
         if (end.lost)
             snprintf(why, whylen, "ended at capacity %lld, its exit status lost (another "
                      "waiter reaped it)%s%s", (long long)capacity, sep, tail);

@@ -674,7 +674,7 @@ static ab_status run_failed(const mzn *z, const abe_exit *end, ab_error *err) {
         return ab_fail(err, st, "minizinc: its exit status was lost (another waiter reaped it): %s",
                        msg);
     if (end->signal != 0 && !end->timed_out) {
-        const char *name = abe_signal_name(end->signal);
+        const char *name = ab_signal_name(end->signal);
         return ab_fail(err, st, "minizinc: killed by signal %d (%s): %s", end->signal,
                        name ? name : "unknown", msg);
     }

@@ -494,7 +494,7 @@ static void classify(const run *r, slot *s, const abe_exit *e, abh_job_result *r
                  s->why);
     } else if (e->signal != 0) {
         res->signal = e->signal;
-        const char *sig_name = abe_signal_name(res->signal);
+        const char *sig_name = ab_signal_name(res->signal);
         if (res->signal == SIGKILL) {
             res->status = ABH_OOM;
             snprintf(res->message, sizeof res->message,

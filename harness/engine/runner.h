@@ -49,8 +49,8 @@
  * started through the spawner (`external`, `minizinc`: spawn.h, Nested), the
  * runner adopting and reaping what they left, their CPU time counted in the
  * job's. Its TMPDIR is a fresh folder (spawn.h, scratch), removed with what
- * is in it when the child is reaped. The names of signals: abe_signal_name
- * (spawn.h).
+ * is in it when the child is reaped. The names of signals: ab_signal_name
+ * (core/ab.h).
  *
  * Signals. When the caller passes no stop flag, the run catches SIGINT,
  * SIGTERM and SIGHUP (those left at their default) while it runs: a signal

@@ -66,22 +66,6 @@ static nested_reg *my_reg;
 
 /* ---- names and clocks ------------------------------------------------------------ */
 
-const char *abe_signal_name(int sig) {
-    static const struct {
-        int sig;
-        const char *name;
-    } names[] = {
-        {SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},
-        {SIGILL, "SIGILL"},   {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"},
-        {SIGQUIT, "SIGQUIT"}, {SIGHUP, "SIGHUP"},   {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"},
-        {SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"},   {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"},
-        {SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"},
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (names[i].sig == sig) return names[i].name;
-    return NULL;
-}
-
 double abe_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

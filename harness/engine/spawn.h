@@ -189,8 +189,5 @@ int64_t abe_resident_bytes(void);
  * child inherited (runner.h, Memory). */
 int64_t abe_peak_resident_bytes(void);
 
-/* "SIGSEGV", "SIGABRT", ... for the common signals, else NULL. The one
- * table of signal names of the engine. */
-const char *abe_signal_name(int sig);
 
 #endif

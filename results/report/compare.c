@@ -47,7 +47,7 @@ void abr_compare_opts_init(abr_compare_opts *o) {
     o->slow_min_s = o->fast_min_s = ABR_SLOW_MIN_S;
 }
 
-bool abr_crow_ok(const abr_crow *w) { return w->w->r.status == ABE_OK; }
+bool abr_crow_ok(const abr_crow *w) { return w->w->r.status == ABO_STATUS_OK; }
 bool abr_crow_proven(const abr_crow *w) {
     return abr_crow_ok(w) && w->w->r.proven_by != ABO_PROOF_NONE;
 }
@@ -265,8 +265,8 @@ static bool add_match(abr_cctx *c, size_t k, const abr_crow *b, const abr_crow *
 /* true for the statuses that fail a run: invalid, crash, error (a file that
  * did not load is an error row); not the outcomes timeout, oom, ... */
 static bool fails_run(const abr_crow *w) {
-    return w->w->r.status == ABE_INVALID || w->w->r.status == ABE_CRASH ||
-           w->w->r.status == ABE_ERROR;
+    return w->w->r.status == ABO_STATUS_INVALID || w->w->r.status == ABO_STATUS_CRASH ||
+           w->w->r.status == ABO_STATUS_ERROR;
 }
 
 /* The rows of one key: eb[0 .. nb) of base, eh[0 .. nh) of head. A row only
@@ -343,7 +343,7 @@ static const abr_crow *packed_in(const abr_cside *d, const char *hash) {
 static void contradictions(abr_cctx *c, const abr_cside *d) {
     for (size_t i = 0; i < d->rows.n; i++) {
         const abr_crow *w = &d->x[i];
-        if (w->w->r.status != ABE_INFEASIBLE) continue;
+        if (w->w->r.status != ABO_STATUS_INFEASIBLE) continue;
         const abr_crow *fit = packed_in(&c->base, w->w->suite.hash);
         if (fit == NULL) fit = packed_in(&c->head, w->w->suite.hash);
         if (fit != NULL) add(c, ABR_CHANGE_CONTRADICTION, SIZE_MAX, w, fit, 0);

@@ -72,7 +72,7 @@ static void put_row(ab_buf *b, const abr_crow *x) {
     const abr_result *r = &x->w->r;
     ab_buf_printf(b, "{\"run\": %lld", (long long)r->run);
     kstr(b, ", ", "spec", r->spec);
-    kstr(b, ", ", "status", abe_status_word(r->status));
+    kstr(b, ", ", "status", abo_status_word(r->status));
     kint(b, "arena", r->arena);
     kstr(b, ", ", "proven_by", abo_proof_word(r->proven_by));
     kreal(b, "cpu_s", x->cpu_med);

@@ -44,7 +44,7 @@ static void put_state(ab_buf *b, const abr_crow *x) {
     if (x == NULL) put(b, "-");
     else if (abr_crow_ok(x) && x->w->r.arena != AB_NONE)
         ab_buf_printf(b, "ok %lld", (long long)x->w->r.arena);
-    else put(b, abe_status_word(x->w->r.status));
+    else put(b, abo_status_word(x->w->r.status));
 }
 
 /* Why a row failed: its signal, then its first message. */

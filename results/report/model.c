@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-#include "harness/engine/spawn.h"
+#include "core/ab.h"
 #include "oracle/check.h"
 #include "planners/planner.h"
 
@@ -161,7 +161,7 @@ static void row_figures(abr_model *m, size_t i) {
     const abr_result *r = row_r(m, i);
     abr_rspec *sp = &m->sp[rr->spec];
     sp->rows++;
-    if ((unsigned)r->status < ABE_NSTATUSES) sp->status[r->status]++;
+    if ((unsigned)r->status < ABO_NSTATUSES) sp->status[r->status]++;
     if (!row_ok(m, i) || r->arena == AB_NONE) return;
     int64_t a = r->arena, lb = su->bound;
     if (lb != AB_NONE && (lb > 0 || a == 0)) {
@@ -208,7 +208,7 @@ static ab_status suite_capacity(abr_store *s, abr_model *m, size_t si, abr_suite
  * plan over the capacity), not over a pool of a suite with pools. */
 static bool over_capacity_only(const abr_model *m, size_t i, int64_t cap) {
     const abr_result *r = row_r(m, i);
-    return (r->status == ABE_OVER_CAPACITY || r->status == ABE_INFEASIBLE) &&
+    return (r->status == ABO_STATUS_OVER_CAPACITY || r->status == ABO_STATUS_INFEASIBLE) &&
            r->arena != AB_NONE && r->arena > cap && !m->su[m->rr[i].suite].pools;
 }
 
@@ -222,8 +222,8 @@ static abr_cap_open undecided_why(const abr_model *m, size_t si) {
         any = true;
         /* an exact search that neither fitted nor refuted the capacity stopped early,
          * unless it failed outright */
-        if (r->capped != NULL || (r->status != ABE_CRASH && r->status != ABE_ERROR &&
-                                  r->status != ABE_INVALID))
+        if (r->capped != NULL || (r->status != ABO_STATUS_CRASH && r->status != ABO_STATUS_ERROR &&
+                                  r->status != ABO_STATUS_INVALID))
             return ABR_OPEN_BUDGET;
     }
     return any ? ABR_OPEN_FAILED : ABR_OPEN_NO_EXACT;
@@ -236,7 +236,7 @@ static void capacity_figures(abr_model *m, size_t si) {
     if (cap == AB_NONE) return;
     for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
         const abr_result *r = row_r(m, i);
-        su->infeasible |= r->status == ABE_INFEASIBLE;
+        su->infeasible |= r->status == ABO_STATUS_INFEASIBLE;
         if (r->arena == AB_NONE || !(row_ok(m, i) || over_capacity_only(m, i, cap))) continue;
         if (su->cap_upper == AB_NONE || r->arena < su->cap_upper) su->cap_upper = r->arena;
         bool within = row_ok(m, i) && r->arena <= cap;
@@ -295,7 +295,7 @@ void abr_put_suite(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
 /* "SIGSEGV (11)", or the number alone for a signal without a name (the
  * names are the engine's one table, spawn.h). */
 static void put_signal(ab_buf *b, int sig) {
-    const char *name = abe_signal_name(sig);
+    const char *name = ab_signal_name(sig);
     if (name != NULL) ab_buf_printf(b, "%s (%d)", name, sig);
     else ab_buf_printf(b, "%d", sig);
 }
@@ -320,7 +320,7 @@ void abr_put_detail(ab_buf *b, esc_fn esc, const abr_result *r) {
 
 /* A failed cell: the status, with the signal of a crash. */
 void abr_put_fail_cell(ab_buf *b, const abr_result *r) {
-    put(b, abe_status_word(r->status));
+    put(b, abo_status_word(r->status));
     if (r->signal != 0) {
         put(b, " ");
         put_signal(b, r->signal);
@@ -487,7 +487,7 @@ void abr_put_cap_exact(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
         const abr_result *r = row_r(m, i);
         if (any) put(b, ", ");
         esc(b, r->spec);
-        ab_buf_printf(b, " (%s", abe_status_word(r->status));
+        ab_buf_printf(b, " (%s", abo_status_word(r->status));
         if (r->capped != NULL) {
             put(b, ", capped: ");
             esc(b, r->capped);
@@ -627,7 +627,7 @@ void abr_row_fields(const abr_model *m, size_t i, abr_field f[ABR_NFIELDS]) {
     f[n++] = fi("tensors", w->suite.tensors);
     f[n++] = fs("spec", r->spec);
     f[n++] = fi("k", rr->k);
-    f[n++] = fs("status", abe_status_word(r->status));
+    f[n++] = fs("status", abo_status_word(r->status));
     f[n++] = fi("arena", r->arena);
     f[n++] = fi("lower_bound", r->lower_bound);
     f[n++] = fi("max_load", w->suite.peak_live_bytes);

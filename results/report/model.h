@@ -32,7 +32,7 @@ typedef struct abr_rspec {
     int64_t k;            /* the spec's k parameter, or AB_NONE */
     bool exact;           /* its planner is exact (AB_PLANNER_EXACT in the registry) */
     size_t rows;          /* suites it ran on */
-    size_t status[ABE_NSTATUSES];
+    size_t status[ABO_NSTATUSES];
     size_t nratio;        /* valid rows with a ratio to the bound */
     double logsum;        /* sum of log(arena / bound) over them */
     size_t proven, wins;
@@ -125,7 +125,7 @@ static inline const abr_result *row_r(const abr_model *m, size_t i) { return &m-
 static inline const abr_suite *suite_of(const abr_model *m, size_t si) {
     return &m->rows.v[m->su[si].row0].suite;
 }
-static inline bool row_ok(const abr_model *m, size_t i) { return row_r(m, i)->status == ABE_OK; }
+static inline bool row_ok(const abr_model *m, size_t i) { return row_r(m, i)->status == ABO_STATUS_OK; }
 
 /* The row of spec j on suite si, or SIZE_MAX when that pair did not run. */
 size_t abr_cell_row(const abr_model *m, size_t si, size_t j);

@@ -189,7 +189,7 @@ static void gap_band(ab_buf *b, const abr_model *m, size_t si, double y, double 
                           GC_LEFT + GC_PLOT + 50 + 4.0 * ((double)rr->spec -
                           (double)(m->nsp - 1) / 2.0), dy + 4, c);
             esc_xml(b, r->spec);
-            ab_buf_printf(b, ": %s</title></text>\n", abe_status_word(r->status));
+            ab_buf_printf(b, ": %s</title></text>\n", abo_status_word(r->status));
         }
     }
 }
@@ -416,7 +416,7 @@ static void k_line(ab_buf *b, const abr_model *m, const kframe *f, const kseries
             ab_buf_printf(b, ": arena %lld, %.3f s</title></g>\n", (long long)r->arena,
                           r->wall_s);
         else if (ok) ab_buf_printf(b, ": arena %lld</title></g>\n", (long long)r->arena);
-        else ab_buf_printf(b, ": %s</title></text>\n", abe_status_word(r->status));
+        else ab_buf_printf(b, ": %s</title></text>\n", abo_status_word(r->status));
         if (ok && r->wall_s >= 0) /* the time it took: the other side of the trade-off */
             ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"%s\" "
                              "text-anchor=\"middle\">%.2fs</text>\n", x, y - 7, c, r->wall_s);

@@ -86,14 +86,14 @@ static void json_planners(ab_buf *b, const abr_model *m) {
     for (size_t j = 0; j < m->nsp; j++) {
         const abr_rspec *p = &m->sp[j];
         double g = p->nratio ? exp(p->logsum / (double)p->nratio) : 0.0;
-        abr_field f[14 + ABE_NSTATUSES];
+        abr_field f[14 + ABO_NSTATUSES];
         abr_times t;
         if (!abr_spec_times(m, j, &t)) b->oom = true; /* the render fails */
         size_t n = 0;
         f[n++] = fs("spec", p->spec);
         f[n++] = fi("suites", (int64_t)p->rows);
-        for (int s = 0; s < ABE_NSTATUSES; s++)
-            f[n++] = fi(abe_status_word((abe_status)s), (int64_t)p->status[s]);
+        for (int s = 0; s < ABO_NSTATUSES; s++)
+            f[n++] = fi(abo_status_word((abo_status)s), (int64_t)p->status[s]);
         f[n++] = fr("geomean_ratio", g, p->nratio == 0);
         f[n++] = fi("ratios", (int64_t)p->nratio);
         f[n++] = fi("proven", (int64_t)p->proven);

@@ -50,11 +50,11 @@ static void planners(abr_table *t, const abr_model *m, ab_buf *tmp) {
     static const char *const statuses[] = {"valid",         "invalid",    "timeout", "crash",
                                            "oom",           "over-capacity", "infeasible",
                                            "error"};
-    _Static_assert(sizeof statuses / sizeof statuses[0] == ABE_NSTATUSES, "a column per status");
+    _Static_assert(sizeof statuses / sizeof statuses[0] == ABO_NSTATUSES, "a column per status");
     abr_table_title(t, 2, "Planners");
     abr_table_column(t, "planner", ABR_LEFT);
     abr_table_column(t, "suites", ABR_RIGHT);
-    for (int s = 0; s < ABE_NSTATUSES; s++) abr_table_column(t, statuses[s], ABR_RIGHT);
+    for (int s = 0; s < ABO_NSTATUSES; s++) abr_table_column(t, statuses[s], ABR_RIGHT);
     abr_table_column(t, "geomean arena/bound", ABR_RIGHT);
     abr_table_column(t, "proven", ABR_RIGHT);
     abr_table_column(t, "wins", ABR_RIGHT);
@@ -63,7 +63,7 @@ static void planners(abr_table *t, const abr_model *m, ab_buf *tmp) {
         abr_table_add(t, (abr_cell){.text = p->spec, .swatch = abr_color(j),
                                 .glyph = abr_glyph(j)});
         abr_table_addf(t, "%zu", p->rows);
-        for (int s = 0; s < ABE_NSTATUSES; s++) abr_table_addf(t, "%zu", p->status[s]);
+        for (int s = 0; s < ABO_NSTATUSES; s++) abr_table_addf(t, "%zu", p->status[s]);
         abr_put_geomean(fresh(tmp), p);
         abr_table_add(t, (abr_cell){.text = text(t, tmp)});
         abr_table_addf(t, "%zu", p->proven);
@@ -142,7 +142,7 @@ static void suite_cell(abr_table *t, const abr_model *m, size_t si, size_t j, ab
     }
     const abr_result *r = row_r(m, i);
     if (m->su[si].cap != ABR_CAP_NONE && r->arena != AB_NONE &&
-        (r->status == ABE_OVER_CAPACITY || r->status == ABE_INFEASIBLE)) {
+        (r->status == ABO_STATUS_OVER_CAPACITY || r->status == ABO_STATUS_INFEASIBLE)) {
         /* a plan over the capacity: its arena and gap, which decide nothing */
         int64_t lb = m->su[si].bound;
         ab_buf_printf(fresh(tmp), "%lld", (long long)r->arena);
@@ -150,7 +150,7 @@ static void suite_cell(abr_table *t, const abr_model *m, size_t si, size_t j, ab
             put(tmp, ", ");
             abr_put_gap(tmp, true, (double)(r->arena - lb) / (double)lb);
         }
-        abr_table_add(t, (abr_cell){.text = abe_status_word(r->status), .note = text(t, tmp),
+        abr_table_add(t, (abr_cell){.text = abo_status_word(r->status), .note = text(t, tmp),
                                     .cls = "fail"});
         return;
     }
@@ -340,7 +340,7 @@ static void failures(abr_table *t, const abr_model *m, ab_buf *tmp) {
         const abr_result *r = row_r(m, i);
         add_suite(t, m, m->rr[i].suite, tmp);
         abr_table_add(t, (abr_cell){.text = r->spec});
-        abr_table_add(t, (abr_cell){.text = abe_status_word(r->status)});
+        abr_table_add(t, (abr_cell){.text = abo_status_word(r->status)});
         abr_put_detail(fresh(tmp), put, r);
         abr_table_add(t, (abr_cell){.text = text(t, tmp)});
     }

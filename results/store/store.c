@@ -910,7 +910,7 @@ ab_status abr_plan_get(abr_store *s, const char *hash, int64_t **offsets, size_t
 
 void abr_result_init(abr_result *r) {
     memset(r, 0, sizeof *r);
-    r->status = ABE_OK;
+    r->status = ABO_STATUS_OK;
     r->proven_by = ABO_PROOF_NONE;
     r->arena = r->lower_bound = r->k = r->ilp_objective = r->ilp_bound = AB_NONE;
     r->peak_rss = r->nodes = r->repeats = AB_NONE;
@@ -922,7 +922,7 @@ void abr_result_init(abr_result *r) {
 static ab_status result_valid(abr_store *s, const abr_result *r, ab_error *err) {
     const char *why = NULL;
     if (r->spec == NULL || r->spec[0] == '\0') why = "no planner spec";
-    else if ((int)r->status < 0 || r->status >= ABE_NSTATUSES) why = "an unknown status";
+    else if ((int)r->status < 0 || r->status >= ABO_NSTATUSES) why = "an unknown status";
     else if ((int)r->proven_by < 0 || r->proven_by >= ABO_NPROOFS) why = "an unknown proof";
     else if (r->k != AB_NONE && r->k < 1) why = "a coarsening k below 1";
     else if (r->offsets == NULL && r->noffsets > 0) why = "offsets missing";
@@ -962,7 +962,7 @@ static int put_row(abr_store *s, const abr_result *r, const char *plan_hash) {
     b_i64(&b, r->run);
     b_i64(&b, r->suite);
     b_str(&b, r->spec);
-    b_str(&b, abe_status_word(r->status));
+    b_str(&b, abo_status_word(r->status));
     b_i64(&b, r->arena);
     b_i64(&b, r->lower_bound);
     b_i64(&b, r->k);
@@ -1086,7 +1086,7 @@ static ab_status read_row(abr_store *s, sqlite3_stmt *st, abr_pool **pool, abr_r
     r->plan_cpu_s = c_real(&c);
     r->capped = c_str(&c);
     if (c.oom) return oom(s, err);
-    if (!(status != NULL && abe_status_parse(status, &r->status)) || !abo_proof_parse(proof, &r->proven_by))
+    if (!(status != NULL && abo_status_parse(status, &r->status)) || !abo_proof_parse(proof, &r->proven_by))
         return ab_fail(err, AB_EINPUT, "%s: a result of run %lld has an unknown status or proof",
                        s->path, (long long)r->run);
     return AB_OK;

@@ -39,7 +39,7 @@
 #define AB_STORE_H
 
 #include "core/problem.h" /* ab_status, AB_NONE */
-#include "harness/engine/evaluate.h"
+#include "oracle/status.h"
 #include "oracle/certify.h"
 #include "results/store/sha256.h"
 
@@ -55,7 +55,7 @@ typedef struct abr_pool abr_pool; /* string storage behind the read structs */
 
 /* ---- enumerations, stored as words --------------------------------------- */
 
-/* A row's status (results.status): the engine's outcome words, ABE_STATUSES
+/* A row's status (results.status): the engine's outcome words, ABO_STATUSES
  * in harness/engine/evaluate.h (ok, invalid, timeout, crash, oom,
  * over-capacity, infeasible, error). */
 
@@ -203,7 +203,7 @@ ab_status abr_suite_text(abr_store *s, int64_t suite, char **text, size_t *len, 
 typedef struct abr_result {
     int64_t run, suite;        /* ids from abr_run_begin and abr_suite_put */
     const char *spec;          /* the planner spec, required */
-    abe_status status;
+    abo_status status;
     int64_t arena;             /* the plan's arena */
     int64_t lower_bound;       /* the bound the gap is measured against */
     int64_t k;                 /* coarsening, >= 1 */

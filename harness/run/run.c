@@ -1,0 +1,816 @@
+/*
+ * run.c — the pipeline of `arenabench run` (run.h): files -> suites -> jobs
+ * -> rows. Exit codes are the CLI's; here every failure is an ab_status with
+ * its message, and what the user is told at the end is the summary's.
+ * Timeouts, out-of-memory, over-capacity and infeasible results are outcomes,
+ * recorded, not failures of the run.
+ */
+#include "harness/run/run.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/buf.h"
+#include "core/file.h"
+#include "harness/engine/evaluate.h"
+#include "harness/engine/runner.h"
+#include "harness/formats/formats.h"
+#include "harness/formats/suite.h"
+#include "oracle/bounds.h"
+#include "oracle/certify.h"
+#include "oracle/check.h"
+#include "oracle/ilp.h"
+#include "planners/planner.h"
+#include "results/store/store.h"
+
+
+/* ---- suites ------------------------------------------------------------------- */
+
+typedef struct suite_item {
+    char *path;
+    ab_problem full, view;
+    abo_bounds bounds;
+    ab_buf text;   /* canonical YAML: its hash identifies the suite */
+    int64_t id;    /* in the store */
+    char expect_why[256]; /* non-empty when its max-load bound contradicts expect.lower_bound */
+} suite_item;
+
+/* A suite file to load; named: given on the command line, not found in a folder. */
+typedef struct path_item {
+    char *path;
+    bool named;
+} path_item;
+
+/* A folder already searched, by device and inode (a symlink loop or a second
+ * link to it is skipped). */
+typedef struct dir_id {
+    dev_t dev;
+    ino_t ino;
+} dir_id;
+
+typedef struct path_list {
+    path_item *v;
+    size_t n, cap;
+    dir_id *seen; /* folders searched so far */
+    size_t nseen, capseen;
+    const abu_events *ev; /* for the warnings */
+} path_list;
+
+/* A file found in a folder that did not load (malformed YAML, a negative size,
+ * an overflow, a bad CSV field...). It is recorded like a job that failed: a
+ * results row with status error, spec ABU_LOAD_SPEC and the loader's message
+ * (path:line:column: what is wrong) in `error`, against a suites row named by
+ * the file's path. That suites row's text is bad_text's: a header naming the
+ * path, then the file's bytes (so two bad files never share a row, and the
+ * same file with the same bytes is the same row in every run, which `compare`
+ * matches); its tensor count 0, its figures unknown. */
+typedef struct bad_file {
+    char *path;
+    char msg[AB_ERROR_MAX]; /* the loader's message, starting with path:line:column */
+    ab_buf text;            /* the suites row's text (bad_text) */
+    int64_t id;             /* the suites row */
+} bad_file;
+
+/* Bytes of a bad file kept in its suites row; a longer or binary file is
+ * stored as its size and SHA-256 only. */
+#define ABU_BAD_TEXT_MAX ((size_t)1 << 20)
+
+static bool has_suffix(const char *s, const char *suf) {
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+/* Says line to the user through ev's note callback, when there is one. */
+static void note(const abu_events *ev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(const abu_events *ev, const char *fmt, ...) {
+    if (ev == NULL || ev->note == NULL) return;
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    ev->note(ev->ctx, line);
+}
+
+static ab_status oom_listing(ab_error *err) {
+    return ab_fail(err, AB_ENOMEM, "out of memory listing suites");
+}
+
+static ab_status path_add(path_list *l, const char *p, bool named, ab_error *err) {
+    if (!ab_grow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v) ||
+        (l->v[l->n].path = ab_strdup(p)) == NULL)
+        return oom_listing(err);
+    l->v[l->n++].named = named;
+    return AB_OK;
+}
+
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in folder d but "." ones, sorted (so a walk is the same on every
+ * file system); *names owned by the caller (free each and the array). */
+static ab_status dir_names(DIR *d, char ***names, size_t *n, ab_error *err) {
+    size_t cap = 0;
+    *names = NULL;
+    *n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.') continue;
+        if (!ab_grow((void **)names, &cap, *n + 1, sizeof **names) ||
+            ((*names)[*n] = ab_strdup(e->d_name)) == NULL)
+            return oom_listing(err);
+        (*n)++;
+    }
+    if (*n > 1) qsort(*names, *n, sizeof **names, cmp_str);
+    return AB_OK;
+}
+
+/* Records folder st as searched; *again when it was already (a loop or a
+ * second link to it). AB_ENOMEM when out of memory. */
+static ab_status dir_seen(path_list *l, const struct stat *st, bool *again, ab_error *err) {
+    *again = false;
+    for (size_t i = 0; i < l->nseen; i++)
+        if (l->seen[i].dev == st->st_dev && l->seen[i].ino == st->st_ino) return *again = true, AB_OK;
+    if (!ab_grow((void **)&l->seen, &l->capseen, l->nseen + 1, sizeof *l->seen))
+        return oom_listing(err);
+    l->seen[l->nseen++] = (dir_id){st->st_dev, st->st_ino};
+    return AB_OK;
+}
+
+/* Adds path (a file) or every file below it (a folder) whose name has the
+ * suffix of a suite format (harness/formats/formats.h: .yaml, .yml, .csv,
+ * .tflite). A folder met again (by device and inode: a symlink loop, or two
+ * links to one folder) is skipped with a warning; entries are taken in name
+ * order, so which link is searched does not depend on the file system. */
+static ab_status collect(const char *path, path_list *l, bool explicit, ab_error *err) {
+    struct stat st;
+    if (stat(path, &st) != 0) return ab_fail(err, AB_EINPUT, "%s: %s", path, strerror(errno));
+    if (!S_ISDIR(st.st_mode)) {
+        if (explicit || abh_format_suffix_known(path)) return path_add(l, path, explicit, err);
+        return AB_OK;
+    }
+    bool again;
+    ab_status rc = dir_seen(l, &st, &again, err);
+    if (rc != AB_OK) return rc;
+    if (again) {
+        note(l->ev, "warning: %s: a folder already searched (a symlink loop or a second link to "
+             "it); skipped", path);
+        return AB_OK;
+    }
+    DIR *d = opendir(path);
+    if (d == NULL) return ab_fail(err, AB_EINPUT, "%s: %s", path, strerror(errno));
+    char **names = NULL;
+    size_t nn = 0;
+    rc = dir_names(d, &names, &nn, err);
+    closedir(d);
+    for (size_t i = 0; rc == AB_OK && i < nn; i++) {
+        size_t n = strlen(path) + strlen(names[i]) + 2;
+        char *child = ab_malloc(n);
+        if (child == NULL) {
+            rc = oom_listing(err);
+            break;
+        }
+        snprintf(child, n, "%s%s%s", path, has_suffix(path, "/") ? "" : "/", names[i]);
+        rc = collect(child, l, false, err);
+        ab_free(child);
+    }
+    for (size_t i = 0; i < nn; i++) ab_free(names[i]);
+    ab_free(names);
+    return rc;
+}
+
+static int cmp_path(const void *a, const void *b) {
+    return strcmp(((const path_item *)a)->path, ((const path_item *)b)->path);
+}
+
+/* Frees what one suite holds and zeroes it. */
+static void suites_free_one(suite_item *s) {
+    ab_free(s->path);
+    ab_problem_free(&s->full);
+    ab_problem_free(&s->view);
+    ab_buf_free(&s->text);
+    memset(s, 0, sizeof *s);
+}
+
+static void suites_free(suite_item *s, size_t n) {
+    for (size_t i = 0; s && i < n; i++) suites_free_one(&s[i]);
+    ab_free(s);
+}
+
+/* Loads one suite, under the run's profile (--profile, --align) when one was
+ * asked, with its view, bounds and canonical text into *s (zeroed by the
+ * caller; freed by suites_free whatever the outcome). AB_EINPUT with
+ * err naming the file, line and column when the file is bad. */
+static ab_status suite_load(suite_item *s, const char *path, const abh_profile_choice *prof,
+                            ab_error *err) {
+    ab_error_clear(err);
+    ab_problem_init(&s->full);
+    ab_problem_init(&s->view);
+    s->path = ab_strdup(path);
+    if (s->path == NULL) return ab_fail(err, AB_ENOMEM, "out of memory loading %s", path);
+    ab_status st = abh_load_problem(path, NULL, &s->full, err);
+    if (st == AB_OK && prof->profile != NULL) st = abh_profile_apply(prof, &s->full, NULL, err);
+    if (st == AB_OK) st = ab_problem_arena_view(&s->full, &s->view, NULL, err);
+    if (st == AB_OK) st = abo_bounds_compute(&s->full, &s->bounds, err);
+    if (st == AB_OK) st = abh_suite_render(&s->full, &s->text, err);
+    abo_expect ex = {.optimum = s->full.expect_optimum, .lower_bound = s->full.expect_lower_bound};
+    s->expect_why[0] = '\0';
+    if (st == AB_OK)
+        abo_expect_agrees(&ex, s->bounds.max_load, AB_NONE, false, ABO_PROOF_NONE, AB_NONE,
+                          s->expect_why, sizeof s->expect_why);
+    return st;
+}
+
+/* ---- files that did not load ---------------------------------------------------- */
+
+static void bad_free(bad_file *b, size_t n) {
+    for (size_t i = 0; b && i < n; i++) {
+        ab_free(b[i].path);
+        ab_buf_free(&b[i].text);
+    }
+    ab_free(b);
+}
+
+/* The suites row's text for a bad file at path: a line naming the path, then
+ * its bytes when it can be read, holds no NUL byte and has at most
+ * ABU_BAD_TEXT_MAX of them, else a line with its size and SHA-256. The
+ * loader's message is left out, so that the text (and its hash) depends on
+ * the file only. */
+static void bad_text(ab_buf *t, const char *path) {
+    ab_buf_printf(t, "# arenabench: this file did not load: %s\n", path);
+    char *bytes = NULL;
+    size_t len = 0;
+    if (ab_read_file(path, &bytes, &len, NULL) != AB_OK) {
+        ab_buf_printf(t, "# (it could not be read)\n");
+        return;
+    }
+    if (len <= ABU_BAD_TEXT_MAX && memchr(bytes, '\0', len) == NULL) {
+        ab_buf_append(t, bytes, len);
+    } else {
+        char hex[ABR_SHA256_HEX];
+        abr_sha256_hex(bytes, len, hex);
+        ab_buf_printf(t, "# (%zu bytes, binary or too long to keep, SHA-256 %s)\n", len, hex);
+    }
+    ab_free(bytes);
+}
+
+static ab_status oom(ab_error *err) { return ab_fail(err, AB_ENOMEM, "out of memory in run"); }
+
+/* Adds path, which did not load (why), to the bad files. */
+static ab_status bad_add(bad_file **v, size_t *n, const char *path, const ab_error *why,
+                         ab_error *err) {
+    bad_file *grown = ab_realloc(*v, (*n + 1) * sizeof **v);
+    if (grown == NULL) return oom(err);
+    *v = grown;
+    bad_file *b = &grown[*n];
+    memset(b, 0, sizeof *b);
+    snprintf(b->msg, sizeof b->msg, "%s", why->msg);
+    b->path = ab_strdup(path);
+    (*n)++;
+    if (b->path == NULL) return oom(err);
+    bad_text(&b->text, path);
+    return b->text.oom ? oom(err) : AB_OK;
+}
+
+/* Makes suite s a variant with io set to io, named "<name>@io=<word>":
+ * its view, bounds and canonical text are computed again. */
+static ab_status suite_io_variant(suite_item *s, ab_io io, ab_error *err) {
+    if (s->full.io != io) { /* expect: speaks of the suite as declared */
+        s->full.expect_optimum = s->full.expect_lower_bound = AB_NONE;
+        s->expect_why[0] = '\0';
+    }
+    s->full.io = io;
+    size_t len = strlen(s->full.name) + 16;
+    char *name = ab_malloc(len);
+    if (name == NULL) return oom(err);
+    snprintf(name, len, "%s@io=%s", s->full.name, io == AB_IO_WORKSPACE ? "workspace" : "separate");
+    ab_free(s->full.name);
+    s->full.name = name;
+    ab_problem_free(&s->view);
+    ab_buf_free(&s->text);
+    ab_status st = ab_problem_arena_view(&s->full, &s->view, NULL, err);
+    if (st == AB_OK) st = abo_bounds_compute(&s->full, &s->bounds, err);
+    if (st == AB_OK) st = abh_suite_render(&s->full, &s->text, err);
+    return st;
+}
+
+/* --io both: every suite twice, separate then workspace. */
+static ab_status suites_io_both(suite_item **s, size_t *n, ab_error *err) {
+    suite_item *two = ab_calloc(2 * *n + 1, sizeof *two);
+    if (two == NULL) return oom(err);
+    ab_status rc = AB_OK;
+    for (size_t i = 0; i < *n; i++) {
+        two[2 * i] = (*s)[i];
+        suite_item *c = &two[2 * i + 1];
+        ab_problem_init(&c->full);
+        ab_problem_init(&c->view);
+        c->path = ab_strdup((*s)[i].path);
+        if (rc == AB_OK && (c->path == NULL || ab_problem_clone(&(*s)[i].full, &c->full, err) != AB_OK))
+            rc = oom(err);
+    }
+    for (size_t i = 0; rc == AB_OK && i < *n; i++) {
+        rc = suite_io_variant(&two[2 * i], AB_IO_SEPARATE, err);
+        if (rc == AB_OK) rc = suite_io_variant(&two[2 * i + 1], AB_IO_WORKSPACE, err);
+    }
+    ab_free(*s);
+    *s = two;
+    *n *= 2;
+    return rc;
+}
+
+/* Every suite named by the operands, sorted by path, each once. A file found
+ * in a folder that does not load goes to *bad (sorted by path too); a file
+ * named on the command line that does not load ends the command (exit 2). */
+static ab_status suites_load(const abu_args *a, const abu_events *ev, suite_item **out,
+                             size_t *n, bad_file **bad, size_t *nbad, ab_error *err) {
+    path_list l = {.ev = ev};
+    ab_status rc = AB_OK;
+    for (int i = 0; rc == AB_OK && i < a->npaths; i++) rc = collect(a->paths[i], &l, true, err);
+    if (rc == AB_OK && l.n == 0) {
+        ab_buf known = {0};
+        abh_format_list(&known);
+        rc = ab_fail(err, AB_EINPUT, "no suite files found in the paths given (formats: %s)",
+                     known.s ? known.s : "");
+        ab_buf_free(&known);
+    }
+    if (l.n > 0) qsort(l.v, l.n, sizeof *l.v, cmp_path);
+    size_t k = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        if (k > 0 && strcmp(l.v[k - 1].path, l.v[i].path) == 0) {
+            l.v[k - 1].named |= l.v[i].named;
+            ab_free(l.v[i].path);
+        } else {
+            l.v[k++] = l.v[i];
+        }
+    }
+    suite_item *s = rc == AB_OK ? ab_calloc(k + 1, sizeof *s) : NULL;
+    if (rc == AB_OK && s == NULL) rc = oom(err);
+    size_t loaded = 0;
+    for (size_t i = 0; rc == AB_OK && i < k; i++) {
+        ab_error why;
+        ab_status st = suite_load(&s[loaded], l.v[i].path, &a->profile, &why);
+        if (st == AB_OK) {
+            loaded++;
+            continue;
+        }
+        suites_free_one(&s[loaded]);
+        if (st == AB_EINPUT && !l.v[i].named) rc = bad_add(bad, nbad, l.v[i].path, &why, err);
+        else {
+            *err = why;
+            rc = why.status;
+        }
+    }
+    for (size_t i = 0; i < k; i++) ab_free(l.v[i].path);
+    ab_free(l.v);
+    ab_free(l.seen);
+    k = loaded;
+    if (rc == AB_OK && a->io != NULL && strcmp(a->io, "both") == 0) {
+        rc = suites_io_both(&s, &k, err);
+    } else if (rc == AB_OK && a->io != NULL) {
+        ab_io io = strcmp(a->io, "workspace") == 0 ? AB_IO_WORKSPACE : AB_IO_SEPARATE;
+        for (size_t i = 0; rc == AB_OK && i < k; i++)
+            if (s[i].full.io != io) rc = suite_io_variant(&s[i], io, err);
+    }
+    if (rc != AB_OK) {
+        suites_free(s, k);
+        return rc;
+    }
+    *out = s;
+    *n = k;
+    return AB_OK;
+}
+
+/* ---- specs -------------------------------------------------------------------- */
+
+typedef struct spec_item {
+    const char *spec;
+    const ab_planner *pl;
+    ab_params params;
+    int64_t k;
+} spec_item;
+
+/* --planners default: ours in two orders, and the peers' planners users pick
+ * between (TFLM's, TVM USMP's greedy ones, TFLite GPU's), all fast (about a
+ * second on 100k tensors). usmp-hill-climb is left out: its cost grows with
+ * tensors x conflicts (a minute on random-10k in Release), so on the big
+ * generated suites it would end ok or at the time limit by the machine's
+ * load; --planners all and -p usmp-hill-climb run it. */
+static const char *const default_specs[] = {
+    "first-fit",           "first-fit:order=size",     "best-fit",
+    "best-fit:order=size", "tflm-greedy",              "usmp-greedy-by-size",
+    "usmp-greedy-by-conflicts", "tflite-gpu-greedy-by-size"};
+
+/* Fills names with the specs of --planners all: every visible planner with
+ * its defaults, and with each other value of an `order` parameter. */
+static int all_specs(char names[][64], int max) {
+    int n = 0;
+    for (size_t i = 0; ab_planner_at(i) != NULL && n < max; i++) {
+        const ab_planner *pl = ab_planner_at(i);
+        if (pl->flags & AB_PLANNER_ASK_ONLY) continue;
+        snprintf(names[n++], 64, "%s", pl->name);
+        for (const ab_param_desc *d = pl->params; d && d->key; d++) {
+            if (strcmp(d->key, "order") != 0) continue;
+            const char *v = d->values;
+            while (*v && n < max) {
+                size_t len = strcspn(v, "|");
+                if (strncmp(v, d->def, len) != 0 || d->def[len] != '\0')
+                    snprintf(names[n++], 64, "%s:order=%.*s", pl->name, (int)len, v);
+                v += len + (v[len] == '|');
+            }
+        }
+    }
+    return n;
+}
+
+static void specs_free(spec_item *s, int n) {
+    for (int i = 0; s && i < n; i++) ab_params_free(&s[i].params);
+    ab_free(s);
+}
+
+static ab_status specs_resolve(const abu_args *a, spec_item **out, int *n, char names[][64],
+                               char *ilp_spec, size_t ilp_cap, ab_error *err) {
+    const char *list[ABU_MAX_SPECS];
+    int count = 0;
+    const char *set = a->planner_set;
+    if (set != NULL && strcmp(set, "all") == 0) {
+        count = all_specs(names, ABU_MAX_SPECS);
+        for (int i = 0; i < count; i++) list[i] = names[i];
+    } else if (set == NULL || strcmp(set, "default") == 0) {
+        if (a->nspecs == 0 || set != NULL)
+            for (size_t i = 0; i < sizeof default_specs / sizeof *default_specs; i++)
+                list[count++] = default_specs[i];
+    } else {
+        return ab_fail(err, AB_EINPUT, "--planners takes default or all, not '%s'", set);
+    }
+    for (int i = 0; i < a->nspecs && count < ABU_MAX_SPECS; i++) list[count++] = a->specs[i];
+    if (a->ilp && count < ABU_MAX_SPECS) {
+        if (a->ilp_nodes > 0)
+            snprintf(ilp_spec, ilp_cap, "ilp:nodes=%lld,time=%g", (long long)a->ilp_nodes,
+                     a->ilp_time);
+        else
+            snprintf(ilp_spec, ilp_cap, "ilp:time=%g", a->ilp_time);
+        list[count++] = ilp_spec;
+    }
+    spec_item *s = ab_calloc((size_t)count + 1, sizeof *s);
+    if (s == NULL) return oom(err);
+    for (int i = 0; i < count; i++) {
+        s[i].spec = list[i];
+        if (ab_planner_resolve(list[i], &s[i].pl, &s[i].params, err) != AB_OK ||
+            ab_params_k(&s[i].params, &s[i].k, err) != AB_OK) {
+            specs_free(s, i + 1);
+            return err->status;
+        }
+        for (int j = 0; j < i; j++)
+            if (strcmp(list[j], list[i]) == 0) {
+                specs_free(s, i + 1);
+                return ab_fail(err, AB_EINPUT, "planner spec '%s' given twice", list[i]);
+            }
+    }
+    *out = s;
+    *n = count;
+    return AB_OK;
+}
+
+/* ---- the run -------------------------------------------------------------------- */
+
+typedef struct job_ref {
+    size_t suite;
+    int spec;
+} job_ref;
+
+typedef struct run_ctx {
+    const abu_args *a;
+    const abu_events *ev;
+    abu_summary *sum;
+    abr_store *db;
+    suite_item *suites;
+    size_t nsuites;
+    spec_item *specs;
+    int nspecs;
+    job_ref *refs;       /* the jobs to run now, in job order */
+    abo_agree agree;     /* proofs and capacities across rows (oracle/certify.h) */
+    bad_file *bad;       /* files found in folders that did not load, by path */
+    size_t nbad;
+} run_ctx;
+
+/* The row of a job: the runner's measurements and the engine's judgement. */
+static void row_of(const run_ctx *c, const job_ref *ref, const abh_job_result *r,
+                   const abe_outcome *o, abr_result *row) {
+    const suite_item *s = &c->suites[ref->suite];
+    const spec_item *sp = &c->specs[ref->spec];
+    abr_result_init(row);
+    row->run = c->sum->run;
+    row->suite = s->id;
+    row->spec = sp->spec;
+    row->k = sp->k;
+    row->wall_s = r->wall_seconds;
+    row->cpu_s = r->cpu_seconds;
+    row->peak_rss = r->peak_rss;
+    row->repeats = r->repeats;
+    row->wall_min_s = r->wall_min;
+    row->wall_max_s = r->wall_max;
+    row->cpu_min_s = r->cpu_min;
+    row->cpu_max_s = r->cpu_max;
+    row->plan_cpu_s = r->plan_cpu_seconds;
+    row->capped = abh_capped_word(r->capped);
+    row->nodes = r->stats.nodes;
+    row->signal = r->signal;
+    row->note = r->stats.note[0] ? r->stats.note : NULL;
+    row->error = r->message[0] ? r->message : NULL;
+    row->status = o->status;
+    row->lower_bound = o->lower_bound;
+    row->proven_by = o->proof;
+    row->ilp_status = o->ilp_status;
+    row->ilp_objective = o->ilp_objective;
+    row->ilp_bound = o->ilp_bound;
+    if (o->checked) {
+        row->verdict = abo_verdict_word(o->check.verdict);
+        row->check_message = o->check.msg[0] ? o->check.msg : NULL;
+        if (o->status == ABO_STATUS_OVER_CAPACITY || o->status == ABO_STATUS_INFEASIBLE)
+            row->check_message = o->message; /* the excess and the certificate, or none */
+        row->arena = o->arena;
+        row->offsets = r->offsets;
+        row->noffsets = r->n;
+    }
+}
+
+/* The runner's callback: judge (the engine's pipeline), store (committed
+ * now), count, ask the oracle whether the rows agree, tell the caller. */
+static ab_status on_done(void *vctx, size_t index, abh_job_result *r, ab_error *err) {
+    run_ctx *c = vctx;
+    abu_summary *sum = c->sum;
+    const job_ref *ref = &c->refs[index];
+    const suite_item *s = &c->suites[ref->suite];
+    const spec_item *sp = &c->specs[ref->spec];
+    abe_outcome o;
+    ab_status st = abe_judge(&s->view, s->bounds.max_load, r, &o, err);
+    if (st != AB_OK) return st;
+    abr_result row;
+    row_of(c, ref, r, &o, &row);
+    st = abr_result_put(c->db, &row, err);
+    if (st != AB_OK) return st;
+    sum->counts[row.status]++;
+    sum->conflicts += abo_agree_row(&c->agree, ref->suite, s->full.name,
+                                    ab_problem_capacity(&s->view), sp->spec, row.status, row.arena,
+                                    row.proven_by, &sum->failures);
+    bool failed = row.status == ABO_STATUS_INVALID || row.status == ABO_STATUS_CRASH ||
+                  row.status == ABO_STATUS_ERROR;
+    abo_expect ex = {.optimum = s->full.expect_optimum, .lower_bound = AB_NONE};
+    char why[256];
+    if (o.checked && !abo_expect_agrees(&ex, s->bounds.max_load, row.arena,
+                                        row.status == ABO_STATUS_OK, o.proof, o.lower_bound, why,
+                                        sizeof why)) {
+        sum->below_optimum++;
+        failed = true;
+        ab_buf_printf(&sum->failures, "  %s %s: %s\n", s->full.name, sp->spec, why);
+    } else if (row.status != ABO_STATUS_OK) {
+        const char *what = o.message ? o.message : "";
+        size_t len = strcspn(what, "\n");
+        ab_buf_printf(&sum->failures, "  %s %s: %s: %.*s\n", s->full.name, sp->spec,
+                      abo_status_word(row.status), (int)len, what);
+    }
+    if (c->ev && c->ev->job) {
+        abu_job_done d = {.suite = s->full.name, .spec = sp->spec, .status = row.status,
+                          .arena = row.status == ABO_STATUS_OK ? row.arena : -1,
+                          .wall_seconds = r->wall_seconds, .failed = failed};
+        c->ev->job(c->ev->ctx, &d);
+    }
+    return AB_OK;
+}
+
+/* The git revision of the current directory, or "unknown". */
+static void git_revision(char *out, size_t len) {
+    snprintf(out, len, "unknown");
+    FILE *p = popen("git rev-parse --short=12 HEAD 2>/dev/null", "r");
+    if (p == NULL) return;
+    char line[64];
+    if (fgets(line, sizeof line, p) != NULL && line[0] != '\0') {
+        line[strcspn(line, "\n")] = '\0';
+        snprintf(out, len, "%s", line);
+    }
+    pclose(p);
+}
+
+/* Opens the store and begins (or resumes) the run. */
+static ab_status open_run(run_ctx *c, ab_error *err) {
+    const abu_args *a = c->a;
+    /* A run to resume is in a database that exists: resuming never creates one. */
+    unsigned flags = a->resume != NULL ? 0u : ABR_OPEN_CREATE;
+    ab_status st = abr_open(a->db, flags, &c->db, err);
+    if (st != AB_OK) return st;
+    int64_t *run = &c->sum->run;
+    if (a->resume != NULL) {
+        if (strcmp(a->resume, "latest") == 0) {
+            if ((st = abr_run_latest(c->db, a->tag, run, err)) != AB_OK) return st;
+        } else if (!ab_parse_int64(a->resume, strlen(a->resume), run) || *run <= 0) {
+            return ab_fail(err, AB_EINPUT, "--resume takes a run id or 'latest', not '%s'",
+                           a->resume);
+        }
+        abr_run info;
+        if (*run == 0 || abr_run_get(c->db, *run, &info, err) != AB_OK)
+            return ab_fail(err, AB_EINPUT, "%s: no run %s to resume%s%s", a->db, a->resume,
+                           a->tag ? " with tag " : "", a->tag ? a->tag : "");
+        abr_run_free(&info);
+        return AB_OK;
+    }
+    char rev[64], host[256];
+    if (a->revision) snprintf(rev, sizeof rev, "%s", a->revision);
+    else git_revision(rev, sizeof rev);
+    if (gethostname(host, sizeof host) != 0) snprintf(host, sizeof host, "unknown");
+    host[sizeof host - 1] = '\0';
+    abr_run info = {.key = a->run_key, .tag = a->tag, .revision = rev, .host = host,
+                    .command = a->command};
+    return abr_run_begin(c->db, &info, run, err);
+}
+
+/* The suites row of a suite. */
+static void suite_row(const suite_item *s, abr_suite *su) {
+    abr_suite_init(su);
+    su->name = s->full.name;
+    su->text = s->text.s;
+    su->text_len = s->text.n;
+    su->source = s->path;
+    su->tensors = (int64_t)s->full.n;
+    su->lower_bound = s->bounds.max_load;
+    su->optimum = s->full.expect_optimum;
+    su->logical_bytes = s->bounds.logical_bytes;
+    su->physical_bytes = s->bounds.physical_bytes;
+    su->peak_live_bytes = s->bounds.max_load;
+    su->io_bytes = s->bounds.io_outside;
+}
+
+/* Stores the suites (by content hash) and lists the jobs still to run. */
+static ab_status plan_jobs(run_ctx *c, ab_error *err) {
+    const abu_args *a = c->a;
+    size_t ilp_skipped = 0;
+    abr_pairs done;
+    ab_status st = abr_pairs_read(c->db, c->sum->run, &done, err);
+    if (st != AB_OK) return st;
+    c->refs = ab_alloc_array(c->nsuites * (size_t)c->nspecs + 1, sizeof *c->refs);
+    if (c->refs == NULL) {
+        abr_pairs_free(&done);
+        return oom(err);
+    }
+    size_t index = 0, n = 0;
+    for (size_t i = 0; i < c->nsuites; i++) {
+        suite_item *s = &c->suites[i];
+        abr_suite su;
+        suite_row(s, &su);
+        bool mine = false;
+        for (int j = 0; j < c->nspecs; j++)
+            mine |= (index + (size_t)j) % (size_t)a->shard_n == (size_t)(a->shard_i - 1);
+        if (mine && (st = abr_suite_put(c->db, &su, &s->id, err)) != AB_OK) {
+            abr_pairs_free(&done);
+            return st;
+        }
+        for (int j = 0; j < c->nspecs; j++, index++) {
+            if (index % (size_t)a->shard_n != (size_t)(a->shard_i - 1)) continue;
+            if (abr_pairs_has(&done, s->id, c->specs[j].spec)) continue;
+            if (a->ilp && strcmp(c->specs[j].pl->name, "ilp") == 0 &&
+                s->view.n > (size_t)a->ilp_max_tensors) {
+                ilp_skipped++;
+                continue;
+            }
+            c->refs[n++] = (job_ref){i, j};
+        }
+    }
+    abr_pairs_free(&done);
+    if (ilp_skipped > 0)
+        note(c->ev, "note: --ilp left out %zu suite%s of more than %lld arena tensors "
+             "(--ilp-max-tensors)", ilp_skipped, ilp_skipped == 1 ? "" : "s",
+             (long long)a->ilp_max_tensors);
+    c->sum->njobs = n;
+    return AB_OK;
+}
+
+/* Stores each bad file (a suites row and its error row, each committed on
+ * its own) unless this run holds its row already (resumed). The k-th bad
+ * file belongs to shard k mod N, so merged shards hold each row once. */
+static ab_status record_bad_files(run_ctx *c, ab_error *err) {
+    const abu_args *a = c->a;
+    abr_pairs done;
+    if (c->nbad == 0) return AB_OK;
+    ab_status st = abr_pairs_read(c->db, c->sum->run, &done, err);
+    if (st != AB_OK) return st;
+    for (size_t i = 0; st == AB_OK && i < c->nbad; i++) {
+        bad_file *b = &c->bad[i];
+        if (i % (size_t)a->shard_n != (size_t)(a->shard_i - 1)) continue;
+        abr_suite su;
+        abr_suite_init(&su);
+        su.name = b->path;
+        su.source = b->path;
+        su.text = b->text.s ? b->text.s : "";
+        su.text_len = b->text.n;
+        su.tensors = 0;
+        st = abr_suite_put(c->db, &su, &b->id, err);
+        if (st != AB_OK || abr_pairs_has(&done, b->id, ABU_LOAD_SPEC)) continue;
+        abr_result row;
+        abr_result_init(&row);
+        row.run = c->sum->run;
+        row.suite = b->id;
+        row.spec = ABU_LOAD_SPEC;
+        row.status = ABO_STATUS_ERROR;
+        row.error = b->msg;
+        st = abr_result_put(c->db, &row, err);
+    }
+    abr_pairs_free(&done);
+    return st;
+}
+
+/* Suites whose max-load bound contradicts their `expect:` fail the run before any job. */
+static void expect_of_suites(run_ctx *c) {
+    for (size_t i = 0; i < c->nsuites; i++) {
+        if (c->suites[i].expect_why[0] == '\0') continue;
+        c->sum->below_optimum++;
+        ab_buf_printf(&c->sum->failures, "  %s: %s\n", c->suites[i].full.name,
+                      c->suites[i].expect_why);
+    }
+}
+
+static ab_status run_jobs(run_ctx *c, ab_error *err) {
+    const abu_args *a = c->a;
+    size_t njobs = c->sum->njobs;
+    abh_job *jobs = ab_alloc_array(njobs + 1, sizeof *jobs);
+    if (jobs == NULL) return oom(err);
+    for (size_t i = 0; i < njobs; i++)
+        jobs[i] = (abh_job){.view = &c->suites[c->refs[i].suite].view,
+                            .planner = c->specs[c->refs[i].spec].pl,
+                            .params = &c->specs[c->refs[i].spec].params};
+    abh_options opt = {.jobs = a->jobs, .time_limit = a->time_limit, .cpu_limit = a->cpu_limit,
+                       .mem_limit = a->mem_limit, .stop = a->stop,
+                       .repeat_min = (int)a->repeat_min, .repeat_time = a->repeat_time};
+    expect_of_suites(c);
+    c->sum->ran = true;
+    if (c->ev && c->ev->start) c->ev->start(c->ev->ctx, njobs);
+    ab_status st = abh_run(jobs, njobs, &opt, NULL, on_done, c, err);
+    if (c->ev && c->ev->end) c->ev->end(c->ev->ctx);
+    ab_free(jobs);
+    ab_error ferr;
+    abr_run_status rs = st == AB_OK ? ABR_RUN_DONE
+                        : st == AB_ELIMIT ? ABR_RUN_INTERRUPTED : ABR_RUN_FAILED;
+    if (abr_run_finish(c->db, c->sum->run, rs, &ferr) != AB_OK && st == AB_OK) {
+        *err = ferr;
+        return ferr.status;
+    }
+    c->sum->interrupted = st == AB_ELIMIT;
+    return st;
+}
+
+/* The bad files' messages into the summary. */
+static ab_status bad_to_summary(run_ctx *c, ab_error *err) {
+    if (c->nbad == 0) return AB_OK;
+    c->sum->bad = ab_calloc(c->nbad, sizeof *c->sum->bad);
+    if (c->sum->bad == NULL) return oom(err);
+    for (size_t i = 0; i < c->nbad; i++) {
+        c->sum->bad[i] = ab_strdup(c->bad[i].msg);
+        if (c->sum->bad[i] == NULL) return oom(err);
+        c->sum->nbad = i + 1;
+    }
+    return AB_OK;
+}
+
+ab_status abu_run(const abu_args *a, const abu_events *ev, abu_summary *out, ab_error *err) {
+    memset(out, 0, sizeof *out);
+    ab_error_clear(err);
+    run_ctx c = {.a = a, .ev = ev, .sum = out};
+    size_t nsuites = 0;
+    static char names[ABU_MAX_SPECS][64];
+    char ilp_spec[64];
+    ab_status st = specs_resolve(a, &c.specs, &c.nspecs, names, ilp_spec, sizeof ilp_spec, err);
+    if (st == AB_OK) st = suites_load(a, ev, &c.suites, &nsuites, &c.bad, &c.nbad, err);
+    c.nsuites = nsuites;
+    if (st == AB_OK) st = bad_to_summary(&c, err);
+    if (st == AB_OK) st = abo_agree_init(&c.agree, nsuites, err);
+    if (st == AB_OK) st = open_run(&c, err);
+    if (st == AB_OK) st = plan_jobs(&c, err);
+    if (st == AB_OK) st = record_bad_files(&c, err);
+    if (st == AB_OK) st = run_jobs(&c, err);
+    if (st == AB_OK && out->failures.oom) st = oom(err);
+    abr_close(c.db);
+    abo_agree_free(&c.agree);
+    ab_free(c.refs);
+    suites_free(c.suites, nsuites);
+    bad_free(c.bad, c.nbad);
+    specs_free(c.specs, c.nspecs);
+    return st;
+}
+
+bool abu_summary_failed(const abu_summary *s) {
+    return s->counts[ABO_STATUS_INVALID] || s->counts[ABO_STATUS_CRASH] ||
+           s->counts[ABO_STATUS_ERROR] || s->below_optimum || s->conflicts || s->nbad ||
+           s->interrupted;
+}
+
+void abu_summary_free(abu_summary *s) {
+    ab_buf_free(&s->failures);
+    for (size_t i = 0; i < s->nbad; i++) ab_free(s->bad[i]);
+    ab_free(s->bad);
+    memset(s, 0, sizeof *s);
+}
