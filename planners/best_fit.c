@@ -42,7 +42,8 @@ static const ab_param_desc best_fit_params[] = {ABP_ORDER_PARAM_ROW, {0}};
 const ab_planner abp_best_fit = {
     .name = "best-fit",
     .summary = "each tensor into the smallest gap among its placed conflicts that holds it",
-    .flags = 0,
+    .flags = AB_PLANNER_DEFAULT,
+    .also_default = "order=size",
     .params = best_fit_params,
     .plan = best_fit_plan,
 };

@@ -35,7 +35,8 @@ static const ab_param_desc first_fit_params[] = {ABP_ORDER_PARAM_ROW, {0}};
 const ab_planner abp_first_fit = {
     .name = "first-fit",
     .summary = "each tensor at the lowest aligned offset beside its placed conflicts",
-    .flags = 0,
+    .flags = AB_PLANNER_DEFAULT,
+    .also_default = "order=size",
     .params = first_fit_params,
     .plan = first_fit_plan,
 };

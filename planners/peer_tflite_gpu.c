@@ -140,7 +140,7 @@ static const ab_param_desc gpu_params[] = {
 const ab_planner abp_tflite_gpu_greedy_by_size = {
     .name = "tflite-gpu-greedy-by-size",
     .summary = "TFLite GPU delegate's offsets: by size, best interior gap, else on top",
-    .flags = 0,
+    .flags = AB_PLANNER_DEFAULT,
     .params = gpu_params,
     .plan = gpu_plan,
 };

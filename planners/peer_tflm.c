@@ -130,7 +130,7 @@ static const ab_param_desc tflm_params[] = {
 const ab_planner abp_tflm_greedy = {
     .name = "tflm-greedy",
     .summary = "TFLite Micro's greedy planner: by size, later first on ties, lowest gap",
-    .flags = 0,
+    .flags = AB_PLANNER_DEFAULT,
     .params = tflm_params,
     .plan = tflm_plan,
 };

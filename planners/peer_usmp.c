@@ -1098,7 +1098,7 @@ const ab_planner abp_usmp_greedy_by_size = {
     .name = "usmp-greedy-by-size",
     .summary = "TVM USMP greedy by size: largest first, on top of its conflicts, first pool "
                "with room",
-    .flags = AB_PLANNER_POOLS,
+    .flags = AB_PLANNER_POOLS | AB_PLANNER_DEFAULT,
     .params = no_params,
     .plan = by_size_plan,
 };
@@ -1106,7 +1106,7 @@ const ab_planner abp_usmp_greedy_by_size = {
 const ab_planner abp_usmp_greedy_by_conflicts = {
     .name = "usmp-greedy-by-conflicts",
     .summary = "TVM USMP greedy by conflicts: most conflicts first, on top of its conflicts",
-    .flags = AB_PLANNER_POOLS,
+    .flags = AB_PLANNER_POOLS | AB_PLANNER_DEFAULT,
     .params = no_params,
     .plan = by_conflicts_plan,
 };

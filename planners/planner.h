@@ -23,8 +23,11 @@ enum {
     AB_PLANNER_NEEDS_PARAMS = 1u << 4, /* runs only with parameters it has no default for
                                           (external: cmd); a run of every planner with
                                           its defaults leaves it out */
-    AB_PLANNER_NEEDS_PROGRAM = 1u << 5 /* runs a program that may be absent (minizinc); a
+    AB_PLANNER_NEEDS_PROGRAM = 1u << 5, /* runs a program that may be absent (minizinc); a
                                           run of every planner leaves it out: ask with -p */
+    AB_PLANNER_DEFAULT = 1u << 6 /* in run's default set (--planners default, or no -p):
+                                    with its defaults, then each of its also_default
+                                    (ab_planner_set_specs) */
 };
 
 /* The planners a run of "every planner" (run --planners all) leaves out. */
@@ -85,6 +88,9 @@ typedef struct ab_planner {
     const char *summary;          /* one line for `arenabench planners` */
     unsigned flags;               /* AB_PLANNER_* */
     const ab_param_desc *params;  /* ends with a {NULL} row */
+    const char *also_default;     /* AB_PLANNER_DEFAULT: the parameters of further specs
+                                     of run's default set, '|'-separated ("order=size"),
+                                     or NULL */
     /* Plans p. Params were validated against `params` (unknown keys rejected)
      * but values are the planner's to parse. Returns AB_OK with offsets filled,
      * or a status with err set (AB_EINPUT for a bad parameter value). */
@@ -114,6 +120,14 @@ ab_status ab_planner_plan(const ab_planner *pl, const ab_params *opt, const ab_p
 
 /* The planner called name, or NULL. */
 const ab_planner *ab_planner_find(const char *name);
+
+/* The specs of a set of planners into names[0..max), in the registry's
+ * order; the count, or -1 when set is neither:
+ *   "default"  the AB_PLANNER_DEFAULT planners with their defaults, each
+ *              followed by name:P for each P of its also_default;
+ *   "all"      every planner but AB_PLANNER_ASK_ONLY ones, with its
+ *              defaults and with each other value of an `order` parameter. */
+int ab_planner_set_specs(const char *set, char names[][64], int max);
 
 /* "Did you mean": a name close to a mistyped one. Offer the candidates one
  * at a time; best is the closest whose optimal-string-alignment distance

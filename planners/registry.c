@@ -258,3 +258,36 @@ ab_status ab_planner_run(const ab_planner *pl, const ab_params *opt, const ab_pr
     ab_free(offsets);
     return s;
 }
+
+/* ---- sets of specs ------------------------------------------------------------------ */
+
+/* Adds name:key=value for each value of the '|'-separated list values that is
+ * not skip (NULL: none), or name:value when key is NULL; the new count. */
+static int add_values(char names[][64], int n, int max, const char *name, const char *key,
+                      const char *values, const char *skip) {
+    for (const char *v = values; v != NULL && *v && n < max;) {
+        size_t len = strcspn(v, "|");
+        if (skip == NULL || strncmp(v, skip, len) != 0 || skip[len] != '\0')
+            snprintf(names[n++], 64, "%s:%s%s%.*s", name, key ? key : "", key ? "=" : "",
+                     (int)len, v);
+        v += len + (v[len] == '|');
+    }
+    return n;
+}
+
+int ab_planner_set_specs(const char *set, char names[][64], int max) {
+    bool all = strcmp(set, "all") == 0;
+    if (!all && strcmp(set, "default") != 0) return -1;
+    int n = 0;
+    for (size_t i = 0; ab_planner_at(i) != NULL && n < max; i++) {
+        const ab_planner *pl = ab_planner_at(i);
+        if (all ? (pl->flags & AB_PLANNER_ASK_ONLY) != 0 : (pl->flags & AB_PLANNER_DEFAULT) == 0)
+            continue;
+        snprintf(names[n++], 64, "%s", pl->name);
+        if (!all) n = add_values(names, n, max, pl->name, NULL, pl->also_default, NULL);
+        for (const ab_param_desc *d = pl->params; all && d && d->key; d++)
+            if (strcmp(d->key, "order") == 0)
+                n = add_values(names, n, max, pl->name, d->key, d->values, d->def);
+    }
+    return n;
+}

@@ -428,3 +428,35 @@ Test(planners, run_with_a_bad_value_exits_2_and_writes_nothing) {
     cr_assert_eq(access(db, F_OK), -1, "nothing is written");
     free(out), free(err), free(dir);
 }
+
+/* run's default set is built from the registry (AB_PLANNER_DEFAULT and the
+ * parameters' also_default): the fast planners users pick between, ours in
+ * two orders. usmp-hill-climb is left out: its cost grows with tensors x
+ * conflicts (a minute on random-10k), so on the big generated suites it
+ * would end ok or at the time limit by the machine's load. */
+Test(planner_sets, the_default_set_is_the_fast_planners_in_registry_order) {
+    static const char *const want[] = {
+        "first-fit",           "first-fit:order=size",     "best-fit",
+        "best-fit:order=size", "tflm-greedy",              "usmp-greedy-by-size",
+        "usmp-greedy-by-conflicts", "tflite-gpu-greedy-by-size"};
+    char names[64][64];
+    int n = ab_planner_set_specs("default", names, 64);
+    cr_assert_eq(n, (int)(sizeof want / sizeof *want));
+    for (int i = 0; i < n; i++) cr_expect_str_eq(names[i], want[i]);
+    cr_assert_eq(ab_planner_set_specs("fastest", names, 64), -1);
+}
+
+Test(planner_sets, all_holds_every_planner_not_asked_for_by_name) {
+    char names[64][64];
+    int n = ab_planner_set_specs("all", names, 64);
+    for (size_t i = 0; ab_planner_at(i) != NULL; i++) {
+        const ab_planner *pl = ab_planner_at(i);
+        bool found = false;
+        for (int j = 0; j < n; j++) found |= strcmp(names[j], pl->name) == 0;
+        cr_expect_eq(found, (pl->flags & AB_PLANNER_ASK_ONLY) == 0, "%s", pl->name);
+    }
+    bool size = false;
+    for (int j = 0; j < n; j++) size |= strcmp(names[j], "first-fit:order=area") == 0;
+    cr_expect(size, "all runs first-fit in each order");
+    cr_expect_eq(ab_planner_set_specs("all", names, 2), 2, "no more than max");
+}

@@ -396,39 +396,6 @@ typedef struct spec_item {
     int64_t k;
 } spec_item;
 
-/* --planners default: ours in two orders, and the peers' planners users pick
- * between (TFLM's, TVM USMP's greedy ones, TFLite GPU's), all fast (about a
- * second on 100k tensors). usmp-hill-climb is left out: its cost grows with
- * tensors x conflicts (a minute on random-10k in Release), so on the big
- * generated suites it would end ok or at the time limit by the machine's
- * load; --planners all and -p usmp-hill-climb run it. */
-static const char *const default_specs[] = {
-    "first-fit",           "first-fit:order=size",     "best-fit",
-    "best-fit:order=size", "tflm-greedy",              "usmp-greedy-by-size",
-    "usmp-greedy-by-conflicts", "tflite-gpu-greedy-by-size"};
-
-/* Fills names with the specs of --planners all: every visible planner with
- * its defaults, and with each other value of an `order` parameter. */
-static int all_specs(char names[][64], int max) {
-    int n = 0;
-    for (size_t i = 0; ab_planner_at(i) != NULL && n < max; i++) {
-        const ab_planner *pl = ab_planner_at(i);
-        if (pl->flags & AB_PLANNER_ASK_ONLY) continue;
-        snprintf(names[n++], 64, "%s", pl->name);
-        for (const ab_param_desc *d = pl->params; d && d->key; d++) {
-            if (strcmp(d->key, "order") != 0) continue;
-            const char *v = d->values;
-            while (*v && n < max) {
-                size_t len = strcspn(v, "|");
-                if (strncmp(v, d->def, len) != 0 || d->def[len] != '\0')
-                    snprintf(names[n++], 64, "%s:order=%.*s", pl->name, (int)len, v);
-                v += len + (v[len] == '|');
-            }
-        }
-    }
-    return n;
-}
-
 static void specs_free(spec_item *s, int n) {
     for (int i = 0; s && i < n; i++) ab_params_free(&s[i].params);
     ab_free(s);
@@ -439,15 +406,11 @@ static ab_status specs_resolve(const abu_args *a, spec_item **out, int *n, char 
     const char *list[ABU_MAX_SPECS];
     int count = 0;
     const char *set = a->planner_set;
-    if (set != NULL && strcmp(set, "all") == 0) {
-        count = all_specs(names, ABU_MAX_SPECS);
+    if (set != NULL || a->nspecs == 0) {
+        count = ab_planner_set_specs(set ? set : "default", names, ABU_MAX_SPECS);
+        if (count < 0)
+            return ab_fail(err, AB_EINPUT, "--planners takes default or all, not '%s'", set);
         for (int i = 0; i < count; i++) list[i] = names[i];
-    } else if (set == NULL || strcmp(set, "default") == 0) {
-        if (a->nspecs == 0 || set != NULL)
-            for (size_t i = 0; i < sizeof default_specs / sizeof *default_specs; i++)
-                list[count++] = default_specs[i];
-    } else {
-        return ab_fail(err, AB_EINPUT, "--planners takes default or all, not '%s'", set);
     }
     for (int i = 0; i < a->nspecs && count < ABU_MAX_SPECS; i++) list[count++] = a->specs[i];
     if (a->ilp && count < ABU_MAX_SPECS) {
