@@ -309,29 +309,30 @@ Test(migrate, turns_an_empty_version_0_file_into_the_schema) {
     free(path);
 }
 
-/* A fake version 4: one step from version 3 adds a column. */
+/* A fake version 5: one step from version 4 (ABR_SCHEMA_VERSION) adds a column. */
 static const abr_migration fake_steps[] = {
-    {3, "ALTER TABLE runs ADD COLUMN fake_note TEXT DEFAULT 'migrated';"
-        "PRAGMA user_version = 4;"},
+    {4, "ALTER TABLE runs ADD COLUMN fake_note TEXT DEFAULT 'migrated';"
+        "PRAGMA user_version = 5;"},
 };
 
 Test(migrate, steps_an_older_version_forward_keeping_its_rows) {
     char *path = tmp_path("old.db");
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE); /* version 3: "older" than the fake 4 */
+    cr_assert_eq(ABR_SCHEMA_VERSION, 4, "fake_steps start from the current version");
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE); /* version 4: "older" than the fake 5 */
     int64_t run = begin_run(s, "k1", "nightly");
     abr_close(s);
-    abr_test_migrations(fake_steps, 1, 4);
+    abr_test_migrations(fake_steps, 1, 5);
     s = open_ok(path, 0);
     abr_close(s);
-    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 4);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 5);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM runs WHERE fake_note = 'migrated'"), 1);
     /* A new file under the fake version gets schema.sql, then the step. */
     char *fresh = tmp_path("fresh.db");
     abr_close(open_ok(fresh, ABR_OPEN_CREATE));
-    cr_assert_eq(raw_int(fresh, "PRAGMA user_version"), 4);
+    cr_assert_eq(raw_int(fresh, "PRAGMA user_version"), 5);
     cr_assert_eq(raw_int(fresh, "SELECT count(*) FROM pragma_table_info('runs') "
                                 "WHERE name = 'fake_note'"), 1);
-    /* Back to the real code: version 4 is now newer than known. */
+    /* Back to the real code: version 5 is now newer than known. */
     abr_test_migrations(NULL, 0, 0);
     ab_error err;
     cr_assert_eq(abr_open(path, 0, &s, &err), AB_EINPUT);
@@ -344,18 +345,18 @@ Test(migrate, steps_an_older_version_forward_keeping_its_rows) {
 
 Test(migrate, a_failing_step_leaves_the_file_as_it_was) {
     static const abr_migration bad[] = {
-        {3, "ALTER TABLE runs ADD COLUMN half TEXT; SELECT no_such_function();"
-            "PRAGMA user_version = 4;"},
+        {4, "ALTER TABLE runs ADD COLUMN half TEXT; SELECT no_such_function();"
+            "PRAGMA user_version = 5;"},
     };
     char *path = tmp_path("old.db");
     abr_close(open_ok(path, ABR_OPEN_CREATE));
-    abr_test_migrations(bad, 1, 4);
+    abr_test_migrations(bad, 1, 5);
     abr_store *s;
     ab_error err;
     cr_assert_neq(abr_open(path, 0, &s, &err), AB_OK);
     cr_assert(strstr(err.msg, path) && strstr(err.msg, "migrate"), "%s", err.msg);
     abr_test_migrations(NULL, 0, 0);
-    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 3);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABR_SCHEMA_VERSION);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM pragma_table_info('runs') "
                                "WHERE name = 'half'"), 0);
     cr_assert(file_exists(path), "an existing file is never removed");
@@ -396,6 +397,11 @@ static const char v1_results[] =
     "    UNIQUE (run, suite, spec)\n"
     ");\n";
 
+/* Takes a current file back to version 3's tables (before bounds). */
+#define UNDO_V4                                                                         \
+    "DROP TABLE bounds; DROP TABLE bound_kinds; ALTER TABLE suites DROP COLUMN capacity; " \
+    "ALTER TABLE suites DROP COLUMN stored_version;"
+
 #define RESULT_COLUMNS                                                            \
     "id, run, suite, spec, status, arena, lower_bound, k, ilp_status, ilp_objective, " \
     "ilp_bound, proven_by, wall_s, cpu_s, peak_rss, nodes, signal, verdict, "           \
@@ -426,7 +432,7 @@ Test(migrate, version_1_infeasible_rows_become_over_capacity) {
     /* Forge version 1: its results table, its statuses, its version. */
     char sql[4096];
     snprintf(sql, sizeof sql,
-             "PRAGMA foreign_keys = OFF; BEGIN;"
+             "PRAGMA foreign_keys = OFF; BEGIN;" UNDO_V4
              "UPDATE results SET status = 'infeasible' WHERE status = 'over-capacity';"
              "ALTER TABLE results RENAME TO results_v2;"
              "%s"
@@ -574,7 +580,7 @@ Test(migrate, version_2_rows_get_one_run_and_their_cap) {
     r.capped = "time";
     put_result(s, &r);
     abr_close(s);
-    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 3);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABR_SCHEMA_VERSION);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM results WHERE spec = 'best-fit' AND "
                                "repeats = 3 AND capped = 'time' AND plan_cpu_s = 0.05"), 1);
     sqlite3 *db;
@@ -615,7 +621,7 @@ Test(merge, takes_a_version_2_shard_with_its_rows) {
     cr_assert_eq(abr_merge(s, in, &st, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(st.results_added, 4);
     abr_close(s);
-    cr_assert_eq(raw_int(in, "PRAGMA user_version"), 3);
+    cr_assert_eq(raw_int(in, "PRAGMA user_version"), ABR_SCHEMA_VERSION);
     cr_assert_eq(raw_int(out, "SELECT count(*) FROM results WHERE repeats = 1 AND "
                               "cpu_min_s = cpu_s AND wall_max_s = wall_s"), 4);
     cr_assert_eq(raw_int(out, "SELECT count(*) FROM results WHERE capped = 'time'"), 1);
@@ -632,7 +638,7 @@ Test(migrate, refuses_a_newer_version_with_a_clear_message) {
     cr_assert_eq(abr_open(path, 0, &s, &err), AB_EINPUT);
     cr_assert_null(s);
     cr_assert(strstr(err.msg, path) != NULL, "%s", err.msg);
-    cr_assert(strstr(err.msg, "schema version 99 is newer than this arenabench knows (3)"),
+    cr_assert(strstr(err.msg, "schema version 99 is newer than this arenabench knows (4)"),
               "%s", err.msg);
     cr_assert_eq(abr_open(path, ABR_OPEN_READONLY, &s, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "newer") != NULL, "%s", err.msg);
@@ -1244,8 +1250,8 @@ Test(merge, migrates_an_older_input_first) {
     snprintf(in, sizeof in, "%s/in.db", dir);
     snprintf(out, sizeof out, "%s/out.db", dir);
     snprintf(empty, sizeof empty, "%s/empty.db", dir);
-    record_jobs(in, "k", 0, 1, "x");          /* version 3 ... */
-    abr_test_migrations(fake_steps, 1, 4);    /* ... is older than the fake 4 */
+    record_jobs(in, "k", 0, 1, "x");          /* version 4 ... */
+    abr_test_migrations(fake_steps, 1, 5);    /* ... is older than the fake 5 */
     abr_store *s = open_ok(out, ABR_OPEN_CREATE);
     abr_merge_stats st = {0};
     ab_error err;
@@ -1258,8 +1264,8 @@ Test(merge, migrates_an_older_input_first) {
     cr_assert_eq(st.results_added, NSUITES * NSPECS);
     abr_close(s);
     abr_test_migrations(NULL, 0, 0);
-    cr_assert_eq(raw_int(in, "PRAGMA user_version"), 4);
-    cr_assert_eq(raw_int(empty, "PRAGMA user_version"), 4);
+    cr_assert_eq(raw_int(in, "PRAGMA user_version"), 5);
+    cr_assert_eq(raw_int(empty, "PRAGMA user_version"), 5);
     cr_assert_eq(raw_int(out, "SELECT count(*) FROM runs WHERE fake_note = 'migrated'"), 1);
     free(dir);
 }
@@ -1460,4 +1466,113 @@ Test(faults, allocation_failures_while_reading_leak_nothing) {
     ab_alloc_fail_at(0);
     abr_close(s);
     free(path);
+}
+
+/* ---- bounds (version 4) ------------------------------------------------------------ */
+
+static abr_bound a_bound(int64_t run, int64_t suite, abo_bound_kind kind, int64_t value,
+                         const char *cert, const char *source) {
+    abr_bound b = {.run = run, .suite = suite, .source = source, .cpu_s = -1};
+    b.b.kind = kind;
+    b.b.value = value;
+    snprintf(b.b.certificate, sizeof b.b.certificate, "%s", cert);
+    return b;
+}
+
+Test(bounds, round_trip_in_a_total_order_and_a_second_put_keeps_the_first) {
+    char *path = tmp_path("b.db");
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    int64_t run = begin_run(s, "k1", NULL);
+    int64_t a = put_suite(s, "a", "suite: a\n"), b = put_suite(s, "b", "suite: b\n");
+    ab_error err;
+    abr_bound v[] = {
+        a_bound(run, b, ABO_BOUND_SUBSET, 96, "window 3..5 (4 tensors, its optimum)",
+                "nodes=200"),
+        a_bound(run, a, ABO_BOUND_MAX_LOAD, 64, "instruction 2", NULL),
+        a_bound(run, b, ABO_BOUND_MAX_LOAD, 80, "instruction 4", NULL),
+        a_bound(run, b, ABO_BOUND_MAX_LOAD, 1, "instruction 9", NULL), /* the same four again */
+    };
+    v[0].b.capped = true;
+    v[0].b.nodes = 7;
+    v[0].cpu_s = 0.5;
+    for (size_t i = 0; i < 4; i++) cr_assert_eq(abr_bound_put(s, &v[i], &err), AB_OK, "%s", err.msg);
+    abr_bounds got;
+    cr_assert_eq(abr_bounds_read(s, run, &got, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(got.n, 3);
+    cr_assert_eq(got.v[0].suite, a);
+    cr_assert_eq(got.v[1].b.kind, ABO_BOUND_MAX_LOAD);
+    cr_assert_eq(got.v[1].b.value, 80, "the first put is kept");
+    cr_assert_str_eq(got.v[1].b.certificate, "instruction 4");
+    cr_assert_str_eq(got.v[1].source, "");
+    cr_assert_eq(got.v[2].b.kind, ABO_BOUND_SUBSET);
+    cr_assert_str_eq(got.v[2].source, "nodes=200");
+    cr_assert(got.v[2].b.capped);
+    cr_assert_eq(got.v[2].b.nodes, 7);
+    cr_assert_float_eq(got.v[2].cpu_s, 0.5, 1e-9);
+    cr_assert_not_null(got.v[2].recorded);
+    abr_bounds_free(&got);
+    /* no certificate, no row */
+    abr_bound bad = a_bound(run, a, ABO_BOUND_SUBSET, 9, "", NULL);
+    cr_assert_eq(abr_bound_put(s, &bad, &err), AB_EINPUT);
+    abr_close(s);
+    /* the kinds table holds every kind the oracle knows */
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM bound_kinds"), ABO_NBOUND_KINDS);
+    free(path);
+}
+
+Test(bounds, a_kind_from_a_newer_writer_is_refused_by_name) {
+    char *path = tmp_path("b.db");
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    int64_t run = begin_run(s, "k1", NULL), a = put_suite(s, "a", "suite: a\n");
+    abr_close(s);
+    raw_exec(path, "INSERT INTO bound_kinds (word) VALUES ('lagrangian');"
+                   "INSERT INTO bounds (run, suite, kind, value, certificate, recorded) VALUES "
+                   "(1, 1, 'lagrangian', 5, 'x', '2026-01-01T00:00:00.000Z');");
+    s = open_ok(path, 0);
+    abr_bounds got;
+    ab_error err;
+    cr_assert_eq(abr_bounds_read(s, run, &got, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "lagrangian") != NULL, "%s", err.msg);
+    abr_close(s);
+    (void)a;
+    free(path);
+}
+
+/* Version 3 -> 4: suites gain capacity (unknown on old rows), the bounds tables come. */
+Test(migrate, version_3_suites_keep_their_rows_with_capacity_unknown) {
+    char *path = tmp_path("v3.db");
+    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    int64_t run = begin_run(s, "k1", "nightly"), su = put_suite(s, "a", "suite: a\n");
+    abr_result r = simple_result(run, su, "first-fit", plan4, 4);
+    put_result(s, &r);
+    abr_close(s);
+    raw_exec(path, "PRAGMA foreign_keys = OFF; BEGIN;" UNDO_V4 "PRAGMA user_version = 3; COMMIT;");
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'bounds'"), 0);
+    abr_close(open_ok(path, 0));
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABR_SCHEMA_VERSION);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM suites WHERE capacity IS NULL AND "
+                               "stored_version IS NULL"), 1);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM bound_kinds"), ABO_NBOUND_KINDS);
+    free(path);
+}
+
+Test(merge, carries_the_bounds_of_a_shard) {
+    char *in = tmp_path("in.db"), *out = tmp_path("out.db");
+    abr_store *s = open_ok(in, ABR_OPEN_CREATE);
+    int64_t run = begin_run(s, "k1", NULL), a = put_suite(s, "a", "suite: a\n");
+    ab_error err;
+    abr_bound b = a_bound(run, a, ABO_BOUND_MAX_LOAD, 64, "instruction 2", NULL);
+    cr_assert_eq(abr_bound_put(s, &b, &err), AB_OK, "%s", err.msg);
+    abr_close(s);
+    s = open_ok(out, ABR_OPEN_CREATE);
+    put_suite(s, "z", "suite: z\n"); /* ids differ between the files */
+    abr_merge_stats st = {0};
+    cr_assert_eq(abr_merge(s, in, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abr_merge(s, in, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(st.bounds_added, 1, "merging twice adds it once");
+    abr_close(s);
+    cr_assert_eq(raw_int(out, "SELECT count(*) FROM bounds b JOIN suites s ON s.id = b.suite "
+                              "WHERE s.name = 'a' AND b.value = 64 AND b.kind = 'max-load'"), 1);
+    free(in);
+    free(out);
 }

@@ -25,7 +25,7 @@
 -- lose the last ones, never the file's consistency).
 
 PRAGMA application_id = 1094865491;  -- 'ABRS': marks an arenabench results file
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;
 
 -- One invocation of `arenabench run` (or one shard of it).
 CREATE TABLE runs (
@@ -49,6 +49,11 @@ CREATE INDEX runs_by_tag ON runs (tag, started);
 
 -- A suite, identified by the SHA-256 of its canonical text: an edited suite
 -- is a new suite (a new row with the same name), the same text is one row.
+-- Version 4 added, at the end: capacity, the arena budget the suite sets (its
+-- capacity:), NULL for none; stored_version, the schema version that stored
+-- the row, NULL before 4, whose capacity is unknown (the report then reads it
+-- from the text). (No comment sits among the last columns: SQLite's DROP
+-- COLUMN, which the tests use to forge older files, trips over them.)
 CREATE TABLE suites (
     id              INTEGER PRIMARY KEY,
     name            TEXT NOT NULL,
@@ -61,8 +66,11 @@ CREATE TABLE suites (
     peak_live_bytes INTEGER,   -- the max-load bound over arena tensors
     io_bytes        INTEGER,   -- I/O bytes kept outside the arena (io: separate)
     source          TEXT,      -- the path it was first loaded from
-    text            TEXT NOT NULL  -- the canonical suite text that was hashed, so
-                                   -- reports can redraw plans after the file moved
+    -- the canonical suite text that was hashed, so reports can redraw plans after
+    -- the file moved
+    text            TEXT NOT NULL,
+    capacity        INTEGER CHECK (capacity IS NULL OR capacity >= 1),
+    stored_version  INTEGER
 );
 CREATE INDEX suites_by_name ON suites (name, hash);
 
@@ -136,4 +144,32 @@ CREATE TABLE results (
                                      -- deterministic budget stopped it; 'memory' when it
                                      -- ran out of memory; NULL otherwise
     UNIQUE (run, suite, spec)
+);
+
+-- Version 4: lower bounds as certificates (oracle/bound.h, DESIGN.md §7.3).
+-- The kinds of bound: the store fills this table from the oracle's list
+-- (ABO_BOUND_KINDS) each time it opens a file for writing, so a new kind is a
+-- row there, not a schema migration.
+CREATE TABLE bound_kinds (
+    word  TEXT PRIMARY KEY        -- 'max-load', 'subset', 'refutation', 'ilp', ...
+) WITHOUT ROWID;
+
+-- A bound a run proved on a suite's arena, with the certificate that lets
+-- anyone prove it again (check-db does, for the kinds the oracle can redo).
+CREATE TABLE bounds (
+    id           INTEGER PRIMARY KEY,
+    run          INTEGER NOT NULL REFERENCES runs (id),
+    suite        INTEGER NOT NULL REFERENCES suites (id),
+    kind         TEXT NOT NULL REFERENCES bound_kinds (word),
+    source       TEXT NOT NULL DEFAULT '',  -- how it was asked for: '' for the suite's own
+                                            -- bounds, the spec of a results row, or the
+                                            -- options of an opt-in bound ('nodes=200,...')
+    value        INTEGER CHECK (value IS NULL OR value >= 0),  -- bytes; NULL: no arena tensor
+    certificate  TEXT NOT NULL,              -- the kind's data, e.g. 'window 12..19 (...)'
+    nodes        INTEGER,                    -- work done: windows, search nodes
+    capped       INTEGER NOT NULL DEFAULT 0 CHECK (capped IN (0, 1)),
+                                             -- a time cap, not a deterministic budget, ended it
+    cpu_s        REAL,                       -- CPU seconds spent proving it, when measured
+    recorded     TEXT NOT NULL,
+    UNIQUE (run, suite, kind, source)
 );

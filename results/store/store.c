@@ -49,7 +49,12 @@ struct abr_store {
  * cpu_max_s, wall_min_s, wall_max_s, plan_cpu_s) and capped, added at the end
  * as schema.sql has them. An old row had one run: repeats 1, min = max = the
  * one time; a row killed at the runner's time limit is capped 'time', an oom
- * row 'memory'. */
+ * row 'memory'.
+ *
+ * 3 -> 4: suites gain capacity and stored_version (NULL on old rows: their
+ * capacity is unknown, not absent); the tables bound_kinds and bounds are
+ * created (a run of version 3 has no bounds rows; its bounds are the suites'
+ * and the results' columns, as before). */
 #define ABR_RESULTS_COLUMNS                                                     \
     "id, run, suite, spec, status, arena, lower_bound, k, ilp_status, ilp_objective, "  \
     "ilp_bound, proven_by, wall_s, cpu_s, peak_rss, nodes, signal, verdict, "  \
@@ -110,6 +115,25 @@ static const abr_migration builtin_migrations[] = {
         "                  WHEN status = 'timeout' AND error LIKE 'exceeded the time limit%'\n"
         "                  THEN 'time' END;\n"
         "PRAGMA user_version = 3;\n"},
+    {3, "ALTER TABLE suites ADD COLUMN capacity INTEGER\n"
+        "    CHECK (capacity IS NULL OR capacity >= 1);\n"
+        "ALTER TABLE suites ADD COLUMN stored_version INTEGER;\n"
+        "CREATE TABLE bound_kinds (word TEXT PRIMARY KEY) WITHOUT ROWID;\n"
+        "CREATE TABLE bounds (\n"
+        "    id           INTEGER PRIMARY KEY,\n"
+        "    run          INTEGER NOT NULL REFERENCES runs (id),\n"
+        "    suite        INTEGER NOT NULL REFERENCES suites (id),\n"
+        "    kind         TEXT NOT NULL REFERENCES bound_kinds (word),\n"
+        "    source       TEXT NOT NULL DEFAULT '',\n"
+        "    value        INTEGER CHECK (value IS NULL OR value >= 0),\n"
+        "    certificate  TEXT NOT NULL,\n"
+        "    nodes        INTEGER,\n"
+        "    capped       INTEGER NOT NULL DEFAULT 0 CHECK (capped IN (0, 1)),\n"
+        "    cpu_s        REAL,\n"
+        "    recorded     TEXT NOT NULL,\n"
+        "    UNIQUE (run, suite, kind, source)\n"
+        ");\n"
+        "PRAGMA user_version = 4;\n"},
 };
 
 static const abr_migration *mig_steps = builtin_migrations;
@@ -484,6 +508,24 @@ static ab_status migrate(abr_store *s, int64_t version, ab_error *err) {
     return AB_OK;
 }
 
+/* The kinds of bound the oracle knows (oracle/bound.h), each a row of
+ * bound_kinds: a new kind takes its row the first time a file is opened for
+ * writing by code that knows it, with no migration. */
+static ab_status seed_bound_kinds(abr_store *s, ab_error *err) {
+    sqlite3_stmt *st;
+    if (prepare(s, "INSERT INTO bound_kinds (word) VALUES (?) ON CONFLICT DO NOTHING", &st) !=
+        SQLITE_OK)
+        return db_fail(s, err, "cannot list the kinds of bound");
+    int rc = SQLITE_OK;
+    for (int k = 0; rc == SQLITE_OK && k < ABO_NBOUND_KINDS; k++) {
+        sqlite3_reset(st);
+        rc = sqlite3_bind_text(st, 1, abo_bound_kind_word((abo_bound_kind)k), -1, SQLITE_STATIC);
+        if (rc == SQLITE_OK) rc = step_done(st);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_OK ? AB_OK : db_fail(s, err, "cannot list the kinds of bound");
+}
+
 /* Checks the file's version, creating or migrating it when writable. */
 static ab_status upgrade(abr_store *s, bool ro, ab_error *err) {
     int64_t app, version, tables;
@@ -503,6 +545,7 @@ static ab_status upgrade(abr_store *s, bool ro, ab_error *err) {
     rc = read_identity(s, &app, &version, &tables, err);
     if (rc == AB_OK) rc = check_identity(s, app, version, tables, err);
     if (rc == AB_OK && version < mig_version) rc = migrate(s, version, err);
+    if (rc == AB_OK && mig_version >= 4) rc = seed_bound_kinds(s, err);
     if (rc != AB_OK) {
         tx_rollback(s);
         return rc;
@@ -749,6 +792,7 @@ void abr_suite_init(abr_suite *su) {
     memset(su, 0, sizeof *su);
     su->tensors = su->lower_bound = su->optimum = AB_NONE;
     su->logical_bytes = su->physical_bytes = su->peak_live_bytes = su->io_bytes = AB_NONE;
+    su->capacity = AB_NONE;
 }
 
 ab_status abr_suite_put(abr_store *s, const abr_suite *su, int64_t *id, ab_error *err) {
@@ -762,8 +806,9 @@ ab_status abr_suite_put(abr_store *s, const abr_suite *su, int64_t *id, ab_error
     if (rc != AB_OK) return rc;
     sqlite3_stmt *st;
     if (prepare(s, "INSERT INTO suites (name, hash, tensors, lower_bound, optimum, "
-                   "logical_bytes, physical_bytes, peak_live_bytes, io_bytes, source, text) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING",
+                   "logical_bytes, physical_bytes, peak_live_bytes, io_bytes, source, text, "
+                   "capacity, stored_version) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING",
                 &st) != SQLITE_OK) {
         rc = db_fail(s, err, "cannot store suite '%s'", su->name);
         tx_rollback(s);
@@ -781,6 +826,8 @@ ab_status abr_suite_put(abr_store *s, const abr_suite *su, int64_t *id, ab_error
     b_i64(&b, su->io_bytes);
     b_str(&b, su->source);
     b_text(&b, su->text, su->text_len);
+    b_i64(&b, su->capacity);
+    b_i64(&b, mig_version);
     int step = b.rc == SQLITE_OK ? step_done(st) : b.rc;
     sqlite3_finalize(st);
     if (step == SQLITE_OK)
@@ -1055,6 +1102,9 @@ static ab_status read_row(abr_store *s, sqlite3_stmt *st, abr_pool **pool, abr_r
     su->peak_live_bytes = c_i64(&c);
     su->io_bytes = c_i64(&c);
     su->source = c_str(&c);
+    su->capacity = c_i64(&c);
+    int64_t stored = c_i64(&c);
+    su->capacity_known = stored != AB_NONE && stored >= 4;
     r->run = c_i64(&c);
     r->suite = c_i64(&c);
     r->spec = c_str(&c);
@@ -1099,7 +1149,7 @@ ab_status abr_rows_read(abr_store *s, int64_t run, abr_rows *out, ab_error *err)
     sqlite3_stmt *st;
     if (prepare(s, "SELECT s.id, s.name, s.hash, s.tensors, s.lower_bound, s.optimum, "
                    "s.logical_bytes, s.physical_bytes, s.peak_live_bytes, s.io_bytes, s.source, "
-                   "r.run, r.suite, r.spec, r.status, r.arena, r.lower_bound, r.k, r.ilp_status, "
+                   "s.capacity, s.stored_version, r.run, r.suite, r.spec, r.status, r.arena, r.lower_bound, r.k, r.ilp_status, "
                    "r.ilp_objective, r.ilp_bound, r.proven_by, r.wall_s, r.cpu_s, r.peak_rss, "
                    "r.nodes, r.signal, r.verdict, r.check_message, r.error, r.note, r.plan, "
                    "r.recorded, r.repeats, r.cpu_min_s, r.cpu_max_s, r.wall_min_s, r.wall_max_s, "
@@ -1178,6 +1228,107 @@ void abr_pairs_free(abr_pairs *pairs) {
     ab_free(pairs->v);
     pool_free(pairs->pool_);
     memset(pairs, 0, sizeof *pairs);
+}
+
+/* ---- bounds -------------------------------------------------------------------- */
+
+/* The columns of a bounds row after (run, suite), as put and merge copy them. */
+#define BOUND_DATA "kind, source, value, certificate, nodes, capped, cpu_s, recorded"
+
+ab_status abr_bound_put(abr_store *s, const abr_bound *b, ab_error *err) {
+    if ((unsigned)b->b.kind >= ABO_NBOUND_KINDS || b->b.certificate[0] == '\0' ||
+        (b->b.value != AB_NONE && b->b.value < 0))
+        return ab_fail(err, AB_EINPUT, "%s: a bound needs a known kind, a value >= 0 and a "
+                       "certificate", s->path);
+    ab_status rc = tx_begin(s, err);
+    if (rc != AB_OK) return rc;
+    sqlite3_stmt *st;
+    int step = prepare(s, "INSERT INTO bounds (run, suite, " BOUND_DATA ") VALUES "
+                          "(?, ?, ?, ?, ?, ?, ?, ?, ?, " NOW_SQL ") "
+                          "ON CONFLICT (run, suite, kind, source) DO NOTHING", &st);
+    if (step == SQLITE_OK) {
+        binder bd = {st, 0, SQLITE_OK};
+        b_i64(&bd, b->run);
+        b_i64(&bd, b->suite);
+        b_str(&bd, abo_bound_kind_word(b->b.kind));
+        b_str(&bd, b->source ? b->source : "");
+        b_i64(&bd, b->b.value);
+        b_str(&bd, b->b.certificate);
+        b_i64(&bd, b->b.nodes);
+        b_i64(&bd, b->b.capped ? 1 : 0);
+        b_real(&bd, b->cpu_s);
+        step = bd.rc == SQLITE_OK ? step_done(st) : bd.rc;
+        sqlite3_finalize(st);
+    }
+    if (step != SQLITE_OK) {
+        rc = db_fail(s, err, "cannot store the %s bound of suite %lld",
+                     abo_bound_kind_word(b->b.kind), (long long)b->suite);
+        tx_rollback(s);
+        return rc;
+    }
+    return tx_commit(s, "cannot commit the bound", err);
+}
+
+static int bound_cmp(const void *x, const void *y) {
+    const abr_bound *a = x, *b = y;
+    if (a->suite != b->suite) return a->suite < b->suite ? -1 : 1;
+    if (a->b.kind != b->b.kind) return a->b.kind < b->b.kind ? -1 : 1;
+    return strcmp(a->source, b->source);
+}
+
+ab_status abr_bounds_read(abr_store *s, int64_t run, abr_bounds *out, ab_error *err) {
+    memset(out, 0, sizeof *out);
+    ab_status rc = run_exists(s, run, err);
+    if (rc != AB_OK) return rc;
+    sqlite3_stmt *st;
+    if (prepare(s, "SELECT run, suite, " BOUND_DATA " FROM bounds WHERE run = ? ORDER BY id",
+                &st) != SQLITE_OK)
+        return db_fail(s, err, "cannot read the bounds of run %lld", (long long)run);
+    size_t cap = 0;
+    int step = sqlite3_bind_int64(st, 1, run);
+    while (rc == AB_OK && step == SQLITE_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        step = SQLITE_OK;
+        if (!ab_grow((void **)&out->v, &cap, out->n + 1, sizeof *out->v)) {
+            rc = oom(s, err);
+            break;
+        }
+        abr_bound *b = &out->v[out->n];
+        memset(b, 0, sizeof *b);
+        reader c = {st, 0, &out->pool_, false};
+        b->run = c_i64(&c);
+        b->suite = c_i64(&c);
+        const char *kind = (const char *)sqlite3_column_text(st, c.i++);
+        b->source = c_str(&c);
+        b->b.value = c_i64(&c);
+        const char *cert = (const char *)sqlite3_column_text(st, c.i++);
+        b->b.nodes = c_i64(&c);
+        b->b.capped = c_i64(&c) == 1;
+        b->cpu_s = c_real(&c);
+        b->recorded = c_str(&c);
+        if (c.oom) rc = oom(s, err);
+        else if (kind == NULL || !abo_bound_kind_parse(kind, &b->b.kind))
+            rc = ab_fail(err, AB_EINPUT, "%s: run %lld holds a bound of a kind this arenabench "
+                         "does not know ('%s'); use a newer arenabench", s->path,
+                         (long long)run, kind ? kind : "");
+        else {
+            snprintf(b->b.certificate, sizeof b->b.certificate, "%s", cert ? cert : "");
+            if (b->source == NULL) b->source = "";
+            out->n++;
+        }
+    }
+    if (rc == AB_OK && step != SQLITE_DONE)
+        rc = db_fail(s, err, "cannot read the bounds of run %lld", (long long)run);
+    sqlite3_finalize(st);
+    if (rc != AB_OK) abr_bounds_free(out);
+    else if (out->n > 1) qsort(out->v, out->n, sizeof *out->v, bound_cmp);
+    return rc;
+}
+
+void abr_bounds_free(abr_bounds *b) {
+    if (b == NULL) return;
+    ab_free(b->v);
+    pool_free(b->pool_);
+    memset(b, 0, sizeof *b);
 }
 
 /* ---- merge ------------------------------------------------------------------
@@ -1356,9 +1507,10 @@ static ab_status merge_tx(abr_store *s, abr_merge_stats *ms, ab_error *err) {
     if (rc == AB_OK)
         rc = merge_exec(s, "INSERT INTO main.suites (name, hash, tensors, lower_bound, optimum, "
                            "logical_bytes, physical_bytes, peak_live_bytes, io_bytes, source, "
-                           "text) SELECT name, hash, tensors, lower_bound, optimum, "
-                           "logical_bytes, physical_bytes, peak_live_bytes, io_bytes, source, "
-                           "text FROM src.suites WHERE true ORDER BY id "
+                           "text, capacity, stored_version) SELECT name, hash, tensors, "
+                           "lower_bound, optimum, logical_bytes, physical_bytes, "
+                           "peak_live_bytes, io_bytes, source, text, capacity, stored_version "
+                           "FROM src.suites WHERE true ORDER BY id "
                            "ON CONFLICT (hash) DO NOTHING",
                         &ms->suites_added, "cannot merge the suites", err);
     if (rc == AB_OK)
@@ -1386,6 +1538,19 @@ static ab_status merge_tx(abr_store *s, abr_merge_stats *ms, ab_error *err) {
         ms->results_added += added;
         ms->results_skipped += total - added;
     }
+    /* kinds first (the input may know a kind this file has not met), then the bounds */
+    if (rc == AB_OK)
+        rc = merge_exec(s, "INSERT INTO main.bound_kinds (word) SELECT word FROM src.bound_kinds "
+                           "WHERE true ORDER BY word ON CONFLICT DO NOTHING",
+                        NULL, "cannot merge the kinds of bound", err);
+    if (rc == AB_OK)
+        rc = merge_exec(s, "INSERT INTO main.bounds (run, suite, " BOUND_DATA ") "
+                           "SELECT rm.dst, sm.dst, " BOUND_DATA " FROM src.bounds "
+                           "JOIN temp.abr_run_map rm ON rm.src = src.bounds.run "
+                           "JOIN temp.abr_suite_map sm ON sm.src = src.bounds.suite "
+                           "WHERE true ORDER BY src.bounds.id "
+                           "ON CONFLICT (run, suite, kind, source) DO NOTHING",
+                        &ms->bounds_added, "cannot merge the bounds", err);
     return rc;
 }
 
@@ -1441,6 +1606,7 @@ ab_status abr_merge(abr_store *s, const char *in_path, abr_merge_stats *st, ab_e
         st->plans_added += local.plans_added;
         st->results_added += local.results_added;
         st->results_skipped += local.results_skipped;
+        st->bounds_added += local.bounds_added;
     }
     return rc;
 }

@@ -40,12 +40,13 @@
 
 #include "core/problem.h" /* ab_status, AB_NONE */
 #include "oracle/status.h"
+#include "oracle/bound.h"
 #include "oracle/certify.h"
 #include "results/store/sha256.h"
 
 /* The schema version this code reads and writes (PRAGMA user_version);
  * schema.sql sets the same number. */
-#define ABR_SCHEMA_VERSION 3
+#define ABR_SCHEMA_VERSION 4
 
 /* How long a call waits for another process holding the file's write lock. */
 #define ABR_BUSY_TIMEOUT_MS 10000
@@ -182,6 +183,10 @@ typedef struct abr_suite {
     int64_t lower_bound;          /* best known lower bound on the arena */
     int64_t optimum;              /* known optimum (expect: optimum) */
     int64_t logical_bytes, physical_bytes, peak_live_bytes, io_bytes;
+    int64_t capacity;             /* the suite's arena budget, AB_NONE for none; on read
+                                     also AB_NONE for a suite stored before version 4
+                                     (capacity_known false) */
+    bool capacity_known;          /* on read: the row holds the capacity (version 4 on) */
 } abr_suite;
 
 /* Sets every figure of *su to AB_NONE and every pointer to NULL. */
@@ -292,6 +297,34 @@ ab_status abr_plan_hash(const int64_t *offsets, size_t n, char hash[ABR_SHA256_H
 ab_status abr_plan_get(abr_store *s, const char *hash, int64_t **offsets, size_t *n,
                        ab_error *err);
 
+/* ---- bounds -------------------------------------------------------------- */
+
+/* A bound a run proved on a suite (oracle/bound.h), as the bounds table keeps it. */
+typedef struct abr_bound {
+    int64_t run, suite;
+    const char *source; /* '' (NULL on put) for the suite's own bounds, else how it was
+                           asked for: a results row's spec, an opt-in bound's options */
+    abo_bound b;
+    double cpu_s;       /* CPU seconds spent, or < 0 when not measured */
+    const char *recorded; /* filled on read */
+} abr_bound;
+
+/* Stores bound b of (run, suite, kind, source) in its own transaction; a
+ * second one of the same four is kept as the first was (a resumed run). */
+ab_status abr_bound_put(abr_store *s, const abr_bound *b, ab_error *err);
+
+typedef struct abr_bounds {
+    size_t n;
+    abr_bound *v;    /* by suite id, kind (the oracle's order), source */
+    abr_pool *pool_; /* private */
+} abr_bounds;
+
+/* Every bound of run `run` (none for a run stored before version 4).
+ * *out is initialised by the call and freed with abr_bounds_free. A kind
+ * this code does not know (a newer writer's) is AB_EINPUT. */
+ab_status abr_bounds_read(abr_store *s, int64_t run, abr_bounds *out, ab_error *err);
+void abr_bounds_free(abr_bounds *b);
+
 /* ---- merge --------------------------------------------------------------- */
 
 /* Counts of what a merge did; abr_merge adds to them (zero it first). */
@@ -300,9 +333,10 @@ typedef struct abr_merge_stats {
     int64_t runs_joined;     /* runs joined into one with the same key */
     int64_t suites_added, plans_added, results_added;
     int64_t results_skipped; /* rows whose (run, suite, spec) was here already */
+    int64_t bounds_added;    /* bounds rows new to this file */
 } abr_merge_stats;
 
-/* Copies the runs, suites, plans and results of the database at in_path into
+/* Copies the runs, suites, plans, results and bounds of the database at in_path into
  * s, in one transaction (all of that file or none of it). Runs with a key
  * already in s are joined into that run: its start becomes the earliest, its
  * end the latest (none while a part is unfinished), its status the worst
