@@ -63,7 +63,9 @@ ab_status abo_bound_subset(const ab_problem *p, const abo_subset_opts *o, abo_bo
     }
     snprintf(b->certificate, sizeof b->certificate,
              "window %" PRId64 "..%" PRId64 " (%zu tensors, %s)", r.first, r.last, r.tensors,
-             r.optimal ? "its optimum" : "GLPK's bound on it");
+             r.bound == r.max_load ? "no window above max-load"
+             : r.optimal           ? "its optimum"
+                                   : "GLPK's bound on it");
     return AB_OK;
 }
 
@@ -73,6 +75,13 @@ void abo_bound_refutation(const char *spec, int64_t capacity, int64_t nodes, abo
     b->nodes = nodes;
     snprintf(b->certificate, sizeof b->certificate, "spec %s, capacity %" PRId64 ", nodes %" PRId64,
              spec, capacity, nodes);
+}
+
+void abo_bound_ilp(const char *spec, int64_t value, int64_t nodes, abo_bound *b) {
+    bound_init(b, ABO_BOUND_ILP);
+    b->value = value;
+    b->nodes = nodes;
+    snprintf(b->certificate, sizeof b->certificate, "spec %s, nodes %" PRId64, spec, nodes);
 }
 
 /* ---- checked again ------------------------------------------------------------------- */

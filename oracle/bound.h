@@ -79,6 +79,9 @@ ab_status abo_bound_subset(const ab_problem *p, const abo_subset_opts *o, abo_bo
  * plan fits capacity, so the arena is at least capacity + 1. */
 void abo_bound_refutation(const char *spec, int64_t capacity, int64_t nodes, abo_bound *b);
 
+/* GLPK's bound on the whole problem, from the row of spec after nodes nodes. */
+void abo_bound_ilp(const char *spec, int64_t value, int64_t nodes, abo_bound *b);
+
 /* How a bound fared when checked again. */
 typedef enum abo_recheck {
     ABO_RECHECK_HOLDS,     /* the certificate proves the value again */

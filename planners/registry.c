@@ -24,7 +24,6 @@
     X(abp_ilp)                       /* ilp.c: GLPK */                           \
     X(abp_exact_cover)               /* exact_cover.c: Algorithm X */            \
     X(abp_canonical)                 /* canonical.c: MiniMalloc's method */      \
-    X(abp_subset_bound)              /* subset_bound.c: the oracle's windows */  \
     X(abp_tflm_greedy)               /* peer_tflm.c */                           \
     X(abp_usmp_greedy_by_size)       /* peer_usmp.c */                           \
     X(abp_usmp_greedy_by_conflicts)  /* peer_usmp.c */                           \

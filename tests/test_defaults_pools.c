@@ -146,7 +146,7 @@ Test(defaults_pools, every_planner_plans_a_model_in_two_pools) {
                            "tflm-greedy", "tflite-gpu-greedy-by-size", "usmp-greedy-by-size",
                            "usmp-greedy-by-conflicts", "usmp-hill-climb",
                            "exact-cover:nodes=20000", "canonical:nodes=20000",
-                           "ilp:nodes=50", "subset-bound:nodes=20"};
+                           "ilp:nodes=50"};
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
         ab_plan plan;
         ab_plan_stats st;

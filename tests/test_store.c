@@ -400,7 +400,7 @@ static const char v1_results[] =
 /* Takes a current file back to version 3's tables (before bounds). */
 #define UNDO_V4                                                                         \
     "DROP TABLE bounds; DROP TABLE bound_kinds; ALTER TABLE suites DROP COLUMN capacity; " \
-    "ALTER TABLE suites DROP COLUMN stored_version;"
+    "ALTER TABLE suites DROP COLUMN pools; ALTER TABLE suites DROP COLUMN stored_version;"
 
 #define RESULT_COLUMNS                                                            \
     "id, run, suite, spec, status, arena, lower_bound, k, ilp_status, ilp_objective, " \

@@ -1,6 +1,7 @@
 /*
- * test_subset.c — the oracle's subset bounds (oracle/subset.h) and the
- * planner `subset-bound`: every certificate is re-solved independently (the
+ * test_subset.c — the oracle's subset bounds (oracle/subset.h, and as a
+ * certificate oracle/bound.h: abo_bound_subset, which `run --subset-bound`
+ * stores): every certificate is re-solved independently (the
  * window rebuilt from the certificate's instructions, its optimum found by
  * the brute force of tests/brute.c), a bound never exceeds the whole
  * problem's optimum, and on problems whose optimum lies above max-load the
@@ -11,9 +12,11 @@
 #include <string.h>
 
 #include "harness/formats/formats.h"
+#include "oracle/bound.h"
 #include "oracle/bounds.h"
 #include "oracle/ilp.h"
 #include "oracle/subset.h"
+#include "planners/ilp.h"
 #include "planners/planner.h"
 #include "tests/brute.h"
 
@@ -107,7 +110,20 @@ Test(subset, small_windows_still_bound_from_below) {
     }
 }
 
-Test(subset, the_planner_carries_the_bound_as_an_ilp_bound) {
+/* The subset bound as run computes it: GLPK started from the heuristics'
+ * plans (abp_ilp_incumbents), as `run --subset-bound` does. */
+static abo_bound subset_bound(const ab_problem *p, double secs) {
+    abo_subset_opts o;
+    abo_subset_opts_init(&o);
+    o.time_limit = secs;
+    o.incumbents = abp_ilp_incumbents;
+    abo_bound b;
+    ab_error err;
+    cr_assert_eq(abo_bound_subset(p, &o, &b, &err), AB_OK, "%s", err.msg);
+    return b;
+}
+
+Test(subset, a_bound_at_max_load_says_so) {
     /* max-load 9 at instruction 2 (b + c); the optimum is 9 too (c at 0, b at
      * 4, a at 0, d at 4): the bound stays max-load and says so. */
     ab_tensor t[] = {
@@ -119,52 +135,31 @@ Test(subset, the_planner_carries_the_bound_as_an_ilp_bound) {
     ab_problem p;
     ab_problem_init(&p);
     for (size_t i = 0; i < 4; i++) cr_assert_eq(ab_problem_add(&p, &t[i], NULL), AB_OK);
-    const ab_planner *pl;
-    ab_params prm;
-    ab_error err;
-    cr_assert_eq(ab_planner_resolve("subset-bound:time=20", &pl, &prm, &err), AB_OK, "%s", err.msg);
-    ab_problem view;
-    ab_plan plan;
-    ab_plan_stats st;
-    cr_assert_eq(ab_planner_run(pl, &prm, &p, &view, &plan, &st, &err), AB_OK, "%s", err.msg);
-    cr_assert_eq(st.method, ABO_PROOF_ILP);
-    cr_assert_gt(st.ilp_status, 0);
-    cr_assert_eq(st.lower_bound, abt_brute_optimum(&p, NULL), "%s", st.note);
-    cr_assert_eq(st.lower_bound, 9);
-    cr_assert(strstr(st.note, "max-load: the 2 tensors live at instruction 2") != NULL, "%s",
-              st.note);
-    ab_plan_free(&plan);
-    ab_problem_free(&view);
-    ab_params_free(&prm);
+    abo_bound b = subset_bound(&p, 20);
+    cr_assert_eq(b.kind, ABO_BOUND_SUBSET);
+    cr_assert_eq(b.value, abt_brute_optimum(&p, NULL), "%s", b.certificate);
+    cr_assert_eq(b.value, 9);
+    cr_assert_str_eq(b.certificate, "window 2..2 (2 tensors, no window above max-load)");
     ab_problem_free(&p);
 }
 
-Test(subset, the_planner_proves_a_bound_above_max_load) {
+Test(subset, proves_a_bound_above_max_load) {
     /* Found by the brute force: a problem whose optimum lies above max-load;
-     * the planner's bound must reach it and name a window. */
+     * the bound must reach it and name a window. */
     for (int k = 0; k < 400; k++) {
         ab_problem p;
         random_problem(&p, (size_t)pick(4, 7), pick(4, 8), 40);
         int64_t whole = abt_brute_optimum(&p, NULL);
-        abo_bounds b;
-        cr_assert_eq(abo_bounds_compute(&p, &b, NULL), AB_OK);
-        if (whole <= b.max_load) {
+        abo_bounds f;
+        cr_assert_eq(abo_bounds_compute(&p, &f, NULL), AB_OK);
+        if (whole <= f.max_load) {
             ab_problem_free(&p);
             continue;
         }
-        const ab_planner *pl;
-        ab_params prm;
-        ab_error err;
-        cr_assert_eq(ab_planner_resolve("subset-bound:time=30", &pl, &prm, &err), AB_OK);
-        ab_problem view;
-        ab_plan plan;
-        ab_plan_stats st;
-        cr_assert_eq(ab_planner_run(pl, &prm, &p, &view, &plan, &st, &err), AB_OK, "%s", err.msg);
-        cr_assert_eq(st.lower_bound, whole, "%s", st.note);
-        cr_assert(strstr(st.note, "above max-load: subset: the") != NULL, "%s", st.note);
-        ab_plan_free(&plan);
-        ab_problem_free(&view);
-        ab_params_free(&prm);
+        abo_bound b = subset_bound(&p, 30);
+        cr_assert_eq(b.value, whole, "%s", b.certificate);
+        cr_assert(strncmp(b.certificate, "window ", 7) == 0 &&
+                      strstr(b.certificate, "max-load") == NULL, "%s", b.certificate);
         ab_problem_free(&p);
         return;
     }
@@ -210,9 +205,10 @@ Test(subset, a_numerical_no_plan_from_glpk_is_never_a_bound) {
     cr_assert(st == AB_EINTERNAL || (st == AB_OK && r.status != ABO_ILP_INFEASIBLE),
               "GLPK's numerical 'no plan' was taken as a result: %s", r.note);
     abo_ilp_result_free(&r);
-    const ab_planner *pl;
+    abo_bound b = subset_bound(&p, 30);
+    const ab_planner *pl; /* a valid plan: best-fit's */
     ab_params prm;
-    cr_assert_eq(ab_planner_resolve("subset-bound:time=30", &pl, &prm, &err), AB_OK);
+    cr_assert_eq(ab_planner_resolve("best-fit:order=size", &pl, &prm, &err), AB_OK);
     ab_problem view;
     ab_plan plan;
     ab_plan_stats sst;
@@ -221,8 +217,8 @@ Test(subset, a_numerical_no_plan_from_glpk_is_never_a_bound) {
     for (size_t i = 0; i < plan.n; i++)
         if (plan.v[i].offset + view.t[plan.v[i].tensor].size > arena)
             arena = plan.v[i].offset + view.t[plan.v[i].tensor].size;
-    cr_assert_leq(sst.lower_bound, arena, "bound %lld above a valid arena %lld: %s",
-                  (long long)sst.lower_bound, (long long)arena, sst.note);
+    cr_assert_leq(b.value, arena, "bound %lld above a valid arena %lld: %s", (long long)b.value,
+                  (long long)arena, b.certificate);
     ab_plan_free(&plan);
     ab_problem_free(&view);
     ab_params_free(&prm);
@@ -242,17 +238,8 @@ Test(subset, reaches_the_planted_optimum) {
         ab_error err;
         cr_assert_eq(abh_load_problem(path, NULL, &p, &err), AB_OK, "%s", err.msg);
         cr_assert_neq(p.expect_optimum, AB_NONE, "%s", names[k]);
-        const ab_planner *pl;
-        ab_params prm;
-        cr_assert_eq(ab_planner_resolve("subset-bound:time=60", &pl, &prm, &err), AB_OK);
-        ab_problem view;
-        ab_plan plan;
-        ab_plan_stats st;
-        cr_assert_eq(ab_planner_run(pl, &prm, &p, &view, &plan, &st, &err), AB_OK, "%s", err.msg);
-        cr_assert_eq(st.lower_bound, p.expect_optimum, "%s: %s", names[k], st.note);
-        ab_plan_free(&plan);
-        ab_problem_free(&view);
-        ab_params_free(&prm);
+        abo_bound b = subset_bound(&p, 60);
+        cr_assert_eq(b.value, p.expect_optimum, "%s: %s", names[k], b.certificate);
         ab_problem_free(&p);
     }
 }

@@ -93,6 +93,9 @@ static const abc_option run_options[] = {
     {"repeat-time", 0, "S", 0, "... while its runs took less than S seconds together (default\n"
                                "0.5): a planner slower than S runs once"},
     {"ilp-max-tensors", 0, "N", 0, "only on suites of at most N arena tensors (default 300)"},
+    {"subset-bound", 0, "OPTS", 0, "also prove each suite's subset bound (windows around its\n"
+                                   "peaks solved by GLPK; a bound, not a planner): OPTS as\n"
+                                   "time=S,nodes=N,... (below), or 'default'"},
     {"io", 0, "MODE", 0, "separate or workspace: plan every suite's inputs and outputs\n"
                          "outside or inside the arena, whatever the suite says; both: run\n"
                          "each suite both ways (named X@io=separate, X@io=workspace) and\n"
@@ -288,6 +291,7 @@ static const abc_command commands[] = {
              "is written); 3 internal error.\n"
              "\nExample:\n"
              "  arenabench run --tag nightly suites/ && arenabench report -o out/report.md\n",
+     .extra = abc_run_print_bounds,
      .max_operands = -1,
      .run = abc_run},
     {.name = "report",

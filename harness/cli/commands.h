@@ -52,6 +52,9 @@ int abc_check_db(const abc_args *a); /* check_db.c */
 /* gen's kinds and their parameters, printed after its help (gen.c). */
 void abc_gen_print_kinds(FILE *to);
 
+/* run's bounds and the subset bound's parameters, printed after its help (run.c). */
+void abc_run_print_bounds(FILE *to);
+
 
 
 

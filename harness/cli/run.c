@@ -20,6 +20,7 @@
 #include "harness/cli/fail.h"
 #include "harness/cli/human.h"
 #include "harness/cli/progress.h"
+#include "harness/run/bounds.h"
 #include "harness/run/run.h"
 
 /* Joins argv into one line for the runs table (static storage). */
@@ -79,6 +80,21 @@ static int parse_numbers(const abc_args *a, abu_args *r) {
     if (rtime && !abc_parse_number(rtime, &r->repeat_time, true))
         return abc_usage_error(a->cmd, "--repeat-time takes seconds >= 0, not '%s'", rtime);
     return 0;
+}
+
+void abc_run_print_bounds(FILE *to) {
+    ab_buf b = {0};
+    abu_subset_params_help(&b);
+    fprintf(to, "\nBounds: every suite's max-load bound is stored with its certificate (the\n"
+                "instruction where it is reached), and so is a bound a row proves above it (an\n"
+                "exact search's refutation, GLPK's bound); the report lists them and measures gaps\n"
+                "against the best. --subset-bound OPTS takes:\n");
+    for (const char *line = b.s ? b.s : ""; *line;) {
+        size_t len = strcspn(line, "\n");
+        fprintf(to, "  %.*s\n", (int)len, line);
+        line += len + (line[len] == '\n');
+    }
+    ab_buf_free(&b);
 }
 
 /* ---- the pipeline's callbacks and the summary ---------------------------------------- */
@@ -183,6 +199,7 @@ int abc_run(const abc_args *a) {
     r.io = abc_opt(a, "io", NULL);
     r.ilp = abc_flag(a, "ilp");
     bool quiet = abc_flag(a, "quiet");
+    r.subset_bound = abc_opt(a, "subset-bound", NULL);
     if (a->noperands == 0) return abc_usage_error(a->cmd, "expected suite files or folders");
     int rc = parse_numbers(a, &r);
     if (rc == 0) rc = abc_profile_args(a, false, &r.profile);
@@ -192,6 +209,12 @@ int abc_run(const abc_args *a) {
     if (r.io && strcmp(r.io, "separate") != 0 && strcmp(r.io, "workspace") != 0 &&
         strcmp(r.io, "both") != 0)
         return abc_usage_error(a->cmd, "--io takes separate, workspace or both, not '%s'", r.io);
+    if (r.subset_bound != NULL) { /* checked before anything runs */
+        abo_subset_opts so;
+        ab_error err;
+        if (abu_subset_opts_parse(r.subset_bound, &so, &err) != AB_OK)
+            return abc_usage_error(a->cmd, "%s", err.msg);
+    }
     r.paths = a->operands;
     r.npaths = a->noperands;
     r.command = command_line(a->argc, a->argv);

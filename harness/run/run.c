@@ -14,12 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/buf.h"
 #include "core/file.h"
 #include "harness/engine/evaluate.h"
 #include "harness/engine/runner.h"
+#include "harness/run/bounds.h"
 #include "harness/formats/formats.h"
 #include "harness/formats/suite.h"
 #include "oracle/bounds.h"
@@ -463,6 +465,14 @@ typedef struct run_ctx {
     size_t nbad;
 } run_ctx;
 
+/* Stores bound b of suite s (its own when source is NULL). */
+static ab_status put_bound(run_ctx *c, const suite_item *s, const abo_bound *b,
+                           const char *source, double cpu_s, ab_error *err) {
+    abr_bound row = {.run = c->sum->run, .suite = s->id, .source = source, .b = *b,
+                     .cpu_s = cpu_s};
+    return abr_bound_put(c->db, &row, err);
+}
+
 /* The row of a job: the runner's measurements and the engine's judgement. */
 static void row_of(const run_ctx *c, const job_ref *ref, const abh_job_result *r,
                    const abe_outcome *o, abr_result *row) {
@@ -517,6 +527,11 @@ static ab_status on_done(void *vctx, size_t index, abh_job_result *r, ab_error *
     if (st != AB_OK) return st;
     abr_result row;
     row_of(c, ref, r, &o, &row);
+    abo_bound b; /* before the row: a resumed run that redoes the job finds it stored */
+    if (o.checked && abu_bound_of_row(sp->spec, r->stats.method, r->stats.lower_bound,
+                                      s->bounds.max_load, r->stats.nodes, &b) &&
+        (st = put_bound(c, s, &b, sp->spec, -1, err)) != AB_OK)
+        return st;
     st = abr_result_put(c->db, &row, err);
     if (st != AB_OK) return st;
     sum->counts[row.status]++;
@@ -607,6 +622,32 @@ static void suite_row(const suite_item *s, abr_suite *su) {
     su->physical_bytes = s->bounds.physical_bytes;
     su->peak_live_bytes = s->bounds.max_load;
     su->io_bytes = s->bounds.io_outside;
+    su->capacity = ab_problem_capacity(&s->full);
+    su->pools = (int64_t)s->full.npools;
+}
+
+/* The suite's own bounds: max-load, and the subset bound when asked (once per
+ * run: a resumed run keeps the one it has). */
+static ab_status suite_bounds(run_ctx *c, const suite_item *s, const abr_bounds *have,
+                              ab_error *err) {
+    abo_bound b;
+    ab_status st = abo_bound_max_load(&s->view, &b, err);
+    if (st == AB_OK) st = put_bound(c, s, &b, NULL, -1, err);
+    if (st != AB_OK || c->a->subset_bound == NULL) return st;
+    for (size_t i = 0; i < have->n; i++)
+        if (have->v[i].suite == s->id && have->v[i].b.kind == ABO_BOUND_SUBSET) return AB_OK;
+    abo_subset_opts o;
+    st = abu_subset_opts_parse(c->a->subset_bound, &o, err);
+    clock_t t0 = clock();
+    if (st == AB_OK) st = abo_bound_subset(&s->view, &o, &b, err);
+    double cpu = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    if (st == AB_OK) st = put_bound(c, s, &b, c->a->subset_bound, cpu, err);
+    else if (st != AB_ENOMEM) { /* GLPK failed on this suite: said, not fatal */
+        note(c->ev, "note: no subset bound for %s: %s", s->full.name, err->msg);
+        ab_error_clear(err);
+        st = AB_OK;
+    }
+    return st;
 }
 
 /* Stores the suites (by content hash) and lists the jobs still to run. */
@@ -614,13 +655,22 @@ static ab_status plan_jobs(run_ctx *c, ab_error *err) {
     const abu_args *a = c->a;
     size_t ilp_skipped = 0;
     abr_pairs done;
+    abr_bounds have = {0};
     ab_status st = abr_pairs_read(c->db, c->sum->run, &done, err);
     if (st != AB_OK) return st;
+    if ((st = abr_bounds_read(c->db, c->sum->run, &have, err)) != AB_OK) {
+        abr_pairs_free(&done);
+        return st;
+    }
     c->refs = ab_alloc_array(c->nsuites * (size_t)c->nspecs + 1, sizeof *c->refs);
     if (c->refs == NULL) {
         abr_pairs_free(&done);
+        abr_bounds_free(&have);
         return oom(err);
     }
+    if (c->a->subset_bound != NULL)
+        note(c->ev, "note: computing the subset bound (%s) of the suites first",
+             c->a->subset_bound);
     size_t index = 0, n = 0;
     for (size_t i = 0; i < c->nsuites; i++) {
         suite_item *s = &c->suites[i];
@@ -629,8 +679,11 @@ static ab_status plan_jobs(run_ctx *c, ab_error *err) {
         bool mine = false;
         for (int j = 0; j < c->nspecs; j++)
             mine |= (index + (size_t)j) % (size_t)a->shard_n == (size_t)(a->shard_i - 1);
-        if (mine && (st = abr_suite_put(c->db, &su, &s->id, err)) != AB_OK) {
+        if (mine && (st = abr_suite_put(c->db, &su, &s->id, err)) == AB_OK)
+            st = suite_bounds(c, s, &have, err);
+        if (st != AB_OK) {
             abr_pairs_free(&done);
+            abr_bounds_free(&have);
             return st;
         }
         for (int j = 0; j < c->nspecs; j++, index++) {
@@ -645,6 +698,7 @@ static ab_status plan_jobs(run_ctx *c, ab_error *err) {
         }
     }
     abr_pairs_free(&done);
+    abr_bounds_free(&have);
     if (ilp_skipped > 0)
         note(c->ev, "note: --ilp left out %zu suite%s of more than %lld arena tensors "
              "(--ilp-max-tensors)", ilp_skipped, ilp_skipped == 1 ? "" : "s",

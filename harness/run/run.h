@@ -2,8 +2,9 @@
  * run.h — the pipeline of `arenabench run`, as a library (prefix abu_): it
  * collects the suite files of the paths given, loads each (formats), resolves
  * the planner specs, opens or resumes a run in the store, lists the jobs
- * still to do, runs each in its own child (engine), judges it, commits its row
- * as it ends, and asks oracle/certify whether the rows agree (proofs across
+ * still to do, stores each suite's bounds (bounds.h: max-load always, the
+ * subset bound when asked), runs each job in its own child (engine), judges
+ * it, commits its row (and the bound it proves, if any) as it ends, and asks oracle/certify whether the rows agree (proofs across
  * rows, `expect:` both ways). It prints nothing: progress goes through the
  * callbacks of abu_events, and what a user is told at the end is in
  * abu_summary. The command line (harness/cli/run.c) only reads
@@ -57,6 +58,8 @@ typedef struct abu_args {
     double ilp_time;          /* its safety cap in seconds */
     int64_t ilp_nodes;        /* its deterministic budget of nodes, 0 for none */
     int64_t ilp_max_tensors;  /* the ILP only on suites with at most this many arena tensors */
+    const char *subset_bound; /* compute each suite's subset bound with these options
+                                 (bounds.h: abu_subset_params; "default"), or NULL */
     int64_t repeat_min;       /* runs of a job that ends ok */
     double repeat_time;       /* ... while its runs took less than this */
     const volatile sig_atomic_t *stop; /* set non-zero (a signal handler) to stop; NULL: never */

@@ -49,8 +49,9 @@ CREATE INDEX runs_by_tag ON runs (tag, started);
 
 -- A suite, identified by the SHA-256 of its canonical text: an edited suite
 -- is a new suite (a new row with the same name), the same text is one row.
--- Version 4 added, at the end: capacity, the arena budget the suite sets (its
--- capacity:), NULL for none; stored_version, the schema version that stored
+-- Version 4 added, at the end: capacity, the arena budget a one-arena plan
+-- must fit (the suite's capacity:, or its one pool's size when lower), NULL
+-- for none; pools, how many pools it declares (0 for none); stored_version, the schema version that stored
 -- the row, NULL before 4, whose capacity is unknown (the report then reads it
 -- from the text). (No comment sits among the last columns: SQLite's DROP
 -- COLUMN, which the tests use to forge older files, trips over them.)
@@ -70,6 +71,7 @@ CREATE TABLE suites (
     -- the file moved
     text            TEXT NOT NULL,
     capacity        INTEGER CHECK (capacity IS NULL OR capacity >= 1),
+    pools           INTEGER CHECK (pools IS NULL OR pools >= 0),
     stored_version  INTEGER
 );
 CREATE INDEX suites_by_name ON suites (name, hash);

@@ -117,6 +117,7 @@ static const abr_migration builtin_migrations[] = {
         "PRAGMA user_version = 3;\n"},
     {3, "ALTER TABLE suites ADD COLUMN capacity INTEGER\n"
         "    CHECK (capacity IS NULL OR capacity >= 1);\n"
+        "ALTER TABLE suites ADD COLUMN pools INTEGER CHECK (pools IS NULL OR pools >= 0);\n"
         "ALTER TABLE suites ADD COLUMN stored_version INTEGER;\n"
         "CREATE TABLE bound_kinds (word TEXT PRIMARY KEY) WITHOUT ROWID;\n"
         "CREATE TABLE bounds (\n"
@@ -792,7 +793,7 @@ void abr_suite_init(abr_suite *su) {
     memset(su, 0, sizeof *su);
     su->tensors = su->lower_bound = su->optimum = AB_NONE;
     su->logical_bytes = su->physical_bytes = su->peak_live_bytes = su->io_bytes = AB_NONE;
-    su->capacity = AB_NONE;
+    su->capacity = su->pools = AB_NONE;
 }
 
 ab_status abr_suite_put(abr_store *s, const abr_suite *su, int64_t *id, ab_error *err) {
@@ -807,8 +808,8 @@ ab_status abr_suite_put(abr_store *s, const abr_suite *su, int64_t *id, ab_error
     sqlite3_stmt *st;
     if (prepare(s, "INSERT INTO suites (name, hash, tensors, lower_bound, optimum, "
                    "logical_bytes, physical_bytes, peak_live_bytes, io_bytes, source, text, "
-                   "capacity, stored_version) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING",
+                   "capacity, pools, stored_version) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING",
                 &st) != SQLITE_OK) {
         rc = db_fail(s, err, "cannot store suite '%s'", su->name);
         tx_rollback(s);
@@ -827,6 +828,7 @@ ab_status abr_suite_put(abr_store *s, const abr_suite *su, int64_t *id, ab_error
     b_str(&b, su->source);
     b_text(&b, su->text, su->text_len);
     b_i64(&b, su->capacity);
+    b_i64(&b, su->pools);
     b_i64(&b, mig_version);
     int step = b.rc == SQLITE_OK ? step_done(st) : b.rc;
     sqlite3_finalize(st);
@@ -1103,6 +1105,7 @@ static ab_status read_row(abr_store *s, sqlite3_stmt *st, abr_pool **pool, abr_r
     su->io_bytes = c_i64(&c);
     su->source = c_str(&c);
     su->capacity = c_i64(&c);
+    su->pools = c_i64(&c);
     int64_t stored = c_i64(&c);
     su->capacity_known = stored != AB_NONE && stored >= 4;
     r->run = c_i64(&c);
@@ -1149,7 +1152,7 @@ ab_status abr_rows_read(abr_store *s, int64_t run, abr_rows *out, ab_error *err)
     sqlite3_stmt *st;
     if (prepare(s, "SELECT s.id, s.name, s.hash, s.tensors, s.lower_bound, s.optimum, "
                    "s.logical_bytes, s.physical_bytes, s.peak_live_bytes, s.io_bytes, s.source, "
-                   "s.capacity, s.stored_version, r.run, r.suite, r.spec, r.status, r.arena, r.lower_bound, r.k, r.ilp_status, "
+                   "s.capacity, s.pools, s.stored_version, r.run, r.suite, r.spec, r.status, r.arena, r.lower_bound, r.k, r.ilp_status, "
                    "r.ilp_objective, r.ilp_bound, r.proven_by, r.wall_s, r.cpu_s, r.peak_rss, "
                    "r.nodes, r.signal, r.verdict, r.check_message, r.error, r.note, r.plan, "
                    "r.recorded, r.repeats, r.cpu_min_s, r.cpu_max_s, r.wall_min_s, r.wall_max_s, "
@@ -1507,9 +1510,10 @@ static ab_status merge_tx(abr_store *s, abr_merge_stats *ms, ab_error *err) {
     if (rc == AB_OK)
         rc = merge_exec(s, "INSERT INTO main.suites (name, hash, tensors, lower_bound, optimum, "
                            "logical_bytes, physical_bytes, peak_live_bytes, io_bytes, source, "
-                           "text, capacity, stored_version) SELECT name, hash, tensors, "
+                           "text, capacity, pools, stored_version) SELECT name, hash, tensors, "
                            "lower_bound, optimum, logical_bytes, physical_bytes, "
-                           "peak_live_bytes, io_bytes, source, text, capacity, stored_version "
+                           "peak_live_bytes, io_bytes, source, text, capacity, pools, "
+                           "stored_version "
                            "FROM src.suites WHERE true ORDER BY id "
                            "ON CONFLICT (hash) DO NOTHING",
                         &ms->suites_added, "cannot merge the suites", err);

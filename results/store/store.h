@@ -183,10 +183,12 @@ typedef struct abr_suite {
     int64_t lower_bound;          /* best known lower bound on the arena */
     int64_t optimum;              /* known optimum (expect: optimum) */
     int64_t logical_bytes, physical_bytes, peak_live_bytes, io_bytes;
-    int64_t capacity;             /* the suite's arena budget, AB_NONE for none; on read
-                                     also AB_NONE for a suite stored before version 4
-                                     (capacity_known false) */
-    bool capacity_known;          /* on read: the row holds the capacity (version 4 on) */
+    int64_t capacity;             /* the budget a one-arena plan must fit
+                                     (ab_problem_capacity), AB_NONE for none; on read also
+                                     AB_NONE for a suite stored before version 4 */
+    int64_t pools;                /* the pools it declares, 0 for none; AB_NONE unknown */
+    bool capacity_known;          /* on read: the row holds capacity and pools (stored by
+                                     version 4 on) */
 } abr_suite;
 
 /* Sets every figure of *su to AB_NONE and every pointer to NULL. */
