@@ -130,3 +130,29 @@ Test(check_db, a_missing_file_or_not_a_database_is_exit_2) {
     abt_run_ok(2, "check-db --db '%s'", abt_src("suites/examples/chain_reuse.yaml"));
     free(dir);
 }
+
+/* Bounds (oracle/bound.h): the run's max-load and subset bounds are proved
+ * again from their certificates; a bound raised by hand is caught twice: its
+ * certificate no longer proves it, and a valid plan lies below it. */
+Test(check_db, proves_the_bounds_again_and_catches_a_raised_one) {
+    char *dir = abt_tmpdir();
+    char path[4200];
+    snprintf(path, sizeof path, "%s/b.db", dir);
+    abt_run_ok(0, "run '%s' -p first-fit --subset-bound nodes=200,time=30 --db '%s' -j 1",
+               abt_src("suites/examples/fixed_offset.yaml"), path);
+    char *out;
+    int rc = check_db(path, &out);
+    cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
+    cr_assert(strstr(out, "2 bounds proved again from their certificates") != NULL, "%s", out);
+    free(out);
+    edit(path, "UPDATE bounds SET value = value + 1 WHERE kind = 'subset'");
+    rc = check_db(path, &out);
+    cr_assert_eq(rc, 1, "exit %d: %s", rc, out);
+    cr_assert(strstr(out, "subset bound 257 ('window 1..1 (3 tensors, its optimum)'): its "
+                          "certificate does not prove it: GLPK finds the optimum of window 1..1 "
+                          "at 256, below the bound 257") != NULL, "%s", out);
+    cr_assert(strstr(out, "the valid plan of spec 'first-fit' has arena 256, below it") != NULL,
+              "%s", out);
+    free(out);
+    free(dir);
+}

@@ -5,6 +5,7 @@
  * run; bad input and unwritable databases refused without a corrupt file.
  */
 #include <criterion/criterion.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -666,5 +667,43 @@ Test(run, a_refuted_capacity_that_another_planner_fits_fails_the_run) {
     HAS(err, "DISAGREEMENT on over-cap: test-false-refutation proved that no plan fits the "
              "capacity 4096 but canonical:target=capacity packed it within the capacity");
     free(out), free(err);
+    free(dir);
+}
+
+/* run stores each suite's max-load bound with its certificate, and the subset
+ * bound when asked (once per run: a resume keeps it); a bad option stops the
+ * run before anything is written, suggesting the key meant. */
+Test(run, stores_the_bounds_of_each_suite_with_their_certificates) {
+    char *dir = abt_tmpdir();
+    char db[4200], fixed[4200], diamond[4200], args[12800];
+    snprintf(db, sizeof db, "%s/r.db", dir);
+    snprintf(fixed, sizeof fixed, "%s", abt_src("suites/examples/fixed_offset.yaml"));
+    snprintf(diamond, sizeof diamond, "%s", abt_src("suites/examples/diamond.yaml"));
+    char *err = NULL;
+    snprintf(args, sizeof args, "run -q --db '%s' -p first-fit --subset-bound nodez=3 '%s'", db,
+             fixed);
+    cr_assert_eq(abt_run(args, NULL, &err), 2, "%s", err ? err : "");
+    cr_assert(strstr(err, "unknown parameter 'nodez'; did you mean 'nodes'?") != NULL, "%s", err);
+    free(err);
+    struct stat st;
+    cr_assert_neq(stat(db, &st), 0, "nothing written for a bad --subset-bound");
+    abt_run_ok(0, "run -q --db '%s' -p first-fit --subset-bound nodes=200,time=30 '%s' '%s'", db,
+               fixed, diamond);
+    /* resumed: the bounds are not computed twice, nor stored twice */
+    abt_run_ok(0, "run -q --db '%s' --resume latest -p first-fit --subset-bound nodes=200,time=30 "
+               "'%s' '%s'", db, fixed, diamond);
+    char *md = NULL;
+    snprintf(args, sizeof args, "report --db '%s'", db);
+    cr_assert_eq(abt_run(args, &md, NULL), 0);
+    cr_assert(strstr(md, "## Bounds") != NULL, "%s", md);
+    cr_assert(strstr(md, "| example-fixed-offset | subset | 256 | window 1..1 (3 tensors, its "
+                         "optimum) | nodes=200,time=30 | best |") != NULL, "%s", md);
+    cr_assert(strstr(md, "| example-diamond | max-load | 288 | instruction 2 | the suite | best |")
+              != NULL, "%s", md);
+    const char *p = md;
+    int subset_rows = 0;
+    while ((p = strstr(p, "| subset |")) != NULL) subset_rows++, p++;
+    cr_assert_eq(subset_rows, 2, "one subset bound per suite:\n%s", md);
+    free(md);
     free(dir);
 }

@@ -7,7 +7,12 @@
  * plan stored. Then every stored plan is checked again by the oracle against
  * the suite the row names: the suite's canonical text is loaded, its arena
  * view taken (as `run` planned it), and the verdict and arena compared with
- * what the row says. Each problem is one line on stdout; the exit status is 1
+ * what the row says. Last, every bound of the bounds table (oracle/bound.h)
+ * is proved again from its certificate on the suite's arena view (the kinds
+ * the oracle can redo: max-load by adding up, subset and ilp by GLPK within
+ * CHECK_BOUND_NODES nodes; a refutation names the run to repeat and is not
+ * redone here), and no valid arena of the run may lie below a bound of its
+ * suite. Each problem is one line on stdout; the exit status is 1
  * when there is any, 0 when none, 2 when the file is missing or is not an
  * arenabench database.
  */
@@ -22,6 +27,7 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/fail.h"
 #include "harness/formats/suite.h"
+#include "oracle/bound.h"
 #include "oracle/check.h"
 #include "results/store/store.h"
 
@@ -120,8 +126,65 @@ static void recheck(abr_store *db, view_cache *c, const abr_row *row, int64_t ru
     ab_free(off);
 }
 
+/* GLPK's budget, in branch-and-bound nodes, to prove a subset or ILP bound again. */
+#define CHECK_BOUND_NODES 5000
+
+/* What the bounds' check did. */
+typedef struct bound_counts {
+    size_t proved, unchecked;
+} bound_counts;
+
+/* Proves each bound of run `run` again, and holds the run's valid arenas to them. */
+static void recheck_bounds(abr_store *db, view_cache *c, int64_t run, const abr_rows *rows,
+                           found *f, bound_counts *bc) {
+    abr_bounds bs = {0};
+    ab_error err;
+    ab_error_clear(&err);
+    if (abr_bounds_read(db, run, &bs, &err) != AB_OK) {
+        sayf(f, "run %lld: its bounds cannot be read: %s", (long long)run, err.msg);
+        return;
+    }
+    for (size_t k = 0; k < bs.n; k++) {
+        const abr_bound *b = &bs.v[k];
+        char where[400];
+        snprintf(where, sizeof where, "run %lld, suite %lld, %s bound %lld ('%.200s')",
+                 (long long)run, (long long)b->suite, abo_bound_kind_word(b->b.kind),
+                 (long long)b->b.value, b->b.certificate);
+        abr_suite su;
+        abr_suite_init(&su);
+        su.id = b->suite;
+        su.name = "(stored suite)";
+        cache_load(db, c, &su);
+        if (!c->ok) {
+            sayf(f, "%s: the suite does not load again: %s", where, c->why);
+            continue;
+        }
+        abo_recheck v;
+        char why[400];
+        if (abo_bound_recheck(&c->view, &b->b, CHECK_BOUND_NODES, &v, why, sizeof why, &err) !=
+            AB_OK)
+            sayf(f, "%s: cannot be checked: %s", where, err.msg);
+        else if (v == ABO_RECHECK_FAILS)
+            sayf(f, "%s: its certificate does not prove it: %s", where, why);
+        else
+            *(v == ABO_RECHECK_HOLDS ? &bc->proved : &bc->unchecked) += 1;
+        for (size_t i = 0; i < rows->n; i++) { /* no valid arena below a bound */
+            const abr_row *w = &rows->v[i];
+            if (w->suite.id != b->suite || w->r.arena == AB_NONE || w->r.verdict == NULL ||
+                b->b.value == AB_NONE)
+                continue;
+            bool valid = strcmp(w->r.verdict, "ok") == 0 ||
+                         strcmp(w->r.verdict, "over-capacity") == 0;
+            if (valid && w->r.arena < b->b.value)
+                sayf(f, "%s: the valid plan of spec '%.200s' has arena %lld, below it", where,
+                     w->r.spec, (long long)w->r.arena);
+        }
+    }
+    abr_bounds_free(&bs);
+}
+
 /* Checks every stored plan of every run; *plans counts those checked. */
-static int recheck_all(abr_store *db, found *f, size_t *plans) {
+static int recheck_all(abr_store *db, found *f, size_t *plans, bound_counts *bc) {
     int64_t *ids = NULL;
     size_t nids = 0;
     ab_error err;
@@ -142,6 +205,7 @@ static int recheck_all(abr_store *db, found *f, size_t *plans) {
                 recheck(db, &c, &rows.v[k], ids[i], f);
                 (*plans)++;
             }
+            recheck_bounds(db, &c, ids[i], &rows, f, bc);
         }
         abr_rows_free(&rows);
     }
@@ -181,8 +245,9 @@ int abc_check_db(const abc_args *a) {
         return ABC_EXIT_CHECK;
     }
     size_t nstore = 0, plans = 0;
+    bound_counts bc = {0};
     if (abr_check_db(db, say, &f, &nstore, &err) != AB_OK) sayf(&f, "%s", err.msg);
-    recheck_all(db, &f, &plans);
+    recheck_all(db, &f, &plans, &bc);
     abr_close(db);
     if (f.n > 0) {
         printf("%s: %zu problem%s (%zu stored plan%s checked again)\n", path, f.n,
@@ -190,7 +255,11 @@ int abc_check_db(const abc_args *a) {
         return ABC_EXIT_CHECK;
     }
     printf("%s: ok: integrity, schema, one row per run, suite and spec, hashes; %zu stored "
-           "plan%s checked again by the oracle\n",
-           path, plans, plans == 1 ? "" : "s");
+           "plan%s checked again by the oracle; %zu bound%s proved again from %s certificate%s",
+           path, plans, plans == 1 ? "" : "s", bc.proved, bc.proved == 1 ? "" : "s",
+           bc.proved == 1 ? "its" : "their", bc.proved == 1 ? "" : "s");
+    if (bc.unchecked > 0)
+        printf(", %zu not redone here (refutations, or GLPK's budget ran out)", bc.unchecked);
+    printf("\n");
     return 0;
 }

@@ -624,6 +624,7 @@ static void suite_row(const suite_item *s, abr_suite *su) {
     su->io_bytes = s->bounds.io_outside;
     su->capacity = ab_problem_capacity(&s->full);
     su->pools = (int64_t)s->full.npools;
+    su->capacity_known = true;
 }
 
 /* The suite's own bounds: max-load, and the subset bound when asked (once per

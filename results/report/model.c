@@ -14,6 +14,7 @@
 void abr_model_free(abr_model *m) {
     abr_run_free(&m->run);
     abr_rows_free(&m->rows);
+    abr_bounds_free(&m->bounds);
     for (size_t i = 0; i < m->nsp; i++) ab_free(m->sp[i].family);
     ab_free(m->sp);
     ab_free(m->su);
@@ -128,6 +129,12 @@ static void offer_bound(const abr_model *m, abr_rsuite *su, int64_t v, abr_bound
         by = row_r(m, row)->proven_by;
         if (by == ABO_PROOF_NONE) by = ABO_PROOF_EXHAUSTIVE;
     }
+    if (src == ABR_SRC_BOUND) { /* the kind's proof: what its value rests on */
+        abo_bound_kind k = m->bounds.v[row].b.kind;
+        by = k == ABO_BOUND_REFUTATION ? ABO_PROOF_EXHAUSTIVE
+             : k == ABO_BOUND_MAX_LOAD ? ABO_PROOF_LOWER_BOUND
+                                       : ABO_PROOF_ILP; /* subset, ilp: GLPK proved it */
+    }
     abo_best_bound_offer(&su->bb, v, by, row);
     if (su->bb.value == su->bound) return;
     su->bound = su->bb.value;
@@ -151,6 +158,21 @@ static void suite_figures(abr_model *m, size_t si) {
         if (!row_ok(m, i) || r->arena == AB_NONE) continue;
         if (r->proven_by != ABO_PROOF_NONE) offer_bound(m, su, r->arena, ABR_SRC_PROOF, i);
         if (su->best == AB_NONE || r->arena < su->best) su->best = r->arena;
+    }
+    /* the bounds table last: a tie keeps the words above (the same bound, told by a row) */
+    for (size_t k = su->b0; k < su->b0 + su->nb; k++)
+        offer_bound(m, su, m->bounds.v[k].b.value, ABR_SRC_BOUND, k);
+}
+
+/* Each suite's range of the bounds (sorted by suite id). */
+static void suite_bounds(abr_model *m) {
+    for (size_t si = 0; si < m->nsu; si++) {
+        int64_t id = suite_of(m, si)->id;
+        size_t k = 0;
+        while (k < m->bounds.n && m->bounds.v[k].suite < id) k++;
+        m->su[si].b0 = k;
+        while (k < m->bounds.n && m->bounds.v[k].suite == id) k++;
+        m->su[si].nb = k - m->su[si].b0;
     }
 }
 
@@ -260,9 +282,18 @@ ab_status abr_model_build(abr_store *s, int64_t run, const abr_report_opts *opt,
     ab_status st = abr_run_get(s, run, &m->run, err);
     if (st == AB_OK) st = abr_rows_read(s, run, &m->rows, err);
     if (st == AB_OK) st = build_specs(m, err);
+    if (st == AB_OK) st = abr_bounds_read(s, run, &m->bounds, err);
     if (st == AB_OK) st = build_suites(m, err);
-    for (size_t si = 0; st == AB_OK && opt != NULL && opt->load_suite != NULL && si < m->nsu; si++)
-        st = suite_capacity(s, m, si, opt->load_suite, err);
+    if (st == AB_OK) suite_bounds(m);
+    for (size_t si = 0; st == AB_OK && si < m->nsu; si++) {
+        const abr_suite *su = suite_of(m, si);
+        if (su->capacity_known) { /* the store's figures (schema 4 on) */
+            m->su[si].capacity = su->capacity;
+            m->su[si].pools = su->pools >= 2;
+        } else if (opt != NULL && opt->load_suite != NULL) { /* stored before: its text */
+            st = suite_capacity(s, m, si, opt->load_suite, err);
+        }
+    }
     if (st != AB_OK) return st;
     for (size_t si = 0; si < m->nsu; si++) suite_figures(m, si);
     for (size_t i = 0; i < m->rows.n; i++) row_figures(m, i);
@@ -330,7 +361,8 @@ void abr_put_fail_cell(ab_buf *b, const abr_result *r) {
 /* Where suite si's best bound came from. */
 void abr_put_bound_src(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
     const abr_rsuite *su = &m->su[si];
-    const abr_result *r = su->src == ABR_SRC_NONE ? NULL : row_r(m, su->src_row);
+    const abr_result *r =
+        su->src == ABR_SRC_NONE || su->src == ABR_SRC_BOUND ? NULL : row_r(m, su->src_row);
     switch (su->src) {
     case ABR_SRC_NONE: put(b, "-"); break;
     case ABR_SRC_MAX_LOAD: put(b, "max-load"); break;
@@ -341,6 +373,12 @@ void abr_put_bound_src(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
         esc(b, r->spec);
         ab_buf_printf(b, " proved its arena optimal (%s)", abo_proof_word(r->proven_by));
         break;
+    case ABR_SRC_BOUND: {
+        const abr_bound *x = &m->bounds.v[su->src_row];
+        ab_buf_printf(b, "%s bound: ", abo_bound_kind_word(x->b.kind));
+        esc(b, x->b.certificate);
+        break;
+    }
     }
 }
 

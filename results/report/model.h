@@ -22,7 +22,8 @@ typedef enum abr_bound_src {
     ABR_SRC_STORED,   /* the suite's stored lower bound */
     ABR_SRC_PLANNER,  /* a row's lower bound: what its planner proved */
     ABR_SRC_ILP,      /* a row's ILP bound */
-    ABR_SRC_PROOF     /* a valid row proven optimal: its arena */
+    ABR_SRC_PROOF,    /* a valid row proven optimal: its arena */
+    ABR_SRC_BOUND     /* a row of the run's bounds table (oracle/bound.h) */
 } abr_bound_src;
 
 /* A planner spec of the run and its summary figures. */
@@ -74,11 +75,14 @@ typedef struct abr_rsuite {
     int64_t bound;        /* best known lower bound (bb.value), or AB_NONE */
     abo_best_bound bb;    /* the oracle's best bound: value and kind of proof */
     abr_bound_src src;        /* where it came from, for the report's words */
-    size_t src_row;       /* the row it came from (ABR_SRC_PLANNER, ABR_SRC_ILP, ABR_SRC_PROOF) */
+    size_t src_row;       /* the row it came from (ABR_SRC_PLANNER, ABR_SRC_ILP, ABR_SRC_PROOF),
+                             or its index in the model's bounds (ABR_SRC_BOUND) */
+    size_t b0, nb;        /* its bounds: m->bounds.v[b0 .. b0 + nb) */
     int64_t best;         /* best valid arena, or AB_NONE */
     bool dup_name;        /* another suite of the run has the same name */
     /* the capacity decision (abr_cap); every figure AB_NONE without a capacity */
-    int64_t capacity;     /* ab_problem_capacity of the stored suite, or AB_NONE */
+    int64_t capacity;     /* ab_problem_capacity of the suite: the store's column (schema 4
+                             on), else read from its stored text; AB_NONE */
     bool pools;           /* two or more pools: over-capacity may mean over a pool */
     abr_cap cap;
     abr_cap_open open;    /* why not decided (ABR_CAP_NOT_DECIDED) */
@@ -103,6 +107,7 @@ typedef struct abr_rrow {
 typedef struct abr_model {
     abr_run run;
     abr_rows rows;
+    abr_bounds bounds;        /* the run's bounds table, by suite id, kind, source */
     abr_rrow *rr;             /* rows.n entries */
     abr_rsuite *su;
     size_t nsu;

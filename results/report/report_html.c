@@ -638,6 +638,7 @@ ab_status abr_render_html(ab_buf *b, abr_store *s, const abr_model *m,
         for (size_t k = 0; k < x.npools; k++) scroll_table(b, &x.pools[k]);
         scroll_table(b, &x.peaks);
         scroll_table(b, &x.certificates);
+        scroll_table(b, &x.bounds);
         scroll_table(b, &x.capacity);
         scroll_table(b, &x.failures);
         st = html_pictures(b, s, m, opt, err);

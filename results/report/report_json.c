@@ -183,6 +183,17 @@ static void json_suite(ab_buf *b, ab_buf *tmp, const abr_model *m, size_t si) {
     json_text(b, tmp, put_bound_src_raw, m, si);
     put(b, ", \"reached_by\": ");
     json_text(b, tmp, put_winners_raw, m, si);
+    put(b, ", \"bounds\": ["); /* the run's bounds of the suite, with their certificates */
+    for (size_t k = su->b0; k < su->b0 + su->nb; k++) {
+        const abr_bound *x = &m->bounds.v[k];
+        abr_field g[] = {fs("kind", abo_bound_kind_word(x->b.kind)), fi("value", x->b.value),
+                         fs("certificate", x->b.certificate),
+                         fs("source", x->source[0] ? x->source : NULL),
+                         fb("capped", x->b.capped)};
+        put(b, k > su->b0 ? ", " : "");
+        json_object(b, g, sizeof g / sizeof g[0]);
+    }
+    put(b, "]");
     put(b, ", \"verdict\": ");
     json_text(b, tmp, abr_put_verdict, m, si);
     json_capacity(b, tmp, m, si);

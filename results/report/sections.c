@@ -322,6 +322,38 @@ static void certificates(abr_table *t, const abr_model *m, ab_buf *tmp) {
                    ABR_IN_HTML, true, true);
 }
 
+/* Every bound the run proved, per suite, with the certificate that proves it again. */
+static void bounds(abr_table *t, const abr_model *m, ab_buf *tmp) {
+    if (m->bounds.n == 0) return;
+    abr_table_title(t, 2, "Bounds");
+    abr_table_para(t, "Lower bounds on each suite's arena, each with its certificate (check-db "
+                      "proves max-load and subset bounds again): max-load at an instruction, "
+                      "the subset bound of a window of instructions (run --subset-bound), a "
+                      "refutation by an exact search, GLPK's bound. Gaps are measured against "
+                      "the best of them.", ABR_IN_BOTH, false, false);
+    abr_table_column(t, "suite", ABR_LEFT);
+    abr_table_column(t, "kind", ABR_LEFT);
+    abr_table_column(t, "bound", ABR_RIGHT);
+    abr_table_column(t, "certificate", ABR_LEFT);
+    abr_table_column(t, "asked by", ABR_LEFT);
+    abr_table_column(t, "best", ABR_LEFT);
+    for (size_t si = 0; si < m->nsu; si++) {
+        const abr_rsuite *su = &m->su[si];
+        for (size_t k = su->b0; k < su->b0 + su->nb; k++) {
+            const abr_bound *b = &m->bounds.v[k];
+            add_suite(t, m, si, tmp);
+            abr_table_add(t, (abr_cell){.text = abo_bound_kind_word(b->b.kind)});
+            add_i64(t, b->b.value, tmp);
+            ab_buf_printf(fresh(tmp), "%s%s", b->b.certificate, b->b.capped ? " (capped)" : "");
+            abr_table_add(t, (abr_cell){.text = text(t, tmp)});
+            ab_buf_printf(fresh(tmp), "%s", b->source[0] ? b->source : "the suite");
+            abr_table_add(t, (abr_cell){.text = text(t, tmp)});
+            bool best = b->b.value != AB_NONE && b->b.value == su->bound;
+            abr_table_add(t, (abr_cell){.text = best ? "best" : ""});
+        }
+    }
+}
+
 static void failures(abr_table *t, const abr_model *m, ab_buf *tmp) {
     size_t n = abr_failed_rows(m);
     abr_table_title(t, 2, "Failures");
@@ -537,7 +569,7 @@ ab_status abr_sections_build(abr_store *s, const abr_model *m, const abr_report_
                              abr_sections *x, ab_error *err) {
     memset(x, 0, sizeof *x);
     abr_table *all[] = {&x->planners, &x->timing, &x->suites, &x->io, &x->certificates,
-                        &x->capacity, &x->failures, &x->peaks};
+                        &x->bounds, &x->capacity, &x->failures, &x->peaks};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) abr_table_init(all[k]);
     ab_buf tmp = {0};
     planners(&x->planners, m, &tmp);
@@ -545,6 +577,7 @@ ab_status abr_sections_build(abr_store *s, const abr_model *m, const abr_report_
     suites(&x->suites, m, &tmp);
     io_table(&x->io, m);
     certificates(&x->certificates, m, &tmp);
+    bounds(&x->bounds, m, &tmp);
     capacities(&x->capacity, m, &tmp);
     failures(&x->failures, m, &tmp);
     ab_status st = pools(x, s, m, opt, &tmp, err);
@@ -561,7 +594,7 @@ ab_status abr_sections_build(abr_store *s, const abr_model *m, const abr_report_
 void abr_sections_free(abr_sections *x) {
     if (x == NULL) return;
     abr_table *all[] = {&x->planners, &x->timing, &x->suites, &x->io, &x->certificates,
-                        &x->capacity, &x->failures, &x->peaks};
+                        &x->bounds, &x->capacity, &x->failures, &x->peaks};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) abr_table_free(all[k]);
     for (size_t k = 0; k < x->npools; k++) abr_table_free(&x->pools[k]);
     ab_free(x->pools);

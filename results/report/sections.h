@@ -16,6 +16,8 @@ typedef struct abr_sections {
     abr_table suites;       /* per suite: sizes, bound, one cell per spec */
     abr_table io;           /* separate against workspace I/O; empty unless --io both */
     abr_table certificates; /* per suite: best arena, best bound, verdict */
+    abr_table bounds;       /* per suite: each bound of the run with its certificate
+                               (oracle/bound.h); empty for a run stored before them */
     abr_table capacity;     /* per suite with a capacity: its decision (model.h: abr_cap);
                                empty when no suite has one */
     abr_table failures;     /* every failed row, or "No failures." */

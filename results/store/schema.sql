@@ -51,9 +51,10 @@ CREATE INDEX runs_by_tag ON runs (tag, started);
 -- is a new suite (a new row with the same name), the same text is one row.
 -- Version 4 added, at the end: capacity, the arena budget a one-arena plan
 -- must fit (the suite's capacity:, or its one pool's size when lower), NULL
--- for none; pools, how many pools it declares (0 for none); stored_version, the schema version that stored
--- the row, NULL before 4, whose capacity is unknown (the report then reads it
--- from the text). (No comment sits among the last columns: SQLite's DROP
+-- for none; pools, how many pools it declares (0 for none); stored_version,
+-- the schema version of the writer that stated them, NULL before 4 or when
+-- the writer did not state them (the report then reads the capacity from the
+-- text). (No comment sits among the last columns: SQLite's DROP
 -- COLUMN, which the tests use to forge older files, trips over them.)
 CREATE TABLE suites (
     id              INTEGER PRIMARY KEY,

@@ -827,9 +827,9 @@ ab_status abr_suite_put(abr_store *s, const abr_suite *su, int64_t *id, ab_error
     b_i64(&b, su->io_bytes);
     b_str(&b, su->source);
     b_text(&b, su->text, su->text_len);
-    b_i64(&b, su->capacity);
-    b_i64(&b, su->pools);
-    b_i64(&b, mig_version);
+    b_i64(&b, su->capacity_known ? su->capacity : AB_NONE);
+    b_i64(&b, su->capacity_known ? su->pools : AB_NONE);
+    b_i64(&b, su->capacity_known ? mig_version : AB_NONE);
     int step = b.rc == SQLITE_OK ? step_done(st) : b.rc;
     sqlite3_finalize(st);
     if (step == SQLITE_OK)

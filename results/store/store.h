@@ -187,8 +187,9 @@ typedef struct abr_suite {
                                      (ab_problem_capacity), AB_NONE for none; on read also
                                      AB_NONE for a suite stored before version 4 */
     int64_t pools;                /* the pools it declares, 0 for none; AB_NONE unknown */
-    bool capacity_known;          /* on read: the row holds capacity and pools (stored by
-                                     version 4 on) */
+    bool capacity_known;          /* capacity and pools are stated: on put, the writer
+                                     knows them (else the columns stay NULL and readers
+                                     read the text); on read, the row holds them */
 } abr_suite;
 
 /* Sets every figure of *su to AB_NONE and every pointer to NULL. */
