@@ -10,27 +10,7 @@
 #include "oracle/bounds.h"
 #include "oracle/ilp.h"
 
-static const struct {
-    const char *word, *cert;
-} kinds[] = {
-#define ABO_BOUND_ROW(id, word, cert) {word, cert},
-    ABO_BOUND_KINDS(ABO_BOUND_ROW)
-#undef ABO_BOUND_ROW
-};
-
-const char *abo_bound_kind_word(abo_bound_kind k) {
-    return (unsigned)k < ABO_NBOUND_KINDS ? kinds[k].word : "?";
-}
-
-const char *abo_bound_kind_certificate(abo_bound_kind k) {
-    return (unsigned)k < ABO_NBOUND_KINDS ? kinds[k].cert : "?";
-}
-
-bool abo_bound_kind_parse(const char *word, abo_bound_kind *k) {
-    for (unsigned i = 0; i < ABO_NBOUND_KINDS; i++)
-        if (strcmp(word, kinds[i].word) == 0) return *k = (abo_bound_kind)i, true;
-    return false;
-}
+static const struct kind_row *kind_of(abo_bound_kind k);
 
 static void bound_init(abo_bound *b, abo_bound_kind kind) {
     memset(b, 0, sizeof *b);
@@ -86,8 +66,9 @@ void abo_bound_ilp(const char *spec, int64_t value, int64_t nodes, abo_bound *b)
 
 /* ---- checked again ------------------------------------------------------------------- */
 
-static ab_status recheck_max_load(const ab_problem *p, const abo_bound *b, abo_recheck *v,
-                                  char *why, size_t len, ab_error *err) {
+static ab_status recheck_max_load(const ab_problem *p, const abo_bound *b, int64_t nodes,
+                                  abo_recheck *v, char *why, size_t len, ab_error *err) {
+    (void)nodes;
     long long t;
     int used = 0;
     if (sscanf(b->certificate, "instruction %lld%n", &t, &used) != 1 || b->certificate[used])
@@ -154,6 +135,48 @@ static ab_status recheck_subset(const ab_problem *p, const abo_bound *b, int64_t
     return st;
 }
 
+static ab_status recheck_ilp(const ab_problem *p, const abo_bound *b, int64_t nodes,
+                             abo_recheck *v, char *why, size_t len, ab_error *err) {
+    return recheck_by_ilp(p, b->value, nodes, "the whole problem", v, why, len, err);
+}
+
+/* ---- the kinds -------------------------------------------------------------------- */
+
+typedef ab_status (*recheck_fn)(const ab_problem *p, const abo_bound *b, int64_t nodes,
+                                abo_recheck *v, char *why, size_t len, ab_error *err);
+
+struct kind_row {
+    const char *word, *cert;
+    abo_proof proof;
+    recheck_fn recheck;
+};
+
+static const struct kind_row kinds[] = {
+#define ABO_BOUND_ROW(id, word, cert, proof, recheck) {word, cert, proof, recheck},
+    ABO_BOUND_KINDS(ABO_BOUND_ROW)
+#undef ABO_BOUND_ROW
+};
+
+static const struct kind_row *kind_of(abo_bound_kind k) {
+    return (unsigned)k < ABO_NBOUND_KINDS ? &kinds[k] : NULL;
+}
+
+const char *abo_bound_kind_word(abo_bound_kind k) { return kind_of(k) ? kind_of(k)->word : "?"; }
+
+const char *abo_bound_kind_certificate(abo_bound_kind k) {
+    return kind_of(k) ? kind_of(k)->cert : "?";
+}
+
+abo_proof abo_bound_kind_proof(abo_bound_kind k) {
+    return kind_of(k) ? kind_of(k)->proof : ABO_PROOF_NONE;
+}
+
+bool abo_bound_kind_parse(const char *word, abo_bound_kind *k) {
+    for (unsigned i = 0; i < ABO_NBOUND_KINDS; i++)
+        if (strcmp(word, kinds[i].word) == 0) return *k = (abo_bound_kind)i, true;
+    return false;
+}
+
 ab_status abo_bound_recheck(const ab_problem *p, const abo_bound *b, int64_t nodes,
                             abo_recheck *verdict, char *why, size_t len, ab_error *err) {
     ab_error_clear(err);
@@ -164,15 +187,12 @@ ab_status abo_bound_recheck(const ab_problem *p, const abo_bound *b, int64_t nod
         snprintf(why, len, "no value: nothing to prove");
         return AB_OK;
     }
-    switch (b->kind) {
-    case ABO_BOUND_MAX_LOAD: return recheck_max_load(p, b, verdict, why, len, err);
-    case ABO_BOUND_SUBSET: return recheck_subset(p, b, nodes, verdict, why, len, err);
-    case ABO_BOUND_ILP: return recheck_by_ilp(p, b->value, nodes, "the whole problem", verdict,
-                                              why, len, err);
-    case ABO_BOUND_REFUTATION:
-        snprintf(why, len, "a refutation is checked by running its spec again (%s); the "
-                 "oracle runs no planner", b->certificate);
+    const struct kind_row *k = kind_of(b->kind);
+    if (k == NULL) return ab_fail(err, AB_EINPUT, "unknown kind of bound %d", (int)b->kind);
+    if (k->recheck == NULL) {
+        snprintf(why, len, "a %s bound is checked by running what its certificate names "
+                 "again (%s); the oracle runs no planner", k->word, b->certificate);
         return AB_OK;
-    default: return ab_fail(err, AB_EINPUT, "unknown kind of bound %d", (int)b->kind);
     }
+    return k->recheck(p, b, nodes, verdict, why, len, err);
 }

@@ -35,15 +35,21 @@
 #include <stdint.h>
 
 #include "core/problem.h"
+#include "oracle/certify.h"
 #include "oracle/subset.h"
 
-#define ABO_BOUND_KINDS(X)                                                        \
-    X(ABO_BOUND_MAX_LOAD, "max-load", "instruction T")                            \
-    X(ABO_BOUND_SUBSET, "subset", "window F..L")                                  \
-    X(ABO_BOUND_REFUTATION, "refutation", "spec S, capacity C, nodes N")          \
-    X(ABO_BOUND_ILP, "ilp", "spec S, nodes N")
+/* id, word, what the certificate holds, the proof an arena equal to the bound
+ * gets (certify.h), and the function that checks the certificate again (in
+ * bound.c; NULL: not redone by the oracle). */
+#define ABO_BOUND_KINDS(X)                                                             \
+    X(ABO_BOUND_MAX_LOAD, "max-load", "instruction T", ABO_PROOF_LOWER_BOUND,          \
+      recheck_max_load)                                                                \
+    X(ABO_BOUND_SUBSET, "subset", "window F..L", ABO_PROOF_ILP, recheck_subset)        \
+    X(ABO_BOUND_REFUTATION, "refutation", "spec S, capacity C, nodes N",               \
+      ABO_PROOF_EXHAUSTIVE, NULL)                                                      \
+    X(ABO_BOUND_ILP, "ilp", "spec S, nodes N", ABO_PROOF_ILP, recheck_ilp)
 
-#define ABO_BOUND_ENUM(id, word, cert) id,
+#define ABO_BOUND_ENUM(id, word, cert, proof, recheck) id,
 typedef enum abo_bound_kind { ABO_BOUND_KINDS(ABO_BOUND_ENUM) ABO_NBOUND_KINDS } abo_bound_kind;
 #undef ABO_BOUND_ENUM
 
@@ -55,6 +61,11 @@ bool abo_bound_kind_parse(const char *word, abo_bound_kind *k);
 
 /* What kind k's certificate holds, in words ("window F..L"). */
 const char *abo_bound_kind_certificate(abo_bound_kind k);
+
+/* The proof a valid arena equal to a bound of kind k gets: lower-bound for
+ * max-load, ilp for what GLPK proved (subset, ilp), exhaustive for a
+ * refutation; ABO_PROOF_NONE out of range. */
+abo_proof abo_bound_kind_proof(abo_bound_kind k);
 
 /* One bound of a suite's arena. */
 typedef struct abo_bound {

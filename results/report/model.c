@@ -129,12 +129,7 @@ static void offer_bound(const abr_model *m, abr_rsuite *su, int64_t v, abr_bound
         by = row_r(m, row)->proven_by;
         if (by == ABO_PROOF_NONE) by = ABO_PROOF_EXHAUSTIVE;
     }
-    if (src == ABR_SRC_BOUND) { /* the kind's proof: what its value rests on */
-        abo_bound_kind k = m->bounds.v[row].b.kind;
-        by = k == ABO_BOUND_REFUTATION ? ABO_PROOF_EXHAUSTIVE
-             : k == ABO_BOUND_MAX_LOAD ? ABO_PROOF_LOWER_BOUND
-                                       : ABO_PROOF_ILP; /* subset, ilp: GLPK proved it */
-    }
+    if (src == ABR_SRC_BOUND) by = abo_bound_kind_proof(m->bounds.v[row].b.kind);
     abo_best_bound_offer(&su->bb, v, by, row);
     if (su->bb.value == su->bound) return;
     su->bound = su->bb.value;
