@@ -314,6 +314,15 @@ static const abr_migration fake_steps[] = {
     {4, "ALTER TABLE runs ADD COLUMN fake_note TEXT DEFAULT 'migrated';"
         "PRAGMA user_version = 5;"},
 };
+static const abr_schema fake5 = {fake_steps, 1, 5};
+
+/* Opens path as code that knows schema sch would. */
+static abr_store *open_fake(const char *path, unsigned flags, const abr_schema *sch) {
+    abr_store *s = NULL;
+    ab_error err = {0};
+    cr_assert_eq(abr_open_schema(path, flags, sch, &s, &err), AB_OK, "open %s: %s", path, err.msg);
+    return s;
+}
 
 Test(migrate, steps_an_older_version_forward_keeping_its_rows) {
     char *path = tmp_path("old.db");
@@ -321,19 +330,17 @@ Test(migrate, steps_an_older_version_forward_keeping_its_rows) {
     abr_store *s = open_ok(path, ABR_OPEN_CREATE); /* version 4: "older" than the fake 5 */
     int64_t run = begin_run(s, "k1", "nightly");
     abr_close(s);
-    abr_test_migrations(fake_steps, 1, 5);
-    s = open_ok(path, 0);
+    s = open_fake(path, 0, &fake5);
     abr_close(s);
     cr_assert_eq(raw_int(path, "PRAGMA user_version"), 5);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM runs WHERE fake_note = 'migrated'"), 1);
     /* A new file under the fake version gets schema.sql, then the step. */
     char *fresh = tmp_path("fresh.db");
-    abr_close(open_ok(fresh, ABR_OPEN_CREATE));
+    abr_close(open_fake(fresh, ABR_OPEN_CREATE, &fake5));
     cr_assert_eq(raw_int(fresh, "PRAGMA user_version"), 5);
     cr_assert_eq(raw_int(fresh, "SELECT count(*) FROM pragma_table_info('runs') "
                                 "WHERE name = 'fake_note'"), 1);
     /* Back to the real code: version 5 is now newer than known. */
-    abr_test_migrations(NULL, 0, 0);
     ab_error err;
     cr_assert_eq(abr_open(path, 0, &s, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "newer") != NULL, "%s", err.msg);
@@ -350,12 +357,11 @@ Test(migrate, a_failing_step_leaves_the_file_as_it_was) {
     };
     char *path = tmp_path("old.db");
     abr_close(open_ok(path, ABR_OPEN_CREATE));
-    abr_test_migrations(bad, 1, 5);
+    abr_schema bad5 = {bad, 1, 5};
     abr_store *s;
     ab_error err;
-    cr_assert_neq(abr_open(path, 0, &s, &err), AB_OK);
+    cr_assert_neq(abr_open_schema(path, 0, &bad5, &s, &err), AB_OK);
     cr_assert(strstr(err.msg, path) && strstr(err.msg, "migrate"), "%s", err.msg);
-    abr_test_migrations(NULL, 0, 0);
     cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABR_SCHEMA_VERSION);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM pragma_table_info('runs') "
                                "WHERE name = 'half'"), 0);
@@ -1251,8 +1257,7 @@ Test(merge, migrates_an_older_input_first) {
     snprintf(out, sizeof out, "%s/out.db", dir);
     snprintf(empty, sizeof empty, "%s/empty.db", dir);
     record_jobs(in, "k", 0, 1, "x");          /* version 4 ... */
-    abr_test_migrations(fake_steps, 1, 5);    /* ... is older than the fake 5 */
-    abr_store *s = open_ok(out, ABR_OPEN_CREATE);
+    abr_store *s = open_fake(out, ABR_OPEN_CREATE, &fake5); /* ... is older than the fake 5 */
     abr_merge_stats st = {0};
     ab_error err;
     cr_assert_eq(abr_merge(s, in, &st, &err), AB_OK, "%s", err.msg);
@@ -1263,7 +1268,6 @@ Test(merge, migrates_an_older_input_first) {
     cr_assert_eq(abr_merge(s, empty, &st, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(st.results_added, NSUITES * NSPECS);
     abr_close(s);
-    abr_test_migrations(NULL, 0, 0);
     cr_assert_eq(raw_int(in, "PRAGMA user_version"), 5);
     cr_assert_eq(raw_int(empty, "PRAGMA user_version"), 5);
     cr_assert_eq(raw_int(out, "SELECT count(*) FROM runs WHERE fake_note = 'migrated'"), 1);

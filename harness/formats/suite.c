@@ -1905,11 +1905,8 @@ static ab_status load_once(const char *file, const char *buf, size_t len, bool u
  * through the fast path (see above) when the text has no alias, and when that
  * fails for any reason but memory, again from the start through libyaml,
  * whose load makes every message. */
-_Atomic bool abh_suite_fast_enabled = true;
-_Atomic unsigned long abh_suite_fast_loads;
-
-static ab_status load_text(const char *file, const char *buf, size_t len, ab_problem *p,
-                           ab_error *err) {
+static ab_status load_text(const char *file, const char *buf, size_t len,
+                           const abh_suite_load_opts *o, ab_problem *p, ab_error *err) {
     abh_limits lim;
     TRY(abh_limits_get(&lim, err));
     if ((uint64_t)len > (uint64_t)lim.file_bytes)
@@ -1920,9 +1917,9 @@ static ab_status load_text(const char *file, const char *buf, size_t len, ab_pro
     /* An alias needs an anchor: without a '&' no alias can expand. */
     if (memchr(buf, '*', len) != NULL && memchr(buf, '&', len) != NULL) {
         TRY(count_aliases(file, buf, len, &lim, err));
-    } else if (abh_suite_fast_enabled) {
+    } else if (o == NULL || !o->libyaml_only) {
         ab_status st = load_once(file, buf, len, true, &lim, p, err);
-        if (st == AB_OK) abh_suite_fast_loads++;
+        if (st == AB_OK && o != NULL && o->fast_loads != NULL) (*o->fast_loads)++;
         if (st == AB_OK || st == AB_ENOMEM) return st;
         ab_problem_free(p);
         ab_error_clear(err);
@@ -1932,9 +1929,14 @@ static ab_status load_text(const char *file, const char *buf, size_t len, ab_pro
 
 ab_status abh_suite_load_buffer(const char *name, const char *buf, size_t len, ab_problem *p,
                                 ab_error *err) {
+    return abh_suite_load_buffer_with(name, buf, len, NULL, p, err);
+}
+
+ab_status abh_suite_load_buffer_with(const char *name, const char *buf, size_t len,
+                                     const abh_suite_load_opts *o, ab_problem *p, ab_error *err) {
     ab_problem_init(p);
     if (name == NULL) name = "<buffer>";
-    ab_status st = load_text(name, buf, len, p, err);
+    ab_status st = load_text(name, buf, len, o, p, err);
     if (st != AB_OK) ab_problem_free(p);
     return st;
 }
@@ -1953,7 +1955,7 @@ ab_status abh_suite_load(const char *path, ab_problem *p, ab_error *err) {
                      " (ARENABENCH_MAX_FILE_BYTES)",
                      path, (intmax_t)sb.st_size, lim.file_bytes);
     if (st == AB_OK) st = ab_read_file(path, &buf, &len, err);
-    if (st == AB_OK) st = load_text(path, buf, len, p, err);
+    if (st == AB_OK) st = load_text(path, buf, len, NULL, p, err);
     ab_free(buf);
     if (st != AB_OK) ab_problem_free(p);
     return st;

@@ -72,6 +72,19 @@ ab_status abh_suite_load(const char *path, ab_problem *p, ab_error *err);
 ab_status abh_suite_load_buffer(const char *name, const char *buf, size_t len, ab_problem *p,
                                 ab_error *err);
 
+/* How a load goes (suite.c: the fast path for the writer's subset, then
+ * libyaml). The zero value is the default every caller but the loader's own
+ * tests uses. */
+typedef struct abh_suite_load_opts {
+    bool libyaml_only;          /* skip the fast path (to compare both) */
+    unsigned long *fast_loads;  /* when not NULL, incremented when the fast path loaded
+                                   the text whole */
+} abh_suite_load_opts;
+
+/* abh_suite_load_buffer under o (NULL: the defaults). */
+ab_status abh_suite_load_buffer_with(const char *name, const char *buf, size_t len,
+                                     const abh_suite_load_opts *o, ab_problem *p, ab_error *err);
+
 /* Writes p as suite YAML to path ("-" for stdout). Loading the file again gives
  * an equal problem (round trip). One flow mapping per tensor; keys equal to
  * their defaults are left out; a tensor with a dtype is written as shape +
@@ -85,9 +98,5 @@ ab_status abh_suite_write(const ab_problem *p, const char *path, ab_error *err);
  * comments and layout of the source file do not change it). */
 ab_status abh_suite_render(const ab_problem *p, ab_buf *b, ab_error *err);
 
-/* For tests of the loader's fast path (see suite.c): whether loads try it
- * (true unless a test turns it off) and how many loads it made whole. */
-extern _Atomic bool abh_suite_fast_enabled;
-extern _Atomic unsigned long abh_suite_fast_loads;
 
 #endif

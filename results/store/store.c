@@ -27,7 +27,8 @@ extern const unsigned char abr_schema_sql[];
 
 struct abr_store {
     sqlite3 *db;
-    char *path; /* as given to abr_open */
+    char *path;     /* as given to abr_open */
+    abr_schema sch; /* the version it migrates files to, and the steps */
 };
 
 /* ---- migrations -------------------------------------------------------------
@@ -137,21 +138,10 @@ static const abr_migration builtin_migrations[] = {
         "PRAGMA user_version = 4;\n"},
 };
 
-static const abr_migration *mig_steps = builtin_migrations;
-static size_t mig_n = sizeof builtin_migrations / sizeof builtin_migrations[0];
-static int mig_version = ABR_SCHEMA_VERSION;
-
-void abr_test_migrations(const abr_migration *steps, size_t n, int version) {
-    if (steps == NULL) {
-        mig_steps = builtin_migrations;
-        mig_n = sizeof builtin_migrations / sizeof builtin_migrations[0];
-        mig_version = ABR_SCHEMA_VERSION;
-        return;
-    }
-    mig_steps = steps;
-    mig_n = n;
-    mig_version = version;
-}
+/* This code's schema. */
+static const abr_schema builtin_schema = {
+    builtin_migrations, sizeof builtin_migrations / sizeof builtin_migrations[0],
+    ABR_SCHEMA_VERSION};
 
 /* ---- string pool ------------------------------------------------------------
  * Strings of read structs live in a chain of blocks freed at once. */
@@ -445,9 +435,9 @@ static void remove_created(const char *path) {
 }
 
 /* The migration step from version v, or NULL. */
-static const abr_migration *find_step(int v) {
-    for (size_t i = 0; i < mig_n; i++)
-        if (mig_steps[i].from == v && mig_steps[i].sql != NULL) return &mig_steps[i];
+static const abr_migration *find_step(const abr_store *s, int v) {
+    for (size_t i = 0; i < s->sch.n; i++)
+        if (s->sch.steps[i].from == v && s->sch.steps[i].sql != NULL) return &s->sch.steps[i];
     return NULL;
 }
 
@@ -457,10 +447,10 @@ static ab_status check_identity(abr_store *s, int64_t app, int64_t version, int6
     if (app != 0 && app != ABR_APPLICATION_ID)
         return ab_fail(err, AB_EINPUT, "%s: not an arenabench results database "
                        "(application_id %lld)", s->path, (long long)app);
-    if (version > mig_version)
+    if (version > s->sch.version)
         return ab_fail(err, AB_EINPUT, "%s: schema version %lld is newer than this arenabench "
                        "knows (%d); use a newer arenabench", s->path, (long long)version,
-                       mig_version);
+                       s->sch.version);
     if ((version == 0 && tables > 0) || (version > 0 && app == 0))
         return ab_fail(err, AB_EINPUT, "%s: not an arenabench results database (user_version "
                        "%lld, %lld tables)", s->path, (long long)version, (long long)tables);
@@ -478,7 +468,7 @@ static ab_status read_identity(abr_store *s, int64_t *app, int64_t *version, int
     return AB_OK;
 }
 
-/* Brings the file to mig_version inside the caller's transaction: schema.sql
+/* Brings the file to s->sch.version inside the caller's transaction: schema.sql
  * on an empty file, then one step per version. */
 static ab_status migrate(abr_store *s, int64_t version, ab_error *err) {
     if (version == 0) {
@@ -486,15 +476,15 @@ static ab_status migrate(abr_store *s, int64_t version, ab_error *err) {
         if (rc != AB_OK) return rc;
         if (query_int(s, "PRAGMA user_version", &version) != SQLITE_OK)
             return db_fail(s, err, "cannot read the schema version");
-        if (version < 1 || version > mig_version)
+        if (version < 1 || version > s->sch.version)
             return ab_fail(err, AB_EINTERNAL, "%s: schema.sql sets version %lld but the code "
-                           "knows version %d", s->path, (long long)version, mig_version);
+                           "knows version %d", s->path, (long long)version, s->sch.version);
     }
-    while (version < mig_version) {
-        const abr_migration *step = find_step((int)version);
+    while (version < s->sch.version) {
+        const abr_migration *step = find_step(s, (int)version);
         if (step == NULL)
             return ab_fail(err, AB_EINTERNAL, "%s: no migration from schema version %lld "
-                           "to %d", s->path, (long long)version, mig_version);
+                           "to %d", s->path, (long long)version, s->sch.version);
         if (sqlite3_exec(s->db, step->sql, NULL, NULL, NULL) != SQLITE_OK)
             return db_fail(s, err, "cannot migrate from schema version %lld",
                            (long long)version);
@@ -535,18 +525,18 @@ static ab_status upgrade(abr_store *s, bool ro, ab_error *err) {
         if (rc == AB_OK) rc = check_identity(s, app, version, tables, err);
         if (rc == AB_OK && version == 0)
             rc = ab_fail(err, AB_EINPUT, "%s: the database is empty", s->path);
-        else if (rc == AB_OK && version < mig_version)
+        else if (rc == AB_OK && version < s->sch.version)
             rc = ab_fail(err, AB_EINPUT, "%s: schema version %lld is older than %d: open it "
                          "once for writing to migrate it", s->path, (long long)version,
-                         mig_version);
+                         s->sch.version);
         return rc;
     }
     ab_status rc = tx_begin(s, err);
     if (rc != AB_OK) return rc;
     rc = read_identity(s, &app, &version, &tables, err);
     if (rc == AB_OK) rc = check_identity(s, app, version, tables, err);
-    if (rc == AB_OK && version < mig_version) rc = migrate(s, version, err);
-    if (rc == AB_OK && mig_version >= 4) rc = seed_bound_kinds(s, err);
+    if (rc == AB_OK && version < s->sch.version) rc = migrate(s, version, err);
+    if (rc == AB_OK && s->sch.version >= 4) rc = seed_bound_kinds(s, err);
     if (rc != AB_OK) {
         tx_rollback(s);
         return rc;
@@ -582,6 +572,11 @@ static ab_status use_wal(abr_store *s, ab_error *err) {
 }
 
 ab_status abr_open(const char *path, unsigned flags, abr_store **out, ab_error *err) {
+    return abr_open_schema(path, flags, NULL, out, err);
+}
+
+ab_status abr_open_schema(const char *path, unsigned flags, const abr_schema *schema,
+                          abr_store **out, ab_error *err) {
     *out = NULL;
     if (path == NULL || *path == '\0') return ab_fail(err, AB_EINPUT, "no database path given");
     bool ro = flags & ABR_OPEN_READONLY, exists;
@@ -592,6 +587,7 @@ ab_status abr_open(const char *path, unsigned flags, abr_store **out, ab_error *
         ab_free(s);
         return ab_fail(err, AB_ENOMEM, "%s: out of memory", path);
     }
+    s->sch = schema != NULL ? *schema : builtin_schema;
     /* A path starting "file:" would be read as a URI by some SQLite builds. */
     char *name = strncmp(path, "file:", 5) == 0 ? ab_malloc(strlen(path) + 3) : NULL;
     if (name != NULL) snprintf(name, strlen(path) + 3, "./%s", path);
@@ -829,7 +825,7 @@ ab_status abr_suite_put(abr_store *s, const abr_suite *su, int64_t *id, ab_error
     b_text(&b, su->text, su->text_len);
     b_i64(&b, su->capacity_known ? su->capacity : AB_NONE);
     b_i64(&b, su->capacity_known ? su->pools : AB_NONE);
-    b_i64(&b, su->capacity_known ? mig_version : AB_NONE);
+    b_i64(&b, su->capacity_known ? s->sch.version : AB_NONE);
     int step = b.rc == SQLITE_OK ? step_done(st) : b.rc;
     sqlite3_finalize(st);
     if (step == SQLITE_OK)
@@ -1571,8 +1567,8 @@ ab_status abr_merge(abr_store *s, const char *in_path, abr_merge_stats *st, ab_e
     /* Check the input as abr_open does: read-only when it is current, so a
      * read-only input merges; for writing only when it needs migrating. */
     abr_store *in;
-    ab_status rc = abr_open(in_path, ABR_OPEN_READONLY, &in, NULL);
-    if (rc != AB_OK) rc = abr_open(in_path, 0, &in, err);
+    ab_status rc = abr_open_schema(in_path, ABR_OPEN_READONLY, &s->sch, &in, NULL);
+    if (rc != AB_OK) rc = abr_open_schema(in_path, 0, &s->sch, &in, err);
     if (rc != AB_OK) return rc;
     abr_close(in);
     abr_merge_stats local = {0};
@@ -1667,12 +1663,12 @@ static void identity_row(checker *c, sqlite3_stmt *st) {
     if (app != ABR_APPLICATION_ID)
         problem(c, "application_id is %lld, not arenabench's %d", (long long)app,
                 ABR_APPLICATION_ID);
-    if (version < 1 || version > mig_version)
+    if (version < 1 || version > c->s->sch.version)
         problem(c, "schema version %lld is not one this arenabench knows (1 to %d)",
-                (long long)version, mig_version);
-    else if (version != mig_version)
+                (long long)version, c->s->sch.version);
+    else if (version != c->s->sch.version)
         problem(c, "schema version %lld is older than %d: open it for writing (run, merge) "
-                   "to migrate it", (long long)version, mig_version);
+                   "to migrate it", (long long)version, c->s->sch.version);
 }
 
 static void duplicate_row(checker *c, sqlite3_stmt *st) {

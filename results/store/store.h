@@ -352,7 +352,7 @@ typedef struct abr_merge_stats {
  * abr_open does; a newer one is refused. */
 ab_status abr_merge(abr_store *s, const char *in_path, abr_merge_stats *st, ab_error *err);
 
-/* ---- test hook ----------------------------------------------------------- */
+/* ---- the schema a handle migrates to ---------------------------------------- */
 
 /* One migration step: SQL taking a file from version `from` to from + 1; the
  * SQL ends by setting PRAGMA user_version (values are never formatted in). */
@@ -361,9 +361,19 @@ typedef struct abr_migration {
     const char *sql;
 } abr_migration;
 
-/* Test hook: pretend this code's schema version is `version` and its
- * migration steps are steps[0 .. n) (not copied: they must outlive their use).
- * abr_test_migrations(NULL, 0, 0) restores the built-in ones. */
-void abr_test_migrations(const abr_migration *steps, size_t n, int version);
+/* A schema version and the steps that reach it: this code's is
+ * ABR_SCHEMA_VERSION with store.c's steps. */
+typedef struct abr_schema {
+    const abr_migration *steps; /* not copied: they must outlive the handle */
+    size_t n;
+    int version;
+} abr_schema;
+
+/* abr_open as if this code knew schema `schema` (NULL: its own): a new file
+ * gets schema.sql and then the steps up to schema->version, an older one the
+ * steps; the handle keeps the schema (abr_merge migrates its inputs to it).
+ * For the store's own tests, which forge older and newer versions. */
+ab_status abr_open_schema(const char *path, unsigned flags, const abr_schema *schema,
+                          abr_store **out, ab_error *err);
 
 #endif
