@@ -38,7 +38,7 @@ static int bad_format(const char *format) {
     return rc;
 }
 
-/* The plan format format names when it writes, else NULL. */
+/* The plan format named format when it writes; else NULL. */
 static const abh_plan_format *plan_format_writing(const char *format) {
     const abh_plan_format *f = abh_plan_format_named(format);
     return f != NULL && f->write != NULL ? f : NULL;
