@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "harness/cli/commands.h"
+#include "harness/cli/common.h"
 #include "harness/cli/fail.h"
 #include "harness/cli/import.h"
 #include "planners/planner.h"
@@ -39,10 +40,9 @@ static int abc_help(const abc_args *a);
 static const abc_option plan_options[] = {
     {"planner", 'p', "SPEC", 0, "the planner spec (default first-fit, or the --profile's own\n"
                                 "planner; see 'arenabench planners')"},
-    {"output", 'o', "PLAN", 0, "write the plan as CSV (tensor,offset,size,start,end); '-' for\n"
-                               "stdout (the summary then goes to stderr)"},
-    {"format", 0, "F", 0, "the plan file's format: csv (default) or minimalloc\n"
-                          "(id,lower,upper,size,offset; half-open [lower, upper))"},
+    {"output", 'o', "PLAN", 0, "write the plan file (in --format's format); '-' for stdout\n"
+                               "(the summary then goes to stderr)"},
+    {"format", 0, "F", 0, "the plan file's format: see Plan file formats below"},
     {"svg", 0, "FILE", 0, "draw the plan: instructions across, offsets up, a rectangle per\n"
                           "tensor, the live-bytes profile and the lower bound as lines,\n"
                           "overlaps in red"},
@@ -110,7 +110,7 @@ static const abc_option report_options[] = {
     DB_OPTION,
     RUN_OPTION,
     {"tag", 0, "T", 0, "the latest run tagged T (instead of --run)"},
-    {"format", 0, "F", 0, "md (default), html, csv (one row per result) or json"},
+    {"format", 0, "F", 0, "the report's format: see Formats below"},
     {"output", 'o', "F", 0, "write there (default stdout)"},
     {0}};
 
@@ -178,7 +178,7 @@ static const abc_option import_options[] = {
 static const abc_option export_options[] = {
     {"format", 0, "F", 0, NULL},
     {"output", 'o', "FILE", 0, NULL},
-    {"plan", 0, "PLAN", 0, "a plan of SUITE (CSV or MiniMalloc, as `plan -o` writes): export it"},
+    {"plan", 0, "PLAN", 0, "a plan file of SUITE (as `plan -o` writes): export it"},
     {"model", 0, "M.tflite", 0, "tflm-offline: the model to copy (default: SUITE, when a .tflite)"},
     {"force", 0, NULL, 0, "tflm-offline: write even when TFLite Micro's 16-byte rounding breaks it"},
     {0}};
@@ -228,20 +228,20 @@ static const abc_command commands[] = {
              "3 internal error.\n"
              "\nExample:\n"
              "  arenabench plan -p best-fit:order=size suites/examples/first_fit_hole.yaml -o plan.csv\n",
+     .extra = abc_print_plan_file_formats,
      .max_operands = 1,
      .run = abc_plan},
     {.name = "validate",
-     .usage = "validate SUITE PLAN [--format csv|minimalloc]",
+     .usage = "validate SUITE PLAN [--format F]",
      .summary = "Check a plan file against a suite with the independent overlap checker.",
      .help = "\nChecks, in order: every entry names a tensor, none is placed twice, none is missing,\n"
              "offsets are aligned, fixed offsets honoured, no 64-bit overflow, no two tensors live\n"
              "at the same instruction share a byte (live ranges are inclusive), the arena fits the\n"
              "suite's capacity. An overlap names both tensors, the instruction and the byte ranges.\n"
-             "\n--format minimalloc reads MiniMalloc's id,lower,upper,size,offset (half-open\n"
-             "[lower, upper): upper = end + 1) instead of tensor,offset[,size,start,end].\n"
              "\nExit status: 0 valid; 1 invalid; 2 bad usage or input (malformed files, a plan column\n"
              "that disagrees with the suite); 3 internal error.\n",
      .options = validate_options,
+     .extra = abc_print_plan_file_formats,
      .max_operands = 2,
      .run = abc_validate},
     {.name = "bound",
@@ -295,7 +295,7 @@ static const abc_command commands[] = {
      .max_operands = -1,
      .run = abc_run},
     {.name = "report",
-     .usage = "report [--db F] [--run ID|latest | --tag T] [--format md|html|csv|json] [-o F]",
+     .usage = "report [--db F] [--run ID|latest | --tag T] [--format F] [-o F]",
      .summary = "Render a run's results: per-planner summary, per-suite table, certificates, "
                 "failures.",
      .help = "\nContents: a per-planner summary (suites, valid, invalid, timeouts, crashes, geometric\n"
@@ -307,6 +307,7 @@ static const abc_command commands[] = {
      .options = report_options,
      .column = 20,
      .more = "\nExit status: 0 ok; 2 bad usage, no such run or database; 3 internal error.\n",
+     .extra = abc_print_report_formats,
      .max_operands = 0,
      .run = abc_report},
     {.name = "compare",
@@ -386,28 +387,22 @@ static const abc_command commands[] = {
      .max_operands = 1,
      .run = abc_import},
     {.name = "export",
-     .usage = "export SUITE [--format minimalloc|yaml] [-o FILE]\n"
-              "       export SUITE --plan PLAN --format c-header|json|minimalloc|tflm-offline "
-              "[--model M.tflite] [-o FILE]",
+     .usage = "export SUITE [--format F] [-o FILE]\n"
+              "       export SUITE --plan PLAN --format F [--model M.tflite] [-o FILE]",
      .summary = "Write a suite, or a plan of it, in another format (MiniMalloc CSV by default).",
-     .help = "\nA suite:\n"
-             "minimalloc: id,lower,upper,size[,alignment][,offset], one row per arena tensor.\n"
-             "MiniMalloc's intervals are half-open, so upper = end + 1 (arenabench's ranges are\n"
-             "inclusive). alignment is written when a tensor has align > 1, offset for fixed offsets.\n"
-             "yaml: the suite in canonical form (what its content hash is taken over).\n"
-             "\nA plan (--plan PLAN), checked by the oracle first (an invalid plan: exit 1, nothing\n"
-             "written):\n"
-             "c-header: an include-guarded header: PREFIX_ARENA_SIZE, one PREFIX_OFFSET_<TENSOR>\n"
-             "  per tensor (size and live range in a comment) and a static assertion that each\n"
-             "  offset + size lies inside the arena; C11 and C++.\n"
-             "json: {suite: {name, hash, ...}, arena, tensors: [{name, size, start, end, align,\n"
-             "  kind, offset}]}, bytes, ranges inclusive.\n"
-             "minimalloc: MiniMalloc CSV with an offset column.\n"
-             "tflm-offline: a copy of the .tflite model (-o required; the original is never\n"
-             "  modified) with TFLite Micro's \"OfflineMemoryAllocation\" metadata: int32 version 1,\n"
-             "  subgraph 0, the number of tensors, one arena offset per tensor (-1: planned online).\n"
-             "  Tensors are matched by name. Refused (exit 1) when the plan overlaps once TFLite\n"
-             "  Micro rounds each tensor to 16 bytes, unless --force.\n"
+     .help = "\nA suite: in a suite format that writes (listed below). MiniMalloc's intervals are\n"
+             "half-open, so upper = end + 1 (arenabench's ranges are inclusive); alignment is\n"
+             "written when a tensor has align > 1, offset for fixed offsets. yaml is the suite in\n"
+             "canonical form (what its content hash is taken over).\n"
+             "\nA plan (--plan PLAN, a plan file recognised by its header), checked by the oracle\n"
+             "first (an invalid plan: exit 1, nothing written), in a plan format (listed below).\n"
+             "The C header holds one arena (a suite with pools: use json); its offsets are\n"
+             "PREFIX_OFFSET_<TENSOR>, each with its size and live range in a comment and a static\n"
+             "assertion that offset + size lies inside the arena. The TFLite Micro copy (-o\n"
+             "required; the original is never modified) carries int32 version 1, subgraph 0, the\n"
+             "number of tensors and one arena offset per tensor (-1: planned online), tensors\n"
+             "matched by name; it is refused (exit 1) when the plan overlaps once TFLite Micro\n"
+             "rounds each tensor to 16 bytes, unless --force.\n"
              "\nExit status: 0 ok; 1 the plan is invalid; 2 bad usage or input.\n"
              "\nExample:\n"
              "  arenabench plan -p best-fit fd.yaml -o fd.csv\n"
@@ -415,6 +410,8 @@ static const abc_command commands[] = {
              "  arenabench export fd.yaml --plan fd.csv --format tflm-offline --model fd.tflite "
              "-o fd_planned.tflite\n",
      .options = export_options,
+     .column = 26,
+     .extra = abc_print_export_formats,
      .max_operands = 1,
      .run = abc_export},
     {.name = "gen",

@@ -9,6 +9,8 @@
 
 #include "harness/cli/fail.h"
 #include "harness/formats/formats.h"
+#include "harness/formats/plan_formats.h"
+#include "results/report/report.h"
 #include "results/store/store.h"
 
 int abc_load_suite(const char *path, ab_problem *p) {
@@ -69,12 +71,69 @@ void abc_print_over_capacity(const abo_report *r, int64_t capacity, abo_proof re
                 "planner may fit it)\n");
 }
 
-bool abc_plan_format_ok(const char *format) {
-    return format == NULL || strcmp(format, "csv") == 0 || strcmp(format, "minimalloc") == 0;
+int abc_plan_file_format(const abc_args *a, const abh_plan_format **f) {
+    const char *name = abc_opt(a, "format", NULL);
+    *f = name == NULL ? abh_plan_formats[0] : abh_plan_format_named(name);
+    if (*f != NULL && (*f)->read != NULL) return 0;
+    ab_buf known = {0};
+    abh_plan_format_list(&known, true);
+    int rc = abc_usage_error(a->cmd, "--format takes %s, not '%s'", known.s ? known.s : "",
+                             name);
+    ab_buf_free(&known);
+    return rc;
 }
 
-bool abc_plan_format_is_minimalloc(const char *format) {
-    return format != NULL && strcmp(format, "minimalloc") == 0;
+/* Whether row f reads (readers_only) or writes. */
+static bool listed(const abh_plan_format *f, bool readers_only) {
+    return readers_only ? f->read != NULL : f->write != NULL;
+}
+
+/* The widest name of the rows that read (readers_only) or write. */
+static int plan_names_width(bool readers_only) {
+    size_t w = 0;
+    for (size_t i = 0; abh_plan_formats[i] != NULL; i++) {
+        const abh_plan_format *f = abh_plan_formats[i];
+        if (listed(f, readers_only) && strlen(f->name) > w) w = strlen(f->name);
+    }
+    return (int)w;
+}
+
+/* The rows that read (readers_only) or write, under title, names w wide. */
+static void print_plan_formats(FILE *to, const char *title, bool readers_only, int w) {
+    fprintf(to, "\n%s\n", title);
+    for (size_t i = 0; abh_plan_formats[i] != NULL; i++) {
+        const abh_plan_format *f = abh_plan_formats[i];
+        if (!listed(f, readers_only)) continue;
+        fprintf(to, "  %-*s  %s\n", w, f->name, f->summary);
+    }
+}
+
+void abc_print_plan_file_formats(FILE *to) {
+    print_plan_formats(to, "Plan file formats (--format F; the first is the default):", true,
+                       plan_names_width(true));
+}
+
+void abc_print_export_formats(FILE *to) {
+    int w = plan_names_width(false);
+    for (size_t i = 0; abh_formats[i] != NULL; i++)
+        if (abh_formats[i]->render != NULL && (int)strlen(abh_formats[i]->name) > w)
+            w = (int)strlen(abh_formats[i]->name);
+    fprintf(to, "\nFormats of a suite (--format F):\n");
+    for (size_t i = 0; abh_formats[i] != NULL; i++)
+        if (abh_formats[i]->render != NULL)
+            fprintf(to, "  %-*s  %s\n", w, abh_formats[i]->name, abh_formats[i]->title);
+    print_plan_formats(to, "Formats of a plan (--plan PLAN --format F):", false, w);
+}
+
+void abc_print_report_formats(FILE *to) {
+    size_t w = 0;
+    for (int i = 0; i < ABR_REPORT_NFORMATS; i++)
+        if (strlen(abr_report_format_name((abr_report_format)i)) > w)
+            w = strlen(abr_report_format_name((abr_report_format)i));
+    fprintf(to, "\nFormats (--format F; the first is the default):\n");
+    for (int i = 0; i < ABR_REPORT_NFORMATS; i++)
+        fprintf(to, "  %-*s  %s\n", (int)w, abr_report_format_name((abr_report_format)i),
+                abr_report_format_summary((abr_report_format)i));
 }
 
 bool abc_parse_number(const char *s, double *out, bool zero_ok) {

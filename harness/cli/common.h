@@ -1,8 +1,9 @@
 /*
  * common.h — steps that more than one command takes (common.c): load a suite,
  * print byte figures and the checker's verdict, read numbers and plan file
- * formats from the command line, find a run in the results database. Each
- * prints its own error (fail.h) and returns 0 or the exit code.
+ * formats from the command line, list the format tables in help, find a run
+ * in the results database. Each prints its own error (fail.h) and returns 0
+ * or the exit code.
  */
 #ifndef AB_CLI_COMMON_H
 #define AB_CLI_COMMON_H
@@ -12,10 +13,12 @@
 #include <stdio.h>
 
 #include "core/problem.h"
+#include "harness/cli/options.h"
 #include "oracle/certify.h"
 #include "oracle/check.h"
 
 struct abr_store;
+struct abh_plan_format;
 
 /* Loads the suite at path (any registered format) into *p; on failure prints
  * the error and returns its exit code (*p then holds nothing to free). */
@@ -36,9 +39,18 @@ int abc_print_verdict(const abo_report *r, FILE *to);
 void abc_print_over_capacity(const abo_report *r, int64_t capacity, abo_proof refuted_by,
                              int64_t bound, FILE *to);
 
-/* A plan file's --format: NULL or "csv" or "minimalloc". */
-bool abc_plan_format_ok(const char *format);
-bool abc_plan_format_is_minimalloc(const char *format);
+/* The plan file format --format names (a row of the plan formats table that
+ * reads: harness/formats/plan_formats.h), the table's default when it is not
+ * given. Returns 0, or prints the usage error listing every such row and
+ * returns its exit code. */
+int abc_plan_file_format(const abc_args *a, const struct abh_plan_format **f);
+
+/* Help listings walked from the tables, for the command table's extra hooks:
+ * the plan file formats (plan, validate); the suite formats that render and
+ * the plan formats that write (export); the report formats (report). */
+void abc_print_plan_file_formats(FILE *to);
+void abc_print_export_formats(FILE *to);
+void abc_print_report_formats(FILE *to);
 
 /* Parses a number > 0 (or >= 0 with zero_ok), the whole of s, into *out. */
 bool abc_parse_number(const char *s, double *out, bool zero_ok);

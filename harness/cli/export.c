@@ -1,52 +1,47 @@
 /*
  * export.c — `arenabench export SUITE`: the suite in another format of the
- * formats table (MiniMalloc CSV by default, or canonical YAML); with
- * --plan PLAN, that plan of the suite, checked by the oracle first, as a C
- * header, JSON, MiniMalloc CSV with offsets, or TFLite Micro's offline plan in
- * a copy of the .tflite model (harness/formats/plan_out.h, tflite_offline.h).
+ * suite formats table (MiniMalloc CSV by default, or canonical YAML); with
+ * --plan PLAN (a plan file, its format recognised by its header), that plan
+ * of the suite, checked by the oracle first, in a format of the plan formats
+ * table (harness/formats/plan_formats.h): a plan file again, a C header,
+ * JSON, or TFLite Micro's offline plan in a copy of the .tflite model.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/buf.h"
-#include "core/file.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/common.h"
 #include "harness/cli/fail.h"
 #include "harness/formats/formats.h"
-#include "harness/formats/minimalloc.h"
-#include "harness/formats/plan_csv.h"
-#include "harness/formats/plan_out.h"
+#include "harness/formats/plan_formats.h"
 #include "harness/formats/suite.h"
-#include "harness/formats/tflite_offline.h"
 #include "oracle/check.h"
 #include "results/store/sha256.h"
 
 #define TFLM_ROUND 16 /* TFLite Micro rounds every tensor up to 16 bytes (kBufferAlignment) */
 
-/* The formats of a plan, after the suite formats that render. */
-static const char *const plan_formats[] = {"c-header", "json", "minimalloc", "tflm-offline",
-                                           NULL};
-
-/* "--format takes minimalloc or yaml, not 'x'": every format that renders. */
+/* "--format takes yaml or minimalloc (a suite), or csv, ... with --plan PLAN;
+ * not 'x'": every suite format that renders, every plan format that writes. */
 static int bad_format(const char *format) {
-    char names[256] = "";
-    size_t used = 0;
+    ab_buf names = {0}, plans = {0};
     for (size_t i = 0; abh_formats[i] != NULL; i++) {
         const abh_format *f = abh_formats[i];
-        if (f->render != NULL && used < sizeof names)
-            used += (size_t)snprintf(names + used, sizeof names - used, "%s %s",
-                                     i == 0 ? "" : " or", f->name);
+        if (f->render != NULL) ab_buf_printf(&names, "%s %s", i == 0 ? "" : " or", f->name);
     }
-    return abc_failf(ABC_EXIT_USAGE, "--format takes%s (a suite), or c-header, json, minimalloc "
-                     "or tflm-offline with --plan PLAN; not '%s'", names, format);
+    abh_plan_format_list(&plans, false);
+    int rc = abc_failf(ABC_EXIT_USAGE, "--format takes%s (a suite), or %s with --plan PLAN; not "
+                       "'%s'", names.s ? names.s : "", plans.s ? plans.s : "", format);
+    ab_buf_free(&names);
+    ab_buf_free(&plans);
+    return rc;
 }
 
-static bool is_plan_format(const char *format) {
-    for (const char *const *f = plan_formats; *f; f++)
-        if (strcmp(*f, format) == 0) return true;
-    return false;
+/* The plan format named format when it writes; else NULL. */
+static const abh_plan_format *plan_format_writing(const char *format) {
+    const abh_plan_format *f = abh_plan_format_named(format);
+    return f != NULL && f->write != NULL ? f : NULL;
 }
 
 /* ---- the suite, as before ------------------------------------------------------------ */
@@ -73,25 +68,13 @@ static int export_suite(const abc_args *a, const char *path, const char *format)
 /* ---- a plan ------------------------------------------------------------------------ */
 
 typedef struct plan_job {
-    const char *suite, *plan, *format, *out;
+    const char *suite, *plan, *out;
+    const abh_plan_format *format; /* what to write */
     ab_problem full, view;
     ab_plan pl;
     int64_t *offsets; /* one per view tensor */
     char hash[ABR_SHA256_HEX];
 } plan_job;
-
-/* true when the plan file's header names a `tensor` column (plan CSV), false
- * for MiniMalloc's `id` (DESIGN.md §4). */
-static bool plan_is_csv(const char *path) {
-    char line[1024] = "";
-    FILE *f = fopen(path, "r");
-    if (f == NULL) return true; /* the CSV reader says it cannot be read */
-    if (fgets(line, sizeof line, f) == NULL) line[0] = '\0';
-    fclose(f);
-    for (char *tok = strtok(line, ",\r\n"); tok; tok = strtok(NULL, ",\r\n"))
-        if (strcmp(tok, "tensor") == 0) return true;
-    return false;
-}
 
 /* Loads the suite and the plan, checks the plan; 0 or the exit code (1 when
  * the checker finds it invalid, with its verdict printed). */
@@ -101,9 +84,8 @@ static int load_checked(plan_job *j) {
     int rc = abc_load_suite(j->suite, &j->full);
     if (rc != 0) return rc;
     ab_status st = ab_problem_arena_view(&j->full, &j->view, NULL, &err);
-    if (st == AB_OK)
-        st = plan_is_csv(j->plan) ? abh_plan_read(j->plan, &j->view, &j->pl, &err)
-                                  : abh_minimalloc_plan_read(j->plan, &j->view, &j->pl, &err);
+    if (st == AB_OK) /* the plan file's format, by its header (DESIGN.md §4) */
+        st = abh_plan_format_of(j->plan)->read(j->plan, &j->view, &j->pl, &err);
     abo_report r;
     if (st == AB_OK) st = abo_check(&j->view, &j->pl, &r, &err);
     if (st != AB_OK) return abc_fail(&err);
@@ -160,39 +142,24 @@ static const char *model_path(const abc_args *a, const char *suite) {
     return f != NULL && strcmp(f->name, "tflite") == 0 ? suite : NULL;
 }
 
-static int export_tflm(const abc_args *a, plan_job *j, ab_buf *b) {
-    const char *model = model_path(a, j->suite);
-    if (model == NULL)
-        return abc_usage_error(a->cmd, "tflm-offline needs the model: give the .tflite as SUITE "
-                               "or with --model M.tflite");
+/* A format written into a copy of the model (ABH_PLAN_FORMAT_TFLM_MODEL): the
+ * model (*model), a file to write that is not the model, a plan that holds
+ * once TFLite Micro rounds it. Returns 0 or the exit code. */
+static int model_copy_ok(const abc_args *a, const plan_job *j, const char **model) {
+    const char *name = j->format->name;
+    *model = model_path(a, j->suite);
+    if (*model == NULL)
+        return abc_usage_error(a->cmd, "%s needs the model: give the .tflite as SUITE or with "
+                               "--model M.tflite", name);
     if (strcmp(j->out, "-") == 0)
-        return abc_usage_error(a->cmd, "tflm-offline writes a copy of the model: give -o FILE");
-    if (strcmp(j->out, model) == 0)
+        return abc_usage_error(a->cmd, "%s writes a copy of the model: give -o FILE", name);
+    if (strcmp(j->out, *model) == 0)
         return abc_usage_error(a->cmd, "-o %s is the model itself; the original is never "
                                "modified: write the copy elsewhere", j->out);
-    int rc = tflm_rounding_ok(j, abc_flag(a, "force"));
-    if (rc != 0) return rc;
-    char *bytes = NULL;
-    size_t len = 0;
-    int32_t *words = NULL;
-    abh_tflite_model m;
-    ab_error err;
-    ab_error_clear(&err);
-    ab_status st = ab_read_file(model, &bytes, &len, &err);
-    if (st == AB_OK) {
-        st = abh_tflite_parse(model, (const unsigned char *)bytes, len, &m, &err);
-        if (st == AB_OK) st = abh_tflite_offline_offsets(&m, &j->view, j->offsets, &words, &err);
-        if (st == AB_OK)
-            st = abh_tflite_offline_write(model, (const unsigned char *)bytes, len, words,
-                                          m.ntensors, b, &err);
-        abh_tflite_model_free(&m);
-    }
-    ab_free(words);
-    ab_free(bytes);
-    return st == AB_OK ? 0 : abc_fail(&err);
+    return tflm_rounding_ok(j, abc_flag(a, "force"));
 }
 
-static int export_plan(const abc_args *a, const char *suite, const char *format) {
+static int export_plan(const abc_args *a, const char *suite, const abh_plan_format *format) {
     plan_job j = {.suite = suite, .plan = abc_opt(a, "plan", NULL), .format = format,
                   .out = abc_opt(a, "output", "-")};
     ab_problem_init(&j.full);
@@ -204,13 +171,9 @@ static int export_plan(const abc_args *a, const char *suite, const char *format)
         ab_error err;
         ab_error_clear(&err);
         abh_plan_out o = {.view = &j.view, .offsets = j.offsets, .suite_hash = j.hash,
-                          .plan_path = j.plan};
-        ab_status st = AB_OK;
-        if (strcmp(format, "c-header") == 0) st = abh_plan_render_c_header(&o, &b, &err);
-        else if (strcmp(format, "json") == 0) st = abh_plan_render_json(&o, &b, &err);
-        else if (strcmp(format, "minimalloc") == 0)
-            st = abh_minimalloc_plan_render(&j.view, &j.pl, &b, &err);
-        else rc = export_tflm(a, &j, &b);
+                          .plan_path = j.plan, .plan = &j.pl};
+        if (format->flags & ABH_PLAN_FORMAT_TFLM_MODEL) rc = model_copy_ok(a, &j, &o.model);
+        ab_status st = rc == 0 ? format->write(&o, &b, &err) : AB_OK;
         if (rc == 0 && st == AB_OK) st = ab_buf_write_file(&b, j.out, &err);
         if (rc == 0 && st != AB_OK) rc = abc_fail(&err);
     }
@@ -226,8 +189,9 @@ int abc_export(const abc_args *a) {
     if (a->noperands != 1) return abc_usage_error(a->cmd, "expected one suite file");
     const char *path = a->operands[0], *plan = abc_opt(a, "plan", NULL);
     const char *format = abc_opt(a, "format", "minimalloc");
+    const abh_plan_format *writes = plan_format_writing(format);
     if (plan == NULL) {
-        if (is_plan_format(format) && abh_format_named(format) == NULL)
+        if (writes != NULL && abh_format_named(format) == NULL)
             return abc_usage_error(a->cmd, "--format %s writes a plan: give --plan PLAN (a plan "
                                    "file, as `arenabench plan -o PLAN` writes)", format);
         if (abc_opt(a, "model", NULL) || abc_flag(a, "force"))
@@ -235,11 +199,14 @@ int abc_export(const abc_args *a) {
                                    "tflm-offline");
         return export_suite(a, path, format);
     }
-    if (!is_plan_format(format)) {
-        if (abh_format_named(format) != NULL)
-            return abc_usage_error(a->cmd, "--format %s writes a suite, not a plan; with --plan "
-                                   "use c-header, json, minimalloc or tflm-offline", format);
-        return bad_format(format);
+    if (writes == NULL) {
+        if (abh_format_named(format) == NULL) return bad_format(format);
+        ab_buf names = {0};
+        abh_plan_format_list(&names, false);
+        int rc = abc_usage_error(a->cmd, "--format %s writes a suite, not a plan; with --plan "
+                                 "use %s", format, names.s ? names.s : "");
+        ab_buf_free(&names);
+        return rc;
     }
-    return export_plan(a, path, format);
+    return export_plan(a, path, writes);
 }

@@ -2,7 +2,8 @@
  * plan.c — `arenabench plan -p SPEC SUITE`: plans one suite in an isolated
  * child (a planner that crashes, hangs or runs out of memory is reported, not
  * fatal), checks the plan with the oracle, prints the arena, the lower bound
- * and the gap, and writes the plan (CSV or MiniMalloc) and its picture.
+ * and the gap, and writes the plan (a plan file format: plan_formats.h) and
+ * its picture.
  */
 #include <stdio.h>
 #include <string.h>
@@ -14,14 +15,14 @@
 #include "harness/cli/human.h"
 #include "harness/engine/evaluate.h"
 #include "harness/engine/runner.h"
-#include "harness/formats/minimalloc.h"
-#include "harness/formats/plan_csv.h"
+#include "harness/formats/plan_formats.h"
 #include "oracle/bounds.h"
 #include "planners/planner.h"
 #include "results/report/svg.h"
 
 typedef struct plan_job {
-    const char *path, *spec, *out, *svg, *format;
+    const char *path, *spec, *out, *svg;
+    const abh_plan_format *format; /* -o's (--format) */
     double time_limit; /* seconds, 0 = none */
     int64_t mem_limit; /* bytes, 0 = none */
     ab_problem full, view;
@@ -175,12 +176,12 @@ static int plan_job_print(const plan_job *j, FILE *to) {
     return rc;
 }
 
-/* Writes a plan as CSV or in MiniMalloc's format. */
-static ab_status write_plan(const char *path, const char *format, const ab_problem *view,
-                            const ab_plan *pl, ab_error *err) {
-    if (!abc_plan_format_is_minimalloc(format)) return abh_plan_write(path, view, pl, err);
+/* Writes a plan file in format (a plan formats row that reads). */
+static ab_status write_plan(const char *path, const abh_plan_format *format,
+                            const ab_problem *view, const ab_plan *pl, ab_error *err) {
     ab_buf b = {0};
-    ab_status st = abh_minimalloc_plan_render(view, pl, &b, err);
+    abh_plan_out o = {.view = view, .plan = pl};
+    ab_status st = format->write(&o, &b, err);
     if (st == AB_OK) st = ab_buf_write_file(&b, path, err);
     ab_buf_free(&b);
     return st;
@@ -204,8 +205,7 @@ int abc_plan(const abc_args *a) {
     plan_job j = {.spec = abc_opt(a, "planner", NULL),
                   .raw = abc_flag(a, "bytes"),
                   .out = abc_opt(a, "output", NULL),
-                  .svg = abc_opt(a, "svg", NULL),
-                  .format = abc_opt(a, "format", NULL)};
+                  .svg = abc_opt(a, "svg", NULL)};
     const char *tl = abc_opt(a, "time-limit", NULL), *ml = abc_opt(a, "mem-limit", NULL);
     if (tl && !abc_parse_number(tl, &j.time_limit, false))
         return abc_usage_error(a->cmd, "--time-limit takes seconds > 0, not '%s'", tl);
@@ -216,8 +216,8 @@ int abc_plan(const abc_args *a) {
     if (prc != 0) return prc;
     if (j.spec == NULL)
         j.spec = j.profile.profile->reference ? j.profile.profile->reference : "first-fit";
-    if (!abc_plan_format_ok(j.format))
-        return abc_usage_error(a->cmd, "--format takes csv or minimalloc, not '%s'", j.format);
+    prc = abc_plan_file_format(a, &j.format);
+    if (prc != 0) return prc;
     j.path = a->operands[0];
     ab_problem_init(&j.full);
     ab_problem_init(&j.view);

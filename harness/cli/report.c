@@ -1,7 +1,7 @@
 /*
- * report.c — `arenabench report`: renders a stored run (md, html, csv or
- * json) to stdout or a file: the run given, the latest run with a tag, or
- * the latest run.
+ * report.c — `arenabench report`: renders a stored run (in a format of
+ * results/report's table) to stdout or a file: the run given, the latest run
+ * with a tag, or the latest run.
  */
 #include <stdio.h>
 #include <string.h>
@@ -23,8 +23,14 @@ int abc_report(const abc_args *a) {
     const char *dbpath = abc_opt(a, "db", ABH_DEFAULT_DB), *which = abc_opt(a, "run", NULL);
     const char *format = abc_opt(a, "format", NULL), *out = abc_opt(a, "output", "-");
     abr_report_format fmt = ABR_REPORT_MD;
-    if (format != NULL && !abr_report_format_parse(format, &fmt))
-        return abc_failf(ABC_EXIT_USAGE, "--format takes md, html, csv or json, not '%s'", format);
+    if (format != NULL && !abr_report_format_parse(format, &fmt)) {
+        ab_buf known = {0};
+        abr_report_format_list(&known);
+        int rc = abc_failf(ABC_EXIT_USAGE, "--format takes %s, not '%s'", known.s ? known.s : "",
+                           format);
+        ab_buf_free(&known);
+        return rc;
+    }
     abr_store *db = NULL;
     ab_error err;
     ab_error_clear(&err);

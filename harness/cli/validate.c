@@ -1,6 +1,6 @@
 /*
- * validate.c — `arenabench validate SUITE PLAN`: checks a plan file (CSV or
- * MiniMalloc) against a suite with the independent overlap checker; exit 1
+ * validate.c — `arenabench validate SUITE PLAN`: checks a plan file (a
+ * format of the plan formats table that reads) against a suite with the independent overlap checker; exit 1
  * when it is invalid, naming both tensors, the instruction and the bytes.
  */
 #include <stdio.h>
@@ -10,8 +10,7 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/common.h"
 #include "harness/cli/fail.h"
-#include "harness/formats/minimalloc.h"
-#include "harness/formats/plan_csv.h"
+#include "harness/formats/plan_formats.h"
 
 /* Explains unknown plan entries that name an I/O tensor kept outside the arena. */
 static void explain_io_entries(const ab_problem *full, const ab_plan *pl) {
@@ -28,24 +27,22 @@ static void explain_io_entries(const ab_problem *full, const ab_plan *pl) {
 }
 
 int abc_validate(const abc_args *a) {
-    const char *format = abc_opt(a, "format", NULL);
+    const abh_plan_format *format;
     if (a->noperands != 2) return abc_usage_error(a->cmd, "expected a suite file and a plan file");
-    if (!abc_plan_format_ok(format))
-        return abc_usage_error(a->cmd, "--format takes csv or minimalloc, not '%s'", format);
+    int rc = abc_plan_file_format(a, &format);
+    if (rc != 0) return rc;
     const char *suite = a->operands[0], *plan = a->operands[1];
     ab_problem full, view;
     ab_plan pl;
     ab_problem_init(&view);
     ab_plan_init(&pl);
-    int rc = abc_load_suite(suite, &full);
+    rc = abc_load_suite(suite, &full);
     if (rc != 0) return rc;
     ab_error err;
     ab_error_clear(&err);
     abo_report r;
     ab_status st = ab_problem_arena_view(&full, &view, NULL, &err);
-    if (st == AB_OK)
-        st = abc_plan_format_is_minimalloc(format) ? abh_minimalloc_plan_read(plan, &view, &pl, &err)
-                                                   : abh_plan_read(plan, &view, &pl, &err);
+    if (st == AB_OK) st = format->read(plan, &view, &pl, &err);
     if (st == AB_OK) st = abo_check(&view, &pl, &r, &err);
     if (st != AB_OK) {
         rc = abc_fail(&err);

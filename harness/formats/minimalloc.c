@@ -6,6 +6,7 @@
 #include "core/buf.h"
 #include "harness/formats/minimalloc.h"
 #include "harness/formats/formats.h"
+#include "harness/formats/plan_formats.h"
 
 #include "core/csv.h"
 #include "core/file.h"
@@ -375,6 +376,9 @@ ab_status abh_minimalloc_plan_render(const ab_problem *p, const ab_plan *pl, ab_
         size_t i = pl->v[k].tensor;
         if (i >= p->n) return ab_fail(err, AB_EINTERNAL, "plan entry %zu names no tensor", k);
         const ab_tensor *t = &p->t[i];
+        if (strpbrk(t->name, ",\r\n") != NULL) /* it would not read back */
+            return ab_fail(err, AB_EINPUT, "tensor '%s': a MiniMalloc plan cannot hold a name "
+                           "with a comma or line break", t->name);
         ab_buf_printf(b, "%s,%lld,%lld,%lld,%lld\n", t->name, (long long)t->start,
                       (long long)t->end + 1, (long long)t->size, (long long)pl->v[k].offset);
     }
@@ -392,3 +396,24 @@ static const char *const csv_suffixes[] = {".csv", NULL};
 /* The formats table's row (formats.c). */
 const abh_format abh_format_minimalloc = {"minimalloc", "MiniMalloc CSV", csv_suffixes, NULL, 0,
                                           load_minimalloc, abh_minimalloc_render};
+
+/* ---- the plan formats table's row (plan_formats.c) ---------------------------------- */
+
+/* A header naming the id column in one of MiniMalloc's spellings. */
+static bool sniff_plan(const unsigned char *head, size_t n) {
+    return abh_plan_head_has_column(head, n, "id", false) ||
+           abh_plan_head_has_column(head, n, "buffer", false) ||
+           abh_plan_head_has_column(head, n, "buffer_id", false);
+}
+
+static ab_status write_plan(const abh_plan_out *o, ab_buf *b, ab_error *err) {
+    return abh_minimalloc_plan_render(o->view, o->plan, b, err);
+}
+
+const abh_plan_format abh_plan_format_minimalloc = {
+    .name = "minimalloc",
+    .summary = "MiniMalloc's id,lower,upper,size[,alignment],offset; [lower, upper)",
+    .sniff = sniff_plan,
+    .read = abh_minimalloc_plan_read,
+    .write = write_plan,
+};

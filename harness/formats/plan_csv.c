@@ -26,6 +26,7 @@
 #include "core/buf.h"
 #include "core/csv.h"
 #include "core/file.h"
+#include "harness/formats/plan_formats.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -355,3 +356,22 @@ ab_status abh_plan_write(const char *path, const ab_problem *p, const ab_plan *p
     ab_buf_free(&b);
     return st;
 }
+
+/* ---- the plan formats table's row (plan_formats.c) ---------------------------------- */
+
+/* A header naming the tensor column (in any case, as the reader takes it). */
+static bool sniff_plan(const unsigned char *head, size_t n) {
+    return abh_plan_head_has_column(head, n, col_names[COL_TENSOR], true);
+}
+
+static ab_status write_plan(const abh_plan_out *o, ab_buf *b, ab_error *err) {
+    return abh_plan_render(o->view, o->plan, b, err);
+}
+
+const abh_plan_format abh_plan_format_csv = {
+    .name = "csv",
+    .summary = "tensor,offset[,size,start,end] (pool with pools); inclusive ranges",
+    .sniff = sniff_plan,
+    .read = abh_plan_read,
+    .write = write_plan,
+};

@@ -1,8 +1,10 @@
 /*
  * plan_out.c — a checked plan as a C header or a JSON object (plan_out.h
- * documents both).
+ * documents both), and their rows of the plan formats table (plan_formats.h).
  */
 #include "harness/formats/plan_out.h"
+
+#include "harness/formats/plan_formats.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -226,3 +228,35 @@ ab_status abh_plan_render_json(const abh_plan_out *o, ab_buf *b, ab_error *err) 
     ab_buf_printf(b, "%s]\n}\n", v->n ? "\n  " : "");
     return b->oom ? ab_fail(err, AB_ENOMEM, "out of memory writing the JSON plan") : AB_OK;
 }
+
+/* ---- the plan formats' rows (plan_formats.h) ------------------------------------- */
+
+/* The exports write a plan the checker found valid: its offsets, one per tensor. */
+static ab_status need_offsets(const abh_plan_out *o, const char *format, ab_error *err) {
+    if (o->offsets == NULL && o->view->n > 0)
+        return ab_fail(err, AB_EINTERNAL, "%s writes a checked plan: its offsets were not given",
+                       format);
+    return AB_OK;
+}
+
+static ab_status write_c_header(const abh_plan_out *o, ab_buf *b, ab_error *err) {
+    ab_status st = need_offsets(o, "c-header", err);
+    return st == AB_OK ? abh_plan_render_c_header(o, b, err) : st;
+}
+
+static ab_status write_json(const abh_plan_out *o, ab_buf *b, ab_error *err) {
+    ab_status st = need_offsets(o, "json", err);
+    return st == AB_OK ? abh_plan_render_json(o, b, err) : st;
+}
+
+const abh_plan_format abh_plan_format_c_header = {
+    .name = "c-header",
+    .summary = "a C11/C++ header: PREFIX_ARENA_SIZE, PREFIX_OFFSET_<TENSOR>, ...",
+    .write = write_c_header,
+};
+
+const abh_plan_format abh_plan_format_json = {
+    .name = "json",
+    .summary = "{suite: {name, hash, ...}, arena, tensors: [{name, ..., offset}]}",
+    .write = write_json,
+};

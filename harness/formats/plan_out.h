@@ -47,12 +47,16 @@
 #include "core/problem.h"
 
 /* A plan to render: view is the suite's arena view, offsets[i] the offset of
- * view tensor i (a plan the checker found valid: every tensor placed once). */
+ * view tensor i (a plan the checker found valid: every tensor placed once).
+ * The plan formats' writers (plan_formats.h) take it too: plan files write
+ * plan (as made or read, valid or not), the others offsets. */
 typedef struct abh_plan_out {
     const ab_problem *view;
     const int64_t *offsets;
     const char *suite_hash; /* hex, or NULL */
     const char *plan_path;  /* where the plan came from, for the header's comment, or NULL */
+    const ab_plan *plan;    /* the plan's entries (plan files: csv, minimalloc), or NULL */
+    const char *model;      /* the .tflite to copy (ABH_PLAN_FORMAT_TFLM_MODEL), or NULL */
 } abh_plan_out;
 
 /* Appends the C header (see above) to b. AB_EINPUT when the suite has pools

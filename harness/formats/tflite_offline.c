@@ -7,9 +7,14 @@
  *      parsed whole by abh_tflite_parse first, so this only finds where
  *      things are, still checking every read).
  *   3. abh_tflite_offline_write: lays out the new front part and copies.
+ *   4. the plan formats table's row (tflm-offline): reads the model file,
+ *      parses it, and does 1 and 3.
  */
 #include "harness/formats/tflite_offline.h"
 #include "harness/formats/flatbuf.h"
+
+#include "core/file.h"
+#include "harness/formats/plan_formats.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -286,3 +291,37 @@ ab_status abh_tflite_offline_write(const char *file, const unsigned char *buf, s
     ab_free(b);
     return out->oom ? ab_fail(err, AB_ENOMEM, "out of memory copying %s", s.file) : AB_OK;
 }
+
+/* ---- the plan formats table's row (plan_formats.c) ---------------------------------- */
+
+/* o's plan into a copy of the model o->model (read whole, never changed). */
+static ab_status write_model_copy(const abh_plan_out *o, ab_buf *b, ab_error *err) {
+    if (o->model == NULL)
+        return ab_fail(err, AB_EINTERNAL, "tflm-offline writes into a copy of a model: none given");
+    if (o->offsets == NULL && o->view->n > 0)
+        return ab_fail(err, AB_EINTERNAL, "tflm-offline writes a checked plan: its offsets "
+                       "were not given");
+    char *bytes = NULL;
+    size_t len = 0;
+    int32_t *words = NULL;
+    abh_tflite_model m;
+    ab_status st = ab_read_file(o->model, &bytes, &len, err);
+    if (st == AB_OK) {
+        st = abh_tflite_parse(o->model, (const unsigned char *)bytes, len, &m, err);
+        if (st == AB_OK) st = abh_tflite_offline_offsets(&m, o->view, o->offsets, &words, err);
+        if (st == AB_OK)
+            st = abh_tflite_offline_write(o->model, (const unsigned char *)bytes, len, words,
+                                          m.ntensors, b, err);
+        abh_tflite_model_free(&m);
+    }
+    ab_free(words);
+    ab_free(bytes);
+    return st;
+}
+
+const abh_plan_format abh_plan_format_tflm_offline = {
+    .name = "tflm-offline",
+    .summary = "a copy of the .tflite with TFLite Micro's offline memory plan",
+    .write = write_model_copy,
+    .flags = ABH_PLAN_FORMAT_TFLM_MODEL,
+};

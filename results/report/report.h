@@ -64,22 +64,20 @@
 #include "core/problem.h"
 #include "results/store/store.h"
 
-/* The report formats, one row each: X(ID, word, alias or NULL). A row's
- * renderer is abr_render_<word> (render.h declares it from this table), in
- * its own file report_<word>.c. Adding a format: that file and one row.
- *   md    Markdown: tables for a terminal, a PR comment or a wiki
- *   html  one self-contained page with inline SVG charts
- *   csv   one line per result, a header line, RFC 4180 quoting
- *   json  {"run", "planners", "suites", "rows"}; a suite's capacity_* fields
- *         (report_json.c) are null without a capacity */
-#define ABR_REPORT_FORMATS(X)  \
-    X(MD, md, "markdown")      \
-    X(HTML, html, NULL)        \
-    X(CSV, csv, NULL)          \
-    X(JSON, json, NULL)
+/* The report formats, one row each: X(ID, word, alias or NULL, one-line
+ * description). A row's renderer is abr_render_<word> (render.h declares it
+ * from this table), in its own file report_<word>.c. Adding a format: that
+ * file and one row; `report`'s help and messages list the rows. The first
+ * row is the default. (json: a suite's capacity_* fields, report_json.c, are
+ * null without a capacity.) */
+#define ABR_REPORT_FORMATS(X)                                                           \
+    X(MD, md, "markdown", "Markdown: tables for a terminal, a PR comment or a wiki")     \
+    X(HTML, html, NULL, "one self-contained page, inline SVG charts and plan pictures") \
+    X(CSV, csv, NULL, "one line per result after a header line, RFC 4180 quoting")      \
+    X(JSON, json, NULL, "one object: run, planners, suites, rows")
 
 typedef enum abr_report_format {
-#define ABR_REPORT_ENUM_(id, word, alias) ABR_REPORT_##id,
+#define ABR_REPORT_ENUM_(id, word, alias, summary) ABR_REPORT_##id,
     ABR_REPORT_FORMATS(ABR_REPORT_ENUM_)
 #undef ABR_REPORT_ENUM_
     ABR_REPORT_NFORMATS /* the number of formats, not a format */
@@ -101,9 +99,17 @@ typedef struct abr_report_opts {
     int pictures;                /* how many worst plans to draw; <= 0: ABR_REPORT_PICTURES */
 } abr_report_opts;
 
-/* The format named w ("md", "markdown", "html", "csv", "json"); false (and
- * *f untouched) for any other word. */
+/* The format named w (a row's word or alias: "md", "markdown", "html", ...);
+ * false (and *f untouched) for any other word. */
 bool abr_report_format_parse(const char *w, abr_report_format *f);
+
+/* Format f's word ("md") and its one-line description; NULL when f is not a
+ * format. */
+const char *abr_report_format_name(abr_report_format f);
+const char *abr_report_format_summary(abr_report_format f);
+
+/* Appends every format's word to b, as "md, html, csv or json". */
+void abr_report_format_list(ab_buf *b);
 
 /* Appends the report of run `run` in format fmt to out (opt may be NULL: the
  * defaults, no pictures). AB_EINPUT for an unknown run, AB_ENOMEM when memory

@@ -1,0 +1,97 @@
+/*
+ * plan_formats.c — the table of plan file formats (plan_formats.h), finding
+ * a row by name or by a file's first line, and the lists of names messages
+ * and help print.
+ */
+#include "harness/formats/plan_formats.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+/* The table: one row a format, each defined in its own file; the order is
+ * the order of recognition and of the lists in messages and help. The first
+ * row is the default. */
+#define ABH_PLAN_FORMAT_ROWS(X)                          \
+    X(abh_plan_format_csv)          /* plan_csv.c */       \
+    X(abh_plan_format_minimalloc)   /* minimalloc.c */     \
+    X(abh_plan_format_c_header)     /* plan_out.c */       \
+    X(abh_plan_format_json)         /* plan_out.c */       \
+    X(abh_plan_format_tflm_offline) /* tflite_offline.c */
+
+#define ABH_DECLARE_(sym) extern const abh_plan_format sym;
+#define ABH_ENTRY_(sym) &sym,
+ABH_PLAN_FORMAT_ROWS(ABH_DECLARE_)
+const abh_plan_format *const abh_plan_formats[] = {ABH_PLAN_FORMAT_ROWS(ABH_ENTRY_) NULL};
+#undef ABH_DECLARE_
+#undef ABH_ENTRY_
+
+const abh_plan_format *abh_plan_format_named(const char *name) {
+    for (size_t i = 0; name != NULL && abh_plan_formats[i] != NULL; i++)
+        if (strcmp(abh_plan_formats[i]->name, name) == 0) return abh_plan_formats[i];
+    return NULL;
+}
+
+const abh_plan_format *abh_plan_format_of(const char *path) {
+    unsigned char head[ABH_PLAN_SNIFF_BYTES];
+    size_t n = 0;
+    FILE *f = strcmp(path, "-") == 0 ? NULL : fopen(path, "rb");
+    if (f != NULL) { /* a file that cannot be read: the default's reader says so */
+        n = fread(head, 1, sizeof head, f);
+        if (ferror(f)) n = 0;
+        fclose(f);
+    }
+    for (size_t i = 0; n > 0 && abh_plan_formats[i] != NULL; i++)
+        if (abh_plan_formats[i]->sniff != NULL && abh_plan_formats[i]->sniff(head, n))
+            return abh_plan_formats[i];
+    return abh_plan_formats[0];
+}
+
+void abh_plan_format_list(ab_buf *b, bool readers_only) {
+    size_t count = 0, at = 0;
+    for (size_t i = 0; abh_plan_formats[i] != NULL; i++)
+        if (readers_only ? abh_plan_formats[i]->read != NULL : abh_plan_formats[i]->write != NULL)
+            count++;
+    for (size_t i = 0; abh_plan_formats[i] != NULL; i++) {
+        const abh_plan_format *f = abh_plan_formats[i];
+        if (readers_only ? f->read == NULL : f->write == NULL) continue;
+        at++;
+        const char *sep = at == 1 ? "" : at == count ? " or " : ", ";
+        ab_buf_printf(b, "%s%s", sep, f->name);
+    }
+}
+
+static bool is_blank(unsigned char c) { return c == ' ' || c == '\t'; }
+
+/* Whether field [s, e) is name once blanks and enclosing quotes are dropped. */
+static bool field_is(const unsigned char *s, const unsigned char *e, const char *name,
+                     bool nocase) {
+    while (s < e && is_blank(*s)) s++;
+    while (e > s && is_blank(e[-1])) e--;
+    if (e - s >= 2 && *s == '"' && e[-1] == '"') s++, e--;
+    size_t len = (size_t)(e - s);
+    if (len != strlen(name)) return false;
+    return nocase ? strncasecmp((const char *)s, name, len) == 0
+                  : memcmp(s, name, len) == 0;
+}
+
+bool abh_plan_head_has_column(const unsigned char *head, size_t n, const char *name, bool nocase) {
+    const unsigned char *p = head, *end = head + n;
+    if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) p += 3;
+    for (;;) { /* skip blank lines */
+        const unsigned char *q = p;
+        while (q < end && is_blank(*q)) q++;
+        if (q < end && (*q == '\n' || *q == '\r')) p = q + 1;
+        else break;
+    }
+    const unsigned char *line_end = p;
+    while (line_end < end && *line_end != '\n' && *line_end != '\r' && *line_end != '\0')
+        line_end++;
+    for (const unsigned char *s = p;;) {
+        const unsigned char *comma = s;
+        while (comma < line_end && *comma != ',') comma++;
+        if (field_is(s, comma, name, nocase)) return true;
+        if (comma == line_end) return false;
+        s = comma + 1;
+    }
+}
