@@ -519,7 +519,7 @@ static ab_status seed_bound_kinds(abr_store *s, ab_error *err) {
 
 /* Checks the file's version, creating or migrating it when writable. */
 static ab_status upgrade(abr_store *s, bool ro, ab_error *err) {
-    int64_t app, version, tables;
+    int64_t app = 0, version = 0, tables = 0;
     if (ro) {
         ab_status rc = read_identity(s, &app, &version, &tables, err);
         if (rc == AB_OK) rc = check_identity(s, app, version, tables, err);
