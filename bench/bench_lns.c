@@ -71,6 +71,7 @@
 
 static uint64_t rng_state;
 static bool verbose, shuffle;
+static double slab_p = 0; /* repair mode: the share of steps that re-place a slab */
 static double span_exp = 1; /* repair mode: a tensor's starting weight is size x sections^span_exp */
 
 static uint64_t rnd64(void) {
@@ -114,7 +115,7 @@ typedef struct lns {
     double *w, *w0;       /* repair mode: weights, and their starting values */
     const ab_planner *pl;
     ab_params prm;        /* canonical:target=capacity,nodes=NODES */
-    double r[NKINDS];
+    double r[NKINDS + 1]; /* per kind, and the slabs' */
     long tries[NKINDS], wins[NKINDS], refuted[NKINDS], undecided[NKINDS];
     int64_t nodes_total;
 } lns;
@@ -452,7 +453,7 @@ static int repair_run(lns *L, double T, const int *kind_of, size_t nk, int64_t *
         L->inU[i] = !L->peeled[i] && top_of(L, L->P, i) > C;
         nU += L->inU[i];
     }
-    long steps = 0, ins = 0, ejects = 0, nofit = 0, direct = 0;
+    long steps = 0, ins = 0, ejects = 0, nofit = 0, direct = 0, slabs = 0, slabs_ok = 0;
     double last_sum = cpu_now();
     while (cpu_now() < T && *bestA > L->lb) {
         if (nU == 0) {
@@ -480,6 +481,31 @@ static int repair_run(lns *L, double T, const int *kind_of, size_t nk, int64_t *
             continue;
         }
         steps++;
+        if (slab_p > 0 && rndf() < slab_p) {
+            /* a slab: the tensors of S lying wholly within [y1, y2) are placed again at C (the
+             * current offsets are a witness); canonical packs them low, so holes rise */
+            double r = L->r[NKINDS] * jitter();
+            if (r > 1) r = 1;
+            int64_t hgt = (int64_t)(r * (double)(C - L->base)) / L->g * L->g;
+            if (hgt < L->g) hgt = L->g;
+            int64_t y1 = L->base + (int64_t)rndn((size_t)((C - L->base) / L->g)) * L->g, y2 = y1 + hgt;
+            for (size_t i = 0; i < n; i++)
+                L->freed[i] = !L->peeled[i] && !L->inU[i] && L->P[i] >= y1 && top_of(L, L->P, i) <= y2;
+            int64_t used = 0;
+            size_t nf = 0, ns = 0;
+            outcome o = decide(L, C, &used, &nf, &ns);
+            L->nodes_total += used;
+            slabs++;
+            if (o == OUT_ERROR) return 2;
+            if (o == OUT_FOUND) {
+                memcpy(L->P, L->cand, n * sizeof *L->P);
+                slabs_ok++;
+                L->r[NKINDS] *= 1.05;
+            } else L->r[NKINDS] *= 0.9;
+            if (L->r[NKINDS] < 0.02) L->r[NKINDS] = 0.02;
+            if (L->r[NKINDS] > 0.9) L->r[NKINDS] = 0.9;
+            continue;
+        }
         /* u: roulette over U's weights */
         double wsum = 0;
         for (size_t i = 0; i < n; i++)
@@ -609,8 +635,9 @@ static int repair_run(lns *L, double T, const int *kind_of, size_t nk, int64_t *
             for (size_t i = 0; i < n; i++)
                 if (L->inU[i]) wu += L->w[i];
             printf("%8.2f s  .. capacity %lld, unplaced %zu (weight %.0f), steps %ld, inserted %ld, ejections %ld, "
-                   "no fit %ld, direct %ld, nodes %lld;",
-                   last_sum, (long long)C, nU, wu, steps, ins, ejects, nofit, direct, (long long)L->nodes_total);
+                   "no fit %ld, direct %ld, slabs %ld/%ld, nodes %lld;",
+                   last_sum, (long long)C, nU, wu, steps, ins, ejects, nofit, direct, slabs_ok, slabs,
+                   (long long)L->nodes_total);
             for (int q = 0; q < NKINDS; q++)
                 if (L->tries[q])
                     printf(" %c %ld/%ld/%ld/%ld r %.2f;", kind_letters[q], L->tries[q], L->wins[q],
@@ -624,13 +651,24 @@ static int repair_run(lns *L, double T, const int *kind_of, size_t nk, int64_t *
 
 static void usage(void) {
     fprintf(stderr,
-            "usage: bench_lns [-T SEC] [-s SEED] [-i BUDGET] [-n NODES] [-k KINDS] [-p PLATEAU] [-q] [FILE]\n"
+            "usage: bench_lns [-T SEC] [-s SEED] [-i BUDGET] [-n NODES] [-k KINDS] [-p PLATEAU]\n"
+            "                 [-l FRAC] [-m lns|repair] [-L FRAC] [-W EXP] [-P PLAN] [-o PLAN] [-S] [-q] [FILE]\n"
             "  -T SEC      CPU seconds for the whole run (default 600)\n"
             "  -s SEED     the seed of the splitmix64 stream (default 1)\n"
             "  -i BUDGET   canonical's budget for the first plan (default nodes=2000000)\n"
             "  -n NODES    node budget of each subproblem (default 20000)\n"
             "  -k KINDS    neighbourhood kinds, letters of bwrcthsva (default bwrc)\n"
             "  -p PLATEAU  failed moves in a row before a shake (default 20; 0: never)\n"
+            "  -l FRAC     lns mode: the share of moves anchored on a tensor below the target,\n"
+            "              high ones first (default 0.5)\n"
+            "  -m MODE     lns (default: moves around the tensors above the target) or repair (a\n"
+            "              capacity held fixed, unplaced tensors inserted or ejecting others)\n"
+            "  -L FRAC     repair mode: the share of steps that re-place a slab of offsets\n"
+            "              [y1, y2) at the capacity (default 0: none)\n"
+            "  -W EXP      repair mode: a tensor's weight is size x sections^EXP (default 1)\n"
+            "  -P PLAN     start from this plan (CSV of tensor,offset) instead of canonical's\n"
+            "  -o PLAN     write the best plan there\n"
+            "  -S          shuffle each subproblem's tensors (breaks canonical's ties)\n"
             "  -q          no summary lines\n"
             "  FILE        suite YAML or MiniMalloc CSV (default ../shared/data/minimalloc/D.1048576.csv)\n");
 }
@@ -647,7 +685,7 @@ int main(int argc, char **argv) {
     bool repair = false;
     bool quiet = false;
     int opt;
-    while ((opt = getopt(argc, argv, "T:s:i:n:k:p:l:o:P:m:W:Sqvh")) != -1) {
+    while ((opt = getopt(argc, argv, "T:s:i:n:k:p:l:o:P:m:W:L:Sqvh")) != -1) {
         char *end;
         if (opt == 'T') {
             T = strtod(optarg, &end);
@@ -673,7 +711,10 @@ int main(int argc, char **argv) {
         } else if (opt == 'o') out_path = optarg;
         else if (opt == 'P') start_path = optarg;
         else if (opt == 'S') shuffle = true;
-        else if (opt == 'W') {
+        else if (opt == 'L') {
+            slab_p = strtod(optarg, &end);
+            if (*end || !(slab_p >= 0 && slab_p <= 1)) return fprintf(stderr, "bench_lns: -L: a fraction in [0, 1]\n"), 2;
+        } else if (opt == 'W') {
             span_exp = strtod(optarg, &end);
             if (*end || !(span_exp >= 0 && span_exp <= 4)) return fprintf(stderr, "bench_lns: -W: a number in [0, 4]\n"), 2;
         }
@@ -739,7 +780,7 @@ int main(int argc, char **argv) {
     L.g = ab_problem_gravity_unit(&view);
     abo_bounds b;
     L.lb = abo_bounds_compute(&view, &b, &err) == AB_OK ? b.max_load : 0;
-    for (int k = 0; k < NKINDS; k++) L.r[k] = 0.2;
+    for (int k = 0; k <= NKINDS; k++) L.r[k] = 0.2;
     /* The tensors that conflict with every other one: in any valid plan no
      * tensor shares a byte of their rows, so they can be cut out and stacked
      * at the bottom (every tensor above moves up or down by whole peeled
