@@ -62,10 +62,9 @@ static const abc_option validate_options[] = {{"format", 0, "F", 0, NULL}, {0}};
 static const abc_option run_options[] = {
     {"planner", 'p', "SPEC", ABH_MAX_SPECS,
      "a planner spec; repeat for several (default: --planners default)"},
-    {"planners", 0, "SET", 0, "default (first-fit and best-fit, orders start and size, and\n"
-                              "the peers' tflm-greedy, usmp-greedy-by-size,\n"
-                              "usmp-greedy-by-conflicts, tflite-gpu-greedy-by-size) or all\n"
-                              "(every planner with its defaults but external and minizinc,\n"
+    {"planners", 0, "SET", 0, "default (the fast planners users pick between: those\n"
+                              "'arenabench planners' marks [default]) or all (every planner\n"
+                              "with its defaults and each order, but external and minizinc,\n"
                               "which need a command or a program: ask for them with -p)"},
     {"db", 0, "FILE", 0, "the results database (default out/arenabench.db)"},
     {"jobs", 'j', "N", 0, "jobs at once (default: the number of CPUs); the rows do not\n"
