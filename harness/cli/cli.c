@@ -63,7 +63,7 @@ static const abc_option run_options[] = {
     {"planner", 'p', "SPEC", ABH_MAX_SPECS,
      "a planner spec; repeat for several (default: --planners default)"},
     {"planners", 0, "SET", 0, "default (the fast planners users pick between: those\n"
-                              "'arenabench planners' marks [default]) or all (every planner\n"
+                              "'arenabench planners' says are in it) or all (every planner\n"
                               "with its defaults and each order, but external and minizinc,\n"
                               "which need a command or a program: ask for them with -p)"},
     {"db", 0, "FILE", 0, "the results database (default out/arenabench.db)"},

@@ -24,10 +24,11 @@ int abc_planners(const abc_args *a) {
     for (size_t i = 0; ab_planner_at(i) != NULL; i++) {
         const ab_planner *pl = ab_planner_at(i);
         if (pl->flags & AB_PLANNER_TEST) continue;
-        printf("%-*s  %s%s%s\n", width, pl->name, pl->flags & AB_PLANNER_EXACT ? "[exact] " : "",
-               pl->flags & AB_PLANNER_DEFAULT ? "[default] " : "", pl->summary);
-        if ((pl->flags & AB_PLANNER_DEFAULT) && pl->also_default != NULL)
-            printf("    run's default set also runs it with %s\n", pl->also_default);
+        printf("%-*s  %s%s\n", width, pl->name, pl->flags & AB_PLANNER_EXACT ? "[exact] " : "",
+               pl->summary);
+        if (pl->flags & AB_PLANNER_DEFAULT)
+            printf("    in run's default set%s%s\n", pl->also_default ? ", also with " : "",
+                   pl->also_default ? pl->also_default : "");
         for (const ab_param_desc *d = pl->params; d && d->key; d++) {
             bool required = d->def == NULL || strstr(d->def, "required") != NULL;
             printf("    %s=%s (%s%s)\n        %s\n", d->key, d->values,
