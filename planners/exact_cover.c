@@ -708,20 +708,13 @@ static ab_status make_units(ec *e, const ab_problem *p, ab_error *err) {
 
 /* Two conflicting fixed tensors that overlap leave no valid plan. */
 static ab_status check_fixed(const ec *e, ab_error *err) {
-    for (size_t i = 0; i < e->n; i++) {
-        const ec_tensor *a = &e->t[i];
-        if (a->fixed == AB_NONE) continue;
-        for (size_t j = i + 1; j < e->n; j++) {
-            const ec_tensor *b = &e->t[j];
-            if (b->fixed == AB_NONE || !ab_conflict(&e->q.t[i], &e->q.t[j])) continue;
-            if (a->fixed < sat_add(b->fixed, b->h) && b->fixed < sat_add(a->fixed, a->h))
-                return ab_fail(err, AB_EINPUT,
-                               "exact-cover: tensors '%s' and '%s' have fixed offsets that overlap "
-                               "while both are live: no valid plan exists",
-                               e->q.t[i].name, e->q.t[j].name);
-        }
-    }
-    return AB_OK;
+    size_t i, j;
+    ab_status st = ab_problem_fixed_overlap(&e->q, &i, &j, err);
+    if (st != AB_OK || i == AB_NO_TENSOR) return st;
+    return ab_fail(err, AB_EINPUT,
+                   "exact-cover: tensors '%s' and '%s' have fixed offsets that overlap "
+                   "while both are live: no valid plan exists",
+                   e->q.t[i].name, e->q.t[j].name);
 }
 
 /* ---- time: kept starts (R2, R3), matrix columns, components (R5) ------------------- */
