@@ -268,9 +268,10 @@
  * its total (the largest free load over its sections), Z its size; the
  * orders are MiniMalloc's WAT, TAW and TWA, the same three with C in place
  * of W, and CZ. (W and C rank tensors differently when sections are of
- * unequal lengths; each of the two triples decides instances in a few
- * thousand nodes that the other leaves undecided after millions: the
- * family in bench/README.md.) A capacity is decided by
+ * unequal lengths; each of the two triples decides instances that the
+ * other leaves undecided: the family in bench/README.md, and the figures
+ * there under "Figures formerly in the solvers' opening comments".) A
+ * capacity is decided by
  * one search per order taking turns, with a node limit that doubles each
  * round (64 + 2 n at first), until one finishes: each is the search above
  * in its own indices, so a plan found is valid and a search that finishes
