@@ -115,20 +115,6 @@ ab_status ab_planner_plan(const ab_planner *pl, const ab_params *opt, const ab_p
 /* The planner called name, or NULL. */
 const ab_planner *ab_planner_find(const char *name);
 
-/* "Did you mean": a name close to a mistyped one. Offer the candidates one
- * at a time; best is the closest whose optimal-string-alignment distance
- * (insertions, deletions, substitutions and swaps of two neighbours, each 1)
- * is at most 2 and below the candidate's length, ties to the name first in
- * strcmp order (so the answer does not depend on the order offered); NULL
- * when none is close. Used for planner names (ab_planner_resolve) and the
- * command names of the CLI. */
-typedef struct ab_suggest {
-    const char *typo;
-    const char *best; /* a candidate as offered (not copied), or NULL */
-    size_t dist;
-} ab_suggest;
-void ab_suggest_init(ab_suggest *s, const char *typo);
-void ab_suggest_offer(ab_suggest *s, const char *name);
 
 /* Parses a spec ("first-fit:order=size"), finds its planner, rejects keys
  * it does not take (naming the ones it does) and values its parameter table
