@@ -57,12 +57,6 @@ typedef struct ab_param_desc {
     int64_t lo, hi;      /* the range of an INT */
 } ab_param_desc;
 
-/* AB_OK when value is a valid value of parameter d (see ab_param_kind);
- * otherwise AB_EINPUT with a message naming the planner, the key, what it
- * takes and the value. */
-ab_status ab_param_check(const char *planner, const ab_param_desc *d, const char *value,
-                         ab_error *err);
-
 /* What a planner reports besides its plan. Zeroed by the caller. The oracle
  * turns it into a certificate (oracle/certify.h: abo_certify), trusting
  * proven_optimal and lower_bound only as far as `method` allows. */
@@ -118,7 +112,7 @@ const ab_planner *ab_planner_find(const char *name);
 
 /* Parses a spec ("first-fit:order=size"), finds its planner, rejects keys
  * it does not take (naming the ones it does) and values its parameter table
- * refuses (ab_param_check). On success *pl is set and *params is owned by
+ * refuses. On success *pl is set and *params is owned by
  * the caller (ab_params_free). */
 ab_status ab_planner_resolve(const char *spec, const ab_planner **pl, ab_params *params,
                              ab_error *err);

@@ -139,8 +139,11 @@ static void choices_text(const ab_param_desc *d, char *out, size_t cap) {
     }
 }
 
-ab_status ab_param_check(const char *planner, const ab_param_desc *d, const char *v,
-                         ab_error *err) {
+/* AB_OK when v is a valid value of parameter d (see ab_param_kind);
+ * otherwise AB_EINPUT with a message naming the planner, the key, what it
+ * takes and the value. */
+static ab_status param_check(const char *planner, const ab_param_desc *d, const char *v,
+                             ab_error *err) {
     double x;
     bool pct;
     int64_t i;
@@ -187,7 +190,7 @@ ab_status ab_planner_resolve(const char *spec, const ab_planner **pl, ab_params 
     for (size_t i = 0; i < params->n; i++) {
         const ab_param_desc *d = param_desc(*pl, params->v[i].key);
         if (d != NULL) {
-            if (ab_param_check((*pl)->name, d, params->v[i].value, err) == AB_OK) continue;
+            if (param_check((*pl)->name, d, params->v[i].value, err) == AB_OK) continue;
             ab_params_free(params);
             return AB_EINPUT;
         }

@@ -86,7 +86,9 @@ int abh_cmd_run(const abh_run_args *a);
 
 
 /* `arenabench ilp SUITE [...]` from argv (argv[0] being "ilp"): the same as
- * abc_command_main (ilp.c). Returns the exit code. */
+ * abc_command_main (ilp.c). Returns the exit code. The command table does not
+ * use it: it is exported for tests/test_ilp.c, which runs the command inside
+ * the test's process to read what it prints. */
 int abh_cmd_ilp(int argc, char **argv);
 
 
