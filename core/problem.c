@@ -617,3 +617,125 @@ bool ab_problem_sections(const ab_problem *p, int32_t *sec0, int32_t *sec1, int3
     else ab_free(pt);
     return true;
 }
+
+/* ---- fixed tensors that overlap ------------------------------------------------- */
+
+/* A fixed tensor in the sweep of ab_problem_fixed_overlap. */
+typedef struct fx_rec {
+    int64_t start, end;
+    int64_t off, top; /* [off, top): top = off + size, saturated */
+    size_t idx;       /* its index in the problem */
+    size_t rank;      /* its place in offset order */
+} fx_rec;
+
+static int fx_cmp_i64(int64_t x, int64_t y) { return (x > y) - (x < y); }
+static int fx_cmp_size(size_t x, size_t y) { return (x > y) - (x < y); }
+
+static int fx_by_offset(const void *x, const void *y) {
+    const fx_rec *a = x, *b = y;
+    int c = fx_cmp_i64(a->off, b->off);
+    return c != 0 ? c : fx_cmp_size(a->idx, b->idx);
+}
+
+static int fx_by_start(const void *x, const void *y) {
+    const fx_rec *a = x, *b = y;
+    int c = fx_cmp_i64(a->start, b->start);
+    return c != 0 ? c : fx_cmp_size(a->idx, b->idx);
+}
+
+static int fx_by_end(const void *x, const void *y) {
+    const fx_rec *a = x, *b = y;
+    int c = fx_cmp_i64(a->end, b->end);
+    return c != 0 ? c : fx_cmp_size(a->rank, b->rank);
+}
+
+/* The tree over ranks (offset order): node k holds the rank of the live
+ * tensor below it whose top is highest (ties to the lower rank), or
+ * AB_NO_TENSOR. Leaves are w .. 2w - 1. */
+typedef struct fx_tree {
+    size_t *best;
+    size_t w;
+    const fx_rec *byoff; /* the tensors by rank */
+} fx_tree;
+
+static size_t fx_higher(const fx_tree *t, size_t r, size_t s) {
+    if (r == AB_NO_TENSOR) return s;
+    if (s == AB_NO_TENSOR) return r;
+    if (t->byoff[r].top != t->byoff[s].top) return t->byoff[r].top > t->byoff[s].top ? r : s;
+    return r < s ? r : s;
+}
+
+static void fx_set(fx_tree *t, size_t rank, bool live) {
+    size_t k = t->w + rank;
+    t->best[k] = live ? rank : AB_NO_TENSOR;
+    for (k /= 2; k >= 1; k /= 2) t->best[k] = fx_higher(t, t->best[2 * k], t->best[2 * k + 1]);
+}
+
+/* The highest-reaching live tensor among ranks [0, len). */
+static size_t fx_highest_below(const fx_tree *t, size_t len) {
+    size_t r = AB_NO_TENSOR;
+    for (size_t lo = t->w, hi = t->w + len; lo < hi; lo /= 2, hi /= 2) {
+        if (lo & 1) r = fx_higher(t, r, t->best[lo++]);
+        if (hi & 1) r = fx_higher(t, r, t->best[--hi]);
+    }
+    return r;
+}
+
+/* The number of tensors in byoff[0 .. m) whose offset is below x. */
+static size_t fx_count_below(const fx_rec *byoff, size_t m, int64_t x) {
+    size_t lo = 0, hi = m;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (byoff[mid].off < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+ab_status ab_problem_fixed_overlap(const ab_problem *p, size_t *a, size_t *b, ab_error *err) {
+    *a = *b = AB_NO_TENSOR;
+    size_t m = 0;
+    for (size_t i = 0; i < p->n; i++) m += p->t[i].offset != AB_NONE;
+    if (m < 2) return AB_OK;
+    size_t w = 1;
+    while (w < m) w *= 2;
+    fx_rec *byoff = ab_alloc_array(m, sizeof *byoff), *bystart = ab_alloc_array(m, sizeof *bystart);
+    fx_rec *byend = ab_alloc_array(m, sizeof *byend);
+    fx_tree t = {.best = ab_alloc_array(2 * w, sizeof *t.best), .w = w, .byoff = byoff};
+    if (byoff == NULL || bystart == NULL || byend == NULL || t.best == NULL) {
+        ab_free(byoff), ab_free(bystart), ab_free(byend), ab_free(t.best);
+        return ab_fail(err, AB_ENOMEM, "out of memory checking the fixed offsets");
+    }
+    m = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        const ab_tensor *x = &p->t[i];
+        if (x->offset == AB_NONE) continue;
+        int64_t top;
+        if (ab_add_ovf(x->offset, x->size, &top)) top = x->size > 0 ? INT64_MAX : INT64_MIN;
+        byoff[m++] = (fx_rec){.start = x->start, .end = x->end, .off = x->offset, .top = top,
+                              .idx = i};
+    }
+    qsort(byoff, m, sizeof *byoff, fx_by_offset);
+    for (size_t r = 0; r < m; r++) byoff[r].rank = r;
+    memcpy(bystart, byoff, m * sizeof *byoff);
+    memcpy(byend, byoff, m * sizeof *byoff);
+    qsort(bystart, m, sizeof *bystart, fx_by_start);
+    qsort(byend, m, sizeof *byend, fx_by_end);
+    for (size_t k = 0; k < 2 * w; k++) t.best[k] = AB_NO_TENSOR;
+    /* Each tensor in start order meets the live ones (started, not ended
+     * before its start); one of them overlaps it iff the one reaching highest
+     * among those with an offset below its top reaches above its offset. */
+    size_t gone = 0;
+    for (size_t s = 0; s < m && *a == AB_NO_TENSOR; s++) {
+        const fx_rec *x = &bystart[s];
+        while (gone < m && byend[gone].end < x->start) fx_set(&t, byend[gone++].rank, false);
+        size_t r = fx_highest_below(&t, fx_count_below(byoff, m, x->top));
+        if (r != AB_NO_TENSOR && byoff[r].top > x->off) {
+            *a = byoff[r].idx < x->idx ? byoff[r].idx : x->idx;
+            *b = byoff[r].idx < x->idx ? x->idx : byoff[r].idx;
+        }
+        fx_set(&t, x->rank, true);
+    }
+    ab_free(byoff), ab_free(bystart), ab_free(byend), ab_free(t.best);
+    return AB_OK;
+}

@@ -198,6 +198,19 @@ int64_t ab_problem_capacity(const ab_problem *p);
 bool ab_problem_sections(const ab_problem *p, int32_t *sec0, int32_t *sec1, int32_t *nsec,
                          int64_t **first);
 
+/* Two tensors with fixed offsets (offset != AB_NONE) that conflict and share
+ * a byte ([offset, offset + size) meet), so that no valid plan exists. The
+ * exact planners, the ILP and the MiniZinc model reject such a problem with
+ * this one check. A sweep over the tensors by start (ties by index) with the
+ * live fixed tensors in a tree over offsets: O(m log m) for m fixed tensors,
+ * O(m) memory, freed before it returns. Returns AB_OK with *a < *b the
+ * indices of the first pair the sweep meets (its later tensor is the first,
+ * by start then index, to overlap an earlier live one; its earlier one the
+ * live tensor below that tensor's end reaching highest, ties to the lower
+ * offset then index), or *a = *b = AB_NO_TENSOR when there is none;
+ * AB_ENOMEM (err set) when memory runs out. */
+ab_status ab_problem_fixed_overlap(const ab_problem *p, size_t *a, size_t *b, ab_error *err);
+
 /* ---- name lookup -------------------------------------------------------------
  * An open-addressing table from tensor name to index, built once. */
 typedef struct ab_names ab_names;

@@ -197,22 +197,14 @@ static ab_status find_components(prep *pp, ab_error *err) {
 }
 
 /* Marks pp infeasible when two conflicting fixed tensors share a byte. */
-static void check_fixed(prep *pp) {
-    const ab_problem *q = &pp->q;
-    for (size_t r = 0; r < pp->n && !pp->infeasible; r++) {
-        const ab_tensor *a = &q->t[pp->by_start[r]];
-        if (a->offset == AB_NONE) continue;
-        for (size_t s = r + 1; s < pp->n && q->t[pp->by_start[s]].start <= a->end; s++) {
-            const ab_tensor *b = &q->t[pp->by_start[s]];
-            if (b->offset == AB_NONE) continue;
-            if (a->offset < b->offset + b->size && b->offset < a->offset + a->size) {
-                pp->infeasible = true;
-                snprintf(pp->why, sizeof pp->why, "fixed tensors '%.60s' and '%.60s' overlap",
-                         a->name, b->name);
-                return;
-            }
-        }
-    }
+static ab_status check_fixed(prep *pp, ab_error *err) {
+    size_t i, j;
+    ab_status st = ab_problem_fixed_overlap(&pp->q, &i, &j, err);
+    if (st != AB_OK || i == AB_NO_TENSOR) return st;
+    pp->infeasible = true;
+    snprintf(pp->why, sizeof pp->why, "fixed tensors '%.60s' and '%.60s' overlap",
+             pp->q.t[i].name, pp->q.t[j].name);
+    return AB_OK;
 }
 
 /* Max-load of the tensors list[0 .. m) (sorted by start): an event sweep. */
@@ -382,7 +374,7 @@ static ab_status prep_build(const ab_problem *p, const abo_ilp_options *o, prep 
     for (size_t i = 0; i < pp->n; i++) pp->by_start[i] = i;
     ab_sort(pp->by_start, pp->n, sizeof *pp->by_start, by_start, &pp->q);
     if ((st = find_components(pp, err)) != AB_OK) return st;
-    check_fixed(pp);
+    if ((st = check_fixed(pp, err)) != AB_OK) return st;
     if ((st = heur ? heuristics(pp, o, err) : stacked(pp, err)) != AB_OK) return st;
     if ((st = component_bounds(pp, err)) != AB_OK) return st;
     if (pp->infeasible) {

@@ -268,9 +268,10 @@
  * its total (the largest free load over its sections), Z its size; the
  * orders are MiniMalloc's WAT, TAW and TWA, the same three with C in place
  * of W, and CZ. (W and C rank tensors differently when sections are of
- * unequal lengths; each of the two triples decides instances in a few
- * thousand nodes that the other leaves undecided after millions: the
- * family in bench/README.md.) A capacity is decided by
+ * unequal lengths; each of the two triples decides instances that the
+ * other leaves undecided: the family in bench/README.md, and the figures
+ * there under "Figures formerly in the solvers' opening comments".) A
+ * capacity is decided by
  * one search per order taking turns, with a node limit that doubles each
  * round (64 + 2 n at first), until one finishes: each is the search above
  * in its own indices, so a plan found is valid and a search that finishes
@@ -608,16 +609,14 @@ static ab_status cn_setup(cn *c, const ab_problem *p, const char *keys, ab_error
     ab_status st = AB_ENOMEM;
     if (!s0 || !s1 || !idx || !ab_problem_sections(p, s0, s1, &c->T, &c->sec_instr)) goto out;
     /* fixed tensors must not overlap one another */
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = i + 1; j < n && p->t[i].offset != AB_NONE; j++) {
-            const ab_tensor *x = &p->t[i], *y = &p->t[j];
-            if (y->offset == AB_NONE || !ab_conflict(x, y)) continue;
-            if (x->offset < y->offset + y->size && y->offset < x->offset + x->size) {
-                st = ab_fail(err, AB_EINPUT, "canonical: '%s' and '%s' have fixed offsets that overlap",
-                             x->name, y->name);
-                goto out;
-            }
-        }
+    size_t fx, fy;
+    if ((st = ab_problem_fixed_overlap(p, &fx, &fy, err)) != AB_OK) goto out;
+    if (fx != AB_NO_TENSOR) {
+        st = ab_fail(err, AB_EINPUT, "canonical: '%s' and '%s' have fixed offsets that overlap",
+                     p->t[fx].name, p->t[fy].name);
+        goto out;
+    }
+    st = AB_ENOMEM;
     i128 total = 0;
     for (size_t i = 0; i < n; i++) {
         total += p->t[i].size + (p->t[i].align > 1 ? p->t[i].align : 0);

@@ -37,7 +37,7 @@ struct abp_dlx {
     int64_t *row_key;
     int64_t nrows_cap, nrows;
     int32_t *stack;         /* the chosen row (its primary node) per level */
-    bool overflow;          /* a row did not fit the counts given to abp_dlx_new */
+    bool overflow;          /* a row did not fit the counts given to abp_dlx_new_cols */
 };
 
 double abp_dlx_now(void) { return (double)clock() / (double)CLOCKS_PER_SEC; }
@@ -71,12 +71,6 @@ int64_t abp_dlx_bytes_cols(int64_t nprimary, int64_t nsecondary, int64_t ngroups
     bytes = sat_add(bytes, sat_mul(nprimary, 4 * 5 + 8 * 2));           /* per primary */
     bytes = sat_add(bytes, sat_mul(nrows, 8));                          /* row_key */
     return sat_add(bytes, (int64_t)sizeof(abp_dlx));
-}
-
-int64_t abp_dlx_bytes(int64_t nprimary, int64_t ngroups, int64_t per_group, int64_t nrows,
-                      int64_t nnodes) {
-    if (ngroups < 0 || per_group < 0) return INT64_MAX;
-    return abp_dlx_bytes_cols(nprimary, sat_mul(ngroups, per_group), ngroups, nrows, nnodes);
 }
 
 void abp_dlx_free(abp_dlx *m) {
@@ -149,15 +143,6 @@ abp_dlx *abp_dlx_new_cols(int32_t nprimary, int32_t nsecondary, int32_t ngroups,
     m->spacer = 1 + nprimary + nsecondary;
     m->node[m->spacer] = (dnode){0, 0, 0};
     m->used = (int64_t)m->spacer + 1;
-    return m;
-}
-
-abp_dlx *abp_dlx_new(int32_t nprimary, int32_t ngroups, int32_t per_group, int64_t nrows,
-                     int64_t nnodes) {
-    if (abp_dlx_bytes(nprimary, ngroups, per_group, nrows, nnodes) == INT64_MAX) return NULL;
-    int32_t nsecondary = ngroups * per_group; /* fits: checked by abp_dlx_bytes */
-    abp_dlx *m = abp_dlx_new_cols(nprimary, nsecondary, ngroups, nrows, nnodes);
-    for (int32_t s = 0; m != NULL && s < nsecondary; s++) m->group[s] = s / per_group;
     return m;
 }
 

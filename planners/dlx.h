@@ -39,7 +39,7 @@
  * form chains; the keys chosen along a chain must increase, so only one of
  * the k! equivalent orders of k twins is searched.
  *
- * Ownership: abp_dlx_new returns a matrix owned by the caller, freed with
+ * Ownership: abp_dlx_new_cols returns a matrix owned by the caller, freed with
  * abp_dlx_free (NULL accepted). Nothing here prints or allocates during the
  * search.
  */
@@ -79,13 +79,10 @@ typedef enum abp_dlx_result {
  * that order). */
 typedef enum abp_dlx_order { ABP_DLX_STATIC, ABP_DLX_MRV, ABP_DLX_LOW, ABP_DLX_CANON } abp_dlx_order;
 
-/* Bytes a matrix with these counts takes (what abp_dlx_new allocates), for a
- * memory estimate made before building it; INT64_MAX when a count is too
- * large for the matrix (more than ABP_DLX_MAX_NODES nodes). */
-int64_t abp_dlx_bytes(int64_t nprimary, int64_t ngroups, int64_t per_group, int64_t nrows,
-                      int64_t nnodes);
-
-/* The same for nsecondary secondary columns in ngroups groups (abp_dlx_new_cols). */
+/* Bytes a matrix for nsecondary secondary columns in ngroups groups takes
+ * (what abp_dlx_new_cols allocates), for a memory estimate made before
+ * building it; INT64_MAX when a count is too large for the matrix (more than
+ * ABP_DLX_MAX_NODES nodes). */
 int64_t abp_dlx_bytes_cols(int64_t nprimary, int64_t nsecondary, int64_t ngroups, int64_t nrows,
                            int64_t nnodes);
 
@@ -101,13 +98,6 @@ abp_dlx *abp_dlx_new_cols(int32_t nprimary, int32_t nsecondary, int32_t ngroups,
 /* Puts secondary column s (0-based) in group `group` with width `width` >= 1. */
 void abp_dlx_secondary(abp_dlx *m, int32_t s, int32_t group, int64_t width);
 
-/* A matrix for nprimary primary columns and ngroups x per_group secondary
- * columns of width 1, secondary column s being in group s / per_group, with room for
- * exactly nrows rows of nnodes nodes in all (primary nodes included, spacers
- * not). Returns NULL on OOM or when abp_dlx_bytes says the counts are too
- * large. */
-abp_dlx *abp_dlx_new(int32_t nprimary, int32_t ngroups, int32_t per_group, int64_t nrows,
-                     int64_t nnodes);
 void abp_dlx_free(abp_dlx *m);
 
 /* Declares primary column i: it covers `weight` cells of each group in
@@ -118,7 +108,7 @@ void abp_dlx_primary(abp_dlx *m, int32_t i, int32_t g0, int32_t g1, int64_t weig
 
 /* Appends a row covering primary column prim and the nsec secondary columns
  * secs[] (distinct), with key >= 0. Rows of a column are tried in the order
- * they were added. A row beyond the counts given to abp_dlx_new is not added
+ * they were added. A row beyond the counts given to abp_dlx_new_cols is not added
  * and marks the matrix (abp_dlx_overflowed): a bug of the caller's count. */
 void abp_dlx_add_row(abp_dlx *m, int32_t prim, int64_t key, const int32_t *secs, int32_t nsec);
 

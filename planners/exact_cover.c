@@ -32,9 +32,7 @@
  * has at most |B_t| columns per instruction, whatever the bytes. (Until this
  * version the ends o + h were breakpoints too and a column was an
  * elementary interval between two of them: the same covers with about twice
- * the columns and matrix entries. On 200 random 8-tensor suites with coprime
- * sizes, starts only took 386k nodes, building included, where intervals
- * took 634k, and 45 s of CPU in all where they took 81 s.)
+ * the columns and matrix entries.)
  *
  * THE WEIGHTED BOUND. dlx.c refutes a branch when, at some instruction, the
  * summed width of the uncovered columns that still have a row is below the
@@ -186,8 +184,7 @@
  *      floor (load + sum of (a - 1) above it); fixed tensors are left out,
  *      which only weakens it. Its 2^n x n steps are charged as building. It
  *      keeps every cover (it removes no row), so it is lossless, and at
- *      k = 1 the floor is a lower bound of the real problem. On bench_exact's
- *      coprime-8-1093 it is the optimum: one matrix instead of seven.
+ *      k = 1 the floor is a lower bound of the real problem.
  *
  * (R10) Aligned splits of kept starts. R7 with the aligns: in a valid plan of
  *      arena <= H, at a kept start t where free tensor i is live at offset
@@ -208,9 +205,7 @@
  *      for the free tensors (DL(B) >= the sum of B, U_r(A) >= the sum of A).
  *      It removes rows that are in no cover, so at each H a cover exists iff
  *      one did. Where R9 makes H the least aligned stack of a kept start,
- *      R10 leaves its tensors only the offsets of its least stacks: on
- *      bench_exact's coprime-20-10 the search at the bound took 663k nodes
- *      without a cover in 10 s, and finds one in 3k.
+ *      R10 leaves its tensors only the offsets of its least stacks.
  *
  * (X) Column orders. Algorithm X is exact whatever primary column it
  *      branches on, so a height may be decided by any order: order=mrv (the
@@ -223,11 +218,8 @@
  *      finishes (a cover, or a refutation); a run cut by its limit decides
  *      nothing. Every node of every run counts against the budget. The
  *      orders fail on different suites, so the mix is robust where each one
- *      alone is not. Measured with bench_exact -t 10 on 100 coprime suites
- *      of 20 tensors (-r 100:20:1000:coprime): mrv, low and area in turn
- *      proved 93; mrv and canon, canon's rounds with four times the nodes
- *      (its nodes are cheaper), prove 98 (canon alone 95, mrv alone 87);
- *      with canon's memo (C, N1) the mix proves all 100, the slowest in 7 s.
+ *      alone is not. canon's rounds get four times the nodes (its nodes are
+ *      cheaper).
  *
  * (C) order=canon: the canonical search (MiniMalloc's; planner canonical's
  *      C0-D5) on the rows of the matrix, in the intervals engine (dlx.c).
@@ -303,22 +295,15 @@
  *      with floor rows <= its own is cut at once. The memo lives as long as
  *      the rows (one component at one height), across the mix's rounds, in
  *      at most half of what mem= leaves (144M at most); learn=off turns it
- *      off. On coprime-20-1078 canon alone refutes 192,738 (R9's bound
- *      reached 192,732 without it) and proves 192,739 in 0.83M nodes; without
- *      the memo it stays at [192,732, 199,411] after 24M nodes and 20 s.
- *      canon keeps no kill tree: the live rows of j are its rows from f(j)
- *      on, a suffix, found by a binary search. On bench_exact's
- *      coprime-20-1098 (the optimum, 160,936, is 5 above R9's bound) canon
- *      proves it in 1.8M nodes and 2.7 s; mrv, low and area each run out of
- *      10 s; canonical proves it in 0.6M nodes.
+ *      off. canon keeps no kill tree: the live rows of j are its rows from
+ *      f(j) on, a suffix, found by a binary search.
  *
  * (E) THE INTERVALS ENGINE (engine=intervals; auto takes it for order=mix
  *      and canon, which only it runs, and otherwise when the matrix would
  *      hold more than EC_IVX_RATIO = 4 entries per (row, instruction) pair;
  *      engine=links forces the matrix). A node of dancing links costs
  *      the entries of the rows it hides, and a row holds every breakpoint
- *      under it: on bench_exact's coprime-8-1163 rows of ~1,300 entries and
- *      matrices of ~4.2M made 18-312 nodes per height cost 6.6 s. dlx.c's
+ *      under it, so large rows make every node dear. dlx.c's
  *      abp_ivx_search runs the same search with the secondary columns left
  *      implicit: a row (i, o) is the interval [o, o + h_i) over i's groups.
  *      It is the same search, node for node:
@@ -354,30 +339,18 @@
  *      it excludes and the scans of the groups it touches, not the matrix; no
  *      matrix is built (building is charged a step per row and per (row,
  *      instruction) pair, never more than the links engine's step per row and
- *      per entry). Measured (bench_exact, Release, time=10, CPU seconds,
- *      2 vCPU loaded; with mrv by rows per unit of height, below):
- *      coprime-8-1163 6.8 s and 25.6k nodes before, 0.01 s and 1,209 nodes
- *      now; 200 coprime 8-tensor suites (seeds 1000-1199) 9.2 s in all
- *      before, 0.06 s now, the slowest 0.02 s; 2,000 more (seeds 5000-6999)
- *      all proven, 0.6 s in all, the slowest 0.10 s (coprime-8-6560, which
- *      main did not prove in 10 s); 20-tensor KiB suites 0.07 s before, 0.02
- *      s now; 20-tensor coprime suites (seeds 1-20): 1 proven before (mem:
- *      their matrices need 8 GiB and more), 15 now.
+ *      per entry).
  *
  * Search order: order=mrv takes the tensor with the fewest
  * rows left per unit of height (rows / h, compared exactly; ties in the area
  * order); order=area (the paper's) takes tensors by decreasing rectangle area
  * h x (end - start + 1), ties by larger h, earlier start, lower index. MRV is
- * the default since it was measured (bench_exact, time=10): 20-tensor KiB
- * suites 20 of 20 proven, slowest 0.06 s, against 17 of 20 with area, whose
- * three failures were heights with a cover (at the bound) that its static
- * order did not find in 60M nodes; 8-tensor coprime suites 200 of 200
- * against 198. Per unit of height since a tiny tensor in a slack section has
- * few rows left yet rarely decides anything: on coprime-8-6560 (bench_exact
- * -r 1:8:6560:coprime) the fewest rows chose a 165-byte tensor at the fourth
- * level and retried every refutation below under each of its ~90 offsets:
- * 693k nodes, 2.4 s; by rows / h it takes 23k nodes, 0.10 s. Any choice of
- * column keeps Algorithm X exact. Rows are tried lowest offset first. Besides X's own dead
+ * the default since it proved more suites than area, whose static order
+ * missed covers at the bound. Per unit of height since a tiny tensor in a
+ * slack section has few rows left yet rarely decides anything: taken first,
+ * it has every refutation below retried under each of its offsets. Any
+ * choice of column keeps Algorithm X exact. Rows are tried lowest offset
+ * first. Besides X's own dead
  * ends, dlx.c refutes a branch by THE WEIGHTED BOUND above.
  *
  * BUDGETS hold while anything is built, not only during the search.
@@ -403,6 +376,9 @@
  * compress=off keeps the paper's plain form on the same interval matrix:
  * every aligned offset is a candidate and every instruction a group, so its
  * size still grows with bytes / k (mem= stops it from counts alone).
+ *
+ * Measured figures (nodes, seconds, suites proven) for the choices above are
+ * in bench/README.md, "Figures formerly in the solvers' opening comments".
  */
 #include <math.h>
 #include <stdarg.h>
@@ -708,20 +684,13 @@ static ab_status make_units(ec *e, const ab_problem *p, ab_error *err) {
 
 /* Two conflicting fixed tensors that overlap leave no valid plan. */
 static ab_status check_fixed(const ec *e, ab_error *err) {
-    for (size_t i = 0; i < e->n; i++) {
-        const ec_tensor *a = &e->t[i];
-        if (a->fixed == AB_NONE) continue;
-        for (size_t j = i + 1; j < e->n; j++) {
-            const ec_tensor *b = &e->t[j];
-            if (b->fixed == AB_NONE || !ab_conflict(&e->q.t[i], &e->q.t[j])) continue;
-            if (a->fixed < sat_add(b->fixed, b->h) && b->fixed < sat_add(a->fixed, a->h))
-                return ab_fail(err, AB_EINPUT,
-                               "exact-cover: tensors '%s' and '%s' have fixed offsets that overlap "
-                               "while both are live: no valid plan exists",
-                               e->q.t[i].name, e->q.t[j].name);
-        }
-    }
-    return AB_OK;
+    size_t i, j;
+    ab_status st = ab_problem_fixed_overlap(&e->q, &i, &j, err);
+    if (st != AB_OK || i == AB_NO_TENSOR) return st;
+    return ab_fail(err, AB_EINPUT,
+                   "exact-cover: tensors '%s' and '%s' have fixed offsets that overlap "
+                   "while both are live: no valid plan exists",
+                   e->q.t[i].name, e->q.t[j].name);
 }
 
 /* ---- time: kept starts (R2, R3), matrix columns, components (R5) ------------------- */

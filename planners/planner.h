@@ -60,12 +60,6 @@ typedef struct ab_param_desc {
     int64_t lo, hi;      /* the range of an INT */
 } ab_param_desc;
 
-/* AB_OK when value is a valid value of parameter d (see ab_param_kind);
- * otherwise AB_EINPUT with a message naming the planner, the key, what it
- * takes and the value. */
-ab_status ab_param_check(const char *planner, const ab_param_desc *d, const char *value,
-                         ab_error *err);
-
 /* What a planner reports besides its plan. Zeroed by the caller. The oracle
  * turns it into a certificate (oracle/certify.h: abo_certify), trusting
  * proven_optimal and lower_bound only as far as `method` allows. */
@@ -129,24 +123,17 @@ const ab_planner *ab_planner_find(const char *name);
  *              defaults and with each other value of an `order` parameter. */
 int ab_planner_set_specs(const char *set, char names[][64], int max);
 
-/* "Did you mean": a name close to a mistyped one. Offer the candidates one
- * at a time; best is the closest whose optimal-string-alignment distance
- * (insertions, deletions, substitutions and swaps of two neighbours, each 1)
- * is at most 2 and below the candidate's length, ties to the name first in
- * strcmp order (so the answer does not depend on the order offered); NULL
- * when none is close. Used for planner names (ab_planner_resolve) and the
- * command names of the CLI. */
-typedef struct ab_suggest {
-    const char *typo;
-    const char *best; /* a candidate as offered (not copied), or NULL */
-    size_t dist;
-} ab_suggest;
-void ab_suggest_init(ab_suggest *s, const char *typo);
-void ab_suggest_offer(ab_suggest *s, const char *name);
+/* AB_OK when value is a valid value of parameter d (see ab_param_kind);
+ * otherwise AB_EINPUT with a message naming the planner (or the option), the
+ * key, what it takes and the value. The planners' resolver uses it, and so
+ * does the run's --subset-bound (harness/run/bounds.c), whose parameters are
+ * a table of the same rows. */
+ab_status ab_param_check(const char *planner, const ab_param_desc *d, const char *value,
+                         ab_error *err);
 
 /* Parses a spec ("first-fit:order=size"), finds its planner, rejects keys
  * it does not take (naming the ones it does) and values its parameter table
- * refuses (ab_param_check). On success *pl is set and *params is owned by
+ * refuses. On success *pl is set and *params is owned by
  * the caller (ab_params_free). */
 ab_status ab_planner_resolve(const char *spec, const ab_planner **pl, ab_params *params,
                              ab_error *err);

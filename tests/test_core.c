@@ -634,3 +634,130 @@ Test(vline, formats_one_line_and_cuts_at_the_capacity) {
     vline_into(line, sizeof line, "%s", "0123456789\n0123456789");
     cr_assert_str_eq(line, "0123456789 0123");
 }
+
+/* ---- fixed tensors that overlap (ab_problem_fixed_overlap) --------------------------- */
+
+static uint64_t fx_rng;
+static uint64_t fx_next(void) { /* splitmix64 */
+    uint64_t z = (fx_rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static int64_t fx_pick(int64_t lo, int64_t hi) {
+    return lo + (int64_t)(fx_next() % (uint64_t)(hi - lo + 1));
+}
+
+/* Whether fixed tensors i and j of p conflict and share a byte. */
+static bool fx_pair_overlaps(const ab_problem *p, size_t i, size_t j) {
+    const ab_tensor *x = &p->t[i], *y = &p->t[j];
+    return x->offset != AB_NONE && y->offset != AB_NONE && ab_conflict(x, y) &&
+           x->offset < y->offset + y->size && y->offset < x->offset + x->size;
+}
+
+/* The brute force: whether any pair overlaps. */
+static bool fx_any_pair(const ab_problem *p) {
+    for (size_t i = 0; i < p->n; i++)
+        for (size_t j = i + 1; j < p->n; j++)
+            if (fx_pair_overlaps(p, i, j)) return true;
+    return false;
+}
+
+Test(fixed_overlap, finds_a_pair_exactly_when_the_pair_loop_does) {
+    int cases = abt_cases(600, 6000), found = 0;
+    for (int c = 0; c < cases; c++) {
+        fx_rng = (uint64_t)c * 7919 + 1;
+        ab_problem p;
+        ab_problem_init(&p);
+        size_t n = (size_t)fx_pick(0, 40);
+        int64_t horizon = fx_pick(0, 30), space = fx_pick(1, 4000);
+        uint64_t fixed_one_in = (uint64_t)fx_pick(1, 4);
+        for (size_t i = 0; i < n; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "t%zu", i);
+            int64_t s = fx_pick(0, horizon), size = fx_pick(1, 300);
+            ab_tensor t = T(name, size, s, s + fx_pick(0, 6));
+            if (fx_next() % fixed_one_in == 0) t.offset = fx_pick(0, space);
+            cr_assert_eq(ab_problem_add(&p, &t, NULL), AB_OK);
+        }
+        size_t a = 0, b = 0;
+        cr_assert_eq(ab_problem_fixed_overlap(&p, &a, &b, NULL), AB_OK);
+        bool want = fx_any_pair(&p);
+        if (!want) {
+            cr_assert_eq(a, AB_NO_TENSOR, "case %d: reports %zu and %zu", c, a, b);
+            cr_assert_eq(b, AB_NO_TENSOR, "case %d", c);
+        } else {
+            found++;
+            cr_assert(a < b && b < p.n, "case %d: a pair exists, got %zu and %zu", c, a, b);
+            cr_assert(fx_pair_overlaps(&p, a, b), "case %d: %zu and %zu do not overlap", c, a, b);
+        }
+        ab_problem_free(&p);
+    }
+    cr_assert(found > cases / 5 && found < cases - cases / 5, "%d of %d with a pair", found, cases);
+}
+
+Test(fixed_overlap, ignores_free_tensors_touching_bytes_and_disjoint_times) {
+    ab_tensor t[] = {T("a", 8, 0, 2, .offset = 0), T("free", 64, 0, 9), T("b", 8, 1, 4, .offset = 8),
+                     T("c", 8, 3, 5, .offset = 4)};
+    ab_problem p;
+    ab_problem_init(&p);
+    add_all(&p, t, 3); /* a and b touch in bytes; free has no offset */
+    size_t a, b;
+    cr_assert_eq(ab_problem_fixed_overlap(&p, &a, &b, NULL), AB_OK);
+    cr_assert_eq(a, AB_NO_TENSOR);
+    add_all(&p, &t[3], 1); /* c meets b in time and bytes, not a (a ends at 2) */
+    cr_assert_eq(ab_problem_fixed_overlap(&p, &a, &b, NULL), AB_OK);
+    cr_assert_eq(a, 2);
+    cr_assert_eq(b, 3);
+    ab_problem_free(&p);
+}
+
+/* Many fixed tensors all live at once, stacked: none overlap, then the last
+ * one moved onto the middle of the stack meets one; offsets near
+ * AB_MAX_SIZE do not overflow. */
+Test(fixed_overlap, handles_a_long_stack_and_huge_offsets) {
+    ab_problem p;
+    ab_problem_init(&p);
+    size_t n = 50000;
+    for (size_t i = 0; i < n; i++) {
+        ab_tensor t = T("s", 16, (int64_t)(i % 7), 100, .offset = (int64_t)(n - 1 - i) * 16);
+        cr_assert_eq(ab_problem_add(&p, &t, NULL), AB_OK);
+    }
+    size_t a, b;
+    cr_assert_eq(ab_problem_fixed_overlap(&p, &a, &b, NULL), AB_OK);
+    cr_assert_eq(a, AB_NO_TENSOR);
+    p.t[n - 1].offset = 16 * 1000 + 8; /* halfway into the tensors at 16000 and 16016 */
+    cr_assert_eq(ab_problem_fixed_overlap(&p, &a, &b, NULL), AB_OK);
+    cr_assert(fx_pair_overlaps(&p, a, b), "%zu and %zu", a, b);
+    cr_assert_eq(b, n - 1);
+    ab_problem_free(&p);
+    ab_tensor big[] = {{.name = (char *)"x", .size = AB_MAX_SIZE, .start = 0, .end = 1, .align = 1,
+                        .offset = AB_MAX_SIZE},
+                       T("y", 1, 1, 2, .offset = AB_MAX_SIZE - 1)};
+    ab_problem_init(&p);
+    add_all(&p, big, 2);
+    cr_assert_eq(ab_problem_fixed_overlap(&p, &a, &b, NULL), AB_OK);
+    cr_assert_eq(a, AB_NO_TENSOR);
+    p.t[1].size = 2;
+    cr_assert_eq(ab_problem_fixed_overlap(&p, &a, &b, NULL), AB_OK);
+    cr_assert_eq(a, 0);
+    cr_assert_eq(b, 1);
+    ab_problem_free(&p);
+}
+
+Test(fixed_overlap, reports_running_out_of_memory) {
+    ab_tensor t[] = {T("a", 8, 0, 2, .offset = 0), T("b", 8, 1, 4, .offset = 4)};
+    ab_problem p;
+    ab_problem_init(&p);
+    add_all(&p, t, 2);
+    size_t a, b;
+    ab_error err;
+    ab_alloc_fail_at(1);
+    cr_assert_eq(ab_problem_fixed_overlap(&p, &a, &b, &err), AB_ENOMEM);
+    ab_alloc_fail_at(0);
+    cr_assert(strstr(err.msg, "out of memory") != NULL, "%s", err.msg);
+    cr_assert_eq(ab_problem_fixed_overlap(&p, &a, &b, &err), AB_OK);
+    cr_assert_eq(a, 0);
+    cr_assert_eq(b, 1);
+    ab_problem_free(&p);
+}

@@ -1,6 +1,6 @@
 /*
  * test_defaults_cli.c — the defaults users expect (issue 13, part 6): "did
- * you mean" for planner and command names, `planners` in aligned columns,
+ * you mean" for planner and command names and long options, `planners` in aligned columns,
  * help texts without printf's doubled percent, `help --help` as help's own
  * help, the default planner set with the peers' planners, and `external`:
  * the tensors' names as ids (as export writes them), a name CSV cannot hold
@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/suggest.h"
 #include "planners/planner.h"
 #include "tests/support.h"
 
@@ -46,6 +47,48 @@ Test(defaults_cli, breaks_ties_by_name_whatever_the_order_offered) {
     cr_assert_str_eq(suggest("rn", near_first, 2), "run");
     const char *tiny[] = {"ab"}; /* never a name replaced whole */
     cr_assert_null(suggest("xy", tiny, 1));
+}
+
+Test(defaults_cli, suggests_among_a_list_by_the_same_rule) {
+    const char *keys[] = {"size", "start", "end", "align", "offset"};
+    cr_assert_str_eq(ab_suggest_among("sise", keys, 5), "size");
+    cr_assert_str_eq(ab_suggest_among("ofset", keys, 5), "offset");
+    cr_assert_str_eq(ab_suggest_among("aling", keys, 5), "align"); /* a swap counts one */
+    cr_assert_null(ab_suggest_among("colour", keys, 5));
+    cr_assert_null(ab_suggest_among("sise", keys, 0));
+    /* ties: the first in strcmp order, wherever it stands in the list */
+    const char *tie[] = {"stark", "start", "stare"}, *tie2[] = {"start", "stare", "stark"};
+    cr_assert_str_eq(ab_suggest_among("stari", tie, 3), "stare");
+    cr_assert_str_eq(ab_suggest_among("stari", tie2, 3), "stare");
+    /* within AB_SUGGEST_MAX_DIST, never a name replaced whole */
+    const char *longer[] = {"alignment"};
+    cr_assert_str_eq(ab_suggest_among("alinmnet", longer, 1), "alignment"); /* 2 */
+    cr_assert_null(ab_suggest_among("alinmt", longer, 1));                   /* 3 */
+    const char *two[] = {"io"};
+    cr_assert_null(ab_suggest_among("xy", two, 1));
+    cr_assert_str_eq(ab_suggest_among("i", two, 1), "io");
+}
+
+Test(defaults_cli, a_mistyped_long_option_gets_did_you_mean_and_exit_2) {
+    char *out, *err;
+    const char *suite = abt_src("suites/examples/diamond.yaml");
+    char args[4200];
+    snprintf(args, sizeof args, "plan --time-limt 5 %s", suite);
+    cr_assert_eq(abt_run(args, &out, &err), 2);
+    HAS(err, "arenabench: unknown option '--time-limt'; did you mean '--time-limit'?");
+    HAS(err, "usage: arenabench plan");
+    free(out), free(err);
+    snprintf(args, sizeof args, "plan --time-limt=5 %s", suite); /* with its value attached */
+    cr_assert_eq(abt_run(args, &out, &err), 2);
+    HAS(err, "unknown option '--time-limt=5'; did you mean '--time-limit'?");
+    free(out), free(err);
+    cr_assert_eq(abt_run("bound --hlep", &out, &err), 2);
+    HAS(err, "unknown option '--hlep'; did you mean '--help'?");
+    free(out), free(err);
+    cr_assert_eq(abt_run("plan --frobnicate x.yaml", &out, &err), 2);
+    HAS(err, "unknown option '--frobnicate'");
+    LACKS(err, "did you mean");
+    free(out), free(err);
 }
 
 Test(defaults_cli, a_mistyped_command_gets_did_you_mean_and_exit_2) {

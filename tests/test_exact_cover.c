@@ -998,7 +998,7 @@ static abp_dlx *line(const int32_t *size, int32_t n, int32_t cells) {
             rows += cells - size[i] + 1;
             nodes += (int64_t)(cells - size[i] + 1) * (size[i] + 1);
         }
-    abp_dlx *m = abp_dlx_new(n, 1, cells, rows, nodes);
+    abp_dlx *m = abp_dlx_new_cols(n, cells, 1, rows, nodes); /* each cell in group 0, width 1 */
     cr_assert_not_null(m);
     int32_t secs[64];
     for (int32_t i = 0; i < n; i++) {
@@ -1083,10 +1083,10 @@ Test(dlx, keeps_twin_keys_increasing) {
 }
 
 Test(dlx, refuses_counts_beyond_its_node_limit) {
-    cr_assert_eq(abp_dlx_bytes(1, 1 << 20, 1 << 12, 1, 1), INT64_MAX);
-    cr_assert_null(abp_dlx_new(1, 1 << 20, 1 << 12, 1, 1));
-    cr_assert_lt(abp_dlx_bytes(2, 1, 4, 2, 6), 4096);
-    abp_dlx *m = abp_dlx_new(1, 1, 4, 1, 2);
+    cr_assert_eq(abp_dlx_bytes_cols(1, (int64_t)1 << 32, 1 << 20, 1, 1), INT64_MAX);
+    cr_assert_null(abp_dlx_new_cols(1, INT32_MAX, 1 << 20, 1, 1));
+    cr_assert_lt(abp_dlx_bytes_cols(2, 4, 1, 2, 6), 4096);
+    abp_dlx *m = abp_dlx_new_cols(1, 4, 1, 1, 2);
     int32_t secs[] = {0, 1};
     abp_dlx_add_row(m, 0, 0, secs, 1);
     cr_assert_not(abp_dlx_overflowed(m));

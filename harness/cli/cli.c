@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/suggest.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/common.h"
 #include "harness/cli/fail.h"
@@ -499,7 +500,7 @@ static const abc_command *find_command(const char *name) {
 }
 
 /* "unknown command 'X'", with the closest command's name when one is near
- * (planner.h's ab_suggest: distance <= 2, ties by name). */
+ * (core/suggest.h's rule). */
 static int unknown_command(const char *name) {
     ab_suggest s;
     ab_suggest_init(&s, name);

@@ -59,7 +59,9 @@ void abc_run_print_bounds(FILE *to);
 
 
 /* `arenabench ilp SUITE [...]` from argv (argv[0] being "ilp"): the same as
- * abc_command_main (ilp.c). Returns the exit code. */
+ * abc_command_main (ilp.c). Returns the exit code. The command table does not
+ * use it: it is exported for tests/test_ilp.c, which runs the command inside
+ * the test's process to read what it prints. */
 int abh_cmd_ilp(int argc, char **argv);
 
 

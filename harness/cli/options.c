@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "core/ab.h"
+#include "core/suggest.h"
 #include "harness/cli/fail.h"
 
 #define VAL_HELP 'h'
@@ -67,6 +68,25 @@ static void build_tables(const abc_command *c, size_t count, struct option *lo, 
     shorts[k] = '\0';
 }
 
+/* "unknown option 'EL'" for argv element el, with the closest long option
+ * of c (or --help) when el is a long option near one (core/suggest.h's
+ * rule): "unknown option '--time-limt'; did you mean '--time-limit'?". */
+static int unknown_option(const abc_command *c, const char *el) {
+    char name[AB_SUGGEST_MAX_LEN + 1];
+    size_t len = strncmp(el, "--", 2) == 0 ? strcspn(el + 2, "=") : 0;
+    if (len == 0 || len > AB_SUGGEST_MAX_LEN)
+        return abc_usage_error(c, "unknown option '%s'", el);
+    memcpy(name, el + 2, len);
+    name[len] = '\0';
+    ab_suggest s;
+    ab_suggest_init(&s, name);
+    for (size_t i = 0; c->options != NULL && c->options[i].name != NULL; i++)
+        ab_suggest_offer(&s, c->options[i].name);
+    ab_suggest_offer(&s, "help");
+    if (s.best == NULL) return abc_usage_error(c, "unknown option '%s'", el);
+    return abc_usage_error(c, "unknown option '%s'; did you mean '--%s'?", el, s.best);
+}
+
 /* The message for getopt's '?': an unknown option, or a value given to a flag. */
 static int bad_option(const abc_command *c, char **argv) {
     const char *el = argv[optind - 1];
@@ -77,7 +97,7 @@ static int bad_option(const abc_command *c, char **argv) {
         return abc_usage_error(c, "option --%s takes no value", o->name);
     if (optopt != 0 && optopt < VAL_LONG_ONLY && o == NULL && optopt != VAL_HELP)
         return abc_usage_error(c, "unknown option '-%c'", optopt);
-    return abc_usage_error(c, "unknown option '%s'", el);
+    return unknown_option(c, el);
 }
 
 /* Records option o with value v; returns 0 or the exit code of a misuse. */
@@ -118,14 +138,14 @@ static int scan(const abc_command *c, int argc, char **argv, abc_args *a,
             const char *el = argv[optind - 1];
             const abc_option *o = option_of_val(c, optopt);
             if (o == NULL || (strncmp(el, "--", 2) == 0 && !spelled_whole(el, o->name)))
-                return abc_usage_error(c, "unknown option '%s'", el);
+                return unknown_option(c, el);
             return abc_usage_error(c, "option --%s needs a value", o->name);
         }
         if (li >= 0) { /* a long option: the element before its value, if that came apart */
             const char *el = argv[optind - 1];
             if (optarg != NULL && optarg == el) el = argv[optind - 2];
             if (!spelled_whole(el, lo[li].name))
-                return abc_usage_error(c, "unknown option '%s'", el);
+                return unknown_option(c, el);
         }
         if (ch == VAL_HELP) {
             abc_print_help(c, stdout);

@@ -224,17 +224,13 @@ static ab_status make_units(mzn *z, ab_error *err) {
 
 /* AB_EINPUT when two conflicting fixed tensors overlap: no plan exists. */
 static ab_status check_fixed(const ab_problem *q, ab_error *err) {
-    for (size_t i = 0; i < q->n; i++)
-        for (size_t j = i + 1; q->t[i].offset != AB_NONE && j < q->n; j++) {
-            const ab_tensor *a = &q->t[i], *b = &q->t[j];
-            if (b->offset == AB_NONE || !ab_conflict(a, b)) continue;
-            if (a->offset < b->offset + b->size && b->offset < a->offset + a->size)
-                return ab_fail(err, AB_EINPUT,
-                               "minizinc: tensors '%s' and '%s' have fixed offsets that overlap "
-                               "while both are live: no valid plan exists",
-                               a->name, b->name);
-        }
-    return AB_OK;
+    size_t i, j;
+    ab_status st = ab_problem_fixed_overlap(q, &i, &j, err);
+    if (st != AB_OK || i == AB_NO_TENSOR) return st;
+    return ab_fail(err, AB_EINPUT,
+                   "minizinc: tensors '%s' and '%s' have fixed offsets that overlap "
+                   "while both are live: no valid plan exists",
+                   q->t[i].name, q->t[j].name);
 }
 
 /* max(offset + size) of off on the units problem. */

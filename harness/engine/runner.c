@@ -172,7 +172,8 @@ void abh_reader_free(abh_reader *rd) {
     ab_free(rd);
 }
 
-size_t abh_reader_bytes(const abh_reader *rd) { return rd->total; }
+/* How many bytes were accepted. */
+static size_t reader_bytes(const abh_reader *rd) { return rd->total; }
 bool abh_reader_complete(const abh_reader *rd) { return rd->seg == SEG_DONE; }
 
 static size_t seg_size(const abh_reader *rd) {
@@ -510,7 +511,7 @@ static void classify(const run *r, slot *s, const abe_exit *e, abh_job_result *r
         classify_planner(res);
     } else {
         res->status = ABH_CRASH;
-        size_t got = abh_reader_bytes(s->rd);
+        size_t got = reader_bytes(s->rd);
         if (got == 0)
             snprintf(res->message, sizeof res->message,
                      "the child exited with status %d without a result", e->code);

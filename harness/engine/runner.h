@@ -215,13 +215,18 @@ ab_status abh_run(const abh_job *jobs, size_t n, const abh_options *opt,
 void abh_result_free(abh_job_result *r);
 
 /* abh_result_free on each of the n results; the array itself stays the
- * caller's. NULL is accepted. */
+ * caller's. NULL is accepted. (The CLI takes results through done and frees
+ * none itself; this is for callers that pass results, the tests today.) */
 void abh_results_free(abh_job_result *results, size_t n);
 
 /* "ok", "timeout", "crash", "oom" or "error". */
 const char *abh_status_name(abh_job_status s);
 
-/* ---- the result stream, exposed for tests and tools --------------------------
+/* ---- the result stream, exposed for tests --------------------------------------
+ * The runner (runner.c) is the only product user of the reader and of
+ * abh_write_result. They stay exported because tests/test_runner.c feeds the
+ * reader frames cut at every byte, torn and corrupt streams, which a real
+ * child cannot be made to write on demand.
  * The parent side: a reader fed bytes as they come from the pipe. */
 typedef struct abh_reader abh_reader;
 
@@ -234,8 +239,7 @@ abh_reader *abh_reader_new(size_t n);
  * when the offsets cannot be allocated. */
 ab_status abh_reader_feed(abh_reader *rd, const void *buf, size_t len, ab_error *err);
 
-/* How many bytes were accepted, and whether a whole frame was. */
-size_t abh_reader_bytes(const abh_reader *rd);
+/* Whether a whole frame was accepted. */
 bool abh_reader_complete(const abh_reader *rd);
 
 /* Moves a complete frame into r: planner_status, stats, base_rss, peak_rss,

@@ -463,7 +463,6 @@ ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err) {
     return AB_OK;
 }
 
-pid_t abe_pid(const abe_proc *p) { return p->pid; }
 int abe_fd(const abe_proc *p) { return p->fd; }
 double abe_deadline(const abe_proc *p) { return p->deadline; }
 

@@ -134,9 +134,6 @@ typedef struct abe_proc abe_proc;
  * process cannot be made (err says why). */
 ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err);
 
-/* The child's pid (the group's id). */
-pid_t abe_pid(const abe_proc *p);
-
 /* The read end of the pipe (non-blocking, close-on-exec), for poll(); -1
  * once the stream ended or abe_kill closed it. */
 int abe_fd(const abe_proc *p);

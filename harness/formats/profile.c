@@ -49,7 +49,8 @@ const abh_profile *abh_profile_named(const char *name) {
     return NULL;
 }
 
-void abh_profile_names(char *buf, size_t len) {
+/* Appends "plain, tflm, tvm-usmp" to buf (len bytes, NUL-terminated). */
+static void profile_names(char *buf, size_t len) {
     size_t used = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < NPROFILES && used < len; i++)
@@ -61,7 +62,7 @@ ab_status abh_profile_choose(const char *profile, const char *io, const char *al
     const abh_profile *pr = abh_profile_named(profile ? profile : "plain");
     if (pr == NULL) {
         char names[128];
-        abh_profile_names(names, sizeof names);
+        profile_names(names, sizeof names);
         return ab_fail(err, AB_EINPUT, "--profile takes %s, not '%s'", names, profile);
     }
     *c = (abh_profile_choice){

@@ -44,14 +44,13 @@ typedef struct abh_profile_choice {
     bool round_sizes;
 } abh_profile_choice;
 
-/* Row i of the table (NULL past its end), in the order of help and README. */
+/* Row i of the table (NULL past its end), in the order of help and README.
+ * Exported for tests/test_profiles.c, which checks the table's rows. */
 const abh_profile *abh_profile_at(size_t i);
 
-/* The profile called name, or NULL. */
+/* The profile called name, or NULL. Exported for tests/test_profiles.c; the
+ * product reaches profiles through abh_profile_choose. */
 const abh_profile *abh_profile_named(const char *name);
-
-/* Appends "plain, tflm, tvm-usmp" to buf (len bytes, NUL-terminated). */
-void abh_profile_names(char *buf, size_t len);
 
 /* Reads the command line's strings (each may be NULL: not given) into *c:
  * profile (default plain), io "separate" | "workspace", align a power of

@@ -27,7 +27,7 @@
  *   1. YAML syntax (libyaml's problem, at its mark), aliases and their budget;
  *   2. shape of the document: one document, a mapping at the top, `tensors` a
  *      sequence of mappings, `expect` a mapping, `shape` a sequence;
- *   3. keys: known ones only (with the nearest known key suggested), no key
+ *   3. keys: known ones only (with a near known key suggested: core/suggest.h), no key
  *      twice in one mapping;
  *   4. each value: integers are unquoted decimal in range, alignments powers
  *      of two, strings non-empty, enums one of their words, dtypes known;
@@ -44,6 +44,7 @@
 #include "harness/formats/formats.h"
 
 #include "core/file.h"
+#include "core/suggest.h"
 #include "harness/formats/gen.h"
 
 #include <errno.h>
@@ -983,41 +984,6 @@ static ab_status fail(ld *L, mk at, const fld *f, const char *fmt, ...) {
 
 /* ---- keys ------------------------------------------------------------------------ */
 
-/* Levenshtein distance of a and b, or a large number when a is long. */
-static size_t edit_distance(const char *a, const char *b) {
-    size_t na = strlen(a), nb = strlen(b), row[65];
-    if (na > 64 || nb > 64) return SIZE_MAX;
-    for (size_t j = 0; j <= nb; j++) row[j] = j;
-    for (size_t i = 1; i <= na; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= nb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[nb];
-}
-
-/* The word of words[] nearest to s when it is close enough to be a typo. */
-static const char *nearest(const char *s, const char *const *words, size_t n) {
-    const char *best = NULL;
-    size_t bestd = SIZE_MAX, len = strlen(s);
-    for (size_t i = 0; i < n; i++) {
-        size_t d = edit_distance(s, words[i]);
-        if (d < bestd) {
-            bestd = d;
-            best = words[i];
-        }
-    }
-    size_t limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
-    return bestd <= limit ? best : NULL;
-}
-
 static void join_words(const char *const *words, size_t n, char *out, size_t cap) {
     size_t o = 0;
     out[0] = '\0';
@@ -1029,7 +995,7 @@ static ab_status unknown_key(ld *L, const ev *k, const fld *where, const char *c
                              size_t n) {
     char got[SHOW_MAX + 8], list[256];
     show_text(k->text, k->len, got, sizeof got);
-    const char *near = nearest(k->text, keys, n);
+    const char *near = ab_suggest_among(k->text, keys, n);
     if (near != NULL) return fail(L, k->at, where, "unknown key %s; did you mean '%s'?", got, near);
     join_words(keys, n, list, sizeof list);
     return fail(L, k->at, where, "unknown key %s; expected one of: %s", got, list);
@@ -1146,7 +1112,7 @@ static ab_status read_dtype(ld *L, const fld *f, const ab_dtype **out, mk *at) {
     for (const ab_dtype *d; n < 64 && (d = ab_dtype_at(n)) != NULL; n++) names[n] = d->name;
     char list[512], hint[64] = "";
     join_words(names, n, list, sizeof list);
-    const char *near = nearest(e.text, names, n);
+    const char *near = ab_suggest_among(e.text, names, n);
     if (near != NULL) snprintf(hint, sizeof hint, "did you mean '%s'? ", near);
     return fail(L, e.at, f, "unknown dtype %s; %sknown: %s", GOT(&e), hint, list);
 }

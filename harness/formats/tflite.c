@@ -72,7 +72,7 @@ void abh_tflite_model_free(abh_tflite_model *m) {
 }
 
 /* A TFLite flatbuffer carries "TFL3" at byte 4. */
-bool abh_tflite_sniff(const unsigned char *head, size_t n) {
+static bool tflite_sniff(const unsigned char *head, size_t n) {
     return n >= 8 && memcmp(head + 4, "TFL3", 4) == 0;
 }
 
@@ -83,7 +83,7 @@ static const char *const type_names[] = {
     "FLOAT8_E5M2"};
 
 /* The schema's name of a TensorType, for messages. */
-const char *abh_tflite_type_name(int type) {
+static const char *tflite_type_name(int type) {
     if (type < 0 || (size_t)type >= sizeof type_names / sizeof type_names[0]) return "unknown";
     return type_names[type];
 }
@@ -501,7 +501,7 @@ ab_status abh_tflite_parse(const char *file, const unsigned char *buf, size_t le
     if (len < 8)
         return abh_fb_fail(&c.r.fb, 0, "too short for a TFLite flatbuffer (%zu bytes, at least "
                            "8)", len);
-    if (!abh_tflite_sniff(buf, len)) {
+    if (!tflite_sniff(buf, len)) {
         char *seen = clean_name(buf + 4, 4);
         ab_status st = abh_fb_fail(&c.r.fb, 4, "no TFLite file identifier ('TFL3' expected, found "
                                    "'%s')", seen ? seen : "?");
@@ -652,7 +652,7 @@ static ab_status tensor_size(const abh_tflite_model *m, size_t i, const abh_tfli
     if (type < 0 || (size_t)type >= sizeof elem / sizeof elem[0] || elem[type].bits == 0)
         return ab_fail(err, AB_EINPUT, "%s: byte %zu: tensor %zu '%s': type %s (%d) has no "
                        "fixed element size, so the tensor cannot be planned", m->file, t->at, i,
-                       t->name, abh_tflite_type_name(type), type);
+                       t->name, tflite_type_name(type), type);
     int64_t bits = elem[type].bits, dyn = dynamic_value(m, i, o);
     for (int k = 0; k < t->ndim; k++) {
         shape[k] = t->shape[k];
@@ -825,5 +825,5 @@ static ab_status load_tflite(const char *path, const abh_load_options *o, ab_pro
 static const char *const tflite_suffixes[] = {".tflite", NULL};
 
 /* The formats table's row (formats.c): recognised by content, read only. */
-const abh_format abh_format_tflite = {"tflite", "TFLite model", tflite_suffixes, abh_tflite_sniff,
+const abh_format abh_format_tflite = {"tflite", "TFLite model", tflite_suffixes, tflite_sniff,
                                       ABH_FORMAT_MODEL_OPTS, load_tflite, NULL};

@@ -186,9 +186,6 @@ typedef struct abh_tflite_options {
     int64_t assume_dynamic;     /* > 0: every other dynamic dimension; 0: an error */
 } abh_tflite_options;
 
-/* true when the first n bytes look like a TFLite flatbuffer ("TFL3" at byte 4). */
-bool abh_tflite_sniff(const unsigned char *head, size_t n);
-
 /* Parses the len bytes at buf (a whole .tflite file) into *m (initialised by
  * the call; free it with abh_tflite_model_free, even on failure). file names
  * the input in messages ("<buffer>" when NULL). AB_EINPUT naming the byte
@@ -211,14 +208,13 @@ ab_status abh_tflite_problem(abh_tflite_model *m, const abh_tflite_options *opt,
  * abh_tflite_problem. When m is not NULL it receives the model (the caller
  * frees it with abh_tflite_model_free, even on failure); *p as above (empty on
  * failure), with p->source a copy of path. AB_EINPUT naming the path when it
- * cannot be read. The whole file is read into memory, then released. */
+ * cannot be read. The whole file is read into memory, then released. The
+ * format table (formats.h) calls it with m NULL; it is exported for
+ * tests/test_export.c, which reads the model beside the problem. */
 ab_status abh_tflite_load(const char *path, const abh_tflite_options *opt, ab_problem *p,
                           abh_tflite_model *m, ab_error *err);
 
 /* Frees everything m owns; m is empty afterwards. NULL is accepted. */
 void abh_tflite_model_free(abh_tflite_model *m);
-
-/* The schema's name of a TensorType ("FLOAT32", ...), or "unknown". */
-const char *abh_tflite_type_name(int type);
 
 #endif

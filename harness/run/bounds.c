@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/suggest.h"
 #include "planners/ilp.h"
 
 const ab_param_desc abu_subset_params[] = {
