@@ -5,7 +5,7 @@
  *
  *   bench_canonical [-b BUDGET] [-c] [-C BYTES] [-w K1:K2] [-F PCT] [FILE...]
  *
- * FILE is a suite YAML or a MiniMalloc CSV (loaded by abh_load_problem:
+ * FILE is a suite YAML or a MiniMalloc CSV (loaded by abf_load_problem:
  * half-open [lower, upper) becomes [lower, upper - 1]). Without FILE it runs
  * A-F.1048576.csv from ../shared/data/minimalloc beside the source tree (found
  * from this file's path), and
@@ -125,7 +125,7 @@ static int run(const char *path, const char *budget, bool decide, int64_t capaci
                int64_t k2, int fixpct) {
     ab_problem p, view;
     ab_error err;
-    if (abh_load_problem(path, NULL, &p, &err) != AB_OK) {
+    if (abf_load_problem(path, NULL, &p, &err) != AB_OK) {
         fprintf(stderr, "bench_canonical: %s\n", err.msg);
         return 2;
     }

@@ -120,7 +120,7 @@ static bool load_minimalloc(const char *path, ab_problem *p, char *why, size_t l
 static bool load_any(const char *path, ab_problem *p, char *why, size_t len) {
     if (ends_with(path, ".csv")) return load_minimalloc(path, p, why, len);
     ab_error err;
-    if (abh_suite_load(path, p, &err) != AB_OK) {
+    if (abf_suite_load(path, p, &err) != AB_OK) {
         snprintf(why, len, "%s", err.msg);
         return false;
     }
@@ -328,7 +328,7 @@ int main(int argc, char **argv) {
                 char path[1024];
                 ab_error err;
                 snprintf(path, sizeof path, "%s/%s.yaml", dump, p.name);
-                if (abh_suite_write(&p, path, &err) != AB_OK) {
+                if (abf_suite_write(&p, path, &err) != AB_OK) {
                     fprintf(stderr, "bench_exact: %s\n", err.msg);
                     return 2;
                 }

@@ -199,7 +199,7 @@ static bool load_base(const char *dir, base *bs) {
         printf("bench_family: %s is absent: the instances derived from it are skipped\n", path);
         return false;
     }
-    if (abh_minimalloc_load(path, &bs->p, NULL, &err) != AB_OK) {
+    if (abf_minimalloc_load(path, &bs->p, NULL, &err) != AB_OK) {
         fprintf(stderr, "bench_family: %s\n", err.msg);
         return false;
     }
@@ -620,7 +620,7 @@ static bool apply_offsets(const char *path, ab_problem *p, int *nfixed, char *ms
 /* Loads path with its fixed offsets; false with msg set when it cannot. */
 static bool load_instance(const char *path, ab_problem *p, int *nfixed, char *msg, size_t cap) {
     ab_error err;
-    if (abh_load_problem(path, NULL, p, &err) != AB_OK) {
+    if (abf_load_problem(path, NULL, p, &err) != AB_OK) {
         copy_text(msg, cap, err.msg);
         return false;
     }
@@ -798,7 +798,7 @@ static void run_minimalloc(const char *path, int idx, const ab_problem *p, const
         ab_error err;
         abo_report *r = malloc(sizeof *r);
         bool ok = r != NULL && ab_problem_arena_view(p, &view, NULL, &err) == AB_OK;
-        if (ok && abh_minimalloc_plan_read(outcsv, &view, &plan, &err) != AB_OK) {
+        if (ok && abf_minimalloc_plan_read(outcsv, &view, &plan, &err) != AB_OK) {
             ab_problem_free(&view);
             ok = false;
         }

@@ -741,7 +741,7 @@ int main(int argc, char **argv) {
     rng_state = seed;
     ab_problem p, view;
     ab_error err;
-    if (abh_load_problem(path, NULL, &p, &err) != AB_OK) {
+    if (abf_load_problem(path, NULL, &p, &err) != AB_OK) {
         fprintf(stderr, "bench_lns: %s\n", err.msg);
         return 2;
     }

@@ -1,6 +1,6 @@
 /*
- * bench_read.c — how long reading a suite takes: suite YAML (abh_suite_load)
- * and MiniMalloc CSV (abh_minimalloc_load) at growing sizes (a standalone
+ * bench_read.c — how long reading a suite takes: suite YAML (abf_suite_load)
+ * and MiniMalloc CSV (abf_minimalloc_load) at growing sizes (a standalone
  * program, not a test; see bench/README.md).
  *
  *   bench_read [-n N[,N...]] [-r RUNS] [-s SEED]
@@ -47,8 +47,8 @@ static bool is_csv(const char *path) {
 /* Loads path once into *p; the seconds it took into *secs. */
 static ab_status load(const char *path, ab_problem *p, double *secs, ab_error *err) {
     double t0 = now();
-    ab_status st = is_csv(path) ? abh_minimalloc_load(path, p, NULL, err)
-                                : abh_suite_load(path, p, err);
+    ab_status st = is_csv(path) ? abf_minimalloc_load(path, p, NULL, err)
+                                : abf_suite_load(path, p, err);
     *secs = now() - t0;
     return st;
 }
@@ -123,7 +123,7 @@ static int bench_size(const char *dir, size_t n, unsigned long seed, int runs) {
     ab_params prm = {.v = kv, .n = 2};
     ab_problem p;
     ab_error err;
-    if (abh_generate("random", &prm, NULL, &p, &err) != AB_OK) {
+    if (abf_generate("random", &prm, NULL, &p, &err) != AB_OK) {
         fprintf(stderr, "bench_read: %s\n", err.msg);
         return 2;
     }
@@ -131,8 +131,8 @@ static int bench_size(const char *dir, size_t n, unsigned long seed, int runs) {
     snprintf(ypath, sizeof ypath, "%s/suite-%zu.yaml", dir, n);
     snprintf(cpath, sizeof cpath, "%s/suite-%zu.csv", dir, n);
     ab_buf csv = {0};
-    ab_status st = abh_suite_write(&p, ypath, &err);
-    if (st == AB_OK) st = abh_minimalloc_render(&p, &csv, &err);
+    ab_status st = abf_suite_write(&p, ypath, &err);
+    if (st == AB_OK) st = abf_minimalloc_render(&p, &csv, &err);
     if (st == AB_OK) st = ab_buf_write_file(&csv, cpath, &err);
     ab_buf_free(&csv);
     ab_problem_free(&p);

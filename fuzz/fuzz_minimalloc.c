@@ -51,7 +51,7 @@ static bool same_problem(const ab_problem *a, const ab_problem *b) {
 static void round_trip(const ab_problem *p) {
     ab_buf text = {0}, again = {0};
     ab_error err;
-    ab_status st = abh_minimalloc_render(p, &text, &err);
+    ab_status st = abf_minimalloc_render(p, &text, &err);
     if (st == AB_EINPUT) { /* only a name MiniMalloc CSV cannot hold */
         bool odd = false;
         for (size_t i = 0; i < p->n; i++) odd |= strpbrk(p->t[i].name, ",\r\n\"") != NULL;
@@ -63,14 +63,14 @@ static void round_trip(const ab_problem *p) {
     }
     if (st != AB_OK) goto done; /* out of memory */
     ab_problem q;
-    st = abh_minimalloc_load_buffer(NAME, text.s, text.n, &q, NULL, &err);
+    st = abf_minimalloc_load_buffer(NAME, text.s, text.n, &q, NULL, &err);
     if (st == AB_ENOMEM) goto done;
     if (st != AB_OK || !same_problem(p, &q)) {
         fprintf(stderr, "round trip: %s\n%.*s\n", st == AB_OK ? "differs" : err.msg,
                 (int)text.n, text.s);
         abort();
     }
-    if (abh_minimalloc_render(&q, &again, &err) == AB_OK &&
+    if (abf_minimalloc_render(&q, &again, &err) == AB_OK &&
         (again.n != text.n || memcmp(again.s, text.s, text.n) != 0)) {
         fprintf(stderr, "the second render differs:\n%.*s\n---\n%.*s\n", (int)text.n, text.s,
                 (int)again.n, again.s);
@@ -92,12 +92,12 @@ static void plan_round_trip(const ab_problem *fixed, const ab_plan *pl) {
     ab_buf text = {0};
     ab_error err;
     ab_plan back;
-    if (abh_minimalloc_plan_render(fixed, pl, &text, &err) != AB_OK) {
+    if (abf_minimalloc_plan_render(fixed, pl, &text, &err) != AB_OK) {
         if (err.status == AB_ENOMEM) goto done;
         fprintf(stderr, "plan render: %s\n", err.msg);
         abort();
     }
-    ab_status st = abh_minimalloc_plan_read_buffer(NAME, text.s, text.n, fixed, &back, &err);
+    ab_status st = abf_minimalloc_plan_read_buffer(NAME, text.s, text.n, fixed, &back, &err);
     if (st == AB_ENOMEM) goto done;
     bool same = st == AB_OK && back.n == pl->n;
     for (size_t k = 0; same && k < pl->n; k++)
@@ -117,7 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static bool have_fixed;
     ab_error err;
     if (!have_fixed) {
-        if (abh_minimalloc_load_buffer("fixed.csv", fixed_csv, sizeof fixed_csv - 1, &fixed, NULL,
+        if (abf_minimalloc_load_buffer("fixed.csv", fixed_csv, sizeof fixed_csv - 1, &fixed, NULL,
                                        &err) != AB_OK) {
             fprintf(stderr, "the fixed problem: %s\n", err.msg);
             abort();
@@ -125,7 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         have_fixed = true;
     }
     ab_problem p;
-    ab_status st = abh_minimalloc_load_buffer(NAME, (const char *)data, size, &p, NULL, &err);
+    ab_status st = abf_minimalloc_load_buffer(NAME, (const char *)data, size, &p, NULL, &err);
     if (st == AB_OK) {
         round_trip(&p);
         ab_problem_free(&p);
@@ -133,7 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fail_ok(st, &err, "problem");
     }
     ab_plan pl;
-    st = abh_minimalloc_plan_read_buffer(NAME, (const char *)data, size, &fixed, &pl, &err);
+    st = abf_minimalloc_plan_read_buffer(NAME, (const char *)data, size, &fixed, &pl, &err);
     if (st == AB_OK) {
         plan_round_trip(&fixed, &pl);
         ab_plan_free(&pl);

@@ -5,7 +5,7 @@
  * that need quoting, one with two pools (a bounded and an unbounded one).
  * A failure must be AB_EINPUT with a message naming the file (AB_ENOMEM is
  * allowed, for libFuzzer's malloc limit). A success must survive a round
- * trip: the plan rendered as abh_plan_write writes it and read again gives
+ * trip: the plan rendered as abf_plan_write writes it and read again gives
  * the same entries (tensor, offset, and the name of an unknown tensor), and
  * renders to the same text. Anything else aborts; ASan and UBSan abort on any
  * memory error. Build and run: fuzz/README.md.
@@ -56,20 +56,20 @@ static void round_trip(const ab_problem *p, const ab_plan *pl) {
     ab_buf text = {0}, again = {0};
     ab_error err;
     ab_plan back;
-    ab_status st = abh_plan_render(p, pl, &text, &err);
+    ab_status st = abf_plan_render(p, pl, &text, &err);
     if (st == AB_ENOMEM) goto done;
     if (st != AB_OK) {
         fprintf(stderr, "render: %s\n", err.msg);
         abort();
     }
-    st = abh_plan_read_buffer(NAME, text.s, text.n, p, &back, &err);
+    st = abf_plan_read_buffer(NAME, text.s, text.n, p, &back, &err);
     if (st == AB_ENOMEM) goto done;
     if (st != AB_OK || !same_plan(pl, &back)) {
         fprintf(stderr, "round trip (suite %s): %s\n%.*s\n", p->name,
                 st == AB_OK ? "differs" : err.msg, (int)text.n, text.s);
         abort();
     }
-    if (abh_plan_render(p, &back, &again, &err) == AB_OK &&
+    if (abf_plan_render(p, &back, &again, &err) == AB_OK &&
         (again.n != text.n || memcmp(again.s, text.s, text.n) != 0)) {
         fprintf(stderr, "the second render differs:\n%.*s\n---\n%.*s\n", (int)text.n, text.s,
                 (int)again.n, again.s);
@@ -87,7 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ab_error err;
     if (!have_fixed) {
         for (size_t s = 0; s < NSUITES; s++)
-            if (abh_suite_load_buffer("fixed.yaml", suites[s], strlen(suites[s]), &fixed[s],
+            if (abf_suite_load_buffer("fixed.yaml", suites[s], strlen(suites[s]), &fixed[s],
                                       &err) != AB_OK) {
                 fprintf(stderr, "fixed suite %zu: %s\n", s, err.msg);
                 abort();
@@ -96,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     for (size_t s = 0; s < NSUITES; s++) {
         ab_plan pl;
-        ab_status st = abh_plan_read_buffer(NAME, (const char *)data, size, &fixed[s], &pl, &err);
+        ab_status st = abf_plan_read_buffer(NAME, (const char *)data, size, &fixed[s], &pl, &err);
         if (st == AB_OK) {
             round_trip(&fixed[s], &pl);
             ab_plan_free(&pl);

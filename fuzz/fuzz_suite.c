@@ -1,7 +1,7 @@
 /*
  * fuzz_suite.c — a libFuzzer harness for the suite YAML reader
  * (harness/formats/suite.c), a differential one: every input is loaded twice,
- * once through the fast path for the writer's subset (abh_suite_load_opts.libyaml_only)
+ * once through the fast path for the writer's subset (abf_suite_load_opts.libyaml_only)
  * and once through libyaml only. Both must end alike: the same status and
  * message, and on success the same canonical YAML and the same line per
  * tensor. A success must also survive a round trip (render, load again, render
@@ -43,9 +43,9 @@ typedef struct outcome {
 
 static void load(outcome *o, const uint8_t *data, size_t size, bool fast) {
     memset(o, 0, sizeof *o);
-    abh_suite_load_opts lo = {.libyaml_only = !fast};
-    o->st = abh_suite_load_buffer_with("fuzz.yaml", (const char *)data, size, &lo, &o->p, &o->err);
-    if (o->st == AB_OK && (abh_suite_render(&o->p, &o->text, &o->err) != AB_OK || o->text.oom))
+    abf_suite_load_opts lo = {.libyaml_only = !fast};
+    o->st = abf_suite_load_buffer_with("fuzz.yaml", (const char *)data, size, &lo, &o->p, &o->err);
+    if (o->st == AB_OK && (abf_suite_render(&o->p, &o->text, &o->err) != AB_OK || o->text.oom))
         o->st = AB_ENOMEM;
 }
 

@@ -41,14 +41,14 @@ static bool printable_utf8(const unsigned char *s) {
     return true;
 }
 
-static void check_problem(const abh_tflite_model *m, const ab_problem *p) {
+static void check_problem(const abf_tflite_model *m, const ab_problem *p) {
     int64_t last = m->nops > 0 ? (int64_t)m->nops - 1 : 0;
     if (p->n > m->ntensors || p->name == NULL || p->description == NULL) abort();
     for (size_t i = 0; i < p->n; i++) {
         const ab_tensor *t = &p->t[i];
         if (t->size < 1 || t->size > AB_MAX_SIZE || t->start < 0 || t->start > t->end ||
             t->end > last || t->align != 1 || t->logical_bits < 1 ||
-            (t->logical_bits + 7) / 8 != t->size || t->ndim > ABH_TFLITE_MAX_RANK)
+            (t->logical_bits + 7) / 8 != t->size || t->ndim > ABF_TFLITE_MAX_RANK)
             abort();
         if (!printable_utf8((const unsigned char *)t->name)) abort();
     }
@@ -60,19 +60,19 @@ static void check_problem(const abh_tflite_model *m, const ab_problem *p) {
 
 /* Writes an offline plan (offset 16 k for tensor k, -1 for every third) into
  * a copy of the model m was parsed from; the copy must read back with it. */
-static void check_offline(const abh_tflite_model *m, const uint8_t *data, size_t size) {
+static void check_offline(const abf_tflite_model *m, const uint8_t *data, size_t size) {
     size_t n = m->ntensors;
     int32_t *offsets = malloc((n ? n : 1) * sizeof *offsets);
     if (offsets == NULL) return;
     for (size_t k = 0; k < n; k++) offsets[k] = k % 3 == 2 ? -1 : (int32_t)(16 * (k % 4096));
     ab_buf out = {0};
     ab_error err;
-    ab_status st = abh_tflite_offline_write("fuzz.tflite", data, size, offsets, n, &out, &err);
+    ab_status st = abf_tflite_offline_write("fuzz.tflite", data, size, offsets, n, &out, &err);
     if (st == AB_EINPUT && strncmp(err.msg, "fuzz.tflite: ", 13) != 0) abort();
     if (st != AB_OK && st != AB_EINPUT && st != AB_ENOMEM) abort();
     if (st == AB_OK) {
-        abh_tflite_model back;
-        st = abh_tflite_parse("copy.tflite", (const uint8_t *)out.s, out.n, &back, &err);
+        abf_tflite_model back;
+        st = abf_tflite_parse("copy.tflite", (const uint8_t *)out.s, out.n, &back, &err);
         if (st == AB_OK) {
             if (back.ntensors != n || !back.has_offline || back.noffline != n ||
                 back.offline_version != 1 || back.offline_subgraph != 0)
@@ -82,21 +82,21 @@ static void check_offline(const abh_tflite_model *m, const uint8_t *data, size_t
         } else if (st != AB_ENOMEM) {
             abort(); /* a copy of a model that imports must import */
         }
-        abh_tflite_model_free(&back);
+        abf_tflite_model_free(&back);
     }
     ab_buf_free(&out);
     free(offsets);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    abh_tflite_model m;
+    abf_tflite_model m;
     ab_error err;
-    ab_status st = abh_tflite_parse("fuzz.tflite", data, size, &m, &err);
+    ab_status st = abf_tflite_parse("fuzz.tflite", data, size, &m, &err);
     if (st == AB_OK) {
         for (int fold = 0; fold < 2; fold++) {
-            abh_tflite_options o = {.fold_constants = fold == 1, .assume_dynamic = 3};
+            abf_tflite_options o = {.fold_constants = fold == 1, .assume_dynamic = 3};
             ab_problem p;
-            st = abh_tflite_problem(&m, &o, &p, &err);
+            st = abf_tflite_problem(&m, &o, &p, &err);
             if (st == AB_OK) check_problem(&m, &p);
             else if (st != AB_EINPUT && st != AB_ENOMEM) abort();
             else if (st == AB_EINPUT && strncmp(err.msg, "fuzz.tflite: ", 13) != 0) abort();
@@ -108,6 +108,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } else if (st != AB_ENOMEM) {
         abort();
     }
-    abh_tflite_model_free(&m);
+    abf_tflite_model_free(&m);
     return 0;
 }

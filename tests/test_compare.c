@@ -27,24 +27,24 @@ static char *db_path(void) {
     return p;
 }
 
-static abr_store *open_db(const char *path) {
-    abr_store *s;
+static abs_store *open_db(const char *path) {
+    abs_store *s;
     ab_error err;
-    cr_assert_eq(abr_open(path, ABR_OPEN_CREATE, &s, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_open(path, ABS_OPEN_CREATE, &s, &err), AB_OK, "%s", err.msg);
     return s;
 }
 
-static int64_t begin(abr_store *s, const char *tag, const char *rev) {
-    abr_run info = {.tag = tag, .revision = rev, .host = "box", .command = "arenabench run"};
+static int64_t begin(abs_store *s, const char *tag, const char *rev) {
+    abs_run info = {.tag = tag, .revision = rev, .host = "box", .command = "arenabench run"};
     int64_t id;
     ab_error err;
-    cr_assert_eq(abr_run_begin(s, &info, &id, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_run_begin(s, &info, &id, &err), AB_OK, "%s", err.msg);
     return id;
 }
 
-static int64_t suite(abr_store *s, const char *name, const char *text) {
-    abr_suite su;
-    abr_suite_init(&su);
+static int64_t suite(abs_store *s, const char *name, const char *text) {
+    abs_suite su;
+    abs_suite_init(&su);
     su.name = name;
     su.text = text;
     su.text_len = strlen(text);
@@ -52,7 +52,7 @@ static int64_t suite(abr_store *s, const char *name, const char *text) {
     su.peak_live_bytes = su.lower_bound = 100;
     int64_t id;
     ab_error err;
-    cr_assert_eq(abr_suite_put(s, &su, &id, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_suite_put(s, &su, &id, &err), AB_OK, "%s", err.msg);
     return id;
 }
 
@@ -67,9 +67,9 @@ typedef struct side {
     int64_t lb; /* the row's lower bound; 100 when 0 */
 } side;
 
-static void result(abr_store *s, int64_t run, int64_t su, const char *spec, side w) {
-    abr_result r;
-    abr_result_init(&r);
+static void result(abs_store *s, int64_t run, int64_t su, const char *spec, side w) {
+    abs_result r;
+    abs_result_init(&r);
     r.run = run;
     r.suite = su;
     r.spec = spec;
@@ -82,7 +82,7 @@ static void result(abr_store *s, int64_t run, int64_t su, const char *spec, side
     r.signal = w.signal;
     r.error = w.error;
     ab_error err;
-    cr_assert_eq(abr_result_put(s, &r, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_result_put(s, &r, &err), AB_OK, "%s", err.msg);
 }
 
 typedef struct outcome {
@@ -93,12 +93,12 @@ typedef struct outcome {
 /* Compares run base with run head in the database at path. */
 static outcome compare(const char *path, int64_t base, int64_t head,
                        const abr_compare_opts *opt) {
-    abr_store *s = open_db(path);
+    abs_store *s = open_db(path);
     ab_buf b = {0};
     ab_error err;
     outcome o;
     cr_assert_eq(abr_compare(s, base, head, opt, &b, &o.sum, &err), AB_OK, "%s", err.msg);
-    abr_close(s);
+    abs_close(s);
     o.text = strdup(b.s ? b.s : "");
     ab_buf_free(&b);
     return o;
@@ -108,12 +108,12 @@ static outcome compare(const char *path, int64_t base, int64_t head,
  * outcome of comparing them (opt may be NULL). */
 static outcome pair(side base, side head, const abr_compare_opts *opt) {
     char *path = db_path();
-    abr_store *s = open_db(path);
+    abs_store *s = open_db(path);
     int64_t r0 = begin(s, "nightly", "aaa"), su = suite(s, "s", "suite: s\n");
     result(s, r0, su, "first-fit", base);
     int64_t r1 = begin(s, "nightly", "bbb");
     result(s, r1, su, "first-fit", head);
-    abr_close(s);
+    abs_close(s);
     outcome o = compare(path, r0, r1, opt);
     free(path);
     return o;
@@ -163,7 +163,7 @@ Test(compare, over_capacity_to_ok_is_fixed) {
  * other (or the same) run is a contradiction: a regression, whatever changed. */
 Test(compare, infeasible_and_packed_is_a_contradiction) {
     char *path = db_path();
-    abr_store *s = open_db(path);
+    abs_store *s = open_db(path);
     int64_t su = suite(s, "s", "suite: s\n"), other = suite(s, "t", "suite: t\n");
     int64_t r0 = begin(s, "nightly", "aaa");
     side refuted = {.status = ABO_STATUS_INFEASIBLE, .lb = 101,
@@ -178,7 +178,7 @@ Test(compare, infeasible_and_packed_is_a_contradiction) {
     result(s, r1, su, "first-fit", (side){0}); /* packs s within the capacity */
     result(s, r1, other, "canonical", refuted);
     result(s, r1, other, "first-fit", (side){.status = ABO_STATUS_OVER_CAPACITY});
-    abr_close(s);
+    abs_close(s);
     outcome o = compare(path, r0, r1, NULL);
     cr_assert_eq(o.sum.by_change[ABR_CHANGE_CONTRADICTION], 2, "%s", o.text); /* base's, head's */
     cr_assert_eq(o.sum.by_change[ABR_CHANGE_FIXED], 1, "%s", o.text);
@@ -290,21 +290,21 @@ Test(compare, honours_configured_thresholds) {
 
 Test(compare, judges_cpu_time_never_wall_time) {
     char *path = db_path();
-    abr_store *s = open_db(path);
+    abs_store *s = open_db(path);
     int64_t r0 = begin(s, "nightly", "aaa"), su = suite(s, "s", "suite: s\n");
-    abr_result r;
-    abr_result_init(&r);
+    abs_result r;
+    abs_result_init(&r);
     r.run = r0, r.suite = su, r.spec = "first-fit", r.arena = 100, r.lower_bound = 100;
     r.cpu_s = 0.2, r.wall_s = 0.2;
     ab_error err;
-    cr_assert_eq(abr_result_put(s, &r, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_result_put(s, &r, &err), AB_OK, "%s", err.msg);
     int64_t r1 = begin(s, "nightly", "bbb");
     r.run = r1, r.wall_s = 9.0; /* a busy machine: the wall clock grew, the CPU time not */
-    cr_assert_eq(abr_result_put(s, &r, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_result_put(s, &r, &err), AB_OK, "%s", err.msg);
     int64_t r2 = begin(s, "nightly", "ccc");
     r.run = r2, r.cpu_s = -1; /* CPU time unknown: not judged */
-    cr_assert_eq(abr_result_put(s, &r, &err), AB_OK, "%s", err.msg);
-    abr_close(s);
+    cr_assert_eq(abs_result_put(s, &r, &err), AB_OK, "%s", err.msg);
+    abs_close(s);
     outcome o = compare(path, r0, r1, NULL);
     cr_assert_eq(o.sum.unchanged, 1, "%s", o.text);
     free(o.text);
@@ -316,7 +316,7 @@ Test(compare, judges_cpu_time_never_wall_time) {
 
 Test(compare, refuses_bad_thresholds_and_unknown_runs) {
     char *path = db_path();
-    abr_store *s = open_db(path);
+    abs_store *s = open_db(path);
     int64_t r0 = begin(s, NULL, NULL);
     ab_buf b = {0};
     ab_error err;
@@ -329,7 +329,7 @@ Test(compare, refuses_bad_thresholds_and_unknown_runs) {
     cr_assert_eq(abr_compare(s, r0, 42, NULL, &b, &sum, &err), AB_EINPUT);
     HAS(err.msg, "no run 42");
     ab_buf_free(&b);
-    abr_close(s);
+    abs_close(s);
     free(path);
 }
 
@@ -371,7 +371,7 @@ Test(compare, notes_one_failure_turning_into_another) {
 
 Test(compare, an_edited_suite_is_new_and_gone_not_a_regression) {
     char *path = db_path();
-    abr_store *s = open_db(path);
+    abs_store *s = open_db(path);
     int64_t r0 = begin(s, "nightly", "aaa");
     int64_t v1 = suite(s, "resnet", "suite: resnet\n# v1\n");
     result(s, r0, v1, "first-fit", (side){.arena = 100});
@@ -379,7 +379,7 @@ Test(compare, an_edited_suite_is_new_and_gone_not_a_regression) {
     int64_t r1 = begin(s, "nightly", "bbb");
     int64_t v2 = suite(s, "resnet", "suite: resnet\n# v2\n");
     result(s, r1, v2, "first-fit", (side){.arena = 900});
-    abr_close(s);
+    abs_close(s);
     outcome o = compare(path, r0, r1, NULL);
     cr_assert_eq(o.sum.regressions, 0);
     cr_assert_eq(o.sum.added, 1);
@@ -402,7 +402,7 @@ Test(compare, an_edited_suite_is_new_and_gone_not_a_regression) {
  * new pair that is ok or ended in an outcome (timeout, oom) is only new. */
 Test(compare, a_new_failing_pair_is_a_regression_a_new_outcome_is_not) {
     char *path = db_path();
-    abr_store *s = open_db(path);
+    abs_store *s = open_db(path);
     static const char *const specs[] = {"first-fit", "p-crash", "p-timeout", "p-ok"};
     int64_t r0 = begin(s, "nightly", "aaa");
     int64_t su = suite(s, "s", "suite: s\n");
@@ -418,7 +418,7 @@ Test(compare, a_new_failing_pair_is_a_regression_a_new_outcome_is_not) {
     int64_t bad = suite(s, "suites/broken.yaml", "# arenabench: this file did not load\n");
     result(s, r1, bad, "(load)", (side){.status = ABO_STATUS_ERROR,
                                        .error = "suites/broken.yaml:3:21: size: must be positive"});
-    abr_close(s);
+    abs_close(s);
     outcome o = compare(path, r0, r1, NULL);
     cr_assert_eq(o.sum.regressions, 2, "%s", o.text);
     cr_assert_eq(o.sum.by_change[ABR_CHANGE_FAILED], 2);
@@ -438,7 +438,7 @@ Test(compare, a_new_failing_pair_is_a_regression_a_new_outcome_is_not) {
 /* base and head with one pair per kind of change, plus three unchanged. */
 static char *big(int64_t *r0, int64_t *r1) {
     char *path = db_path();
-    abr_store *s = open_db(path);
+    abs_store *s = open_db(path);
     static const struct {
         const char *spec;
         side base, head;
@@ -465,7 +465,7 @@ static char *big(int64_t *r0, int64_t *r1) {
     for (size_t i = sizeof pairs / sizeof pairs[0]; i-- > 0;) /* another insertion order */
         result(s, *r1, su, pairs[i].spec, pairs[i].head);
     result(s, *r1, su, "p-new", (side){0});
-    abr_close(s);
+    abs_close(s);
     return path;
 }
 
@@ -537,7 +537,7 @@ Test(compare, finds_nothing_between_a_run_and_itself) {
 
 Test(compare, resolves_the_latest_run_and_its_predecessor_of_one_tag) {
     char *path = db_path();
-    abr_store *s = open_db(path);
+    abs_store *s = open_db(path);
     int64_t n1 = begin(s, "nightly", "a");
     int64_t other = begin(s, "adhoc", "b");
     int64_t n2 = begin(s, "nightly", "c");
@@ -554,25 +554,25 @@ Test(compare, resolves_the_latest_run_and_its_predecessor_of_one_tag) {
     cr_assert(base == other && head == n2, "given ids are kept");
     base = 0, head = 77;
     cr_assert_eq(abr_compare_resolve(s, &base, &head, &err), AB_EINPUT);
-    abr_close(s);
+    abs_close(s);
     free(path);
 }
 
 Test(compare, says_so_when_there_is_no_run) {
     char *path = db_path();
-    abr_store *s = open_db(path);
+    abs_store *s = open_db(path);
     ab_error err;
     int64_t base = 0, head = 0;
     cr_assert_eq(abr_compare_resolve(s, &base, &head, &err), AB_EINPUT);
     HAS(err.msg, "no run to compare");
-    abr_close(s);
+    abs_close(s);
     free(path);
 }
 
 Test(compare, fails_cleanly_at_each_allocation) {
     int64_t r0, r1;
     char *path = big(&r0, &r1);
-    abr_store *s = open_db(path);
+    abs_store *s = open_db(path);
     for (long n = 1;; n++) {
         ab_buf b = {0};
         ab_error err;
@@ -587,7 +587,7 @@ Test(compare, fails_cleanly_at_each_allocation) {
         }
         cr_assert_eq(st, AB_ENOMEM, "allocation %ld: %d %s", n, st, err.msg);
     }
-    abr_close(s);
+    abs_close(s);
     free(path);
 }
 

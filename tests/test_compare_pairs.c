@@ -24,7 +24,7 @@
 
 typedef struct db {
     char *path;
-    abr_store *s;
+    abs_store *s;
 } db;
 
 static db db_new(void) {
@@ -34,28 +34,28 @@ static db db_new(void) {
     sprintf(d.path, "%s/r.db", dir);
     free(dir);
     ab_error err;
-    cr_assert_eq(abr_open(d.path, ABR_OPEN_CREATE, &d.s, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_open(d.path, ABS_OPEN_CREATE, &d.s, &err), AB_OK, "%s", err.msg);
     return d;
 }
 
 static void db_free(db *d) {
-    abr_close(d->s);
+    abs_close(d->s);
     free(d->path);
 }
 
 static int64_t begin(db *d, const char *tag) {
-    abr_run info = {.tag = tag, .revision = "r", .host = "box", .command = "arenabench run"};
+    abs_run info = {.tag = tag, .revision = "r", .host = "box", .command = "arenabench run"};
     int64_t id;
     ab_error err;
-    cr_assert_eq(abr_run_begin(d->s, &info, &id, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_run_begin(d->s, &info, &id, &err), AB_OK, "%s", err.msg);
     return id;
 }
 
 static int64_t suite(db *d, const char *name) {
     char text[128];
     snprintf(text, sizeof text, "suite: %s\n", name);
-    abr_suite su;
-    abr_suite_init(&su);
+    abs_suite su;
+    abs_suite_init(&su);
     su.name = name;
     su.text = text;
     su.text_len = strlen(text);
@@ -63,20 +63,20 @@ static int64_t suite(db *d, const char *name) {
     su.peak_live_bytes = su.lower_bound = 100;
     int64_t id;
     ab_error err;
-    cr_assert_eq(abr_suite_put(d->s, &su, &id, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_suite_put(d->s, &su, &id, &err), AB_OK, "%s", err.msg);
     return id;
 }
 
 /* An ok row: arena, proof, CPU median (0.25 s when 0). */
 static void row(db *d, int64_t run, int64_t su, const char *spec, int64_t arena, abo_proof proof,
                 double cpu) {
-    abr_result r;
-    abr_result_init(&r);
+    abs_result r;
+    abs_result_init(&r);
     r.run = run, r.suite = su, r.spec = spec, r.status = ABO_STATUS_OK;
     r.arena = arena, r.lower_bound = 100, r.proven_by = proof;
     r.cpu_s = cpu ? cpu : 0.25, r.wall_s = 0.3;
     ab_error err;
-    cr_assert_eq(abr_result_put(d->s, &r, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_result_put(d->s, &r, &err), AB_OK, "%s", err.msg);
 }
 
 /* SQL on the file, through a connection of its own. */
@@ -242,11 +242,11 @@ Test(compare_capped, a_capped_row_that_failed_is_still_a_failure) {
     int64_t r0 = begin(&d, "n");
     row(&d, r0, su, "exact", 100, ABO_PROOF_NONE, 0);
     int64_t r1 = begin(&d, "n");
-    abr_result r;
-    abr_result_init(&r);
+    abs_result r;
+    abs_result_init(&r);
     r.run = r1, r.suite = su, r.spec = "exact", r.status = ABO_STATUS_CRASH, r.signal = 11;
     ab_error err;
-    cr_assert_eq(abr_result_put(d.s, &r, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_result_put(d.s, &r, &err), AB_OK, "%s", err.msg);
     add_v3_columns(&d);
     set_v3(&d, r0, "exact", 0.25, 0.25, "time");
     outcome o = compare(&d, r0, r1, NULL);

@@ -33,7 +33,7 @@ static const char *write_named(const char *name, const char *text) {
 static void loads_the_same(const char *text) {
     ab_problem p;
     ab_error err;
-    cr_assert_eq(abh_minimalloc_load(write_named("m.csv", text), &p, NULL, &err), AB_OK,
+    cr_assert_eq(abf_minimalloc_load(write_named("m.csv", text), &p, NULL, &err), AB_OK,
                  "%s\n%s", text, err.msg);
     cr_assert_eq(p.n, 2, "%s", text);
     cr_assert_str_eq(p.t[0].name, "a");
@@ -64,7 +64,7 @@ Test(defaults_minimalloc, reads_end_as_inclusive_and_upper_as_half_open) {
     /* a one-instruction buffer: end = start is fine, upper = lower is not */
     ab_problem p;
     ab_error err;
-    cr_assert_eq(abh_minimalloc_load(write_named("one.csv", "id,start,end,size\nx,4,4,1\n"), &p,
+    cr_assert_eq(abf_minimalloc_load(write_named("one.csv", "id,start,end,size\nx,4,4,1\n"), &p,
                                      NULL, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(p.t[0].start, 4);
     cr_assert_eq(p.t[0].end, 4);
@@ -82,7 +82,7 @@ Test(defaults_minimalloc, takes_mixtures_in_any_order) {
 static void rejects(const char *text, const char *want) {
     ab_problem p;
     ab_error err;
-    cr_assert_eq(abh_minimalloc_load(write_named("bad.csv", text), &p, NULL, &err), AB_EINPUT,
+    cr_assert_eq(abf_minimalloc_load(write_named("bad.csv", text), &p, NULL, &err), AB_EINPUT,
                  "%s", text);
     HAS(err.msg, want);
     cr_assert_eq(p.n, 0);
@@ -118,23 +118,23 @@ Test(defaults_minimalloc, refuses_a_non_empty_gaps_field_naming_the_line) {
 Test(defaults_minimalloc, reads_plans_under_the_aliases_too) {
     ab_problem p;
     ab_error err;
-    cr_assert_eq(abh_minimalloc_load(write_named("s.csv", "id,lower,upper,size\na,0,3,8\n"
+    cr_assert_eq(abf_minimalloc_load(write_named("s.csv", "id,lower,upper,size\na,0,3,8\n"
                                                           "b,2,5,4\n"), &p, NULL, &err), AB_OK);
     char plan[4096];
     snprintf(plan, sizeof plan, "%s",
              write_named("p.csv", "buffer,start,end,size,offset\na,0,2,8,0\nb,2,4,4,8\n"));
     ab_plan pl;
-    cr_assert_eq(abh_minimalloc_plan_read(plan, &p, &pl, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_minimalloc_plan_read(plan, &p, &pl, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(pl.n, 2);
     cr_assert_eq(pl.v[1].tensor, 1);
     cr_assert_eq(pl.v[1].offset, 8);
     ab_plan_free(&pl);
     snprintf(plan, sizeof plan, "%s",
              write_named("p.csv", "buffer,start,end,size,offset\na,0,3,8,0\nb,2,4,4,8\n"));
-    cr_assert_eq(abh_minimalloc_plan_read(plan, &p, &pl, &err), AB_EINPUT);
+    cr_assert_eq(abf_minimalloc_plan_read(plan, &p, &pl, &err), AB_EINPUT);
     HAS(err.msg, "p.csv:2: end: 3 disagrees with the suite's 2 for 'a'");
     snprintf(plan, sizeof plan, "%s", write_named("p.csv", "buffer,lower,size\na,0,8\n"));
-    cr_assert_eq(abh_minimalloc_plan_read(plan, &p, &pl, &err), AB_EINPUT);
+    cr_assert_eq(abf_minimalloc_plan_read(plan, &p, &pl, &err), AB_EINPUT);
     HAS(err.msg, "p.csv:1: header: missing column 'offset'");
     ab_problem_free(&p);
 }

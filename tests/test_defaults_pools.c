@@ -21,7 +21,7 @@
 static void load(const char *yaml, ab_problem *p) {
     ab_error err;
     const char *path = abt_write_tmp(yaml, ".yaml");
-    cr_assert_eq(abh_suite_load(path, p, &err), AB_OK, "%s\n%s", err.msg, yaml);
+    cr_assert_eq(abf_suite_load(path, p, &err), AB_OK, "%s\n%s", err.msg, yaml);
 }
 
 /* Plans p with spec through ab_planner_run and checks the plan. */

@@ -565,7 +565,7 @@ Test(exact_cover, reaches_every_example_optimum) {
         snprintf(rel, sizeof rel, "suites/examples/%s.yaml", files[f]);
         ab_problem p, view;
         ab_error err;
-        cr_assert_eq(abh_suite_load(abt_src(rel), &p, &err), AB_OK, "%s: %s", rel, err.msg);
+        cr_assert_eq(abf_suite_load(abt_src(rel), &p, &err), AB_OK, "%s: %s", rel, err.msg);
         cr_assert_eq(ab_problem_arena_view(&p, &view, NULL, NULL), AB_OK);
         int64_t off[16], arena;
         ab_plan_stats st;

@@ -255,7 +255,7 @@ static void load_example(const char *name, ab_problem *p, ab_problem *view) {
     snprintf(rel, sizeof rel, "suites/examples/%s", name);
     snprintf(path, sizeof path, "%s", abt_src(rel));
     ab_error err = {0};
-    cr_assert_eq(abh_suite_load(path, p, &err), AB_OK, "%s: %s", name, err.msg);
+    cr_assert_eq(abf_suite_load(path, p, &err), AB_OK, "%s: %s", name, err.msg);
     cr_assert_eq(ab_problem_arena_view(p, view, NULL, &err), AB_OK, "%s", err.msg);
 }
 

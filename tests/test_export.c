@@ -159,10 +159,10 @@ Test(export, json_names_the_suite_its_hash_and_every_offset) {
     ab_problem p;
     ab_error e = {0};
     ab_buf canon = {0};
-    char hash[ABR_SHA256_HEX], want[256];
-    cr_assert_eq(abh_suite_load(tmp("s.yaml"), &p, &e), AB_OK, "%s", e.msg);
-    cr_assert_eq(abh_suite_render(&p, &canon, &e), AB_OK);
-    abr_sha256_hex(canon.s, canon.n, hash);
+    char hash[ABS_SHA256_HEX], want[256];
+    cr_assert_eq(abf_suite_load(tmp("s.yaml"), &p, &e), AB_OK, "%s", e.msg);
+    cr_assert_eq(abf_suite_render(&p, &canon, &e), AB_OK);
+    abs_sha256_hex(canon.s, canon.n, hash);
     snprintf(want, sizeof want, "\"suite\": {\"name\": \"3d-tricky.suite\", \"hash\": \"%s\"", hash);
     cr_assert(strstr(out, want) != NULL, "%s\nwant %s", out, want);
     cr_assert(strstr(out, "\"arena\": 140,") != NULL, "%s", out);
@@ -191,8 +191,8 @@ Test(export, minimalloc_with_offsets_reads_back_as_the_same_plan) {
     ab_problem p;
     ab_plan pl;
     ab_error e = {0};
-    cr_assert_eq(abh_suite_load(tmp("s.yaml"), &p, &e), AB_OK, "%s", e.msg);
-    cr_assert_eq(abh_minimalloc_plan_read(tmp("mm.csv"), &p, &pl, &e), AB_OK, "%s", e.msg);
+    cr_assert_eq(abf_suite_load(tmp("s.yaml"), &p, &e), AB_OK, "%s", e.msg);
+    cr_assert_eq(abf_minimalloc_plan_read(tmp("mm.csv"), &p, &pl, &e), AB_OK, "%s", e.msg);
     cr_assert_eq(pl.n, 5);
     for (size_t i = 0; i < pl.n; i++)
         cr_assert_eq(pl.v[i].offset, offsets[pl.v[i].tensor], "%s", names[pl.v[i].tensor]);
@@ -397,16 +397,16 @@ static size_t tiny_model(wr *w, const char *meta_name) {
 static wr W; /* one model at a time */
 
 /* Reads the file at path back with our reader; m and p filled (caller frees). */
-static void read_model(const char *path, abh_tflite_model *m, ab_problem *p) {
+static void read_model(const char *path, abf_tflite_model *m, ab_problem *p) {
     ab_error e = {0};
-    cr_assert_eq(abh_tflite_load(path, NULL, p, m, &e), AB_OK, "%s", e.msg);
+    cr_assert_eq(abf_tflite_load(path, NULL, p, m, &e), AB_OK, "%s", e.msg);
 }
 
 /* Checks the offline plan of the model at path against suite view (names as in
  * the model) with the oracle, and that it gives exactly want[i] to view
  * tensor i and -1 to every tensor not in view. */
 static void offline_plan_is(const char *path, const ab_problem *view, const int64_t *want) {
-    abh_tflite_model m;
+    abf_tflite_model m;
     ab_problem p;
     read_model(path, &m, &p);
     cr_assert(m.has_offline, "%s has no offline plan", path);
@@ -434,13 +434,13 @@ static void offline_plan_is(const char *path, const ab_problem *view, const int6
                  r.nproblems);
     ab_plan_free(&pl);
     ab_problem_free(&p);
-    abh_tflite_model_free(&m);
+    abf_tflite_model_free(&m);
 }
 
 Test(export, tflm_offline_writes_a_copy_our_reader_reads_back_with_the_plan) {
     size_t len = tiny_model(&W, "min_runtime_version");
     put(tmp("tiny.tflite"), W.b, len);
-    abh_tflite_model m0;
+    abf_tflite_model m0;
     ab_problem p0, view;
     read_model(tmp("tiny.tflite"), &m0, &p0);
     cr_assert(!m0.has_offline);
@@ -468,7 +468,7 @@ Test(export, tflm_offline_writes_a_copy_our_reader_reads_back_with_the_plan) {
     cr_assert(n0 == len && memcmp(again, W.b, len) == 0, "the original model changed");
     free(again);
     /* the copy: the same model, plus the plan */
-    abh_tflite_model m1;
+    abf_tflite_model m1;
     ab_problem p1, v1;
     read_model(tmp("planned.tflite"), &m1, &p1);
     cr_assert_eq(m1.nmetadata, 2, "min_runtime_version kept, the plan added");
@@ -483,7 +483,7 @@ Test(export, tflm_offline_writes_a_copy_our_reader_reads_back_with_the_plan) {
     }
     cr_assert_eq(m1.offline[1], -1, "the constant weights are left to the runtime");
     ab_problem suite_p;
-    cr_assert_eq(abh_suite_load(tmp("tiny.yaml"), &suite_p, &e), AB_OK, "%s", e.msg);
+    cr_assert_eq(abf_suite_load(tmp("tiny.yaml"), &suite_p, &e), AB_OK, "%s", e.msg);
     cr_assert_eq(ab_problem_arena_view(&suite_p, &v1, NULL, &e), AB_OK);
     offline_plan_is(tmp("planned.tflite"), &v1, (int64_t[]){32, 0, 48});
 
@@ -494,13 +494,13 @@ Test(export, tflm_offline_writes_a_copy_our_reader_reads_back_with_the_plan) {
                      "-o '%s'", tmp("tiny.yaml"), tmp("tiny2.csv"), tmp("planned.tflite"),
                      tmp("replanned.tflite")), 0, "%s", err);
     free(err);
-    abh_tflite_model m2;
+    abf_tflite_model m2;
     ab_problem p2;
     read_model(tmp("replanned.tflite"), &m2, &p2);
     cr_assert_eq(m2.nmetadata, 2);
     offline_plan_is(tmp("replanned.tflite"), &v1, (int64_t[]){0, 16, 0});
 
-    abh_tflite_model_free(&m0), abh_tflite_model_free(&m1), abh_tflite_model_free(&m2);
+    abf_tflite_model_free(&m0), abf_tflite_model_free(&m1), abf_tflite_model_free(&m2);
     ab_problem_free(&p0), ab_problem_free(&p1), ab_problem_free(&p2);
     ab_problem_free(&view), ab_problem_free(&v1), ab_problem_free(&suite_p);
 }
@@ -549,11 +549,11 @@ Test(export, tflm_offline_refuses_what_16_byte_rounding_breaks_unless_forced) {
 Test(export, tflm_offline_reader_rejects_a_plan_buffer_of_the_wrong_length) {
     /* the metadata names buffer 2, six bytes: no version, subgraph and count */
     size_t len = tiny_model(&W, "OfflineMemoryAllocation");
-    abh_tflite_model m;
+    abf_tflite_model m;
     ab_error e = {0};
-    cr_assert_eq(abh_tflite_parse("t.tflite", W.b, len, &m, &e), AB_EINPUT);
+    cr_assert_eq(abf_tflite_parse("t.tflite", W.b, len, &m, &e), AB_EINPUT);
     cr_assert(strstr(e.msg, "holds 6 bytes: at least 12") != NULL, "%s", e.msg);
-    abh_tflite_model_free(&m);
+    abf_tflite_model_free(&m);
 }
 
 /* ---- the real model ------------------------------------------------------------------ */
@@ -587,10 +587,10 @@ Test(export, real_model_plan_goes_into_a_copy_and_reads_back_valid) {
     ab_problem full, view;
     ab_plan pl;
     ab_error e = {0};
-    cr_assert_eq(abh_suite_load(tmp("fd.yaml"), &full, &e), AB_OK, "%s", e.msg);
+    cr_assert_eq(abf_suite_load(tmp("fd.yaml"), &full, &e), AB_OK, "%s", e.msg);
     cr_assert_eq(ab_problem_arena_view(&full, &view, NULL, &e), AB_OK);
     cr_assert_eq(view.n, 165);
-    cr_assert_eq(abh_plan_read(tmp("fd.csv"), &view, &pl, &e), AB_OK, "%s", e.msg);
+    cr_assert_eq(abf_plan_read(tmp("fd.csv"), &view, &pl, &e), AB_OK, "%s", e.msg);
     int64_t *want = calloc(view.n, sizeof *want);
     for (size_t i = 0; i < pl.n; i++) want[pl.v[i].tensor] = pl.v[i].offset;
     offline_plan_is(tmp("fd.tflite"), &view, want);

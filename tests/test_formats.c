@@ -18,16 +18,16 @@
 static const char csv[] = "id,lower,upper,size\n0,0,2,32\n1,1,3,48\n2,2,4,16\n";
 
 Test(formats, the_table_names_each_format_once) {
-    cr_assert_not_null(abh_format_named("yaml"));
-    cr_assert_not_null(abh_format_named("minimalloc"));
-    cr_assert_not_null(abh_format_named("tflite"));
-    cr_assert_null(abh_format_named("xml"));
-    cr_assert(abh_format_suffix_known("a/b.YAML"));
-    cr_assert(abh_format_suffix_known("x.csv"));
-    cr_assert(abh_format_suffix_known("m.tflite"));
-    cr_assert(!abh_format_suffix_known("notes.md"));
+    cr_assert_not_null(abf_format_named("yaml"));
+    cr_assert_not_null(abf_format_named("minimalloc"));
+    cr_assert_not_null(abf_format_named("tflite"));
+    cr_assert_null(abf_format_named("xml"));
+    cr_assert(abf_format_suffix_known("a/b.YAML"));
+    cr_assert(abf_format_suffix_known("x.csv"));
+    cr_assert(abf_format_suffix_known("m.tflite"));
+    cr_assert(!abf_format_suffix_known("notes.md"));
     ab_buf b = {0};
-    abh_format_list(&b);
+    abf_format_list(&b);
     cr_assert_str_eq(b.s, "suite YAML (.yaml, .yml), MiniMalloc CSV (.csv), TFLite model (.tflite)");
     ab_buf_free(&b);
 }
@@ -42,14 +42,14 @@ Test(formats, content_wins_over_the_name_and_yaml_is_the_fallback) {
     fwrite(fake, 1, sizeof fake - 1, f);
     fclose(f);
     ab_error err;
-    const abh_format *fm = abh_format_of(path, false, &err);
+    const abf_format *fm = abf_format_of(path, false, &err);
     cr_assert_not_null(fm);
     cr_assert_str_eq(fm->name, "tflite");
     /* An unknown name: YAML for the loaders, an error when strict (import). */
     snprintf(path, sizeof path, "%s", abt_write_tmp("suite: s\ntensors: []\n", ".txt"));
-    fm = abh_format_of(path, false, &err);
+    fm = abf_format_of(path, false, &err);
     cr_assert_str_eq(fm->name, "yaml");
-    cr_assert_null(abh_format_of(path, true, &err));
+    cr_assert_null(abf_format_of(path, true, &err));
     HAS(err.msg, "unknown format");
     HAS(err.msg, "MiniMalloc CSV (.csv)");
 }

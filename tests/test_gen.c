@@ -37,7 +37,7 @@ static void gen(const char *kind, const char *kv, ab_problem *p) {
     snprintf(spec, sizeof spec, "%s%s%s", kind, kv ? ":" : "", kv ? kv : "");
     cr_assert_eq(ab_spec_parse(spec, &name, &prm, NULL), AB_OK);
     ab_error err;
-    cr_assert_eq(abh_generate(kind, &prm, NULL, p, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_generate(kind, &prm, NULL, p, &err), AB_OK, "%s", err.msg);
     ab_free(name);
     ab_params_free(&prm);
 }
@@ -106,17 +106,17 @@ Test(gen, same_parameters_same_suite_and_seeds_matter) {
 }
 
 Test(gen, every_kind_plans_validly) {
-    for (size_t k = 0; abh_generators[k].kind; k++) {
+    for (size_t k = 0; abf_generators[k].kind; k++) {
         ab_problem p, view;
-        gen(abh_generators[k].kind, NULL, &p);
-        cr_assert_gt(p.n, 2, "%s", abh_generators[k].kind);
+        gen(abf_generators[k].kind, NULL, &p);
+        cr_assert_gt(p.n, 2, "%s", abf_generators[k].kind);
         const ab_planner *pl = ab_planner_find("best-fit");
         ab_plan plan;
         ab_plan_stats st;
         cr_assert_eq(ab_planner_run(pl, NULL, &p, &view, &plan, &st, NULL), AB_OK);
         abo_report r;
         cr_assert_eq(abo_check(&view, &plan, &r, NULL), AB_OK);
-        cr_assert_eq(r.verdict, ABO_OK, "%s: %s", abh_generators[k].kind, r.msg);
+        cr_assert_eq(r.verdict, ABO_OK, "%s: %s", abf_generators[k].kind, r.msg);
         for (size_t i = 0; i < p.n; i++) cr_assert_leq(p.t[i].start, p.t[i].end);
         ab_plan_free(&plan);
         ab_problem_free(&view);
@@ -127,17 +127,17 @@ Test(gen, every_kind_plans_validly) {
 Test(gen, refuses_unknown_kinds_and_parameters) {
     ab_problem p;
     ab_error err;
-    cr_assert_eq(abh_generate("lstm", NULL, NULL, &p, &err), AB_EINPUT);
+    cr_assert_eq(abf_generate("lstm", NULL, NULL, &p, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "unknown generator kind 'lstm' (kinds: chain, fanout") != NULL, "%s", err.msg);
     ab_params prm = {0};
     char *name;
     cr_assert_eq(ab_spec_parse("resnet:blockz=3", &name, &prm, NULL), AB_OK);
-    cr_assert_eq(abh_generate("resnet", &prm, NULL, &p, &err), AB_EINPUT);
+    cr_assert_eq(abf_generate("resnet", &prm, NULL, &p, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "takes no parameter 'blockz'") != NULL, "%s", err.msg);
     ab_params_free(&prm);
     ab_free(name);
     cr_assert_eq(ab_spec_parse("random:n=-3", &name, &prm, NULL), AB_OK);
-    cr_assert_eq(abh_generate("random", &prm, NULL, &p, &err), AB_EINPUT);
+    cr_assert_eq(abf_generate("random", &prm, NULL, &p, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "parameter n") != NULL, "%s", err.msg);
     cr_assert_eq(p.n, 0);
     ab_params_free(&prm);
@@ -180,7 +180,7 @@ Test(gen, squeezenet_fused_first_fit_is_clearly_above_exact_cover) {
 /* ---- planted ------------------------------------------------------------------------ */
 
 /* Gadget g as a problem: sizes x scale, mirrored in time when asked. */
-static void gadget_problem(const abh_gadget *g, int64_t scale, bool mirror, ab_problem *p) {
+static void gadget_problem(const abf_gadget *g, int64_t scale, bool mirror, ab_problem *p) {
     ab_problem_init(p);
     int64_t h = 0;
     for (size_t i = 0; i < g->n; i++)
@@ -205,9 +205,9 @@ static int64_t max_load(const ab_problem *p) {
 
 Test(gen, every_gadget_has_its_embedded_optimum_above_its_max_load) {
     size_t k = 0;
-    for (; abh_gadgets[k].name; k++) {
-        const abh_gadget *g = &abh_gadgets[k];
-        cr_assert(g->n >= 3 && g->n <= ABH_GADGET_MAX, "%s", g->name);
+    for (; abf_gadgets[k].name; k++) {
+        const abf_gadget *g = &abf_gadgets[k];
+        cr_assert(g->n >= 3 && g->n <= ABF_GADGET_MAX, "%s", g->name);
         for (int mirror = 0; mirror < 2; mirror++) {
             ab_problem p;
             gadget_problem(g, 1, mirror, &p);
@@ -305,7 +305,7 @@ Test(gen, planted_suites_are_deterministic_and_seeds_matter) {
     for (int k = 0; k < 3; k++) {
         ab_problem p;
         planted(160, seeds[k], NULL, &p);
-        cr_assert_eq(abh_suite_render(&p, &r[k], NULL), AB_OK);
+        cr_assert_eq(abf_suite_render(&p, &r[k], NULL), AB_OK);
         ab_problem_free(&p);
     }
     cr_assert_str_eq(r[0].s, r[1].s, "the same n and seed give the same suite");
@@ -359,7 +359,7 @@ Test(gen, planted_refuses_too_few_tensors_and_bad_scales) {
         cr_assert_eq(ab_spec_parse(bad[k], &name, &prm, NULL), AB_OK);
         ab_problem p;
         ab_error err;
-        cr_assert_eq(abh_generate("planted", &prm, NULL, &p, &err), AB_EINPUT, "%s", bad[k]);
+        cr_assert_eq(abf_generate("planted", &prm, NULL, &p, &err), AB_EINPUT, "%s", bad[k]);
         cr_assert_eq(p.n, 0);
         ab_params_free(&prm);
         ab_free(name);
@@ -383,7 +383,7 @@ Test(gen, committed_planted_suites_expect_the_planted_optimum) {
         snprintf(path, sizeof path, "%s/%s", abt_src("suites/generated"), e->d_name);
         ab_problem p;
         ab_error err;
-        cr_assert_eq(abh_suite_load(path, &p, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abf_suite_load(path, &p, &err), AB_OK, "%s", err.msg);
         cr_assert_leq(p.n, 200, "%s: small enough for the nightly", e->d_name);
         long long opt = -1;
         const char *at = p.description ? strstr(p.description, "planted: optimum ") : NULL;

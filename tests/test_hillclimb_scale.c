@@ -145,7 +145,7 @@ Test(hillclimb_scale, same_plan_as_the_full_replan_on_the_resnet50_training_trac
     snprintf(path, sizeof path, "%s/idealloc/somas_resnet50.csv", data);
     ab_problem p;
     ab_error err;
-    if (abh_minimalloc_load(path, &p, NULL, &err) != AB_OK)
+    if (abf_minimalloc_load(path, &p, NULL, &err) != AB_OK)
         cr_skip("%s cannot be read: %s", path, err.msg);
     register_reference();
     same_as_reference(&p, ":iterations=30", "somas_resnet50");

@@ -11,7 +11,9 @@
  */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <ftw.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,4 +156,54 @@ Test(house, the_product_has_no_test_planners) {
     int st = system(cmd);
     cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 2,
               "arenabench must not know test-crash (exit 2 for an unknown planner)");
+}
+
+/* One folder, one prefix: every function a layer's headers declare at file
+ * scope starts with the layer's prefix (AB_LAYERS' third column). The one
+ * exception is the planner contract in planners/planner.h (ab_planner_*,
+ * ab_param_*), which every layer above names. */
+Test(house, each_layer_declares_functions_with_its_own_prefix) {
+    regex_t re;
+    cr_assert_eq(regcomp(&re, "^[A-Za-z_][A-Za-z0-9_ *]*[ *](ab[a-z]*_[A-Za-z0-9_]+)[ ]*\\(",
+                         REG_EXTENDED | REG_NEWLINE), 0);
+    int checked = 0, wrong = 0;
+    char first[512] = "";
+    for (size_t l = 0; l < N(ab_layer_rows); l++) {
+        char dir[4200];
+        snprintf(dir, sizeof dir, "%s", abt_src(ab_layer_rows[l].dir));
+        DIR *d = opendir(dir);
+        cr_assert_not_null(d, "%s", dir);
+        for (struct dirent *e; (e = readdir(d)) != NULL;) {
+            size_t n = strlen(e->d_name);
+            if (n < 3 || strcmp(e->d_name + n - 2, ".h") != 0) continue;
+            char path[8400];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            char *text = abt_slurp(path, NULL);
+            cr_assert_not_null(text, "%s", path);
+            for (const char *p = text; *p;) {
+                regmatch_t m[2];
+                if (regexec(&re, p, 2, m, 0) != 0) break;
+                const char *line = p + m[0].rm_so;
+                char name[128];
+                snprintf(name, sizeof name, "%.*s", (int)(m[1].rm_eo - m[1].rm_so), p + m[1].rm_so);
+                p += m[0].rm_eo;
+                if (strncmp(line, "typedef", 7) == 0) continue; /* a function type's name */
+                bool contract = strcmp(e->d_name, "planner.h") == 0 &&
+                                (strncmp(name, "ab_planner", 10) == 0 ||
+                                 strncmp(name, "ab_param", 8) == 0);
+                checked++;
+                if (contract || strncmp(name, ab_layer_rows[l].prefix,
+                                        strlen(ab_layer_rows[l].prefix)) == 0)
+                    continue;
+                if (wrong++ == 0)
+                    snprintf(first, sizeof first, "%s/%s: %s (the layer's prefix is %s)",
+                             ab_layer_rows[l].dir, e->d_name, name, ab_layer_rows[l].prefix);
+            }
+            free(text);
+        }
+        closedir(d);
+    }
+    regfree(&re);
+    cr_assert_gt(checked, 200, "only %d declarations found: the scan is broken", checked);
+    cr_assert_eq(wrong, 0, "%d functions carry another layer's prefix; first: %s", wrong, first);
 }

@@ -21,7 +21,7 @@
 #include "planners/planner.h"
 #include "tests/support.h"
 
-int abh_cmd_ilp(int argc, char **argv);
+int abc_cmd_ilp(int argc, char **argv);
 
 /* A deterministic 64-bit LCG (Knuth's MMIX constants). */
 static uint64_t rng_next(uint64_t *s) {
@@ -595,7 +595,7 @@ Test(ilp_errors, a_glpk_error_is_an_error_result_not_an_abort) {
 
 /* ---- the command -------------------------------------------------------------- */
 
-/* Runs abh_cmd_ilp with args (argv[0] = "ilp"), stdout and stderr captured
+/* Runs abc_cmd_ilp with args (argv[0] = "ilp"), stdout and stderr captured
  * into *out (owned by the caller). Returns the exit code. */
 static int cmd(char **out, const char *const *args, int n) {
     char *argv[16];
@@ -610,7 +610,7 @@ static int cmd(char **out, const char *const *args, int n) {
     int so = dup(1), se = dup(2);
     dup2(fd, 1);
     dup2(fd, 2);
-    int rc = abh_cmd_ilp(n + 1, argv);
+    int rc = abc_cmd_ilp(n + 1, argv);
     fflush(stdout);
     fflush(stderr);
     dup2(so, 1);

@@ -15,7 +15,7 @@ static void load(const char *tensor, ab_problem *p) {
     char text[1024];
     snprintf(text, sizeof text, "suite: s\ntensors:\n  - %s\n", tensor);
     ab_error err;
-    cr_assert_eq(abh_suite_load_buffer("s.yaml", text, strlen(text), p, &err), AB_OK, "%s: %s",
+    cr_assert_eq(abf_suite_load_buffer("s.yaml", text, strlen(text), p, &err), AB_OK, "%s: %s",
                  tensor, err.msg);
 }
 
@@ -65,10 +65,10 @@ Test(layout, round_trips_and_rejects_misuse) {
     ab_problem p, q;
     load("{name: t, shape: [2, 3, 4, 5], dtype: float32, stride_align: 16, start: 0, end: 1}", &p);
     ab_buf b = {0};
-    cr_assert_eq(abh_suite_render(&p, &b, NULL), AB_OK);
+    cr_assert_eq(abf_suite_render(&p, &b, NULL), AB_OK);
     cr_assert(strstr(b.s, "stride_align: 16") != NULL, "%s", b.s);
     cr_assert(strstr(b.s, "size:") == NULL, "the size follows from the layout: %s", b.s);
-    cr_assert_eq(abh_suite_load_buffer("again", b.s, b.n, &q, NULL), AB_OK);
+    cr_assert_eq(abf_suite_load_buffer("again", b.s, b.n, &q, NULL), AB_OK);
     cr_assert_eq(q.t[0].size, p.t[0].size);
     cr_assert_eq(q.t[0].stride_align, 16);
     ab_buf_free(&b);
@@ -83,7 +83,7 @@ Test(layout, round_trips_and_rejects_misuse) {
          "stride_align"}};
     for (int i = 0; i < 3; i++) {
         ab_error err;
-        cr_assert_eq(abh_suite_load_buffer("s.yaml", bad[i][0], strlen(bad[i][0]), &p, &err),
+        cr_assert_eq(abf_suite_load_buffer("s.yaml", bad[i][0], strlen(bad[i][0]), &p, &err),
                      AB_EINPUT);
         cr_assert(strstr(err.msg, bad[i][1]) != NULL, "%s", err.msg);
     }

@@ -36,7 +36,7 @@ static void assert_rejects(const char *text, size_t len, const char *a, const ch
     ab_problem p;
     ab_error err;
     ab_error_clear(&err);
-    ab_status st = abh_suite_load_buffer("s.yaml", text, len, &p, &err);
+    ab_status st = abf_suite_load_buffer("s.yaml", text, len, &p, &err);
     cr_assert_eq(st, AB_EINPUT, "status %d: %s", st, err.msg);
     cr_assert(strstr(err.msg, a) != NULL, "'%s' not in: %s", a, err.msg);
     cr_assert(strstr(err.msg, b) != NULL, "'%s' not in: %s", b, err.msg);
@@ -47,7 +47,7 @@ static void assert_loads(const char *text, size_t n) {
     ab_problem p;
     ab_error err;
     ab_error_clear(&err);
-    cr_assert_eq(abh_suite_load_buffer("s.yaml", text, strlen(text), &p, &err), AB_OK, "%s",
+    cr_assert_eq(abf_suite_load_buffer("s.yaml", text, strlen(text), &p, &err), AB_OK, "%s",
                  err.msg);
     cr_assert_eq(p.n, n);
     ab_problem_free(&p);
@@ -143,7 +143,7 @@ Test(limits, generators_without_a_count_stop_at_the_tensor_limit) {
     ab_params none = {0};
     ab_problem p;
     ab_error err;
-    cr_assert_eq(abh_generate("unet", &none, NULL, &p, &err), AB_EINPUT);
+    cr_assert_eq(abf_generate("unet", &none, NULL, &p, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "ARENABENCH_MAX_TENSORS") != NULL, "%s", err.msg);
 }
 
@@ -179,13 +179,13 @@ Test(limits, a_file_above_the_size_limit_is_refused_before_reading) {
     setenv("ARENABENCH_MAX_FILE_BYTES", "20", 1);
     ab_problem p;
     ab_error err;
-    cr_assert_eq(abh_suite_load(path, &p, &err), AB_EINPUT);
+    cr_assert_eq(abf_suite_load(path, &p, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, path) == err.msg, "%s", err.msg);
     cr_assert(strstr(err.msg, "bytes, above the limit of 20 (ARENABENCH_MAX_FILE_BYTES)"), "%s",
               err.msg);
     assert_rejects(ok, strlen(ok), "s.yaml: the file has", "above the limit of 20");
     setenv("ARENABENCH_MAX_FILE_BYTES", "1000", 1);
-    cr_assert_eq(abh_suite_load(path, &p, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_suite_load(path, &p, &err), AB_OK, "%s", err.msg);
     ab_problem_free(&p);
 }
 

@@ -34,7 +34,7 @@ Test(minimalloc, reads_half_open_intervals_as_inclusive_ranges) {
                                                    "b3,0,9,4\n");
     ab_problem p;
     ab_error err;
-    cr_assert_eq(abh_minimalloc_load(path, &p, NULL, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_minimalloc_load(path, &p, NULL, &err), AB_OK, "%s", err.msg);
     cr_assert_str_eq(p.name, "input");
     cr_assert_eq(p.capacity, 12);
     cr_assert_eq(p.n, 3);
@@ -53,14 +53,14 @@ Test(minimalloc, round_trips_with_alignment_and_any_column_order) {
     const char *path = write_named("x.csv", "size,id,upper,lower,alignment\n"
                                             "16,a,4,0,8\n4,b,2,1,1\n");
     ab_problem p, q;
-    cr_assert_eq(abh_minimalloc_load(path, &p, NULL, NULL), AB_OK);
+    cr_assert_eq(abf_minimalloc_load(path, &p, NULL, NULL), AB_OK);
     cr_assert_eq(p.capacity, AB_NONE);
     cr_assert_eq(p.t[0].align, 8);
     ab_buf b = {0};
-    cr_assert_eq(abh_minimalloc_render(&p, &b, NULL), AB_OK);
+    cr_assert_eq(abf_minimalloc_render(&p, &b, NULL), AB_OK);
     cr_assert_str_eq(b.s, "id,lower,upper,size,alignment\na,0,4,16,8\nb,1,2,4,1\n");
     const char *again = write_named("x.csv", b.s);
-    cr_assert_eq(abh_minimalloc_load(again, &q, NULL, NULL), AB_OK);
+    cr_assert_eq(abf_minimalloc_load(again, &q, NULL, NULL), AB_OK);
     cr_assert_eq(q.n, p.n);
     for (size_t i = 0; i < p.n; i++) {
         cr_assert_str_eq(q.t[i].name, p.t[i].name);
@@ -78,7 +78,7 @@ static void rejects(const char *text, const char *want) {
     const char *path = write_named("bad.csv", text);
     ab_problem p;
     ab_error err;
-    cr_assert_eq(abh_minimalloc_load(path, &p, NULL, &err), AB_EINPUT, "%s", text);
+    cr_assert_eq(abf_minimalloc_load(path, &p, NULL, &err), AB_EINPUT, "%s", text);
     HAS(err.msg, want);
     cr_assert_eq(p.n, 0);
 }
@@ -110,7 +110,7 @@ Test(minimalloc, skips_a_whole_byte_order_mark) {
     const char *path = write_named("bom.csv", "\xEF\xBB\xBFid,lower,upper,size\nb1,0,3,4\n");
     ab_problem p;
     ab_error err;
-    cr_assert_eq(abh_minimalloc_load(path, &p, NULL, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_minimalloc_load(path, &p, NULL, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(p.n, 1);
     cr_assert_str_eq(p.t[0].name, "b1");
     cr_assert_eq(p.t[0].line, 2);
@@ -120,13 +120,13 @@ Test(minimalloc, skips_a_whole_byte_order_mark) {
 Test(minimalloc, reads_and_writes_plans_with_offsets) {
     const char *suite = write_named("s.csv", "id,lower,upper,size\na,0,3,4\nb,2,5,4\n");
     ab_problem p;
-    cr_assert_eq(abh_minimalloc_load(suite, &p, NULL, NULL), AB_OK);
+    cr_assert_eq(abf_minimalloc_load(suite, &p, NULL, NULL), AB_OK);
     char plan_path[4096];
     snprintf(plan_path, sizeof plan_path, "%s",
              write_named("p.csv", "id,lower,upper,size,offset\na,0,3,4,0\nb,2,5,4,4\nzz,0,1,1,0\n"));
     ab_plan pl;
     ab_error err;
-    cr_assert_eq(abh_minimalloc_plan_read(plan_path, &p, &pl, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_minimalloc_plan_read(plan_path, &p, &pl, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(pl.n, 3);
     cr_assert_eq(pl.v[1].tensor, 1);
     cr_assert_eq(pl.v[1].offset, 4);
@@ -134,7 +134,7 @@ Test(minimalloc, reads_and_writes_plans_with_offsets) {
     ab_plan_free(&pl);
     snprintf(plan_path, sizeof plan_path, "%s",
              write_named("p.csv", "id,lower,upper,size,offset\na,0,4,4,0\n"));
-    cr_assert_eq(abh_minimalloc_plan_read(plan_path, &p, &pl, &err), AB_EINPUT);
+    cr_assert_eq(abf_minimalloc_plan_read(plan_path, &p, &pl, &err), AB_EINPUT);
     HAS(err.msg, "upper: 4 disagrees with the suite's 3 for 'a'");
     ab_problem_free(&p);
 }
@@ -181,7 +181,7 @@ Test(minimalloc, benchmark_files_import_with_their_bounds) {
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         ab_problem p;
         ab_error err;
-        cr_assert_eq(abh_minimalloc_load(path, &p, NULL, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abf_minimalloc_load(path, &p, NULL, &err), AB_OK, "%s", err.msg);
         abo_bounds b;
         cr_assert_eq(abo_bounds_compute(&p, &b, NULL), AB_OK);
         cr_assert_eq(b.max_load, halfopen_peak(path), "%s", e->d_name);

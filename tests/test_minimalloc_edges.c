@@ -78,7 +78,7 @@ Test(minimalloc_edges, bom_prefixes_and_truncations_load_or_fail_cleanly) {
         char *path = write_bytes(edges[i].bytes, edges[i].len);
         ab_problem p;
         ab_error err = {0};
-        ab_status st = abh_minimalloc_load(path, &p, NULL, &err);
+        ab_status st = abf_minimalloc_load(path, &p, NULL, &err);
         cr_assert_eq(st, edges[i].ok ? AB_OK : AB_EINPUT, "case %zu: status %d: %s", i, (int)st,
                      err.msg);
         if (st == AB_OK) {
@@ -96,10 +96,10 @@ Test(minimalloc_edges, bom_prefixes_and_truncations_load_or_fail_cleanly) {
         /* the same bytes as a MiniMalloc plan (it needs an offset column: never OK) */
         ab_problem fixed;
         static const char fx[] = "id,lower,upper,size\nb,0,3,4\n";
-        cr_assert_eq(abh_minimalloc_load_buffer("fixed.csv", fx, sizeof fx - 1, &fixed, NULL,
+        cr_assert_eq(abf_minimalloc_load_buffer("fixed.csv", fx, sizeof fx - 1, &fixed, NULL,
                                                 &err), AB_OK, "%s", err.msg);
         ab_plan pl;
-        st = abh_minimalloc_plan_read(path, &fixed, &pl, &err);
+        st = abf_minimalloc_plan_read(path, &fixed, &pl, &err);
         cr_assert_eq(st, AB_EINPUT, "case %zu: plan status %d", i, (int)st);
         ab_problem_free(&fixed);
         free(path);
@@ -130,18 +130,18 @@ Test(minimalloc_edges, largest_inclusive_end_round_trips) {
     static const char too_big[] = "buffer,start,end,size\nx,0,2,8\ny,142,4611686018427387904,6\n";
     ab_problem p;
     ab_error err = {0};
-    ab_status st = abh_minimalloc_load_buffer("big.csv", too_big, sizeof too_big - 1, &p, NULL,
+    ab_status st = abf_minimalloc_load_buffer("big.csv", too_big, sizeof too_big - 1, &p, NULL,
                                               &err);
     cr_assert_eq(st, AB_EINPUT, "an end of 2^62 was accepted");
     cr_assert(strstr(err.msg, "big.csv:3: end: expected an integer in [0, 4611686018427387903]") !=
                   NULL, "%s", err.msg);
     static const char largest[] = "buffer,start,end,size\ny,142,4611686018427387903,6\n";
-    cr_assert_eq(abh_minimalloc_load_buffer("big.csv", largest, sizeof largest - 1, &p, NULL, &err),
+    cr_assert_eq(abf_minimalloc_load_buffer("big.csv", largest, sizeof largest - 1, &p, NULL, &err),
                  AB_OK, "%s", err.msg);
     ab_buf b = {0};
-    cr_assert_eq(abh_minimalloc_render(&p, &b, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_minimalloc_render(&p, &b, &err), AB_OK, "%s", err.msg);
     ab_problem q;
-    cr_assert_eq(abh_minimalloc_load_buffer("big.csv", b.s, b.n, &q, NULL, &err), AB_OK,
+    cr_assert_eq(abf_minimalloc_load_buffer("big.csv", b.s, b.n, &q, NULL, &err), AB_OK,
                  "the render does not load again: %s\n%.*s", err.msg, (int)b.n, b.s);
     cr_assert(q.n == 1 && q.t[0].end == p.t[0].end && q.t[0].start == 142);
     ab_problem_free(&q);

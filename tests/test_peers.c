@@ -40,7 +40,7 @@ static void load_peer(const char *file, ab_problem *p) {
     char rel[512];
     ab_error err;
     snprintf(rel, sizeof rel, "suites/peers/%s", file);
-    cr_assert_eq(abh_suite_load(abt_src(rel), p, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_suite_load(abt_src(rel), p, &err), AB_OK, "%s", err.msg);
 }
 
 /* A plan of p by spec, judged by the checker: the verdict, arena and pool
@@ -901,14 +901,14 @@ Test(external, runs_inside_the_runner_child) {
     ab_params prm;
     cr_assert_eq(ab_planner_resolve(ext_spec("stack.sh", "capacity=bisect"), &pl, &prm, &err),
                  AB_OK, "%s", err.msg);
-    abh_job job = {.view = &view, .planner = pl, .params = &prm};
-    abh_job_result res;
-    abh_options opt = {.jobs = 1, .time_limit = 60, .mem_limit = (int64_t)512 << 20};
-    cr_assert_eq(abh_run(&job, 1, &opt, &res, NULL, NULL, &err), AB_OK, "%s", err.msg);
-    cr_assert_eq(res.status, ABH_OK, "%s", res.message);
+    abe_job job = {.view = &view, .planner = pl, .params = &prm};
+    abe_job_result res;
+    abe_options opt = {.jobs = 1, .time_limit = 60, .mem_limit = (int64_t)512 << 20};
+    cr_assert_eq(abe_run(&job, 1, &opt, &res, NULL, NULL, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(res.status, ABE_OK, "%s", res.message);
     cr_assert_eq(res.offsets[4], 100);
     HAS(res.stats.note, "best arena 150");
-    abh_result_free(&res);
+    abe_result_free(&res);
     ab_params_free(&prm);
     ab_problem_free(&view);
     ab_problem_free(&p);

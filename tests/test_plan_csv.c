@@ -49,7 +49,7 @@ static void read_ok(const char *content, const ab_problem *p, ab_plan *pl) {
     char path[4096];
     tmp_text(content, path);
     ab_error err = {0};
-    ab_status st = abh_plan_read(path, p, pl, &err);
+    ab_status st = abf_plan_read(path, p, pl, &err);
     cr_assert_eq(st, AB_OK, "read failed: %s", err.msg);
 }
 
@@ -62,7 +62,7 @@ static void read_fails(const char *content, const char *want) {
     tmp_text(content, path);
     ab_plan pl;
     ab_error err = {0};
-    ab_status st = abh_plan_read(path, &p, &pl, &err);
+    ab_status st = abf_plan_read(path, &p, &pl, &err);
     cr_assert_eq(st, AB_EINPUT, "status %d for %s", (int)st, content);
     cr_assert_eq(pl.n, 0);
     size_t n = strlen(path);
@@ -247,7 +247,7 @@ Test(plan_csv, reads_standard_input_for_dash) {
     cr_assert_not_null(freopen(path, "rb", stdin));
     ab_plan pl;
     ab_error err = {0};
-    cr_assert_eq(abh_plan_read("-", &p, &pl, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_plan_read("-", &p, &pl, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(pl.n, 1);
     assert_entry(&pl, 0, 4, 16, 2);
     ab_plan_free(&pl);
@@ -378,7 +378,7 @@ Test(plan_csv, rejects_a_nul_byte) {
     tmp_bytes("tensor,offset\nconv1,0\npo\0l,8\n", 30, path);
     ab_plan pl;
     ab_error err = {0};
-    cr_assert_eq(abh_plan_read(path, &p, &pl, &err), AB_EINPUT);
+    cr_assert_eq(abf_plan_read(path, &p, &pl, &err), AB_EINPUT);
     char want[4200];
     snprintf(want, sizeof want, "%s:3: a NUL byte: a plan file is text", path);
     cr_assert_str_eq(err.msg, want);
@@ -393,13 +393,13 @@ Test(plan_csv, rejects_a_missing_file) {
     snprintf(path, sizeof path, "%s/absent.csv", dir);
     ab_plan pl;
     ab_error err = {0};
-    cr_assert_eq(abh_plan_read(path, &p, &pl, &err), AB_EINPUT);
+    cr_assert_eq(abf_plan_read(path, &p, &pl, &err), AB_EINPUT);
     char want[4200];
     snprintf(want, sizeof want, "%s: cannot open: No such file or directory", path);
     cr_assert_str_eq(err.msg, want);
     cr_assert_eq(pl.n, 0);
     /* a folder opens but does not read */
-    cr_assert_eq(abh_plan_read(dir, &p, &pl, &err), AB_EINPUT);
+    cr_assert_eq(abf_plan_read(dir, &p, &pl, &err), AB_EINPUT);
     snprintf(want, sizeof want, "%s: cannot read: Is a directory", dir);
     cr_assert_str_eq(err.msg, want);
     free(dir);
@@ -443,7 +443,7 @@ Test(plan_csv, writes_every_column_and_quotes_names_when_needed) {
     char path[4096];
     snprintf(path, sizeof path, "%s/out.csv", dir);
     ab_error err = {0};
-    cr_assert_eq(abh_plan_write(path, &p, &pl, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_plan_write(path, &p, &pl, &err), AB_OK, "%s", err.msg);
     char *got = abt_slurp(path, NULL);
     cr_assert_str_eq(got, written);
     free(got);
@@ -461,8 +461,8 @@ Test(plan_csv, round_trips_a_plan) {
     char path[4096];
     snprintf(path, sizeof path, "%s/out.csv", dir);
     ab_error err = {0};
-    cr_assert_eq(abh_plan_write(path, &p, &pl, &err), AB_OK, "%s", err.msg);
-    cr_assert_eq(abh_plan_read(path, &p, &back, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_plan_write(path, &p, &pl, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_plan_read(path, &p, &back, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(back.n, pl.n);
     for (size_t i = 0; i < pl.n; i++) {
         assert_entry(&back, i, pl.v[i].tensor, pl.v[i].offset, (int)i + 2);
@@ -480,7 +480,7 @@ Test(plan_csv, writes_standard_output_for_dash, .init = cr_redirect_stdout) {
     ab_plan pl;
     make_plan(&pl);
     ab_error err = {0};
-    cr_assert_eq(abh_plan_write("-", &p, &pl, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_plan_write("-", &p, &pl, &err), AB_OK, "%s", err.msg);
     fflush(stdout);
     cr_assert_stdout_eq_str(written);
     ab_plan_free(&pl);
@@ -497,7 +497,7 @@ Test(plan_csv, refuses_to_write_an_entry_naming_nothing) {
     char path[4096];
     snprintf(path, sizeof path, "%s/out.csv", dir);
     ab_error err = {0};
-    cr_assert_eq(abh_plan_write(path, &p, &pl, &err), AB_EINTERNAL);
+    cr_assert_eq(abf_plan_write(path, &p, &pl, &err), AB_EINTERNAL);
     cr_assert_null(abt_slurp(path, NULL), "a file was written");
     free(dir);
     ab_plan_free(&pl);
@@ -513,7 +513,7 @@ Test(plan_csv, reports_a_path_it_cannot_write) {
     char path[4096], want[4200];
     snprintf(path, sizeof path, "%s/no/such/dir/out.csv", dir);
     ab_error err = {0};
-    cr_assert_eq(abh_plan_write(path, &p, &pl, &err), AB_EINPUT);
+    cr_assert_eq(abf_plan_write(path, &p, &pl, &err), AB_EINPUT);
     snprintf(want, sizeof want, "%s: cannot open for writing: No such file or directory", path);
     cr_assert_str_eq(err.msg, want);
     free(dir);
@@ -533,7 +533,7 @@ Test(plan_csv, fails_cleanly_at_every_allocation) {
         ab_plan pl;
         ab_error err = {0};
         ab_alloc_fail_at(n);
-        ab_status st = abh_plan_read(path, &p, &pl, &err);
+        ab_status st = abf_plan_read(path, &p, &pl, &err);
         long calls = ab_alloc_fail_at(0);
         if (calls < n) {
             cr_assert_eq(st, AB_OK, "%s", err.msg);

@@ -29,7 +29,7 @@
 
 static size_t nrows(void) {
     size_t n = 0;
-    while (abh_plan_formats[n] != NULL) n++;
+    while (abf_plan_formats[n] != NULL) n++;
     return n;
 }
 
@@ -44,7 +44,7 @@ typedef struct fixture {
 
 static void fixture_load(fixture *x, const char *path, bool is_model) {
     ab_error e = {0};
-    cr_assert_eq(abh_load_problem(path, NULL, &x->full, &e), AB_OK, "%s", e.msg);
+    cr_assert_eq(abf_load_problem(path, NULL, &x->full, &e), AB_OK, "%s", e.msg);
     cr_assert_eq(ab_problem_arena_view(&x->full, &x->view, NULL, &e), AB_OK, "%s", e.msg);
     cr_assert_gt(x->view.n, 1);
     x->offsets = calloc(x->view.n, sizeof *x->offsets);
@@ -67,8 +67,8 @@ static void fixture_free(fixture *x) {
 }
 
 /* Row f's output for x into *b; the status (a format may refuse a suite). */
-static ab_status write_row(const abh_plan_format *f, const fixture *x, ab_buf *b, ab_error *e) {
-    abh_plan_out o = {.view = &x->view, .offsets = x->offsets, .plan = &x->plan,
+static ab_status write_row(const abf_plan_format *f, const fixture *x, ab_buf *b, ab_error *e) {
+    abf_plan_out o = {.view = &x->view, .offsets = x->offsets, .plan = &x->plan,
                       .suite_hash = NULL, .plan_path = "p",
                       .model = x->model[0] != '\0' ? x->model : NULL};
     return f->write(&o, b, e);
@@ -106,46 +106,46 @@ static const char *const pooled_yaml =
 
 Test(plan_formats, each_row_is_named_once_and_reads_exactly_when_it_sniffs) {
     cr_assert_geq(nrows(), 5);
-    for (size_t i = 0; abh_plan_formats[i] != NULL; i++) {
-        const abh_plan_format *f = abh_plan_formats[i];
+    for (size_t i = 0; abf_plan_formats[i] != NULL; i++) {
+        const abf_plan_format *f = abf_plan_formats[i];
         cr_assert(f->name != NULL && f->name[0] != '\0' && f->summary != NULL);
         cr_assert_not_null(f->write, "%s writes", f->name);
         cr_assert_eq(f->sniff == NULL, f->read == NULL, "%s: a sniff only for a reader", f->name);
-        cr_assert_eq(abh_plan_format_named(f->name), f, "%s", f->name);
+        cr_assert_eq(abf_plan_format_named(f->name), f, "%s", f->name);
         cr_assert_leq(strlen(f->summary) + 16, 90, "%s: the summary fits a help line", f->name);
     }
-    cr_assert_null(abh_plan_format_named("nope"));
-    cr_assert_not_null(abh_plan_formats[0]->read, "the default reads");
+    cr_assert_null(abf_plan_format_named("nope"));
+    cr_assert_not_null(abf_plan_formats[0]->read, "the default reads");
 }
 
 /* Every row writes x; each output is taken by its own row's sniff (and by
- * abh_plan_format_of from a file) and by no other sniff. */
+ * abf_plan_format_of from a file) and by no other sniff. */
 static void sniffs_tell_outputs_apart(fixture *x) {
     size_t n = nrows();
     ab_buf *out = calloc(n, sizeof *out);
     cr_assert_not_null(out);
     for (size_t j = 0; j < n; j++) {
         ab_error e = {0};
-        cr_assert_eq(write_row(abh_plan_formats[j], x, &out[j], &e), AB_OK, "%s: %s",
-                     abh_plan_formats[j]->name, e.msg);
+        cr_assert_eq(write_row(abf_plan_formats[j], x, &out[j], &e), AB_OK, "%s: %s",
+                     abf_plan_formats[j]->name, e.msg);
         cr_assert_gt(out[j].n, 0);
     }
     for (size_t r = 0; r < n; r++) {
-        const abh_plan_format *f = abh_plan_formats[r];
+        const abf_plan_format *f = abf_plan_formats[r];
         if (f->sniff == NULL) continue;
         for (size_t j = 0; j < n; j++) {
-            size_t len = out[j].n < ABH_PLAN_SNIFF_BYTES ? out[j].n : ABH_PLAN_SNIFF_BYTES;
+            size_t len = out[j].n < ABF_PLAN_SNIFF_BYTES ? out[j].n : ABF_PLAN_SNIFF_BYTES;
             bool took = f->sniff((const unsigned char *)out[j].s, len);
             cr_assert_eq(took, r == j, "%s's sniff %s %s's output:\n%.200s", f->name,
-                         took ? "takes" : "refuses", abh_plan_formats[j]->name, out[j].s);
+                         took ? "takes" : "refuses", abf_plan_formats[j]->name, out[j].s);
         }
     }
     for (size_t j = 0; j < n; j++) {
-        if (abh_plan_formats[j]->read == NULL) continue;
+        if (abf_plan_formats[j]->read == NULL) continue;
         const char *path = tmp_path("sniffed");
         put(path, &out[j]);
-        cr_assert_eq(abh_plan_format_of(path), abh_plan_formats[j], "%s",
-                     abh_plan_formats[j]->name);
+        cr_assert_eq(abf_plan_format_of(path), abf_plan_formats[j], "%s",
+                     abf_plan_formats[j]->name);
     }
     for (size_t j = 0; j < n; j++) ab_buf_free(&out[j]);
     free(out);
@@ -174,14 +174,14 @@ Test(plan_formats, sniffs_take_headers_as_the_readers_take_them) {
         {"name\ntensor,offset\n", NULL}, /* only the first line counts */
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
-        for (size_t r = 0; abh_plan_formats[r] != NULL; r++) {
-            const abh_plan_format *f = abh_plan_formats[r];
+        for (size_t r = 0; abf_plan_formats[r] != NULL; r++) {
+            const abf_plan_format *f = abf_plan_formats[r];
             if (f->sniff == NULL) continue;
             bool want = cases[c].format != NULL && strcmp(cases[c].format, f->name) == 0;
             cr_assert_eq(f->sniff((const unsigned char *)cases[c].head, strlen(cases[c].head)),
                          want, "%s on '%s'", f->name, cases[c].head);
         }
-    cr_assert_eq(abh_plan_format_of(tmp_path("no-such-file")), abh_plan_formats[0]);
+    cr_assert_eq(abf_plan_format_of(tmp_path("no-such-file")), abf_plan_formats[0]);
 }
 
 /* ---- round trips ---------------------------------------------------------------------- */
@@ -191,8 +191,8 @@ Test(plan_formats, sniffs_take_headers_as_the_readers_take_them) {
  * round-tripped. */
 static int round_trips(const fixture *x) {
     int done = 0;
-    for (size_t r = 0; abh_plan_formats[r] != NULL; r++) {
-        const abh_plan_format *f = abh_plan_formats[r];
+    for (size_t r = 0; abf_plan_formats[r] != NULL; r++) {
+        const abf_plan_format *f = abf_plan_formats[r];
         if (f->read == NULL) continue;
         ab_buf b = {0};
         ab_error e = {0};
@@ -222,7 +222,7 @@ Test(plan_formats, every_reader_reads_back_what_its_writer_wrote) {
     fixture x = {0};
     fixture_load(&x, abt_src("fuzz/seeds/tflite/tiny.tflite"), true);
     size_t readers = 0;
-    for (size_t r = 0; abh_plan_formats[r] != NULL; r++) readers += abh_plan_formats[r]->read != NULL;
+    for (size_t r = 0; abf_plan_formats[r] != NULL; r++) readers += abf_plan_formats[r]->read != NULL;
     cr_assert_eq(round_trips(&x), (int)readers, "every reader round-trips plain names");
     fixture_free(&x);
     fixture y = {0};
@@ -264,8 +264,8 @@ static size_t names_between(const char *text, const char *before, const char *af
 /* names[0..n) are, in order, the rows that read (readers) or write. */
 static void are_the_rows(char names[][32], size_t n, bool readers, const char *where) {
     size_t k = 0;
-    for (size_t r = 0; abh_plan_formats[r] != NULL; r++) {
-        const abh_plan_format *f = abh_plan_formats[r];
+    for (size_t r = 0; abf_plan_formats[r] != NULL; r++) {
+        const abf_plan_format *f = abf_plan_formats[r];
         if (readers ? f->read == NULL : f->write == NULL) continue;
         cr_assert_lt(k, n, "%s lacks %s", where, f->name);
         cr_assert_str_eq(names[k], f->name, "%s", where);
@@ -328,10 +328,10 @@ Test(plan_formats, usage_errors_list_exactly_the_tables_rows) {
     const char *a = strstr(err, "--format takes ");
     cr_assert_not_null(a, "%s", err);
     size_t k = 0;
-    for (size_t i = 0; abh_formats[i] != NULL; i++) {
-        if (abh_formats[i]->render == NULL) continue;
+    for (size_t i = 0; abf_formats[i] != NULL; i++) {
+        if (abf_formats[i]->render == NULL) continue;
         char want[64];
-        snprintf(want, sizeof want, "%s %s", k == 0 ? "takes" : "or", abh_formats[i]->name);
+        snprintf(want, sizeof want, "%s %s", k == 0 ? "takes" : "or", abf_formats[i]->name);
         HAS(a, want);
         k++;
     }
@@ -374,13 +374,13 @@ Test(plan_formats, help_lists_every_row_with_its_summary) {
     for (size_t c = 0; c < 2; c++) {
         char *out = run_out(cmds[c]);
         are_the_rows(names, help_rows(out, "\nPlan file formats (", names, 16), true, cmds[c]);
-        for (size_t r = 0; abh_plan_formats[r] != NULL; r++)
-            if (abh_plan_formats[r]->read != NULL) HAS(out, abh_plan_formats[r]->summary);
+        for (size_t r = 0; abf_plan_formats[r] != NULL; r++)
+            if (abf_plan_formats[r]->read != NULL) HAS(out, abf_plan_formats[r]->summary);
         free(out);
     }
     char *out = run_out("export --help");
     are_the_rows(names, help_rows(out, "Formats of a plan", names, 16), false, "export --help");
-    for (size_t r = 0; abh_plan_formats[r] != NULL; r++) HAS(out, abh_plan_formats[r]->summary);
+    for (size_t r = 0; abf_plan_formats[r] != NULL; r++) HAS(out, abf_plan_formats[r]->summary);
     free(out);
     out = run_out("report --help");
     size_t n = help_rows(out, "Formats (--format F", names, 16);
@@ -397,8 +397,8 @@ Test(plan_formats, export_takes_every_readable_plan_file_by_its_header) {
                                       "  - {name: b, size: 4, start: 1, end: 2}\n", ".yaml");
     char s[4096], line[12000];
     snprintf(s, sizeof s, "%s", suite);
-    for (size_t r = 0; abh_plan_formats[r] != NULL; r++) {
-        const abh_plan_format *f = abh_plan_formats[r];
+    for (size_t r = 0; abf_plan_formats[r] != NULL; r++) {
+        const abf_plan_format *f = abf_plan_formats[r];
         if (f->read == NULL) continue;
         const char *p = tmp_path(f->name);
         snprintf(line, sizeof line, "plan -p first-fit '%s' --format %s -o '%s'", s, f->name, p);

@@ -45,7 +45,7 @@ static ab_status load_yaml(const char *yaml, ab_problem *p, ab_error *err, const
     static char saved[4096];
     snprintf(saved, sizeof saved, "%s", abt_write_tmp(yaml, ".yaml"));
     if (path) *path = saved;
-    return abh_suite_load(saved, p, err);
+    return abf_suite_load(saved, p, err);
 }
 
 static void load_ok(const char *yaml, ab_problem *p) {
@@ -275,16 +275,16 @@ Test(pools, round_trips_pools_and_peer_expectations) {
     ab_buf_free(&b);
     char *dir = abt_tmpdir(), path[4096];
     snprintf(path, sizeof path, "%s/out.yaml", dir);
-    cr_assert_eq(abh_suite_write(&p, path, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_suite_write(&p, path, &err), AB_OK, "%s", err.msg);
     char *text = abt_slurp(path, NULL);
-    cr_assert_eq(abh_suite_load(path, &q, &err), AB_OK, "%s\n%s", err.msg, text);
+    cr_assert_eq(abf_suite_load(path, &q, &err), AB_OK, "%s\n%s", err.msg, text);
     assert_same(&p, &q);
     HAS(text, "pools:\n- {name: fast, size: 100}\n- {name: slow}\n");
     HAS(text, "usmp-greedy-by-size: {fast: 90, slow: 50}");
     /* the canonical text is a fixed point */
     ab_buf r1 = {0}, r2 = {0};
-    cr_assert_eq(abh_suite_render(&p, &r1, &err), AB_OK);
-    cr_assert_eq(abh_suite_render(&q, &r2, &err), AB_OK);
+    cr_assert_eq(abf_suite_render(&p, &r1, &err), AB_OK);
+    cr_assert_eq(abf_suite_render(&q, &r2, &err), AB_OK);
     cr_assert_str_eq(r1.s, r2.s);
     ab_buf_free(&r1);
     ab_buf_free(&r2);
@@ -302,10 +302,10 @@ Test(pools, round_trips_every_peer_suite) {
         snprintf(src, sizeof src, "suites/peers/%s", names[i]);
         ab_problem p, q;
         ab_error err;
-        cr_assert_eq(abh_suite_load(abt_src(src), &p, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abf_suite_load(abt_src(src), &p, &err), AB_OK, "%s", err.msg);
         ab_buf b = {0};
-        cr_assert_eq(abh_suite_render(&p, &b, &err), AB_OK, "%s", err.msg);
-        cr_assert_eq(abh_suite_load_buffer(names[i], b.s, b.n, &q, &err), AB_OK, "%s\n%s",
+        cr_assert_eq(abf_suite_render(&p, &b, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abf_suite_load_buffer(names[i], b.s, b.n, &q, &err), AB_OK, "%s\n%s",
                      err.msg, b.s);
         assert_same(&p, &q);
         ab_buf_free(&b);
@@ -326,12 +326,12 @@ Test(pools, survives_every_allocation_failure) {
     ab_problem good, p;
     ab_error err;
     ab_alloc_fail_at(0);
-    cr_assert_eq(abh_suite_load(saved, &good, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_suite_load(saved, &good, &err), AB_OK, "%s", err.msg);
     long count = ab_alloc_fail_at(0);
     cr_assert_gt(count, 10);
     for (long n = 1; n <= count; n++) {
         ab_alloc_fail_at(n);
-        ab_status st = abh_suite_load(saved, &p, &err);
+        ab_status st = abf_suite_load(saved, &p, &err);
         ab_alloc_fail_at(0);
         cr_assert(st == AB_OK || st == AB_ENOMEM, "allocation %ld: status %d: %s", n, st, err.msg);
         if (st == AB_OK) assert_same(&good, &p);
@@ -458,13 +458,13 @@ Test(pools, plan_files_name_the_pool_and_the_offset_in_it) {
     cr_assert_eq(ab_plan_from_offsets(&pl, off, 3, &err), AB_OK);
     char *dir = abt_tmpdir(), path[4096];
     snprintf(path, sizeof path, "%s/p.csv", dir);
-    cr_assert_eq(abh_plan_write(path, &p, &pl, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_plan_write(path, &p, &pl, &err), AB_OK, "%s", err.msg);
     char *text = abt_slurp(path, NULL);
     cr_assert_str_eq(text, "tensor,pool,offset,size,start,end\n"
                            "a,fast,0,60,0,1\n"
                            "b,slow,0,50,1,2\n"
                            "c,slow,50,30,0,2\n");
-    cr_assert_eq(abh_plan_read(path, &p, &back, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_plan_read(path, &p, &back, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(back.n, 3);
     for (size_t i = 0; i < 3; i++) cr_assert_eq(back.v[i].offset, off[i]);
     free(text);
@@ -480,11 +480,11 @@ Test(pools, plan_files_without_the_pool_column_give_joint_offsets) {
     ab_plan pl;
     load_ok(two_pools, &p);
     const char *path = abt_write_tmp("tensor,offset\na,0\nb,100\nc,150\n", ".csv");
-    cr_assert_eq(abh_plan_read(path, &p, &pl, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_plan_read(path, &p, &pl, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(pl.v[2].offset, 150);
     ab_plan_free(&pl);
     path = abt_write_tmp("tensor,pool,offset\na,,0\nb,slow,0\nc,,150\n", ".csv");
-    cr_assert_eq(abh_plan_read(path, &p, &pl, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_plan_read(path, &p, &pl, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(pl.v[1].offset, 100);
     cr_assert_eq(pl.v[2].offset, 150, "an empty pool field: a joint offset");
     ab_plan_free(&pl);
@@ -497,14 +497,14 @@ Test(pools, plan_files_reject_unknown_pools_and_offsets_outside_them) {
     ab_plan pl;
     load_ok(two_pools, &p);
     const char *path = abt_write_tmp("tensor,pool,offset\na,medium,0\n", ".csv");
-    cr_assert_eq(abh_plan_read(path, &p, &pl, &err), AB_EINPUT);
+    cr_assert_eq(abf_plan_read(path, &p, &pl, &err), AB_EINPUT);
     HAS(err.msg, ":2: pool: 'medium' is not a pool of the suite");
     path = abt_write_tmp("tensor,pool,offset\na,fast,100\n", ".csv");
-    cr_assert_eq(abh_plan_read(path, &p, &pl, &err), AB_EINPUT);
+    cr_assert_eq(abf_plan_read(path, &p, &pl, &err), AB_EINPUT);
     HAS(err.msg, ":2: offset: 100 is outside pool 'fast' (its size is 100)");
     load_ok("suite: s\ntensors:\n  - {name: a, size: 1, start: 0, end: 0}\n", &q);
     path = abt_write_tmp("tensor,pool,offset\na,fast,0\n", ".csv");
-    cr_assert_eq(abh_plan_read(path, &q, &pl, &err), AB_EINPUT);
+    cr_assert_eq(abf_plan_read(path, &q, &pl, &err), AB_EINPUT);
     HAS(err.msg, ":2: pool: 'fast', but the suite declares no pools");
     ab_problem_free(&q);
     ab_problem_free(&p);
@@ -564,17 +564,17 @@ Test(pools, the_runner_child_spills_too_and_returns_pool_plans_intact) {
             &p);
     cr_assert_eq(ab_problem_arena_view(&p, &view, NULL, &err), AB_OK);
     const char *specs[] = {"usmp-greedy-by-size", "first-fit"};
-    abh_job jobs[2];
+    abe_job jobs[2];
     ab_params prm[2];
     for (int i = 0; i < 2; i++) {
         const ab_planner *pl;
         cr_assert_eq(ab_planner_resolve(specs[i], &pl, &prm[i], &err), AB_OK);
-        jobs[i] = (abh_job){.view = &view, .planner = pl, .params = &prm[i]};
+        jobs[i] = (abe_job){.view = &view, .planner = pl, .params = &prm[i]};
     }
-    abh_job_result res[2];
-    abh_options opt = {.jobs = 2, .time_limit = 30};
-    cr_assert_eq(abh_run(jobs, 2, &opt, res, NULL, NULL, &err), AB_OK, "%s", err.msg);
-    cr_assert_eq(res[0].status, ABH_OK, "%s", res[0].message);
+    abe_job_result res[2];
+    abe_options opt = {.jobs = 2, .time_limit = 30};
+    cr_assert_eq(abe_run(jobs, 2, &opt, res, NULL, NULL, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(res[0].status, ABE_OK, "%s", res[0].message);
     /* by size, then conflicts: b (2 conflicts) fills fast; a and c, which
      * meet b, go to the start of slow */
     cr_assert_eq(res[0].offsets[0], 64);
@@ -585,13 +585,13 @@ Test(pools, the_runner_child_spills_too_and_returns_pool_plans_intact) {
     cr_assert_eq(r.pool_used[0], 64);
     cr_assert_eq(r.pool_used[1], 64);
     /* first-fit through the spill rule: b (above fast's 64) spills to slow */
-    cr_assert_eq(res[1].status, ABH_OK, "%s", res[1].message);
+    cr_assert_eq(res[1].status, ABE_OK, "%s", res[1].message);
     cr_assert_eq(res[1].offsets[0], 0);
     cr_assert_eq(res[1].offsets[1], 64);
     cr_assert_eq(res[1].offsets[2], 0);
     r = check_offsets(&view, res[1].offsets);
     cr_assert_eq(r.verdict, ABO_OK, "%s", r.msg);
-    abh_results_free(res, 2);
+    abe_results_free(res, 2);
     for (int i = 0; i < 2; i++) ab_params_free(&prm[i]);
     ab_problem_free(&view);
     ab_problem_free(&p);

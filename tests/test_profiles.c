@@ -33,26 +33,26 @@ static const char *const TINY =
 static void load(const char *yaml, ab_problem *p) {
     ab_error err;
     ab_error_clear(&err);
-    cr_assert_eq(abh_load_problem(abt_write_tmp(yaml, ".yaml"), NULL, p, &err), AB_OK, "%s",
+    cr_assert_eq(abf_load_problem(abt_write_tmp(yaml, ".yaml"), NULL, p, &err), AB_OK, "%s",
                  err.msg);
 }
 
-static abh_profile_choice choose(const char *profile, const char *io, const char *align) {
-    abh_profile_choice c;
+static abf_profile_choice choose(const char *profile, const char *io, const char *align) {
+    abf_profile_choice c;
     ab_error err;
     ab_error_clear(&err);
-    cr_assert_eq(abh_profile_choose(profile, io, align, &c, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_profile_choose(profile, io, align, &c, &err), AB_OK, "%s", err.msg);
     return c;
 }
 
 /* ---- the table ------------------------------------------------------------------ */
 
 Test(profiles, table_holds_plain_tflm_and_tvm_usmp_with_their_rules) {
-    const abh_profile *pl = abh_profile_named("plain"), *tf = abh_profile_named("tflm"),
-                      *tv = abh_profile_named("tvm-usmp");
+    const abf_profile *pl = abf_profile_named("plain"), *tf = abf_profile_named("tflm"),
+                      *tv = abf_profile_named("tvm-usmp");
     cr_assert(pl && tf && tv);
-    cr_assert_null(abh_profile_named("tflite"));
-    cr_assert_eq(pl->io, ABH_PROFILE_KEEP_IO);
+    cr_assert_null(abf_profile_named("tflite"));
+    cr_assert_eq(pl->io, ABF_PROFILE_KEEP_IO);
     cr_assert_eq(pl->align, 1);
     cr_assert_null(pl->reference);
     cr_assert_eq(tf->io, AB_IO_WORKSPACE);
@@ -63,34 +63,34 @@ Test(profiles, table_holds_plain_tflm_and_tvm_usmp_with_their_rules) {
     cr_assert_eq(tv->align, 16);
     cr_assert(!tv->round_sizes);
     cr_assert_str_eq(tv->reference, "usmp-greedy-by-size");
-    cr_assert_eq(abh_profile_at(0), pl);
-    cr_assert_null(abh_profile_at(3));
+    cr_assert_eq(abf_profile_at(0), pl);
+    cr_assert_null(abf_profile_at(3));
 }
 
 Test(profiles, rejects_unknown_profile_io_and_align_naming_the_option) {
-    abh_profile_choice c;
+    abf_profile_choice c;
     ab_error err;
-    cr_assert_eq(abh_profile_choose("tflite", NULL, NULL, &c, &err), AB_EINPUT);
+    cr_assert_eq(abf_profile_choose("tflite", NULL, NULL, &c, &err), AB_EINPUT);
     HAS(err.msg, "--profile takes plain, tflm, tvm-usmp, not 'tflite'");
-    cr_assert_eq(abh_profile_choose("tflm", "both", NULL, &c, &err), AB_EINPUT);
+    cr_assert_eq(abf_profile_choose("tflm", "both", NULL, &c, &err), AB_EINPUT);
     HAS(err.msg, "--io takes separate or workspace, not 'both'");
     const char *bad[] = {"0", "3", "-16", "16K", "", "2147483648"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        cr_assert_eq(abh_profile_choose(NULL, NULL, bad[i], &c, &err), AB_EINPUT, "%s", bad[i]);
+        cr_assert_eq(abf_profile_choose(NULL, NULL, bad[i], &c, &err), AB_EINPUT, "%s", bad[i]);
         HAS(err.msg, "--align takes a power of two");
     }
 }
 
 Test(profiles, overrides_replace_the_profile_choice) {
-    abh_profile_choice c = choose("tflm", "separate", "64");
+    abf_profile_choice c = choose("tflm", "separate", "64");
     cr_assert_eq(c.io, AB_IO_SEPARATE);
     cr_assert_eq(c.align, 64);
     cr_assert(c.round_sizes);
     c = choose(NULL, NULL, NULL);
     cr_assert_str_eq(c.profile->name, "plain");
-    cr_assert(!abh_profile_changes(&c));
+    cr_assert(!abf_profile_changes(&c));
     c = choose("plain", NULL, "8");
-    cr_assert(abh_profile_changes(&c));
+    cr_assert(abf_profile_changes(&c));
     cr_assert(!c.round_sizes);
 }
 
@@ -99,9 +99,9 @@ Test(profiles, overrides_replace_the_profile_choice) {
 Test(profiles, tflm_puts_io_in_the_arena_and_rounds_sizes_and_offsets_to_16) {
     ab_problem p;
     load(TINY, &p);
-    abh_profile_choice c = choose("tflm", NULL, NULL);
+    abf_profile_choice c = choose("tflm", NULL, NULL);
     bool changed = false;
-    cr_assert_eq(abh_profile_apply(&c, &p, &changed, NULL), AB_OK);
+    cr_assert_eq(abf_profile_apply(&c, &p, &changed, NULL), AB_OK);
     cr_assert(changed);
     cr_assert_eq(p.io, AB_IO_WORKSPACE);
     cr_assert_eq(p.alignment, 16);
@@ -123,8 +123,8 @@ Test(profiles, tflm_puts_io_in_the_arena_and_rounds_sizes_and_offsets_to_16) {
 Test(profiles, tvm_usmp_aligns_offsets_but_keeps_sizes_and_io_outside) {
     ab_problem p;
     load(TINY, &p);
-    abh_profile_choice c = choose("tvm-usmp", NULL, NULL);
-    cr_assert_eq(abh_profile_apply(&c, &p, NULL, NULL), AB_OK);
+    abf_profile_choice c = choose("tvm-usmp", NULL, NULL);
+    cr_assert_eq(abf_profile_apply(&c, &p, NULL, NULL), AB_OK);
     cr_assert_eq(p.io, AB_IO_SEPARATE);
     for (size_t i = 0; i < p.n; i++) cr_assert_eq(p.t[i].align, 16);
     cr_assert_eq(p.t[0].size, 100);
@@ -135,9 +135,9 @@ Test(profiles, tvm_usmp_aligns_offsets_but_keeps_sizes_and_io_outside) {
 Test(profiles, plain_changes_nothing_and_keeps_expectations) {
     ab_problem p;
     load(TINY, &p);
-    abh_profile_choice c = choose("plain", NULL, NULL);
+    abf_profile_choice c = choose("plain", NULL, NULL);
     bool changed = true;
-    cr_assert_eq(abh_profile_apply(&c, &p, &changed, NULL), AB_OK);
+    cr_assert_eq(abf_profile_apply(&c, &p, &changed, NULL), AB_OK);
     cr_assert(!changed);
     cr_assert_eq(p.expect_lower_bound, 3000);
     cr_assert_eq(p.io, AB_IO_SEPARATE);
@@ -152,10 +152,10 @@ Test(profiles, rejects_a_fixed_offset_off_the_new_alignment_naming_file_and_line
          "  - {name: a, size: 8, start: 0, end: 1}\n"
          "  - {name: pinned, size: 8, start: 0, end: 1, offset: 8}\n",
          &p);
-    abh_profile_choice c = choose("tflm", NULL, NULL);
+    abf_profile_choice c = choose("tflm", NULL, NULL);
     ab_error err;
     ab_error_clear(&err);
-    cr_assert_eq(abh_profile_apply(&c, &p, NULL, &err), AB_EINPUT);
+    cr_assert_eq(abf_profile_apply(&c, &p, NULL, &err), AB_EINPUT);
     HAS(err.msg, ".yaml:4: tensor 'pinned': fixed offset 8 is not a multiple of the profile's "
                  "alignment 16");
     ab_problem_free(&p);
@@ -300,7 +300,7 @@ Test(profiles, import_writes_the_suite_as_the_runtime_plans_it) {
     ab_problem p;
     ab_error e;
     ab_error_clear(&e);
-    cr_assert_eq(abh_load_problem(args, NULL, &p, &e), AB_OK, "%s", e.msg);
+    cr_assert_eq(abf_load_problem(args, NULL, &p, &e), AB_OK, "%s", e.msg);
     cr_assert_eq(p.io, AB_IO_WORKSPACE);
     cr_assert_eq(p.alignment, 16);
     cr_assert_eq(p.t[0].size, 112);

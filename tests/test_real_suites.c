@@ -33,7 +33,7 @@ Test(real_suites, load_with_the_stated_counts_and_max_load) {
         snprintf(rel, sizeof rel, "suites/real/%s.yaml", reals[k].name);
         ab_problem p;
         ab_error e = {AB_OK, ""};
-        cr_assert_eq(abh_load_problem(abt_src(rel), NULL, &p, &e), AB_OK, "%s: %s", rel, e.msg);
+        cr_assert_eq(abf_load_problem(abt_src(rel), NULL, &p, &e), AB_OK, "%s: %s", rel, e.msg);
         cr_assert_eq(p.n, reals[k].tensors, "%s: %zu tensors", rel, p.n);
         cr_assert_str_eq(p.name, reals[k].name);
         abo_bounds b;

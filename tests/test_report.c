@@ -48,26 +48,26 @@ static char *db_path(void) {
     return p;
 }
 
-static abr_store *open_db(const char *path, unsigned flags) {
-    abr_store *s;
+static abs_store *open_db(const char *path, unsigned flags) {
+    abs_store *s;
     ab_error err;
-    cr_assert_eq(abr_open(path, flags, &s, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_open(path, flags, &s, &err), AB_OK, "%s", err.msg);
     return s;
 }
 
-static int64_t begin(abr_store *s, const char *tag) {
-    abr_run info = {.tag = tag, .revision = "abc123", .host = "box",
+static int64_t begin(abs_store *s, const char *tag) {
+    abs_run info = {.tag = tag, .revision = "abc123", .host = "box",
                     .command = "arenabench run suites/"};
     int64_t id;
     ab_error err;
-    cr_assert_eq(abr_run_begin(s, &info, &id, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_run_begin(s, &info, &id, &err), AB_OK, "%s", err.msg);
     return id;
 }
 
-static int64_t suite(abr_store *s, const char *name, const char *text, int64_t tensors,
+static int64_t suite(abs_store *s, const char *name, const char *text, int64_t tensors,
                      int64_t peak) {
-    abr_suite su;
-    abr_suite_init(&su);
+    abs_suite su;
+    abs_suite_init(&su);
     su.name = name;
     su.text = text;
     su.text_len = strlen(text);
@@ -76,7 +76,7 @@ static int64_t suite(abr_store *s, const char *name, const char *text, int64_t t
     su.peak_live_bytes = peak;
     int64_t id;
     ab_error err;
-    cr_assert_eq(abr_suite_put(s, &su, &id, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_suite_put(s, &su, &id, &err), AB_OK, "%s", err.msg);
     return id;
 }
 
@@ -99,9 +99,9 @@ typedef struct row {
            __VA_ARGS__})
 #define FAIL(spec_, status_, ...) ((row){.spec = (spec_), .status = (status_), __VA_ARGS__})
 
-static void result(abr_store *s, int64_t run, int64_t su, row w) {
-    abr_result r;
-    abr_result_init(&r);
+static void result(abs_store *s, int64_t run, int64_t su, row w) {
+    abs_result r;
+    abs_result_init(&r);
     r.run = run;
     r.suite = su;
     r.spec = w.spec;
@@ -124,7 +124,7 @@ static void result(abr_store *s, int64_t run, int64_t su, row w) {
     r.wall_s = w.wall ? w.wall : 0.25;
     r.cpu_s = r.wall_s;
     ab_error err;
-    cr_assert_eq(abr_result_put(s, &r, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_result_put(s, &r, &err), AB_OK, "%s", err.msg);
 }
 
 static const int64_t alpha_ff[] = {0, 16, 32}, alpha_bf[] = {16, 0, 16};
@@ -140,7 +140,7 @@ static const int64_t gamma_bf[] = {0, 130}, gamma_k64[] = {0};
  *                         that does not fit), first-fit invalid (nasty) */
 static char *fixture(int64_t *run) {
     char *path = db_path();
-    abr_store *s = open_db(path, ABR_OPEN_CREATE);
+    abs_store *s = open_db(path, ABS_OPEN_CREATE);
     *run = begin(s, "nightly");
     int64_t a = suite(s, "alpha", alpha_yaml, 3, 48);
     int64_t b = suite(s, "beta", beta_yaml, 2, 100);
@@ -160,13 +160,13 @@ static char *fixture(int64_t *run) {
                                .verdict = "overlap", .check = nasty));
     result(s, *run, d, OK("ilp:time=30", 300, 250, .proof = ABO_PROOF_ILP, .ilp_bound = 300));
     ab_error err;
-    cr_assert_eq(abr_run_finish(s, *run, ABR_RUN_DONE, &err), AB_OK, "%s", err.msg);
-    abr_close(s);
+    cr_assert_eq(abs_run_finish(s, *run, ABS_RUN_DONE, &err), AB_OK, "%s", err.msg);
+    abs_close(s);
     return path;
 }
 
 static ab_status load_yaml(const char *text, size_t len, ab_problem *out, ab_error *err) {
-    return abh_suite_load_buffer("stored", text, len, out, err);
+    return abf_suite_load_buffer("stored", text, len, out, err);
 }
 
 /* With ABT_REPORT_DUMP=folder, each rendered report is also written there
@@ -186,12 +186,12 @@ static void dump(abr_report_format fmt, const char *text) {
 /* The report of run in fmt, as a string owned by the caller (free). */
 static char *render(const char *path, int64_t run, abr_report_format fmt,
                     const abr_report_opts *opt) {
-    abr_store *s = open_db(path, ABR_OPEN_READONLY);
+    abs_store *s = open_db(path, ABS_OPEN_READONLY);
     ab_buf b = {0};
     ab_error err;
     ab_status st = abr_report_render(s, run, fmt, opt, &b, &err);
     cr_assert_eq(st, AB_OK, "%s", err.msg);
-    abr_close(s);
+    abs_close(s);
     char *out = strdup(b.s ? b.s : "");
     ab_buf_free(&b);
     dump(fmt, out);
@@ -379,13 +379,13 @@ Test(report_md, lists_every_failure_with_its_message_escaped) {
 
 Test(report_md, ties_all_win) {
     char *path = db_path();
-    abr_store *s = open_db(path, ABR_OPEN_CREATE);
+    abs_store *s = open_db(path, ABS_OPEN_CREATE);
     int64_t run = begin(s, NULL);
     int64_t a = suite(s, "alpha", alpha_yaml, 3, 48);
     result(s, run, a, OK("one", 64, 48));
     result(s, run, a, OK("two", 64, 48));
     result(s, run, a, OK("three", 80, 48));
-    abr_close(s);
+    abs_close(s);
     char *md = render(path, run, ABR_REPORT_MD, NULL);
     HAS(md, "| one | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 1.3333 | 0 | 1 |");
     HAS(md, "| two | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 1.3333 | 0 | 1 |");
@@ -399,13 +399,13 @@ Test(report_md, ties_all_win) {
 
 Test(report_md, tells_apart_suites_of_one_name) {
     char *path = db_path();
-    abr_store *s = open_db(path, ABR_OPEN_CREATE);
+    abs_store *s = open_db(path, ABS_OPEN_CREATE);
     int64_t run = begin(s, NULL);
     int64_t a = suite(s, "same", "suite: same\n# one\n", 1, 10);
     int64_t b = suite(s, "same", "suite: same\n# two\n", 1, 10);
     result(s, run, a, OK("first-fit", 10, 10));
     result(s, run, b, OK("first-fit", 12, 10));
-    abr_close(s);
+    abs_close(s);
     char *md = render(path, run, ABR_REPORT_MD, NULL);
     cr_assert_eq(count(md, "| same@"), 4, "%s", md); /* suites table and certificates */
     HASNT(md, "| same |");
@@ -415,11 +415,11 @@ Test(report_md, tells_apart_suites_of_one_name) {
 
 Test(report_md, flags_a_bound_above_a_valid_arena) {
     char *path = db_path();
-    abr_store *s = open_db(path, ABR_OPEN_CREATE);
+    abs_store *s = open_db(path, ABS_OPEN_CREATE);
     int64_t run = begin(s, NULL);
     int64_t a = suite(s, "alpha", alpha_yaml, 3, 48);
     result(s, run, a, OK("liar", 40, 48));
-    abr_close(s);
+    abs_close(s);
     char *md = render(path, run, ABR_REPORT_MD, NULL);
     HAS(md, "CONFLICT: a valid arena below a lower bound");
     HAS(md, "**40** (-16.67%)");
@@ -429,9 +429,9 @@ Test(report_md, flags_a_bound_above_a_valid_arena) {
 
 Test(report_md, renders_an_empty_run) {
     char *path = db_path();
-    abr_store *s = open_db(path, ABR_OPEN_CREATE);
+    abs_store *s = open_db(path, ABS_OPEN_CREATE);
     int64_t run = begin(s, "empty");
-    abr_close(s);
+    abs_close(s);
     char *md = render(path, run, ABR_REPORT_MD, NULL);
     HAS(md, "0 suites, 0 planner specs, 0 results: 0 valid, 0 failed.");
     HAS(md, "| finished | not finished |");
@@ -521,12 +521,12 @@ Test(report_json, parses_and_holds_run_planners_suites_rows) {
 
 Test(report_json, escapes_control_bytes_and_bad_utf8) {
     char *path = db_path();
-    abr_store *s = open_db(path, ABR_OPEN_CREATE);
+    abs_store *s = open_db(path, ABS_OPEN_CREATE);
     int64_t run = begin(s, "t\"ag");
     int64_t a = suite(s, "alpha", alpha_yaml, 3, 48);
     result(s, run, a, FAIL("first-fit", ABO_STATUS_ERROR, .error = "bell\a tab\t bad\xff\xfe "
                                                                  "ok\xc3\xa9 back\\slash"));
-    abr_close(s);
+    abs_close(s);
     char *json = render(path, run, ABR_REPORT_JSON, NULL);
     cr_assert(json_ok(json), "%s", json);
     HAS(json, "\"error\": \"bell\\u0007 tab\\t bad\\ufffd\\ufffd ok\xc3\xa9 back\\\\slash\"");
@@ -603,12 +603,12 @@ Test(report_html, draws_arena_versus_k_when_specs_differ_in_k) {
 
 Test(report_html, leaves_out_the_k_section_without_several_k) {
     char *path = db_path();
-    abr_store *s = open_db(path, ABR_OPEN_CREATE);
+    abs_store *s = open_db(path, ABS_OPEN_CREATE);
     int64_t run = begin(s, NULL);
     int64_t a = suite(s, "alpha", alpha_yaml, 3, 48);
     result(s, run, a, OK("first-fit", 64, 48));
     result(s, run, a, OK("exact-cover:k=4", 64, 48, .k = 4));
-    abr_close(s);
+    abs_close(s);
     char *html = render(path, run, ABR_REPORT_HTML, NULL);
     HASNT(html, "Arena versus coarsening k");
     HASNT(html, "versus k</text>");
@@ -681,20 +681,20 @@ Test(report, parses_format_words) {
 Test(report, refuses_an_unknown_run) {
     int64_t run;
     char *path = fixture(&run);
-    abr_store *s = open_db(path, ABR_OPEN_READONLY);
+    abs_store *s = open_db(path, ABS_OPEN_READONLY);
     ab_buf b = {0};
     ab_error err;
     cr_assert_eq(abr_report_render(s, 99, ABR_REPORT_MD, NULL, &b, &err), AB_EINPUT);
     HAS(err.msg, "no run 99");
     ab_buf_free(&b);
-    abr_close(s);
+    abs_close(s);
     free(path);
 }
 
 Test(report, fails_cleanly_at_each_allocation) {
     int64_t run;
     char *path = fixture(&run);
-    abr_store *s = open_db(path, ABR_OPEN_READONLY);
+    abs_store *s = open_db(path, ABS_OPEN_READONLY);
     abr_report_opts opt = {.load_suite = load_yaml};
     for (int f = ABR_REPORT_MD; f <= ABR_REPORT_JSON; f++) {
         for (long n = 1;; n++) {
@@ -711,7 +711,7 @@ Test(report, fails_cleanly_at_each_allocation) {
             cr_assert_eq(st, AB_ENOMEM, "format %d, allocation %ld: %d %s", f, n, st, err.msg);
         }
     }
-    abr_close(s);
+    abs_close(s);
     free(path);
 }
 

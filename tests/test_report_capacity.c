@@ -30,7 +30,7 @@ static const char refuted_yaml[] = "suite: refuted\ncapacity: 3500\n" TENSORS;
 static const char nocap_yaml[] = "suite: nocap\n" TENSORS;
 
 static ab_status load_yaml(const char *text, size_t len, ab_problem *out, ab_error *err) {
-    return abh_suite_load_buffer("stored", text, len, out, err);
+    return abf_suite_load_buffer("stored", text, len, out, err);
 }
 
 static const abr_report_opts with_loader = {.load_suite = load_yaml};
@@ -47,24 +47,24 @@ static char *db_path(void) {
     return p;
 }
 
-static abr_store *open_db(const char *path, unsigned flags) {
-    abr_store *s;
+static abs_store *open_db(const char *path, unsigned flags) {
+    abs_store *s;
     ab_error err;
-    cr_assert_eq(abr_open(path, flags, &s, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_open(path, flags, &s, &err), AB_OK, "%s", err.msg);
     return s;
 }
 
-static int64_t begin(abr_store *s) {
-    abr_run info = {.tag = "cap", .revision = "abc123", .host = "box", .command = "run"};
+static int64_t begin(abs_store *s) {
+    abs_run info = {.tag = "cap", .revision = "abc123", .host = "box", .command = "run"};
     int64_t id;
     ab_error err;
-    cr_assert_eq(abr_run_begin(s, &info, &id, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_run_begin(s, &info, &id, &err), AB_OK, "%s", err.msg);
     return id;
 }
 
-static int64_t suite(abr_store *s, const char *name, const char *text) {
-    abr_suite su;
-    abr_suite_init(&su);
+static int64_t suite(abs_store *s, const char *name, const char *text) {
+    abs_suite su;
+    abs_suite_init(&su);
     su.name = name;
     su.text = text;
     su.text_len = strlen(text);
@@ -73,7 +73,7 @@ static int64_t suite(abr_store *s, const char *name, const char *text) {
     su.peak_live_bytes = PEAK;
     int64_t id;
     ab_error err;
-    cr_assert_eq(abr_suite_put(s, &su, &id, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_suite_put(s, &su, &id, &err), AB_OK, "%s", err.msg);
     return id;
 }
 
@@ -88,9 +88,9 @@ typedef struct row {
     int signal;
 } row;
 
-static void result(abr_store *s, int64_t run, int64_t su, row w) {
-    abr_result r;
-    abr_result_init(&r);
+static void result(abs_store *s, int64_t run, int64_t su, row w) {
+    abs_result r;
+    abs_result_init(&r);
     r.run = run;
     r.suite = su;
     r.spec = w.spec;
@@ -105,16 +105,16 @@ static void result(abr_store *s, int64_t run, int64_t su, row w) {
     r.verdict = w.arena ? (w.status == ABO_STATUS_OK ? "ok" : "over-capacity") : NULL;
     r.wall_s = r.cpu_s = 0.25;
     ab_error err;
-    cr_assert_eq(abr_result_put(s, &r, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_result_put(s, &r, &err), AB_OK, "%s", err.msg);
 }
 
 #define ROW(spec_, status_, arena_, ...) \
     ((row){.spec = (spec_), .status = (status_), .arena = (arena_), __VA_ARGS__})
 
-static void finish(abr_store *s, int64_t run) {
+static void finish(abs_store *s, int64_t run) {
     ab_error err;
-    cr_assert_eq(abr_run_finish(s, run, ABR_RUN_DONE, &err), AB_OK, "%s", err.msg);
-    abr_close(s);
+    cr_assert_eq(abs_run_finish(s, run, ABS_RUN_DONE, &err), AB_OK, "%s", err.msg);
+    abs_close(s);
 }
 
 /* The fixture: one run, four suites of max-load 3072.
@@ -127,7 +127,7 @@ static void finish(abr_store *s, int64_t run) {
  *   nocap    no capacity: first-fit 4096 (+33.33%), best-fit 3584 (+16.67%) */
 static char *fixture(int64_t *run) {
     char *path = db_path();
-    abr_store *s = open_db(path, ABR_OPEN_CREATE);
+    abs_store *s = open_db(path, ABS_OPEN_CREATE);
     *run = begin(s);
     int64_t f = suite(s, "fits", fits_yaml), o = suite(s, "open", open_yaml);
     int64_t r = suite(s, "refuted", refuted_yaml), n = suite(s, "nocap", nocap_yaml);
@@ -153,12 +153,12 @@ static char *fixture(int64_t *run) {
 /* The report of run in fmt, as a string owned by the caller (free). */
 static char *render(const char *path, int64_t run, abr_report_format fmt,
                     const abr_report_opts *opt) {
-    abr_store *s = open_db(path, ABR_OPEN_READONLY);
+    abs_store *s = open_db(path, ABS_OPEN_READONLY);
     ab_buf b = {0};
     ab_error err;
     ab_status st = abr_report_render(s, run, fmt, opt, &b, &err);
     cr_assert_eq(st, AB_OK, "%s", err.msg);
-    abr_close(s);
+    abs_close(s);
     char *out = strdup(b.s ? b.s : "");
     ab_buf_free(&b);
     return out;
@@ -294,7 +294,7 @@ Test(report_capacity, an_exact_search_out_of_budget_is_not_decided) {
  * decides it all the same. */
 Test(report_capacity, says_why_a_capacity_is_not_decided) {
     char *path = db_path();
-    abr_store *s = open_db(path, ABR_OPEN_CREATE);
+    abs_store *s = open_db(path, ABS_OPEN_CREATE);
     int64_t run = begin(s);
     int64_t h = suite(s, "heuristics", "suite: heuristics\ncapacity: 4000\n" TENSORS);
     int64_t c = suite(s, "crashed", "suite: crashed\ncapacity: 4000\n" TENSORS);
@@ -352,7 +352,7 @@ Test(report_capacity, a_bound_above_the_capacity_does_not_fit) {
 
     /* the max-load bound alone refutes a capacity below it, heuristics only */
     char *p2 = db_path();
-    abr_store *s = open_db(p2, ABR_OPEN_CREATE);
+    abs_store *s = open_db(p2, ABS_OPEN_CREATE);
     int64_t r2 = begin(s);
     int64_t su = suite(s, "small", "suite: small\ncapacity: 3000\n" TENSORS);
     result(s, r2, su, ROW("first-fit", ABO_STATUS_INFEASIBLE, 4096));
@@ -368,7 +368,7 @@ Test(report_capacity, a_bound_above_the_capacity_does_not_fit) {
  * as such in the decision. */
 Test(report_capacity, a_plan_within_a_refuted_capacity_is_a_conflict) {
     char *path = db_path();
-    abr_store *s = open_db(path, ABR_OPEN_CREATE);
+    abs_store *s = open_db(path, ABS_OPEN_CREATE);
     int64_t run = begin(s);
     int64_t su = suite(s, "liar", "suite: liar\ncapacity: 3500\n" TENSORS);
     result(s, run, su, ROW("first-fit", ABO_STATUS_OK, 3072));
@@ -420,7 +420,7 @@ Test(report_capacity, a_suite_without_a_capacity_keeps_its_verdict) {
  * nothing tells the capacity: no decision. */
 Test(report_capacity, a_run_without_capacities_is_unchanged) {
     char *path = db_path();
-    abr_store *s = open_db(path, ABR_OPEN_CREATE);
+    abs_store *s = open_db(path, ABS_OPEN_CREATE);
     int64_t run = begin(s);
     int64_t n = suite(s, "nocap", nocap_yaml);
     result(s, run, n, ROW("first-fit", ABO_STATUS_OK, 4096));
@@ -457,7 +457,7 @@ Test(report_capacity, a_run_without_capacities_is_unchanged) {
 Test(report_capacity, fails_cleanly_at_each_allocation) {
     int64_t run;
     char *path = fixture(&run);
-    abr_store *s = open_db(path, ABR_OPEN_READONLY);
+    abs_store *s = open_db(path, ABS_OPEN_READONLY);
     for (int f = ABR_REPORT_MD; f <= ABR_REPORT_JSON; f++) {
         for (long n = 1;; n++) {
             ab_buf b = {0};
@@ -473,6 +473,6 @@ Test(report_capacity, fails_cleanly_at_each_allocation) {
             cr_assert_eq(st, AB_ENOMEM, "format %d, allocation %ld: %d %s", f, n, st, err.msg);
         }
     }
-    abr_close(s);
+    abs_close(s);
     free(path);
 }

@@ -23,25 +23,25 @@
 /* The rows of the latest run in db as text, one line per row, without the
  * fields that vary from run to run (times, RSS, ids). */
 static char *rows_text(const char *db) {
-    abr_store *s;
+    abs_store *s;
     ab_error err;
-    cr_assert_eq(abr_open(db, ABR_OPEN_READONLY, &s, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_open(db, ABS_OPEN_READONLY, &s, &err), AB_OK, "%s", err.msg);
     int64_t run;
-    cr_assert_eq(abr_run_latest(s, NULL, &run, &err), AB_OK, "%s", err.msg);
-    abr_rows rows;
-    cr_assert_eq(abr_rows_read(s, run, &rows, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_run_latest(s, NULL, &run, &err), AB_OK, "%s", err.msg);
+    abs_rows rows;
+    cr_assert_eq(abs_rows_read(s, run, &rows, &err), AB_OK, "%s", err.msg);
     ab_buf b = {0};
     for (size_t i = 0; i < rows.n; i++) {
-        const abr_result *r = &rows.v[i].r;
+        const abs_result *r = &rows.v[i].r;
         ab_buf_printf(&b, "%s %s %s %s arena=%lld lb=%lld proof=%s verdict=%s plan=%s sig=%d\n",
                       rows.v[i].suite.name, rows.v[i].suite.hash, r->spec,
                       abo_status_word(r->status), (long long)r->arena,
                       (long long)r->lower_bound, abo_proof_word(r->proven_by),
                       r->verdict ? r->verdict : "-", r->plan_hash, r->signal);
     }
-    abr_rows_free(&rows);
-    cr_assert_eq(abr_check(s, &err), AB_OK, "integrity: %s", err.msg);
-    abr_close(s);
+    abs_rows_free(&rows);
+    cr_assert_eq(abs_check(s, &err), AB_OK, "integrity: %s", err.msg);
+    abs_close(s);
     return b.s ? b.s : strdup("");
 }
 
@@ -131,16 +131,16 @@ Test(run, three_shards_merged_equal_one_run) {
 /* Rows committed so far in db (0 while it does not exist yet). */
 static int64_t committed_rows(const char *db) {
     if (access(db, F_OK) != 0) return 0;
-    abr_store *s;
-    if (abr_open(db, ABR_OPEN_READONLY, &s, NULL) != AB_OK) return 0;
+    abs_store *s;
+    if (abs_open(db, ABS_OPEN_READONLY, &s, NULL) != AB_OK) return 0;
     int64_t run = 0, n = 0;
-    abr_rows rows;
-    if (abr_run_latest(s, NULL, &run, NULL) == AB_OK && run > 0 &&
-        abr_rows_read(s, run, &rows, NULL) == AB_OK) {
+    abs_rows rows;
+    if (abs_run_latest(s, NULL, &run, NULL) == AB_OK && run > 0 &&
+        abs_rows_read(s, run, &rows, NULL) == AB_OK) {
         n = (int64_t)rows.n;
-        abr_rows_free(&rows);
+        abs_rows_free(&rows);
     }
-    abr_close(s);
+    abs_close(s);
     return n;
 }
 
@@ -249,30 +249,30 @@ static char *folder_with_bad_files(void) {
 
 /* The rows of the latest run in db whose spec is "(load)": "name|error\n" each. */
 static char *load_rows(const char *db, size_t *n) {
-    abr_store *s;
+    abs_store *s;
     ab_error err;
-    cr_assert_eq(abr_open(db, ABR_OPEN_READONLY, &s, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_open(db, ABS_OPEN_READONLY, &s, &err), AB_OK, "%s", err.msg);
     int64_t run;
-    cr_assert_eq(abr_run_latest(s, NULL, &run, &err), AB_OK, "%s", err.msg);
-    abr_rows rows;
-    cr_assert_eq(abr_rows_read(s, run, &rows, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_run_latest(s, NULL, &run, &err), AB_OK, "%s", err.msg);
+    abs_rows rows;
+    cr_assert_eq(abs_rows_read(s, run, &rows, &err), AB_OK, "%s", err.msg);
     ab_buf b = {0};
     *n = 0;
     for (size_t i = 0; i < rows.n; i++) {
-        const abr_row *w = &rows.v[i];
+        const abs_row *w = &rows.v[i];
         if (strcmp(w->r.spec, "(load)") != 0) continue;
         cr_assert_eq(w->r.status, ABO_STATUS_ERROR);
         cr_assert_eq(w->suite.tensors, 0);
         char *text;
-        cr_assert_eq(abr_suite_text(s, w->suite.id, &text, NULL, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abs_suite_text(s, w->suite.id, &text, NULL, &err), AB_OK, "%s", err.msg);
         HAS(text, w->suite.name); /* the stored text names the file... */
         if (strstr(w->suite.name, "negative") != NULL) HAS(text, "size: -3"); /* ...and holds it */
         ab_free(text);
         ab_buf_printf(&b, "%s|%s\n", w->suite.name, w->r.error ? w->r.error : "");
         (*n)++;
     }
-    abr_rows_free(&rows);
-    abr_close(s);
+    abs_rows_free(&rows);
+    abs_close(s);
     return b.s ? b.s : strdup("");
 }
 
@@ -416,11 +416,11 @@ Test(run, full_disk_fails_cleanly) {
     free(err);
     snprintf(path, sizeof path, "%s/f.db", dir);
     if (access(path, F_OK) == 0) {
-        abr_store *s;
+        abs_store *s;
         ab_error e;
-        cr_assert_eq(abr_open(path, ABR_OPEN_READONLY, &s, &e), AB_OK, "%s", e.msg);
-        cr_assert_eq(abr_check(s, &e), AB_OK, "integrity after a full disk: %s", e.msg);
-        abr_close(s);
+        cr_assert_eq(abs_open(path, ABS_OPEN_READONLY, &s, &e), AB_OK, "%s", e.msg);
+        cr_assert_eq(abs_check(s, &e), AB_OK, "integrity after a full disk: %s", e.msg);
+        abs_close(s);
     }
     free(dir);
 }

@@ -88,7 +88,7 @@ static void make_chain(ab_problem *p, size_t n) {
 /* A list of jobs with the params they point to. */
 typedef struct batch {
     size_t n;
-    abh_job jobs[32];
+    abe_job jobs[32];
     ab_params prm[32];
 } batch;
 
@@ -97,7 +97,7 @@ static void add(batch *b, const ab_problem *view, const char *spec) {
     const ab_planner *pl;
     cr_assert_lt(b->n, 32);
     cr_assert_eq(ab_planner_resolve(spec, &pl, &b->prm[b->n], &e), AB_OK, "%s", e.msg);
-    b->jobs[b->n] = (abh_job){.view = view, .planner = pl, .params = &b->prm[b->n]};
+    b->jobs[b->n] = (abe_job){.view = view, .planner = pl, .params = &b->prm[b->n]};
     b->n++;
 }
 
@@ -107,12 +107,12 @@ static void batch_free(batch *b) {
 }
 
 static ab_status run(const batch *b, int jobs, double time_limit, int64_t mem_limit,
-                     abh_job_result *res) {
-    abh_options opt = {.jobs = jobs, .time_limit = time_limit, .mem_limit = mem_limit};
+                     abe_job_result *res) {
+    abe_options opt = {.jobs = jobs, .time_limit = time_limit, .mem_limit = mem_limit};
     ab_error e;
     ab_error_clear(&e);
-    ab_status st = abh_run(b->jobs, b->n, &opt, res, NULL, NULL, &e);
-    cr_assert_eq(st, AB_OK, "abh_run: %s", e.msg);
+    ab_status st = abe_run(b->jobs, b->n, &opt, res, NULL, NULL, &e);
+    cr_assert_eq(st, AB_OK, "abe_run: %s", e.msg);
     return st;
 }
 
@@ -147,43 +147,43 @@ Test(runner, each_misbehaving_planner_is_recorded_and_later_jobs_still_run) {
     add(&b, &p, "first-fit:order=start"); /* 7: made bogus below, past resolve's check, */
     b.prm[7].v[0].value[0] = 'X';         /*    so the planner itself fails in the child */
     add(&b, &p, "first-fit");             /* 8 */
-    abh_job_result res[9];
+    abe_job_result res[9];
     run(&b, 2, KILL_S, 256 * MIB, res);
 
     for (size_t i = 0; i < b.n; i++) cr_assert(res[i].finished, "job %zu unfinished", i);
-    cr_assert_eq(res[0].status, ABH_CRASH, "%s", res[0].message);
+    cr_assert_eq(res[0].status, ABE_CRASH, "%s", res[0].message);
     cr_assert_eq(res[0].signal, SIGSEGV);
     cr_assert(strstr(res[0].message, "SIGSEGV") != NULL, "%s", res[0].message);
     cr_assert_null(res[0].offsets);
-    cr_assert_eq(res[1].status, ABH_CRASH, "%s", res[1].message);
+    cr_assert_eq(res[1].status, ABE_CRASH, "%s", res[1].message);
     cr_assert_eq(res[1].signal, SIGABRT);
-    cr_assert_eq(res[2].status, ABH_TIMEOUT, "%s", res[2].message);
+    cr_assert_eq(res[2].status, ABE_TIMEOUT, "%s", res[2].message);
     cr_assert_geq(res[2].wall_seconds, KILL_S);
     cr_assert_lt(res[2].wall_seconds, KILL_S + LATE_S);
-    cr_assert_eq(res[3].status, ABH_OK, "%s", res[3].message);
+    cr_assert_eq(res[3].status, ABE_OK, "%s", res[3].message);
     cr_assert_not_null(res[3].offsets);
     for (size_t i = 0; i < p.n; i++) cr_assert_eq(res[3].offsets[i], 0);
     cr_assert_str_eq(res[3].stats.note, "every tensor at offset 0");
     cr_assert_eq(res[3].stats.nodes, 5);
-    cr_assert_eq(res[4].status, ABH_ERROR);
+    cr_assert_eq(res[4].status, ABE_ERROR);
     cr_assert_eq(res[4].planner_status, AB_EINPUT);
     cr_assert(strstr(res[4].message, "test-error") != NULL, "%s", res[4].message);
-    cr_assert_eq(res[5].status, ABH_CRASH);
+    cr_assert_eq(res[5].status, ABE_CRASH);
     cr_assert_eq(res[5].signal, 0);
     cr_assert(strstr(res[5].message, "exited with status 3 without a result") != NULL, "%s",
               res[5].message);
-    cr_assert_eq(res[6].status, ABH_OOM, "an unexplained SIGKILL is the OOM killer's");
+    cr_assert_eq(res[6].status, ABE_OOM, "an unexplained SIGKILL is the OOM killer's");
     cr_assert_eq(res[6].signal, SIGKILL);
-    cr_assert_eq(res[7].status, ABH_ERROR);
+    cr_assert_eq(res[7].status, ABE_ERROR);
     cr_assert(strstr(res[7].message, "parameter order") != NULL, "%s", res[7].message);
-    cr_assert_eq(res[8].status, ABH_OK, "%s", res[8].message);
+    cr_assert_eq(res[8].status, ABE_OK, "%s", res[8].message);
     int64_t *want = plan_here("first-fit", &p);
     cr_assert_arr_eq(res[8].offsets, want, p.n * sizeof *want);
     cr_assert_gt(res[8].peak_rss, 0);
     cr_assert_gt(res[8].base_rss, 0);
     free(want);
     cr_assert(no_children_left());
-    abh_results_free(res, b.n);
+    abe_results_free(res, b.n);
     batch_free(&b);
     ab_problem_free(&p);
 }
@@ -192,15 +192,15 @@ Test(runner, each_misbehaving_planner_is_recorded_and_later_jobs_still_run) {
  * most the limit plus what the child inherited reserved but unused (a glibc
  * thread arena reserves 64 MiB of address space up front; the Criterion
  * worker has one) plus slack. */
-static void assert_bounded(const abh_job_result *r) {
+static void assert_bounded(const abe_job_result *r) {
     cr_assert_geq(r->peak_rss - r->base_rss, 128 * MIB, "peak %lld base %lld: %s",
                   (long long)r->peak_rss, (long long)r->base_rss, r->message);
     cr_assert_leq(r->peak_rss - r->base_rss, (256 + 64 + 32) * MIB, "peak %lld base %lld: %s",
                   (long long)r->peak_rss, (long long)r->base_rss, r->message);
 }
 
-static void assert_oom(const abh_job_result *r) {
-    cr_assert_eq(r->status, ABH_OOM, "%s: %s", abh_status_name(r->status), r->message);
+static void assert_oom(const abe_job_result *r) {
+    cr_assert_eq(r->status, ABE_OOM, "%s: %s", abe_status_name(r->status), r->message);
     cr_assert_eq(r->planner_status, AB_ENOMEM);
     cr_assert(strstr(r->message, "allocation failed after") != NULL, "%s", r->message);
     assert_bounded(r);
@@ -213,7 +213,7 @@ Test(runner, alloc_bomb_is_oom_under_a_256_mib_limit) {
     add(&b, &p, "test-alloc-bomb");          /* 16 MiB blocks */
     add(&b, &p, "test-alloc-bomb:block=64"); /* 64 KiB blocks: ASan's primary heap */
     add(&b, &p, "first-fit");                /* fits easily under the same limit */
-    abh_job_result res[3];
+    abe_job_result res[3];
 #ifdef AB_ASAN
     /* ASan's allocator maps its own metadata too; when that mmap is the one
      * refused, ASan ends the child with a report ("Failed to mmap", exit 1)
@@ -231,7 +231,7 @@ Test(runner, alloc_bomb_is_oom_under_a_256_mib_limit) {
     cr_assert_geq(pread(fileno(caught), text, sizeof text - 1, 0), 0);
     fclose(caught);
     assert_oom(&res[0]);
-    if (res[1].status == ABH_CRASH) {
+    if (res[1].status == ABE_CRASH) {
         cr_assert(strstr(text, "mmap") != NULL, "%s; stderr: %s", res[1].message, text);
         assert_bounded(&res[1]);
     } else {
@@ -242,8 +242,8 @@ Test(runner, alloc_bomb_is_oom_under_a_256_mib_limit) {
     assert_oom(&res[0]);
     assert_oom(&res[1]);
 #endif
-    cr_assert_eq(res[2].status, ABH_OK, "%s", res[2].message);
-    abh_results_free(res, b.n);
+    cr_assert_eq(res[2].status, ABE_OK, "%s", res[2].message);
+    abe_results_free(res, b.n);
     batch_free(&b);
     ab_problem_free(&p);
 }
@@ -253,11 +253,11 @@ Test(runner, alloc_bomb_refuses_to_run_without_a_limit) {
     make_clique(&p, 2);
     batch b = {0};
     add(&b, &p, "test-alloc-bomb");
-    abh_job_result res[1];
+    abe_job_result res[1];
     run(&b, 1, GUARD_S, 0, res);
-    cr_assert_eq(res[0].status, ABH_ERROR);
+    cr_assert_eq(res[0].status, ABE_ERROR);
     cr_assert(strstr(res[0].message, "only under a memory limit") != NULL, "%s", res[0].message);
-    abh_results_free(res, b.n);
+    abe_results_free(res, b.n);
     batch_free(&b);
     ab_problem_free(&p);
 }
@@ -270,21 +270,21 @@ Test(runner, planner_statuses_map_to_job_statuses) {
     add(&b, &p, "test-error:status=limit");
     add(&b, &p, "test-error:status=internal");
     add(&b, &p, "test-error:status=check");
-    abh_job_result res[4];
+    abe_job_result res[4];
     run(&b, 2, GUARD_S, 0, res);
-    cr_assert_eq(res[0].status, ABH_OOM);
+    cr_assert_eq(res[0].status, ABE_OOM);
     cr_assert_eq(res[0].planner_status, AB_ENOMEM);
-    cr_assert_eq(res[1].status, ABH_TIMEOUT);
+    cr_assert_eq(res[1].status, ABE_TIMEOUT);
     cr_assert_eq(res[1].planner_status, AB_ELIMIT);
-    cr_assert_eq(res[2].status, ABH_ERROR);
+    cr_assert_eq(res[2].status, ABE_ERROR);
     cr_assert_eq(res[2].planner_status, AB_EINTERNAL);
-    cr_assert_eq(res[3].status, ABH_ERROR);
+    cr_assert_eq(res[3].status, ABE_ERROR);
     cr_assert_eq(res[3].planner_status, AB_ECHECK);
     for (size_t i = 0; i < 4; i++) {
         cr_assert_null(res[i].offsets);
         cr_assert(strstr(res[i].message, "failing with status") != NULL, "%s", res[i].message);
     }
-    abh_results_free(res, b.n);
+    abe_results_free(res, b.n);
     batch_free(&b);
     ab_problem_free(&p);
 }
@@ -297,9 +297,9 @@ Test(runner, timeout_kills_a_spinning_planner_and_counts_its_cpu) {
     make_clique(&p, 2);
     batch b = {0};
     add(&b, &p, "test-hang:how=spin");
-    abh_job_result res[1];
+    abe_job_result res[1];
     run(&b, 1, KILL_S, 0, res);
-    cr_assert_eq(res[0].status, ABH_TIMEOUT);
+    cr_assert_eq(res[0].status, ABE_TIMEOUT);
     cr_assert_eq(res[0].signal, 0, "the runner's own SIGKILL is not a crash signal");
     cr_assert(strstr(res[0].message, "time limit of 2 s") != NULL, "%s", res[0].message);
     cr_assert_geq(res[0].wall_seconds, KILL_S);
@@ -307,7 +307,7 @@ Test(runner, timeout_kills_a_spinning_planner_and_counts_its_cpu) {
     cr_assert_gt(res[0].cpu_seconds, 0.01, "cpu %g (a spinning child is charged)",
                  res[0].cpu_seconds);
     cr_assert_leq(res[0].cpu_seconds, res[0].wall_seconds + 0.05);
-    abh_results_free(res, b.n);
+    abe_results_free(res, b.n);
     batch_free(&b);
     ab_problem_free(&p);
 }
@@ -319,7 +319,7 @@ typedef struct seen {
     int calls[32];
 } seen;
 
-static ab_status record(void *ctx, size_t index, abh_job_result *r, ab_error *err) {
+static ab_status record(void *ctx, size_t index, abe_job_result *r, ab_error *err) {
     seen *s = ctx;
     cr_assert(r->finished);
     s->calls[index]++;
@@ -340,13 +340,13 @@ Test(runner, j1_and_j2_give_identical_results_in_job_order) {
     add(&b, &chain, "first-fit");
     add(&b, &small, "test-error:status=check");
     add(&b, &small, "test-abort");
-    abh_job_result r1[8], r2[8];
+    abe_job_result r1[8], r2[8];
     seen s1 = {0}, s2 = {0};
     ab_error e;
-    abh_options o1 = {.jobs = 1, .time_limit = GUARD_S, .mem_limit = 256 * MIB};
-    abh_options o2 = {.jobs = 2, .time_limit = GUARD_S, .mem_limit = 256 * MIB};
-    cr_assert_eq(abh_run(b.jobs, b.n, &o1, r1, record, &s1, &e), AB_OK);
-    cr_assert_eq(abh_run(b.jobs, b.n, &o2, r2, record, &s2, &e), AB_OK);
+    abe_options o1 = {.jobs = 1, .time_limit = GUARD_S, .mem_limit = 256 * MIB};
+    abe_options o2 = {.jobs = 2, .time_limit = GUARD_S, .mem_limit = 256 * MIB};
+    cr_assert_eq(abe_run(b.jobs, b.n, &o1, r1, record, &s1, &e), AB_OK);
+    cr_assert_eq(abe_run(b.jobs, b.n, &o2, r2, record, &s2, &e), AB_OK);
     cr_assert_eq(s1.count, b.n);
     cr_assert_eq(s2.count, b.n);
     for (size_t i = 0; i < b.n; i++) {
@@ -362,11 +362,11 @@ Test(runner, j1_and_j2_give_identical_results_in_job_order) {
         if (r1[i].offsets)
             cr_assert_arr_eq(r1[i].offsets, r2[i].offsets, r1[i].n * sizeof *r1[i].offsets);
     }
-    cr_assert_eq(r1[0].status, ABH_OK);
-    cr_assert_eq(r1[3].status, ABH_TIMEOUT);
+    cr_assert_eq(r1[0].status, ABE_OK);
+    cr_assert_eq(r1[3].status, ABE_TIMEOUT);
     cr_assert_eq(r1[7].signal, SIGABRT);
-    abh_results_free(r1, b.n);
-    abh_results_free(r2, b.n);
+    abe_results_free(r1, b.n);
+    abe_results_free(r2, b.n);
     batch_free(&b);
     ab_problem_free(&small);
     ab_problem_free(&chain);
@@ -378,15 +378,15 @@ Test(runner, hands_back_200000_offsets_intact) {
     batch b = {0};
     add(&b, &p, "first-fit");
     add(&b, &p, "test-overlap");
-    abh_job_result res[2];
+    abe_job_result res[2];
     run(&b, 2, GUARD_S, 0, res);
-    cr_assert_eq(res[0].status, ABH_OK, "%s", res[0].message);
+    cr_assert_eq(res[0].status, ABE_OK, "%s", res[0].message);
     cr_assert_eq(res[0].n, p.n);
     int64_t *want = plan_here("first-fit", &p);
     cr_assert_arr_eq(res[0].offsets, want, p.n * sizeof *want);
-    cr_assert_eq(res[1].status, ABH_OK, "%s", res[1].message);
+    cr_assert_eq(res[1].status, ABE_OK, "%s", res[1].message);
     free(want);
-    abh_results_free(res, b.n);
+    abe_results_free(res, b.n);
     batch_free(&b);
     ab_problem_free(&p);
 }
@@ -396,7 +396,7 @@ Test(runner, a_planner_printing_to_stdout_is_harmless) {
     make_clique(&p, 3);
     batch b = {0};
     add(&b, &p, "test-overlap:print=1000000");
-    abh_job_result res[1];
+    abe_job_result res[1];
     fflush(stdout);
     FILE *capture = tmpfile();
     cr_assert_not_null(capture);
@@ -407,15 +407,15 @@ Test(runner, a_planner_printing_to_stdout_is_harmless) {
     fflush(stdout);
     dup2(saved, STDOUT_FILENO);
     close(saved);
-    cr_assert_eq(res[0].status, ABH_OK, "%s", res[0].message);
+    cr_assert_eq(res[0].status, ABE_OK, "%s", res[0].message);
     cr_assert_eq(lseek(fileno(capture), 0, SEEK_END), 0, "nothing reached the harness's stdout");
     fclose(capture);
-    abh_results_free(res, b.n);
+    abe_results_free(res, b.n);
     batch_free(&b);
     ab_problem_free(&p);
 }
 
-static ab_status fail_on_first(void *ctx, size_t index, abh_job_result *r, ab_error *err) {
+static ab_status fail_on_first(void *ctx, size_t index, abe_job_result *r, ab_error *err) {
     (*(int *)ctx)++;
     return ab_fail(err, AB_EINTERNAL, "cannot store job %zu", index);
 }
@@ -428,25 +428,25 @@ Test(runner, a_failing_callback_stops_the_run_and_leaves_no_child) {
     add(&b, &p, "test-hang");
     add(&b, &p, "test-hang");
     add(&b, &p, "test-hang");
-    abh_job_result res[4];
-    abh_options opt = {.jobs = 2, .time_limit = 60.0};
+    abe_job_result res[4];
+    abe_options opt = {.jobs = 2, .time_limit = 60.0};
     ab_error e;
     int calls = 0;
-    cr_assert_eq(abh_run(b.jobs, b.n, &opt, res, fail_on_first, &calls, &e), AB_EINTERNAL);
+    cr_assert_eq(abe_run(b.jobs, b.n, &opt, res, fail_on_first, &calls, &e), AB_EINTERNAL);
     cr_assert_str_eq(e.msg, "cannot store job 0");
     cr_assert_eq(calls, 1);
     cr_assert(res[0].finished);
-    cr_assert_eq(res[0].status, ABH_OK);
+    cr_assert_eq(res[0].status, ABE_OK);
     for (size_t i = 1; i < 4; i++) cr_assert(!res[i].finished);
     cr_assert(no_children_left());
-    abh_results_free(res, b.n);
+    abe_results_free(res, b.n);
     batch_free(&b);
     ab_problem_free(&p);
 }
 
 static volatile sig_atomic_t stop_flag;
 
-static ab_status raise_stop(void *ctx, size_t index, abh_job_result *r, ab_error *err) {
+static ab_status raise_stop(void *ctx, size_t index, abe_job_result *r, ab_error *err) {
     stop_flag = 1;
     return AB_OK;
 }
@@ -458,10 +458,10 @@ Test(runner, the_stop_flag_ends_the_run_and_leaves_no_child) {
     add(&b, &p, "test-hang");
     add(&b, &p, "first-fit");
     add(&b, &p, "test-hang");
-    abh_options opt = {.jobs = 2, .time_limit = 60.0, .stop = &stop_flag};
+    abe_options opt = {.jobs = 2, .time_limit = 60.0, .stop = &stop_flag};
     ab_error e;
     stop_flag = 0;
-    cr_assert_eq(abh_run(b.jobs, b.n, &opt, NULL, raise_stop, NULL, &e), AB_ELIMIT);
+    cr_assert_eq(abe_run(b.jobs, b.n, &opt, NULL, raise_stop, NULL, &e), AB_ELIMIT);
     cr_assert(strstr(e.msg, "interrupted") != NULL, "%s", e.msg);
     cr_assert(no_children_left());
     batch_free(&b);
@@ -514,8 +514,8 @@ Test(runner, killing_the_harness_kills_its_planners) {
         batch b = {0};
         add(&b, &p, "test-hang");
         add(&b, &p, "test-hang:how=spin");
-        abh_options opt = {.jobs = 2, .time_limit = 60.0};
-        abh_run(b.jobs, b.n, &opt, NULL, NULL, NULL, NULL);
+        abe_options opt = {.jobs = 2, .time_limit = 60.0};
+        abe_run(b.jobs, b.n, &opt, NULL, NULL, NULL, NULL);
         _exit(0);
     }
     pid_t kids[8];
@@ -574,9 +574,9 @@ Test(runner, a_killed_external_planner_takes_its_program_down) {
     make_clique(&p, 2);
     batch b = {0};
     add(&b, &p, spec);
-    abh_options opt = {.jobs = 1, .time_limit = 600.0, .stop = &stop_flag};
+    abe_options opt = {.jobs = 1, .time_limit = 600.0, .stop = &stop_flag};
     ab_error e;
-    cr_assert_eq(abh_run(b.jobs, b.n, &opt, NULL, NULL, NULL, &e), AB_ELIMIT, "%s", e.msg);
+    cr_assert_eq(abe_run(b.jobs, b.n, &opt, NULL, NULL, NULL, &e), AB_ELIMIT, "%s", e.msg);
     int shell = 0, sleeper = 0;
     FILE *f = fopen(pids, "r");
     cr_assert_not_null(f, "the shell wrote no pids");
@@ -605,12 +605,12 @@ Test(runner, rejects_bad_options) {
     make_clique(&p, 1);
     batch b = {0};
     add(&b, &p, "first-fit");
-    abh_options opt = {.jobs = 0};
+    abe_options opt = {.jobs = 0};
     ab_error e;
-    cr_assert_eq(abh_run(b.jobs, b.n, &opt, NULL, NULL, NULL, &e), AB_EINPUT);
+    cr_assert_eq(abe_run(b.jobs, b.n, &opt, NULL, NULL, NULL, &e), AB_EINPUT);
     cr_assert(strstr(e.msg, "at least 1") != NULL, "%s", e.msg);
     opt.jobs = 4;
-    cr_assert_eq(abh_run(b.jobs, 0, &opt, NULL, NULL, NULL, &e), AB_OK, "no jobs, nothing to do");
+    cr_assert_eq(abe_run(b.jobs, 0, &opt, NULL, NULL, NULL, &e), AB_OK, "no jobs, nothing to do");
     batch_free(&b);
     ab_problem_free(&p);
 }
@@ -623,7 +623,7 @@ Test(runner, test_planners_are_hidden_but_resolvable) {
         cr_assert_not_null(pl, "%s", names[i]);
         cr_assert(pl->flags & AB_PLANNER_TEST, "%s", names[i]);
     }
-    cr_assert_str_eq(abh_status_name(ABH_OOM), "oom");
+    cr_assert_str_eq(abe_status_name(ABE_OOM), "oom");
     cr_assert_str_eq(ab_signal_name(SIGSEGV), "SIGSEGV");
     cr_assert_null(ab_signal_name(0));
 }
@@ -638,8 +638,8 @@ static unsigned char *frame_of(ab_status st, const int64_t *offsets, size_t n, c
     ab_plan_stats stats = {.nodes = 42, .proven_optimal = true, .lower_bound = 96,
                            .capped = true};
     snprintf(stats.note, sizeof stats.note, "a note");
-    abh_usage u = {.base_rss = 4096, .peak_rss = 1 << 20, .plan_cpu_seconds = 0.25};
-    cr_assert(abh_write_result(fileno(f), st, offsets, n, &stats, &u, msg));
+    abe_usage u = {.base_rss = 4096, .peak_rss = 1 << 20, .plan_cpu_seconds = 0.25};
+    cr_assert(abe_write_result(fileno(f), st, offsets, n, &stats, &u, msg));
     long size = lseek(fileno(f), 0, SEEK_END);
     cr_assert_gt(size, 0);
     unsigned char *buf = malloc((size_t)size);
@@ -655,15 +655,15 @@ Test(frame, reads_a_frame_whole_or_byte_by_byte) {
     unsigned char *buf = frame_of(AB_OK, off, 5, NULL, &len);
     cr_assert_eq(len, 72 + strlen("a note") + 5 * 8 + 8);
     for (int bytewise = 0; bytewise < 2; bytewise++) {
-        abh_reader *rd = abh_reader_new(5);
+        abe_reader *rd = abe_reader_new(5);
         if (bytewise)
             for (size_t i = 0; i < len; i++)
-                cr_assert_eq(abh_reader_feed(rd, buf + i, 1, NULL), AB_OK);
+                cr_assert_eq(abe_reader_feed(rd, buf + i, 1, NULL), AB_OK);
         else
-            cr_assert_eq(abh_reader_feed(rd, buf, len, NULL), AB_OK);
-        cr_assert(abh_reader_complete(rd));
-        abh_job_result r = {0};
-        cr_assert_eq(abh_reader_take(rd, &r, NULL), AB_OK);
+            cr_assert_eq(abe_reader_feed(rd, buf, len, NULL), AB_OK);
+        cr_assert(abe_reader_complete(rd));
+        abe_job_result r = {0};
+        cr_assert_eq(abe_reader_take(rd, &r, NULL), AB_OK);
         cr_assert_eq(r.planner_status, AB_OK);
         cr_assert_arr_eq(r.offsets, off, sizeof off);
         cr_assert_eq(r.stats.nodes, 42);
@@ -675,8 +675,8 @@ Test(frame, reads_a_frame_whole_or_byte_by_byte) {
         cr_assert_float_eq(r.plan_cpu_seconds, 0.25, 1e-9);
         cr_assert(r.stats.capped);
         cr_assert_str_eq(r.message, "");
-        abh_result_free(&r);
-        abh_reader_free(rd);
+        abe_result_free(&r);
+        abe_reader_free(rd);
     }
     free(buf);
 }
@@ -685,14 +685,14 @@ Test(frame, carries_an_error_message_and_no_offsets) {
     int64_t off[2] = {1, 2};
     size_t len;
     unsigned char *buf = frame_of(AB_EINPUT, off, 2, "bad parameter", &len);
-    abh_reader *rd = abh_reader_new(2);
-    cr_assert_eq(abh_reader_feed(rd, buf, len, NULL), AB_OK);
-    abh_job_result r = {0};
-    cr_assert_eq(abh_reader_take(rd, &r, NULL), AB_OK);
+    abe_reader *rd = abe_reader_new(2);
+    cr_assert_eq(abe_reader_feed(rd, buf, len, NULL), AB_OK);
+    abe_job_result r = {0};
+    cr_assert_eq(abe_reader_take(rd, &r, NULL), AB_OK);
     cr_assert_eq(r.planner_status, AB_EINPUT);
     cr_assert_null(r.offsets);
     cr_assert_str_eq(r.message, "bad parameter");
-    abh_reader_free(rd);
+    abe_reader_free(rd);
     free(buf);
 }
 
@@ -702,39 +702,39 @@ Test(frame, refuses_truncated_garbled_long_and_mismatched_streams) {
     unsigned char *buf = frame_of(AB_OK, off, 4, NULL, &len);
     ab_error e;
     for (size_t cut = 0; cut < len; cut++) { /* every truncation: never complete */
-        abh_reader *rd = abh_reader_new(4);
-        cr_assert_eq(abh_reader_feed(rd, buf, cut, NULL), AB_OK, "cut at %zu", cut);
-        cr_assert(!abh_reader_complete(rd));
-        abh_job_result r = {0};
-        cr_assert_eq(abh_reader_take(rd, &r, NULL), AB_ECHECK);
-        abh_reader_free(rd);
+        abe_reader *rd = abe_reader_new(4);
+        cr_assert_eq(abe_reader_feed(rd, buf, cut, NULL), AB_OK, "cut at %zu", cut);
+        cr_assert(!abe_reader_complete(rd));
+        abe_job_result r = {0};
+        cr_assert_eq(abe_reader_take(rd, &r, NULL), AB_ECHECK);
+        abe_reader_free(rd);
     }
     for (size_t at = 0; at < len; at++) { /* every flipped byte: refused or incomplete */
         for (int bit = 0; bit < 8; bit += 3) {
             buf[at] ^= (unsigned char)(1u << bit);
-            abh_reader *rd = abh_reader_new(4);
-            ab_status st = abh_reader_feed(rd, buf, len, &e);
-            cr_assert(st == AB_ECHECK || (st == AB_OK && !abh_reader_complete(rd)),
+            abe_reader *rd = abe_reader_new(4);
+            ab_status st = abe_reader_feed(rd, buf, len, &e);
+            cr_assert(st == AB_ECHECK || (st == AB_OK && !abe_reader_complete(rd)),
                       "flip at byte %zu bit %d accepted", at, bit);
-            abh_reader_free(rd);
+            abe_reader_free(rd);
             buf[at] ^= (unsigned char)(1u << bit);
         }
     }
-    abh_reader *rd = abh_reader_new(4); /* one byte too many */
+    abe_reader *rd = abe_reader_new(4); /* one byte too many */
     unsigned char extra[1] = {0};
-    cr_assert_eq(abh_reader_feed(rd, buf, len, NULL), AB_OK);
-    cr_assert_eq(abh_reader_feed(rd, extra, 1, &e), AB_ECHECK);
+    cr_assert_eq(abe_reader_feed(rd, buf, len, NULL), AB_OK);
+    cr_assert_eq(abe_reader_feed(rd, extra, 1, &e), AB_ECHECK);
     cr_assert(strstr(e.msg, "after the end") != NULL, "%s", e.msg);
-    abh_reader_free(rd);
-    rd = abh_reader_new(5); /* a job with another tensor count */
-    cr_assert_eq(abh_reader_feed(rd, buf, len, &e), AB_ECHECK);
+    abe_reader_free(rd);
+    rd = abe_reader_new(5); /* a job with another tensor count */
+    cr_assert_eq(abe_reader_feed(rd, buf, len, &e), AB_ECHECK);
     cr_assert(strstr(e.msg, "count") != NULL, "%s", e.msg);
-    abh_reader_free(rd);
-    rd = abh_reader_new(4); /* garbage from the first byte */
+    abe_reader_free(rd);
+    rd = abe_reader_new(4); /* garbage from the first byte */
     unsigned char junk[128];
     memset(junk, 'x', sizeof junk);
-    cr_assert_eq(abh_reader_feed(rd, junk, sizeof junk, &e), AB_ECHECK);
+    cr_assert_eq(abe_reader_feed(rd, junk, sizeof junk, &e), AB_ECHECK);
     cr_assert(strstr(e.msg, "magic") != NULL, "%s", e.msg);
-    abh_reader_free(rd);
+    abe_reader_free(rd);
     free(buf);
 }

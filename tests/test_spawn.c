@@ -407,9 +407,9 @@ Test(spawn, an_external_planner_past_its_time_limit_leaves_no_process_and_no_tem
 
 /* Runs script as the external planner of a one-tensor problem through the
  * runner, one job under opt, with TMPDIR set to tmp for the run; asserts
- * that abh_run itself succeeds and leaves the job's result in *res. */
-static void run_script_job(const char *script, const char *tmp, const abh_options *opt,
-                           abh_job_result *res) {
+ * that abe_run itself succeeds and leaves the job's result in *res. */
+static void run_script_job(const char *script, const char *tmp, const abe_options *opt,
+                           abe_job_result *res) {
     ab_problem p;
     ab_problem_init(&p);
     ab_tensor t = {.name = "t0", .size = 16, .logical_bits = 128, .start = 0, .end = 1,
@@ -421,11 +421,11 @@ static void run_script_job(const char *script, const char *tmp, const abh_option
     ab_params prm;
     ab_error e;
     cr_assert_eq(ab_planner_resolve(spec, &pl, &prm, &e), AB_OK, "%s", e.msg);
-    abh_job job = {.view = &p, .planner = pl, .params = &prm};
+    abe_job job = {.view = &p, .planner = pl, .params = &prm};
     memset(res, 0, sizeof *res);
     char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
     setenv("TMPDIR", tmp, 1);
-    ab_status st = abh_run(&job, 1, opt, res, NULL, NULL, &e);
+    ab_status st = abe_run(&job, 1, opt, res, NULL, NULL, &e);
     if (old) setenv("TMPDIR", old, 1);
     else unsetenv("TMPDIR");
     free(old);
@@ -438,7 +438,7 @@ static void run_script_job(const char *script, const char *tmp, const abh_option
  * amount of work, writes the CPU ticks it used (utime + stime from
  * /proc/self/stat) and spins on; the script then kills the planner's process
  * (the runner's child: the parent of the leader of the script's group, the
- * shell `external` started) with SIGKILL. When abh_run returns, the
+ * shell `external` started) with SIGKILL. When abe_run returns, the
  * busy child is gone already (the runner reaped it: no polling needed) and
  * the job's CPU time counts what it used. On main the child lived on and the
  * CPU time was the planner's alone. */
@@ -459,16 +459,16 @@ Test(spawn, a_killed_planner_s_program_is_reaped_and_its_cpu_counted, .timeout =
              "while :; do :; done\n",
              pids, ticks, ticks, ticks, ticks);
     put_file(script, text, true);
-    abh_options opt = {.jobs = 1, .time_limit = 240};
-    abh_job_result res;
+    abe_options opt = {.jobs = 1, .time_limit = 240};
+    abe_job_result res;
     run_script_job(script, tmp, &opt, &res);
-    cr_assert_eq(res.status, ABH_OOM, "status %d: %s", (int)res.status, res.message);
+    cr_assert_eq(res.status, ABE_OOM, "status %d: %s", (int)res.status, res.message);
     pid_t busy[1];
     int n = read_pid_list(pids, busy, 1);
     cr_assert_eq(n, 1);
     bool gone = kill(busy[0], 0) != 0 && errno == ESRCH;
     if (!gone) kill(busy[0], SIGKILL);
-    cr_assert(gone, "the busy child %d outlived abh_run", (int)busy[0]);
+    cr_assert(gone, "the busy child %d outlived abe_run", (int)busy[0]);
     long ut = 0, stt = 0;
     FILE *f = fopen(ticks, "r");
     cr_assert_not_null(f);
@@ -479,7 +479,7 @@ Test(spawn, a_killed_planner_s_program_is_reaped_and_its_cpu_counted, .timeout =
     cr_assert_geq(res.cpu_seconds, used, "the job's CPU %g s leaves out the program's %g s",
                   res.cpu_seconds, used);
     cr_assert_eq(entries(tmp), 0, "the run left files in its TMPDIR %s", tmp);
-    abh_result_free(&res);
+    abe_result_free(&res);
     free(tmp);
     free(work);
 }
@@ -553,8 +553,8 @@ Test(spawn, the_cpu_limit_holds_for_the_planner_and_what_it_starts, .timeout = 6
              "while :; do :; done\n",
              pids, pids, pids);
     put_file(script, text, true);
-    abh_options opt = {.jobs = 1, .cpu_limit = 1.5, .time_limit = 540};
-    abh_job_result res;
+    abe_options opt = {.jobs = 1, .cpu_limit = 1.5, .time_limit = 540};
+    abe_job_result res;
     run_script_job(script, tmp, &opt, &res);
     pid_t list[4];
     int n = read_pid_list(pids, list, 4);
@@ -562,13 +562,13 @@ Test(spawn, the_cpu_limit_holds_for_the_planner_and_what_it_starts, .timeout = 6
     for (int i = 0; i < n; i++)
         if (kill(list[i], 0) == 0) alive++, kill(list[i], SIGKILL);
     cr_assert_eq(n, 3, "the script wrote %d pids of 3", n);
-    cr_assert_eq(alive, 0, "%d of the script's processes outlived abh_run", alive);
-    cr_assert_eq(res.status, ABH_TIMEOUT, "status %d: %s", (int)res.status, res.message);
+    cr_assert_eq(alive, 0, "%d of the script's processes outlived abe_run", alive);
+    cr_assert_eq(res.status, ABE_TIMEOUT, "status %d: %s", (int)res.status, res.message);
     cr_assert(strstr(res.message, "CPU limit") != NULL, "%s", res.message);
     cr_assert_geq(res.cpu_seconds, 1.5, "cpu %g", res.cpu_seconds);
-    cr_assert_eq(res.capped, ABH_CAPPED_TIME);
+    cr_assert_eq(res.capped, ABE_CAPPED_TIME);
     cr_assert_eq(entries(tmp), 0, "the run left files in its TMPDIR %s", tmp);
-    abh_result_free(&res);
+    abe_result_free(&res);
     free(tmp);
     free(work);
 }

@@ -34,7 +34,7 @@
 Test(statuses, glpk_out_of_memory_is_enomem) {
     ab_problem p;
     ab_error err;
-    cr_assert_eq(abh_load_problem(abt_src("suites/generated/random-1k.yaml"), NULL, &p, &err),
+    cr_assert_eq(abf_load_problem(abt_src("suites/generated/random-1k.yaml"), NULL, &p, &err),
                  AB_OK, "%s", err.msg);
     abo_ilp_options o;
     abo_ilp_options_init(&o);
@@ -177,7 +177,7 @@ Test(statuses, exact_cover_stopped_by_the_mem_limit_says_so) {
         cr_skip_test("this process's address space (%lld B) leaves no room under the cap", base);
     ab_problem full, view;
     ab_error err;
-    cr_assert_eq(abh_load_problem(abt_src("suites/generated/planted-200-g3-s5.yaml"), NULL, &full,
+    cr_assert_eq(abf_load_problem(abt_src("suites/generated/planted-200-g3-s5.yaml"), NULL, &full,
                                   &err), AB_OK, "%s", err.msg);
     cr_assert_eq(ab_problem_arena_view(&full, &view, NULL, &err), AB_OK, "%s", err.msg);
     const ab_planner *pl;

@@ -33,10 +33,10 @@ static char *tmp_path(const char *name) {
     return p;
 }
 
-static abr_store *open_ok(const char *path, unsigned flags) {
-    abr_store *s = NULL;
+static abs_store *open_ok(const char *path, unsigned flags) {
+    abs_store *s = NULL;
     ab_error err = {0};
-    ab_status rc = abr_open(path, flags, &s, &err);
+    ab_status rc = abs_open(path, flags, &s, &err);
     cr_assert_eq(rc, AB_OK, "open %s: %s", path, err.msg);
     return s;
 }
@@ -69,19 +69,19 @@ static int64_t raw_int(const char *path, const char *sql) {
     return v;
 }
 
-static int64_t begin_run(abr_store *s, const char *key, const char *tag) {
+static int64_t begin_run(abs_store *s, const char *key, const char *tag) {
     int64_t id;
     ab_error err;
-    abr_run info = {.key = key, .tag = tag, .revision = "abc123", .host = "box",
+    abs_run info = {.key = key, .tag = tag, .revision = "abc123", .host = "box",
                     .command = "arenabench run suites/"};
-    cr_assert_eq(abr_run_begin(s, &info, &id, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_run_begin(s, &info, &id, &err), AB_OK, "%s", err.msg);
     cr_assert_gt(id, 0);
     return id;
 }
 
-static int64_t put_suite(abr_store *s, const char *name, const char *text) {
-    abr_suite su;
-    abr_suite_init(&su);
+static int64_t put_suite(abs_store *s, const char *name, const char *text) {
+    abs_suite su;
+    abs_suite_init(&su);
     su.name = name;
     su.text = text;
     su.text_len = strlen(text);
@@ -93,21 +93,21 @@ static int64_t put_suite(abr_store *s, const char *name, const char *text) {
     su.physical_bytes = 120;
     int64_t id;
     ab_error err;
-    cr_assert_eq(abr_suite_put(s, &su, &id, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_suite_put(s, &su, &id, &err), AB_OK, "%s", err.msg);
     cr_assert_gt(id, 0);
     return id;
 }
 
-static void put_result(abr_store *s, const abr_result *r) {
+static void put_result(abs_store *s, const abs_result *r) {
     ab_error err;
-    cr_assert_eq(abr_result_put(s, r, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_result_put(s, r, &err), AB_OK, "%s", err.msg);
 }
 
 /* A simple ok result with a plan of n offsets 0, 16, 32, ... */
-static abr_result simple_result(int64_t run, int64_t suite, const char *spec,
+static abs_result simple_result(int64_t run, int64_t suite, const char *spec,
                                 const int64_t *offsets, size_t n) {
-    abr_result r;
-    abr_result_init(&r);
+    abs_result r;
+    abs_result_init(&r);
     r.run = run;
     r.suite = suite;
     r.spec = spec;
@@ -123,27 +123,27 @@ static const int64_t plan4[] = {0, 16, 32, 48};
 /* ---- SHA-256 ------------------------------------------------------------- */
 
 Test(sha256, matches_published_vectors) {
-    char hex[ABR_SHA256_HEX];
-    abr_sha256_hex("", 0, hex);
+    char hex[ABS_SHA256_HEX];
+    abs_sha256_hex("", 0, hex);
     cr_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-    abr_sha256_hex("abc", 3, hex);
+    abs_sha256_hex("abc", 3, hex);
     cr_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
-    abr_sha256_hex(two, strlen(two), hex);
+    abs_sha256_hex(two, strlen(two), hex);
     cr_assert_str_eq(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
     /* A million 'a', fed in uneven pieces. */
-    abr_sha256 c;
+    abs_sha256 c;
     unsigned char d[32];
     char chunk[997];
     memset(chunk, 'a', sizeof chunk);
-    abr_sha256_init(&c);
+    abs_sha256_init(&c);
     size_t left = 1000000;
     while (left > 0) {
         size_t take = left < sizeof chunk ? left : sizeof chunk;
-        abr_sha256_update(&c, chunk, take);
+        abs_sha256_update(&c, chunk, take);
         left -= take;
     }
-    abr_sha256_final(&c, d);
+    abs_sha256_final(&c, d);
     cr_assert_eq(d[0], 0xcd);
     cr_assert_eq(d[1], 0xc7);
     cr_assert_eq(d[31], 0xd0);
@@ -153,11 +153,11 @@ Test(sha256, matches_published_vectors) {
 
 Test(open, creates_a_file_at_the_current_version_in_wal_mode) {
     char *path = tmp_path("r.db");
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
-    cr_assert_str_eq(abr_path(s), path);
-    cr_assert_eq(abr_check(s, NULL), AB_OK);
-    abr_close(s);
-    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABR_SCHEMA_VERSION);
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
+    cr_assert_str_eq(abs_path(s), path);
+    cr_assert_eq(abs_check(s, NULL), AB_OK);
+    abs_close(s);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABS_SCHEMA_VERSION);
     cr_assert_eq(raw_int(path, "PRAGMA application_id"), 1094865491);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM sqlite_schema WHERE name IN "
                                "('runs', 'suites', 'results', 'plans')"), 4);
@@ -170,33 +170,33 @@ Test(open, creates_a_file_at_the_current_version_in_wal_mode) {
     sqlite3_finalize(st);
     sqlite3_close(db);
     /* Opening again leaves it as it is. */
-    abr_close(open_ok(path, 0));
-    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABR_SCHEMA_VERSION);
+    abs_close(open_ok(path, 0));
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABS_SCHEMA_VERSION);
     free(path);
 }
 
 Test(open, enables_foreign_keys) {
     char *path = tmp_path("r.db");
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
-    abr_result r = simple_result(7, 9, "first-fit", NULL, 0);
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
+    abs_result r = simple_result(7, 9, "first-fit", NULL, 0);
     ab_error err;
-    cr_assert_eq(abr_result_put(s, &r, &err), AB_EINPUT);
+    cr_assert_eq(abs_result_put(s, &r, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "no run 7 or no suite 9") != NULL, "%s", err.msg);
-    abr_close(s);
+    abs_close(s);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM results"), 0);
     free(path);
 }
 
 Test(open, does_not_create_without_the_create_flag) {
     char *path = tmp_path("missing.db");
-    abr_store *s = (abr_store *)1;
+    abs_store *s = (abs_store *)1;
     ab_error err;
-    cr_assert_eq(abr_open(path, 0, &s, &err), AB_EINPUT);
+    cr_assert_eq(abs_open(path, 0, &s, &err), AB_EINPUT);
     cr_assert_null(s);
     cr_assert(strstr(err.msg, path) != NULL && strstr(err.msg, "no such database"), "%s",
               err.msg);
     cr_assert(!file_exists(path));
-    cr_assert_eq(abr_open(path, ABR_OPEN_READONLY | ABR_OPEN_CREATE, &s, &err), AB_EINPUT);
+    cr_assert_eq(abs_open(path, ABS_OPEN_READONLY | ABS_OPEN_CREATE, &s, &err), AB_EINPUT);
     cr_assert(!file_exists(path));
     free(path);
 }
@@ -205,9 +205,9 @@ Test(open, names_a_missing_folder_and_creates_nothing) {
     char *dir = tmp_path("nope");
     char path[4096];
     snprintf(path, sizeof path, "%s/r.db", dir);
-    abr_store *s;
+    abs_store *s;
     ab_error err;
-    cr_assert_eq(abr_open(path, ABR_OPEN_CREATE, &s, &err), AB_EINPUT);
+    cr_assert_eq(abs_open(path, ABS_OPEN_CREATE, &s, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, path) != NULL, "%s", err.msg);
     cr_assert(strstr(err.msg, "does not exist") != NULL, "%s", err.msg);
     cr_assert(!file_exists(dir));
@@ -222,9 +222,9 @@ Test(open, names_a_folder_that_is_a_regular_file) {
     fclose(f);
     char path[4096];
     snprintf(path, sizeof path, "%s/r.db", file);
-    abr_store *s;
+    abs_store *s;
     ab_error err;
-    cr_assert_eq(abr_open(path, ABR_OPEN_CREATE, &s, &err), AB_EINPUT);
+    cr_assert_eq(abs_open(path, ABS_OPEN_CREATE, &s, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, path) != NULL && strstr(err.msg, "is not a folder") != NULL, "%s",
               err.msg);
     size_t len;
@@ -242,16 +242,16 @@ Test(open, names_a_read_only_folder) {
     cr_assert_eq(mkdir(dir, 0755), 0);
     char path[4096];
     snprintf(path, sizeof path, "%s/r.db", dir);
-    abr_close(open_ok(path, ABR_OPEN_CREATE)); /* an existing database ... */
+    abs_close(open_ok(path, ABS_OPEN_CREATE)); /* an existing database ... */
     char path2[4096];
     snprintf(path2, sizeof path2, "%s/new.db", dir);
     cr_assert_eq(chmod(dir, 0555), 0);       /* ... in a folder made read-only */
-    abr_store *s;
+    abs_store *s;
     ab_error err;
-    cr_assert_eq(abr_open(path2, ABR_OPEN_CREATE, &s, &err), AB_EINPUT);
+    cr_assert_eq(abs_open(path2, ABS_OPEN_CREATE, &s, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, path2) && strstr(err.msg, "not writable"), "%s", err.msg);
     cr_assert(!file_exists(path2));
-    cr_assert_eq(abr_open(path, 0, &s, &err), AB_EINPUT);
+    cr_assert_eq(abs_open(path, 0, &s, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, path) && strstr(err.msg, "not writable"), "%s", err.msg);
     chmod(dir, 0755);
     free(dir);
@@ -259,16 +259,16 @@ Test(open, names_a_read_only_folder) {
 
 Test(open, refuses_a_folder_and_a_file_that_is_not_a_database) {
     char *dir = abt_tmpdir();
-    abr_store *s;
+    abs_store *s;
     ab_error err;
-    cr_assert_eq(abr_open(dir, ABR_OPEN_CREATE, &s, &err), AB_EINPUT);
+    cr_assert_eq(abs_open(dir, ABS_OPEN_CREATE, &s, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "is a folder") != NULL, "%s", err.msg);
     free(dir);
     const char *text = "suite: x\ntensors: []\n";
     const char *path = abt_write_tmp(text, ".db");
     char copy[4096];
     snprintf(copy, sizeof copy, "%s", path);
-    ab_status rc = abr_open(copy, ABR_OPEN_CREATE, &s, &err);
+    ab_status rc = abs_open(copy, ABS_OPEN_CREATE, &s, &err);
     cr_assert_neq(rc, AB_OK);
     cr_assert(strstr(err.msg, copy) && strstr(err.msg, "not a database"), "%s", err.msg);
     char *back = abt_slurp(copy, NULL);
@@ -278,19 +278,19 @@ Test(open, refuses_a_folder_and_a_file_that_is_not_a_database) {
 
 Test(open, read_only_reads_but_does_not_write) {
     char *path = tmp_path("r.db");
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t run = begin_run(s, NULL, "t");
-    abr_close(s);
-    s = open_ok(path, ABR_OPEN_READONLY);
-    abr_run info;
+    abs_close(s);
+    s = open_ok(path, ABS_OPEN_READONLY);
+    abs_run info;
     ab_error err;
-    cr_assert_eq(abr_run_get(s, run, &info, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_run_get(s, run, &info, &err), AB_OK, "%s", err.msg);
     cr_assert_str_eq(info.tag, "t");
-    abr_run_free(&info);
+    abs_run_free(&info);
     int64_t id;
-    cr_assert_neq(abr_run_begin(s, &(abr_run){.tag = "x"}, &id, &err), AB_OK);
+    cr_assert_neq(abs_run_begin(s, &(abs_run){.tag = "x"}, &id, &err), AB_OK);
     cr_assert(strstr(err.msg, path) != NULL, "%s", err.msg);
-    abr_close(s);
+    abs_close(s);
     free(path);
 }
 
@@ -301,48 +301,48 @@ Test(migrate, turns_an_empty_version_0_file_into_the_schema) {
     FILE *f = fopen(path, "w");
     cr_assert_not_null(f);
     fclose(f);
-    abr_store *s = open_ok(path, 0);
+    abs_store *s = open_ok(path, 0);
     int64_t run = begin_run(s, NULL, NULL);
     cr_assert_eq(run, 1);
-    abr_close(s);
-    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABR_SCHEMA_VERSION);
+    abs_close(s);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABS_SCHEMA_VERSION);
     free(path);
 }
 
-/* A fake version 5: one step from version 4 (ABR_SCHEMA_VERSION) adds a column. */
-static const abr_migration fake_steps[] = {
+/* A fake version 5: one step from version 4 (ABS_SCHEMA_VERSION) adds a column. */
+static const abs_migration fake_steps[] = {
     {4, "ALTER TABLE runs ADD COLUMN fake_note TEXT DEFAULT 'migrated';"
         "PRAGMA user_version = 5;"},
 };
-static const abr_schema fake5 = {fake_steps, 1, 5};
+static const abs_schema fake5 = {fake_steps, 1, 5};
 
 /* Opens path as code that knows schema sch would. */
-static abr_store *open_fake(const char *path, unsigned flags, const abr_schema *sch) {
-    abr_store *s = NULL;
+static abs_store *open_fake(const char *path, unsigned flags, const abs_schema *sch) {
+    abs_store *s = NULL;
     ab_error err = {0};
-    cr_assert_eq(abr_open_schema(path, flags, sch, &s, &err), AB_OK, "open %s: %s", path, err.msg);
+    cr_assert_eq(abs_open_schema(path, flags, sch, &s, &err), AB_OK, "open %s: %s", path, err.msg);
     return s;
 }
 
 Test(migrate, steps_an_older_version_forward_keeping_its_rows) {
     char *path = tmp_path("old.db");
-    cr_assert_eq(ABR_SCHEMA_VERSION, 4, "fake_steps start from the current version");
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE); /* version 4: "older" than the fake 5 */
+    cr_assert_eq(ABS_SCHEMA_VERSION, 4, "fake_steps start from the current version");
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE); /* version 4: "older" than the fake 5 */
     int64_t run = begin_run(s, "k1", "nightly");
-    abr_close(s);
+    abs_close(s);
     s = open_fake(path, 0, &fake5);
-    abr_close(s);
+    abs_close(s);
     cr_assert_eq(raw_int(path, "PRAGMA user_version"), 5);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM runs WHERE fake_note = 'migrated'"), 1);
     /* A new file under the fake version gets schema.sql, then the step. */
     char *fresh = tmp_path("fresh.db");
-    abr_close(open_fake(fresh, ABR_OPEN_CREATE, &fake5));
+    abs_close(open_fake(fresh, ABS_OPEN_CREATE, &fake5));
     cr_assert_eq(raw_int(fresh, "PRAGMA user_version"), 5);
     cr_assert_eq(raw_int(fresh, "SELECT count(*) FROM pragma_table_info('runs') "
                                 "WHERE name = 'fake_note'"), 1);
     /* Back to the real code: version 5 is now newer than known. */
     ab_error err;
-    cr_assert_eq(abr_open(path, 0, &s, &err), AB_EINPUT);
+    cr_assert_eq(abs_open(path, 0, &s, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "newer") != NULL, "%s", err.msg);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM runs WHERE id = 1"), 1);
     (void)run;
@@ -351,18 +351,18 @@ Test(migrate, steps_an_older_version_forward_keeping_its_rows) {
 }
 
 Test(migrate, a_failing_step_leaves_the_file_as_it_was) {
-    static const abr_migration bad[] = {
+    static const abs_migration bad[] = {
         {4, "ALTER TABLE runs ADD COLUMN half TEXT; SELECT no_such_function();"
             "PRAGMA user_version = 5;"},
     };
     char *path = tmp_path("old.db");
-    abr_close(open_ok(path, ABR_OPEN_CREATE));
-    abr_schema bad5 = {bad, 1, 5};
-    abr_store *s;
+    abs_close(open_ok(path, ABS_OPEN_CREATE));
+    abs_schema bad5 = {bad, 1, 5};
+    abs_store *s;
     ab_error err;
-    cr_assert_neq(abr_open_schema(path, 0, &bad5, &s, &err), AB_OK);
+    cr_assert_neq(abs_open_schema(path, 0, &bad5, &s, &err), AB_OK);
     cr_assert(strstr(err.msg, path) && strstr(err.msg, "migrate"), "%s", err.msg);
-    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABR_SCHEMA_VERSION);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABS_SCHEMA_VERSION);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM pragma_table_info('runs') "
                                "WHERE name = 'half'"), 0);
     cr_assert(file_exists(path), "an existing file is never removed");
@@ -418,23 +418,23 @@ static const char v1_results[] =
  * 'over-capacity', every other row and column stays as it was. */
 Test(migrate, version_1_infeasible_rows_become_over_capacity) {
     char *path = tmp_path("v1.db");
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t run = begin_run(s, "k1", "nightly"), su = put_suite(s, "a", "suite: a\n");
-    abr_result ok = simple_result(run, su, "best-fit", plan4, 4);
+    abs_result ok = simple_result(run, su, "best-fit", plan4, 4);
     ok.proven_by = ABO_PROOF_LOWER_BOUND;
     put_result(s, &ok);
-    abr_result over = simple_result(run, su, "first-fit", plan4, 4);
+    abs_result over = simple_result(run, su, "first-fit", plan4, 4);
     over.status = ABO_STATUS_OVER_CAPACITY; /* forged below into version 1's 'infeasible' */
     over.arena = 80;
     over.verdict = "over-capacity";
     over.check_message = "arena 80 exceeds capacity 64";
     put_result(s, &over);
-    abr_result tmo = simple_result(run, su, "exact-cover", NULL, 0);
+    abs_result tmo = simple_result(run, su, "exact-cover", NULL, 0);
     tmo.status = ABO_STATUS_TIMEOUT;
     tmo.arena = AB_NONE;
     tmo.verdict = NULL;
     put_result(s, &tmo);
-    abr_close(s);
+    abs_close(s);
     /* Forge version 1: its results table, its statuses, its version. */
     char sql[4096];
     snprintf(sql, sizeof sql,
@@ -453,11 +453,11 @@ Test(migrate, version_1_infeasible_rows_become_over_capacity) {
                                "'%over-capacity%'"), 0, "a true version-1 file");
     /* Opening it for writing migrates it; read-only opening refuses until then. */
     ab_error err;
-    abr_store *ro = NULL;
-    cr_assert_eq(abr_open(path, ABR_OPEN_READONLY, &ro, &err), AB_EINPUT);
+    abs_store *ro = NULL;
+    cr_assert_eq(abs_open(path, ABS_OPEN_READONLY, &ro, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "older") != NULL, "%s", err.msg);
-    abr_close(open_ok(path, 0));
-    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABR_SCHEMA_VERSION);
+    abs_close(open_ok(path, 0));
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABS_SCHEMA_VERSION);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM results"), 3);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM results WHERE status = 'infeasible'"), 0);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM results WHERE spec = 'first-fit' AND "
@@ -474,7 +474,7 @@ Test(migrate, version_1_infeasible_rows_become_over_capacity) {
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
     /* The same columns, and the same CHECK lists, as a new file's. */
     char *fresh = tmp_path("v2.db");
-    abr_close(open_ok(fresh, ABR_OPEN_CREATE));
+    abs_close(open_ok(fresh, ABS_OPEN_CREATE));
     static const char cols[] =
         "SELECT group_concat(name || ':' || type || ':' || \"notnull\" || ':' || "
         "ifnull(dflt_value, '') || ':' || pk || ':' || hidden, ',') FROM "
@@ -495,11 +495,11 @@ Test(migrate, version_1_infeasible_rows_become_over_capacity) {
     sqlite3_close(b);
     /* The new CHECK list takes both words and still refuses others. */
     s = open_ok(path, 0);
-    abr_result again = simple_result(run, su, "canonical", plan4, 4);
+    abs_result again = simple_result(run, su, "canonical", plan4, 4);
     again.status = ABO_STATUS_INFEASIBLE;
     again.arena = 80;
     put_result(s, &again);
-    abr_close(s);
+    abs_close(s);
     raw_exec(path, "UPDATE results SET status = 'over-capacity' WHERE spec = 'canonical'");
     sqlite3 *c;
     cr_assert_eq(sqlite3_open(path, &c), SQLITE_OK);
@@ -557,13 +557,13 @@ static void forge_v2(const char *path) {
 Test(migrate, version_2_rows_get_one_run_and_their_cap) {
     char *path = tmp_path("v2.db");
     forge_v2(path);
-    abr_store *s = open_ok(path, 0);
-    abr_rows rows;
+    abs_store *s = open_ok(path, 0);
+    abs_rows rows;
     ab_error err;
-    cr_assert_eq(abr_rows_read(s, 1, &rows, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_rows_read(s, 1, &rows, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(rows.n, 4);
     for (size_t i = 0; i < rows.n; i++) {
-        const abr_result *r = &rows.v[i].r;
+        const abs_result *r = &rows.v[i].r;
         cr_assert_eq(r->repeats, 1, "%s", r->spec);
         cr_assert_float_eq(r->cpu_min_s, r->cpu_s, 1e-12, "%s", r->spec);
         cr_assert_float_eq(r->cpu_max_s, r->cpu_s, 1e-12, "%s", r->spec);
@@ -577,16 +577,16 @@ Test(migrate, version_2_rows_get_one_run_and_their_cap) {
         else cr_assert_null(r->capped, "%s", r->spec);
     }
     cr_assert_eq(rows.v[0].r.status, ABO_STATUS_TIMEOUT); /* canonical: by spec order */
-    abr_rows_free(&rows);
+    abs_rows_free(&rows);
     /* New rows take the new columns; the CHECK refuses another cap word. */
-    abr_result r = simple_result(1, 1, "best-fit", plan4, 4);
+    abs_result r = simple_result(1, 1, "best-fit", plan4, 4);
     r.repeats = 3;
     r.cpu_min_s = 0.1, r.cpu_s = 0.2, r.cpu_max_s = 0.3;
     r.plan_cpu_s = 0.05;
     r.capped = "time";
     put_result(s, &r);
-    abr_close(s);
-    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABR_SCHEMA_VERSION);
+    abs_close(s);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABS_SCHEMA_VERSION);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM results WHERE spec = 'best-fit' AND "
                                "repeats = 3 AND capped = 'time' AND plan_cpu_s = 0.05"), 1);
     sqlite3 *db;
@@ -596,7 +596,7 @@ Test(migrate, version_2_rows_get_one_run_and_their_cap) {
     sqlite3_close(db);
     /* The same columns as a new file's. */
     char *fresh = tmp_path("v3.db");
-    abr_close(open_ok(fresh, ABR_OPEN_CREATE));
+    abs_close(open_ok(fresh, ABS_OPEN_CREATE));
     static const char cols[] = "SELECT group_concat(name || ':' || type, ',') FROM "
                                "(SELECT name, type FROM pragma_table_xinfo('results'))";
     sqlite3 *a, *b;
@@ -621,13 +621,13 @@ Test(migrate, version_2_rows_get_one_run_and_their_cap) {
 Test(merge, takes_a_version_2_shard_with_its_rows) {
     char *in = tmp_path("v2.db"), *out = tmp_path("out.db");
     forge_v2(in);
-    abr_store *s = open_ok(out, ABR_OPEN_CREATE);
-    abr_merge_stats st = {0};
+    abs_store *s = open_ok(out, ABS_OPEN_CREATE);
+    abs_merge_stats st = {0};
     ab_error err;
-    cr_assert_eq(abr_merge(s, in, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_merge(s, in, &st, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(st.results_added, 4);
-    abr_close(s);
-    cr_assert_eq(raw_int(in, "PRAGMA user_version"), ABR_SCHEMA_VERSION);
+    abs_close(s);
+    cr_assert_eq(raw_int(in, "PRAGMA user_version"), ABS_SCHEMA_VERSION);
     cr_assert_eq(raw_int(out, "SELECT count(*) FROM results WHERE repeats = 1 AND "
                               "cpu_min_s = cpu_s AND wall_max_s = wall_s"), 4);
     cr_assert_eq(raw_int(out, "SELECT count(*) FROM results WHERE capped = 'time'"), 1);
@@ -637,16 +637,16 @@ Test(merge, takes_a_version_2_shard_with_its_rows) {
 
 Test(migrate, refuses_a_newer_version_with_a_clear_message) {
     char *path = tmp_path("new.db");
-    abr_close(open_ok(path, ABR_OPEN_CREATE));
+    abs_close(open_ok(path, ABS_OPEN_CREATE));
     raw_exec(path, "PRAGMA user_version = 99");
-    abr_store *s;
+    abs_store *s;
     ab_error err;
-    cr_assert_eq(abr_open(path, 0, &s, &err), AB_EINPUT);
+    cr_assert_eq(abs_open(path, 0, &s, &err), AB_EINPUT);
     cr_assert_null(s);
     cr_assert(strstr(err.msg, path) != NULL, "%s", err.msg);
     cr_assert(strstr(err.msg, "schema version 99 is newer than this arenabench knows (4)"),
               "%s", err.msg);
-    cr_assert_eq(abr_open(path, ABR_OPEN_READONLY, &s, &err), AB_EINPUT);
+    cr_assert_eq(abs_open(path, ABS_OPEN_READONLY, &s, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "newer") != NULL, "%s", err.msg);
     cr_assert_eq(raw_int(path, "PRAGMA user_version"), 99);
     free(path);
@@ -655,9 +655,9 @@ Test(migrate, refuses_a_newer_version_with_a_clear_message) {
 Test(migrate, refuses_a_database_of_another_program) {
     char *path = tmp_path("other.db");
     raw_exec(path, "CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('keep me');");
-    abr_store *s;
+    abs_store *s;
     ab_error err;
-    cr_assert_eq(abr_open(path, 0, &s, &err), AB_EINPUT);
+    cr_assert_eq(abs_open(path, 0, &s, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "not an arenabench results database") != NULL, "%s", err.msg);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM notes"), 1);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM sqlite_schema"), 1);
@@ -672,12 +672,12 @@ Test(migrate, refuses_a_database_of_another_program) {
 
 Test(runs, begin_get_finish_and_key_uniqueness) {
     char *path = tmp_path("r.db");
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t a = begin_run(s, "shared-key", "nightly");
     int64_t b = begin_run(s, NULL, NULL);
-    abr_run r;
+    abs_run r;
     ab_error err;
-    cr_assert_eq(abr_run_get(s, a, &r, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_run_get(s, a, &r, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(r.id, a);
     cr_assert_str_eq(r.key, "shared-key");
     cr_assert_str_eq(r.tag, "nightly");
@@ -686,51 +686,51 @@ Test(runs, begin_get_finish_and_key_uniqueness) {
     cr_assert_str_eq(r.command, "arenabench run suites/");
     cr_assert_eq(strlen(r.started), 24, "%s", r.started);
     cr_assert_null(r.finished);
-    cr_assert_eq(r.status, ABR_RUN_RUNNING);
-    abr_run_free(&r);
-    cr_assert_eq(abr_run_get(s, b, &r, &err), AB_OK);
+    cr_assert_eq(r.status, ABS_RUN_RUNNING);
+    abs_run_free(&r);
+    cr_assert_eq(abs_run_get(s, b, &r, &err), AB_OK);
     cr_assert_eq(strlen(r.key), 32, "a random 128-bit key: %s", r.key);
     cr_assert_null(r.tag);
-    abr_run_free(&r);
-    cr_assert_eq(abr_run_finish(s, a, ABR_RUN_DONE, &err), AB_OK, "%s", err.msg);
-    cr_assert_eq(abr_run_get(s, a, &r, &err), AB_OK);
-    cr_assert_eq(r.status, ABR_RUN_DONE);
+    abs_run_free(&r);
+    cr_assert_eq(abs_run_finish(s, a, ABS_RUN_DONE, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_run_get(s, a, &r, &err), AB_OK);
+    cr_assert_eq(r.status, ABS_RUN_DONE);
     cr_assert_not_null(r.finished);
-    abr_run_free(&r);
+    abs_run_free(&r);
     int64_t id;
-    cr_assert_eq(abr_run_begin(s, &(abr_run){.key = "shared-key"}, &id, &err), AB_EINPUT);
+    cr_assert_eq(abs_run_begin(s, &(abs_run){.key = "shared-key"}, &id, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "shared-key") != NULL, "%s", err.msg);
-    cr_assert_eq(abr_run_finish(s, 99, ABR_RUN_DONE, &err), AB_EINPUT);
+    cr_assert_eq(abs_run_finish(s, 99, ABS_RUN_DONE, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "no run 99") != NULL, "%s", err.msg);
-    cr_assert_eq(abr_run_finish(s, a, ABR_RUN_RUNNING, &err), AB_EINPUT);
-    cr_assert_eq(abr_run_get(s, 99, &r, &err), AB_EINPUT);
-    abr_close(s);
+    cr_assert_eq(abs_run_finish(s, a, ABS_RUN_RUNNING, &err), AB_EINPUT);
+    cr_assert_eq(abs_run_get(s, 99, &r, &err), AB_EINPUT);
+    abs_close(s);
     free(path);
 }
 
 Test(runs, finds_latest_and_previous_by_tag) {
     char *path = tmp_path("r.db");
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t id = -1, n1 = begin_run(s, NULL, "nightly");
     int64_t other = begin_run(s, NULL, "manual");
     int64_t n2 = begin_run(s, NULL, "nightly");
     int64_t untagged = begin_run(s, NULL, NULL);
     ab_error err;
-    cr_assert_eq(abr_run_latest(s, NULL, &id, &err), AB_OK);
+    cr_assert_eq(abs_run_latest(s, NULL, &id, &err), AB_OK);
     cr_assert_eq(id, untagged);
-    cr_assert_eq(abr_run_latest(s, "nightly", &id, &err), AB_OK);
+    cr_assert_eq(abs_run_latest(s, "nightly", &id, &err), AB_OK);
     cr_assert_eq(id, n2);
-    cr_assert_eq(abr_run_latest(s, "weekly", &id, &err), AB_OK);
+    cr_assert_eq(abs_run_latest(s, "weekly", &id, &err), AB_OK);
     cr_assert_eq(id, 0, "none is not an error");
-    cr_assert_eq(abr_run_previous(s, n2, &id, &err), AB_OK);
+    cr_assert_eq(abs_run_previous(s, n2, &id, &err), AB_OK);
     cr_assert_eq(id, n1);
-    cr_assert_eq(abr_run_previous(s, n1, &id, &err), AB_OK);
+    cr_assert_eq(abs_run_previous(s, n1, &id, &err), AB_OK);
     cr_assert_eq(id, 0);
-    cr_assert_eq(abr_run_previous(s, other, &id, &err), AB_OK);
+    cr_assert_eq(abs_run_previous(s, other, &id, &err), AB_OK);
     cr_assert_eq(id, 0);
-    cr_assert_eq(abr_run_previous(s, 42, &id, &err), AB_EINPUT);
+    cr_assert_eq(abs_run_previous(s, 42, &id, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "no run 42") != NULL, "%s", err.msg);
-    abr_close(s);
+    abs_close(s);
     free(path);
 }
 
@@ -738,7 +738,7 @@ Test(runs, finds_latest_and_previous_by_tag) {
 
 Test(suites, same_text_is_one_suite_an_edit_is_another) {
     char *path = tmp_path("r.db");
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t a = put_suite(s, "net", "suite: net\ntensors: [a]\n");
     int64_t b = put_suite(s, "net", "suite: net\ntensors: [a]\n");
     int64_t c = put_suite(s, "net", "suite: net\ntensors: [a, b]\n");
@@ -747,18 +747,18 @@ Test(suites, same_text_is_one_suite_an_edit_is_another) {
     char *text;
     size_t len;
     ab_error err;
-    cr_assert_eq(abr_suite_text(s, c, &text, &len, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_suite_text(s, c, &text, &len, &err), AB_OK, "%s", err.msg);
     cr_assert_str_eq(text, "suite: net\ntensors: [a, b]\n");
     cr_assert_eq(len, strlen(text));
     ab_free(text);
-    cr_assert_eq(abr_suite_text(s, 77, &text, &len, &err), AB_EINPUT);
+    cr_assert_eq(abs_suite_text(s, 77, &text, &len, &err), AB_EINPUT);
     cr_assert_null(text);
-    abr_suite bad;
-    abr_suite_init(&bad);
+    abs_suite bad;
+    abs_suite_init(&bad);
     bad.name = "nameless-text";
     int64_t id;
-    cr_assert_eq(abr_suite_put(s, &bad, &id, &err), AB_EINPUT);
-    abr_close(s);
+    cr_assert_eq(abs_suite_put(s, &bad, &id, &err), AB_EINPUT);
+    abs_close(s);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM suites"), 2);
     free(path);
 }
@@ -766,10 +766,10 @@ Test(suites, same_text_is_one_suite_an_edit_is_another) {
 /* ---- results ------------------------------------------------------------- */
 
 /* Every field of a result set, from one number. */
-static abr_result full_result(int64_t run, int64_t suite, const char *spec, int j,
+static abs_result full_result(int64_t run, int64_t suite, const char *spec, int j,
                               int64_t *offsets, size_t n) {
-    abr_result r;
-    abr_result_init(&r);
+    abs_result r;
+    abs_result_init(&r);
     r.run = run;
     r.suite = suite;
     r.spec = spec;
@@ -798,14 +798,14 @@ static abr_result full_result(int64_t run, int64_t suite, const char *spec, int 
 }
 
 /* Asserts two rows hold the same data (ids and times aside). */
-static void assert_same_row(const abr_row *a, const abr_row *b) {
+static void assert_same_row(const abs_row *a, const abs_row *b) {
     cr_assert_str_eq(a->suite.name, b->suite.name);
     cr_assert_str_eq(a->suite.hash, b->suite.hash);
     cr_assert_eq(a->suite.tensors, b->suite.tensors);
     cr_assert_eq(a->suite.lower_bound, b->suite.lower_bound);
     cr_assert_eq(a->suite.optimum, b->suite.optimum);
     cr_assert_eq(a->suite.peak_live_bytes, b->suite.peak_live_bytes);
-    const abr_result *x = &a->r, *y = &b->r;
+    const abs_result *x = &a->r, *y = &b->r;
     cr_assert_str_eq(x->spec, y->spec);
     cr_assert_eq(x->status, y->status, "%s", x->spec);
     cr_assert_eq(x->arena, y->arena);
@@ -830,7 +830,7 @@ static void assert_same_row(const abr_row *a, const abr_row *b) {
 
 Test(results, reads_rows_back_in_suite_name_hash_spec_order) {
     char *path = tmp_path("r.db");
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t run = begin_run(s, NULL, "t");
     int64_t other = begin_run(s, NULL, "t");
     int64_t zeta = put_suite(s, "zeta", "zeta v1");
@@ -842,17 +842,17 @@ Test(results, reads_rows_back_in_suite_name_hash_spec_order) {
     int j = 0;
     for (int i = 0; i < 3; i++)
         for (int k = 0; k < 3; k++, j++) {
-            abr_result r = full_result(run, suites[i], specs[k], j, offsets[i][k], 5);
+            abs_result r = full_result(run, suites[i], specs[k], j, offsets[i][k], 5);
             put_result(s, &r);
         }
-    abr_result noise = simple_result(other, alpha, "best-fit", plan4, 4);
+    abs_result noise = simple_result(other, alpha, "best-fit", plan4, 4);
     put_result(s, &noise);
-    abr_rows rows;
+    abs_rows rows;
     ab_error err;
-    cr_assert_eq(abr_rows_read(s, run, &rows, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_rows_read(s, run, &rows, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(rows.n, 9);
     for (size_t i = 0; i + 1 < rows.n; i++) {
-        const abr_row *a = &rows.v[i], *b = &rows.v[i + 1];
+        const abs_row *a = &rows.v[i], *b = &rows.v[i + 1];
         int c = strcmp(a->suite.name, b->suite.name);
         if (c == 0) c = strcmp(a->suite.hash, b->suite.hash);
         if (c == 0) c = strcmp(a->r.spec, b->r.spec);
@@ -867,13 +867,13 @@ Test(results, reads_rows_back_in_suite_name_hash_spec_order) {
     for (int i = 0; i < 3; i++)
         for (int k = 0; k < 3; k++, j++) {
             int64_t scratch[5];
-            abr_result want = full_result(run, suites[i], specs[k], j, scratch, 5);
-            const abr_row *got = NULL;
+            abs_result want = full_result(run, suites[i], specs[k], j, scratch, 5);
+            const abs_row *got = NULL;
             for (size_t m = 0; m < rows.n; m++)
                 if (rows.v[m].r.suite == suites[i] && strcmp(rows.v[m].r.spec, specs[k]) == 0)
                     got = &rows.v[m];
             cr_assert_not_null(got);
-            const abr_result *g = &got->r;
+            const abs_result *g = &got->r;
             cr_assert_eq(g->run, run);
             cr_assert_eq(got->suite.id, suites[i]);
             cr_assert_eq(g->status, want.status);
@@ -902,37 +902,37 @@ Test(results, reads_rows_back_in_suite_name_hash_spec_order) {
             cr_assert_str_eq(got->suite.source, "suites/examples/x.yaml");
             cr_assert_null(got->suite.text);
             if (want.offsets != NULL) {
-                char hash[ABR_SHA256_HEX];
-                cr_assert_eq(abr_plan_hash(want.offsets, 5, hash, NULL), AB_OK);
+                char hash[ABS_SHA256_HEX];
+                cr_assert_eq(abs_plan_hash(want.offsets, 5, hash, NULL), AB_OK);
                 cr_assert_str_eq(g->plan_hash, hash);
             } else {
                 cr_assert_str_eq(g->plan_hash, "");
             }
         }
-    abr_rows_free(&rows);
-    abr_rows_free(&rows); /* freeing twice is harmless */
-    cr_assert_eq(abr_rows_read(s, 123, &rows, &err), AB_EINPUT);
+    abs_rows_free(&rows);
+    abs_rows_free(&rows); /* freeing twice is harmless */
+    cr_assert_eq(abs_rows_read(s, 123, &rows, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "no run 123") != NULL, "%s", err.msg);
-    abr_close(s);
+    abs_close(s);
     free(path);
 }
 
 Test(results, a_second_row_for_the_same_pair_is_refused_and_the_first_kept) {
     char *path = tmp_path("r.db");
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t run = begin_run(s, NULL, NULL);
     int64_t suite = put_suite(s, "net", "net text");
-    abr_result r = simple_result(run, suite, "first-fit", plan4, 4);
+    abs_result r = simple_result(run, suite, "first-fit", plan4, 4);
     put_result(s, &r);
     static const int64_t other[] = {7, 7, 7};
-    abr_result again = simple_result(run, suite, "first-fit", other, 3);
+    abs_result again = simple_result(run, suite, "first-fit", other, 3);
     again.arena = 1;
     ab_error err;
-    cr_assert_eq(abr_result_put(s, &again, &err), AB_EINPUT);
+    cr_assert_eq(abs_result_put(s, &again, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "already has a result") && strstr(err.msg, "first-fit") &&
                   strstr(err.msg, path),
               "%s", err.msg);
-    abr_close(s);
+    abs_close(s);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM results"), 1);
     cr_assert_eq(raw_int(path, "SELECT arena FROM results"), 64);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM plans"), 1, "no orphan plan");
@@ -941,31 +941,31 @@ Test(results, a_second_row_for_the_same_pair_is_refused_and_the_first_kept) {
 
 Test(results, rejects_malformed_rows) {
     char *path = tmp_path("r.db");
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t run = begin_run(s, NULL, NULL);
     int64_t suite = put_suite(s, "net", "net text");
     ab_error err;
-    abr_result r = simple_result(run, suite, NULL, NULL, 0);
-    cr_assert_eq(abr_result_put(s, &r, &err), AB_EINPUT);
+    abs_result r = simple_result(run, suite, NULL, NULL, 0);
+    cr_assert_eq(abs_result_put(s, &r, &err), AB_EINPUT);
     r.spec = "ff";
     r.k = 0;
-    cr_assert_eq(abr_result_put(s, &r, &err), AB_EINPUT);
+    cr_assert_eq(abs_result_put(s, &r, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "coarsening") != NULL, "%s", err.msg);
     r.k = AB_NONE;
     r.status = ABO_NSTATUSES;
-    cr_assert_eq(abr_result_put(s, &r, &err), AB_EINPUT);
-    abr_close(s);
+    cr_assert_eq(abs_result_put(s, &r, &err), AB_EINPUT);
+    abs_close(s);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM results"), 0);
     free(path);
 }
 
 Test(results, resume_pairs_list_what_a_run_has) {
     char *path = tmp_path("r.db");
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t run = begin_run(s, NULL, NULL);
     int64_t other = begin_run(s, NULL, NULL);
     int64_t a = put_suite(s, "a", "a text"), b = put_suite(s, "b", "b text");
-    abr_result r = simple_result(run, b, "first-fit", plan4, 4);
+    abs_result r = simple_result(run, b, "first-fit", plan4, 4);
     put_result(s, &r);
     r = simple_result(run, a, "best-fit", plan4, 4);
     put_result(s, &r);
@@ -973,24 +973,24 @@ Test(results, resume_pairs_list_what_a_run_has) {
     put_result(s, &r);
     r = simple_result(other, b, "best-fit", NULL, 0);
     put_result(s, &r);
-    abr_pairs pairs;
+    abs_pairs pairs;
     ab_error err;
-    cr_assert_eq(abr_pairs_read(s, run, &pairs, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_pairs_read(s, run, &pairs, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(pairs.n, 3);
     cr_assert_eq(pairs.v[0].suite, a);
     cr_assert_str_eq(pairs.v[0].spec, "best-fit");
     cr_assert_str_eq(pairs.v[1].spec, "exact:k=64");
     cr_assert_eq(pairs.v[2].suite, b);
-    cr_assert(abr_pairs_has(&pairs, a, "best-fit"));
-    cr_assert(abr_pairs_has(&pairs, a, "exact:k=64"));
-    cr_assert(abr_pairs_has(&pairs, b, "first-fit"));
-    cr_assert(!abr_pairs_has(&pairs, b, "best-fit"));
-    cr_assert(!abr_pairs_has(&pairs, a, "first-fit"));
-    cr_assert(!abr_pairs_has(&pairs, 99, "best-fit"));
-    abr_pairs_free(&pairs);
-    cr_assert_eq(abr_pairs_read(s, 99, &pairs, &err), AB_EINPUT);
+    cr_assert(abs_pairs_has(&pairs, a, "best-fit"));
+    cr_assert(abs_pairs_has(&pairs, a, "exact:k=64"));
+    cr_assert(abs_pairs_has(&pairs, b, "first-fit"));
+    cr_assert(!abs_pairs_has(&pairs, b, "best-fit"));
+    cr_assert(!abs_pairs_has(&pairs, a, "first-fit"));
+    cr_assert(!abs_pairs_has(&pairs, 99, "best-fit"));
+    abs_pairs_free(&pairs);
+    cr_assert_eq(abs_pairs_read(s, 99, &pairs, &err), AB_EINPUT);
     cr_assert_eq(pairs.n, 0);
-    abr_close(s);
+    abs_close(s);
     free(path);
 }
 
@@ -998,12 +998,12 @@ Test(results, resume_pairs_list_what_a_run_has) {
 
 Test(plans, are_stored_once_and_read_back_exactly) {
     char *path = tmp_path("r.db");
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t run = begin_run(s, NULL, NULL);
     int64_t suite = put_suite(s, "net", "net text");
     const int64_t odd[] = {0, 1, 127, 128, -1, -64, INT64_MAX, INT64_MIN, (int64_t)1 << 62, 300};
     const size_t nodd = sizeof odd / sizeof odd[0];
-    abr_result r = simple_result(run, suite, "a", plan4, 4);
+    abs_result r = simple_result(run, suite, "a", plan4, 4);
     put_result(s, &r);
     r = simple_result(run, suite, "b", plan4, 4); /* same plan, another planner */
     put_result(s, &r);
@@ -1014,30 +1014,30 @@ Test(plans, are_stored_once_and_read_back_exactly) {
     put_result(s, &r);
     r = simple_result(run, suite, "e", NULL, 0); /* no plan */
     put_result(s, &r);
-    abr_rows rows;
+    abs_rows rows;
     ab_error err;
-    cr_assert_eq(abr_rows_read(s, run, &rows, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_rows_read(s, run, &rows, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(rows.n, 5);
     cr_assert_str_eq(rows.v[0].r.plan_hash, rows.v[1].r.plan_hash);
     cr_assert_str_neq(rows.v[0].r.plan_hash, rows.v[2].r.plan_hash);
     cr_assert_str_eq(rows.v[4].r.plan_hash, "");
     int64_t *got;
     size_t n;
-    cr_assert_eq(abr_plan_get(s, rows.v[0].r.plan_hash, &got, &n, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_plan_get(s, rows.v[0].r.plan_hash, &got, &n, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(n, 4);
     cr_assert_arr_eq(got, plan4, sizeof plan4);
     ab_free(got);
-    cr_assert_eq(abr_plan_get(s, rows.v[2].r.plan_hash, &got, &n, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_plan_get(s, rows.v[2].r.plan_hash, &got, &n, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(n, nodd);
     cr_assert_arr_eq(got, odd, sizeof odd);
     ab_free(got);
-    cr_assert_eq(abr_plan_get(s, rows.v[3].r.plan_hash, &got, &n, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_plan_get(s, rows.v[3].r.plan_hash, &got, &n, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(n, 0);
     cr_assert_null(got);
-    cr_assert_eq(abr_plan_get(s, "00", &got, &n, &err), AB_EINPUT);
+    cr_assert_eq(abs_plan_get(s, "00", &got, &n, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "no plan 00") != NULL, "%s", err.msg);
-    abr_rows_free(&rows);
-    abr_close(s);
+    abs_rows_free(&rows);
+    abs_close(s);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM plans"), 3);
     /* Compact: 4 small offsets take 4 bytes. */
     cr_assert_eq(raw_int(path, "SELECT min(length(offsets)) FROM plans WHERE tensors = 4"), 4);
@@ -1046,19 +1046,19 @@ Test(plans, are_stored_once_and_read_back_exactly) {
 
 Test(plans, a_malformed_blob_is_reported) {
     char *path = tmp_path("r.db");
-    abr_close(open_ok(path, ABR_OPEN_CREATE));
+    abs_close(open_ok(path, ABS_OPEN_CREATE));
     raw_exec(path, "INSERT INTO plans VALUES ('"
                    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
                    "', 3, x'8080')");
-    abr_store *s = open_ok(path, 0);
+    abs_store *s = open_ok(path, 0);
     int64_t *got;
     size_t n;
     ab_error err;
-    cr_assert_eq(abr_plan_get(s, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+    cr_assert_eq(abs_plan_get(s, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
                               &got, &n, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "malformed") != NULL, "%s", err.msg);
     cr_assert_null(got);
-    abr_close(s);
+    abs_close(s);
     free(path);
 }
 
@@ -1073,12 +1073,12 @@ static const char *const merge_specs[NSPECS] = {"first-fit", "best-fit:order=siz
  * so their ids differ between files. */
 static void record_jobs(const char *path, const char *key, int shard, int nshards,
                         const char *host) {
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t run;
     ab_error err;
-    abr_run info = {.key = key, .tag = "nightly", .revision = "abc123", .host = host,
+    abs_run info = {.key = key, .tag = "nightly", .revision = "abc123", .host = host,
                     .command = "arenabench run --shard"};
-    cr_assert_eq(abr_run_begin(s, &info, &run, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_run_begin(s, &info, &run, &err), AB_OK, "%s", err.msg);
     int64_t ids[NSUITES];
     char names[NSUITES][16], texts[NSUITES][32];
     for (int k = 0; k < NSUITES; k++) {
@@ -1090,16 +1090,16 @@ static void record_jobs(const char *path, const char *key, int shard, int nshard
     for (int j = 0; j < NSUITES * NSPECS; j++) {
         if (j % nshards != shard) continue;
         int64_t offsets[6];
-        abr_result r = full_result(run, ids[j / NSPECS], merge_specs[j % NSPECS], j, offsets, 6);
+        abs_result r = full_result(run, ids[j / NSPECS], merge_specs[j % NSPECS], j, offsets, 6);
         put_result(s, &r);
     }
-    cr_assert_eq(abr_run_finish(s, run, ABR_RUN_DONE, &err), AB_OK);
-    abr_close(s);
+    cr_assert_eq(abs_run_finish(s, run, ABS_RUN_DONE, &err), AB_OK);
+    abs_close(s);
 }
 
-static void read_run_rows(abr_store *s, int64_t run, abr_rows *rows) {
+static void read_run_rows(abs_store *s, int64_t run, abs_rows *rows) {
     ab_error err;
-    cr_assert_eq(abr_rows_read(s, run, rows, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_rows_read(s, run, rows, &err), AB_OK, "%s", err.msg);
 }
 
 Test(merge, three_shards_give_the_rows_of_one_unsharded_run) {
@@ -1115,31 +1115,31 @@ Test(merge, three_shards_give_the_rows_of_one_unsharded_run) {
         record_jobs(shard[i], "nightly-42", i, 3, host);
     }
     /* OUT already holds an unrelated run, so ids shift. */
-    abr_store *s = open_ok(out, ABR_OPEN_CREATE);
+    abs_store *s = open_ok(out, ABS_OPEN_CREATE);
     int64_t before = begin_run(s, NULL, "manual");
     put_suite(s, "unrelated", "unrelated text");
-    abr_merge_stats st = {0};
+    abs_merge_stats st = {0};
     ab_error err;
     for (int i = 0; i < 3; i++)
-        cr_assert_eq(abr_merge(s, shard[i], &st, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abs_merge(s, shard[i], &st, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(st.runs_added, 1);
     cr_assert_eq(st.runs_joined, 2);
     cr_assert_eq(st.suites_added, NSUITES);
     cr_assert_eq(st.results_added, NSUITES * NSPECS);
     cr_assert_eq(st.results_skipped, 0);
     int64_t merged;
-    cr_assert_eq(abr_run_latest(s, "nightly", &merged, &err), AB_OK);
+    cr_assert_eq(abs_run_latest(s, "nightly", &merged, &err), AB_OK);
     cr_assert_neq(merged, before);
-    abr_run run;
-    cr_assert_eq(abr_run_get(s, merged, &run, &err), AB_OK);
+    abs_run run;
+    cr_assert_eq(abs_run_get(s, merged, &run, &err), AB_OK);
     cr_assert_str_eq(run.key, "nightly-42");
     cr_assert_str_eq(run.host, "host0,host1,host2");
-    cr_assert_eq(run.status, ABR_RUN_DONE);
+    cr_assert_eq(run.status, ABS_RUN_DONE);
     cr_assert_not_null(run.finished);
-    abr_run_free(&run);
+    abs_run_free(&run);
 
-    abr_store *w = open_ok(whole, 0);
-    abr_rows a, b;
+    abs_store *w = open_ok(whole, 0);
+    abs_rows a, b;
     read_run_rows(w, 1, &a);
     read_run_rows(s, merged, &b);
     cr_assert_eq(a.n, (size_t)(NSUITES * NSPECS));
@@ -1149,27 +1149,27 @@ Test(merge, three_shards_give_the_rows_of_one_unsharded_run) {
         if (b.v[i].r.plan_hash[0] == '\0') continue;
         int64_t *x, *y;
         size_t nx, ny;
-        cr_assert_eq(abr_plan_get(w, a.v[i].r.plan_hash, &x, &nx, &err), AB_OK);
-        cr_assert_eq(abr_plan_get(s, b.v[i].r.plan_hash, &y, &ny, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abs_plan_get(w, a.v[i].r.plan_hash, &x, &nx, &err), AB_OK);
+        cr_assert_eq(abs_plan_get(s, b.v[i].r.plan_hash, &y, &ny, &err), AB_OK, "%s", err.msg);
         cr_assert_eq(nx, ny);
         cr_assert_arr_eq(x, y, nx * sizeof *x);
         ab_free(x);
         ab_free(y);
     }
-    abr_rows_free(&a);
-    abr_rows_free(&b);
-    abr_close(w);
-    cr_assert_eq(abr_check(s, &err), AB_OK, "%s", err.msg);
+    abs_rows_free(&a);
+    abs_rows_free(&b);
+    abs_close(w);
+    cr_assert_eq(abs_check(s, &err), AB_OK, "%s", err.msg);
 
     /* Merging a shard again changes nothing. */
-    abr_merge_stats again = {0};
-    cr_assert_eq(abr_merge(s, shard[1], &again, &err), AB_OK, "%s", err.msg);
+    abs_merge_stats again = {0};
+    cr_assert_eq(abs_merge(s, shard[1], &again, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(again.results_added, 0);
     cr_assert_eq(again.results_skipped, 5);
     cr_assert_eq(again.suites_added, 0);
     cr_assert_eq(again.plans_added, 0);
     cr_assert_eq(again.runs_joined, 1);
-    abr_close(s);
+    abs_close(s);
     cr_assert_eq(raw_int(out, "SELECT count(*) FROM runs"), 2);
     cr_assert_eq(raw_int(out, "SELECT count(*) FROM results"), NSUITES * NSPECS);
     free(dir);
@@ -1181,41 +1181,41 @@ Test(merge, keeps_runs_with_other_keys_apart_and_joins_unfinished_shards) {
     snprintf(a, sizeof a, "%s/a.db", dir);
     snprintf(b, sizeof b, "%s/b.db", dir);
     record_jobs(a, "run-a", 0, 1, "x");
-    abr_store *s = open_ok(b, ABR_OPEN_CREATE);
+    abs_store *s = open_ok(b, ABS_OPEN_CREATE);
     int64_t run = begin_run(s, "run-b", "nightly");
     int64_t suite = put_suite(s, "b", "b text");
-    abr_result r = simple_result(run, suite, "first-fit", plan4, 4);
+    abs_result r = simple_result(run, suite, "first-fit", plan4, 4);
     put_result(s, &r);
-    abr_close(s); /* never finished: a killed shard */
+    abs_close(s); /* never finished: a killed shard */
     s = open_ok(a, 0);
-    abr_merge_stats st = {0};
+    abs_merge_stats st = {0};
     ab_error err;
-    cr_assert_eq(abr_merge(s, b, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_merge(s, b, &st, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(st.runs_added, 1);
     cr_assert_eq(st.runs_joined, 0);
     int64_t id;
-    cr_assert_eq(abr_run_latest(s, NULL, &id, &err), AB_OK);
-    abr_rows rows;
+    cr_assert_eq(abs_run_latest(s, NULL, &id, &err), AB_OK);
+    abs_rows rows;
     read_run_rows(s, id, &rows);
     cr_assert_eq(rows.n, 1);
     cr_assert_str_eq(rows.v[0].suite.name, "b");
-    abr_rows_free(&rows);
+    abs_rows_free(&rows);
     /* A shard of run-a that is still running makes the joined run unfinished. */
     char c[4096];
     snprintf(c, sizeof c, "%s/c.db", dir);
-    abr_store *t = open_ok(c, ABR_OPEN_CREATE);
-    abr_run info = {.key = "run-a", .tag = "nightly", .revision = "abc123", .host = "y"};
-    cr_assert_eq(abr_run_begin(t, &info, &id, &err), AB_OK);
-    abr_close(t);
-    cr_assert_eq(abr_merge(s, c, &st, &err), AB_OK, "%s", err.msg);
-    abr_run got;
-    cr_assert_eq(abr_run_get(s, 1, &got, &err), AB_OK);
+    abs_store *t = open_ok(c, ABS_OPEN_CREATE);
+    abs_run info = {.key = "run-a", .tag = "nightly", .revision = "abc123", .host = "y"};
+    cr_assert_eq(abs_run_begin(t, &info, &id, &err), AB_OK);
+    abs_close(t);
+    cr_assert_eq(abs_merge(s, c, &st, &err), AB_OK, "%s", err.msg);
+    abs_run got;
+    cr_assert_eq(abs_run_get(s, 1, &got, &err), AB_OK);
     cr_assert_str_eq(got.key, "run-a");
-    cr_assert_eq(got.status, ABR_RUN_RUNNING);
+    cr_assert_eq(got.status, ABS_RUN_RUNNING);
     cr_assert_null(got.finished);
     cr_assert_str_eq(got.host, "x,y");
-    abr_run_free(&got);
-    abr_close(s);
+    abs_run_free(&got);
+    abs_close(s);
     free(dir);
 }
 
@@ -1226,25 +1226,25 @@ Test(merge, refuses_itself_and_a_key_with_another_revision_changing_nothing) {
     snprintf(b, sizeof b, "%s/b.db", dir);
     snprintf(missing, sizeof missing, "%s/missing.db", dir);
     record_jobs(a, "same-key", 0, 1, "x");
-    abr_store *t = open_ok(b, ABR_OPEN_CREATE);
+    abs_store *t = open_ok(b, ABS_OPEN_CREATE);
     int64_t run;
     ab_error err;
-    abr_run info = {.key = "same-key", .tag = "nightly", .revision = "other"};
-    cr_assert_eq(abr_run_begin(t, &info, &run, &err), AB_OK);
+    abs_run info = {.key = "same-key", .tag = "nightly", .revision = "other"};
+    cr_assert_eq(abs_run_begin(t, &info, &run, &err), AB_OK);
     put_suite(t, "fresh", "a suite only b has");
-    abr_close(t);
-    abr_store *s = open_ok(a, 0);
-    abr_merge_stats st = {0};
-    cr_assert_eq(abr_merge(s, a, &st, &err), AB_EINPUT);
+    abs_close(t);
+    abs_store *s = open_ok(a, 0);
+    abs_merge_stats st = {0};
+    cr_assert_eq(abs_merge(s, a, &st, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "into itself") != NULL, "%s", err.msg);
-    cr_assert_eq(abr_merge(s, b, &st, &err), AB_EINPUT);
+    cr_assert_eq(abs_merge(s, b, &st, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "same-key") && strstr(err.msg, b), "%s", err.msg);
-    cr_assert_eq(abr_merge(s, missing, &st, &err), AB_EINPUT);
+    cr_assert_eq(abs_merge(s, missing, &st, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, missing) != NULL, "%s", err.msg);
     cr_assert(!file_exists(missing));
     cr_assert_eq(st.suites_added, 0, "a refused merge counts nothing");
-    cr_assert_eq(abr_check(s, &err), AB_OK, "%s", err.msg);
-    abr_close(s);
+    cr_assert_eq(abs_check(s, &err), AB_OK, "%s", err.msg);
+    abs_close(s);
     cr_assert_eq(raw_int(a, "SELECT count(*) FROM suites WHERE name = 'fresh'"), 0,
                  "the refused merge was rolled back");
     free(dir);
@@ -1257,17 +1257,17 @@ Test(merge, migrates_an_older_input_first) {
     snprintf(out, sizeof out, "%s/out.db", dir);
     snprintf(empty, sizeof empty, "%s/empty.db", dir);
     record_jobs(in, "k", 0, 1, "x");          /* version 4 ... */
-    abr_store *s = open_fake(out, ABR_OPEN_CREATE, &fake5); /* ... is older than the fake 5 */
-    abr_merge_stats st = {0};
+    abs_store *s = open_fake(out, ABS_OPEN_CREATE, &fake5); /* ... is older than the fake 5 */
+    abs_merge_stats st = {0};
     ab_error err;
-    cr_assert_eq(abr_merge(s, in, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_merge(s, in, &st, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(st.results_added, NSUITES * NSPECS);
     FILE *f = fopen(empty, "w");             /* an empty file is version 0 */
     cr_assert_not_null(f);
     fclose(f);
-    cr_assert_eq(abr_merge(s, empty, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_merge(s, empty, &st, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(st.results_added, NSUITES * NSPECS);
-    abr_close(s);
+    abs_close(s);
     cr_assert_eq(raw_int(in, "PRAGMA user_version"), 5);
     cr_assert_eq(raw_int(empty, "PRAGMA user_version"), 5);
     cr_assert_eq(raw_int(out, "SELECT count(*) FROM runs WHERE fake_note = 'migrated'"), 1);
@@ -1279,7 +1279,7 @@ Test(merge, migrates_an_older_input_first) {
 /* Records results with large plans into path until one fails; writes the
  * number recorded, then the status of the failure, to fd. */
 static void fill_until_failure(const char *path, int64_t run, int64_t suite, int fd) {
-    abr_store *s = open_ok(path, 0);
+    abs_store *s = open_ok(path, 0);
     static int64_t offsets[4000];
     for (size_t i = 0; i < 4000; i++) offsets[i] = (int64_t)(i * 7919 % 4000) << 20;
     int64_t done = 0;
@@ -1289,24 +1289,24 @@ static void fill_until_failure(const char *path, int64_t run, int64_t suite, int
     for (int i = 0; i < 100000 && rc == AB_OK; i++) {
         snprintf(spec, sizeof spec, "planner-%d", i);
         offsets[0] = i; /* a new plan each time */
-        abr_result r = simple_result(run, suite, spec, offsets, 4000);
-        rc = abr_result_put(s, &r, &err);
+        abs_result r = simple_result(run, suite, spec, offsets, 4000);
+        rc = abs_result_put(s, &r, &err);
         if (rc == AB_OK) done++;
     }
     int64_t msg[2] = {done, rc};
     bool named = strstr(err.msg, path) != NULL;
     if (write(fd, msg, sizeof msg) != sizeof msg || !named) _exit(2);
     if (write(fd, err.msg, sizeof err.msg) != sizeof err.msg) _exit(2);
-    abr_close(s);
+    abs_close(s);
     _exit(0);
 }
 
 Test(faults, a_full_disk_gives_an_error_and_a_consistent_file) {
     char *path = tmp_path("full.db");
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t run = begin_run(s, NULL, NULL);
     int64_t suite = put_suite(s, "net", "net text");
-    abr_close(s);
+    abs_close(s);
     int fds[2];
     cr_assert_eq(pipe(fds), 0);
     pid_t pid = fork();
@@ -1337,14 +1337,14 @@ Test(faults, a_full_disk_gives_an_error_and_a_consistent_file) {
     /* The file is sound and holds exactly the rows that were acknowledged. */
     s = open_ok(path, 0);
     ab_error err;
-    cr_assert_eq(abr_check(s, &err), AB_OK, "%s", err.msg);
-    abr_pairs pairs;
-    cr_assert_eq(abr_pairs_read(s, run, &pairs, &err), AB_OK);
+    cr_assert_eq(abs_check(s, &err), AB_OK, "%s", err.msg);
+    abs_pairs pairs;
+    cr_assert_eq(abs_pairs_read(s, run, &pairs, &err), AB_OK);
     cr_assert_eq((int64_t)pairs.n, msg[0]);
-    abr_pairs_free(&pairs);
-    abr_result r = simple_result(run, suite, "after", plan4, 4);
+    abs_pairs_free(&pairs);
+    abs_result r = simple_result(run, suite, "after", plan4, 4);
     put_result(s, &r); /* with room again, writing works */
-    abr_close(s);
+    abs_close(s);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM results WHERE plan IS NOT NULL AND plan "
                                "NOT IN (SELECT hash FROM plans)"), 0, "no half row");
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM plans p WHERE NOT EXISTS (SELECT 1 FROM "
@@ -1354,10 +1354,10 @@ Test(faults, a_full_disk_gives_an_error_and_a_consistent_file) {
 
 Test(faults, a_kill_9_loses_only_the_row_in_flight_and_resume_fills_the_rest) {
     char *path = tmp_path("kill.db");
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t run = begin_run(s, NULL, NULL);
     int64_t suite = put_suite(s, "net", "net text");
-    abr_close(s);
+    abs_close(s);
     enum { JOBS = 400 };
     int fds[2];
     cr_assert_eq(pipe(fds), 0);
@@ -1365,14 +1365,14 @@ Test(faults, a_kill_9_loses_only_the_row_in_flight_and_resume_fills_the_rest) {
     cr_assert_neq(pid, -1);
     if (pid == 0) {
         close(fds[0]);
-        abr_store *c = open_ok(path, 0);
+        abs_store *c = open_ok(path, 0);
         static int64_t offsets[2000];
         char spec[32];
         for (int i = 0; i < JOBS; i++) {
             snprintf(spec, sizeof spec, "p%03d", i);
             offsets[0] = i;
-            abr_result r = simple_result(run, suite, spec, offsets, 2000);
-            if (abr_result_put(c, &r, NULL) != AB_OK) _exit(1);
+            abs_result r = simple_result(run, suite, spec, offsets, 2000);
+            if (abs_result_put(c, &r, NULL) != AB_OK) _exit(1);
             if (i == 5 && write(fds[1], "x", 1) != 1) _exit(1);
         }
         pause(); /* all done: wait for the kill */
@@ -1388,95 +1388,95 @@ Test(faults, a_kill_9_loses_only_the_row_in_flight_and_resume_fills_the_rest) {
     waitpid(pid, &status, 0);
     s = open_ok(path, 0);
     ab_error err;
-    cr_assert_eq(abr_check(s, &err), AB_OK, "%s", err.msg);
-    abr_pairs pairs;
-    cr_assert_eq(abr_pairs_read(s, run, &pairs, &err), AB_OK);
+    cr_assert_eq(abs_check(s, &err), AB_OK, "%s", err.msg);
+    abs_pairs pairs;
+    cr_assert_eq(abs_pairs_read(s, run, &pairs, &err), AB_OK);
     cr_assert_geq(pairs.n, 6);
     cr_log_info("kill -9: %zu of %d rows were committed", pairs.n, (int)JOBS);
     char spec[32];
     static int64_t offsets[2000];
     for (int i = 0; i < JOBS; i++) {
         snprintf(spec, sizeof spec, "p%03d", i);
-        if (abr_pairs_has(&pairs, suite, spec)) continue;
+        if (abs_pairs_has(&pairs, suite, spec)) continue;
         offsets[0] = i;
-        abr_result r = simple_result(run, suite, spec, offsets, 2000);
+        abs_result r = simple_result(run, suite, spec, offsets, 2000);
         put_result(s, &r);
     }
-    abr_pairs_free(&pairs);
-    abr_rows rows;
-    cr_assert_eq(abr_rows_read(s, run, &rows, &err), AB_OK);
+    abs_pairs_free(&pairs);
+    abs_rows rows;
+    cr_assert_eq(abs_rows_read(s, run, &rows, &err), AB_OK);
     cr_assert_eq(rows.n, JOBS);
     for (size_t i = 0; i < rows.n; i++) {
         snprintf(spec, sizeof spec, "p%03zu", i);
         cr_assert_str_eq(rows.v[i].r.spec, spec);
     }
-    abr_rows_free(&rows);
-    abr_close(s);
+    abs_rows_free(&rows);
+    abs_close(s);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM plans"), JOBS);
     free(path);
 }
 
 Test(faults, the_integrity_check_reports_a_dangling_plan) {
     char *path = tmp_path("r.db");
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t run = begin_run(s, NULL, NULL);
     int64_t suite = put_suite(s, "net", "net text");
-    abr_result r = simple_result(run, suite, "ff", plan4, 4);
+    abs_result r = simple_result(run, suite, "ff", plan4, 4);
     put_result(s, &r);
     ab_error err;
-    cr_assert_eq(abr_check(s, &err), AB_OK, "%s", err.msg);
-    abr_close(s);
+    cr_assert_eq(abs_check(s, &err), AB_OK, "%s", err.msg);
+    abs_close(s);
     raw_exec(path, "PRAGMA foreign_keys = OFF; DELETE FROM plans;");
     s = open_ok(path, 0);
-    cr_assert_eq(abr_check(s, &err), AB_ECHECK);
+    cr_assert_eq(abs_check(s, &err), AB_ECHECK);
     cr_assert(strstr(err.msg, path) && strstr(err.msg, "integrity check failed") &&
                   strstr(err.msg, "plans"),
               "%s", err.msg);
-    abr_close(s);
+    abs_close(s);
     free(path);
 }
 
 Test(faults, allocation_failures_while_reading_leak_nothing) {
     char *path = tmp_path("r.db");
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t run = begin_run(s, NULL, NULL);
     char text[8][16], spec[8][16];
     for (int i = 0; i < 8; i++) {
         snprintf(text[i], sizeof text[i], "suite %d", i);
         snprintf(spec[i], sizeof spec[i], "planner-%d", i);
         int64_t suite = put_suite(s, text[i], text[i]);
-        abr_result r = simple_result(run, suite, spec[i], plan4, 4);
+        abs_result r = simple_result(run, suite, spec[i], plan4, 4);
         r.note = "a note long enough to need its own copy";
         put_result(s, &r);
     }
     ab_alloc_fail_at(0);
-    abr_rows rows;
-    cr_assert_eq(abr_rows_read(s, run, &rows, NULL), AB_OK);
-    abr_rows_free(&rows);
+    abs_rows rows;
+    cr_assert_eq(abs_rows_read(s, run, &rows, NULL), AB_OK);
+    abs_rows_free(&rows);
     long calls = ab_alloc_fail_at(0);
     cr_assert_gt(calls, 0);
     for (long n = 1; n <= calls; n++) {
         ab_alloc_fail_at(n);
         ab_error err;
-        cr_assert_eq(abr_rows_read(s, run, &rows, &err), AB_ENOMEM, "failing call %ld", n);
+        cr_assert_eq(abs_rows_read(s, run, &rows, &err), AB_ENOMEM, "failing call %ld", n);
         cr_assert_eq(rows.n, 0);
         cr_assert_null(rows.v);
-        abr_pairs pairs;
+        abs_pairs pairs;
         ab_alloc_fail_at(n);
-        ab_status rc = abr_pairs_read(s, run, &pairs, NULL);
+        ab_status rc = abs_pairs_read(s, run, &pairs, NULL);
         cr_assert(rc == AB_OK || rc == AB_ENOMEM);
-        abr_pairs_free(&pairs);
+        abs_pairs_free(&pairs);
     }
     ab_alloc_fail_at(0);
-    abr_close(s);
+    abs_close(s);
     free(path);
 }
 
 /* ---- bounds (version 4) ------------------------------------------------------------ */
 
-static abr_bound a_bound(int64_t run, int64_t suite, abo_bound_kind kind, int64_t value,
+static abs_bound a_bound(int64_t run, int64_t suite, abo_bound_kind kind, int64_t value,
                          const char *cert, const char *source) {
-    abr_bound b = {.run = run, .suite = suite, .source = source, .cpu_s = -1};
+    abs_bound b = {.run = run, .suite = suite, .source = source, .cpu_s = -1};
     b.b.kind = kind;
     b.b.value = value;
     snprintf(b.b.certificate, sizeof b.b.certificate, "%s", cert);
@@ -1485,11 +1485,11 @@ static abr_bound a_bound(int64_t run, int64_t suite, abo_bound_kind kind, int64_
 
 Test(bounds, round_trip_in_a_total_order_and_a_second_put_keeps_the_first) {
     char *path = tmp_path("b.db");
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t run = begin_run(s, "k1", NULL);
     int64_t a = put_suite(s, "a", "suite: a\n"), b = put_suite(s, "b", "suite: b\n");
     ab_error err;
-    abr_bound v[] = {
+    abs_bound v[] = {
         a_bound(run, b, ABO_BOUND_SUBSET, 96, "window 3..5 (4 tensors, its optimum)",
                 "nodes=200"),
         a_bound(run, a, ABO_BOUND_MAX_LOAD, 64, "instruction 2", NULL),
@@ -1499,9 +1499,9 @@ Test(bounds, round_trip_in_a_total_order_and_a_second_put_keeps_the_first) {
     v[0].b.capped = true;
     v[0].b.nodes = 7;
     v[0].cpu_s = 0.5;
-    for (size_t i = 0; i < 4; i++) cr_assert_eq(abr_bound_put(s, &v[i], &err), AB_OK, "%s", err.msg);
-    abr_bounds got;
-    cr_assert_eq(abr_bounds_read(s, run, &got, &err), AB_OK, "%s", err.msg);
+    for (size_t i = 0; i < 4; i++) cr_assert_eq(abs_bound_put(s, &v[i], &err), AB_OK, "%s", err.msg);
+    abs_bounds got;
+    cr_assert_eq(abs_bounds_read(s, run, &got, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(got.n, 3);
     cr_assert_eq(got.v[0].suite, a);
     cr_assert_eq(got.v[1].b.kind, ABO_BOUND_MAX_LOAD);
@@ -1514,11 +1514,11 @@ Test(bounds, round_trip_in_a_total_order_and_a_second_put_keeps_the_first) {
     cr_assert_eq(got.v[2].b.nodes, 7);
     cr_assert_float_eq(got.v[2].cpu_s, 0.5, 1e-9);
     cr_assert_not_null(got.v[2].recorded);
-    abr_bounds_free(&got);
+    abs_bounds_free(&got);
     /* no certificate, no row */
-    abr_bound bad = a_bound(run, a, ABO_BOUND_SUBSET, 9, "", NULL);
-    cr_assert_eq(abr_bound_put(s, &bad, &err), AB_EINPUT);
-    abr_close(s);
+    abs_bound bad = a_bound(run, a, ABO_BOUND_SUBSET, 9, "", NULL);
+    cr_assert_eq(abs_bound_put(s, &bad, &err), AB_EINPUT);
+    abs_close(s);
     /* the kinds table holds every kind the oracle knows */
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM bound_kinds"), ABO_NBOUND_KINDS);
     free(path);
@@ -1526,18 +1526,18 @@ Test(bounds, round_trip_in_a_total_order_and_a_second_put_keeps_the_first) {
 
 Test(bounds, a_kind_from_a_newer_writer_is_refused_by_name) {
     char *path = tmp_path("b.db");
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t run = begin_run(s, "k1", NULL), a = put_suite(s, "a", "suite: a\n");
-    abr_close(s);
+    abs_close(s);
     raw_exec(path, "INSERT INTO bound_kinds (word) VALUES ('lagrangian');"
                    "INSERT INTO bounds (run, suite, kind, value, certificate, recorded) VALUES "
                    "(1, 1, 'lagrangian', 5, 'x', '2026-01-01T00:00:00.000Z');");
     s = open_ok(path, 0);
-    abr_bounds got;
+    abs_bounds got;
     ab_error err;
-    cr_assert_eq(abr_bounds_read(s, run, &got, &err), AB_EINPUT);
+    cr_assert_eq(abs_bounds_read(s, run, &got, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "lagrangian") != NULL, "%s", err.msg);
-    abr_close(s);
+    abs_close(s);
     (void)a;
     free(path);
 }
@@ -1545,15 +1545,15 @@ Test(bounds, a_kind_from_a_newer_writer_is_refused_by_name) {
 /* Version 3 -> 4: suites gain capacity (unknown on old rows), the bounds tables come. */
 Test(migrate, version_3_suites_keep_their_rows_with_capacity_unknown) {
     char *path = tmp_path("v3.db");
-    abr_store *s = open_ok(path, ABR_OPEN_CREATE);
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t run = begin_run(s, "k1", "nightly"), su = put_suite(s, "a", "suite: a\n");
-    abr_result r = simple_result(run, su, "first-fit", plan4, 4);
+    abs_result r = simple_result(run, su, "first-fit", plan4, 4);
     put_result(s, &r);
-    abr_close(s);
+    abs_close(s);
     raw_exec(path, "PRAGMA foreign_keys = OFF; BEGIN;" UNDO_V4 "PRAGMA user_version = 3; COMMIT;");
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'bounds'"), 0);
-    abr_close(open_ok(path, 0));
-    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABR_SCHEMA_VERSION);
+    abs_close(open_ok(path, 0));
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABS_SCHEMA_VERSION);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM suites WHERE capacity IS NULL AND "
                                "stored_version IS NULL"), 1);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM bound_kinds"), ABO_NBOUND_KINDS);
@@ -1562,19 +1562,19 @@ Test(migrate, version_3_suites_keep_their_rows_with_capacity_unknown) {
 
 Test(merge, carries_the_bounds_of_a_shard) {
     char *in = tmp_path("in.db"), *out = tmp_path("out.db");
-    abr_store *s = open_ok(in, ABR_OPEN_CREATE);
+    abs_store *s = open_ok(in, ABS_OPEN_CREATE);
     int64_t run = begin_run(s, "k1", NULL), a = put_suite(s, "a", "suite: a\n");
     ab_error err;
-    abr_bound b = a_bound(run, a, ABO_BOUND_MAX_LOAD, 64, "instruction 2", NULL);
-    cr_assert_eq(abr_bound_put(s, &b, &err), AB_OK, "%s", err.msg);
-    abr_close(s);
-    s = open_ok(out, ABR_OPEN_CREATE);
+    abs_bound b = a_bound(run, a, ABO_BOUND_MAX_LOAD, 64, "instruction 2", NULL);
+    cr_assert_eq(abs_bound_put(s, &b, &err), AB_OK, "%s", err.msg);
+    abs_close(s);
+    s = open_ok(out, ABS_OPEN_CREATE);
     put_suite(s, "z", "suite: z\n"); /* ids differ between the files */
-    abr_merge_stats st = {0};
-    cr_assert_eq(abr_merge(s, in, &st, &err), AB_OK, "%s", err.msg);
-    cr_assert_eq(abr_merge(s, in, &st, &err), AB_OK, "%s", err.msg);
+    abs_merge_stats st = {0};
+    cr_assert_eq(abs_merge(s, in, &st, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_merge(s, in, &st, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(st.bounds_added, 1, "merging twice adds it once");
-    abr_close(s);
+    abs_close(s);
     cr_assert_eq(raw_int(out, "SELECT count(*) FROM bounds b JOIN suites s ON s.id = b.suite "
                               "WHERE s.name = 'a' AND b.value = 64 AND b.kind = 'max-load'"), 1);
     free(in);

@@ -236,7 +236,7 @@ Test(subset, reaches_the_planted_optimum) {
         snprintf(path, sizeof path, "%s/suites/generated/%s.yaml", AB_SOURCE_DIR, names[k]);
         ab_problem p;
         ab_error err;
-        cr_assert_eq(abh_load_problem(path, NULL, &p, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abf_load_problem(path, NULL, &p, &err), AB_OK, "%s", err.msg);
         cr_assert_neq(p.expect_optimum, AB_NONE, "%s", names[k]);
         abo_bound b = subset_bound(&p, 60);
         cr_assert_eq(b.value, p.expect_optimum, "%s: %s", names[k], b.certificate);

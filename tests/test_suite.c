@@ -32,7 +32,7 @@ static ab_status load_yaml(const char *yaml, ab_problem *p, ab_error *err, const
     static char saved[4096];
     snprintf(saved, sizeof saved, "%s", abt_write_tmp(yaml, ".yaml"));
     if (path) *path = saved;
-    return abh_suite_load(saved, p, err);
+    return abf_suite_load(saved, p, err);
 }
 
 /* Loads yaml, which must fail with AB_EINPUT and a message starting with the
@@ -94,7 +94,7 @@ Test(suite, loads_minimal_suite_with_defaults) {
 Test(suite, loads_design_example) {
     ab_problem p;
     ab_error err;
-    cr_assert_eq(abh_suite_load(abt_src("tests/data/suite/example.yaml"), &p, &err), AB_OK, "%s",
+    cr_assert_eq(abf_suite_load(abt_src("tests/data/suite/example.yaml"), &p, &err), AB_OK, "%s",
                  err.msg);
     cr_assert_str_eq(p.name, "squeezenet-int8");
     cr_assert_str_eq(p.description, "SqueezeNet 1.1, 8-bit activations");
@@ -256,12 +256,12 @@ Test(suite, loads_buffer_naming_it_in_messages) {
     ab_problem p;
     ab_error err;
     const char *yaml = ONE("name: a, size: -4, start: 0, end: 1");
-    cr_assert_eq(abh_suite_load_buffer("s.yaml", yaml, strlen(yaml), &p, &err), AB_EINPUT);
+    cr_assert_eq(abf_suite_load_buffer("s.yaml", yaml, strlen(yaml), &p, &err), AB_EINPUT);
     cr_assert_str_eq(err.msg, "s.yaml:3:21: tensors[0] (name 'a').size: must be a positive "
                               "integer, got '-4'");
     cr_assert(problem_is_empty(&p));
     const char *good = ONE("name: a, size: 4, start: 0, end: 1");
-    cr_assert_eq(abh_suite_load_buffer("s.yaml", good, strlen(good), &p, &err), AB_OK, "%s",
+    cr_assert_eq(abf_suite_load_buffer("s.yaml", good, strlen(good), &p, &err), AB_OK, "%s",
                  err.msg);
     cr_assert_str_eq(p.source, "s.yaml");
     ab_problem_free(&p);
@@ -273,7 +273,7 @@ Test(suite, loads_from_stdin, .init = cr_redirect_stdin) {
     fclose(in);
     ab_problem p;
     ab_error err;
-    cr_assert_eq(abh_suite_load("-", &p, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_suite_load("-", &p, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(p.n, 1);
     cr_assert_str_eq(p.source, "-");
     ab_problem_free(&p);
@@ -469,11 +469,11 @@ Test(suite, expands_a_generator_in_place_of_tensors) {
     ab_problem p, q;
     ab_error err;
     const char *text = "suite: g\nalignment: 16\ngenerate: {kind: resnet, blocks: 2, seed: 3}\n";
-    cr_assert_eq(abh_suite_load_buffer("g.yaml", text, strlen(text), &p, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_suite_load_buffer("g.yaml", text, strlen(text), &p, &err), AB_OK, "%s", err.msg);
     cr_assert_str_eq(p.name, "g");
     cr_assert_gt(p.n, 5);
     for (size_t i = 0; i < p.n; i++) cr_assert_eq(p.t[i].align, 16, "the suite's alignment applies");
-    cr_assert_eq(abh_suite_load_buffer("g.yaml", text, strlen(text), &q, &err), AB_OK);
+    cr_assert_eq(abf_suite_load_buffer("g.yaml", text, strlen(text), &q, &err), AB_OK);
     cr_assert_eq(q.n, p.n, "deterministic");
     for (size_t i = 0; i < p.n; i++) cr_assert_eq(q.t[i].end, p.t[i].end);
     ab_problem_free(&p);
@@ -647,7 +647,7 @@ Test(suite, rejects_billion_laughs_fast) {
     ab_problem p;
     ab_error err;
     const char *path = abt_src("tests/data/suite/billion_laughs.yaml");
-    ab_status st = abh_suite_load(path, &p, &err);
+    ab_status st = abf_suite_load(path, &p, &err);
     getrusage(RUSAGE_SELF, &after);
     double secs = cpu_seconds(&after) - cpu_seconds(&before);
     cr_assert_eq(st, AB_EINPUT);
@@ -685,7 +685,7 @@ Test(suite, rejects_undefined_alias) {
 Test(suite, rejects_missing_file) {
     ab_problem p;
     ab_error err;
-    cr_assert_eq(abh_suite_load("/nonexistent/dir/s.yaml", &p, &err), AB_EINPUT);
+    cr_assert_eq(abf_suite_load("/nonexistent/dir/s.yaml", &p, &err), AB_EINPUT);
     cr_assert_str_eq(err.msg, "/nonexistent/dir/s.yaml: cannot open: No such file or directory");
     cr_assert(problem_is_empty(&p));
 }
@@ -694,7 +694,7 @@ Test(suite, rejects_directory) {
     ab_problem p;
     ab_error err;
     char *dir = abt_tmpdir();
-    cr_assert_eq(abh_suite_load(dir, &p, &err), AB_EINPUT);
+    cr_assert_eq(abf_suite_load(dir, &p, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, dir) == err.msg, "%s", err.msg);
     cr_assert(strstr(err.msg, "Is a directory") != NULL, "%s", err.msg);
     cr_assert(problem_is_empty(&p));
@@ -819,8 +819,8 @@ Test(suite, round_trips_every_field_and_odd_names) {
     char *dir = abt_tmpdir();
     char path[4096];
     snprintf(path, sizeof path, "%s/out.yaml", dir);
-    cr_assert_eq(abh_suite_write(&p, path, &err), AB_OK, "%s", err.msg);
-    cr_assert_eq(abh_suite_load(path, &q, &err), AB_OK, "%s\n%s", err.msg, abt_slurp(path, NULL));
+    cr_assert_eq(abf_suite_write(&p, path, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_suite_load(path, &q, &err), AB_OK, "%s\n%s", err.msg, abt_slurp(path, NULL));
     assert_problem_eq(&p, &q);
     /* one flow mapping per tensor */
     char *text = abt_slurp(path, NULL);
@@ -836,12 +836,12 @@ Test(suite, round_trips_every_field_and_odd_names) {
 Test(suite, round_trips_design_example) {
     ab_problem p, q;
     ab_error err;
-    cr_assert_eq(abh_suite_load(abt_src("tests/data/suite/example.yaml"), &p, &err), AB_OK);
+    cr_assert_eq(abf_suite_load(abt_src("tests/data/suite/example.yaml"), &p, &err), AB_OK);
     char *dir = abt_tmpdir();
     char path[4096];
     snprintf(path, sizeof path, "%s/out.yaml", dir);
-    cr_assert_eq(abh_suite_write(&p, path, &err), AB_OK, "%s", err.msg);
-    cr_assert_eq(abh_suite_load(path, &q, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_suite_write(&p, path, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_suite_load(path, &q, &err), AB_OK, "%s", err.msg);
     assert_problem_eq(&p, &q);
     ab_problem_free(&p);
     ab_problem_free(&q);
@@ -852,13 +852,13 @@ Test(suite, writes_to_stdout, .init = cr_redirect_stdout) {
     ab_problem p, q;
     ab_error err;
     odd_problem(&p);
-    cr_assert_eq(abh_suite_write(&p, "-", &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_suite_write(&p, "-", &err), AB_OK, "%s", err.msg);
     fflush(stdout);
     FILE *f = cr_get_redirected_stdout();
     char buf[8192];
     size_t n = fread(buf, 1, sizeof buf - 1, f);
     buf[n] = '\0';
-    cr_assert_eq(abh_suite_load_buffer("stdout", buf, n, &q, &err), AB_OK, "%s\n%s", err.msg, buf);
+    cr_assert_eq(abf_suite_load_buffer("stdout", buf, n, &q, &err), AB_OK, "%s\n%s", err.msg, buf);
     assert_problem_eq(&p, &q);
     ab_problem_free(&p);
     ab_problem_free(&q);
@@ -868,7 +868,7 @@ Test(suite, write_fails_on_unwritable_path) {
     ab_problem p;
     ab_error err;
     odd_problem(&p);
-    cr_assert_eq(abh_suite_write(&p, "/nonexistent/dir/out.yaml", &err), AB_EINPUT);
+    cr_assert_eq(abf_suite_write(&p, "/nonexistent/dir/out.yaml", &err), AB_EINPUT);
     cr_assert_str_eq(err.msg, "/nonexistent/dir/out.yaml: cannot open for writing: No such file "
                               "or directory");
     ab_problem_free(&p);
@@ -883,12 +883,12 @@ static void fail_each_allocation(const char *yaml) {
     ab_problem good, p;
     ab_error err;
     ab_alloc_fail_at(0);
-    cr_assert_eq(abh_suite_load(saved, &good, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_suite_load(saved, &good, &err), AB_OK, "%s", err.msg);
     long count = ab_alloc_fail_at(0);
     cr_assert_gt(count, 5);
     for (long n = 1; n <= count; n++) {
         ab_alloc_fail_at(n);
-        ab_status st = abh_suite_load(saved, &p, &err);
+        ab_status st = abf_suite_load(saved, &p, &err);
         ab_alloc_fail_at(0);
         cr_assert(st == AB_OK || st == AB_ENOMEM, "allocation %ld: status %d: %s", n, st, err.msg);
         if (st == AB_OK)

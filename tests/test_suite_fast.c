@@ -64,9 +64,9 @@ static const char *const base_doc =
 static unsigned long fast_loads; /* loads the fast path made whole */
 
 static ab_status load(const char *text, size_t len, bool fast, ab_problem *p, ab_error *err) {
-    abh_suite_load_opts o = {.libyaml_only = !fast, .fast_loads = &fast_loads};
+    abf_suite_load_opts o = {.libyaml_only = !fast, .fast_loads = &fast_loads};
     ab_error_clear(err);
-    return abh_suite_load_buffer_with("m.yaml", text, len, &o, p, err);
+    return abf_suite_load_buffer_with("m.yaml", text, len, &o, p, err);
 }
 
 /* Both loads of text end alike: the status, the message, or the problem
@@ -83,8 +83,8 @@ static int assert_same(const char *text, size_t len) {
     }
     ab_buf ra = {0}, rb = {0};
     ab_error e;
-    cr_assert_eq(abh_suite_render(&a, &ra, &e), AB_OK);
-    cr_assert_eq(abh_suite_render(&b, &rb, &e), AB_OK);
+    cr_assert_eq(abf_suite_render(&a, &ra, &e), AB_OK);
+    cr_assert_eq(abf_suite_render(&b, &rb, &e), AB_OK);
     cr_assert_eq(ra.n, rb.n, "problems differ on:\n%.*s", (int)len, text);
     cr_assert(memcmp(ra.s, rb.s, ra.n) == 0, "problems differ on:\n%.*s", (int)len, text);
     cr_assert_eq(a.n, b.n);
@@ -199,9 +199,9 @@ Test(suite_fast, generated_suites_round_trip) {
         ab_params prm = {.v = kv, .n = kinds[i][1] ? 1 : 0};
         ab_problem g;
         ab_error err;
-        cr_assert_eq(abh_generate(kinds[i][0], &prm, NULL, &g, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abf_generate(kinds[i][0], &prm, NULL, &g, &err), AB_OK, "%s", err.msg);
         ab_buf b = {0};
-        cr_assert_eq(abh_suite_render(&g, &b, &err), AB_OK);
+        cr_assert_eq(abf_suite_render(&g, &b, &err), AB_OK);
         unsigned long before = fast_loads;
         ab_problem p;
         cr_assert_eq(load(b.s, b.n, true, &p, &err), AB_OK, "%s", err.msg);

@@ -218,14 +218,14 @@ static mspec tiny(void) {
         .buflen = {-1, 8, 0},
         .nt = 8,
         .t = {
-            {"input", ABH_TFLITE_FLOAT32, 4, {1, 4, 4, 2}},
-            {"w_f16", ABH_TFLITE_FLOAT16, 2, {2, 2}, .buffer = 1},
-            {"w", ABH_TFLITE_FLOAT32, 2, {2, 2}},
-            {"conv", ABH_TFLITE_FLOAT32, 4, {1, 4, 4, 2}},
-            {"q4", ABH_TFLITE_INT4, 4, {1, 3, 3, 3}},
-            {"out", ABH_TFLITE_FLOAT32, 2, {1, 3}, .buffer = 2},
-            {"conv", ABH_TFLITE_INT8, 1, {5}},
-            {NULL, ABH_TFLITE_FLOAT32, 1, {7}},
+            {"input", ABF_TFLITE_FLOAT32, 4, {1, 4, 4, 2}},
+            {"w_f16", ABF_TFLITE_FLOAT16, 2, {2, 2}, .buffer = 1},
+            {"w", ABF_TFLITE_FLOAT32, 2, {2, 2}},
+            {"conv", ABF_TFLITE_FLOAT32, 4, {1, 4, 4, 2}},
+            {"q4", ABF_TFLITE_INT4, 4, {1, 3, 3, 3}},
+            {"out", ABF_TFLITE_FLOAT32, 2, {1, 3}, .buffer = 2},
+            {"conv", ABF_TFLITE_INT8, 1, {5}},
+            {NULL, ABF_TFLITE_FLOAT32, 1, {7}},
         },
         .nops = 4,
         .ops = {
@@ -317,24 +317,24 @@ static fbb F; /* one model at a time (64 KiB: not on the stack) */
 
 /* Parses and converts s; returns the status, with m and p filled (the caller
  * frees both). */
-static ab_status import_spec(const mspec *s, const abh_tflite_options *o, abh_tflite_model *m,
+static ab_status import_spec(const mspec *s, const abf_tflite_options *o, abf_tflite_model *m,
                              ab_problem *p, ab_error *err) {
     size_t len = build(s, &F);
     ab_problem_init(p);
-    ab_status st = abh_tflite_parse("tiny.tflite", F.b, len, m, err);
-    if (st == AB_OK) st = abh_tflite_problem(m, o, p, err);
+    ab_status st = abf_tflite_parse("tiny.tflite", F.b, len, m, err);
+    if (st == AB_OK) st = abf_tflite_problem(m, o, p, err);
     return st;
 }
 
 /* Imports s and expects AB_EINPUT with a message containing want. */
-static void import_fails(const mspec *s, const abh_tflite_options *o, const char *want) {
-    abh_tflite_model m;
+static void import_fails(const mspec *s, const abf_tflite_options *o, const char *want) {
+    abf_tflite_model m;
     ab_problem p;
     ab_error err = {0};
     ab_status st = import_spec(s, o, &m, &p, &err);
     cr_assert_eq(st, AB_EINPUT, "status %d, message: %s", st, err.msg);
     cr_assert(strstr(err.msg, want) != NULL, "message '%s' lacks '%s'", err.msg, want);
-    abh_tflite_model_free(&m);
+    abf_tflite_model_free(&m);
     ab_problem_free(&p);
 }
 
@@ -373,14 +373,14 @@ static int64_t max_load(const ab_problem *p) {
 
 Test(tflite, tiny_model_live_ranges_and_sizes) {
     mspec s = tiny();
-    abh_tflite_model m;
+    abf_tflite_model m;
     ab_problem p;
     ab_error err = {0};
     cr_assert_eq(import_spec(&s, NULL, &m, &p, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(m.ntensors, 8);
     cr_assert_eq(m.nops, 4);
-    cr_assert_eq(m.ops[0].code, ABH_TFLITE_OP_DEQUANTIZE);
-    cr_assert_eq(m.ops[1].code, ABH_TFLITE_OP_CONV_2D);
+    cr_assert_eq(m.ops[0].code, ABF_TFLITE_OP_DEQUANTIZE);
+    cr_assert_eq(m.ops[1].code, ABF_TFLITE_OP_CONV_2D);
     cr_assert_eq(m.ops[2].code, 114); /* QUANTIZE, by the byte field */
     cr_assert_eq(m.ops[3].code, 9);   /* FULLY_CONNECTED, by the int field */
     cr_assert_eq(m.ops[1].nin, 3);
@@ -406,14 +406,14 @@ Test(tflite, tiny_model_live_ranges_and_sizes) {
 
     /* what the model says of each tensor */
     cr_assert_str_eq(m.t[7].name, "t7");
-    cr_assert(m.t[1].flags & ABH_TFLITE_CONSTANT);
-    cr_assert(m.t[2].flags & ABH_TFLITE_DERIVED);
-    cr_assert_not(m.t[3].flags & ABH_TFLITE_DERIVED);
-    cr_assert_not(m.t[5].flags & ABH_TFLITE_CONSTANT);
-    cr_assert(m.t[6].flags & ABH_TFLITE_DEAD);
-    cr_assert(m.t[7].flags & ABH_TFLITE_UNUSED);
-    cr_assert(m.t[0].flags & ABH_TFLITE_INPUT);
-    cr_assert(m.t[5].flags & ABH_TFLITE_OUTPUT);
+    cr_assert(m.t[1].flags & ABF_TFLITE_CONSTANT);
+    cr_assert(m.t[2].flags & ABF_TFLITE_DERIVED);
+    cr_assert_not(m.t[3].flags & ABF_TFLITE_DERIVED);
+    cr_assert_not(m.t[5].flags & ABF_TFLITE_CONSTANT);
+    cr_assert(m.t[6].flags & ABF_TFLITE_DEAD);
+    cr_assert(m.t[7].flags & ABF_TFLITE_UNUSED);
+    cr_assert(m.t[0].flags & ABF_TFLITE_INPUT);
+    cr_assert(m.t[5].flags & ABF_TFLITE_OUTPUT);
     cr_assert_eq(m.nconstant, 1);
     cr_assert_eq(m.nderived, 1);
     cr_assert_eq(m.ndead, 1);
@@ -426,23 +426,23 @@ Test(tflite, tiny_model_live_ranges_and_sizes) {
     cr_assert(strstr(p.description, "tiny.tflite") != NULL, "%s", p.description);
     cr_assert(strstr(p.description, "1 tensors computed from constants alone kept") != NULL,
               "%s", p.description);
-    abh_tflite_model_free(&m);
+    abf_tflite_model_free(&m);
     ab_problem_free(&p);
 }
 
 Test(tflite, fold_constants_leaves_out_the_dequantized_weight) {
     mspec s = tiny();
-    abh_tflite_model m;
+    abf_tflite_model m;
     ab_problem p;
     ab_error err = {0};
-    abh_tflite_options o = {.fold_constants = true};
+    abf_tflite_options o = {.fold_constants = true};
     cr_assert_eq(import_spec(&s, &o, &m, &p, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(p.n, 5);
     cr_assert_null(find(&p, "w"));
     expect(&p, "conv", 128, 1024, 1, 2, AB_KIND_INTERMEDIATE, "float32");
     cr_assert_eq(max_load(&p), 147); /* conv 128 + q4 14 + conv#6 5 */
     cr_assert(strstr(p.description, "left out (--fold-constants)") != NULL, "%s", p.description);
-    abh_tflite_model_free(&m);
+    abf_tflite_model_free(&m);
     ab_problem_free(&p);
 }
 
@@ -450,9 +450,9 @@ Test(tflite, derived_chains_follow_execution_order) {
     /* w -> DEQUANTIZE -> w2 -> RESHAPE(w2, constant shape) -> w3, then CONV(input, w3) */
     mspec s = tiny();
     s.nt = 11;
-    s.t[8] = (tspec){.name = "w2", .type = ABH_TFLITE_FLOAT32, .ndim = 1, .shape = {4}};
-    s.t[9] = (tspec){"newshape", ABH_TFLITE_INT32, 1, {1}, .buffer = 1};
-    s.t[10] = (tspec){.name = "w3", .type = ABH_TFLITE_FLOAT32, .ndim = 1, .shape = {4}};
+    s.t[8] = (tspec){.name = "w2", .type = ABF_TFLITE_FLOAT32, .ndim = 1, .shape = {4}};
+    s.t[9] = (tspec){"newshape", ABF_TFLITE_INT32, 1, {1}, .buffer = 1};
+    s.t[10] = (tspec){.name = "w3", .type = ABF_TFLITE_FLOAT32, .ndim = 1, .shape = {4}};
     s.ncodes = 5;
     s.codes[4].dep = 22, s.codes[4].builtin = -1;
     s.nops = 4;
@@ -460,36 +460,36 @@ Test(tflite, derived_chains_follow_execution_order) {
     s.ops[1] = (opspec){.opcode = 4, .nin = 2, .nout = 1, .in = {8, 9}, .out = {10}};
     s.ops[2] = (opspec){.opcode = 1, .nin = 3, .nout = 1, .in = {0, 10, -1}, .out = {3}};
     s.ops[3] = (opspec){.opcode = 3, .nin = 3, .nout = 1, .in = {3, 2, -1}, .out = {5}}; /* w (2) is now read but never written */
-    abh_tflite_model m;
+    abf_tflite_model m;
     ab_problem p;
     ab_error err = {0};
     cr_assert_eq(import_spec(&s, NULL, &m, &p, &err), AB_OK, "%s", err.msg);
-    cr_assert(m.t[8].flags & ABH_TFLITE_DERIVED);
-    cr_assert(m.t[10].flags & ABH_TFLITE_DERIVED);
-    cr_assert_not(m.t[3].flags & ABH_TFLITE_DERIVED); /* reads the graph input */
-    cr_assert_not(m.t[2].flags & ABH_TFLITE_DERIVED); /* nothing writes it */
+    cr_assert(m.t[8].flags & ABF_TFLITE_DERIVED);
+    cr_assert(m.t[10].flags & ABF_TFLITE_DERIVED);
+    cr_assert_not(m.t[3].flags & ABF_TFLITE_DERIVED); /* reads the graph input */
+    cr_assert_not(m.t[2].flags & ABF_TFLITE_DERIVED); /* nothing writes it */
     expect(&p, "w2", 16, 128, 0, 1, AB_KIND_INTERMEDIATE, "float32");
     expect(&p, "w3", 16, 128, 1, 2, AB_KIND_INTERMEDIATE, "float32");
     /* read but never written: from its first reader on */
     expect(&p, "w", 16, 128, 3, 3, AB_KIND_INTERMEDIATE, "float32");
-    abh_tflite_model_free(&m);
+    abf_tflite_model_free(&m);
     ab_problem_free(&p);
 }
 
 Test(tflite, variables_intermediates_and_io_tensors) {
     mspec s = tiny();
-    s.t[7] = (tspec){"state", ABH_TFLITE_INT16, 1, {3}, .variable = true};
+    s.t[7] = (tspec){"state", ABF_TFLITE_INT16, 1, {3}, .variable = true};
     s.ops[1].nmid = 1;
     s.ops[1].mid[0] = 7; /* touched at op 1 only, but a variable: the whole graph */
     s.nout = 2;
     s.out[1] = 0; /* the input is an output too */
-    abh_tflite_model m;
+    abf_tflite_model m;
     ab_problem p;
     ab_error err = {0};
     cr_assert_eq(import_spec(&s, NULL, &m, &p, &err), AB_OK, "%s", err.msg);
     expect(&p, "state", 6, 48, 0, 3, AB_KIND_INTERMEDIATE, "int16");
     expect(&p, "input", 128, 1024, 0, 3, AB_KIND_INPUT, "float32");
-    abh_tflite_model_free(&m);
+    abf_tflite_model_free(&m);
     ab_problem_free(&p);
 }
 
@@ -498,13 +498,13 @@ Test(tflite, graph_without_operators) {
     s.nops = 0;
     s.nout = 1;
     s.out[0] = 0;
-    abh_tflite_model m;
+    abf_tflite_model m;
     ab_problem p;
     ab_error err = {0};
     cr_assert_eq(import_spec(&s, NULL, &m, &p, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(p.n, 1);
     expect(&p, "input", 128, 1024, 0, 0, AB_KIND_INPUT, "float32");
-    abh_tflite_model_free(&m);
+    abf_tflite_model_free(&m);
     ab_problem_free(&p);
 }
 
@@ -514,9 +514,9 @@ Test(tflite, graph_without_operators) {
 static void round_trip(const ab_problem *p) {
     ab_buf b = {0};
     ab_error err = {0};
-    cr_assert_eq(abh_suite_render(p, &b, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_suite_render(p, &b, &err), AB_OK, "%s", err.msg);
     ab_problem q;
-    cr_assert_eq(abh_suite_load_buffer("rt.yaml", b.s, b.n, &q, &err), AB_OK, "%s\n%s", err.msg,
+    cr_assert_eq(abf_suite_load_buffer("rt.yaml", b.s, b.n, &q, &err), AB_OK, "%s\n%s", err.msg,
                  b.s);
     cr_assert_eq(q.n, p->n);
     cr_assert_str_eq(q.name, p->name);
@@ -538,12 +538,12 @@ static void round_trip(const ab_problem *p) {
 
 Test(tflite, tiny_model_round_trips_through_suite_yaml) {
     mspec s = tiny();
-    abh_tflite_model m;
+    abf_tflite_model m;
     ab_problem p;
     ab_error err = {0};
     cr_assert_eq(import_spec(&s, NULL, &m, &p, &err), AB_OK, "%s", err.msg);
     round_trip(&p);
-    abh_tflite_model_free(&m);
+    abf_tflite_model_free(&m);
     ab_problem_free(&p);
 }
 
@@ -555,7 +555,7 @@ Test(tflite, names_are_made_printable_and_unique) {
     s.t[4].name = "";               /* empty: t<index> */
     s.t[5].name = "caf\xc3\xa9";    /* a third and fourth "café" */
     s.t[6].name = "caf\xc3\xa9";
-    abh_tflite_model m;
+    abf_tflite_model m;
     ab_problem p;
     ab_error err = {0};
     cr_assert_eq(import_spec(&s, NULL, &m, &p, &err), AB_OK, "%s", err.msg);
@@ -566,7 +566,7 @@ Test(tflite, names_are_made_printable_and_unique) {
     cr_assert_str_eq(m.t[5].name, "caf\xc3\xa9#5");
     cr_assert_str_eq(m.t[6].name, "caf\xc3\xa9#6");
     round_trip(&p);
-    abh_tflite_model_free(&m);
+    abf_tflite_model_free(&m);
     ab_problem_free(&p);
 }
 
@@ -581,10 +581,10 @@ Test(tflite, a_name_that_stays_repeated_is_an_error) {
 Test(tflite, scalars_and_float8_and_types) {
     mspec s = tiny();
     s.t[5].ndim = 0; /* a float32 scalar output */
-    s.t[6].type = ABH_TFLITE_FLOAT8_E5M2;
+    s.t[6].type = ABF_TFLITE_FLOAT8_E5M2;
     s.t[6].ndim = 2, s.t[6].shape[0] = 3, s.t[6].shape[1] = 5;
-    s.t[1].type = ABH_TFLITE_STRING; /* a constant of any type is fine */
-    abh_tflite_model m;
+    s.t[1].type = ABF_TFLITE_STRING; /* a constant of any type is fine */
+    abf_tflite_model m;
     ab_problem p;
     ab_error err = {0};
     cr_assert_eq(import_spec(&s, NULL, &m, &p, &err), AB_OK, "%s", err.msg);
@@ -592,33 +592,33 @@ Test(tflite, scalars_and_float8_and_types) {
     cr_assert_eq(find(&p, "out")->ndim, 0);
     expect(&p, "conv#6", 15, 120, 2, 2, AB_KIND_INTERMEDIATE, NULL); /* size only */
     round_trip(&p);
-    abh_tflite_model_free(&m);
+    abf_tflite_model_free(&m);
     ab_problem_free(&p);
 
     s = tiny();
-    s.t[3].type = ABH_TFLITE_STRING;
+    s.t[3].type = ABF_TFLITE_STRING;
     import_fails(&s, NULL, "byte ");
     import_fails(&s, NULL, "tensor 3 'conv': type STRING (5) has no fixed element size");
     s.t[3].type = 99;
     import_fails(&s, NULL, "tensor 3 'conv': type unknown (99)");
-    s.t[3].type = ABH_TFLITE_BFLOAT16;
-    abh_tflite_model m2;
+    s.t[3].type = ABF_TFLITE_BFLOAT16;
+    abf_tflite_model m2;
     cr_assert_eq(import_spec(&s, NULL, &m2, &p, &err), AB_OK, "%s", err.msg);
     expect(&p, "conv", 64, 512, 1, 2, AB_KIND_INTERMEDIATE, "bfloat16");
-    abh_tflite_model_free(&m2);
+    abf_tflite_model_free(&m2);
     ab_problem_free(&p);
 }
 
 Test(tflite, empty_tensors_are_left_out) {
     mspec s = tiny();
     s.t[6].shape[0] = 0;
-    abh_tflite_model m;
+    abf_tflite_model m;
     ab_problem p;
     ab_error err = {0};
     cr_assert_eq(import_spec(&s, NULL, &m, &p, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(p.n, 5);
     cr_assert_eq(m.nempty, 1);
-    abh_tflite_model_free(&m);
+    abf_tflite_model_free(&m);
     ab_problem_free(&p);
 }
 
@@ -643,41 +643,41 @@ Test(tflite, a_dynamic_dimension_without_a_value_is_an_error_naming_the_tensor) 
     mspec s = dynamic_model();
     import_fails(&s, NULL, "tiny.tflite: tensor 0 'input': dimension 0 is dynamic (shape [-1, 4, "
                            "4, 2]); give its value with --dim input=N or --assume-dynamic=N");
-    abh_tflite_dim d[] = {{"input", 2}};
-    abh_tflite_options o = {.dims = d, .ndims = 1};
+    abf_tflite_dim d[] = {{"input", 2}};
+    abf_tflite_options o = {.dims = d, .ndims = 1};
     import_fails(&s, &o, "tensor 3 'conv': dimension 0 is dynamic");
 }
 
 Test(tflite, dim_and_assume_dynamic_give_the_values) {
     mspec s = dynamic_model();
-    abh_tflite_dim d[] = {{"input", 2}, {"conv", 5}, {"input", 3}}; /* the last one wins */
-    abh_tflite_options o = {.dims = d, .ndims = 3};
-    abh_tflite_model m;
+    abf_tflite_dim d[] = {{"input", 2}, {"conv", 5}, {"input", 3}}; /* the last one wins */
+    abf_tflite_options o = {.dims = d, .ndims = 3};
+    abf_tflite_model m;
     ab_problem p;
     ab_error err = {0};
     cr_assert_eq(import_spec(&s, &o, &m, &p, &err), AB_OK, "%s", err.msg);
     expect(&p, "input", 384, 3072, 0, 1, AB_KIND_INPUT, "float32");
     expect(&p, "conv", 640, 5120, 1, 2, AB_KIND_INTERMEDIATE, "float32");
     cr_assert_eq(find(&p, "input")->shape[0], 3);
-    cr_assert(m.t[0].flags & ABH_TFLITE_DYNAMIC);
-    abh_tflite_model_free(&m);
+    cr_assert(m.t[0].flags & ABF_TFLITE_DYNAMIC);
+    abf_tflite_model_free(&m);
     ab_problem_free(&p);
 
-    abh_tflite_options all = {.dims = d, .ndims = 1, .assume_dynamic = 7};
+    abf_tflite_options all = {.dims = d, .ndims = 1, .assume_dynamic = 7};
     cr_assert_eq(import_spec(&s, &all, &m, &p, &err), AB_OK, "%s", err.msg);
     expect(&p, "input", 256, 2048, 0, 1, AB_KIND_INPUT, "float32");
     expect(&p, "conv", 7 * 128, 7 * 1024, 1, 2, AB_KIND_INTERMEDIATE, "float32");
     cr_assert(strstr(p.description, "--dim and --assume-dynamic") != NULL, "%s", p.description);
-    abh_tflite_model_free(&m);
+    abf_tflite_model_free(&m);
     ab_problem_free(&p);
 }
 
 Test(tflite, dim_must_name_a_dynamic_tensor) {
     mspec s = dynamic_model();
-    abh_tflite_dim d1[] = {{"nosuch", 2}};
-    abh_tflite_options o = {.dims = d1, .ndims = 1, .assume_dynamic = 1};
+    abf_tflite_dim d1[] = {{"nosuch", 2}};
+    abf_tflite_options o = {.dims = d1, .ndims = 1, .assume_dynamic = 1};
     import_fails(&s, &o, "--dim nosuch=2: no tensor is called 'nosuch'");
-    abh_tflite_dim d2[] = {{"q4", 2}};
+    abf_tflite_dim d2[] = {{"q4", 2}};
     o.dims = d2;
     import_fails(&s, &o, "--dim q4=2: tensor 4 'q4' has no dynamic dimension (shape [1, 3, 3, 3])");
 }
@@ -686,12 +686,12 @@ Test(tflite, dim_must_name_a_dynamic_tensor) {
 
 /* Parses len bytes; expects AB_EINPUT and a message with want. */
 static void parse_fails(const uint8_t *b, size_t len, const char *want) {
-    abh_tflite_model m;
+    abf_tflite_model m;
     ab_error err = {0};
-    ab_status st = abh_tflite_parse("bad.tflite", b, len, &m, &err);
+    ab_status st = abf_tflite_parse("bad.tflite", b, len, &m, &err);
     cr_assert_eq(st, AB_EINPUT, "status %d: %s", st, err.msg);
     cr_assert(strstr(err.msg, want) != NULL, "message '%s' lacks '%s'", err.msg, want);
-    abh_tflite_model_free(&m);
+    abf_tflite_model_free(&m);
 }
 
 Test(tflite, rejects_what_is_not_a_tflite_file) {
@@ -737,18 +737,18 @@ Test(tflite, truncation_at_every_length_is_an_input_error_with_a_byte_offset) {
     for (size_t n = 0; n < len; n++) {
         uint8_t *b = malloc(n ? n : 1); /* exactly n bytes, so ASan sees any overread */
         memcpy(b, F.b, n);
-        abh_tflite_model m;
+        abf_tflite_model m;
         ab_error err = {0};
-        ab_status st = abh_tflite_parse("cut.tflite", b, n, &m, &err);
+        ab_status st = abf_tflite_parse("cut.tflite", b, n, &m, &err);
         cr_assert_eq(st, AB_EINPUT, "length %zu of %zu: status %d", n, len, st);
         cr_assert(strncmp(err.msg, "cut.tflite: byte ", 17) == 0, "length %zu: %s", n, err.msg);
-        abh_tflite_model_free(&m);
+        abf_tflite_model_free(&m);
         free(b);
     }
-    abh_tflite_model m;
+    abf_tflite_model m;
     ab_error err = {0};
-    cr_assert_eq(abh_tflite_parse("whole.tflite", F.b, len, &m, &err), AB_OK, "%s", err.msg);
-    abh_tflite_model_free(&m);
+    cr_assert_eq(abf_tflite_parse("whole.tflite", F.b, len, &m, &err), AB_OK, "%s", err.msg);
+    abf_tflite_model_free(&m);
 }
 
 static uint64_t rnd(uint64_t *s) {
@@ -761,26 +761,26 @@ static uint64_t rnd(uint64_t *s) {
 /* Imports len bytes with every option on; never crashes. When the import
  * succeeds, the suite renders and loads back. Returns the status. */
 static ab_status import_bytes(const uint8_t *b, size_t len) {
-    abh_tflite_model m;
+    abf_tflite_model m;
     ab_problem p;
     ab_error err = {0};
-    abh_tflite_options o = {.assume_dynamic = 2};
+    abf_tflite_options o = {.assume_dynamic = 2};
     ab_problem_init(&p);
-    ab_status st = abh_tflite_parse("flip.tflite", b, len, &m, &err);
-    if (st == AB_OK) st = abh_tflite_problem(&m, &o, &p, &err);
+    ab_status st = abf_tflite_parse("flip.tflite", b, len, &m, &err);
+    if (st == AB_OK) st = abf_tflite_problem(&m, &o, &p, &err);
     cr_assert(st == AB_OK || st == AB_EINPUT, "status %d: %s", st, err.msg);
     if (st != AB_OK) cr_assert(strstr(err.msg, "flip.tflite: ") == err.msg, "%s", err.msg);
     if (st == AB_OK) {
         ab_buf y = {0};
         ab_problem q;
-        cr_assert_eq(abh_suite_render(&p, &y, &err), AB_OK, "%s", err.msg);
-        cr_assert_eq(abh_suite_load_buffer("flip.yaml", y.s, y.n, &q, &err), AB_OK, "%s\n%s",
+        cr_assert_eq(abf_suite_render(&p, &y, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abf_suite_load_buffer("flip.yaml", y.s, y.n, &q, &err), AB_OK, "%s\n%s",
                      err.msg, y.s);
         cr_assert_eq(q.n, p.n);
         ab_problem_free(&q);
         ab_buf_free(&y);
     }
-    abh_tflite_model_free(&m);
+    abf_tflite_model_free(&m);
     ab_problem_free(&p);
     return st;
 }
@@ -837,31 +837,31 @@ Test(tflite, shared_vectors_cannot_multiply_memory) {
 Test(tflite, each_failed_allocation_is_reported) {
     mspec s = dynamic_model();
     size_t len = build(&s, &F);
-    abh_tflite_options o = {.assume_dynamic = 1, .fold_constants = true};
+    abf_tflite_options o = {.assume_dynamic = 1, .fold_constants = true};
     ab_alloc_fail_at(0);
     {
-        abh_tflite_model m;
+        abf_tflite_model m;
         ab_problem p;
         ab_error err = {0};
-        cr_assert_eq(abh_tflite_parse("a.tflite", F.b, len, &m, &err), AB_OK, "%s", err.msg);
-        cr_assert_eq(abh_tflite_problem(&m, &o, &p, &err), AB_OK, "%s", err.msg);
-        abh_tflite_model_free(&m);
+        cr_assert_eq(abf_tflite_parse("a.tflite", F.b, len, &m, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abf_tflite_problem(&m, &o, &p, &err), AB_OK, "%s", err.msg);
+        abf_tflite_model_free(&m);
         ab_problem_free(&p);
     }
     long calls = ab_alloc_fail_at(0);
     cr_assert_gt(calls, 10);
     for (long k = 1; k <= calls; k++) {
-        abh_tflite_model m;
+        abf_tflite_model m;
         ab_problem p;
         ab_error err = {0};
         ab_problem_init(&p);
         ab_alloc_fail_at(k);
-        ab_status st = abh_tflite_parse("a.tflite", F.b, len, &m, &err);
-        if (st == AB_OK) st = abh_tflite_problem(&m, &o, &p, &err);
+        ab_status st = abf_tflite_parse("a.tflite", F.b, len, &m, &err);
+        if (st == AB_OK) st = abf_tflite_problem(&m, &o, &p, &err);
         ab_alloc_fail_at(0);
         cr_assert_eq(st, AB_ENOMEM, "allocation %ld of %ld: status %d (%s)", k, calls, st, err.msg);
         cr_assert_eq(p.n, 0);
-        abh_tflite_model_free(&m);
+        abf_tflite_model_free(&m);
         ab_problem_free(&p);
     }
 }
@@ -886,13 +886,13 @@ static size_t model_slot(const uint8_t *b, int id, size_t *field) {
 /* Writes an offline plan (all offsets 0) into the len bytes at b, which import;
  * returns the status, err and the copy in out (the caller frees it). */
 static ab_status offline_copy(const uint8_t *b, size_t len, ab_buf *out, ab_error *err) {
-    abh_tflite_model m;
-    cr_assert_eq(abh_tflite_parse("o.tflite", b, len, &m, err), AB_OK, "%s", err->msg);
+    abf_tflite_model m;
+    cr_assert_eq(abf_tflite_parse("o.tflite", b, len, &m, err), AB_OK, "%s", err->msg);
     size_t n = m.ntensors;
-    abh_tflite_model_free(&m);
+    abf_tflite_model_free(&m);
     int32_t offsets[32] = {0};
     cr_assert_leq(n, 32);
-    return abh_tflite_offline_write("o.tflite", b, len, offsets, n, out, err);
+    return abf_tflite_offline_write("o.tflite", b, len, offsets, n, out, err);
 }
 
 static void offline_fails(const uint8_t *b, size_t len, const char *want) {
@@ -1019,10 +1019,10 @@ static const char *real_model(void) {
 Test(tflite, real_model_imports) {
     const char *path = real_model();
     if (path == NULL) cr_skip("../shared/data/models/face_detection_short_range.tflite is absent");
-    abh_tflite_model m;
+    abf_tflite_model m;
     ab_problem p;
     ab_error err = {0};
-    cr_assert_eq(abh_tflite_load(path, NULL, &p, &m, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_tflite_load(path, NULL, &p, &m, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(m.ntensors, 250);
     cr_assert_eq(m.nops, 164);
     cr_assert_eq(m.nsubgraphs, 1);
@@ -1035,13 +1035,13 @@ Test(tflite, real_model_imports) {
 
     /* every constant-derived tensor is a float32 DEQUANTIZE of a float16 constant */
     for (size_t i = 0; i < m.ntensors; i++) {
-        const abh_tflite_tensor *t = &m.t[i];
-        if (!(t->flags & ABH_TFLITE_DERIVED)) continue;
-        const abh_tflite_op *op = &m.ops[t->writer];
-        cr_assert_eq(op->code, ABH_TFLITE_OP_DEQUANTIZE, "%s", t->name);
-        cr_assert_eq(t->type, ABH_TFLITE_FLOAT32, "%s", t->name);
-        cr_assert(m.t[op->in[0]].flags & ABH_TFLITE_CONSTANT, "%s", t->name);
-        cr_assert_eq(m.t[op->in[0]].type, ABH_TFLITE_FLOAT16, "%s", t->name);
+        const abf_tflite_tensor *t = &m.t[i];
+        if (!(t->flags & ABF_TFLITE_DERIVED)) continue;
+        const abf_tflite_op *op = &m.ops[t->writer];
+        cr_assert_eq(op->code, ABF_TFLITE_OP_DEQUANTIZE, "%s", t->name);
+        cr_assert_eq(t->type, ABF_TFLITE_FLOAT32, "%s", t->name);
+        cr_assert(m.t[op->in[0]].flags & ABF_TFLITE_CONSTANT, "%s", t->name);
+        cr_assert_eq(m.t[op->in[0]].type, ABF_TFLITE_FLOAT16, "%s", t->name);
     }
     /* the input: 1x128x128x3 float32 from op 0 */
     expect(&p, "input", 196608, 196608 * 8, 0, 2, AB_KIND_INPUT, "float32");
@@ -1061,29 +1061,29 @@ Test(tflite, real_model_imports) {
     cr_assert_leq(bound, sum);
     cr_assert_eq(bound, 1376256); /* 3 tensors live at op 19 */
     round_trip(&p);
-    abh_tflite_model_free(&m);
+    abf_tflite_model_free(&m);
     ab_problem_free(&p);
 }
 
 Test(tflite, real_model_fold_constants_removes_the_dequantized_weights) {
     const char *path = real_model();
     if (path == NULL) cr_skip("../shared/data/models/face_detection_short_range.tflite is absent");
-    abh_tflite_model m;
+    abf_tflite_model m;
     ab_problem p, folded;
     ab_error err = {0};
-    abh_tflite_options o = {.fold_constants = true};
-    cr_assert_eq(abh_tflite_load(path, NULL, &p, &m, &err), AB_OK, "%s", err.msg);
-    cr_assert_eq(abh_tflite_load(path, &o, &folded, NULL, &err), AB_OK, "%s", err.msg);
+    abf_tflite_options o = {.fold_constants = true};
+    cr_assert_eq(abf_tflite_load(path, NULL, &p, &m, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_tflite_load(path, &o, &folded, NULL, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(folded.n, p.n - m.nderived);
     cr_assert_eq(folded.n, 91);
     for (size_t i = 0; i < m.ntensors; i++) {
-        bool derived = m.t[i].flags & ABH_TFLITE_DERIVED;
-        bool planned = !(m.t[i].flags & ABH_TFLITE_CONSTANT);
+        bool derived = m.t[i].flags & ABF_TFLITE_DERIVED;
+        bool planned = !(m.t[i].flags & ABF_TFLITE_CONSTANT);
         const ab_tensor *t = find(&folded, m.t[i].name);
         cr_assert_eq(t != NULL, planned && !derived, "%s", m.t[i].name);
     }
     cr_assert_leq(max_load(&folded), max_load(&p));
-    abh_tflite_model_free(&m);
+    abf_tflite_model_free(&m);
     ab_problem_free(&p);
     ab_problem_free(&folded);
 }
@@ -1121,11 +1121,11 @@ Test(tflite, committed_model_suites_are_current) {
         char *plain[] = {"import", (char *)path, "-o", out, NULL};
         char *folded[] = {"import", (char *)path, "-o", out, "--fold-constants", "--name",
                           "face_detection_short_range_folded", NULL};
-        cr_assert_eq(cases[k].fold ? abh_cmd_import(7, folded) : abh_cmd_import(4, plain), 0);
+        cr_assert_eq(cases[k].fold ? abc_cmd_import(7, folded) : abc_cmd_import(4, plain), 0);
         ab_problem want, got;
         ab_error err = {0};
-        cr_assert_eq(abh_suite_load(abt_src(cases[k].suite), &want, &err), AB_OK, "%s", err.msg);
-        cr_assert_eq(abh_suite_load(out, &got, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abf_suite_load(abt_src(cases[k].suite), &want, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(abf_suite_load(out, &got, &err), AB_OK, "%s", err.msg);
         same_problem(&got, &want, cases[k].suite);
         ab_problem_free(&want);
         ab_problem_free(&got);
@@ -1152,7 +1152,7 @@ static const char *tiny_file(const char *suffix) {
 
 static char captured[2][16384]; /* what the last run_import wrote to stdout and stderr */
 
-/* Runs abh_cmd_import with stdout and stderr sent to files, read back into
+/* Runs abc_cmd_import with stdout and stderr sent to files, read back into
  * captured[0] and captured[1]. Returns its exit code. */
 static int run_import(int argc, char **argv) {
     char *dir = abt_tmpdir(), path[2][4096];
@@ -1167,7 +1167,7 @@ static int run_import(int argc, char **argv) {
         dup2(fd[k], k + 1);
         close(fd[k]);
     }
-    int rc = abh_cmd_import(argc, argv);
+    int rc = abc_cmd_import(argc, argv);
     fflush(stdout);
     fflush(stderr);
     for (int k = 0; k < 2; k++) {
@@ -1192,7 +1192,7 @@ Test(tflite_cmd, writes_the_suite_with_o) {
     cr_assert_eq(run_import(7, argv), 0);
     ab_problem p;
     ab_error err = {0};
-    cr_assert_eq(abh_suite_load(out, &p, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_suite_load(out, &p, &err), AB_OK, "%s", err.msg);
     cr_assert_str_eq(p.name, "tiny-net");
     cr_assert_eq(p.n, 5);
     cr_assert(strstr(p.description, "tiny.bin") != NULL, "%s", p.description);

@@ -49,15 +49,15 @@ static void make_four(ab_problem *p) {
     }
 }
 
-/* Runs one job of spec on p under opt; *r is the caller's (abh_result_free). */
-static void run_one(const ab_problem *p, const char *spec, abh_options opt, abh_job_result *r) {
+/* Runs one job of spec on p under opt; *r is the caller's (abe_result_free). */
+static void run_one(const ab_problem *p, const char *spec, abe_options opt, abe_job_result *r) {
     const ab_planner *pl;
     ab_params prm;
     ab_error e;
     cr_assert_eq(ab_planner_resolve(spec, &pl, &prm, &e), AB_OK, "%s", e.msg);
-    abh_job job = {.view = p, .planner = pl, .params = &prm};
+    abe_job job = {.view = p, .planner = pl, .params = &prm};
     if (opt.jobs == 0) opt.jobs = 1;
-    cr_assert_eq(abh_run(&job, 1, &opt, r, NULL, NULL, &e), AB_OK, "%s", e.msg);
+    cr_assert_eq(abe_run(&job, 1, &opt, r, NULL, NULL, &e), AB_OK, "%s", e.msg);
     ab_params_free(&prm);
     cr_assert(r->finished);
 }
@@ -67,10 +67,10 @@ static void run_one(const ab_problem *p, const char *spec, abh_options opt, abh_
 Test(repeats, keep_min_median_and_max_of_every_run) {
     ab_problem p;
     make_four(&p);
-    abh_job_result r;
+    abe_job_result r;
     /* 1000 s: every one of the 5 runs happens, however slow the machine */
-    run_one(&p, "first-fit", (abh_options){.repeat_min = 5, .repeat_time = 1000}, &r);
-    cr_assert_eq(r.status, ABH_OK, "%s", r.message);
+    run_one(&p, "first-fit", (abe_options){.repeat_min = 5, .repeat_time = 1000}, &r);
+    cr_assert_eq(r.status, ABE_OK, "%s", r.message);
     cr_assert_eq(r.repeats, 5);
     cr_assert_leq(r.cpu_min, r.cpu_seconds);
     cr_assert_leq(r.cpu_seconds, r.cpu_max);
@@ -80,26 +80,26 @@ Test(repeats, keep_min_median_and_max_of_every_run) {
     cr_assert_geq(r.plan_cpu_seconds, 0, "the planner's own time came back");
     /* the planner's own time is a part of its process's */
     cr_assert_leq(r.plan_cpu_seconds, r.cpu_max + 0.01);
-    cr_assert_eq(r.capped, ABH_CAPPED_NONE);
+    cr_assert_eq(r.capped, ABE_CAPPED_NONE);
     cr_assert_not_null(r.offsets);
-    abh_result_free(&r);
-    run_one(&p, "first-fit", (abh_options){0}, &r); /* no repeat asked: one run */
+    abe_result_free(&r);
+    run_one(&p, "first-fit", (abe_options){0}, &r); /* no repeat asked: one run */
     cr_assert_eq(r.repeats, 1);
     cr_assert_eq(r.cpu_min, r.cpu_max);
-    abh_result_free(&r);
+    abe_result_free(&r);
     ab_problem_free(&p);
 }
 
 Test(repeats, a_planner_slower_than_the_repeat_time_runs_once) {
     ab_problem p;
     make_four(&p);
-    abh_job_result r;
+    abe_job_result r;
     /* it sleeps 50 ms each run: always more than the 10 ms repeat time */
-    run_one(&p, "test-sleep:ms=50", (abh_options){.repeat_min = 5, .repeat_time = 0.01}, &r);
-    cr_assert_eq(r.status, ABH_OK, "%s", r.message);
+    run_one(&p, "test-sleep:ms=50", (abe_options){.repeat_min = 5, .repeat_time = 0.01}, &r);
+    cr_assert_eq(r.status, ABE_OK, "%s", r.message);
     cr_assert_eq(r.repeats, 1);
     cr_assert_geq(r.wall_seconds, 0.05);
-    abh_result_free(&r);
+    abe_result_free(&r);
     ab_problem_free(&p);
 }
 
@@ -109,17 +109,17 @@ Test(repeats, a_plan_that_differs_between_repeats_is_an_error) {
     char *dir = abt_tmpdir();
     char spec[4200];
     snprintf(spec, sizeof spec, "test-unstable:count=%s/runs", dir);
-    abh_job_result r;
-    run_one(&p, spec, (abh_options){.repeat_min = 3, .repeat_time = 1000}, &r);
-    cr_assert_eq(r.status, ABH_ERROR);
+    abe_job_result r;
+    run_one(&p, spec, (abe_options){.repeat_min = 3, .repeat_time = 1000}, &r);
+    cr_assert_eq(r.status, ABE_ERROR);
     cr_assert(strstr(r.message, "differs from the first run") != NULL, "%s", r.message);
     cr_assert_null(r.offsets);
     cr_assert_eq(r.repeats, 2, "it stops at the first repeat that differs");
-    abh_result_free(&r);
+    abe_result_free(&r);
     /* run once, the same planner is fine */
-    run_one(&p, spec, (abh_options){0}, &r);
-    cr_assert_eq(r.status, ABH_OK, "%s", r.message);
-    abh_result_free(&r);
+    run_one(&p, spec, (abe_options){0}, &r);
+    cr_assert_eq(r.status, ABE_OK, "%s", r.message);
+    abe_result_free(&r);
     free(dir);
     ab_problem_free(&p);
 }
@@ -127,14 +127,14 @@ Test(repeats, a_plan_that_differs_between_repeats_is_an_error) {
 Test(repeats, cpu_time_counts_what_the_planner_started_and_its_own_time_does_not) {
     ab_problem p;
     make_four(&p);
-    abh_job_result r;
+    abe_job_result r;
     /* its child burns 300 ms of CPU by its own CPU clock: as long on any machine */
-    run_one(&p, "test-fork-burn:ms=300", (abh_options){0}, &r);
-    cr_assert_eq(r.status, ABH_OK, "%s", r.message);
+    run_one(&p, "test-fork-burn:ms=300", (abe_options){0}, &r);
+    cr_assert_eq(r.status, ABE_OK, "%s", r.message);
     cr_assert_geq(r.cpu_seconds, 0.3, "wait4 counts the child's child: %g s", r.cpu_seconds);
     cr_assert_lt(r.plan_cpu_seconds, 0.3, "the planner's own time is its process's alone: %g s",
                  r.plan_cpu_seconds);
-    abh_result_free(&r);
+    abe_result_free(&r);
     ab_problem_free(&p);
 }
 
@@ -150,17 +150,17 @@ Test(memory, peak_rss_is_the_childs_own_not_the_harness_pages) {
     cr_assert_gt(abe_resident_bytes(), 96 * MIB);
     ab_problem p;
     make_four(&p);
-    abh_job_result r;
-    run_one(&p, "first-fit", (abh_options){0}, &r);
-    cr_assert_eq(r.status, ABH_OK);
+    abe_job_result r;
+    run_one(&p, "first-fit", (abe_options){0}, &r);
+    cr_assert_eq(r.status, ABE_OK);
     cr_assert_lt(r.peak_rss, 32 * MIB, "first-fit on 4 tensors: %lld bytes", (long long)r.peak_rss);
     cr_assert_gt(r.base_rss, 64 * MIB, "the child inherited the harness's pages");
-    abh_result_free(&r);
-    run_one(&p, "test-touch:mib=64", (abh_options){0}, &r);
-    cr_assert_eq(r.status, ABH_OK, "%s", r.message);
+    abe_result_free(&r);
+    run_one(&p, "test-touch:mib=64", (abe_options){0}, &r);
+    cr_assert_eq(r.status, ABE_OK, "%s", r.message);
     cr_assert_geq(r.peak_rss, 64 * MIB, "64 MiB touched: %lld bytes", (long long)r.peak_rss);
     cr_assert_lt(r.peak_rss, 64 * MIB + 96 * MIB, "the harness's pages are not counted");
-    abh_result_free(&r);
+    abe_result_free(&r);
     free((void *)ballast);
     ab_problem_free(&p);
 }
@@ -170,32 +170,32 @@ Test(memory, peak_rss_is_the_childs_own_not_the_harness_pages) {
 Test(capped, says_which_limit_ended_a_row) {
     ab_problem p;
     make_four(&p);
-    abh_job_result r;
-    abh_options rep = {.repeat_min = 3, .repeat_time = 1000};
+    abe_job_result r;
+    abe_options rep = {.repeat_min = 3, .repeat_time = 1000};
     run_one(&p, "test-capped", rep, &r); /* the planner's own time cap */
-    cr_assert_eq(r.status, ABH_OK);
-    cr_assert_eq(r.capped, ABH_CAPPED_TIME);
-    cr_assert_str_eq(abh_capped_word(r.capped), "time");
+    cr_assert_eq(r.status, ABE_OK);
+    cr_assert_eq(r.capped, ABE_CAPPED_TIME);
+    cr_assert_str_eq(abe_capped_word(r.capped), "time");
     cr_assert_eq(r.repeats, 1, "a capped run is not repeated");
-    abh_result_free(&r);
+    abe_result_free(&r);
     /* the runner's limit kills a planner that sleeps forever: any limit will do */
-    run_one(&p, "test-hang", (abh_options){.time_limit = 0.3}, &r);
-    cr_assert_eq(r.status, ABH_TIMEOUT);
-    cr_assert_eq(r.capped, ABH_CAPPED_TIME);
-    abh_result_free(&r);
+    run_one(&p, "test-hang", (abe_options){.time_limit = 0.3}, &r);
+    cr_assert_eq(r.status, ABE_TIMEOUT);
+    cr_assert_eq(r.capped, ABE_CAPPED_TIME);
+    abe_result_free(&r);
     run_one(&p, "test-error:status=nomem", rep, &r);
-    cr_assert_eq(r.status, ABH_OOM);
-    cr_assert_eq(r.capped, ABH_CAPPED_MEMORY);
-    cr_assert_str_eq(abh_capped_word(r.capped), "memory");
-    abh_result_free(&r);
+    cr_assert_eq(r.status, ABE_OOM);
+    cr_assert_eq(r.capped, ABE_CAPPED_MEMORY);
+    cr_assert_str_eq(abe_capped_word(r.capped), "memory");
+    abe_result_free(&r);
     run_one(&p, "test-error:status=limit", rep, &r); /* its own budget: not a cap */
-    cr_assert_eq(r.status, ABH_TIMEOUT);
-    cr_assert_eq(r.capped, ABH_CAPPED_NONE);
-    cr_assert_null(abh_capped_word(r.capped));
-    abh_result_free(&r);
+    cr_assert_eq(r.status, ABE_TIMEOUT);
+    cr_assert_eq(r.capped, ABE_CAPPED_NONE);
+    cr_assert_null(abe_capped_word(r.capped));
+    abe_result_free(&r);
     run_one(&p, "best-fit", rep, &r);
-    cr_assert_eq(r.capped, ABH_CAPPED_NONE);
-    abh_result_free(&r);
+    cr_assert_eq(r.capped, ABE_CAPPED_NONE);
+    abe_result_free(&r);
     ab_problem_free(&p);
 }
 
@@ -204,24 +204,24 @@ Test(capped, compare_lists_capped_rows_apart_not_as_regressions) {
     char *dir = abt_tmpdir();
     char path[4200];
     snprintf(path, sizeof path, "%s/c.db", dir);
-    abr_store *s;
+    abs_store *s;
     ab_error err;
-    cr_assert_eq(abr_open(path, ABR_OPEN_CREATE, &s, &err), AB_OK, "%s", err.msg);
-    abr_suite su;
-    abr_suite_init(&su);
+    cr_assert_eq(abs_open(path, ABS_OPEN_CREATE, &s, &err), AB_OK, "%s", err.msg);
+    abs_suite su;
+    abs_suite_init(&su);
     su.name = "s";
     su.text = "suite: s\n";
     su.text_len = strlen(su.text);
     su.tensors = 1;
     int64_t sid, run[2];
-    cr_assert_eq(abr_suite_put(s, &su, &sid, &err), AB_OK);
+    cr_assert_eq(abs_suite_put(s, &su, &sid, &err), AB_OK);
     for (int k = 0; k < 2; k++) {
-        abr_run info = {.tag = "nightly", .revision = k ? "b" : "a"};
-        cr_assert_eq(abr_run_begin(s, &info, &run[k], &err), AB_OK);
+        abs_run info = {.tag = "nightly", .revision = k ? "b" : "a"};
+        cr_assert_eq(abs_run_begin(s, &info, &run[k], &err), AB_OK);
         static const char *const specs[] = {"exact-cover", "first-fit"};
         for (int j = 0; j < 2; j++) {
-            abr_result r;
-            abr_result_init(&r);
+            abs_result r;
+            abs_result_init(&r);
             r.run = run[k];
             r.suite = sid;
             r.spec = specs[j];
@@ -230,13 +230,13 @@ Test(capped, compare_lists_capped_rows_apart_not_as_regressions) {
             r.proven_by = k == 0 ? ABO_PROOF_EXHAUSTIVE : ABO_PROOF_NONE;
             r.wall_s = 0.25;
             r.capped = k == 1 && j == 0 ? "time" : NULL; /* exact-cover hit its cap */
-            cr_assert_eq(abr_result_put(s, &r, &err), AB_OK, "%s", err.msg);
+            cr_assert_eq(abs_result_put(s, &r, &err), AB_OK, "%s", err.msg);
         }
     }
     ab_buf b = {0};
     abr_compare_summary sum;
     cr_assert_eq(abr_compare(s, run[0], run[1], NULL, &b, &sum, &err), AB_OK, "%s", err.msg);
-    abr_close(s);
+    abs_close(s);
     const char *t = b.s;
     cr_assert_eq(sum.not_judged, 1, "exact-cover's row, capped, is set apart:\n%s", t);
     cr_assert_eq(sum.regressions, 2, "first-fit's are counted:\n%s", t);
@@ -306,14 +306,14 @@ Test(ilp_budget, nodes_stop_the_search_at_the_same_point_every_time) {
 
 /* The fields that must not depend on the machine, one line per row. */
 static char *rows_text(const char *db) {
-    abr_store *s;
+    abs_store *s;
     ab_error err;
-    cr_assert_eq(abr_open(db, ABR_OPEN_READONLY, &s, &err), AB_OK, "%s", err.msg);
-    abr_rows rows;
-    cr_assert_eq(abr_rows_read(s, 1, &rows, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abs_open(db, ABS_OPEN_READONLY, &s, &err), AB_OK, "%s", err.msg);
+    abs_rows rows;
+    cr_assert_eq(abs_rows_read(s, 1, &rows, &err), AB_OK, "%s", err.msg);
     ab_buf b = {0};
     for (size_t i = 0; i < rows.n; i++) {
-        const abr_result *r = &rows.v[i].r;
+        const abs_result *r = &rows.v[i].r;
         ab_buf_printf(&b, "%s %s status=%s arena=%lld proven_by=%s lb=%lld nodes=%lld "
                       "ilp_bound=%lld plan=%s capped=%s\n", rows.v[i].suite.name, r->spec,
                       abo_status_word(r->status), (long long)r->arena,
@@ -321,16 +321,16 @@ static char *rows_text(const char *db) {
                       (long long)r->nodes, (long long)r->ilp_bound, r->plan_hash,
                       r->capped ? r->capped : "-");
     }
-    abr_rows_free(&rows);
-    abr_bounds bs; /* the run's bounds, with their certificates */
-    cr_assert_eq(abr_bounds_read(s, 1, &bs, &err), AB_OK, "%s", err.msg);
+    abs_rows_free(&rows);
+    abs_bounds bs; /* the run's bounds, with their certificates */
+    cr_assert_eq(abs_bounds_read(s, 1, &bs, &err), AB_OK, "%s", err.msg);
     for (size_t i = 0; i < bs.n; i++)
         ab_buf_printf(&b, "bound suite=%lld %s '%s' value=%lld '%s' nodes=%lld capped=%d\n",
                       (long long)bs.v[i].suite, abo_bound_kind_word(bs.v[i].b.kind),
                       bs.v[i].source, (long long)bs.v[i].b.value, bs.v[i].b.certificate,
                       (long long)bs.v[i].b.nodes, (int)bs.v[i].b.capped);
-    abr_bounds_free(&bs);
-    abr_close(s);
+    abs_bounds_free(&bs);
+    abs_close(s);
     char *text = strdup(b.s ? b.s : "");
     ab_buf_free(&b);
     return text;

@@ -30,7 +30,7 @@ static int print_bounds(const ab_problem *p, const abo_bounds *b, bool raw) {
 
 int abc_bound(const abc_args *a) {
     if (a->noperands != 1) return abc_usage_error(a->cmd, "expected one suite file");
-    abh_profile_choice prof;
+    abf_profile_choice prof;
     int rc = abc_profile_args(a, true, &prof);
     if (rc != 0) return rc;
     bool raw = abc_flag(a, "bytes");

@@ -1,7 +1,7 @@
 /*
  * check_db.c — `arenabench check-db [--db F]`: is a results database sound?
  *
- * Two parts. The store's own checks (results/store: abr_check_db): SQLite's
+ * Two parts. The store's own checks (results/store: abs_check_db): SQLite's
  * integrity and foreign-key checks, the schema version, one row per (run,
  * suite, spec), suite and plan hashes against their contents, every row's
  * plan stored. Then every stored plan is checked again by the oracle against
@@ -60,7 +60,7 @@ typedef struct view_cache {
     ab_problem view;
 } view_cache;
 
-static void cache_load(abr_store *db, view_cache *c, const abr_suite *su) {
+static void cache_load(abs_store *db, view_cache *c, const abs_suite *su) {
     if (c->suite == su->id) return;
     ab_problem_free(&c->view);
     ab_problem_init(&c->view);
@@ -71,8 +71,8 @@ static void cache_load(abr_store *db, view_cache *c, const abr_suite *su) {
     ab_problem_init(&full);
     ab_error err;
     ab_error_clear(&err);
-    ab_status st = abr_suite_text(db, su->id, &text, &len, &err);
-    if (st == AB_OK) st = abh_suite_load_buffer(su->name, text, len, &full, &err);
+    ab_status st = abs_suite_text(db, su->id, &text, &len, &err);
+    if (st == AB_OK) st = abf_suite_load_buffer(su->name, text, len, &full, &err);
     if (st == AB_OK) st = ab_problem_arena_view(&full, &c->view, NULL, &err);
     c->ok = st == AB_OK;
     snprintf(c->why, sizeof c->why, "%s", err.msg);
@@ -81,8 +81,8 @@ static void cache_load(abr_store *db, view_cache *c, const abr_suite *su) {
 }
 
 /* Checks the plan of one row again; problems to f. */
-static void recheck(abr_store *db, view_cache *c, const abr_row *row, int64_t run, found *f) {
-    const abr_result *r = &row->r;
+static void recheck(abs_store *db, view_cache *c, const abs_row *row, int64_t run, found *f) {
+    const abs_result *r = &row->r;
     char where[600];
     snprintf(where, sizeof where, "run %lld, suite '%.200s', spec '%.200s'", (long long)run,
              row->suite.name, r->spec);
@@ -96,7 +96,7 @@ static void recheck(abr_store *db, view_cache *c, const abr_row *row, int64_t ru
     size_t n = 0;
     ab_error err;
     ab_error_clear(&err);
-    if (abr_plan_get(db, r->plan_hash, &off, &n, &err) != AB_OK) {
+    if (abs_plan_get(db, r->plan_hash, &off, &n, &err) != AB_OK) {
         sayf(f, "%s: %s", where, err.msg);
         return;
     }
@@ -135,23 +135,23 @@ typedef struct bound_counts {
 } bound_counts;
 
 /* Proves each bound of run `run` again, and holds the run's valid arenas to them. */
-static void recheck_bounds(abr_store *db, view_cache *c, int64_t run, const abr_rows *rows,
+static void recheck_bounds(abs_store *db, view_cache *c, int64_t run, const abs_rows *rows,
                            found *f, bound_counts *bc) {
-    abr_bounds bs = {0};
+    abs_bounds bs = {0};
     ab_error err;
     ab_error_clear(&err);
-    if (abr_bounds_read(db, run, &bs, &err) != AB_OK) {
+    if (abs_bounds_read(db, run, &bs, &err) != AB_OK) {
         sayf(f, "run %lld: its bounds cannot be read: %s", (long long)run, err.msg);
         return;
     }
     for (size_t k = 0; k < bs.n; k++) {
-        const abr_bound *b = &bs.v[k];
+        const abs_bound *b = &bs.v[k];
         char where[400];
         snprintf(where, sizeof where, "run %lld, suite %lld, %s bound %lld ('%.200s')",
                  (long long)run, (long long)b->suite, abo_bound_kind_word(b->b.kind),
                  (long long)b->b.value, b->b.certificate);
-        abr_suite su;
-        abr_suite_init(&su);
+        abs_suite su;
+        abs_suite_init(&su);
         su.id = b->suite;
         su.name = "(stored suite)";
         cache_load(db, c, &su);
@@ -169,7 +169,7 @@ static void recheck_bounds(abr_store *db, view_cache *c, int64_t run, const abr_
         else
             *(v == ABO_RECHECK_HOLDS ? &bc->proved : &bc->unchecked) += 1;
         for (size_t i = 0; i < rows->n; i++) { /* no valid arena below a bound */
-            const abr_row *w = &rows->v[i];
+            const abs_row *w = &rows->v[i];
             if (w->suite.id != b->suite || w->r.arena == AB_NONE || w->r.verdict == NULL ||
                 b->b.value == AB_NONE)
                 continue;
@@ -180,24 +180,24 @@ static void recheck_bounds(abr_store *db, view_cache *c, int64_t run, const abr_
                      w->r.spec, (long long)w->r.arena);
         }
     }
-    abr_bounds_free(&bs);
+    abs_bounds_free(&bs);
 }
 
 /* Checks every stored plan of every run; *plans counts those checked. */
-static int recheck_all(abr_store *db, found *f, size_t *plans, bound_counts *bc) {
+static int recheck_all(abs_store *db, found *f, size_t *plans, bound_counts *bc) {
     int64_t *ids = NULL;
     size_t nids = 0;
     ab_error err;
     ab_error_clear(&err);
-    if (abr_run_ids(db, &ids, &nids, &err) != AB_OK) {
+    if (abs_run_ids(db, &ids, &nids, &err) != AB_OK) {
         sayf(f, "%s", err.msg);
         return 0;
     }
     view_cache c = {.suite = -1};
     ab_problem_init(&c.view);
     for (size_t i = 0; i < nids; i++) {
-        abr_rows rows = {0};
-        if (abr_rows_read(db, ids[i], &rows, &err) != AB_OK) {
+        abs_rows rows = {0};
+        if (abs_rows_read(db, ids[i], &rows, &err) != AB_OK) {
             sayf(f, "run %lld: its rows cannot be read: %s", (long long)ids[i], err.msg);
         } else {
             for (size_t k = 0; k < rows.n; k++) {
@@ -207,7 +207,7 @@ static int recheck_all(abr_store *db, found *f, size_t *plans, bound_counts *bc)
             }
             recheck_bounds(db, &c, ids[i], &rows, f, bc);
         }
-        abr_rows_free(&rows);
+        abs_rows_free(&rows);
     }
     ab_problem_free(&c.view);
     ab_free(ids);
@@ -226,17 +226,17 @@ static bool sqlite_header(const char *path) {
 }
 
 int abc_check_db(const abc_args *a) {
-    const char *path = abc_opt(a, "db", ABH_DEFAULT_DB);
+    const char *path = abc_opt(a, "db", ABC_DEFAULT_DB);
     FILE *fp = fopen(path, "rb");
     if (fp == NULL) return abc_failf(ABC_EXIT_USAGE, "%s: cannot open: %s", path, strerror(errno));
     fclose(fp);
     if (!sqlite_header(path))
         return abc_failf(ABC_EXIT_USAGE, "%s: not an SQLite database (no SQLite header)", path);
     found f = {.db = path};
-    abr_store *db = NULL;
+    abs_store *db = NULL;
     ab_error err;
     ab_error_clear(&err);
-    if (abr_open(path, ABR_OPEN_READONLY, &db, &err) != AB_OK) {
+    if (abs_open(path, ABS_OPEN_READONLY, &db, &err) != AB_OK) {
         /* An SQLite file: either not ours (usage) or one of ours that does not
          * open (a problem of the file). */
         if (strstr(err.msg, "not an arenabench results database") != NULL) return abc_fail(&err);
@@ -246,9 +246,9 @@ int abc_check_db(const abc_args *a) {
     }
     size_t nstore = 0, plans = 0;
     bound_counts bc = {0};
-    if (abr_check_db(db, say, &f, &nstore, &err) != AB_OK) sayf(&f, "%s", err.msg);
+    if (abs_check_db(db, say, &f, &nstore, &err) != AB_OK) sayf(&f, "%s", err.msg);
     recheck_all(db, &f, &plans, &bc);
-    abr_close(db);
+    abs_close(db);
     if (f.n > 0) {
         printf("%s: %zu problem%s (%zu stored plan%s checked again)\n", path, f.n,
                f.n == 1 ? "" : "s", plans, plans == 1 ? "" : "s");

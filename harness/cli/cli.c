@@ -61,7 +61,7 @@ static const abc_option bound_options[] = {PROFILE_OPTION, IO_OPTION, ALIGN_OPTI
 static const abc_option validate_options[] = {{"format", 0, "F", 0, NULL}, {0}};
 
 static const abc_option run_options[] = {
-    {"planner", 'p', "SPEC", ABH_MAX_SPECS,
+    {"planner", 'p', "SPEC", ABC_MAX_SPECS,
      "a planner spec; repeat for several (default: --planners default)"},
     {"planners", 0, "SET", 0, "default (the fast planners users pick between: those\n"
                               "'arenabench planners' says are in it) or all (every planner\n"
@@ -122,7 +122,7 @@ static const abc_option compare_options[] = {
                          "head's tag; when there is none, nothing to compare: exit 0)"},
     {"run", 0, "ID", 0, "one run as both base and head: A/B pairs within it (with --pair)"},
     {"tag", 0, "T", 0, "pick the head among runs tagged T"},
-    {"pair", 0, "A=B", ABH_MAX_SPECS,
+    {"pair", 0, "A=B", ABC_MAX_SPECS,
      "match base rows of spec A with head rows of spec B (repeatable);\n"
      "one '*' a side stands for any text: '*=*:round=64'"},
     {"base-spec", 0, "A", 0, "with --head-spec: one pair, for specs that --pair cannot split"},

@@ -15,12 +15,12 @@
 #include "harness/run/run.h"
 
 /* Planner specs a command takes at most (-p, --pair). */
-#define ABH_MAX_SPECS ABU_MAX_SPECS
+#define ABC_MAX_SPECS ABU_MAX_SPECS
 
 /* Generated output lives in out/ (gitignored), never beside the code: the
  * default database, created with its folder on first use by `run`. */
-#define ABH_OUT_DIR "out"
-#define ABH_DEFAULT_DB ABH_OUT_DIR "/arenabench.db"
+#define ABC_OUT_DIR "out"
+#define ABC_DEFAULT_DB ABC_OUT_DIR "/arenabench.db"
 
 /* The arenabench command (cli.c): dispatches argv[1] through the command
  * table. The planners the program runs must be registered before (the
@@ -62,7 +62,7 @@ void abc_run_print_bounds(FILE *to);
  * abc_command_main (ilp.c). Returns the exit code. The command table does not
  * use it: it is exported for tests/test_ilp.c, which runs the command inside
  * the test's process to read what it prints. */
-int abh_cmd_ilp(int argc, char **argv);
+int abc_cmd_ilp(int argc, char **argv);
 
 
 #endif

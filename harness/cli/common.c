@@ -16,7 +16,7 @@
 int abc_load_suite(const char *path, ab_problem *p) {
     ab_error err;
     ab_error_clear(&err);
-    if (abh_load_problem(path, NULL, p, &err) != AB_OK) return abc_fail(&err);
+    if (abf_load_problem(path, NULL, p, &err) != AB_OK) return abc_fail(&err);
     return 0;
 }
 
@@ -71,12 +71,12 @@ void abc_print_over_capacity(const abo_report *r, int64_t capacity, abo_proof re
                 "planner may fit it)\n");
 }
 
-int abc_plan_file_format(const abc_args *a, const abh_plan_format **f) {
+int abc_plan_file_format(const abc_args *a, const abf_plan_format **f) {
     const char *name = abc_opt(a, "format", NULL);
-    *f = name == NULL ? abh_plan_formats[0] : abh_plan_format_named(name);
+    *f = name == NULL ? abf_plan_formats[0] : abf_plan_format_named(name);
     if (*f != NULL && (*f)->read != NULL) return 0;
     ab_buf known = {0};
-    abh_plan_format_list(&known, true);
+    abf_plan_format_list(&known, true);
     int rc = abc_usage_error(a->cmd, "--format takes %s, not '%s'", known.s ? known.s : "",
                              name);
     ab_buf_free(&known);
@@ -84,15 +84,15 @@ int abc_plan_file_format(const abc_args *a, const abh_plan_format **f) {
 }
 
 /* Whether row f reads (readers_only) or writes. */
-static bool listed(const abh_plan_format *f, bool readers_only) {
+static bool listed(const abf_plan_format *f, bool readers_only) {
     return readers_only ? f->read != NULL : f->write != NULL;
 }
 
 /* The widest name of the rows that read (readers_only) or write. */
 static int plan_names_width(bool readers_only) {
     size_t w = 0;
-    for (size_t i = 0; abh_plan_formats[i] != NULL; i++) {
-        const abh_plan_format *f = abh_plan_formats[i];
+    for (size_t i = 0; abf_plan_formats[i] != NULL; i++) {
+        const abf_plan_format *f = abf_plan_formats[i];
         if (listed(f, readers_only) && strlen(f->name) > w) w = strlen(f->name);
     }
     return (int)w;
@@ -101,8 +101,8 @@ static int plan_names_width(bool readers_only) {
 /* The rows that read (readers_only) or write, under title, names w wide. */
 static void print_plan_formats(FILE *to, const char *title, bool readers_only, int w) {
     fprintf(to, "\n%s\n", title);
-    for (size_t i = 0; abh_plan_formats[i] != NULL; i++) {
-        const abh_plan_format *f = abh_plan_formats[i];
+    for (size_t i = 0; abf_plan_formats[i] != NULL; i++) {
+        const abf_plan_format *f = abf_plan_formats[i];
         if (!listed(f, readers_only)) continue;
         fprintf(to, "  %-*s  %s\n", w, f->name, f->summary);
     }
@@ -115,13 +115,13 @@ void abc_print_plan_file_formats(FILE *to) {
 
 void abc_print_export_formats(FILE *to) {
     int w = plan_names_width(false);
-    for (size_t i = 0; abh_formats[i] != NULL; i++)
-        if (abh_formats[i]->render != NULL && (int)strlen(abh_formats[i]->name) > w)
-            w = (int)strlen(abh_formats[i]->name);
+    for (size_t i = 0; abf_formats[i] != NULL; i++)
+        if (abf_formats[i]->render != NULL && (int)strlen(abf_formats[i]->name) > w)
+            w = (int)strlen(abf_formats[i]->name);
     fprintf(to, "\nFormats of a suite (--format F):\n");
-    for (size_t i = 0; abh_formats[i] != NULL; i++)
-        if (abh_formats[i]->render != NULL)
-            fprintf(to, "  %-*s  %s\n", w, abh_formats[i]->name, abh_formats[i]->title);
+    for (size_t i = 0; abf_formats[i] != NULL; i++)
+        if (abf_formats[i]->render != NULL)
+            fprintf(to, "  %-*s  %s\n", w, abf_formats[i]->name, abf_formats[i]->title);
     print_plan_formats(to, "Formats of a plan (--plan PLAN --format F):", false, w);
 }
 
@@ -142,12 +142,12 @@ bool abc_parse_number(const char *s, double *out, bool zero_ok) {
     return *end == '\0' && end != s && (*out > 0 || (zero_ok && *out == 0));
 }
 
-int abc_resolve_run(abr_store *db, const char *path, const char *which, const char *tag,
+int abc_resolve_run(abs_store *db, const char *path, const char *which, const char *tag,
                     int64_t *run) {
     ab_error err;
     ab_error_clear(&err);
     if (which == NULL || strcmp(which, "latest") == 0) {
-        if (abr_run_latest(db, tag, run, &err) != AB_OK) return abc_fail(&err);
+        if (abs_run_latest(db, tag, run, &err) != AB_OK) return abc_fail(&err);
         if (*run == 0)
             return abc_failf(ABC_EXIT_USAGE, "%s: no runs%s%s yet", path, tag ? " tagged " : "",
                              tag ? tag : "");
@@ -155,9 +155,9 @@ int abc_resolve_run(abr_store *db, const char *path, const char *which, const ch
     }
     if (!ab_parse_int64(which, strlen(which), run) || *run <= 0)
         return abc_failf(ABC_EXIT_USAGE, "a run is an id or 'latest', not '%s'", which);
-    abr_run info;
-    if (abr_run_get(db, *run, &info, &err) != AB_OK)
+    abs_run info;
+    if (abs_run_get(db, *run, &info, &err) != AB_OK)
         return abc_failf(ABC_EXIT_USAGE, "%s: no run %s", path, which);
-    abr_run_free(&info);
+    abs_run_free(&info);
     return 0;
 }

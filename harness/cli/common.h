@@ -17,8 +17,8 @@
 #include "oracle/certify.h"
 #include "oracle/check.h"
 
-struct abr_store;
-struct abh_plan_format;
+struct abs_store;
+struct abf_plan_format;
 
 /* Loads the suite at path (any registered format) into *p; on failure prints
  * the error and returns its exit code (*p then holds nothing to free). */
@@ -43,7 +43,7 @@ void abc_print_over_capacity(const abo_report *r, int64_t capacity, abo_proof re
  * reads: harness/formats/plan_formats.h), the table's default when it is not
  * given. Returns 0, or prints the usage error listing every such row and
  * returns its exit code. */
-int abc_plan_file_format(const abc_args *a, const struct abh_plan_format **f);
+int abc_plan_file_format(const abc_args *a, const struct abf_plan_format **f);
 
 /* Help listings walked from the tables, for the command table's extra hooks:
  * the plan file formats (plan, validate); the suite formats that render and
@@ -58,7 +58,7 @@ bool abc_parse_number(const char *s, double *out, bool zero_ok);
 /* Resolves which ("latest", NULL or an id) to a run of db, found at path
  * (tag: only runs with that tag count for latest; NULL for any). Prints and
  * returns 2 when there is none; 0 otherwise. */
-int abc_resolve_run(struct abr_store *db, const char *path, const char *which, const char *tag,
+int abc_resolve_run(struct abs_store *db, const char *path, const char *which, const char *tag,
                     int64_t *run);
 
 #endif

@@ -32,7 +32,7 @@ static int parse_format(const abc_args *a, abr_compare_format *f) {
     return 0;
 }
 
-/* The options into opt; pairs (room for ABH_MAX_SPECS + 1) and their text in
+/* The options into opt; pairs (room for ABC_MAX_SPECS + 1) and their text in
  * *bufs (owned by the caller, ab_free). 0 or the exit code of a misuse. */
 static int parse_opts(const abc_args *a, abr_compare_opts *opt, abr_spec_pair *pairs,
                       char **bufs) {
@@ -44,7 +44,7 @@ static int parse_opts(const abc_args *a, abr_compare_opts *opt, abr_spec_pair *p
     if (rc == 0) rc = parse_format(a, &opt->format);
     if (rc != 0) return rc;
     opt->fail_on_time = abc_flag(a, "fail-on-time");
-    const char *texts[ABH_MAX_SPECS];
+    const char *texts[ABC_MAX_SPECS];
     int n = abc_opt_all(a, "pair", texts);
     ab_error err;
     for (int i = 0; i < n; i++) {
@@ -65,8 +65,8 @@ static int parse_opts(const abc_args *a, abr_compare_opts *opt, abr_spec_pair *p
 /* Finds head (the latest, among runs tagged tag when set) and base (the
  * previous run with head's tag when not given; 0 when there is none); --run
  * gives both. */
-static int resolve_runs(const abc_args *a, abr_store *db, int64_t *base, int64_t *head) {
-    const char *dbpath = abc_opt(a, "db", ABH_DEFAULT_DB), *base_s = abc_opt(a, "base", NULL);
+static int resolve_runs(const abc_args *a, abs_store *db, int64_t *base, int64_t *head) {
+    const char *dbpath = abc_opt(a, "db", ABC_DEFAULT_DB), *base_s = abc_opt(a, "base", NULL);
     const char *run_s = abc_opt(a, "run", NULL);
     ab_error err;
     ab_error_clear(&err);
@@ -80,7 +80,7 @@ static int resolve_runs(const abc_args *a, abr_store *db, int64_t *base, int64_t
     }
     int rc = abc_resolve_run(db, dbpath, abc_opt(a, "head", NULL), abc_opt(a, "tag", NULL), head);
     if (rc == 0 && base_s != NULL) rc = abc_resolve_run(db, dbpath, base_s, NULL, base);
-    if (rc == 0 && *base == 0 && abr_run_previous(db, *head, base, &err) != AB_OK)
+    if (rc == 0 && *base == 0 && abs_run_previous(db, *head, base, &err) != AB_OK)
         rc = abc_fail(&err);
     return rc;
 }
@@ -99,13 +99,13 @@ static int nothing_to_compare(const abr_compare_opts *opt, int64_t head) {
 
 int abc_compare(const abc_args *a) {
     abr_compare_opts opt;
-    abr_spec_pair pairs[ABH_MAX_SPECS + 1];
-    char *bufs[ABH_MAX_SPECS] = {NULL};
+    abr_spec_pair pairs[ABC_MAX_SPECS + 1];
+    char *bufs[ABC_MAX_SPECS] = {NULL};
     int rc = parse_opts(a, &opt, pairs, bufs);
-    abr_store *db = NULL;
+    abs_store *db = NULL;
     ab_error err;
     ab_error_clear(&err);
-    if (rc == 0 && abr_open(abc_opt(a, "db", ABH_DEFAULT_DB), ABR_OPEN_READONLY, &db, &err) != AB_OK)
+    if (rc == 0 && abs_open(abc_opt(a, "db", ABC_DEFAULT_DB), ABS_OPEN_READONLY, &db, &err) != AB_OK)
         rc = abc_fail(&err);
     int64_t base = 0, head = 0;
     if (rc == 0) rc = resolve_runs(a, db, &base, &head);
@@ -119,7 +119,7 @@ int abc_compare(const abc_args *a) {
         if (rc == 0 && sum.regressions > 0) rc = ABC_EXIT_CHECK;
     }
     ab_buf_free(&b);
-    abr_close(db);
-    for (int i = 0; i < ABH_MAX_SPECS; i++) ab_free(bufs[i]);
+    abs_close(db);
+    for (int i = 0; i < ABC_MAX_SPECS; i++) ab_free(bufs[i]);
     return rc;
 }

@@ -26,11 +26,11 @@
  * not 'x'": every suite format that renders, every plan format that writes. */
 static int bad_format(const char *format) {
     ab_buf names = {0}, plans = {0};
-    for (size_t i = 0; abh_formats[i] != NULL; i++) {
-        const abh_format *f = abh_formats[i];
+    for (size_t i = 0; abf_formats[i] != NULL; i++) {
+        const abf_format *f = abf_formats[i];
         if (f->render != NULL) ab_buf_printf(&names, "%s %s", i == 0 ? "" : " or", f->name);
     }
-    abh_plan_format_list(&plans, false);
+    abf_plan_format_list(&plans, false);
     int rc = abc_failf(ABC_EXIT_USAGE, "--format takes%s (a suite), or %s with --plan PLAN; not "
                        "'%s'", names.s ? names.s : "", plans.s ? plans.s : "", format);
     ab_buf_free(&names);
@@ -39,20 +39,20 @@ static int bad_format(const char *format) {
 }
 
 /* The plan format named format when it writes; else NULL. */
-static const abh_plan_format *plan_format_writing(const char *format) {
-    const abh_plan_format *f = abh_plan_format_named(format);
+static const abf_plan_format *plan_format_writing(const char *format) {
+    const abf_plan_format *f = abf_plan_format_named(format);
     return f != NULL && f->write != NULL ? f : NULL;
 }
 
 /* ---- the suite, as before ------------------------------------------------------------ */
 
 static int export_suite(const abc_args *a, const char *path, const char *format) {
-    const abh_format *to = abh_format_named(format);
+    const abf_format *to = abf_format_named(format);
     if (to == NULL || to->render == NULL) return bad_format(format);
     ab_problem p;
     ab_error err;
     ab_error_clear(&err);
-    if (abh_load_problem(path, NULL, &p, &err) != AB_OK) return abc_fail(&err);
+    if (abf_load_problem(path, NULL, &p, &err) != AB_OK) return abc_fail(&err);
     ab_buf b = {0};
     ab_status st = to->render(&p, &b, &err);
     if (st == AB_OK) st = ab_buf_write_file(&b, abc_opt(a, "output", "-"), &err);
@@ -69,11 +69,11 @@ static int export_suite(const abc_args *a, const char *path, const char *format)
 
 typedef struct plan_job {
     const char *suite, *plan, *out;
-    const abh_plan_format *format; /* what to write */
+    const abf_plan_format *format; /* what to write */
     ab_problem full, view;
     ab_plan pl;
     int64_t *offsets; /* one per view tensor */
-    char hash[ABR_SHA256_HEX];
+    char hash[ABS_SHA256_HEX];
 } plan_job;
 
 /* Loads the suite and the plan, checks the plan; 0 or the exit code (1 when
@@ -85,7 +85,7 @@ static int load_checked(plan_job *j) {
     if (rc != 0) return rc;
     ab_status st = ab_problem_arena_view(&j->full, &j->view, NULL, &err);
     if (st == AB_OK) /* the plan file's format, by its header (DESIGN.md §4) */
-        st = abh_plan_format_of(j->plan)->read(j->plan, &j->view, &j->pl, &err);
+        st = abf_plan_format_of(j->plan)->read(j->plan, &j->view, &j->pl, &err);
     abo_report r;
     if (st == AB_OK) st = abo_check(&j->view, &j->pl, &r, &err);
     if (st != AB_OK) return abc_fail(&err);
@@ -99,8 +99,8 @@ static int load_checked(plan_job *j) {
     if (j->offsets == NULL) return abc_failf(ABC_EXIT_INTERNAL, "out of memory");
     for (size_t i = 0; i < j->pl.n; i++) j->offsets[j->pl.v[i].tensor] = j->pl.v[i].offset;
     ab_buf canon = {0};
-    st = abh_suite_render(&j->full, &canon, &err);
-    if (st == AB_OK) abr_sha256_hex(canon.s ? canon.s : "", canon.n, j->hash);
+    st = abf_suite_render(&j->full, &canon, &err);
+    if (st == AB_OK) abs_sha256_hex(canon.s ? canon.s : "", canon.n, j->hash);
     ab_buf_free(&canon);
     return st == AB_OK ? 0 : abc_fail(&err);
 }
@@ -138,11 +138,11 @@ static const char *model_path(const abc_args *a, const char *suite) {
     if (m != NULL) return m;
     ab_error err;
     ab_error_clear(&err);
-    const abh_format *f = abh_format_of(suite, false, &err);
+    const abf_format *f = abf_format_of(suite, false, &err);
     return f != NULL && strcmp(f->name, "tflite") == 0 ? suite : NULL;
 }
 
-/* A format written into a copy of the model (ABH_PLAN_FORMAT_TFLM_MODEL): the
+/* A format written into a copy of the model (ABF_PLAN_FORMAT_TFLM_MODEL): the
  * model (*model), a file to write that is not the model, a plan that holds
  * once TFLite Micro rounds it. Returns 0 or the exit code. */
 static int model_copy_ok(const abc_args *a, const plan_job *j, const char **model) {
@@ -159,7 +159,7 @@ static int model_copy_ok(const abc_args *a, const plan_job *j, const char **mode
     return tflm_rounding_ok(j, abc_flag(a, "force"));
 }
 
-static int export_plan(const abc_args *a, const char *suite, const abh_plan_format *format) {
+static int export_plan(const abc_args *a, const char *suite, const abf_plan_format *format) {
     plan_job j = {.suite = suite, .plan = abc_opt(a, "plan", NULL), .format = format,
                   .out = abc_opt(a, "output", "-")};
     ab_problem_init(&j.full);
@@ -170,9 +170,9 @@ static int export_plan(const abc_args *a, const char *suite, const abh_plan_form
     if (rc == 0) {
         ab_error err;
         ab_error_clear(&err);
-        abh_plan_out o = {.view = &j.view, .offsets = j.offsets, .suite_hash = j.hash,
+        abf_plan_out o = {.view = &j.view, .offsets = j.offsets, .suite_hash = j.hash,
                           .plan_path = j.plan, .plan = &j.pl};
-        if (format->flags & ABH_PLAN_FORMAT_TFLM_MODEL) rc = model_copy_ok(a, &j, &o.model);
+        if (format->flags & ABF_PLAN_FORMAT_TFLM_MODEL) rc = model_copy_ok(a, &j, &o.model);
         ab_status st = rc == 0 ? format->write(&o, &b, &err) : AB_OK;
         if (rc == 0 && st == AB_OK) st = ab_buf_write_file(&b, j.out, &err);
         if (rc == 0 && st != AB_OK) rc = abc_fail(&err);
@@ -189,9 +189,9 @@ int abc_export(const abc_args *a) {
     if (a->noperands != 1) return abc_usage_error(a->cmd, "expected one suite file");
     const char *path = a->operands[0], *plan = abc_opt(a, "plan", NULL);
     const char *format = abc_opt(a, "format", "minimalloc");
-    const abh_plan_format *writes = plan_format_writing(format);
+    const abf_plan_format *writes = plan_format_writing(format);
     if (plan == NULL) {
-        if (writes != NULL && abh_format_named(format) == NULL)
+        if (writes != NULL && abf_format_named(format) == NULL)
             return abc_usage_error(a->cmd, "--format %s writes a plan: give --plan PLAN (a plan "
                                    "file, as `arenabench plan -o PLAN` writes)", format);
         if (abc_opt(a, "model", NULL) || abc_flag(a, "force"))
@@ -200,9 +200,9 @@ int abc_export(const abc_args *a) {
         return export_suite(a, path, format);
     }
     if (writes == NULL) {
-        if (abh_format_named(format) == NULL) return bad_format(format);
+        if (abf_format_named(format) == NULL) return bad_format(format);
         ab_buf names = {0};
-        abh_plan_format_list(&names, false);
+        abf_plan_format_list(&names, false);
         int rc = abc_usage_error(a->cmd, "--format %s writes a suite, not a plan; with --plan "
                                  "use %s", format, names.s ? names.s : "");
         ab_buf_free(&names);

@@ -15,9 +15,9 @@
 void abc_gen_print_kinds(FILE *to) {
     fprintf(to, "\nKinds and their parameters (-P key=value; --n and --seed are short for n= "
             "and seed=):\n");
-    for (size_t i = 0; abh_generators[i].kind; i++) {
-        fprintf(to, "  %-13s %s\n", abh_generators[i].kind, abh_generators[i].summary);
-        for (const abh_gen_param *q = abh_generators[i].params; q->key; q++)
+    for (size_t i = 0; abf_generators[i].kind; i++) {
+        fprintf(to, "  %-13s %s\n", abf_generators[i].kind, abf_generators[i].summary);
+        for (const abf_gen_param *q = abf_generators[i].params; q->key; q++)
             fprintf(to, "      %s=%s  %s\n", q->key, q->def, q->help);
     }
 }
@@ -64,8 +64,8 @@ int abc_gen(const abc_args *a) {
     ab_error err;
     ab_error_clear(&err);
     ab_status st = AB_OK;
-    if (rc == 0) st = abh_generate(kind, &params, abc_opt(a, "name", NULL), &p, &err);
-    if (rc == 0 && st == AB_OK) st = abh_suite_write(&p, out ? out : "-", &err);
+    if (rc == 0) st = abf_generate(kind, &params, abc_opt(a, "name", NULL), &p, &err);
+    if (rc == 0 && st == AB_OK) st = abf_suite_write(&p, out ? out : "-", &err);
     if (rc == 0 && st != AB_OK) rc = abc_fail(&err);
     if (rc == 0 && out)
         abc_note("%s: %zu tensors written to %s", p.name, p.n, out);

@@ -95,19 +95,19 @@ void abc_print_top(FILE *to, const ab_problem *view, const int64_t *offsets, int
             arena > 0 ? 100.0 * (double)(arena - peak) / (double)arena : 0.0);
 }
 
-int abc_profile_args(const abc_args *a, bool io_option, abh_profile_choice *c) {
+int abc_profile_args(const abc_args *a, bool io_option, abf_profile_choice *c) {
     ab_error err;
     ab_error_clear(&err);
-    if (abh_profile_choose(abc_opt(a, "profile", NULL), io_option ? abc_opt(a, "io", NULL) : NULL,
+    if (abf_profile_choose(abc_opt(a, "profile", NULL), io_option ? abc_opt(a, "io", NULL) : NULL,
                            abc_opt(a, "align", NULL), c, &err) != AB_OK)
         return abc_usage_error(a->cmd, "%s", err.msg);
     return 0;
 }
 
-int abc_profile_apply(const abh_profile_choice *c, ab_problem *p) {
+int abc_profile_apply(const abf_profile_choice *c, ab_problem *p) {
     ab_error err;
     ab_error_clear(&err);
-    if (abh_profile_apply(c, p, NULL, &err) == AB_OK) return 0;
+    if (abf_profile_apply(c, p, NULL, &err) == AB_OK) return 0;
     ab_problem_free(p);
     return abc_fail(&err);
 }

@@ -43,10 +43,10 @@ void abc_print_top(FILE *to, const ab_problem *view, const int64_t *offsets, int
 
 /* Reads --profile, --align and (with io_option) --io of a into *c; prints the
  * misuse and returns 2, else 0. */
-int abc_profile_args(const abc_args *a, bool io_option, abh_profile_choice *c);
+int abc_profile_args(const abc_args *a, bool io_option, abf_profile_choice *c);
 
 /* Applies *c to p (profile.h); prints the error and returns its exit code
  * (p is then freed), else 0. */
-int abc_profile_apply(const abh_profile_choice *c, ab_problem *p);
+int abc_profile_apply(const abf_profile_choice *c, ab_problem *p);
 
 #endif

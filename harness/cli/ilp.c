@@ -141,7 +141,7 @@ int abc_ilp(const abc_args *args) {
     ab_error_clear(&err);
     ab_problem full, view;
     ab_problem_init(&view);
-    if (abh_load_problem(a.suite, NULL, &full, &err) != AB_OK) {
+    if (abf_load_problem(a.suite, NULL, &full, &err) != AB_OK) {
         ab_problem_free(&full);
         return abc_fail(&err);
     }
@@ -162,7 +162,7 @@ int abc_ilp(const abc_args *args) {
     if (a.out != NULL && r.offsets != NULL && (rc == 0 || r.status == ABO_ILP_NO_SOLUTION)) {
         ab_plan pl;
         if (ab_plan_from_offsets(&pl, r.offsets, r.n, &err) != AB_OK ||
-            abh_plan_write(a.out, &view, &pl, &err) != AB_OK)
+            abf_plan_write(a.out, &view, &pl, &err) != AB_OK)
             rc = abc_fail(&err);
         ab_plan_free(&pl);
     }
@@ -172,4 +172,4 @@ int abc_ilp(const abc_args *args) {
     return rc;
 }
 
-int abh_cmd_ilp(int argc, char **argv) { return abc_command_main(argc, argv); }
+int abc_cmd_ilp(int argc, char **argv) { return abc_command_main(argc, argv); }

@@ -25,10 +25,10 @@
 typedef struct import_args {
     const char *path, *out, *name;
     bool fold_constants;
-    abh_tflite_dim dims[ABC_IMPORT_MAX_DIMS];
+    abf_tflite_dim dims[ABC_IMPORT_MAX_DIMS];
     size_t ndims;
     int64_t assume_dynamic; /* 0: none */
-    abh_profile_choice profile; /* --profile, --io, --align */
+    abf_profile_choice profile; /* --profile, --io, --align */
     bool raw;                   /* --bytes */
 } import_args;
 
@@ -45,7 +45,7 @@ static int parse_dim(const abc_command *c, import_args *a, const char *s, char n
     if (n >= 256) return abc_usage_error(c, "--dim: a tensor name of %zu bytes is too long", n);
     memcpy(names[a->ndims], s, n);
     names[a->ndims][n] = '\0';
-    a->dims[a->ndims] = (abh_tflite_dim){.tensor = names[a->ndims], .value = v};
+    a->dims[a->ndims] = (abf_tflite_dim){.tensor = names[a->ndims], .value = v};
     a->ndims++;
     return 0;
 }
@@ -82,12 +82,12 @@ static int read_args(const abc_args *args, import_args *a, char names[][256]) {
 static int write_suite(const import_args *a, const ab_problem *p) {
     ab_error err;
     ab_error_clear(&err);
-    if (abh_suite_write(p, a->out ? a->out : "-", &err) != AB_OK) return abc_fail(&err);
+    if (abf_suite_write(p, a->out ? a->out : "-", &err) != AB_OK) return abc_fail(&err);
     if (a->out != NULL && strcmp(a->out, "-") != 0) {
         abo_bounds b;
         printf("suite      %s (%zu tensors)\n", ab_term(p->name), p->n);
         printf("from       %s\n", ab_term(p->description ? p->description : a->path));
-        if (abh_profile_changes(&a->profile))
+        if (abf_profile_changes(&a->profile))
             printf("profile    %s (io %s, align %lld%s)\n", a->profile.profile->name,
                    p->io == AB_IO_WORKSPACE ? "workspace" : "separate", (long long)p->alignment,
                    a->profile.round_sizes && a->profile.align > 1 ? ", sizes rounded" : "");
@@ -107,13 +107,13 @@ int abc_import(const abc_args *args) {
     if (rc != 0) return rc;
     ab_error err;
     ab_error_clear(&err);
-    const abh_format *fmt = abh_format_of(a.path, true, &err);
+    const abf_format *fmt = abf_format_of(a.path, true, &err);
     if (fmt == NULL) return abc_fail(&err);
-    if (!(fmt->flags & ABH_FORMAT_MODEL_OPTS) &&
+    if (!(fmt->flags & ABF_FORMAT_MODEL_OPTS) &&
         (a.fold_constants || a.ndims > 0 || a.assume_dynamic > 0))
         return abc_usage_error(args->cmd, "--fold-constants, --dim and --assume-dynamic apply to "
                                "models, not to a %s", fmt->title);
-    abh_load_options lo = {.fold_constants = a.fold_constants,
+    abf_load_options lo = {.fold_constants = a.fold_constants,
                            .dims = a.dims,
                            .ndims = a.ndims,
                            .assume_dynamic = a.assume_dynamic};
@@ -135,4 +135,4 @@ int abc_import(const abc_args *args) {
     return rc;
 }
 
-int abh_cmd_import(int argc, char **argv) { return abc_command_main(argc, argv); }
+int abc_cmd_import(int argc, char **argv) { return abc_command_main(argc, argv); }

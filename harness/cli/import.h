@@ -13,6 +13,6 @@
  * usage or input, 3 internal. The command table does not use it: it is
  * exported for tests/test_tflite.c, which runs the command inside the
  * test's process to read what it prints. */
-int abh_cmd_import(int argc, char **argv);
+int abc_cmd_import(int argc, char **argv);
 
 #endif

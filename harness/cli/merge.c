@@ -1,6 +1,6 @@
 /*
  * merge.c — `arenabench merge OUT.db IN.db...`: merges shard databases
- * into OUT (results/store: abr_merge), printing what each added.
+ * into OUT (results/store: abs_merge), printing what each added.
  */
 #include <stdio.h>
 
@@ -11,14 +11,14 @@
 
 /* Merges the shard databases in[0 .. nin) into out; the exit code. */
 static int merge(const char *out, const char *const *in, int nin) {
-    abr_store *db;
+    abs_store *db;
     ab_error err;
     ab_error_clear(&err);
-    if (abr_open(out, ABR_OPEN_CREATE, &db, &err) != AB_OK) return abc_fail(&err);
+    if (abs_open(out, ABS_OPEN_CREATE, &db, &err) != AB_OK) return abc_fail(&err);
     int rc = 0;
     for (int i = 0; i < nin && rc == 0; i++) {
-        abr_merge_stats st = {0};
-        if (abr_merge(db, in[i], &st, &err) != AB_OK) {
+        abs_merge_stats st = {0};
+        if (abs_merge(db, in[i], &st, &err) != AB_OK) {
             rc = abc_fail(&err);
             break;
         }
@@ -27,7 +27,7 @@ static int merge(const char *out, const char *const *in, int nin) {
                (long long)st.runs_joined, (long long)st.results_added,
                (long long)st.results_skipped);
     }
-    abr_close(db);
+    abs_close(db);
     return rc;
 }
 

@@ -22,7 +22,7 @@
 
 typedef struct plan_job {
     const char *path, *spec, *out, *svg;
-    const abh_plan_format *format; /* -o's (--format) */
+    const abf_plan_format *format; /* -o's (--format) */
     double time_limit; /* seconds, 0 = none */
     int64_t mem_limit; /* bytes, 0 = none */
     ab_problem full, view;
@@ -37,7 +37,7 @@ typedef struct plan_job {
     abo_proof refuted_by;   /* infeasible: what proved that no plan fits */
     int64_t refuted_bound;  /* and the bound above the capacity */
     double seconds;
-    abh_profile_choice profile; /* --profile, --io, --align */
+    abf_profile_choice profile; /* --profile, --io, --align */
     bool raw;                   /* --bytes: raw byte counts */
 } plan_job;
 
@@ -54,20 +54,20 @@ static void plan_job_free(plan_job *j) {
  * the planner failed, 2 for a planner error about its input (a bad parameter
  * value, an arena that overflows). */
 static int plan_isolated(plan_job *j, const ab_planner *pl, const ab_params *params) {
-    abh_job job = {.view = &j->view, .planner = pl, .params = params};
-    abh_options opt = {.jobs = 1, .time_limit = j->time_limit, .mem_limit = j->mem_limit};
-    abh_job_result r;
+    abe_job job = {.view = &j->view, .planner = pl, .params = params};
+    abe_options opt = {.jobs = 1, .time_limit = j->time_limit, .mem_limit = j->mem_limit};
+    abe_job_result r;
     abe_outcome o;
     ab_error err;
     ab_error_clear(&err);
     if (abe_evaluate(&job, j->bounds.max_load, &opt, &r, &o, &err) != AB_OK) {
-        abh_result_free(&r);
+        abe_result_free(&r);
         return abc_fail(&err);
     }
     int rc = 0;
     j->seconds = r.wall_seconds;
     j->stats = r.stats;
-    if (r.status == ABH_OK) {
+    if (r.status == ABE_OK) {
         j->report = o.check;
         j->bound = o.lower_bound;
         j->proof = o.proof;
@@ -77,12 +77,12 @@ static int plan_isolated(plan_job *j, const ab_planner *pl, const ab_params *par
         j->refuted_bound = o.refuted_bound;
         if (ab_plan_from_offsets(&j->plan, r.offsets, r.n, &err) != AB_OK) rc = abc_fail(&err);
     } else {
-        rc = r.status == ABH_ERROR && r.planner_status == AB_EINPUT ? ABC_EXIT_USAGE
+        rc = r.status == ABE_ERROR && r.planner_status == AB_EINPUT ? ABC_EXIT_USAGE
                                                                     : ABC_EXIT_CHECK;
         abc_failf(rc, "%s: planner %s failed: %s%s%s", j->path, j->spec,
-                  abh_status_name(r.status), r.message[0] ? ": " : "", r.message);
+                  abe_status_name(r.status), r.message[0] ? ": " : "", r.message);
     }
-    abh_result_free(&r);
+    abe_result_free(&r);
     return rc;
 }
 
@@ -134,7 +134,7 @@ static int plan_job_print(const plan_job *j, FILE *to) {
     fprintf(to, "suite      %s (%zu tensors in the arena", ab_term(p->name), j->view.n);
     if (p->n > j->view.n) fprintf(to, ", %zu I/O outside", p->n - j->view.n);
     fprintf(to, ")\n");
-    if (abh_profile_changes(&j->profile))
+    if (abf_profile_changes(&j->profile))
         fprintf(to, "profile    %s (io %s, align %lld%s)\n", j->profile.profile->name,
                 p->io == AB_IO_WORKSPACE ? "workspace" : "separate", (long long)p->alignment,
                 j->profile.round_sizes && j->profile.align > 1 ? ", sizes rounded" : "");
@@ -177,10 +177,10 @@ static int plan_job_print(const plan_job *j, FILE *to) {
 }
 
 /* Writes a plan file in format (a plan formats row that reads). */
-static ab_status write_plan(const char *path, const abh_plan_format *format,
+static ab_status write_plan(const char *path, const abf_plan_format *format,
                             const ab_problem *view, const ab_plan *pl, ab_error *err) {
     ab_buf b = {0};
-    abh_plan_out o = {.view = view, .plan = pl};
+    abf_plan_out o = {.view = view, .plan = pl};
     ab_status st = format->write(&o, &b, err);
     if (st == AB_OK) st = ab_buf_write_file(&b, path, err);
     ab_buf_free(&b);

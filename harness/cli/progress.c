@@ -13,7 +13,7 @@ static double now(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-void abh_progress_start(abh_progress *pr, size_t total, bool quiet, FILE *out) {
+void abc_progress_start(abc_progress *pr, size_t total, bool quiet, FILE *out) {
     pr->out = out;
     pr->quiet = quiet;
     pr->tty = isatty(fileno(out)) == 1;
@@ -23,7 +23,7 @@ void abh_progress_start(abh_progress *pr, size_t total, bool quiet, FILE *out) {
     pr->last_draw = 0;
 }
 
-static void draw_line(abh_progress *pr, double t) {
+static void draw_line(abc_progress *pr, double t) {
     double elapsed = t - pr->t0;
     fprintf(pr->out, "\r\033[K[%zu/%zu] %zu failed, %.1f s elapsed", pr->done, pr->total,
             pr->failed, elapsed);
@@ -34,7 +34,7 @@ static void draw_line(abh_progress *pr, double t) {
     pr->last_draw = t;
 }
 
-void abh_progress_job(abh_progress *pr, const char *suite, const char *spec, const char *status,
+void abc_progress_job(abc_progress *pr, const char *suite, const char *spec, const char *status,
                       int64_t arena, double seconds, bool failed) {
     pr->done++;
     pr->failed += failed;
@@ -49,7 +49,7 @@ void abh_progress_job(abh_progress *pr, const char *suite, const char *spec, con
     fprintf(pr->out, " (%.3f s)\n", seconds);
 }
 
-void abh_progress_end(abh_progress *pr) {
+void abc_progress_end(abc_progress *pr) {
     if (pr->quiet || !pr->tty) return;
     draw_line(pr, now());
     fputc('\n', pr->out);

@@ -12,19 +12,19 @@
 #include <stdint.h>
 #include <stdio.h>
 
-typedef struct abh_progress {
+typedef struct abc_progress {
     FILE *out;
     bool tty, quiet;
     size_t total, done, failed;
     double t0, last_draw;
-} abh_progress;
+} abc_progress;
 
 /* Starts a display of total jobs on out (a terminal gets the live line). */
-void abh_progress_start(abh_progress *pr, size_t total, bool quiet, FILE *out);
+void abc_progress_start(abc_progress *pr, size_t total, bool quiet, FILE *out);
 /* Records a finished job; failed when its status is not ok. arena < 0 = none. */
-void abh_progress_job(abh_progress *pr, const char *suite, const char *spec, const char *status,
+void abc_progress_job(abc_progress *pr, const char *suite, const char *spec, const char *status,
                       int64_t arena, double seconds, bool failed);
 /* Ends the display (the live line gets its final state and a newline). */
-void abh_progress_end(abh_progress *pr);
+void abc_progress_end(abc_progress *pr);
 
 #endif

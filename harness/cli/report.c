@@ -16,11 +16,11 @@
 
 /* The report's suite loader: stored canonical YAML back into a problem. */
 static ab_status load_stored_text(const char *text, size_t len, ab_problem *out, ab_error *err) {
-    return abh_suite_load_buffer("stored suite", text, len, out, err);
+    return abf_suite_load_buffer("stored suite", text, len, out, err);
 }
 
 int abc_report(const abc_args *a) {
-    const char *dbpath = abc_opt(a, "db", ABH_DEFAULT_DB), *which = abc_opt(a, "run", NULL);
+    const char *dbpath = abc_opt(a, "db", ABC_DEFAULT_DB), *which = abc_opt(a, "run", NULL);
     const char *format = abc_opt(a, "format", NULL), *out = abc_opt(a, "output", "-");
     abr_report_format fmt = ABR_REPORT_MD;
     if (format != NULL && !abr_report_format_parse(format, &fmt)) {
@@ -31,10 +31,10 @@ int abc_report(const abc_args *a) {
         ab_buf_free(&known);
         return rc;
     }
-    abr_store *db = NULL;
+    abs_store *db = NULL;
     ab_error err;
     ab_error_clear(&err);
-    if (abr_open(dbpath, ABR_OPEN_READONLY, &db, &err) != AB_OK) return abc_fail(&err);
+    if (abs_open(dbpath, ABS_OPEN_READONLY, &db, &err) != AB_OK) return abc_fail(&err);
     int64_t run;
     const char *tag = abc_opt(a, "tag", NULL);
     int rc = 0;
@@ -46,6 +46,6 @@ int abc_report(const abc_args *a) {
     if (rc == 0 && abr_report_render(db, run, fmt, &opt, &b, &err) != AB_OK) rc = abc_fail(&err);
     if (rc == 0 && ab_buf_write_file(&b, out, &err) != AB_OK) rc = abc_fail(&err);
     ab_buf_free(&b);
-    abr_close(db);
+    abs_close(db);
     return rc;
 }

@@ -107,16 +107,16 @@ static void on_signal(int sig) {
 }
 
 static void on_start(void *ctx, size_t njobs) {
-    abh_progress *pr = ctx;
-    abh_progress_start(pr, njobs, pr->quiet, stderr);
+    abc_progress *pr = ctx;
+    abc_progress_start(pr, njobs, pr->quiet, stderr);
 }
 
 static void on_job(void *ctx, const abu_job_done *d) {
-    abh_progress_job(ctx, d->suite, d->spec, abo_status_word(d->status), d->arena,
+    abc_progress_job(ctx, d->suite, d->spec, abo_status_word(d->status), d->arena,
                      d->wall_seconds, d->failed);
 }
 
-static void on_end(void *ctx) { abh_progress_end(ctx); }
+static void on_end(void *ctx) { abc_progress_end(ctx); }
 
 static void on_note(void *ctx, const char *line) {
     (void)ctx;
@@ -154,10 +154,10 @@ static void print_summary(const abu_summary *s, const char *db) {
 
 /* Runs the pipeline on r with progress on stderr; the exit code. */
 static int run_pipeline(const abu_args *r, bool quiet) {
-    if (strcmp(r->db, ABH_DEFAULT_DB) == 0 && mkdir(ABH_OUT_DIR, 0777) != 0 && errno != EEXIST)
+    if (strcmp(r->db, ABC_DEFAULT_DB) == 0 && mkdir(ABC_OUT_DIR, 0777) != 0 && errno != EEXIST)
         return abc_failf(ABC_EXIT_USAGE, "cannot create the folder %s/ for the default database: %s",
-                         ABH_OUT_DIR, strerror(errno));
-    abh_progress pr = {.quiet = quiet};
+                         ABC_OUT_DIR, strerror(errno));
+    abc_progress pr = {.quiet = quiet};
     abu_events ev = {.ctx = &pr, .start = on_start, .job = on_job, .end = on_end, .note = on_note};
     struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
     sigemptyset(&sa.sa_mask);
@@ -191,7 +191,7 @@ int abc_run(const abc_args *a) {
     abu_args r = {.shard_i = 1, .shard_n = 1, .stop = &stop_requested};
     r.nspecs = abc_opt_all(a, "planner", r.specs);
     r.planner_set = abc_opt(a, "planners", NULL);
-    r.db = abc_opt(a, "db", ABH_DEFAULT_DB);
+    r.db = abc_opt(a, "db", ABC_DEFAULT_DB);
     r.resume = abc_opt(a, "resume", NULL);
     r.tag = abc_opt(a, "tag", NULL);
     r.run_key = abc_opt(a, "run-key", NULL);

@@ -15,7 +15,7 @@
 #include "results/store/store.h"
 
 /* Finds the row of (suite name, spec) in rows; NULL when absent. */
-static const abr_row *find_row(const abr_rows *rows, const char *suite, const char *spec) {
+static const abs_row *find_row(const abs_rows *rows, const char *suite, const char *spec) {
     for (size_t i = 0; i < rows->n; i++)
         if (strcmp(rows->v[i].suite.name, suite) == 0 && strcmp(rows->v[i].r.spec, spec) == 0)
             return &rows->v[i];
@@ -23,17 +23,17 @@ static const abr_row *find_row(const abr_rows *rows, const char *suite, const ch
 }
 
 /* Rebuilds the arena view of a stored suite and the stored plan of row. */
-static ab_status load_stored(abr_store *db, const abr_row *row, ab_problem *view, ab_plan *pl,
+static ab_status load_stored(abs_store *db, const abs_row *row, ab_problem *view, ab_plan *pl,
                              ab_error *err) {
     char *text = NULL;
     size_t len = 0, n = 0;
     int64_t *off = NULL;
     ab_problem full;
     ab_problem_init(&full);
-    ab_status st = abr_suite_text(db, row->suite.id, &text, &len, err);
-    if (st == AB_OK) st = abh_suite_load_buffer(row->suite.name, text, len, &full, err);
+    ab_status st = abs_suite_text(db, row->suite.id, &text, &len, err);
+    if (st == AB_OK) st = abf_suite_load_buffer(row->suite.name, text, len, &full, err);
     if (st == AB_OK) st = ab_problem_arena_view(&full, view, NULL, err);
-    if (st == AB_OK) st = abr_plan_get(db, row->r.plan_hash, &off, &n, err);
+    if (st == AB_OK) st = abs_plan_get(db, row->r.plan_hash, &off, &n, err);
     if (st == AB_OK && n != view->n)
         st = ab_fail(err, AB_EINTERNAL, "stored plan has %zu offsets for %zu tensors", n, view->n);
     if (st == AB_OK) st = ab_plan_from_offsets(pl, off, n, err);
@@ -44,7 +44,7 @@ static ab_status load_stored(abr_store *db, const abr_row *row, ab_problem *view
 }
 
 /* Draws the plan of row to path. Returns 0 or the exit code. */
-static int draw(const abr_row *row, int64_t run, const ab_problem *view, const ab_plan *pl,
+static int draw(const abs_row *row, int64_t run, const ab_problem *view, const ab_plan *pl,
                 const char *path) {
     ab_buf b = {0};
     ab_error err;
@@ -62,17 +62,17 @@ static int draw(const abr_row *row, int64_t run, const ab_problem *view, const a
 int abc_show_plan(const abc_args *a) {
     if (a->noperands != 2)
         return abc_usage_error(a->cmd, "expected a suite name and a planner spec");
-    const char *dbpath = abc_opt(a, "db", ABH_DEFAULT_DB), *svg = abc_opt(a, "svg", NULL);
+    const char *dbpath = abc_opt(a, "db", ABC_DEFAULT_DB), *svg = abc_opt(a, "svg", NULL);
     const char *suite = a->operands[0], *spec = a->operands[1];
-    abr_store *db = NULL;
+    abs_store *db = NULL;
     ab_error err;
     ab_error_clear(&err);
-    if (abr_open(dbpath, ABR_OPEN_READONLY, &db, &err) != AB_OK) return abc_fail(&err);
+    if (abs_open(dbpath, ABS_OPEN_READONLY, &db, &err) != AB_OK) return abc_fail(&err);
     int64_t run;
     int rc = abc_resolve_run(db, dbpath, abc_opt(a, "run", NULL), NULL, &run);
-    abr_rows rows = {0};
-    if (rc == 0 && abr_rows_read(db, run, &rows, &err) != AB_OK) rc = abc_fail(&err);
-    const abr_row *row = rc == 0 ? find_row(&rows, suite, spec) : NULL;
+    abs_rows rows = {0};
+    if (rc == 0 && abs_rows_read(db, run, &rows, &err) != AB_OK) rc = abc_fail(&err);
+    const abs_row *row = rc == 0 ? find_row(&rows, suite, spec) : NULL;
     if (rc == 0 && (row == NULL || row->r.plan_hash[0] == '\0'))
         rc = abc_failf(row == NULL ? ABC_EXIT_USAGE : ABC_EXIT_CHECK,
                        "%s: run %lld has no plan for suite '%s' with '%s'", dbpath,
@@ -82,12 +82,12 @@ int abc_show_plan(const abc_args *a) {
     ab_problem_init(&view);
     ab_plan_init(&pl);
     if (rc == 0 && load_stored(db, row, &view, &pl, &err) != AB_OK) rc = abc_fail(&err);
-    if (rc == 0 && abh_plan_write(abc_opt(a, "output", "-"), &view, &pl, &err) != AB_OK)
+    if (rc == 0 && abf_plan_write(abc_opt(a, "output", "-"), &view, &pl, &err) != AB_OK)
         rc = abc_fail(&err);
     if (rc == 0 && svg != NULL) rc = draw(row, run, &view, &pl, svg);
     ab_plan_free(&pl);
     ab_problem_free(&view);
-    abr_rows_free(&rows);
-    abr_close(db);
+    abs_rows_free(&rows);
+    abs_close(db);
     return rc;
 }

@@ -27,7 +27,7 @@ static void explain_io_entries(const ab_problem *full, const ab_plan *pl) {
 }
 
 int abc_validate(const abc_args *a) {
-    const abh_plan_format *format;
+    const abf_plan_format *format;
     if (a->noperands != 2) return abc_usage_error(a->cmd, "expected a suite file and a plan file");
     int rc = abc_plan_file_format(a, &format);
     if (rc != 0) return rc;

@@ -10,19 +10,19 @@
 #include "oracle/ilp.h"
 
 /* The status of a job that returned no plan. */
-static abo_status from_runner(abh_job_status s) {
+static abo_status from_runner(abe_job_status s) {
     switch (s) {
-    case ABH_OK: return ABO_STATUS_OK;
-    case ABH_TIMEOUT: return ABO_STATUS_TIMEOUT;
-    case ABH_CRASH: return ABO_STATUS_CRASH;
-    case ABH_OOM: return ABO_STATUS_OOM;
-    case ABH_ERROR: return ABO_STATUS_ERROR;
+    case ABE_OK: return ABO_STATUS_OK;
+    case ABE_TIMEOUT: return ABO_STATUS_TIMEOUT;
+    case ABE_CRASH: return ABO_STATUS_CRASH;
+    case ABE_OOM: return ABO_STATUS_OOM;
+    case ABE_ERROR: return ABO_STATUS_ERROR;
     }
     return ABO_STATUS_ERROR;
 }
 
 /* Checks the plan in r against view into o->check. */
-static ab_status check_plan(const ab_problem *view, const abh_job_result *r, abe_outcome *o,
+static ab_status check_plan(const ab_problem *view, const abe_job_result *r, abe_outcome *o,
                             ab_error *err) {
     ab_plan pl;
     ab_status st = ab_plan_from_offsets(&pl, r->offsets, r->n, err);
@@ -62,7 +62,7 @@ static abo_status over_capacity(int64_t max_load, const abo_claim *claim, abe_ou
     return by != ABO_PROOF_NONE ? ABO_STATUS_INFEASIBLE : ABO_STATUS_OVER_CAPACITY;
 }
 
-ab_status abe_judge(const ab_problem *view, int64_t max_load, const abh_job_result *r,
+ab_status abe_judge(const ab_problem *view, int64_t max_load, const abe_job_result *r,
                     abe_outcome *o, ab_error *err) {
     memset(o, 0, sizeof *o);
     o->status = from_runner(r->status);
@@ -73,7 +73,7 @@ ab_status abe_judge(const ab_problem *view, int64_t max_load, const abh_job_resu
     o->refuted_bound = AB_NONE;
     o->capacity = ab_problem_capacity(view);
     o->message = r->message[0] ? r->message : NULL;
-    if (r->status != ABH_OK) return AB_OK;
+    if (r->status != ABE_OK) return AB_OK;
     ab_status st = check_plan(view, r, o, err);
     if (st != AB_OK) return st;
     o->checked = true;
@@ -97,11 +97,11 @@ ab_status abe_judge(const ab_problem *view, int64_t max_load, const abh_job_resu
     return AB_OK;
 }
 
-ab_status abe_evaluate(const abh_job *job, int64_t max_load, const abh_options *opt,
-                       abh_job_result *r, abe_outcome *o, ab_error *err) {
-    abh_options one = *opt;
+ab_status abe_evaluate(const abe_job *job, int64_t max_load, const abe_options *opt,
+                       abe_job_result *r, abe_outcome *o, ab_error *err) {
+    abe_options one = *opt;
     one.jobs = 1;
-    ab_status st = abh_run(job, 1, &one, r, NULL, NULL, err);
+    ab_status st = abe_run(job, 1, &one, r, NULL, NULL, err);
     if (st != AB_OK) {
         memset(o, 0, sizeof *o);
         return st;

@@ -46,13 +46,13 @@ typedef struct abe_outcome {
  * r (message) and into itself (check.msg), so it lives no longer than r and
  * must not be copied while in use. AB_OK unless the checker itself failed
  * (AB_ENOMEM, ...). */
-ab_status abe_judge(const ab_problem *view, int64_t max_load, const abh_job_result *r,
+ab_status abe_judge(const ab_problem *view, int64_t max_load, const abe_job_result *r,
                     abe_outcome *o, ab_error *err);
 
 /* Evaluates one job: runs it with the runner under the limits of opt (jobs is
- * taken as 1) into *r (initialised by the call; abh_result_free after), then
- * judges it into *o. Returns what abh_run or abe_judge returned. */
-ab_status abe_evaluate(const abh_job *job, int64_t max_load, const abh_options *opt,
-                       abh_job_result *r, abe_outcome *o, ab_error *err);
+ * taken as 1) into *r (initialised by the call; abe_result_free after), then
+ * judges it into *o. Returns what abe_run or abe_judge returned. */
+ab_status abe_evaluate(const abe_job *job, int64_t max_load, const abe_options *opt,
+                       abe_job_result *r, abe_outcome *o, ab_error *err);
 
 #endif

@@ -30,35 +30,35 @@
 
 /* ---- names ------------------------------------------------------------------ */
 
-const char *abh_status_name(abh_job_status s) {
+const char *abe_status_name(abe_job_status s) {
     switch (s) {
-    case ABH_OK: return "ok";
-    case ABH_TIMEOUT: return "timeout";
-    case ABH_CRASH: return "crash";
-    case ABH_OOM: return "oom";
-    case ABH_ERROR: return "error";
+    case ABE_OK: return "ok";
+    case ABE_TIMEOUT: return "timeout";
+    case ABE_CRASH: return "crash";
+    case ABE_OOM: return "oom";
+    case ABE_ERROR: return "error";
     }
     return "error";
 }
 
-const char *abh_capped_word(abh_capped c) {
+const char *abe_capped_word(abe_capped c) {
     switch (c) {
-    case ABH_CAPPED_TIME: return "time";
-    case ABH_CAPPED_MEMORY: return "memory";
-    case ABH_CAPPED_NONE: break;
+    case ABE_CAPPED_TIME: return "time";
+    case ABE_CAPPED_MEMORY: return "memory";
+    case ABE_CAPPED_NONE: break;
     }
     return NULL;
 }
 
-void abh_result_free(abh_job_result *r) {
+void abe_result_free(abe_job_result *r) {
     if (r == NULL) return;
     ab_free(r->offsets);
     r->offsets = NULL;
 }
 
-void abh_results_free(abh_job_result *results, size_t n) {
+void abe_results_free(abe_job_result *results, size_t n) {
     if (results == NULL) return;
-    for (size_t i = 0; i < n; i++) abh_result_free(&results[i]);
+    for (size_t i = 0; i < n; i++) abe_result_free(&results[i]);
 }
 
 /* ---- the frame ----------------------------------------------------------------
@@ -95,8 +95,8 @@ static bool write_all(int fd, const void *buf, size_t len) {
     return true;
 }
 
-bool abh_write_result(int fd, ab_status st, const int64_t *offsets, size_t n,
-                      const ab_plan_stats *stats, const abh_usage *u, const char *msg) {
+bool abe_write_result(int fd, ab_status st, const int64_t *offsets, size_t n,
+                      const ab_plan_stats *stats, const abe_usage *u, const char *msg) {
     unsigned char head[FRAME_HEADER + NOTE_MAX + AB_ERROR_MAX];
     size_t note_len = stats ? strnlen(stats->note, NOTE_MAX - 1) : 0;
     size_t msg_len = msg ? strnlen(msg, AB_ERROR_MAX - 1) : 0;
@@ -141,7 +141,7 @@ bool abh_write_result(int fd, ab_status st, const int64_t *offsets, size_t n,
 /* The parts of a frame, in order; a reader fills one at a time. */
 enum { SEG_HEADER, SEG_TEXT, SEG_OFFSETS, SEG_SUM, SEG_DONE, SEG_BAD };
 
-struct abh_reader {
+struct abe_reader {
     size_t n;          /* offsets expected when the planner status is AB_OK */
     int seg;           /* the part being filled */
     size_t pos;        /* bytes of it received */
@@ -157,8 +157,8 @@ struct abh_reader {
     int64_t *offsets;  /* owned until taken */
 };
 
-abh_reader *abh_reader_new(size_t n) {
-    abh_reader *rd = ab_calloc(1, sizeof *rd);
+abe_reader *abe_reader_new(size_t n) {
+    abe_reader *rd = ab_calloc(1, sizeof *rd);
     if (rd == NULL) return NULL;
     rd->n = n;
     rd->seg = SEG_HEADER;
@@ -166,17 +166,17 @@ abh_reader *abh_reader_new(size_t n) {
     return rd;
 }
 
-void abh_reader_free(abh_reader *rd) {
+void abe_reader_free(abe_reader *rd) {
     if (rd == NULL) return;
     ab_free(rd->offsets);
     ab_free(rd);
 }
 
 /* How many bytes were accepted. */
-static size_t reader_bytes(const abh_reader *rd) { return rd->total; }
-bool abh_reader_complete(const abh_reader *rd) { return rd->seg == SEG_DONE; }
+static size_t reader_bytes(const abe_reader *rd) { return rd->total; }
+bool abe_reader_complete(const abe_reader *rd) { return rd->seg == SEG_DONE; }
 
-static size_t seg_size(const abh_reader *rd) {
+static size_t seg_size(const abe_reader *rd) {
     switch (rd->seg) {
     case SEG_HEADER: return FRAME_HEADER;
     case SEG_TEXT: return (size_t)rd->note_len + rd->msg_len;
@@ -186,7 +186,7 @@ static size_t seg_size(const abh_reader *rd) {
     return 0;
 }
 
-static unsigned char *seg_dest(abh_reader *rd) {
+static unsigned char *seg_dest(abe_reader *rd) {
     switch (rd->seg) {
     case SEG_HEADER: return rd->header;
     case SEG_TEXT: return (unsigned char *)rd->text;
@@ -196,7 +196,7 @@ static unsigned char *seg_dest(abh_reader *rd) {
     return NULL;
 }
 
-static ab_status reject(abh_reader *rd, ab_error *err, const char *what) {
+static ab_status reject(abe_reader *rd, ab_error *err, const char *what) {
     rd->seg = SEG_BAD;
     ab_free(rd->offsets);
     rd->offsets = NULL;
@@ -204,7 +204,7 @@ static ab_status reject(abh_reader *rd, ab_error *err, const char *what) {
 }
 
 /* Decodes and checks the header; allocates the offsets it announces. */
-static ab_status end_header(abh_reader *rd, ab_error *err) {
+static ab_status end_header(abe_reader *rd, ab_error *err) {
     const unsigned char *h = rd->header;
     if (memcmp(h, FRAME_MAGIC, 4) != 0) return reject(rd, err, "bad magic");
     rd->status = (int32_t)get32(h + 4);
@@ -236,7 +236,7 @@ static ab_status end_header(abh_reader *rd, ab_error *err) {
 }
 
 /* Ends the part just filled and moves to the next. */
-static ab_status end_seg(abh_reader *rd, ab_error *err) {
+static ab_status end_seg(abe_reader *rd, ab_error *err) {
     switch (rd->seg) {
     case SEG_HEADER: {
         ab_status s = end_header(rd, err);
@@ -256,7 +256,7 @@ static ab_status end_seg(abh_reader *rd, ab_error *err) {
     return AB_OK;
 }
 
-ab_status abh_reader_feed(abh_reader *rd, const void *buf, size_t len, ab_error *err) {
+ab_status abe_reader_feed(abe_reader *rd, const void *buf, size_t len, ab_error *err) {
     const unsigned char *p = buf;
     for (;;) {
         if (rd->seg == SEG_BAD) return ab_fail(err, AB_ECHECK, "the stream was rejected");
@@ -279,7 +279,7 @@ ab_status abh_reader_feed(abh_reader *rd, const void *buf, size_t len, ab_error 
     }
 }
 
-ab_status abh_reader_take(abh_reader *rd, abh_job_result *r, ab_error *err) {
+ab_status abe_reader_take(abe_reader *rd, abe_job_result *r, ab_error *err) {
     if (rd->seg != SEG_DONE) return ab_fail(err, AB_ECHECK, "the result frame is not complete");
     r->planner_status = (ab_status)rd->status;
     r->n = rd->n;
@@ -312,7 +312,7 @@ typedef struct slot {
     size_t job;          /* index into the jobs */
     abe_proc *proc;      /* from the spawner */
     bool malformed;      /* the stream broke the format; why says how */
-    abh_reader *rd;
+    abe_reader *rd;
     char why[AB_ERROR_MAX];
     int64_t parent_rss;  /* the parent's resident bytes at the fork (runner.h, Memory) */
     /* Repeats: the runs so far, their samples, and the result they make. */
@@ -320,16 +320,16 @@ typedef struct slot {
     double *wall, *cpu, *plan_cpu; /* per run, runs of them (cap held) */
     size_t cap;
     double wall_total;
-    abh_job_result first; /* the first run's result, or the failing repeat's */
+    abe_job_result first; /* the first run's result, or the failing repeat's */
 } slot;
 
-/* One call of abh_run. */
+/* One call of abe_run. */
 typedef struct run {
-    const abh_job *jobs;
+    const abe_job *jobs;
     size_t n;
-    const abh_options *opt;
-    abh_job_result *results;
-    abh_done_fn done;
+    const abe_options *opt;
+    abe_job_result *results;
+    abe_done_fn done;
     void *ctx;
     slot *slots;
     size_t nslots;
@@ -363,17 +363,17 @@ static int64_t own_peak(int64_t base) {
 /* The child's whole life, after the spawner's set-up and limits: plan,
  * write the frame to fd; the return value is the exit status. */
 static int child_main(void *ctx, int fd) {
-    const abh_job *job = ctx;
+    const abe_job *job = ctx;
     double t0 = process_cpu();
     int64_t vm_rss = abe_resident_bytes();
-    abh_usage u = {.base_rss = vm_rss > 0 ? vm_rss : 0};
+    abe_usage u = {.base_rss = vm_rss > 0 ? vm_rss : 0};
     ab_plan_stats stats;
     memset(&stats, 0, sizeof stats);
     stats.lower_bound = AB_NONE;
     size_t n = job->view->n;
     int64_t *offsets = ab_alloc_array(n ? n : 1, sizeof *offsets);
     if (offsets == NULL) {
-        bool ok = abh_write_result(fd, AB_ENOMEM, NULL, 0, &stats, &u,
+        bool ok = abe_write_result(fd, AB_ENOMEM, NULL, 0, &stats, &u,
                                    "out of memory for the offsets array");
         return ok ? 0 : CHILD_WRITE_FAILED;
     }
@@ -392,7 +392,7 @@ static int child_main(void *ctx, int fd) {
         else snprintf(msg, sizeof msg, "%s failed without a message (status %d)",
                       job->planner->name, (int)st);
     }
-    bool ok = abh_write_result(fd, st, offsets, n, &stats, &u, msg);
+    bool ok = abe_write_result(fd, st, offsets, n, &stats, &u, msg);
     return ok ? 0 : CHILD_WRITE_FAILED;
 }
 
@@ -400,8 +400,8 @@ static int child_main(void *ctx, int fd) {
 
 /* Starts a child for job s->job in slot s (a first run or a repeat). */
 static ab_status spawn_into(run *r, slot *s, ab_error *err) {
-    const abh_job *job = &r->jobs[s->job];
-    s->rd = abh_reader_new(job->view->n);
+    const abe_job *job = &r->jobs[s->job];
+    s->rd = abe_reader_new(job->view->n);
     if (s->rd == NULL) return ab_fail(err, AB_ENOMEM, "out of memory starting a job");
     s->malformed = false;
     s->why[0] = '\0';
@@ -413,7 +413,7 @@ static ab_status spawn_into(run *r, slot *s, ab_error *err) {
     ab_error e;
     ab_status st = abe_spawn(&o, &s->proc, &e);
     if (st != AB_OK) {
-        abh_reader_free(s->rd);
+        abe_reader_free(s->rd);
         s->rd = NULL;
         s->proc = NULL;
         return ab_fail(err, st, "%s for a job", e.msg);
@@ -444,7 +444,7 @@ static ab_status drain(run *r, slot *s, ab_error *err) {
         long got = abe_read(s->proc, r->buf, READ_BUF);
         if (got <= 0) return AB_OK;
         ab_error e;
-        ab_status st = abh_reader_feed(s->rd, r->buf, (size_t)got, &e);
+        ab_status st = abe_reader_feed(s->rd, r->buf, (size_t)got, &e);
         if (st == AB_ENOMEM) return ab_fail(err, st, "%s", e.msg);
         if (st != AB_OK) {
             s->malformed = true;
@@ -456,14 +456,14 @@ static ab_status drain(run *r, slot *s, ab_error *err) {
 }
 
 /* Maps what the planner returned (a complete frame) to a job status. */
-static void classify_planner(abh_job_result *res) {
+static void classify_planner(abe_job_result *res) {
     switch (res->planner_status) {
-    case AB_OK: res->status = ABH_OK; break;
-    case AB_ENOMEM: res->status = ABH_OOM; break;
-    case AB_ELIMIT: res->status = ABH_TIMEOUT; break;
-    default: res->status = ABH_ERROR; break;
+    case AB_OK: res->status = ABE_OK; break;
+    case AB_ENOMEM: res->status = ABE_OOM; break;
+    case AB_ELIMIT: res->status = ABE_TIMEOUT; break;
+    default: res->status = ABE_ERROR; break;
     }
-    if (res->status != ABH_OK) {
+    if (res->status != ABE_OK) {
         ab_free(res->offsets);
         res->offsets = NULL;
     }
@@ -479,38 +479,38 @@ static bool cpu_limited(const run *r, const abe_exit *e) {
 }
 
 /* Sets res's status and message from how the child ended. */
-static void classify(const run *r, slot *s, const abe_exit *e, abh_job_result *res) {
+static void classify(const run *r, slot *s, const abe_exit *e, abe_job_result *res) {
     if (e->timed_out) {
-        res->status = ABH_TIMEOUT;
+        res->status = ABE_TIMEOUT;
         snprintf(res->message, sizeof res->message, "exceeded the time limit of %g s",
                  r->opt->time_limit);
     } else if (cpu_limited(r, e)) {
-        res->status = ABH_TIMEOUT;
+        res->status = ABE_TIMEOUT;
         snprintf(res->message, sizeof res->message,
                  "exceeded the CPU limit of %g s (%.2f s of CPU used)", r->opt->cpu_limit,
                  e->cpu_seconds);
     } else if (s->malformed) {
-        res->status = ABH_ERROR;
+        res->status = ABE_ERROR;
         snprintf(res->message, sizeof res->message, "the child sent a malformed result: %.900s",
                  s->why);
     } else if (e->signal != 0) {
         res->signal = e->signal;
         const char *sig_name = ab_signal_name(res->signal);
         if (res->signal == SIGKILL) {
-            res->status = ABH_OOM;
+            res->status = ABE_OOM;
             snprintf(res->message, sizeof res->message,
                      "killed by SIGKILL, which the runner did not send "
                      "(likely the kernel's out-of-memory killer)");
         } else {
-            res->status = ABH_CRASH;
+            res->status = ABE_CRASH;
             snprintf(res->message, sizeof res->message, "killed by signal %d (%s)", res->signal,
                      sig_name ? sig_name : "unknown");
         }
-    } else if (abh_reader_complete(s->rd) && e->exited && e->code == 0) {
-        abh_reader_take(s->rd, res, NULL);
+    } else if (abe_reader_complete(s->rd) && e->exited && e->code == 0) {
+        abe_reader_take(s->rd, res, NULL);
         classify_planner(res);
     } else {
-        res->status = ABH_CRASH;
+        res->status = ABE_CRASH;
         size_t got = reader_bytes(s->rd);
         if (got == 0)
             snprintf(res->message, sizeof res->message,
@@ -518,12 +518,12 @@ static void classify(const run *r, slot *s, const abe_exit *e, abh_job_result *r
         else
             snprintf(res->message, sizeof res->message,
                      "the child exited with status %d after %zu bytes of %s result", e->code,
-                     got, abh_reader_complete(s->rd) ? "its" : "an incomplete");
+                     got, abe_reader_complete(s->rd) ? "its" : "an incomplete");
     }
 }
 
 /* Fresh result for job j: not finished, no offsets, no bound. */
-static void result_init(abh_job_result *res, const abh_job *job) {
+static void result_init(abe_job_result *res, const abe_job *job) {
     memset(res, 0, sizeof *res);
     res->n = job->view->n;
     res->stats.lower_bound = AB_NONE;
@@ -533,7 +533,7 @@ static void result_init(abh_job_result *res, const abh_job *job) {
 /* Ends the current child of slot s (its process and reader). */
 static void slot_end_child(slot *s) {
     abe_free(s->proc);
-    abh_reader_free(s->rd);
+    abe_reader_free(s->rd);
     s->proc = NULL;
     s->rd = NULL;
 }
@@ -544,20 +544,20 @@ static void slot_clear(run *r, slot *s) {
     ab_free(s->wall);
     ab_free(s->cpu);
     ab_free(s->plan_cpu);
-    abh_result_free(&s->first);
+    abe_result_free(&s->first);
     memset(s, 0, sizeof *s);
     r->active--;
 }
 
 /* One run's result from how its child ended: status, message, plan, and
  * this run's times, own peak and cap. */
-static void one_run(run *r, slot *s, const abe_exit *e, abh_job_result *res) {
+static void one_run(run *r, slot *s, const abe_exit *e, abe_job_result *res) {
     result_init(res, &r->jobs[s->job]);
     res->finished = true;
     res->repeats = 1;
     res->wall_seconds = res->wall_min = res->wall_max = e->wall_seconds;
     if (e->lost) {
-        res->status = ABH_ERROR;
+        res->status = ABE_ERROR;
         snprintf(res->message, sizeof res->message,
                  "the child's exit status was lost (another waiter reaped it)");
         return;
@@ -566,12 +566,12 @@ static void one_run(run *r, slot *s, const abe_exit *e, abh_job_result *res) {
     classify(r, s, e, res);
     if (res->plan_cpu_seconds < 0) /* no frame: all that is known is the rusage */
         res->peak_rss = e->peak_rss > s->parent_rss ? e->peak_rss - s->parent_rss : 0;
-    if (e->timed_out || cpu_limited(r, e) || res->stats.capped) res->capped = ABH_CAPPED_TIME;
-    else if (res->status == ABH_OOM) res->capped = ABH_CAPPED_MEMORY;
+    if (e->timed_out || cpu_limited(r, e) || res->stats.capped) res->capped = ABE_CAPPED_TIME;
+    else if (res->status == ABE_OOM) res->capped = ABE_CAPPED_MEMORY;
 }
 
 /* Keeps run k's samples. false when out of memory. */
-static bool add_sample(slot *s, const abh_job_result *res) {
+static bool add_sample(slot *s, const abe_job_result *res) {
     size_t need = (size_t)s->runs + 1, cap = s->cap;
     if (!ab_grow((void **)&s->wall, &cap, need, sizeof *s->wall)) return false;
     cap = s->cap;
@@ -589,16 +589,16 @@ static bool add_sample(slot *s, const abh_job_result *res) {
 
 /* Folds a repeat's result into the slot's: the first failure wins; a plan
  * that differs from the first run's makes the job an error. Takes res. */
-static void fold_repeat(slot *s, abh_job_result *res) {
-    abh_job_result *f = &s->first;
+static void fold_repeat(slot *s, abe_job_result *res) {
+    abe_job_result *f = &s->first;
     if (f->peak_rss < res->peak_rss) f->peak_rss = res->peak_rss;
-    if (f->status != ABH_OK) {
-        abh_result_free(res);
+    if (f->status != ABE_OK) {
+        abe_result_free(res);
         return;
     }
-    if (res->status != ABH_OK) {
+    if (res->status != ABE_OK) {
         int64_t peak = f->peak_rss;
-        abh_result_free(f);
+        abe_result_free(f);
         *f = *res;
         f->peak_rss = peak;
         size_t len = strlen(f->message);
@@ -606,13 +606,13 @@ static void fold_repeat(slot *s, abh_job_result *res) {
         return;
     }
     if (memcmp(f->offsets, res->offsets, f->n * sizeof *f->offsets) != 0) {
-        f->status = ABH_ERROR;
-        abh_result_free(f);
+        f->status = ABE_ERROR;
+        abe_result_free(f);
         snprintf(f->message, sizeof f->message,
                  "the plan of repeat %d differs from the first run's: the planner is not "
                  "deterministic", s->runs);
     }
-    abh_result_free(res);
+    abe_result_free(res);
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -630,7 +630,7 @@ static double median(double *v, size_t n, double *min, double *max) {
 }
 
 /* The slot's result over all its runs, into *out. */
-static void summarise(slot *s, abh_job_result *out) {
+static void summarise(slot *s, abe_job_result *out) {
     *out = s->first;
     memset(&s->first, 0, sizeof s->first);
     size_t n = (size_t)s->runs;
@@ -645,8 +645,8 @@ static void summarise(slot *s, abh_job_result *out) {
 
 /* true when the job of slot s runs again (runner.h, Repeats). */
 static bool again(const run *r, const slot *s) {
-    const abh_job_result *f = &s->first;
-    return f->status == ABH_OK && f->capped == ABH_CAPPED_NONE &&
+    const abe_job_result *f = &s->first;
+    return f->status == ABE_OK && f->capped == ABE_CAPPED_NONE &&
            s->runs < r->opt->repeat_min && s->wall_total < r->opt->repeat_time &&
            !(r->opt->stop && *r->opt->stop);
 }
@@ -654,24 +654,24 @@ static bool again(const run *r, const slot *s) {
 /* The child of slot s has been reaped: folds its run into the job's result;
  * starts the next repeat, or reports the job. */
 static ab_status finish(run *r, slot *s, const abe_exit *e, ab_error *err) {
-    abh_job_result res;
+    abe_job_result res;
     one_run(r, s, e, &res);
     slot_end_child(s);
     if (!add_sample(s, &res)) {
-        abh_result_free(&res);
+        abe_result_free(&res);
         return ab_fail(err, AB_ENOMEM, "out of memory keeping the times of a job");
     }
     if (s->runs == 1) s->first = res;
     else fold_repeat(s, &res);
     if (again(r, s)) return spawn_into(r, s, err);
-    abh_job_result out;
+    abe_job_result out;
     summarise(s, &out);
     size_t j = s->job;
     slot_clear(r, s);
     ab_status st = AB_OK;
     if (r->done) st = r->done(r->ctx, j, &out, err);
     if (r->results) r->results[j] = out;
-    else abh_result_free(&out);
+    else abe_result_free(&out);
     return st;
 }
 
@@ -738,7 +738,7 @@ static void abandon(run *r) {
         if (r->slots[i].used) slot_clear(r, &r->slots[i]);
 }
 
-static ab_status check_options(const abh_job *jobs, size_t n, const abh_options *opt,
+static ab_status check_options(const abe_job *jobs, size_t n, const abe_options *opt,
                                ab_error *err) {
     if (opt == NULL || opt->jobs < 1)
         return ab_fail(err, AB_EINPUT, "the number of parallel jobs must be at least 1");
@@ -750,7 +750,7 @@ static ab_status check_options(const abh_job *jobs, size_t n, const abh_options 
     return AB_OK;
 }
 
-/* The loop of abh_run over prepared state; children are left to abandon(). */
+/* The loop of abe_run over prepared state; children are left to abandon(). */
 static ab_status run_all(run *r, ab_error *err) {
     size_t next = 0;
     ab_status st = AB_OK;
@@ -773,7 +773,7 @@ static void on_stop_signal(int sig) { caught_signal = sig; }
 /* With no stop flag from the caller, the run catches the signals that would
  * kill the harness by default (old[i] keeps each disposition, caught[i] says
  * whether it was replaced), so that its children, their groups and their
- * folders go before the harness does (abh_run re-raises the signal). */
+ * folders go before the harness does (abe_run re-raises the signal). */
 static void catch_stop(struct sigaction old[NSTOP], bool caught[NSTOP]) {
     caught_signal = 0;
     struct sigaction sa;
@@ -796,13 +796,13 @@ static void release_stop(const struct sigaction old[NSTOP], const bool caught[NS
     if (sig != 0) raise(sig);
 }
 
-ab_status abh_run(const abh_job *jobs, size_t n, const abh_options *opt,
-                  abh_job_result *results, abh_done_fn done, void *ctx, ab_error *err) {
+ab_status abe_run(const abe_job *jobs, size_t n, const abe_options *opt,
+                  abe_job_result *results, abe_done_fn done, void *ctx, ab_error *err) {
     ab_status st = check_options(jobs, n, opt, err);
     if (st != AB_OK) return st;
     for (size_t i = 0; results && i < n; i++) result_init(&results[i], &jobs[i]);
     if (n == 0) return AB_OK;
-    abh_options own = *opt;
+    abe_options own = *opt;
     struct sigaction old_stop[NSTOP];
     bool caught[NSTOP] = {false};
     if (own.stop == NULL) {

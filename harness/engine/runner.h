@@ -10,7 +10,7 @@
  * classifies how it ended. The runner never checks a plan: the caller runs
  * the oracle on the offsets it gets back (DESIGN.md §2, §7).
  *
- * How a job ends (abh_job_result.status):
+ * How a job ends (abe_job_result.status):
  *
  *   ok       the planner returned AB_OK; offsets holds view->n values
  *   timeout  the wall-clock limit passed (the child was killed with SIGKILL),
@@ -107,7 +107,7 @@
  * crash. Nothing the child sends can make the parent allocate more than the
  * job's own n offsets.
  *
- * One abh_run at a time per process, from the thread that stays alive for
+ * One abe_run at a time per process, from the thread that stays alive for
  * the run (PR_SET_PDEATHSIG follows the forking thread). No other waiter may
  * reap the runner's children (a SIGCHLD handler calling wait(-1) would steal
  * their exits); SIGCHLD set to SIG_IGN is switched to SIG_DFL for the run
@@ -122,23 +122,23 @@
 #include "planners/planner.h"
 
 /* How a job ended; the names are the results table's statuses. */
-typedef enum abh_job_status {
-    ABH_OK = 0,
-    ABH_TIMEOUT,
-    ABH_CRASH,
-    ABH_OOM,
-    ABH_ERROR
-} abh_job_status;
+typedef enum abe_job_status {
+    ABE_OK = 0,
+    ABE_TIMEOUT,
+    ABE_CRASH,
+    ABE_OOM,
+    ABE_ERROR
+} abe_job_status;
 
 /* One job: a planner on a problem. Nothing here is copied or freed. */
-typedef struct abh_job {
+typedef struct abe_job {
     const ab_problem *view;      /* the arena view the planner sees */
     const ab_planner *planner;   /* from ab_planner_resolve */
     const ab_params *params;     /* from ab_planner_resolve; NULL for none */
-} abh_job;
+} abe_job;
 
 /* The limits and the parallelism of a run. */
-typedef struct abh_options {
+typedef struct abe_options {
     int jobs;                 /* children at once, >= 1 */
     double time_limit;        /* wall-clock seconds per job; <= 0: none */
     double cpu_limit;         /* CPU seconds per job (RLIMIT_CPU: SIGXCPU, then SIGKILL a
@@ -150,28 +150,28 @@ typedef struct abh_options {
     const volatile sig_atomic_t *stop;
     int repeat_min;           /* runs of a job that ends ok (see Repeats); <= 1: one */
     double repeat_time;       /* ... while its runs took less than this many seconds */
-} abh_options;
+} abe_options;
 
 /* Why a job's row may depend on the machine (results.capped). */
-typedef enum abh_capped {
-    ABH_CAPPED_NONE = 0,
-    ABH_CAPPED_TIME,  /* the runner's time limit killed it, or the planner's time cap
+typedef enum abe_capped {
+    ABE_CAPPED_NONE = 0,
+    ABE_CAPPED_TIME,  /* the runner's time limit killed it, or the planner's time cap
                          (ab_plan_stats.capped) stopped it */
-    ABH_CAPPED_MEMORY /* it ran out of memory (oom) */
-} abh_capped;
+    ABE_CAPPED_MEMORY /* it ran out of memory (oom) */
+} abe_capped;
 
 /* NULL, "time" or "memory". */
-const char *abh_capped_word(abh_capped c);
+const char *abe_capped_word(abe_capped c);
 
-/* How one job ended. Owns offsets; abh_result_free releases it. */
-typedef struct abh_job_result {
+/* How one job ended. Owns offsets; abe_result_free releases it. */
+typedef struct abe_job_result {
     bool finished;            /* false for a job the run never finished */
-    abh_job_status status;
+    abe_job_status status;
     ab_status planner_status; /* what the planner returned; AB_OK when it never
                                  returned (crash, timeout by the runner) */
     int signal;               /* the signal that killed the child, else 0 */
     size_t n;                 /* number of offsets (the view's n) */
-    int64_t *offsets;         /* owned; n values when status is ABH_OK, else NULL */
+    int64_t *offsets;         /* owned; n values when status is ABE_OK, else NULL */
     ab_plan_stats stats;      /* as the planner reported them (zeroed, lower bound
                                  AB_NONE, when no result came back) */
     int repeats;              /* runs behind the times below (>= 1 once finished) */
@@ -186,21 +186,21 @@ typedef struct abh_job_result {
                                  inherited (see Memory above): the largest of the runs */
     int64_t base_rss;         /* the child's resident bytes before the planner ran
                                  (0 when unknown): the harness pages it inherited */
-    abh_capped capped;        /* why the row may depend on the machine, if it may */
+    abe_capped capped;        /* why the row may depend on the machine, if it may */
     char message[AB_ERROR_MAX]; /* empty for ok; else what went wrong */
-} abh_job_result;
+} abe_job_result;
 
 /* Called in the parent as each job finishes, in finish order (which depends
  * on timing, not on the job order). index is the job's index in the array
- * given to abh_run. The callback may take r->offsets (and set it to NULL).
+ * given to abe_run. The callback may take r->offsets (and set it to NULL).
  * Returning a status other than AB_OK (with err set) stops the run: the
- * children in flight are killed and reaped, and abh_run returns that status. */
-typedef ab_status (*abh_done_fn)(void *ctx, size_t index, abh_job_result *r, ab_error *err);
+ * children in flight are killed and reaped, and abe_run returns that status. */
+typedef ab_status (*abe_done_fn)(void *ctx, size_t index, abe_job_result *r, ab_error *err);
 
 /* Runs the n jobs, opt->jobs at a time, and reports each one as it ends:
  * through done (when not NULL), then into results[index] (when results is not
  * NULL; an array of n, initialised by the call, each entry released with
- * abh_result_free or all with abh_results_free). Without results, each
+ * abe_result_free or all with abe_results_free). Without results, each
  * result is released right after its callback.
  *
  * Returns AB_OK when every job ran (whatever each one's status); AB_EINPUT
@@ -208,59 +208,59 @@ typedef ab_status (*abh_done_fn)(void *ctx, size_t index, abh_job_result *r, ab_
  * AB_ENOMEM when the parent runs out of memory; AB_ELIMIT when opt->stop was
  * raised; or what done returned. On any of these, every child has been
  * killed and reaped, and results[i].finished tells which jobs finished. */
-ab_status abh_run(const abh_job *jobs, size_t n, const abh_options *opt,
-                  abh_job_result *results, abh_done_fn done, void *ctx, ab_error *err);
+ab_status abe_run(const abe_job *jobs, size_t n, const abe_options *opt,
+                  abe_job_result *results, abe_done_fn done, void *ctx, ab_error *err);
 
 /* Releases what r owns (its offsets). NULL is accepted. */
-void abh_result_free(abh_job_result *r);
+void abe_result_free(abe_job_result *r);
 
-/* abh_result_free on each of the n results; the array itself stays the
+/* abe_result_free on each of the n results; the array itself stays the
  * caller's. NULL is accepted. (The CLI takes results through done and frees
  * none itself; this is for callers that pass results, the tests today.) */
-void abh_results_free(abh_job_result *results, size_t n);
+void abe_results_free(abe_job_result *results, size_t n);
 
 /* "ok", "timeout", "crash", "oom" or "error". */
-const char *abh_status_name(abh_job_status s);
+const char *abe_status_name(abe_job_status s);
 
 /* ---- the result stream, exposed for tests --------------------------------------
  * The runner (runner.c) is the only product user of the reader and of
- * abh_write_result. They stay exported because tests/test_runner.c feeds the
+ * abe_write_result. They stay exported because tests/test_runner.c feeds the
  * reader frames cut at every byte, torn and corrupt streams, which a real
  * child cannot be made to write on demand.
  * The parent side: a reader fed bytes as they come from the pipe. */
-typedef struct abh_reader abh_reader;
+typedef struct abe_reader abe_reader;
 
 /* A reader for the result of a job whose view has n tensors. Owned by the
- * caller (abh_reader_free); NULL when out of memory. */
-abh_reader *abh_reader_new(size_t n);
+ * caller (abe_reader_free); NULL when out of memory. */
+abe_reader *abe_reader_new(size_t n);
 
 /* Feeds len bytes. Returns AB_OK, or AB_ECHECK with err set when the stream
  * breaks the format (the reader then refuses every later byte), or AB_ENOMEM
  * when the offsets cannot be allocated. */
-ab_status abh_reader_feed(abh_reader *rd, const void *buf, size_t len, ab_error *err);
+ab_status abe_reader_feed(abe_reader *rd, const void *buf, size_t len, ab_error *err);
 
 /* Whether a whole frame was accepted. */
-bool abh_reader_complete(const abh_reader *rd);
+bool abe_reader_complete(const abe_reader *rd);
 
 /* Moves a complete frame into r: planner_status, stats, base_rss, peak_rss,
  * plan_cpu_seconds, message and
  * (when the planner status is AB_OK) the offsets, now owned by r. The other
  * fields of r are left alone. Returns AB_ECHECK when the frame is not complete. */
-ab_status abh_reader_take(abh_reader *rd, abh_job_result *r, ab_error *err);
+ab_status abe_reader_take(abe_reader *rd, abe_job_result *r, ab_error *err);
 
-void abh_reader_free(abh_reader *rd);
+void abe_reader_free(abe_reader *rd);
 
 /* What the child measured of itself (see the frame). */
-typedef struct abh_usage {
+typedef struct abe_usage {
     int64_t base_rss;        /* resident bytes before planning */
     int64_t peak_rss;        /* own peak resident bytes */
     double plan_cpu_seconds; /* the planner's own CPU time */
-} abh_usage;
+} abe_usage;
 
 /* The child side: writes one whole frame to fd (retrying short writes and
  * EINTR; allocates nothing). offsets is read only when st is AB_OK (n values);
  * u and msg may be NULL. Returns false when a write fails. */
-bool abh_write_result(int fd, ab_status st, const int64_t *offsets, size_t n,
-                      const ab_plan_stats *stats, const abh_usage *u, const char *msg);
+bool abe_write_result(int fd, ab_status st, const int64_t *offsets, size_t n,
+                      const ab_plan_stats *stats, const abe_usage *u, const char *msg);
 
 #endif

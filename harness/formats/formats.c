@@ -15,21 +15,21 @@
 /* The table: one row a format, each defined in its own file (suite.c,
  * minimalloc.c, tflite.c); the order is the order of recognition by name and
  * of the lists in messages. */
-#define ABH_FORMAT_ROWS(X) \
-    X(abh_format_yaml)       /* suite.c */      \
-    X(abh_format_minimalloc) /* minimalloc.c */ \
-    X(abh_format_tflite)     /* tflite.c */
+#define ABF_FORMAT_ROWS(X) \
+    X(abf_format_yaml)       /* suite.c */      \
+    X(abf_format_minimalloc) /* minimalloc.c */ \
+    X(abf_format_tflite)     /* tflite.c */
 
-#define ABH_DECLARE_(sym) extern const abh_format sym;
-#define ABH_ENTRY_(sym) &sym,
-ABH_FORMAT_ROWS(ABH_DECLARE_)
-const abh_format *const abh_formats[] = {ABH_FORMAT_ROWS(ABH_ENTRY_) NULL};
-#undef ABH_DECLARE_
-#undef ABH_ENTRY_
+#define ABF_DECLARE_(sym) extern const abf_format sym;
+#define ABF_ENTRY_(sym) &sym,
+ABF_FORMAT_ROWS(ABF_DECLARE_)
+const abf_format *const abf_formats[] = {ABF_FORMAT_ROWS(ABF_ENTRY_) NULL};
+#undef ABF_DECLARE_
+#undef ABF_ENTRY_
 
-const abh_format *abh_format_named(const char *name) {
-    for (size_t i = 0; abh_formats[i] != NULL; i++)
-        if (strcmp(abh_formats[i]->name, name) == 0) return abh_formats[i];
+const abf_format *abf_format_named(const char *name) {
+    for (size_t i = 0; abf_formats[i] != NULL; i++)
+        if (strcmp(abf_formats[i]->name, name) == 0) return abf_formats[i];
     return NULL;
 }
 
@@ -39,18 +39,18 @@ static bool ends_with(const char *s, const char *suffix) {
 }
 
 /* The row one of whose suffixes name ends with, or NULL. */
-static const abh_format *by_suffix(const char *name) {
-    for (size_t i = 0; abh_formats[i] != NULL; i++)
-        for (const char *const *s = abh_formats[i]->suffixes; *s != NULL; s++)
-            if (ends_with(name, *s)) return abh_formats[i];
+static const abf_format *by_suffix(const char *name) {
+    for (size_t i = 0; abf_formats[i] != NULL; i++)
+        for (const char *const *s = abf_formats[i]->suffixes; *s != NULL; s++)
+            if (ends_with(name, *s)) return abf_formats[i];
     return NULL;
 }
 
-bool abh_format_suffix_known(const char *name) { return by_suffix(name) != NULL; }
+bool abf_format_suffix_known(const char *name) { return by_suffix(name) != NULL; }
 
-void abh_format_list(ab_buf *b) {
-    for (size_t i = 0; abh_formats[i] != NULL; i++) {
-        const abh_format *f = abh_formats[i];
+void abf_format_list(ab_buf *b) {
+    for (size_t i = 0; abf_formats[i] != NULL; i++) {
+        const abf_format *f = abf_formats[i];
         ab_buf_printf(b, "%s%s (", i == 0 ? "" : ", ", f->title);
         for (const char *const *s = f->suffixes; *s != NULL; s++)
             ab_buf_printf(b, "%s%s", s == f->suffixes ? "" : ", ", *s);
@@ -58,7 +58,7 @@ void abh_format_list(ab_buf *b) {
     }
 }
 
-const abh_format *abh_format_of(const char *path, bool strict, ab_error *err) {
+const abf_format *abf_format_of(const char *path, bool strict, ab_error *err) {
     unsigned char head[16];
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
@@ -72,23 +72,23 @@ const abh_format *abh_format_of(const char *path, bool strict, ab_error *err) {
         ab_fail(err, AB_EINPUT, "%s: cannot read: %s", path, strerror(e));
         return NULL;
     }
-    for (size_t i = 0; abh_formats[i] != NULL; i++)
-        if (abh_formats[i]->sniff != NULL && abh_formats[i]->sniff(head, n)) return abh_formats[i];
-    const abh_format *r = by_suffix(path);
-    if (r != NULL || !strict) return r != NULL ? r : abh_formats[0];
+    for (size_t i = 0; abf_formats[i] != NULL; i++)
+        if (abf_formats[i]->sniff != NULL && abf_formats[i]->sniff(head, n)) return abf_formats[i];
+    const abf_format *r = by_suffix(path);
+    if (r != NULL || !strict) return r != NULL ? r : abf_formats[0];
     ab_buf known = {0};
-    abh_format_list(&known);
+    abf_format_list(&known);
     ab_fail(err, AB_EINPUT, "%s: unknown format (not recognised by its content or its name); "
             "formats: %s", path, known.s ? known.s : "");
     ab_buf_free(&known);
     return NULL;
 }
 
-ab_status abh_load_problem(const char *path, const abh_load_options *o, ab_problem *p,
+ab_status abf_load_problem(const char *path, const abf_load_options *o, ab_problem *p,
                            ab_error *err) {
-    static const abh_load_options none;
+    static const abf_load_options none;
     ab_problem_init(p);
-    const abh_format *f = abh_format_of(path, false, err);
+    const abf_format *f = abf_format_of(path, false, err);
     if (f == NULL) return err ? err->status : AB_EINPUT;
     return f->load(path, o ? o : &none, p, err);
 }
@@ -111,11 +111,11 @@ static ab_status limit_from_env(const char *name, int64_t *v, ab_error *err) {
     return AB_OK;
 }
 
-ab_status abh_limits_get(abh_limits *l, ab_error *err) {
-    *l = (abh_limits){.file_bytes = ABH_DEFAULT_MAX_FILE_BYTES,
-                      .depth = ABH_DEFAULT_MAX_DEPTH,
-                      .alias_nodes = ABH_DEFAULT_MAX_ALIAS_NODES,
-                      .tensors = ABH_DEFAULT_MAX_TENSORS};
+ab_status abf_limits_get(abf_limits *l, ab_error *err) {
+    *l = (abf_limits){.file_bytes = ABF_DEFAULT_MAX_FILE_BYTES,
+                      .depth = ABF_DEFAULT_MAX_DEPTH,
+                      .alias_nodes = ABF_DEFAULT_MAX_ALIAS_NODES,
+                      .tensors = ABF_DEFAULT_MAX_TENSORS};
     ab_status st = limit_from_env("ARENABENCH_MAX_FILE_BYTES", &l->file_bytes, err);
     if (st == AB_OK) st = limit_from_env("ARENABENCH_MAX_DEPTH", &l->depth, err);
     if (st == AB_OK) st = limit_from_env("ARENABENCH_MAX_ALIAS_NODES", &l->alias_nodes, err);

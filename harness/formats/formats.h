@@ -11,60 +11,60 @@
  * A file's format: the first row whose sniff recognises its first bytes, else
  * the row whose suffix its name ends with (case-insensitive), else YAML (a
  * suite may have any name when given explicitly). Adding a format is one
- * file (its loader and its const abh_format row) and one line in formats.c's
+ * file (its loader and its const abf_format row) and one line in formats.c's
  * table.
  */
-#ifndef ABH_FORMATS_H
-#define ABH_FORMATS_H
+#ifndef ABF_FORMATS_H
+#define ABF_FORMATS_H
 
 #include "core/buf.h"
 #include "core/problem.h"
 #include "harness/formats/tflite.h"
 
-/* Options that only some formats take (ABH_FORMAT_MODEL_OPTS: a model's
+/* Options that only some formats take (ABF_FORMAT_MODEL_OPTS: a model's
  * dynamic dimensions and constant folding, `import`'s options). */
-typedef struct abh_load_options {
+typedef struct abf_load_options {
     bool fold_constants;
-    const abh_tflite_dim *dims;
+    const abf_tflite_dim *dims;
     size_t ndims;
     int64_t assume_dynamic; /* 0: none */
-} abh_load_options;
+} abf_load_options;
 
-enum { ABH_FORMAT_MODEL_OPTS = 1u << 0 };
+enum { ABF_FORMAT_MODEL_OPTS = 1u << 0 };
 
-typedef struct abh_format {
+typedef struct abf_format {
     const char *name;               /* "yaml": for --format and messages */
     const char *title;              /* "suite YAML" */
     const char *const *suffixes;    /* NULL-terminated, e.g. {".yaml", ".yml", NULL} */
     bool (*sniff)(const unsigned char *head, size_t n); /* NULL: by name only */
-    unsigned flags;                 /* ABH_FORMAT_* */
+    unsigned flags;                 /* ABF_FORMAT_* */
     /* Loads path into *p (initialised by the call, empty on failure); o is
      * never NULL (zeroed when nothing was asked). */
-    ab_status (*load)(const char *path, const abh_load_options *o, ab_problem *p, ab_error *err);
+    ab_status (*load)(const char *path, const abf_load_options *o, ab_problem *p, ab_error *err);
     /* Appends p in this format to b; NULL when the format is read-only. */
     ab_status (*render)(const ab_problem *p, ab_buf *b, ab_error *err);
-} abh_format;
+} abf_format;
 
 /* The table (formats.c), NULL-terminated; the first row is the fallback. */
-extern const abh_format *const abh_formats[];
+extern const abf_format *const abf_formats[];
 
 /* The row called name, or NULL. */
-const abh_format *abh_format_named(const char *name);
+const abf_format *abf_format_named(const char *name);
 
 /* The format of the file at path (see above): reads its first bytes. NULL,
  * with err set (AB_EINPUT, naming the file), when it cannot be read, or, when
  * strict, when neither its content nor its name says (no YAML fallback). */
-const abh_format *abh_format_of(const char *path, bool strict, ab_error *err);
+const abf_format *abf_format_of(const char *path, bool strict, ab_error *err);
 
 /* True when name ends with a suffix of some row: what a folder walk takes. */
-bool abh_format_suffix_known(const char *name);
+bool abf_format_suffix_known(const char *name);
 
 /* Appends "suite YAML (.yaml, .yml), MiniMalloc CSV (.csv), ..." to b. */
-void abh_format_list(ab_buf *b);
+void abf_format_list(ab_buf *b);
 
-/* Loads the suite at path in its format (abh_format_of, not strict) into *p
+/* Loads the suite at path in its format (abf_format_of, not strict) into *p
  * (initialised by the call; empty on failure). o may be NULL. */
-ab_status abh_load_problem(const char *path, const abh_load_options *o, ab_problem *p,
+ab_status abf_load_problem(const char *path, const abf_load_options *o, ab_problem *p,
                            ab_error *err);
 
 /* ---- input budgets ------------------------------------------------------------
@@ -83,20 +83,20 @@ ab_status abh_load_problem(const char *path, const abh_load_options *o, ab_probl
  *
  * Together they bound a load's time (libyaml's cost is linear in the file for
  * a bounded depth) and memory (about 150 bytes a tensor). */
-typedef struct abh_limits {
+typedef struct abf_limits {
     int64_t file_bytes;
     int64_t depth;
     int64_t alias_nodes;
     int64_t tensors;
-} abh_limits;
+} abf_limits;
 
-#define ABH_DEFAULT_MAX_FILE_BYTES ((int64_t)256 << 20)
-#define ABH_DEFAULT_MAX_DEPTH 64
-#define ABH_DEFAULT_MAX_ALIAS_NODES 1000000
-#define ABH_DEFAULT_MAX_TENSORS 10000000
+#define ABF_DEFAULT_MAX_FILE_BYTES ((int64_t)256 << 20)
+#define ABF_DEFAULT_MAX_DEPTH 64
+#define ABF_DEFAULT_MAX_ALIAS_NODES 1000000
+#define ABF_DEFAULT_MAX_TENSORS 10000000
 
 /* The limits in force: the defaults above, each replaced by its variable when
  * set. AB_EINPUT, naming the variable, when one is not a positive integer. */
-ab_status abh_limits_get(abh_limits *l, ab_error *err);
+ab_status abf_limits_get(abf_limits *l, ab_error *err);
 
 #endif

@@ -310,7 +310,7 @@ static void gen_random(gctx *g) {
  * expect: {lower_bound: its max-load, optimum: OPT}. */
 
 /* The gadgets (see above): {size, start, end} in bytes before scaling. */
-const abh_gadget abh_gadgets[] = {
+const abf_gadget abf_gadgets[] = {
     {"g10-12", 8, {{4, 0, 1}, {3, 1, 3}, {2, 2, 3}, {3, 1, 2}, {5, 3, 4}, {6, 0, 0}, {2, 2, 2}, {5, 4, 4}},
      10, 12},
     {"g12-14", 8, {{5, 0, 1}, {5, 3, 4}, {2, 2, 3}, {2, 1, 2}, {5, 1, 3}, {7, 0, 0}, {3, 2, 2}, {7, 4, 4}},
@@ -341,7 +341,7 @@ typedef struct pl_tensor {
 
 /* One planted gadget. */
 typedef struct pl_gadget {
-    const abh_gadget *g;
+    const abf_gadget *g;
     int64_t scale, horizon, window; /* window: its first instruction */
     bool mirrored;
     size_t filler_before;           /* filler tensors in the segment before it */
@@ -358,7 +358,7 @@ typedef struct planted {
     size_t decoy_seg;               /* the segment it ends */
 } planted;
 
-static int64_t gadget_horizon(const abh_gadget *g) {
+static int64_t gadget_horizon(const abf_gadget *g) {
     int64_t h = 0;
     for (size_t i = 0; i < g->n; i++)
         if (g->t[i].end + 1 > h) h = g->t[i].end + 1;
@@ -461,7 +461,7 @@ static void planted_layout(gb *b, planted *pl) {
         pl_gadget *g = &pl->gad[k];
         g->window = cur;
         for (size_t i = 0; i < g->g->n; i++) {
-            const abh_gadget_tensor *s = &g->g->t[i];
+            const abf_gadget_tensor *s = &g->g->t[i];
             pl_tensor t = {.size = s->size * g->scale, .gadget = (int)k, .member = (int)i,
                            .start = g->mirrored ? g->horizon - 1 - s->end : s->start,
                            .end = g->mirrored ? g->horizon - 1 - s->start : s->end};
@@ -479,11 +479,11 @@ static void planted_draw(gctx *g, planted *pl, int64_t n, int64_t smin, int64_t 
                          bool decoy) {
     gb *b = g->b;
     size_t ngadgets = 0;
-    while (abh_gadgets[ngadgets].name) ngadgets++;
+    while (abf_gadgets[ngadgets].name) ngadgets++;
     size_t used = 0;
     for (size_t k = 0; k < pl->ngad; k++) {
         pl_gadget *q = &pl->gad[k];
-        q->g = &abh_gadgets[next_rand(b) % ngadgets];
+        q->g = &abf_gadgets[next_rand(b) % ngadgets];
         q->scale = rand_in(b, smin, smax);
         q->mirrored = next_rand(b) % 2 == 1;
         q->horizon = gadget_horizon(q->g);
@@ -732,33 +732,33 @@ static void gen_resnet18(gctx *g) {
 
 /* ---- the table ------------------------------------------------------------------- */
 
-static const abh_gen_param p_chain[] = {
+static const abf_gen_param p_chain[] = {
     {"n", "16", "layers"}, {"hw", "56", "largest feature-map width"}, {"seed", "1", "random seed"},
     {"dtype", "int8", "activation element type"}, {NULL, NULL, NULL}};
-static const abh_gen_param p_fanout[] = {
+static const abf_gen_param p_fanout[] = {
     {"blocks", "4", "inception-like blocks"}, {"branches", "3", "parallel branches per block"},
     {"depth", "2", "layers per branch"}, {"hw", "28", "feature-map width"},
     {"seed", "1", "random seed"}, {"dtype", "int8", "activation element type"}, {NULL, NULL, NULL}};
-static const abh_gen_param p_resnet[] = {
+static const abf_gen_param p_resnet[] = {
     {"blocks", "8", "residual blocks (a downsampling stage every 4)"},
     {"hw", "56", "feature-map width of the first stage"}, {"channels", "64", "first stage channels"},
     {"seed", "1", "random seed"}, {"dtype", "int8", "activation element type"}, {NULL, NULL, NULL}};
-static const abh_gen_param p_unet[] = {
+static const abf_gen_param p_unet[] = {
     {"levels", "4", "encoder (and decoder) levels"}, {"hw", "128", "input width"},
     {"channels", "32", "first level channels (doubling per level)"}, {"seed", "1", "random seed"},
     {"dtype", "int8", "activation element type"}, {NULL, NULL, NULL}};
-static const abh_gen_param p_transformer[] = {
+static const abf_gen_param p_transformer[] = {
     {"blocks", "4", "attention blocks"}, {"seq", "128", "sequence length"},
     {"dim", "256", "model width"}, {"heads", "4", "attention heads (scores are heads x seq x seq)"},
     {"seed", "1", "random seed"}, {"dtype", "int8", "activation element type"}, {NULL, NULL, NULL}};
-static const abh_gen_param p_random[] = {
+static const abf_gen_param p_random[] = {
     {"n", "1000", "tensors"}, {"horizon", "n/2", "instructions"},
     {"medium", "12", "percent of live ranges up to 64 instructions"},
     {"long", "3", "percent up to horizon/4 (the rest span 1-4)"},
     {"pow2", "60", "percent of sizes that are powers of two (16 B - 64 KiB)"},
     {"max_size", "100000", "the largest of the other sizes"}, {"seed", "1", "random seed"},
     {NULL, NULL, NULL}};
-static const abh_gen_param p_planted[] = {
+static const abf_gen_param p_planted[] = {
     {"n", "40", "tensors (the gadgets' 8 each, the rest filler)"},
     {"gadgets", "1", "gadgets planted, each in its own window of instructions"},
     {"fill", "90", "the filler's load cap, percent of the planted optimum"},
@@ -767,16 +767,16 @@ static const abh_gen_param p_planted[] = {
     {"decoy", "0", "1: one filler tensor alone, its size between the gadgets' max-load and the "
      "optimum (the max-load moves away from the gadgets)"},
     {"seed", "1", "random seed"}, {NULL, NULL, NULL}};
-static const abh_gen_param p_squeezenet[] = {
+static const abf_gen_param p_squeezenet[] = {
     {"version", "1.1", "1.1 (conv1 3x3, 64 channels) or 1.0 (conv1 7x7, 96 channels)"},
     {"fuse_pool", "0", "1: each max pool fused into the layer before it (no full-size tensor)"},
     {"dtype", "int8", "activation element type"}, {"seed", "1", "unused (no randomness)"},
     {NULL, NULL, NULL}};
-static const abh_gen_param p_arch[] = {
+static const abf_gen_param p_arch[] = {
     {"dtype", "int8", "activation element type"}, {"seed", "1", "unused (no randomness)"},
     {NULL, NULL, NULL}};
 
-const abh_generator abh_generators[] = {
+const abf_generator abf_generators[] = {
     {"chain", "a straight line of layers", p_chain},
     {"fanout", "inception-like branches joined by concatenation", p_fanout},
     {"resnet", "residual blocks with skip connections", p_resnet},
@@ -797,9 +797,9 @@ static const gen_fn gen_fns[] = {gen_chain,  gen_fanout,   gen_resnet,       gen
                                  gen_mobilenet_v1, gen_mobilenet_v2, gen_resnet18};
 
 /* Rejects keys the generator does not take, naming those it does. */
-static ab_status check_keys(const abh_generator *gen, const ab_params *params, ab_error *err) {
+static ab_status check_keys(const abf_generator *gen, const ab_params *params, ab_error *err) {
     for (size_t i = 0; params && i < params->n; i++) {
-        const abh_gen_param *q = gen->params;
+        const abf_gen_param *q = gen->params;
         while (q->key && strcmp(q->key, params->v[i].key) != 0) q++;
         if (q->key) continue;
         char keys[256] = "";
@@ -822,26 +822,26 @@ static char *default_name(const char *kind, const ab_params *params) {
     return ab_strdup(buf);
 }
 
-ab_status abh_generate(const char *kind, const ab_params *params, const char *name,
+ab_status abf_generate(const char *kind, const ab_params *params, const char *name,
                        ab_problem *p, ab_error *err) {
     ab_problem_init(p);
     size_t k = 0;
-    while (abh_generators[k].kind && strcmp(abh_generators[k].kind, kind) != 0) k++;
-    if (abh_generators[k].kind == NULL) {
+    while (abf_generators[k].kind && strcmp(abf_generators[k].kind, kind) != 0) k++;
+    if (abf_generators[k].kind == NULL) {
         char kinds[512] = "";
         size_t used = 0;
-        for (size_t i = 0; abh_generators[i].kind && used < sizeof kinds; i++)
+        for (size_t i = 0; abf_generators[i].kind && used < sizeof kinds; i++)
             used += (size_t)snprintf(kinds + used, sizeof kinds - used, "%s%s", i ? ", " : "",
-                                     abh_generators[i].kind);
+                                     abf_generators[i].kind);
         return ab_fail(err, AB_EINPUT, "unknown generator kind '%s' (kinds: %s)", kind, kinds);
     }
-    ab_status st = check_keys(&abh_generators[k], params, err);
+    ab_status st = check_keys(&abf_generators[k], params, err);
     if (st != AB_OK) return st;
     const char *dtype = ab_params_get(params, "dtype");
     gb b = {.p = p, .dt = ab_dtype_find(dtype ? dtype : "int8"), .err = err};
     if (b.dt == NULL) return ab_fail(err, AB_EINPUT, "generator %s: unknown dtype '%s'", kind, dtype);
-    abh_limits lim;
-    if ((st = abh_limits_get(&lim, err)) != AB_OK) return st;
+    abf_limits lim;
+    if ((st = abf_limits_get(&lim, err)) != AB_OK) return st;
     b.max_tensors = lim.tensors;
     int64_t seed = 1;
     if ((st = ab_params_int(params, "seed", 1, 0, INT64_MAX, &seed, err)) != AB_OK) return st;
@@ -853,7 +853,7 @@ ab_status abh_generate(const char *kind, const ab_params *params, const char *na
         p->name = name ? ab_strdup(name) : default_name(kind, params);
         char desc[512];
         snprintf(desc, sizeof desc, "generated: %s (%s); live ranges in operator indices",
-                 kind, abh_generators[k].summary);
+                 kind, abf_generators[k].summary);
         p->description = ab_strdup(g.desc[0] ? g.desc : desc);
         if (p->name == NULL || p->description == NULL)
             st = ab_fail(err, AB_ENOMEM, "out of memory generating %s", kind);

@@ -11,7 +11,7 @@
  *   transformer  attention blocks: q, k, v, scores, softmax, projection, MLP
  *   random       live ranges and sizes drawn from distributions
  *   planted      an optimum ABOVE the max-load bound, known by construction: one
- *                or more fragmentation gadgets (abh_gadgets) among random filler
+ *                or more fragmentation gadgets (abf_gadgets) among random filler
  *                that never shares an instruction with them (see gen.c)
  *   squeezenet, mobilenet_v1, mobilenet_v2, resnet18
  *                the published architectures at 224x224 (SqueezeNet 1.1), built
@@ -28,18 +28,18 @@
 #include "core/problem.h"
 
 /* One parameter a generator takes, for validation and --help. */
-typedef struct abh_gen_param {
+typedef struct abf_gen_param {
     const char *key, *def, *help;
-} abh_gen_param;
+} abf_gen_param;
 
-typedef struct abh_generator {
+typedef struct abf_generator {
     const char *kind;
     const char *summary;
-    const abh_gen_param *params; /* ends with {NULL} */
-} abh_generator;
+    const abf_gen_param *params; /* ends with {NULL} */
+} abf_generator;
 
 /* The generator table, ending with a row of NULLs. */
-extern const abh_generator abh_generators[];
+extern const abf_generator abf_generators[];
 
 /* ---- the planted generator's gadgets -----------------------------------------------
  * A gadget is a handful of tensors (alignment 1, live ranges from instruction 0)
@@ -47,27 +47,27 @@ extern const abh_generator abh_generators[];
  * optimum is strictly above it. Both figures are embedded with the data and
  * re-derived in tests/test_gen.c by the independent brute force
  * (tests/brute.h) and by oracle/bounds.h. */
-#define ABH_GADGET_MAX 8 /* the most tensors in a gadget */
+#define ABF_GADGET_MAX 8 /* the most tensors in a gadget */
 
-typedef struct abh_gadget_tensor {
+typedef struct abf_gadget_tensor {
     int64_t size, start, end; /* bytes (before scaling), inclusive live range */
-} abh_gadget_tensor;
+} abf_gadget_tensor;
 
-typedef struct abh_gadget {
+typedef struct abf_gadget {
     const char *name;
     size_t n;                              /* tensors used in t */
-    abh_gadget_tensor t[ABH_GADGET_MAX];
+    abf_gadget_tensor t[ABF_GADGET_MAX];
     int64_t max_load;                      /* the largest load at one instruction */
     int64_t optimum;                       /* the smallest arena, > max_load */
-} abh_gadget;
+} abf_gadget;
 
 /* The gadget library, ending with a row whose name is NULL. */
-extern const abh_gadget abh_gadgets[];
+extern const abf_gadget abf_gadgets[];
 
 /* Expands kind with params (unknown keys rejected, naming the ones it takes)
  * into *p, initialised by the call. The suite is named name when not NULL,
  * else "<kind>-<params>". AB_EINPUT for a bad kind or value. */
-ab_status abh_generate(const char *kind, const ab_params *params, const char *name,
+ab_status abf_generate(const char *kind, const ab_params *params, const char *name,
                        ab_problem *p, ab_error *err);
 
 #endif

@@ -278,16 +278,16 @@ static ab_status load(const char *path, const char *data, size_t len, ab_problem
     return st;
 }
 
-ab_status abh_minimalloc_load(const char *path, ab_problem *p, bool *had_offsets, ab_error *err) {
+ab_status abf_minimalloc_load(const char *path, ab_problem *p, bool *had_offsets, ab_error *err) {
     return load(path, NULL, 0, p, had_offsets, err);
 }
 
-ab_status abh_minimalloc_load_buffer(const char *path, const char *data, size_t len,
+ab_status abf_minimalloc_load_buffer(const char *path, const char *data, size_t len,
                                      ab_problem *p, bool *had_offsets, ab_error *err) {
     return load(path, data != NULL ? data : "", len, p, had_offsets, err);
 }
 
-ab_status abh_minimalloc_render(const ab_problem *p, ab_buf *b, ab_error *err) {
+ab_status abf_minimalloc_render(const ab_problem *p, ab_buf *b, ab_error *err) {
     bool aligned = false, fixed = false;
     for (size_t i = 0; i < p->n; i++) {
         if (!ab_in_arena(p, i)) continue;
@@ -359,17 +359,17 @@ static ab_status plan_read(const char *path, const char *data, size_t len, const
     return st;
 }
 
-ab_status abh_minimalloc_plan_read(const char *path, const ab_problem *p, ab_plan *pl,
+ab_status abf_minimalloc_plan_read(const char *path, const ab_problem *p, ab_plan *pl,
                                    ab_error *err) {
     return plan_read(path, NULL, 0, p, pl, err);
 }
 
-ab_status abh_minimalloc_plan_read_buffer(const char *path, const char *data, size_t len,
+ab_status abf_minimalloc_plan_read_buffer(const char *path, const char *data, size_t len,
                                           const ab_problem *p, ab_plan *pl, ab_error *err) {
     return plan_read(path, data != NULL ? data : "", len, p, pl, err);
 }
 
-ab_status abh_minimalloc_plan_render(const ab_problem *p, const ab_plan *pl, ab_buf *b,
+ab_status abf_minimalloc_plan_render(const ab_problem *p, const ab_plan *pl, ab_buf *b,
                                      ab_error *err) {
     ab_buf_printf(b, "id,lower,upper,size,offset\n");
     for (size_t k = 0; k < pl->n; k++) {
@@ -385,35 +385,35 @@ ab_status abh_minimalloc_plan_render(const ab_problem *p, const ab_plan *pl, ab_
     return b->oom ? ab_fail(err, AB_ENOMEM, "out of memory writing MiniMalloc CSV") : AB_OK;
 }
 
-static ab_status load_minimalloc(const char *path, const abh_load_options *o, ab_problem *p,
+static ab_status load_minimalloc(const char *path, const abf_load_options *o, ab_problem *p,
                                  ab_error *err) {
     (void)o;
-    return abh_minimalloc_load(path, p, NULL, err);
+    return abf_minimalloc_load(path, p, NULL, err);
 }
 
 static const char *const csv_suffixes[] = {".csv", NULL};
 
 /* The formats table's row (formats.c). */
-const abh_format abh_format_minimalloc = {"minimalloc", "MiniMalloc CSV", csv_suffixes, NULL, 0,
-                                          load_minimalloc, abh_minimalloc_render};
+const abf_format abf_format_minimalloc = {"minimalloc", "MiniMalloc CSV", csv_suffixes, NULL, 0,
+                                          load_minimalloc, abf_minimalloc_render};
 
 /* ---- the plan formats table's row (plan_formats.c) ---------------------------------- */
 
 /* A header naming the id column in one of MiniMalloc's spellings. */
 static bool sniff_plan(const unsigned char *head, size_t n) {
-    return abh_plan_head_has_column(head, n, "id", false) ||
-           abh_plan_head_has_column(head, n, "buffer", false) ||
-           abh_plan_head_has_column(head, n, "buffer_id", false);
+    return abf_plan_head_has_column(head, n, "id", false) ||
+           abf_plan_head_has_column(head, n, "buffer", false) ||
+           abf_plan_head_has_column(head, n, "buffer_id", false);
 }
 
-static ab_status write_plan(const abh_plan_out *o, ab_buf *b, ab_error *err) {
-    return abh_minimalloc_plan_render(o->view, o->plan, b, err);
+static ab_status write_plan(const abf_plan_out *o, ab_buf *b, ab_error *err) {
+    return abf_minimalloc_plan_render(o->view, o->plan, b, err);
 }
 
-const abh_plan_format abh_plan_format_minimalloc = {
+const abf_plan_format abf_plan_format_minimalloc = {
     .name = "minimalloc",
     .summary = "MiniMalloc's id,lower,upper,size[,alignment],offset; [lower, upper)",
     .sniff = sniff_plan,
-    .read = abh_minimalloc_plan_read,
+    .read = abf_minimalloc_plan_read,
     .write = write_plan,
 };

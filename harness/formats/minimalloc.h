@@ -43,29 +43,29 @@
  * failure). Columns may come in any order; id, lower, upper and size are
  * required. AB_EINPUT with "FILE:LINE: COLUMN: message" on bad input. When
  * had_offsets is not NULL it says whether an offset column was present. */
-ab_status abh_minimalloc_load(const char *path, ab_problem *p, bool *had_offsets, ab_error *err);
+ab_status abf_minimalloc_load(const char *path, ab_problem *p, bool *had_offsets, ab_error *err);
 /* The same from len bytes of data (no NUL needed; fuzz/fuzz_minimalloc.c):
  * path names the input in messages and gives the name and capacity. */
-ab_status abh_minimalloc_load_buffer(const char *path, const char *data, size_t len,
+ab_status abf_minimalloc_load_buffer(const char *path, const char *data, size_t len,
                                      ab_problem *p, bool *had_offsets, ab_error *err);
 
 /* Appends p's arena tensors as MiniMalloc CSV to b: alignment when some
  * tensor has align > 1, offset when some tensor has a fixed offset.
  * Importing the text again gives the same tensors (names, sizes, ranges,
  * alignments). */
-ab_status abh_minimalloc_render(const ab_problem *p, ab_buf *b, ab_error *err);
+ab_status abf_minimalloc_render(const ab_problem *p, ab_buf *b, ab_error *err);
 
 /* Reads a plan in MiniMalloc's format (id and offset columns; lower, upper,
  * size, alignment when present must agree with the suite) for problem p (the
  * arena view). *pl is initialised by the call. */
-ab_status abh_minimalloc_plan_read(const char *path, const ab_problem *p, ab_plan *pl,
+ab_status abf_minimalloc_plan_read(const char *path, const ab_problem *p, ab_plan *pl,
                                    ab_error *err);
 /* The same from len bytes of data (no NUL needed); path names it in messages. */
-ab_status abh_minimalloc_plan_read_buffer(const char *path, const char *data, size_t len,
+ab_status abf_minimalloc_plan_read_buffer(const char *path, const char *data, size_t len,
                                           const ab_problem *p, ab_plan *pl, ab_error *err);
 
 /* Appends plan pl of problem p as MiniMalloc CSV with an offset column. */
-ab_status abh_minimalloc_plan_render(const ab_problem *p, const ab_plan *pl, ab_buf *b,
+ab_status abf_minimalloc_plan_render(const ab_problem *p, const ab_plan *pl, ab_buf *b,
                                      ab_error *err);
 
 #endif

@@ -261,7 +261,7 @@ static ab_status read_text(const char *name, char *buf, size_t len, const ab_pro
     return st;
 }
 
-ab_status abh_plan_read(const char *path, const ab_problem *p, ab_plan *pl, ab_error *err) {
+ab_status abf_plan_read(const char *path, const ab_problem *p, ab_plan *pl, ab_error *err) {
     ab_plan_init(pl);
     char *buf;
     size_t len;
@@ -270,7 +270,7 @@ ab_status abh_plan_read(const char *path, const ab_problem *p, ab_plan *pl, ab_e
     return read_text(strcmp(path, "-") == 0 ? "<stdin>" : path, buf, len, p, pl, err);
 }
 
-ab_status abh_plan_read_buffer(const char *name, const char *data, size_t len,
+ab_status abf_plan_read_buffer(const char *name, const char *data, size_t len,
                                const ab_problem *p, ab_plan *pl, ab_error *err) {
     ab_plan_init(pl);
     char *buf = len < SIZE_MAX ? ab_malloc(len + 1) : NULL;
@@ -316,7 +316,7 @@ static ab_status check_plan(const ab_problem *p, const ab_plan *pl, ab_error *er
     return AB_OK;
 }
 
-ab_status abh_plan_render(const ab_problem *p, const ab_plan *pl, ab_buf *out, ab_error *err) {
+ab_status abf_plan_render(const ab_problem *p, const ab_plan *pl, ab_buf *out, ab_error *err) {
     ab_status st = check_plan(p, pl, err);
     if (st != AB_OK) return st;
     ab_buf b = {0};
@@ -349,9 +349,9 @@ ab_status abh_plan_render(const ab_problem *p, const ab_plan *pl, ab_buf *out, a
     return oom ? ab_fail(err, AB_ENOMEM, "out of memory writing a plan") : AB_OK;
 }
 
-ab_status abh_plan_write(const char *path, const ab_problem *p, const ab_plan *pl, ab_error *err) {
+ab_status abf_plan_write(const char *path, const ab_problem *p, const ab_plan *pl, ab_error *err) {
     ab_buf b = {0};
-    ab_status st = abh_plan_render(p, pl, &b, err);
+    ab_status st = abf_plan_render(p, pl, &b, err);
     if (st == AB_OK) st = ab_buf_write_file(&b, path, err);
     ab_buf_free(&b);
     return st;
@@ -361,17 +361,17 @@ ab_status abh_plan_write(const char *path, const ab_problem *p, const ab_plan *p
 
 /* A header naming the tensor column (in any case, as the reader takes it). */
 static bool sniff_plan(const unsigned char *head, size_t n) {
-    return abh_plan_head_has_column(head, n, col_names[COL_TENSOR], true);
+    return abf_plan_head_has_column(head, n, col_names[COL_TENSOR], true);
 }
 
-static ab_status write_plan(const abh_plan_out *o, ab_buf *b, ab_error *err) {
-    return abh_plan_render(o->view, o->plan, b, err);
+static ab_status write_plan(const abf_plan_out *o, ab_buf *b, ab_error *err) {
+    return abf_plan_render(o->view, o->plan, b, err);
 }
 
-const abh_plan_format abh_plan_format_csv = {
+const abf_plan_format abf_plan_format_csv = {
     .name = "csv",
     .summary = "tensor,offset[,size,start,end] (pool with pools); inclusive ranges",
     .sniff = sniff_plan,
-    .read = abh_plan_read,
+    .read = abf_plan_read,
     .write = write_plan,
 };

@@ -31,17 +31,17 @@
 /* Reads the plan at path for problem p (the arena view). *pl is initialised by
  * the call. AB_EINPUT with "file:line: column: message" on malformed input or
  * extra columns that disagree with the suite. */
-ab_status abh_plan_read(const char *path, const ab_problem *p, ab_plan *pl, ab_error *err);
+ab_status abf_plan_read(const char *path, const ab_problem *p, ab_plan *pl, ab_error *err);
 
 /* The same from len bytes of data (no NUL needed), named name in messages
  * (fuzz/fuzz_plan_csv.c). */
-ab_status abh_plan_read_buffer(const char *name, const char *data, size_t len,
+ab_status abf_plan_read_buffer(const char *name, const char *data, size_t len,
                                const ab_problem *p, ab_plan *pl, ab_error *err);
 
-/* Appends pl for problem p to b as the plan file abh_plan_write writes. */
-ab_status abh_plan_render(const ab_problem *p, const ab_plan *pl, ab_buf *b, ab_error *err);
+/* Appends pl for problem p to b as the plan file abf_plan_write writes. */
+ab_status abf_plan_render(const ab_problem *p, const ab_plan *pl, ab_buf *b, ab_error *err);
 
 /* Writes pl for problem p to path ("-" for stdout), with size,start,end. */
-ab_status abh_plan_write(const char *path, const ab_problem *p, const ab_plan *pl, ab_error *err);
+ab_status abf_plan_write(const char *path, const ab_problem *p, const ab_plan *pl, ab_error *err);
 
 #endif

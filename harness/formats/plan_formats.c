@@ -12,28 +12,28 @@
 /* The table: one row a format, each defined in its own file; the order is
  * the order of recognition and of the lists in messages and help. The first
  * row is the default. */
-#define ABH_PLAN_FORMAT_ROWS(X)                          \
-    X(abh_plan_format_csv)          /* plan_csv.c */       \
-    X(abh_plan_format_minimalloc)   /* minimalloc.c */     \
-    X(abh_plan_format_c_header)     /* plan_out.c */       \
-    X(abh_plan_format_json)         /* plan_out.c */       \
-    X(abh_plan_format_tflm_offline) /* tflite_offline.c */
+#define ABF_PLAN_FORMAT_ROWS(X)                          \
+    X(abf_plan_format_csv)          /* plan_csv.c */       \
+    X(abf_plan_format_minimalloc)   /* minimalloc.c */     \
+    X(abf_plan_format_c_header)     /* plan_out.c */       \
+    X(abf_plan_format_json)         /* plan_out.c */       \
+    X(abf_plan_format_tflm_offline) /* tflite_offline.c */
 
-#define ABH_DECLARE_(sym) extern const abh_plan_format sym;
-#define ABH_ENTRY_(sym) &sym,
-ABH_PLAN_FORMAT_ROWS(ABH_DECLARE_)
-const abh_plan_format *const abh_plan_formats[] = {ABH_PLAN_FORMAT_ROWS(ABH_ENTRY_) NULL};
-#undef ABH_DECLARE_
-#undef ABH_ENTRY_
+#define ABF_DECLARE_(sym) extern const abf_plan_format sym;
+#define ABF_ENTRY_(sym) &sym,
+ABF_PLAN_FORMAT_ROWS(ABF_DECLARE_)
+const abf_plan_format *const abf_plan_formats[] = {ABF_PLAN_FORMAT_ROWS(ABF_ENTRY_) NULL};
+#undef ABF_DECLARE_
+#undef ABF_ENTRY_
 
-const abh_plan_format *abh_plan_format_named(const char *name) {
-    for (size_t i = 0; name != NULL && abh_plan_formats[i] != NULL; i++)
-        if (strcmp(abh_plan_formats[i]->name, name) == 0) return abh_plan_formats[i];
+const abf_plan_format *abf_plan_format_named(const char *name) {
+    for (size_t i = 0; name != NULL && abf_plan_formats[i] != NULL; i++)
+        if (strcmp(abf_plan_formats[i]->name, name) == 0) return abf_plan_formats[i];
     return NULL;
 }
 
-const abh_plan_format *abh_plan_format_of(const char *path) {
-    unsigned char head[ABH_PLAN_SNIFF_BYTES];
+const abf_plan_format *abf_plan_format_of(const char *path) {
+    unsigned char head[ABF_PLAN_SNIFF_BYTES];
     size_t n = 0;
     FILE *f = strcmp(path, "-") == 0 ? NULL : fopen(path, "rb");
     if (f != NULL) { /* a file that cannot be read: the default's reader says so */
@@ -41,19 +41,19 @@ const abh_plan_format *abh_plan_format_of(const char *path) {
         if (ferror(f)) n = 0;
         fclose(f);
     }
-    for (size_t i = 0; n > 0 && abh_plan_formats[i] != NULL; i++)
-        if (abh_plan_formats[i]->sniff != NULL && abh_plan_formats[i]->sniff(head, n))
-            return abh_plan_formats[i];
-    return abh_plan_formats[0];
+    for (size_t i = 0; n > 0 && abf_plan_formats[i] != NULL; i++)
+        if (abf_plan_formats[i]->sniff != NULL && abf_plan_formats[i]->sniff(head, n))
+            return abf_plan_formats[i];
+    return abf_plan_formats[0];
 }
 
-void abh_plan_format_list(ab_buf *b, bool readers_only) {
+void abf_plan_format_list(ab_buf *b, bool readers_only) {
     size_t count = 0, at = 0;
-    for (size_t i = 0; abh_plan_formats[i] != NULL; i++)
-        if (readers_only ? abh_plan_formats[i]->read != NULL : abh_plan_formats[i]->write != NULL)
+    for (size_t i = 0; abf_plan_formats[i] != NULL; i++)
+        if (readers_only ? abf_plan_formats[i]->read != NULL : abf_plan_formats[i]->write != NULL)
             count++;
-    for (size_t i = 0; abh_plan_formats[i] != NULL; i++) {
-        const abh_plan_format *f = abh_plan_formats[i];
+    for (size_t i = 0; abf_plan_formats[i] != NULL; i++) {
+        const abf_plan_format *f = abf_plan_formats[i];
         if (readers_only ? f->read == NULL : f->write == NULL) continue;
         at++;
         const char *sep = at == 1 ? "" : at == count ? " or " : ", ";
@@ -75,7 +75,7 @@ static bool field_is(const unsigned char *s, const unsigned char *e, const char 
                   : memcmp(s, name, len) == 0;
 }
 
-bool abh_plan_head_has_column(const unsigned char *head, size_t n, const char *name, bool nocase) {
+bool abf_plan_head_has_column(const unsigned char *head, size_t n, const char *name, bool nocase) {
     const unsigned char *p = head, *end = head + n;
     if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) p += 3;
     for (;;) { /* skip blank lines */

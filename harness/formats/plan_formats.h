@@ -17,11 +17,11 @@
  * checker found valid (`export --plan`).
  *
  * Adding a format is one file (its reader and writer, and its const
- * abh_plan_format row) and one line in plan_formats.c's table; the commands,
+ * abf_plan_format row) and one line in plan_formats.c's table; the commands,
  * their help and their messages take it from there.
  */
-#ifndef ABH_PLAN_FORMATS_H
-#define ABH_PLAN_FORMATS_H
+#ifndef ABF_PLAN_FORMATS_H
+#define ABF_PLAN_FORMATS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -34,12 +34,12 @@
  * names it): `export` needs the model, a file to write (never the model
  * itself), and checks that the plan still holds once TFLite Micro rounds every
  * tensor up to 16 bytes. */
-enum { ABH_PLAN_FORMAT_TFLM_MODEL = 1u << 0 };
+enum { ABF_PLAN_FORMAT_TFLM_MODEL = 1u << 0 };
 
-typedef struct abh_plan_format {
+typedef struct abf_plan_format {
     const char *name;    /* "csv": for --format and messages */
     const char *summary; /* one line, for the commands' help */
-    /* true when the first n bytes of a file (at most ABH_PLAN_SNIFF_BYTES) are
+    /* true when the first n bytes of a file (at most ABF_PLAN_SNIFF_BYTES) are
      * this format's; NULL for a format that cannot be read. */
     bool (*sniff)(const unsigned char *head, size_t n);
     /* Reads the plan at path ("-": standard input) for view (a suite's arena
@@ -47,33 +47,33 @@ typedef struct abh_plan_format {
     ab_status (*read)(const char *path, const ab_problem *view, ab_plan *pl, ab_error *err);
     /* Appends o's plan in this format to b. Formats that read write o->plan;
      * the others o->offsets (a valid plan). */
-    ab_status (*write)(const abh_plan_out *o, ab_buf *b, ab_error *err);
-    unsigned flags; /* ABH_PLAN_FORMAT_* */
-} abh_plan_format;
+    ab_status (*write)(const abf_plan_out *o, ab_buf *b, ab_error *err);
+    unsigned flags; /* ABF_PLAN_FORMAT_* */
+} abf_plan_format;
 
 /* The table (plan_formats.c), NULL-terminated; the first row is the default
  * (`plan -o`, `validate`, and a plan file no sniff recognises). */
-extern const abh_plan_format *const abh_plan_formats[];
+extern const abf_plan_format *const abf_plan_formats[];
 
 /* The row called name, or NULL. */
-const abh_plan_format *abh_plan_format_named(const char *name);
+const abf_plan_format *abf_plan_format_named(const char *name);
 
 /* How much of a file the sniffs see. */
-#define ABH_PLAN_SNIFF_BYTES 1024
+#define ABF_PLAN_SNIFF_BYTES 1024
 
 /* The format of the plan file at path: the first row whose sniff recognises
  * its first bytes, else the default row (whose reader then reports a file
  * that cannot be read or is not a plan). Never NULL. */
-const abh_plan_format *abh_plan_format_of(const char *path);
+const abf_plan_format *abf_plan_format_of(const char *path);
 
 /* Appends the names of the rows that read (readers_only) or of every row
  * that writes, as "csv, minimalloc or json", to b. */
-void abh_plan_format_list(ab_buf *b, bool readers_only);
+void abf_plan_format_list(ab_buf *b, bool readers_only);
 
 /* For sniffs: whether the first line of head that is not blank (after a UTF-8
  * byte order mark), split at commas, has a field that is name once spaces,
  * tabs and enclosing double quotes are dropped (case-insensitive when
  * nocase). */
-bool abh_plan_head_has_column(const unsigned char *head, size_t n, const char *name, bool nocase);
+bool abf_plan_head_has_column(const unsigned char *head, size_t n, const char *name, bool nocase);
 
 #endif

@@ -92,7 +92,7 @@ static void literal(ab_buf *b, int64_t v) {
     ab_buf_printf(b, "%" PRId64 "%s", v, v > (int64_t)UINT32_MAX ? "ull" : "u");
 }
 
-static int64_t arena_of(const abh_plan_out *o) {
+static int64_t arena_of(const abf_plan_out *o) {
     int64_t arena = 0;
     for (size_t i = 0; i < o->view->n; i++)
         if (o->offsets[i] + o->view->t[i].size > arena) arena = o->offsets[i] + o->view->t[i].size;
@@ -101,7 +101,7 @@ static int64_t arena_of(const abh_plan_out *o) {
 
 /* ---- c-header ---------------------------------------------------------------------- */
 
-static void header_top(ab_buf *b, const abh_plan_out *o, const char *pfx) {
+static void header_top(ab_buf *b, const abf_plan_out *o, const char *pfx) {
     const ab_problem *v = o->view;
     ab_buf_printf(b, "/*\n * Memory plan of suite ");
     comment_text(b, v->name ? v->name : "");
@@ -123,7 +123,7 @@ static void header_top(ab_buf *b, const abh_plan_out *o, const char *pfx) {
     ab_buf_printf(b, "\n#define %s_TENSOR_COUNT %zuu\n", pfx, v->n);
 }
 
-ab_status abh_plan_render_c_header(const abh_plan_out *o, ab_buf *b, ab_error *err) {
+ab_status abf_plan_render_c_header(const abf_plan_out *o, ab_buf *b, ab_error *err) {
     const ab_problem *v = o->view;
     if (v->npools > 0)
         return ab_fail(err, AB_EINPUT, "suite %s has pools: a C header holds one arena (export "
@@ -158,7 +158,7 @@ ab_status abh_plan_render_c_header(const abh_plan_out *o, ab_buf *b, ab_error *e
 
 /* ---- json --------------------------------------------------------------------------- */
 
-void abh_json_string(ab_buf *b, const char *s) {
+void abf_json_string(ab_buf *b, const char *s) {
     ab_buf_printf(b, "\"");
     for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
         if (*c == '"' || *c == '\\') ab_buf_printf(b, "\\%c", *c);
@@ -171,7 +171,7 @@ void abh_json_string(ab_buf *b, const char *s) {
 }
 
 static void json_or_null(ab_buf *b, const char *s) {
-    if (s) abh_json_string(b, s);
+    if (s) abf_json_string(b, s);
     else ab_buf_printf(b, "null");
 }
 
@@ -179,7 +179,7 @@ static const char *kind_name(ab_kind k) {
     return k == AB_KIND_INPUT ? "input" : k == AB_KIND_OUTPUT ? "output" : "intermediate";
 }
 
-static void json_pools(ab_buf *b, const abh_plan_out *o) {
+static void json_pools(ab_buf *b, const abf_plan_out *o) {
     const ab_problem *v = o->view;
     ab_buf_printf(b, "  \"pools\": [");
     for (size_t k = 0; k < v->npools; k++) {
@@ -188,7 +188,7 @@ static void json_pools(ab_buf *b, const abh_plan_out *o) {
             if (ab_pool_find(v, o->offsets[i]) == k && o->offsets[i] - base + v->t[i].size > used)
                 used = o->offsets[i] - base + v->t[i].size;
         ab_buf_printf(b, "%s\n    {\"name\": ", k ? "," : "");
-        abh_json_string(b, v->pools[k].name);
+        abf_json_string(b, v->pools[k].name);
         if (v->pools[k].size == AB_NONE) ab_buf_printf(b, ", \"size\": null");
         else ab_buf_printf(b, ", \"size\": %" PRId64, v->pools[k].size);
         ab_buf_printf(b, ", \"used\": %" PRId64 "}", used);
@@ -196,7 +196,7 @@ static void json_pools(ab_buf *b, const abh_plan_out *o) {
     ab_buf_printf(b, "\n  ],\n");
 }
 
-ab_status abh_plan_render_json(const abh_plan_out *o, ab_buf *b, ab_error *err) {
+ab_status abf_plan_render_json(const abf_plan_out *o, ab_buf *b, ab_error *err) {
     const ab_problem *v = o->view;
     ab_buf_printf(b, "{\n  \"format\": \"arenabench-plan\",\n  \"version\": 1,\n  \"suite\": {"
                   "\"name\": ");
@@ -213,14 +213,14 @@ ab_status abh_plan_render_json(const abh_plan_out *o, ab_buf *b, ab_error *err) 
     for (size_t i = 0; i < v->n; i++) {
         const ab_tensor *t = &v->t[i];
         ab_buf_printf(b, "%s\n    {\"name\": ", i ? "," : "");
-        abh_json_string(b, t->name);
+        abf_json_string(b, t->name);
         ab_buf_printf(b, ", \"size\": %" PRId64 ", \"start\": %" PRId64 ", \"end\": %" PRId64
                       ", \"align\": %" PRId64 ", \"kind\": \"%s\", \"offset\": %" PRId64,
                       t->size, t->start, t->end, t->align, kind_name(t->kind), o->offsets[i]);
         if (v->npools > 0) {
             size_t k = ab_pool_find(v, o->offsets[i]);
             ab_buf_printf(b, ", \"pool\": ");
-            abh_json_string(b, ab_pool_name(v, k));
+            abf_json_string(b, ab_pool_name(v, k));
             ab_buf_printf(b, ", \"pool_offset\": %" PRId64, o->offsets[i] - ab_pool_base(v, k));
         }
         ab_buf_printf(b, "}");
@@ -232,30 +232,30 @@ ab_status abh_plan_render_json(const abh_plan_out *o, ab_buf *b, ab_error *err) 
 /* ---- the plan formats' rows (plan_formats.h) ------------------------------------- */
 
 /* The exports write a plan the checker found valid: its offsets, one per tensor. */
-static ab_status need_offsets(const abh_plan_out *o, const char *format, ab_error *err) {
+static ab_status need_offsets(const abf_plan_out *o, const char *format, ab_error *err) {
     if (o->offsets == NULL && o->view->n > 0)
         return ab_fail(err, AB_EINTERNAL, "%s writes a checked plan: its offsets were not given",
                        format);
     return AB_OK;
 }
 
-static ab_status write_c_header(const abh_plan_out *o, ab_buf *b, ab_error *err) {
+static ab_status write_c_header(const abf_plan_out *o, ab_buf *b, ab_error *err) {
     ab_status st = need_offsets(o, "c-header", err);
-    return st == AB_OK ? abh_plan_render_c_header(o, b, err) : st;
+    return st == AB_OK ? abf_plan_render_c_header(o, b, err) : st;
 }
 
-static ab_status write_json(const abh_plan_out *o, ab_buf *b, ab_error *err) {
+static ab_status write_json(const abf_plan_out *o, ab_buf *b, ab_error *err) {
     ab_status st = need_offsets(o, "json", err);
-    return st == AB_OK ? abh_plan_render_json(o, b, err) : st;
+    return st == AB_OK ? abf_plan_render_json(o, b, err) : st;
 }
 
-const abh_plan_format abh_plan_format_c_header = {
+const abf_plan_format abf_plan_format_c_header = {
     .name = "c-header",
     .summary = "a C11/C++ header: PREFIX_ARENA_SIZE, PREFIX_OFFSET_<TENSOR>, ...",
     .write = write_c_header,
 };
 
-const abh_plan_format abh_plan_format_json = {
+const abf_plan_format abf_plan_format_json = {
     .name = "json",
     .summary = "{suite: {name, hash, ...}, arena, tensors: [{name, ..., offset}]}",
     .write = write_json,

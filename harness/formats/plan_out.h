@@ -1,7 +1,7 @@
 /*
  * plan_out.h — a checked plan rendered for the user's toolchain: a C header
  * and a JSON object (`arenabench export SUITE --plan PLAN --format ...`).
- * MiniMalloc CSV with offsets is minimalloc.h's abh_minimalloc_plan_render;
+ * MiniMalloc CSV with offsets is minimalloc.h's abf_minimalloc_plan_render;
  * TFLite Micro's offline plan is tflite_offline.h.
  *
  * ---- c-header ----------------------------------------------------------------------
@@ -50,23 +50,23 @@
  * view tensor i (a plan the checker found valid: every tensor placed once).
  * The plan formats' writers (plan_formats.h) take it too: plan files write
  * plan (as made or read, valid or not), the others offsets. */
-typedef struct abh_plan_out {
+typedef struct abf_plan_out {
     const ab_problem *view;
     const int64_t *offsets;
     const char *suite_hash; /* hex, or NULL */
     const char *plan_path;  /* where the plan came from, for the header's comment, or NULL */
     const ab_plan *plan;    /* the plan's entries (plan files: csv, minimalloc), or NULL */
-    const char *model;      /* the .tflite to copy (ABH_PLAN_FORMAT_TFLM_MODEL), or NULL */
-} abh_plan_out;
+    const char *model;      /* the .tflite to copy (ABF_PLAN_FORMAT_TFLM_MODEL), or NULL */
+} abf_plan_out;
 
 /* Appends the C header (see above) to b. AB_EINPUT when the suite has pools
  * (one arena per header: not supported yet). */
-ab_status abh_plan_render_c_header(const abh_plan_out *o, ab_buf *b, ab_error *err);
+ab_status abf_plan_render_c_header(const abf_plan_out *o, ab_buf *b, ab_error *err);
 
 /* Appends the JSON object (see above) to b, with a final newline. */
-ab_status abh_plan_render_json(const abh_plan_out *o, ab_buf *b, ab_error *err);
+ab_status abf_plan_render_json(const abf_plan_out *o, ab_buf *b, ab_error *err);
 
 /* Writes s to b as a JSON string (quotes, escapes). */
-void abh_json_string(ab_buf *b, const char *s);
+void abf_json_string(ab_buf *b, const char *s);
 
 #endif

@@ -24,8 +24,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static const abh_profile profiles[] = {
-    {.name = "plain", .runtime = "the suite as written", .io = ABH_PROFILE_KEEP_IO, .align = 1},
+static const abf_profile profiles[] = {
+    {.name = "plain", .runtime = "the suite as written", .io = ABF_PROFILE_KEEP_IO, .align = 1},
     {.name = "tflm",
      .runtime = "TensorFlow Lite Micro",
      .io = AB_IO_WORKSPACE,
@@ -41,9 +41,9 @@ static const abh_profile profiles[] = {
 
 #define NPROFILES (sizeof profiles / sizeof profiles[0])
 
-const abh_profile *abh_profile_at(size_t i) { return i < NPROFILES ? &profiles[i] : NULL; }
+const abf_profile *abf_profile_at(size_t i) { return i < NPROFILES ? &profiles[i] : NULL; }
 
-const abh_profile *abh_profile_named(const char *name) {
+const abf_profile *abf_profile_named(const char *name) {
     for (size_t i = 0; i < NPROFILES; i++)
         if (strcmp(profiles[i].name, name) == 0) return &profiles[i];
     return NULL;
@@ -57,15 +57,15 @@ static void profile_names(char *buf, size_t len) {
         used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", profiles[i].name);
 }
 
-ab_status abh_profile_choose(const char *profile, const char *io, const char *align,
-                             abh_profile_choice *c, ab_error *err) {
-    const abh_profile *pr = abh_profile_named(profile ? profile : "plain");
+ab_status abf_profile_choose(const char *profile, const char *io, const char *align,
+                             abf_profile_choice *c, ab_error *err) {
+    const abf_profile *pr = abf_profile_named(profile ? profile : "plain");
     if (pr == NULL) {
         char names[128];
         profile_names(names, sizeof names);
         return ab_fail(err, AB_EINPUT, "--profile takes %s, not '%s'", names, profile);
     }
-    *c = (abh_profile_choice){
+    *c = (abf_profile_choice){
         .profile = pr, .io = pr->io, .align = pr->align, .round_sizes = pr->round_sizes};
     if (io != NULL) {
         if (strcmp(io, "separate") == 0) c->io = AB_IO_SEPARATE;
@@ -82,8 +82,8 @@ ab_status abh_profile_choose(const char *profile, const char *io, const char *al
     return AB_OK;
 }
 
-bool abh_profile_changes(const abh_profile_choice *c) {
-    return c->io != ABH_PROFILE_KEEP_IO || c->align > 1;
+bool abf_profile_changes(const abf_profile_choice *c) {
+    return c->io != ABF_PROFILE_KEEP_IO || c->align > 1;
 }
 
 /* Drops what speaks of the suite as written: expect.optimum, lower_bound and
@@ -127,10 +127,10 @@ static ab_status align_tensor(const char *src, ab_tensor *t, int64_t a, bool rou
     return AB_OK;
 }
 
-ab_status abh_profile_apply(const abh_profile_choice *c, ab_problem *p, bool *changed,
+ab_status abf_profile_apply(const abf_profile_choice *c, ab_problem *p, bool *changed,
                             ab_error *err) {
     bool ch = false;
-    if (c->io != ABH_PROFILE_KEEP_IO && (int)p->io != c->io) {
+    if (c->io != ABF_PROFILE_KEEP_IO && (int)p->io != c->io) {
         p->io = (ab_io)c->io;
         ch = true;
     }

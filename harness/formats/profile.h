@@ -19,55 +19,55 @@
  * suite's. A change drops the suite's expect.optimum and expect.lower_bound
  * and its peers' expectations: they speak of the suite as written.
  */
-#ifndef ABH_PROFILE_H
-#define ABH_PROFILE_H
+#ifndef ABF_PROFILE_H
+#define ABF_PROFILE_H
 
 #include "core/problem.h"
 
-#define ABH_PROFILE_KEEP_IO (-1) /* a profile or an override that keeps the suite's io */
+#define ABF_PROFILE_KEEP_IO (-1) /* a profile or an override that keeps the suite's io */
 
 /* One runtime profile (a row of the table in profile.c). */
-typedef struct abh_profile {
+typedef struct abf_profile {
     const char *name;      /* "plain", "tflm", "tvm-usmp" */
     const char *runtime;   /* "TensorFlow Lite Micro", ... for messages and help */
-    int io;                /* ab_io, or ABH_PROFILE_KEEP_IO */
+    int io;                /* ab_io, or ABF_PROFILE_KEEP_IO */
     int64_t align;         /* 1: keep the suite's; else a power of two */
     bool round_sizes;      /* sizes rounded up to a multiple of their align */
     const char *reference; /* the runtime's own planner (a spec), or NULL */
-} abh_profile;
+} abf_profile;
 
 /* What a command line chose: a profile and the overrides of --io, --align. */
-typedef struct abh_profile_choice {
-    const abh_profile *profile; /* never NULL after abh_profile_choose */
-    int io;                     /* the io to apply: ab_io or ABH_PROFILE_KEEP_IO */
+typedef struct abf_profile_choice {
+    const abf_profile *profile; /* never NULL after abf_profile_choose */
+    int io;                     /* the io to apply: ab_io or ABF_PROFILE_KEEP_IO */
     int64_t align;              /* the alignment to apply (1: none) */
     bool round_sizes;
-} abh_profile_choice;
+} abf_profile_choice;
 
 /* Row i of the table (NULL past its end), in the order of help and README.
  * Exported for tests/test_profiles.c, which checks the table's rows. */
-const abh_profile *abh_profile_at(size_t i);
+const abf_profile *abf_profile_at(size_t i);
 
 /* The profile called name, or NULL. Exported for tests/test_profiles.c; the
- * product reaches profiles through abh_profile_choose. */
-const abh_profile *abh_profile_named(const char *name);
+ * product reaches profiles through abf_profile_choose. */
+const abf_profile *abf_profile_named(const char *name);
 
 /* Reads the command line's strings (each may be NULL: not given) into *c:
  * profile (default plain), io "separate" | "workspace", align a power of
  * two from 1 to 2^30 (the suite's rounding of sizes follows the profile).
  * AB_EINPUT with a message naming the option on anything else. */
-ab_status abh_profile_choose(const char *profile, const char *io, const char *align,
-                             abh_profile_choice *c, ab_error *err);
+ab_status abf_profile_choose(const char *profile, const char *io, const char *align,
+                             abf_profile_choice *c, ab_error *err);
 
 /* Whether applying c can change a problem (false for plain without
  * overrides). */
-bool abh_profile_changes(const abh_profile_choice *c);
+bool abf_profile_changes(const abf_profile_choice *c);
 
 /* Applies c to p in place (see above). *changed (may be NULL) says whether
  * anything changed. AB_EINPUT naming the tensor (and its line) when a fixed
  * offset is not a multiple of the new align or a rounded size overflows; p is
  * then partly changed and only fit to be freed. */
-ab_status abh_profile_apply(const abh_profile_choice *c, ab_problem *p, bool *changed,
+ab_status abf_profile_apply(const abf_profile_choice *c, ab_problem *p, bool *changed,
                             ab_error *err);
 
 #endif

@@ -127,7 +127,7 @@ typedef struct src {
     bool have_ye;
     bool store; /* false in the counting pass: sizes only, no events, no replay */
     bool bomb;  /* a budget ran out (alias expansion, nesting depth) */
-    abh_limits lim;
+    abf_limits lim;
     const char *file;
     const char *buf;
     size_t len;
@@ -668,7 +668,7 @@ static bool fast_fill(fast *f) {
 /* ---- the source -------------------------------------------------------------- */
 
 static ab_status src_init(src *s, const char *file, const char *buf, size_t len, bool store,
-                          bool use_fast, const abh_limits *lim, ab_error *err) {
+                          bool use_fast, const abf_limits *lim, ab_error *err) {
     *s = (src){.store = store, .file = file, .buf = buf, .len = len, .err = err, .lim = *lim};
     if (!yaml_parser_initialize(&s->yp)) return nomem(err, file);
     yaml_parser_set_input_string(&s->yp, (const unsigned char *)buf, len);
@@ -775,7 +775,7 @@ static ab_status src_next(src *s, ev *e) {
  * fails here whatever else is wrong. Only the bomb (or memory) is an error;
  * any other problem is left for the reading pass to report in its place. */
 static ab_status count_aliases(const char *file, const char *buf, size_t len,
-                               const abh_limits *lim, ab_error *err) {
+                               const abf_limits *lim, ab_error *err) {
     src s;
     ab_status st = src_init(&s, file, buf, len, false, false, lim, err);
     ev e = {.kind = EV_DOC_START};
@@ -1712,7 +1712,7 @@ static ab_status expand_generate(ld *L) {
         if (strcmp(L->gen.v[i].key, "kind") != 0) rest.v[rest.n++] = L->gen.v[i];
     ab_problem g;
     ab_error gerr;
-    ab_status st = abh_generate(kind, &rest, NULL, &g, &gerr);
+    ab_status st = abf_generate(kind, &rest, NULL, &g, &gerr);
     ab_free(rest.v);
     if (st == AB_ENOMEM) return nomem(L->err, L->file);
     if (st != AB_OK) return fail(L, L->gen_at, TOP_FIELD("generate"), "%s", gerr.msg);
@@ -1849,7 +1849,7 @@ static ab_status read_document(ld *L) {
 
 /* One load of text into the initialised *p, through the fast path or libyaml. */
 static ab_status load_once(const char *file, const char *buf, size_t len, bool use_fast,
-                           const abh_limits *lim, ab_problem *p, ab_error *err) {
+                           const abf_limits *lim, ab_problem *p, ab_error *err) {
     ld L = {.file = file, .p = p, .err = err};
     ab_status st = src_init(&L.s, file, buf, len, true, use_fast, lim, err);
     if (st == AB_OK) st = read_document(&L);
@@ -1872,9 +1872,9 @@ static ab_status load_once(const char *file, const char *buf, size_t len, bool u
  * fails for any reason but memory, again from the start through libyaml,
  * whose load makes every message. */
 static ab_status load_text(const char *file, const char *buf, size_t len,
-                           const abh_suite_load_opts *o, ab_problem *p, ab_error *err) {
-    abh_limits lim;
-    TRY(abh_limits_get(&lim, err));
+                           const abf_suite_load_opts *o, ab_problem *p, ab_error *err) {
+    abf_limits lim;
+    TRY(abf_limits_get(&lim, err));
     if ((uint64_t)len > (uint64_t)lim.file_bytes)
         return ab_fail(err, AB_EINPUT,
                        "%s: the file has %zu bytes, above the limit of %" PRId64
@@ -1893,13 +1893,13 @@ static ab_status load_text(const char *file, const char *buf, size_t len,
     return load_once(file, buf, len, false, &lim, p, err);
 }
 
-ab_status abh_suite_load_buffer(const char *name, const char *buf, size_t len, ab_problem *p,
+ab_status abf_suite_load_buffer(const char *name, const char *buf, size_t len, ab_problem *p,
                                 ab_error *err) {
-    return abh_suite_load_buffer_with(name, buf, len, NULL, p, err);
+    return abf_suite_load_buffer_with(name, buf, len, NULL, p, err);
 }
 
-ab_status abh_suite_load_buffer_with(const char *name, const char *buf, size_t len,
-                                     const abh_suite_load_opts *o, ab_problem *p, ab_error *err) {
+ab_status abf_suite_load_buffer_with(const char *name, const char *buf, size_t len,
+                                     const abf_suite_load_opts *o, ab_problem *p, ab_error *err) {
     ab_problem_init(p);
     if (name == NULL) name = "<buffer>";
     ab_status st = load_text(name, buf, len, o, p, err);
@@ -1907,12 +1907,12 @@ ab_status abh_suite_load_buffer_with(const char *name, const char *buf, size_t l
     return st;
 }
 
-ab_status abh_suite_load(const char *path, ab_problem *p, ab_error *err) {
+ab_status abf_suite_load(const char *path, ab_problem *p, ab_error *err) {
     ab_problem_init(p);
     char *buf = NULL;
     size_t len = 0;
-    abh_limits lim;
-    ab_status st = abh_limits_get(&lim, err);
+    abf_limits lim;
+    ab_status st = abf_limits_get(&lim, err);
     struct stat sb;
     if (st == AB_OK && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
         (uint64_t)sb.st_size > (uint64_t)lim.file_bytes)
@@ -2108,7 +2108,7 @@ static ab_status emit_to(ab_buf *b, const ab_problem *p, const char *path, ab_er
     return st;
 }
 
-ab_status abh_suite_write(const ab_problem *p, const char *path, ab_error *err) {
+ab_status abf_suite_write(const ab_problem *p, const char *path, ab_error *err) {
     ab_buf b = {0};
     ab_status st = emit_to(&b, p, path, err);
     if (st == AB_OK) st = ab_buf_write_file(&b, path, err);
@@ -2116,20 +2116,20 @@ ab_status abh_suite_write(const ab_problem *p, const char *path, ab_error *err) 
     return st;
 }
 
-ab_status abh_suite_render(const ab_problem *p, ab_buf *b, ab_error *err) {
+ab_status abf_suite_render(const ab_problem *p, ab_buf *b, ab_error *err) {
     ab_status st = emit_to(b, p, p->name ? p->name : "suite", err);
     if (st == AB_OK && b->oom) st = ab_fail(err, AB_ENOMEM, "out of memory rendering a suite");
     return st;
 }
 
-static ab_status load_yaml(const char *path, const abh_load_options *o, ab_problem *p,
+static ab_status load_yaml(const char *path, const abf_load_options *o, ab_problem *p,
                            ab_error *err) {
     (void)o;
-    return abh_suite_load(path, p, err);
+    return abf_suite_load(path, p, err);
 }
 
 static const char *const yaml_suffixes[] = {".yaml", ".yml", NULL};
 
 /* The formats table's row (formats.c). */
-const abh_format abh_format_yaml = {"yaml", "suite YAML", yaml_suffixes, NULL, 0, load_yaml,
-                                    abh_suite_render};
+const abf_format abf_format_yaml = {"yaml", "suite YAML", yaml_suffixes, NULL, 0, load_yaml,
+                                    abf_suite_render};

@@ -65,25 +65,25 @@
  * AB_EINPUT with a located message on bad input, or naming the path and the
  * system's reason when it cannot be read; AB_ENOMEM when memory runs out.
  * Nothing is half-loaded: on failure *p is empty. */
-ab_status abh_suite_load(const char *path, ab_problem *p, ab_error *err);
+ab_status abf_suite_load(const char *path, ab_problem *p, ab_error *err);
 
 /* Same, from a buffer of len bytes (no NUL needed); name is used in messages
  * and as p->source in place of a path ("<buffer>" when NULL). */
-ab_status abh_suite_load_buffer(const char *name, const char *buf, size_t len, ab_problem *p,
+ab_status abf_suite_load_buffer(const char *name, const char *buf, size_t len, ab_problem *p,
                                 ab_error *err);
 
 /* How a load goes (suite.c: the fast path for the writer's subset, then
  * libyaml). The zero value is the default every caller but the loader's own
  * tests uses. */
-typedef struct abh_suite_load_opts {
+typedef struct abf_suite_load_opts {
     bool libyaml_only;          /* skip the fast path (to compare both) */
     unsigned long *fast_loads;  /* when not NULL, incremented when the fast path loaded
                                    the text whole */
-} abh_suite_load_opts;
+} abf_suite_load_opts;
 
-/* abh_suite_load_buffer under o (NULL: the defaults). */
-ab_status abh_suite_load_buffer_with(const char *name, const char *buf, size_t len,
-                                     const abh_suite_load_opts *o, ab_problem *p, ab_error *err);
+/* abf_suite_load_buffer under o (NULL: the defaults). */
+ab_status abf_suite_load_buffer_with(const char *name, const char *buf, size_t len,
+                                     const abf_suite_load_opts *o, ab_problem *p, ab_error *err);
 
 /* Writes p as suite YAML to path ("-" for stdout). Loading the file again gives
  * an equal problem (round trip). One flow mapping per tensor; keys equal to
@@ -91,12 +91,12 @@ ab_status abh_suite_load_buffer_with(const char *name, const char *buf, size_t l
  * dtype, with `size` only when it exceeds the logical bytes. libyaml quotes
  * what needs quoting. AB_EINPUT when path cannot be opened, AB_EINTERNAL when
  * writing fails (the file may then be partly written). */
-ab_status abh_suite_write(const ab_problem *p, const char *path, ab_error *err);
+ab_status abf_suite_write(const ab_problem *p, const char *path, ab_error *err);
 
-/* Appends p as suite YAML to b: the same text abh_suite_write writes, which is
+/* Appends p as suite YAML to b: the same text abf_suite_write writes, which is
  * also the suite's canonical form (its content hash in the results store:
  * comments and layout of the source file do not change it). */
-ab_status abh_suite_render(const ab_problem *p, ab_buf *b, ab_error *err);
+ab_status abf_suite_render(const ab_problem *p, ab_buf *b, ab_error *err);
 
 
 #endif

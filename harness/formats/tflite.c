@@ -5,7 +5,7 @@
  *   1. rd: the file, read through flatbuf.h's bounds-checked flatbuffer
  *      reader (every failure names the byte offset), and the copy budgets.
  *   2. parse: the model's operator codes and buffers, then subgraph 0: its
- *      tensors, inputs, outputs and operators, into an abh_tflite_model.
+ *      tensors, inputs, outputs and operators, into an abf_tflite_model.
  *   3. convert: live ranges, constant-derived tensors, sizes and the problem.
  */
 #include "harness/formats/tflite.h"
@@ -28,14 +28,14 @@
         if (st_ != AB_OK) return st_;                                                              \
     } while (0)
 
-#define WHAT_MAX ABH_FB_WHAT_MAX /* a description of a table for messages */
+#define WHAT_MAX ABF_FB_WHAT_MAX /* a description of a table for messages */
 
 /* ==== 1. the flatbuffer reader ================================================== */
 
 /* The file and its copy budgets: a flatbuffer may share one vector or string
  * among many tables, so what is copied out is bounded by the file's size. */
 typedef struct rd {
-    abh_fb fb;
+    abf_fb fb;
     uint64_t ints_left;  /* integers that may still be copied out (shapes, operator lists) */
     uint64_t bytes_left; /* name bytes that may still be copied out */
 } rd;
@@ -43,7 +43,7 @@ typedef struct rd {
 /* Takes n integers from the copy budget, or fails at byte at. */
 static ab_status spend_ints(rd *r, uint64_t at, uint64_t n, const char *what) {
     if (n > r->ints_left)
-        return abh_fb_fail(&r->fb, at, "%s: more integers than a file of %zu bytes can hold "
+        return abf_fb_fail(&r->fb, at, "%s: more integers than a file of %zu bytes can hold "
                            "(the file shares its vectors more than a model does)", what,
                            r->fb.len);
     r->ints_left -= n;
@@ -52,10 +52,10 @@ static ab_status spend_ints(rd *r, uint64_t at, uint64_t n, const char *what) {
 
 /* ==== 2. parsing ================================================================= */
 
-static void model_init(abh_tflite_model *m) { memset(m, 0, sizeof *m); }
+static void model_init(abf_tflite_model *m) { memset(m, 0, sizeof *m); }
 
 /* Frees what m owns (names, shapes, operator lists); m is empty afterwards. */
-void abh_tflite_model_free(abh_tflite_model *m) {
+void abf_tflite_model_free(abf_tflite_model *m) {
     if (m == NULL) return;
     for (size_t i = 0; i < m->ntensors && m->t != NULL; i++) {
         ab_free(m->t[i].name);
@@ -111,28 +111,28 @@ static char *clean_name(const uint8_t *s, size_t n) {
 /* What parsing knows of the model's buffers and operator codes. */
 typedef struct parse_ctx {
     rd r;
-    abh_tflite_model *m;
+    abf_tflite_model *m;
     bool *buf_full;    /* nbuffers: the buffer holds data */
     int32_t *codes;    /* nopcodes builtin codes */
     size_t nio, capio; /* entries used and allocated in m->io */
 } parse_ctx;
 
-static ab_status parse_opcodes(parse_ctx *c, const abh_fb_table *model) {
-    abh_fb_vec v;
-    TRY(abh_fb_get_vec(&c->r.fb, model, 1, 4, "operator codes", &v));
+static ab_status parse_opcodes(parse_ctx *c, const abf_fb_table *model) {
+    abf_fb_vec v;
+    TRY(abf_fb_get_vec(&c->r.fb, model, 1, 4, "operator codes", &v));
     c->m->nopcodes = v.n;
     c->codes = ab_alloc_array(v.n ? v.n : 1, sizeof *c->codes);
     if (c->codes == NULL)
         return ab_fail(c->r.fb.err, AB_ENOMEM, "out of memory reading operator codes");
     for (uint32_t k = 0; k < v.n; k++) {
         char what[WHAT_MAX];
-        abh_fb_table t;
+        abf_fb_table t;
         uint8_t dep;
         uint32_t code;
         snprintf(what, sizeof what, "operator code %" PRIu32, k);
-        TRY(abh_fb_vec_table(&c->r.fb, &v, k, what, &t));
-        TRY(abh_fb_get_u8(&c->r.fb, &t, 0, "deprecated_builtin_code", 0, &dep));
-        TRY(abh_fb_get_u32(&c->r.fb, &t, 3, "builtin_code", 0, &code));
+        TRY(abf_fb_vec_table(&c->r.fb, &v, k, what, &t));
+        TRY(abf_fb_get_u8(&c->r.fb, &t, 0, "deprecated_builtin_code", 0, &dep));
+        TRY(abf_fb_get_u32(&c->r.fb, &t, 3, "builtin_code", 0, &code));
         /* TFLite takes the larger of the two (the byte field is signed). */
         int32_t a = (int8_t)dep, b = (int32_t)code;
         c->codes[k] = a > b ? a : b;
@@ -140,28 +140,28 @@ static ab_status parse_opcodes(parse_ctx *c, const abh_fb_table *model) {
     return AB_OK;
 }
 
-static ab_status parse_buffers(parse_ctx *c, const abh_fb_table *model) {
-    abh_fb_vec v;
-    TRY(abh_fb_get_vec(&c->r.fb, model, 4, 4, "buffers", &v));
+static ab_status parse_buffers(parse_ctx *c, const abf_fb_table *model) {
+    abf_fb_vec v;
+    TRY(abf_fb_get_vec(&c->r.fb, model, 4, 4, "buffers", &v));
     c->m->nbuffers = v.n;
     c->buf_full = ab_calloc(v.n ? v.n : 1, sizeof *c->buf_full);
     if (c->buf_full == NULL)
         return ab_fail(c->r.fb.err, AB_ENOMEM, "out of memory reading buffers");
     for (uint32_t k = 0; k < v.n; k++) {
         char what[WHAT_MAX];
-        abh_fb_table t;
-        abh_fb_vec data;
+        abf_fb_table t;
+        abf_fb_vec data;
         uint64_t off, size, at;
         snprintf(what, sizeof what, "buffer %" PRIu32, k);
-        TRY(abh_fb_vec_table(&c->r.fb, &v, k, what, &t));
-        TRY(abh_fb_get_vec(&c->r.fb, &t, 0, 1, what, &data));
-        TRY(abh_fb_get_u64(&c->r.fb, &t, 1, "offset", &off));
-        TRY(abh_fb_get_u64(&c->r.fb, &t, 2, "size", &size));
+        TRY(abf_fb_vec_table(&c->r.fb, &v, k, what, &t));
+        TRY(abf_fb_get_vec(&c->r.fb, &t, 0, 1, what, &data));
+        TRY(abf_fb_get_u64(&c->r.fb, &t, 1, "offset", &off));
+        TRY(abf_fb_get_u64(&c->r.fb, &t, 2, "size", &size));
         c->buf_full[k] = data.n > 0;
         if (off > 1 && size > 0) { /* data outside the flatbuffer, later in the file */
-            TRY(abh_fb_field(&c->r.fb, &t, 1, 8, "offset", &at));
-            if (!abh_fb_has(&c->r.fb, off, size))
-                return abh_fb_fail(&c->r.fb, at, "%s: its %" PRIu64 " bytes at byte %" PRIu64
+            TRY(abf_fb_field(&c->r.fb, &t, 1, 8, "offset", &at));
+            if (!abf_fb_has(&c->r.fb, off, size))
+                return abf_fb_fail(&c->r.fb, at, "%s: its %" PRIu64 " bytes at byte %" PRIu64
                                    " run past the end of the file (length %zu)", what, size, off,
                                    c->r.fb.len);
             c->buf_full[k] = true;
@@ -171,16 +171,16 @@ static ab_status parse_buffers(parse_ctx *c, const abh_fb_table *model) {
 }
 
 /* Reads shape (and shape_signature) of tensor t into *mt. */
-static ab_status parse_shape(parse_ctx *c, const abh_fb_table *t, abh_tflite_tensor *mt) {
+static ab_status parse_shape(parse_ctx *c, const abf_fb_table *t, abf_tflite_tensor *mt) {
     rd *r = &c->r;
-    abh_fb_vec sh, sig;
-    TRY(abh_fb_get_vec(&r->fb, t, 0, 4, t->what, &sh));
-    TRY(abh_fb_get_vec(&r->fb, t, 7, 4, t->what, &sig));
-    if (sh.n > ABH_TFLITE_MAX_RANK)
-        return abh_fb_fail(&r->fb, sh.pos, "%s: shape of %" PRIu32 " dimensions (at most %d)",
-                           t->what, sh.n, ABH_TFLITE_MAX_RANK);
+    abf_fb_vec sh, sig;
+    TRY(abf_fb_get_vec(&r->fb, t, 0, 4, t->what, &sh));
+    TRY(abf_fb_get_vec(&r->fb, t, 7, 4, t->what, &sig));
+    if (sh.n > ABF_TFLITE_MAX_RANK)
+        return abf_fb_fail(&r->fb, sh.pos, "%s: shape of %" PRIu32 " dimensions (at most %d)",
+                           t->what, sh.n, ABF_TFLITE_MAX_RANK);
     if (sig.n != 0 && sig.n != sh.n)
-        return abh_fb_fail(&r->fb, sig.pos, "%s: shape_signature has %" PRIu32 " dimensions "
+        return abf_fb_fail(&r->fb, sig.pos, "%s: shape_signature has %" PRIu32 " dimensions "
                            "but shape has %" PRIu32, t->what, sig.n, sh.n);
     TRY(spend_ints(r, sh.pos, sh.n, t->what));
     mt->ndim = (int)sh.n;
@@ -189,44 +189,44 @@ static ab_status parse_shape(parse_ctx *c, const abh_fb_table *t, abh_tflite_ten
     if (mt->shape == NULL)
         return ab_fail(r->fb.err, AB_ENOMEM, "out of memory reading %s", t->what);
     for (uint32_t k = 0; k < sh.n; k++) {
-        int32_t d = (int32_t)abh_fb_u32(&r->fb, sh.data + 4 * (uint64_t)k);
-        if (sig.n != 0 && (int32_t)abh_fb_u32(&r->fb, sig.data + 4 * (uint64_t)k) < 0) d = -1;
+        int32_t d = (int32_t)abf_fb_u32(&r->fb, sh.data + 4 * (uint64_t)k);
+        if (sig.n != 0 && (int32_t)abf_fb_u32(&r->fb, sig.data + 4 * (uint64_t)k) < 0) d = -1;
         if (d < 0) {
             d = -1;
-            mt->flags |= ABH_TFLITE_DYNAMIC;
+            mt->flags |= ABF_TFLITE_DYNAMIC;
         }
-        if (d == 0) mt->flags |= ABH_TFLITE_EMPTY;
+        if (d == 0) mt->flags |= ABF_TFLITE_EMPTY;
         mt->shape[k] = d;
     }
     return AB_OK;
 }
 
-static ab_status parse_tensor(parse_ctx *c, const abh_fb_vec *v, uint32_t k) {
+static ab_status parse_tensor(parse_ctx *c, const abf_fb_vec *v, uint32_t k) {
     rd *r = &c->r;
-    abh_tflite_tensor *mt = &c->m->t[k];
+    abf_tflite_tensor *mt = &c->m->t[k];
     char what[WHAT_MAX];
-    abh_fb_table t;
+    abf_fb_table t;
     uint8_t type, var;
     const uint8_t *name;
     uint32_t nname;
     uint64_t at;
     snprintf(what, sizeof what, "tensor %" PRIu32, k);
-    TRY(abh_fb_vec_table(&r->fb, v, k, what, &t));
+    TRY(abf_fb_vec_table(&r->fb, v, k, what, &t));
     mt->at = t.pos;
     mt->writer = mt->first = mt->last = mt->last_read = -1;
     TRY(parse_shape(c, &t, mt));
-    TRY(abh_fb_get_u8(&r->fb, &t, 1, "type", 0, &type));
+    TRY(abf_fb_get_u8(&r->fb, &t, 1, "type", 0, &type));
     mt->type = (int8_t)type;
-    TRY(abh_fb_get_u32(&r->fb, &t, 2, "buffer", 0, &mt->buffer));
+    TRY(abf_fb_get_u32(&r->fb, &t, 2, "buffer", 0, &mt->buffer));
     if (mt->buffer >= c->m->nbuffers && mt->buffer != 0) {
-        TRY(abh_fb_field(&r->fb, &t, 2, 4, "buffer", &at));
-        return abh_fb_fail(&r->fb, at, "%s: buffer index %" PRIu32 " out of range (the model "
+        TRY(abf_fb_field(&r->fb, &t, 2, 4, "buffer", &at));
+        return abf_fb_fail(&r->fb, at, "%s: buffer index %" PRIu32 " out of range (the model "
                            "has %zu buffers)", what, mt->buffer, c->m->nbuffers);
     }
-    if (mt->buffer < c->m->nbuffers && c->buf_full[mt->buffer]) mt->flags |= ABH_TFLITE_CONSTANT;
-    TRY(abh_fb_get_u8(&r->fb, &t, 5, "is_variable", 0, &var));
-    if (var) mt->flags |= ABH_TFLITE_VARIABLE;
-    TRY(abh_fb_get_string(&r->fb, &t, 3, what, &name, &nname));
+    if (mt->buffer < c->m->nbuffers && c->buf_full[mt->buffer]) mt->flags |= ABF_TFLITE_CONSTANT;
+    TRY(abf_fb_get_u8(&r->fb, &t, 5, "is_variable", 0, &var));
+    if (var) mt->flags |= ABF_TFLITE_VARIABLE;
+    TRY(abf_fb_get_string(&r->fb, &t, 3, what, &name, &nname));
     char fallback[32];
     if (nname == 0) { /* no name: t<index> */
         snprintf(fallback, sizeof fallback, "t%" PRIu32, k);
@@ -234,7 +234,7 @@ static ab_status parse_tensor(parse_ctx *c, const abh_fb_vec *v, uint32_t k) {
         nname = (uint32_t)strlen(fallback);
     }
     if (4 * (uint64_t)nname + 1 > r->bytes_left)
-        return abh_fb_fail(&r->fb, t.pos, "%s: more name bytes than a file of %zu bytes can "
+        return abf_fb_fail(&r->fb, t.pos, "%s: more name bytes than a file of %zu bytes can "
                            "hold (the file shares its strings more than a model does)", what,
                            r->fb.len);
     r->bytes_left -= 4 * (uint64_t)nname + 1;
@@ -245,11 +245,11 @@ static ab_status parse_tensor(parse_ctx *c, const abh_fb_vec *v, uint32_t k) {
 
 /* Reads an operator's list of tensor indices (field id) into m->io; lo is
  * the least index accepted (-1 or 0). */
-static ab_status parse_index_list(parse_ctx *c, const abh_fb_table *t, int id, const char *list,
+static ab_status parse_index_list(parse_ctx *c, const abf_fb_table *t, int id, const char *list,
                                   int32_t lo, size_t *first, size_t *n) {
     rd *r = &c->r;
-    abh_fb_vec v;
-    TRY(abh_fb_get_vec(&r->fb, t, id, 4, list, &v));
+    abf_fb_vec v;
+    TRY(abf_fb_get_vec(&r->fb, t, id, 4, list, &v));
     TRY(spend_ints(r, v.pos, v.n, t->what));
     if (!ab_grow((void **)&c->m->io, &c->capio, c->nio + v.n, sizeof *c->m->io))
         return ab_fail(r->fb.err, AB_ENOMEM, "out of memory reading %s", t->what);
@@ -257,9 +257,9 @@ static ab_status parse_index_list(parse_ctx *c, const abh_fb_table *t, int id, c
     *n = v.n;
     for (uint32_t k = 0; k < v.n; k++) {
         uint64_t at = v.data + 4 * (uint64_t)k;
-        int32_t x = (int32_t)abh_fb_u32(&r->fb, at);
+        int32_t x = (int32_t)abf_fb_u32(&r->fb, at);
         if (x < lo || (x >= 0 && (size_t)x >= c->m->ntensors))
-            return abh_fb_fail(&r->fb, at, "%s: %s %" PRIu32 " is tensor %" PRId32 ", out of range "
+            return abf_fb_fail(&r->fb, at, "%s: %s %" PRIu32 " is tensor %" PRId32 ", out of range "
                                "(subgraph 0 has %zu tensors)", t->what, list, k, x, c->m->ntensors);
         c->m->io[c->nio++] = x;
     }
@@ -271,11 +271,11 @@ typedef struct op_lists {
     size_t in, out, mid;
 } op_lists;
 
-static ab_status parse_ops(parse_ctx *c, const abh_fb_table *sg) {
+static ab_status parse_ops(parse_ctx *c, const abf_fb_table *sg) {
     rd *r = &c->r;
-    abh_tflite_model *m = c->m;
-    abh_fb_vec v;
-    TRY(abh_fb_get_vec(&r->fb, sg, 3, 4, "operators", &v));
+    abf_tflite_model *m = c->m;
+    abf_fb_vec v;
+    TRY(abf_fb_get_vec(&r->fb, sg, 3, 4, "operators", &v));
     m->ops = ab_calloc(v.n ? v.n : 1, sizeof *m->ops);
     op_lists *at = ab_calloc(v.n ? v.n : 1, sizeof *at);
     if (m->ops == NULL || at == NULL) {
@@ -286,16 +286,16 @@ static ab_status parse_ops(parse_ctx *c, const abh_fb_table *sg) {
     ab_status st = AB_OK;
     for (uint32_t k = 0; k < v.n && st == AB_OK; k++) {
         char what[WHAT_MAX];
-        abh_fb_table t;
+        abf_fb_table t;
         uint32_t opcode;
-        abh_tflite_op *op = &m->ops[k];
+        abf_tflite_op *op = &m->ops[k];
         snprintf(what, sizeof what, "operator %" PRIu32, k);
-        st = abh_fb_vec_table(&r->fb, &v, k, what, &t);
-        if (st == AB_OK) st = abh_fb_get_u32(&r->fb, &t, 0, "opcode_index", 0, &opcode);
+        st = abf_fb_vec_table(&r->fb, &v, k, what, &t);
+        if (st == AB_OK) st = abf_fb_get_u32(&r->fb, &t, 0, "opcode_index", 0, &opcode);
         if (st == AB_OK && opcode >= m->nopcodes) {
             uint64_t f = 0;
-            abh_fb_field(&r->fb, &t, 0, 4, "opcode_index", &f);
-            st = abh_fb_fail(&r->fb, f ? f : t.pos, "%s: opcode_index %" PRIu32 " out of range "
+            abf_fb_field(&r->fb, &t, 0, 4, "opcode_index", &f);
+            st = abf_fb_fail(&r->fb, f ? f : t.pos, "%s: opcode_index %" PRIu32 " out of range "
                              "(the model has %zu operator codes)", what, opcode, m->nopcodes);
         }
         if (st != AB_OK) break;
@@ -316,19 +316,19 @@ static ab_status parse_ops(parse_ctx *c, const abh_fb_table *sg) {
 }
 
 /* Reads graph inputs or outputs (field id of the subgraph) and flags them. */
-static ab_status parse_graph_io(parse_ctx *c, const abh_fb_table *sg, int id, const char *list,
+static ab_status parse_graph_io(parse_ctx *c, const abf_fb_table *sg, int id, const char *list,
                                 unsigned flag, int32_t **out, size_t *n) {
     rd *r = &c->r;
-    abh_fb_vec v;
-    TRY(abh_fb_get_vec(&r->fb, sg, id, 4, list, &v));
+    abf_fb_vec v;
+    TRY(abf_fb_get_vec(&r->fb, sg, id, 4, list, &v));
     TRY(spend_ints(r, v.pos, v.n, list));
     *out = ab_alloc_array(v.n ? v.n : 1, sizeof **out);
     if (*out == NULL) return ab_fail(r->fb.err, AB_ENOMEM, "out of memory reading %s", list);
     for (uint32_t k = 0; k < v.n; k++) {
         uint64_t at = v.data + 4 * (uint64_t)k;
-        int32_t x = (int32_t)abh_fb_u32(&r->fb, at);
+        int32_t x = (int32_t)abf_fb_u32(&r->fb, at);
         if (x < 0 || (size_t)x >= c->m->ntensors)
-            return abh_fb_fail(&r->fb, at, "subgraph 0: %s %" PRIu32 " is tensor %" PRId32 ", out "
+            return abf_fb_fail(&r->fb, at, "subgraph 0: %s %" PRIu32 " is tensor %" PRId32 ", out "
                                "of range (subgraph 0 has %zu tensors)", list, k, x,
                                c->m->ntensors);
         (*out)[k] = x;
@@ -352,7 +352,7 @@ static int name_ref_cmp(const void *a, const void *b) {
 }
 
 /* Fills refs with the tensors' names, sorted. */
-static void sort_names(const abh_tflite_model *m, name_ref *refs) {
+static void sort_names(const abf_tflite_model *m, name_ref *refs) {
     for (size_t i = 0; i < m->ntensors; i++) refs[i] = (name_ref){m->t[i].name, i};
     qsort(refs, m->ntensors, sizeof *refs, name_ref_cmp);
 }
@@ -360,7 +360,7 @@ static void sort_names(const abh_tflite_model *m, name_ref *refs) {
 /* Makes names unique: every repeat of a name (after the first, by index) gets
  * "#<index>". A name that still repeats then is an error. */
 static ab_status unique_names(parse_ctx *c) {
-    abh_tflite_model *m = c->m;
+    abf_tflite_model *m = c->m;
     if (m->ntensors < 2) return AB_OK;
     name_ref *refs = ab_alloc_array(m->ntensors, sizeof *refs);
     if (refs == NULL) return ab_fail(c->r.fb.err, AB_ENOMEM, "out of memory checking tensor names");
@@ -372,7 +372,7 @@ static ab_status unique_names(parse_ctx *c) {
             group = refs[k].name;
             continue;
         }
-        abh_tflite_tensor *t = &m->t[refs[k].i];
+        abf_tflite_tensor *t = &m->t[refs[k].i];
         size_t n = strlen(t->name) + 24;
         char *nn = ab_malloc(n);
         if (nn == NULL) {
@@ -388,7 +388,7 @@ static ab_status unique_names(parse_ctx *c) {
         sort_names(m, refs);
         for (size_t k = 1; k < m->ntensors; k++)
             if (strcmp(refs[k].name, refs[k - 1].name) == 0) {
-                st = abh_fb_fail(&c->r.fb, m->t[refs[k].i].at, "tensor %zu: its name '%s' cannot "
+                st = abf_fb_fail(&c->r.fb, m->t[refs[k].i].at, "tensor %zu: its name '%s' cannot "
                                  "be made unique (tensor %zu has it too)", refs[k].i,
                                  refs[k].name, refs[k - 1].i);
                 break;
@@ -398,17 +398,17 @@ static ab_status unique_names(parse_ctx *c) {
     return st;
 }
 
-static ab_status parse_subgraph(parse_ctx *c, const abh_fb_table *model) {
+static ab_status parse_subgraph(parse_ctx *c, const abf_fb_table *model) {
     rd *r = &c->r;
-    abh_tflite_model *m = c->m;
-    abh_fb_vec sgs, tv;
-    abh_fb_table sg;
-    TRY(abh_fb_get_vec(&r->fb, model, 2, 4, "subgraphs", &sgs));
+    abf_tflite_model *m = c->m;
+    abf_fb_vec sgs, tv;
+    abf_fb_table sg;
+    TRY(abf_fb_get_vec(&r->fb, model, 2, 4, "subgraphs", &sgs));
     if (sgs.n == 0)
-        return abh_fb_fail(&r->fb, sgs.pos ? sgs.pos : model->pos, "the model has no subgraph");
+        return abf_fb_fail(&r->fb, sgs.pos ? sgs.pos : model->pos, "the model has no subgraph");
     m->nsubgraphs = sgs.n;
-    TRY(abh_fb_vec_table(&r->fb, &sgs, 0, "subgraph 0", &sg));
-    TRY(abh_fb_get_vec(&r->fb, &sg, 0, 4, "tensors", &tv));
+    TRY(abf_fb_vec_table(&r->fb, &sgs, 0, "subgraph 0", &sg));
+    TRY(abf_fb_get_vec(&r->fb, &sg, 0, 4, "tensors", &tv));
     m->t = ab_calloc(tv.n ? tv.n : 1, sizeof *m->t);
     if (m->t == NULL)
         return ab_fail(r->fb.err, AB_ENOMEM, "out of memory reading %" PRIu32 " tensors", tv.n);
@@ -417,34 +417,34 @@ static ab_status parse_subgraph(parse_ctx *c, const abh_fb_table *model) {
         TRY(parse_tensor(c, &tv, k));
     }
     m->ntensors = tv.n;
-    TRY(parse_graph_io(c, &sg, 1, "input", ABH_TFLITE_INPUT, &m->inputs, &m->ninputs));
-    TRY(parse_graph_io(c, &sg, 2, "output", ABH_TFLITE_OUTPUT, &m->outputs, &m->noutputs));
+    TRY(parse_graph_io(c, &sg, 1, "input", ABF_TFLITE_INPUT, &m->inputs, &m->ninputs));
+    TRY(parse_graph_io(c, &sg, 2, "output", ABF_TFLITE_OUTPUT, &m->outputs, &m->noutputs));
     TRY(parse_ops(c, &sg));
     return unique_names(c);
 }
 
 /* The OfflineMemoryAllocation words in buffer k (tflite.h): version, subgraph,
  * count, then count int32 offsets; the buffer must hold exactly that. */
-static ab_status parse_offline(parse_ctx *c, const abh_fb_table *model, uint32_t k, uint64_t at) {
+static ab_status parse_offline(parse_ctx *c, const abf_fb_table *model, uint32_t k, uint64_t at) {
     rd *r = &c->r;
-    abh_tflite_model *m = c->m;
-    abh_fb_vec bufs, data;
-    abh_fb_table b;
+    abf_tflite_model *m = c->m;
+    abf_fb_vec bufs, data;
+    abf_fb_table b;
     char what[WHAT_MAX];
     if (k >= m->nbuffers)
-        return abh_fb_fail(&r->fb, at, "metadata %s names buffer %" PRIu32 ", past the %zu buffers",
-                           ABH_TFLITE_OFFLINE_NAME, k, m->nbuffers);
-    snprintf(what, sizeof what, "buffer %" PRIu32 " (%s)", k, ABH_TFLITE_OFFLINE_NAME);
-    TRY(abh_fb_get_vec(&r->fb, model, 4, 4, "buffers", &bufs));
-    TRY(abh_fb_vec_table(&r->fb, &bufs, k, what, &b));
-    TRY(abh_fb_get_vec(&r->fb, &b, 0, 1, what, &data));
+        return abf_fb_fail(&r->fb, at, "metadata %s names buffer %" PRIu32 ", past the %zu buffers",
+                           ABF_TFLITE_OFFLINE_NAME, k, m->nbuffers);
+    snprintf(what, sizeof what, "buffer %" PRIu32 " (%s)", k, ABF_TFLITE_OFFLINE_NAME);
+    TRY(abf_fb_get_vec(&r->fb, model, 4, 4, "buffers", &bufs));
+    TRY(abf_fb_vec_table(&r->fb, &bufs, k, what, &b));
+    TRY(abf_fb_get_vec(&r->fb, &b, 0, 1, what, &data));
     if (data.n < 12 || data.n % 4 != 0)
-        return abh_fb_fail(&r->fb, data.pos ? data.pos : b.pos, "%s holds %" PRIu32 " bytes: at "
+        return abf_fb_fail(&r->fb, data.pos ? data.pos : b.pos, "%s holds %" PRIu32 " bytes: at "
                            "least 12 and a multiple of 4 expected (int32 version, subgraph, "
                            "count, offsets)", what, data.n);
-    uint32_t count = abh_fb_u32(&r->fb, data.data + 8);
+    uint32_t count = abf_fb_u32(&r->fb, data.data + 8);
     if ((uint64_t)count != (data.n - 12) / 4)
-        return abh_fb_fail(&r->fb, data.data + 8, "%s says %" PRIu32 " offsets but holds %" PRIu32,
+        return abf_fb_fail(&r->fb, data.data + 8, "%s says %" PRIu32 " offsets but holds %" PRIu32,
                            what, count, (data.n - 12) / 4);
     TRY(spend_ints(r, data.pos, count, what));
     ab_free(m->offline); /* a later entry of the same name wins, as in TFLite Micro */
@@ -452,36 +452,36 @@ static ab_status parse_offline(parse_ctx *c, const abh_fb_table *model, uint32_t
     if (m->offline == NULL)
         return ab_fail(r->fb.err, AB_ENOMEM, "out of memory reading %s", what);
     m->has_offline = true;
-    m->offline_version = (int32_t)abh_fb_u32(&r->fb, data.data);
-    m->offline_subgraph = (int32_t)abh_fb_u32(&r->fb, data.data + 4);
+    m->offline_version = (int32_t)abf_fb_u32(&r->fb, data.data);
+    m->offline_subgraph = (int32_t)abf_fb_u32(&r->fb, data.data + 4);
     m->noffline = count;
     m->offline_buffer = k;
     for (uint32_t i = 0; i < count; i++)
-        m->offline[i] = (int32_t)abh_fb_u32(&r->fb, data.data + 12 + 4 * i);
+        m->offline[i] = (int32_t)abf_fb_u32(&r->fb, data.data + 12 + 4 * i);
     return AB_OK;
 }
 
 /* Model field 6, metadata:[Metadata] (0 name:string, 1 buffer:uint): counts
  * the entries and reads the OfflineMemoryAllocation one, if any. */
-static ab_status parse_metadata(parse_ctx *c, const abh_fb_table *model) {
+static ab_status parse_metadata(parse_ctx *c, const abf_fb_table *model) {
     rd *r = &c->r;
-    abh_fb_vec v;
-    TRY(abh_fb_get_vec(&r->fb, model, 6, 4, "metadata", &v));
+    abf_fb_vec v;
+    TRY(abf_fb_get_vec(&r->fb, model, 6, 4, "metadata", &v));
     c->m->nmetadata = v.n;
     for (uint32_t k = 0; k < v.n; k++) {
         char what[WHAT_MAX];
-        abh_fb_table t;
+        abf_fb_table t;
         const uint8_t *name;
         uint32_t len, buffer;
         uint64_t at;
         snprintf(what, sizeof what, "metadata %" PRIu32, k);
-        TRY(abh_fb_vec_table(&r->fb, &v, k, what, &t));
-        TRY(abh_fb_get_string(&r->fb, &t, 0, what, &name, &len));
-        TRY(abh_fb_get_u32(&r->fb, &t, 1, "buffer", 0, &buffer));
-        if (name == NULL || len != strlen(ABH_TFLITE_OFFLINE_NAME) ||
-            memcmp(name, ABH_TFLITE_OFFLINE_NAME, len) != 0)
+        TRY(abf_fb_vec_table(&r->fb, &v, k, what, &t));
+        TRY(abf_fb_get_string(&r->fb, &t, 0, what, &name, &len));
+        TRY(abf_fb_get_u32(&r->fb, &t, 1, "buffer", 0, &buffer));
+        if (name == NULL || len != strlen(ABF_TFLITE_OFFLINE_NAME) ||
+            memcmp(name, ABF_TFLITE_OFFLINE_NAME, len) != 0)
             continue;
-        TRY(abh_fb_field(&r->fb, &t, 1, 4, "buffer", &at));
+        TRY(abf_fb_field(&r->fb, &t, 1, 4, "buffer", &at));
         TRY(parse_offline(c, model, buffer, at ? at : t.pos));
     }
     return AB_OK;
@@ -489,8 +489,8 @@ static ab_status parse_metadata(parse_ctx *c, const abh_fb_table *model) {
 
 /* Parses the whole file: identifier, model, operator codes, buffers, then
  * subgraph 0 (see tflite.h). m owns what was read so far, even on failure. */
-ab_status abh_tflite_parse(const char *file, const unsigned char *buf, size_t len,
-                           abh_tflite_model *m, ab_error *err) {
+ab_status abf_tflite_parse(const char *file, const unsigned char *buf, size_t len,
+                           abf_tflite_model *m, ab_error *err) {
     model_init(m);
     if (file == NULL) file = "<buffer>";
     if ((m->file = ab_strdup(file)) == NULL)
@@ -499,22 +499,22 @@ ab_status abh_tflite_parse(const char *file, const unsigned char *buf, size_t le
     c.r.ints_left = (uint64_t)len + 1024;
     c.r.bytes_left = 4 * (uint64_t)len + 4096;
     if (len < 8)
-        return abh_fb_fail(&c.r.fb, 0, "too short for a TFLite flatbuffer (%zu bytes, at least "
+        return abf_fb_fail(&c.r.fb, 0, "too short for a TFLite flatbuffer (%zu bytes, at least "
                            "8)", len);
     if (!tflite_sniff(buf, len)) {
         char *seen = clean_name(buf + 4, 4);
-        ab_status st = abh_fb_fail(&c.r.fb, 4, "no TFLite file identifier ('TFL3' expected, found "
+        ab_status st = abf_fb_fail(&c.r.fb, 4, "no TFLite file identifier ('TFL3' expected, found "
                                    "'%s')", seen ? seen : "?");
         ab_free(seen);
         return st;
     }
-    abh_fb_table model;
+    abf_fb_table model;
     uint64_t at;
-    ab_status st = abh_fb_table_open(&c.r.fb, abh_fb_u32(&c.r.fb, 0), "the model", &model);
-    if (st == AB_OK) st = abh_fb_get_u32(&c.r.fb, &model, 0, "version", 0, &m->version);
+    ab_status st = abf_fb_table_open(&c.r.fb, abf_fb_u32(&c.r.fb, 0), "the model", &model);
+    if (st == AB_OK) st = abf_fb_get_u32(&c.r.fb, &model, 0, "version", 0, &m->version);
     if (st == AB_OK && m->version != 3) {
-        abh_fb_field(&c.r.fb, &model, 0, 4, "version", &at);
-        st = abh_fb_fail(&c.r.fb, at ? at : model.pos, "schema version %" PRIu32 ", expected 3",
+        abf_fb_field(&c.r.fb, &model, 0, 4, "version", &at);
+        st = abf_fb_fail(&c.r.fb, at ? at : model.pos, "schema version %" PRIu32 ", expected 3",
                          m->version);
     }
     if (st == AB_OK) st = parse_opcodes(&c, &model);
@@ -534,28 +534,28 @@ static const struct {
     const char *dtype;
     int bits;
 } elem[] = {
-    [ABH_TFLITE_FLOAT32] = {"float32", 32},     [ABH_TFLITE_FLOAT16] = {"float16", 16},
-    [ABH_TFLITE_INT32] = {"int32", 32},         [ABH_TFLITE_UINT8] = {"uint8", 8},
-    [ABH_TFLITE_INT64] = {"int64", 64},         [ABH_TFLITE_STRING] = {NULL, 0},
-    [ABH_TFLITE_BOOL] = {"bool", 8},            [ABH_TFLITE_INT16] = {"int16", 16},
-    [ABH_TFLITE_COMPLEX64] = {"complex64", 64}, [ABH_TFLITE_INT8] = {"int8", 8},
-    [ABH_TFLITE_FLOAT64] = {"float64", 64},     [ABH_TFLITE_COMPLEX128] = {"complex128", 128},
-    [ABH_TFLITE_UINT64] = {"uint64", 64},       [ABH_TFLITE_RESOURCE] = {NULL, 0},
-    [ABH_TFLITE_VARIANT] = {NULL, 0},           [ABH_TFLITE_UINT32] = {"uint32", 32},
-    [ABH_TFLITE_UINT16] = {"uint16", 16},       [ABH_TFLITE_INT4] = {"int4", 4},
-    [ABH_TFLITE_BFLOAT16] = {"bfloat16", 16},   [ABH_TFLITE_INT2] = {"int2", 2},
-    [ABH_TFLITE_UINT4] = {"uint4", 4},          [ABH_TFLITE_FLOAT8_E4M3FN] = {NULL, 8},
-    [ABH_TFLITE_FLOAT8_E5M2] = {NULL, 8},
+    [ABF_TFLITE_FLOAT32] = {"float32", 32},     [ABF_TFLITE_FLOAT16] = {"float16", 16},
+    [ABF_TFLITE_INT32] = {"int32", 32},         [ABF_TFLITE_UINT8] = {"uint8", 8},
+    [ABF_TFLITE_INT64] = {"int64", 64},         [ABF_TFLITE_STRING] = {NULL, 0},
+    [ABF_TFLITE_BOOL] = {"bool", 8},            [ABF_TFLITE_INT16] = {"int16", 16},
+    [ABF_TFLITE_COMPLEX64] = {"complex64", 64}, [ABF_TFLITE_INT8] = {"int8", 8},
+    [ABF_TFLITE_FLOAT64] = {"float64", 64},     [ABF_TFLITE_COMPLEX128] = {"complex128", 128},
+    [ABF_TFLITE_UINT64] = {"uint64", 64},       [ABF_TFLITE_RESOURCE] = {NULL, 0},
+    [ABF_TFLITE_VARIANT] = {NULL, 0},           [ABF_TFLITE_UINT32] = {"uint32", 32},
+    [ABF_TFLITE_UINT16] = {"uint16", 16},       [ABF_TFLITE_INT4] = {"int4", 4},
+    [ABF_TFLITE_BFLOAT16] = {"bfloat16", 16},   [ABF_TFLITE_INT2] = {"int2", 2},
+    [ABF_TFLITE_UINT4] = {"uint4", 4},          [ABF_TFLITE_FLOAT8_E4M3FN] = {NULL, 8},
+    [ABF_TFLITE_FLOAT8_E5M2] = {NULL, 8},
 };
 
 #define NOT_DERIVED (1u << 15) /* scratch flag of the derived pass */
 #define CONVERSION_FLAGS                                                                           \
-    (ABH_TFLITE_DERIVED | ABH_TFLITE_DEAD | ABH_TFLITE_UNUSED | NOT_DERIVED)
+    (ABF_TFLITE_DERIVED | ABF_TFLITE_DEAD | ABF_TFLITE_UNUSED | NOT_DERIVED)
 
 /* Records that operator i touches tensor x (a read when read is true). */
-static void touch(abh_tflite_model *m, int32_t x, int64_t i, bool read, bool write) {
+static void touch(abf_tflite_model *m, int32_t x, int64_t i, bool read, bool write) {
     if (x < 0) return;
-    abh_tflite_tensor *t = &m->t[x];
+    abf_tflite_tensor *t = &m->t[x];
     if (t->first < 0) t->first = i;
     t->last = i;
     if (read) t->last_read = i;
@@ -563,14 +563,14 @@ static void touch(abh_tflite_model *m, int32_t x, int64_t i, bool read, bool wri
 }
 
 /* Marks what each operator touches, in execution order. */
-static void mark_uses(abh_tflite_model *m) {
+static void mark_uses(abf_tflite_model *m) {
     for (size_t i = 0; i < m->ntensors; i++) {
-        abh_tflite_tensor *t = &m->t[i];
+        abf_tflite_tensor *t = &m->t[i];
         t->flags &= ~CONVERSION_FLAGS;
         t->writer = t->first = t->last = t->last_read = -1;
     }
     for (size_t k = 0; k < m->nops; k++) {
-        const abh_tflite_op *op = &m->ops[k];
+        const abf_tflite_op *op = &m->ops[k];
         for (size_t j = 0; j < op->nin; j++) touch(m, op->in[j], (int64_t)k, true, false);
         for (size_t j = 0; j < op->nmid; j++) touch(m, op->mid[j], (int64_t)k, true, true);
         for (size_t j = 0; j < op->nout; j++) touch(m, op->out[j], (int64_t)k, false, true);
@@ -579,26 +579,26 @@ static void mark_uses(abh_tflite_model *m) {
 
 /* Constant-derived tensors: written only by operators whose present inputs
  * (at least one) are all constant or constant-derived, in execution order. */
-static void mark_derived(abh_tflite_model *m) {
-    const unsigned fixed = ABH_TFLITE_CONSTANT | ABH_TFLITE_INPUT | ABH_TFLITE_VARIABLE;
+static void mark_derived(abf_tflite_model *m) {
+    const unsigned fixed = ABF_TFLITE_CONSTANT | ABF_TFLITE_INPUT | ABF_TFLITE_VARIABLE;
     for (size_t k = 0; k < m->nops; k++) {
-        const abh_tflite_op *op = &m->ops[k];
+        const abf_tflite_op *op = &m->ops[k];
         size_t present = 0;
         bool from_constants = true;
         for (size_t j = 0; j < op->nin; j++) {
             if (op->in[j] < 0) continue;
             present++;
             unsigned f = m->t[op->in[j]].flags;
-            if (!(f & ABH_TFLITE_CONSTANT) && !(f & ABH_TFLITE_DERIVED)) from_constants = false;
+            if (!(f & ABF_TFLITE_CONSTANT) && !(f & ABF_TFLITE_DERIVED)) from_constants = false;
         }
         from_constants = from_constants && present > 0;
         for (size_t j = 0; j < op->nout; j++) {
             if (op->out[j] < 0) continue;
-            abh_tflite_tensor *t = &m->t[op->out[j]];
+            abf_tflite_tensor *t = &m->t[op->out[j]];
             if (!from_constants || (t->flags & fixed)) {
-                t->flags = (t->flags & ~ABH_TFLITE_DERIVED) | NOT_DERIVED;
+                t->flags = (t->flags & ~ABF_TFLITE_DERIVED) | NOT_DERIVED;
             } else if (!(t->flags & NOT_DERIVED)) {
-                t->flags |= ABH_TFLITE_DERIVED;
+                t->flags |= ABF_TFLITE_DERIVED;
             }
         }
     }
@@ -606,7 +606,7 @@ static void mark_derived(abh_tflite_model *m) {
 }
 
 /* Formats a shape for messages ("[-1, 128, 128, 3]"). */
-static void shape_text(const abh_tflite_tensor *t, char *out, size_t cap) {
+static void shape_text(const abf_tflite_tensor *t, char *out, size_t cap) {
     size_t used = (size_t)snprintf(out, cap, "[");
     for (int k = 0; k < t->ndim && used < cap; k++)
         used += (size_t)snprintf(out + used, cap - used, "%s%" PRId64, k ? ", " : "", t->shape[k]);
@@ -614,7 +614,7 @@ static void shape_text(const abh_tflite_tensor *t, char *out, size_t cap) {
 }
 
 /* Checks each --dim entry names a tensor with a dynamic dimension. */
-static ab_status check_dims(const abh_tflite_model *m, const abh_tflite_options *o,
+static ab_status check_dims(const abf_tflite_model *m, const abf_tflite_options *o,
                             ab_error *err) {
     for (size_t d = 0; d < o->ndims; d++) {
         size_t i = 0;
@@ -622,7 +622,7 @@ static ab_status check_dims(const abh_tflite_model *m, const abh_tflite_options 
         if (i == m->ntensors)
             return ab_fail(err, AB_EINPUT, "%s: --dim %s=%" PRId64 ": no tensor is called '%s'",
                            m->file, o->dims[d].tensor, o->dims[d].value, o->dims[d].tensor);
-        if (!(m->t[i].flags & ABH_TFLITE_DYNAMIC)) {
+        if (!(m->t[i].flags & ABF_TFLITE_DYNAMIC)) {
             char sh[256];
             shape_text(&m->t[i], sh, sizeof sh);
             return ab_fail(err, AB_EINPUT, "%s: --dim %s=%" PRId64 ": tensor %zu '%s' has no "
@@ -637,17 +637,17 @@ static ab_status check_dims(const abh_tflite_model *m, const abh_tflite_options 
 }
 
 /* The value for the dynamic dimensions of tensor i, or 0 when none is given. */
-static int64_t dynamic_value(const abh_tflite_model *m, size_t i, const abh_tflite_options *o) {
+static int64_t dynamic_value(const abf_tflite_model *m, size_t i, const abf_tflite_options *o) {
     for (size_t d = o->ndims; d-- > 0;) /* the last --dim for a tensor wins */
         if (strcmp(m->t[i].name, o->dims[d].tensor) == 0) return o->dims[d].value;
     return o->assume_dynamic > 0 ? o->assume_dynamic : 0;
 }
 
 /* Fills out (shape, dtype, size, logical bits) for tensor i of m; shape is
- * the caller's array of ABH_TFLITE_MAX_RANK entries. */
-static ab_status tensor_size(const abh_tflite_model *m, size_t i, const abh_tflite_options *o,
+ * the caller's array of ABF_TFLITE_MAX_RANK entries. */
+static ab_status tensor_size(const abf_tflite_model *m, size_t i, const abf_tflite_options *o,
                              ab_tensor *out, int64_t *shape, ab_error *err) {
-    const abh_tflite_tensor *t = &m->t[i];
+    const abf_tflite_tensor *t = &m->t[i];
     int type = t->type;
     if (type < 0 || (size_t)type >= sizeof elem / sizeof elem[0] || elem[type].bits == 0)
         return ab_fail(err, AB_EINPUT, "%s: byte %zu: tensor %zu '%s': type %s (%d) has no "
@@ -679,24 +679,24 @@ static ab_status tensor_size(const abh_tflite_model *m, size_t i, const abh_tfli
 }
 
 /* true when tensor t of m goes into the problem; counts what stays out. */
-static bool planned(abh_tflite_model *m, abh_tflite_tensor *t, const abh_tflite_options *o) {
+static bool planned(abf_tflite_model *m, abf_tflite_tensor *t, const abf_tflite_options *o) {
     unsigned f = t->flags;
-    if (f & ABH_TFLITE_CONSTANT) {
+    if (f & ABF_TFLITE_CONSTANT) {
         m->nconstant++;
         return false;
     }
-    if (t->first < 0 && !(f & (ABH_TFLITE_INPUT | ABH_TFLITE_OUTPUT))) {
-        t->flags |= ABH_TFLITE_UNUSED;
+    if (t->first < 0 && !(f & (ABF_TFLITE_INPUT | ABF_TFLITE_OUTPUT))) {
+        t->flags |= ABF_TFLITE_UNUSED;
         m->nunused++;
         return false;
     }
-    if (t->writer >= 0 && t->last_read < 0 && !(f & (ABH_TFLITE_OUTPUT | ABH_TFLITE_VARIABLE))) {
-        t->flags |= ABH_TFLITE_DEAD;
+    if (t->writer >= 0 && t->last_read < 0 && !(f & (ABF_TFLITE_OUTPUT | ABF_TFLITE_VARIABLE))) {
+        t->flags |= ABF_TFLITE_DEAD;
         m->ndead++;
     }
-    if (f & ABH_TFLITE_DERIVED) m->nderived++;
-    if ((f & ABH_TFLITE_DERIVED) && o->fold_constants && !(f & ABH_TFLITE_OUTPUT)) return false;
-    if (f & ABH_TFLITE_EMPTY) {
+    if (f & ABF_TFLITE_DERIVED) m->nderived++;
+    if ((f & ABF_TFLITE_DERIVED) && o->fold_constants && !(f & ABF_TFLITE_OUTPUT)) return false;
+    if (f & ABF_TFLITE_EMPTY) {
         m->nempty++;
         return false;
     }
@@ -715,7 +715,7 @@ static char *base_name(const char *file) {
 }
 
 /* The suite's description: where it came from and what was left out. */
-static char *describe(const abh_tflite_model *m, const abh_tflite_options *o, size_t ninputs,
+static char *describe(const abf_tflite_model *m, const abf_tflite_options *o, size_t ninputs,
                       size_t noutputs) {
     const char *b = strrchr(m->file, '/');
     b = b ? b + 1 : m->file;
@@ -747,19 +747,19 @@ static char *describe(const abh_tflite_model *m, const abh_tflite_options *o, si
 }
 
 /* Adds tensor i of m to p (it is planned). */
-static ab_status add_tensor(abh_tflite_model *m, size_t i, const abh_tflite_options *o,
+static ab_status add_tensor(abf_tflite_model *m, size_t i, const abf_tflite_options *o,
                             ab_problem *p, size_t *nin, size_t *nout, ab_error *err) {
-    const abh_tflite_tensor *t = &m->t[i];
-    int64_t shape[ABH_TFLITE_MAX_RANK];
+    const abf_tflite_tensor *t = &m->t[i];
+    int64_t shape[ABF_TFLITE_MAX_RANK];
     int64_t last_op = m->nops > 0 ? (int64_t)m->nops - 1 : 0;
     unsigned f = t->flags;
     ab_tensor a = {.name = t->name, .align = p->alignment, .offset = AB_NONE};
     TRY(tensor_size(m, i, o, &a, shape, err));
-    bool whole = f & ABH_TFLITE_VARIABLE;
-    a.start = (f & ABH_TFLITE_INPUT) || whole ? 0 : t->first >= 0 ? t->first : last_op;
-    a.end = (f & ABH_TFLITE_OUTPUT) || whole ? last_op : t->last > a.start ? t->last : a.start;
-    a.kind = (f & ABH_TFLITE_INPUT)    ? AB_KIND_INPUT
-             : (f & ABH_TFLITE_OUTPUT) ? AB_KIND_OUTPUT
+    bool whole = f & ABF_TFLITE_VARIABLE;
+    a.start = (f & ABF_TFLITE_INPUT) || whole ? 0 : t->first >= 0 ? t->first : last_op;
+    a.end = (f & ABF_TFLITE_OUTPUT) || whole ? last_op : t->last > a.start ? t->last : a.start;
+    a.kind = (f & ABF_TFLITE_INPUT)    ? AB_KIND_INPUT
+             : (f & ABF_TFLITE_OUTPUT) ? AB_KIND_OUTPUT
                                        : AB_KIND_INTERMEDIATE;
     *nin += a.kind == AB_KIND_INPUT;
     *nout += a.kind == AB_KIND_OUTPUT;
@@ -768,10 +768,10 @@ static ab_status add_tensor(abh_tflite_model *m, size_t i, const abh_tflite_opti
 
 /* Converts subgraph 0 of m into *p (see tflite.h): marks uses and
  * constant-derived tensors, then adds each planned tensor in file order. */
-ab_status abh_tflite_problem(abh_tflite_model *m, const abh_tflite_options *opt, ab_problem *p,
+ab_status abf_tflite_problem(abf_tflite_model *m, const abf_tflite_options *opt, ab_problem *p,
                              ab_error *err) {
-    static const abh_tflite_options defaults = {0};
-    const abh_tflite_options *o = opt ? opt : &defaults;
+    static const abf_tflite_options defaults = {0};
+    const abf_tflite_options *o = opt ? opt : &defaults;
     ab_problem_init(p);
     m->nconstant = m->nderived = m->ndead = m->nunused = m->nempty = m->nactivations = 0;
     TRY(check_dims(m, o, err));
@@ -794,36 +794,36 @@ ab_status abh_tflite_problem(abh_tflite_model *m, const abh_tflite_options *opt,
 
 /* Reads, parses and converts the file at path; the file's bytes are freed
  * before it returns. */
-ab_status abh_tflite_load(const char *path, const abh_tflite_options *opt, ab_problem *p,
-                          abh_tflite_model *m, ab_error *err) {
-    abh_tflite_model own;
-    abh_tflite_model *mm = m ? m : &own;
+ab_status abf_tflite_load(const char *path, const abf_tflite_options *opt, ab_problem *p,
+                          abf_tflite_model *m, ab_error *err) {
+    abf_tflite_model own;
+    abf_tflite_model *mm = m ? m : &own;
     char *buf;
     size_t len;
     ab_problem_init(p);
     model_init(mm);
     ab_status st = ab_read_file(path, &buf, &len, err);
-    if (st == AB_OK) st = abh_tflite_parse(path, (const unsigned char *)buf, len, mm, err);
+    if (st == AB_OK) st = abf_tflite_parse(path, (const unsigned char *)buf, len, mm, err);
     ab_free(buf);
-    if (st == AB_OK) st = abh_tflite_problem(mm, opt, p, err);
+    if (st == AB_OK) st = abf_tflite_problem(mm, opt, p, err);
     if (st == AB_OK && (p->source = ab_strdup(path)) == NULL)
         st = ab_fail(err, AB_ENOMEM, "out of memory importing %s", path);
     if (st != AB_OK) ab_problem_free(p);
-    if (m == NULL) abh_tflite_model_free(&own);
+    if (m == NULL) abf_tflite_model_free(&own);
     return st;
 }
 
-static ab_status load_tflite(const char *path, const abh_load_options *o, ab_problem *p,
+static ab_status load_tflite(const char *path, const abf_load_options *o, ab_problem *p,
                              ab_error *err) {
-    abh_tflite_options to = {.fold_constants = o->fold_constants,
+    abf_tflite_options to = {.fold_constants = o->fold_constants,
                              .dims = o->dims,
                              .ndims = o->ndims,
                              .assume_dynamic = o->assume_dynamic};
-    return abh_tflite_load(path, &to, p, NULL, err);
+    return abf_tflite_load(path, &to, p, NULL, err);
 }
 
 static const char *const tflite_suffixes[] = {".tflite", NULL};
 
 /* The formats table's row (formats.c): recognised by content, read only. */
-const abh_format abh_format_tflite = {"tflite", "TFLite model", tflite_suffixes, tflite_sniff,
-                                      ABH_FORMAT_MODEL_OPTS, load_tflite, NULL};
+const abf_format abf_format_tflite = {"tflite", "TFLite model", tflite_suffixes, tflite_sniff,
+                                      ABF_FORMAT_MODEL_OPTS, load_tflite, NULL};

@@ -37,7 +37,7 @@
  *
  * where an offset is a byte offset in the arena, or -1 for a tensor left to
  * the online planner, and n is the number of tensors of that subgraph. The
- * words are read into abh_tflite_model.offline (the last such entry, as
+ * words are read into abf_tflite_model.offline (the last such entry, as
  * TFLite Micro takes it); a buffer that is not 12 bytes plus n words is an
  * error. The version is kept as written (TFLite Micro's helper that checks
  * the metadata wants 1, its format comment says 0; it reads neither).
@@ -47,7 +47,7 @@
  * "FILE: byte N: what was wrong", never a crash. Nothing recurses (the nesting
  * of the schema is fixed). Allocations are bounded by the file size: counts
  * come from vectors that must fit in the file, a shape has at most
- * ABH_TFLITE_MAX_RANK dimensions, and the integers and name bytes copied out
+ * ABF_TFLITE_MAX_RANK dimensions, and the integers and name bytes copied out
  * (which a hostile file could multiply by pointing many tables at one vector)
  * are capped by a budget proportional to the file size.
  *
@@ -93,70 +93,70 @@
 
 #include "core/problem.h"
 
-#define ABH_TFLITE_MAX_RANK 32
-#define ABH_TFLITE_OFFLINE_NAME "OfflineMemoryAllocation" /* TFLite Micro's metadata name */   /* dimensions of a shape (the suite format's limit) */
+#define ABF_TFLITE_MAX_RANK 32
+#define ABF_TFLITE_OFFLINE_NAME "OfflineMemoryAllocation" /* TFLite Micro's metadata name */   /* dimensions of a shape (the suite format's limit) */
 
-/* Flags of a tensor of subgraph 0 (abh_tflite_tensor.flags). */
+/* Flags of a tensor of subgraph 0 (abf_tflite_tensor.flags). */
 enum {
-    ABH_TFLITE_CONSTANT = 1u << 0, /* a non-empty buffer: weights, never planned */
-    ABH_TFLITE_DERIVED = 1u << 1,  /* computed from constants alone */
-    ABH_TFLITE_INPUT = 1u << 2,    /* a graph input of subgraph 0 */
-    ABH_TFLITE_OUTPUT = 1u << 3,   /* a graph output of subgraph 0 */
-    ABH_TFLITE_VARIABLE = 1u << 4, /* is_variable */
-    ABH_TFLITE_DEAD = 1u << 5,     /* written, never read, no output */
-    ABH_TFLITE_UNUSED = 1u << 6,   /* not constant, but nothing touches it */
-    ABH_TFLITE_DYNAMIC = 1u << 7,  /* some dimension is -1 */
-    ABH_TFLITE_EMPTY = 1u << 8     /* some dimension is 0: no bytes */
+    ABF_TFLITE_CONSTANT = 1u << 0, /* a non-empty buffer: weights, never planned */
+    ABF_TFLITE_DERIVED = 1u << 1,  /* computed from constants alone */
+    ABF_TFLITE_INPUT = 1u << 2,    /* a graph input of subgraph 0 */
+    ABF_TFLITE_OUTPUT = 1u << 3,   /* a graph output of subgraph 0 */
+    ABF_TFLITE_VARIABLE = 1u << 4, /* is_variable */
+    ABF_TFLITE_DEAD = 1u << 5,     /* written, never read, no output */
+    ABF_TFLITE_UNUSED = 1u << 6,   /* not constant, but nothing touches it */
+    ABF_TFLITE_DYNAMIC = 1u << 7,  /* some dimension is -1 */
+    ABF_TFLITE_EMPTY = 1u << 8     /* some dimension is 0: no bytes */
 };
 
 /* TensorType values with a meaning here (schema.fbs). */
 enum {
-    ABH_TFLITE_FLOAT32 = 0, ABH_TFLITE_FLOAT16 = 1, ABH_TFLITE_INT32 = 2,
-    ABH_TFLITE_UINT8 = 3, ABH_TFLITE_INT64 = 4, ABH_TFLITE_STRING = 5,
-    ABH_TFLITE_BOOL = 6, ABH_TFLITE_INT16 = 7, ABH_TFLITE_COMPLEX64 = 8,
-    ABH_TFLITE_INT8 = 9, ABH_TFLITE_FLOAT64 = 10, ABH_TFLITE_COMPLEX128 = 11,
-    ABH_TFLITE_UINT64 = 12, ABH_TFLITE_RESOURCE = 13, ABH_TFLITE_VARIANT = 14,
-    ABH_TFLITE_UINT32 = 15, ABH_TFLITE_UINT16 = 16, ABH_TFLITE_INT4 = 17,
-    ABH_TFLITE_BFLOAT16 = 18, ABH_TFLITE_INT2 = 19, ABH_TFLITE_UINT4 = 20,
-    ABH_TFLITE_FLOAT8_E4M3FN = 21, ABH_TFLITE_FLOAT8_E5M2 = 22
+    ABF_TFLITE_FLOAT32 = 0, ABF_TFLITE_FLOAT16 = 1, ABF_TFLITE_INT32 = 2,
+    ABF_TFLITE_UINT8 = 3, ABF_TFLITE_INT64 = 4, ABF_TFLITE_STRING = 5,
+    ABF_TFLITE_BOOL = 6, ABF_TFLITE_INT16 = 7, ABF_TFLITE_COMPLEX64 = 8,
+    ABF_TFLITE_INT8 = 9, ABF_TFLITE_FLOAT64 = 10, ABF_TFLITE_COMPLEX128 = 11,
+    ABF_TFLITE_UINT64 = 12, ABF_TFLITE_RESOURCE = 13, ABF_TFLITE_VARIANT = 14,
+    ABF_TFLITE_UINT32 = 15, ABF_TFLITE_UINT16 = 16, ABF_TFLITE_INT4 = 17,
+    ABF_TFLITE_BFLOAT16 = 18, ABF_TFLITE_INT2 = 19, ABF_TFLITE_UINT4 = 20,
+    ABF_TFLITE_FLOAT8_E4M3FN = 21, ABF_TFLITE_FLOAT8_E5M2 = 22
 };
 
 /* A few BuiltinOperator codes (schema.fbs). */
-enum { ABH_TFLITE_OP_CONV_2D = 3, ABH_TFLITE_OP_DEQUANTIZE = 6, ABH_TFLITE_OP_CUSTOM = 32 };
+enum { ABF_TFLITE_OP_CONV_2D = 3, ABF_TFLITE_OP_DEQUANTIZE = 6, ABF_TFLITE_OP_CUSTOM = 32 };
 
 /* A tensor of subgraph 0, as read, with what the conversion found. */
-typedef struct abh_tflite_tensor {
+typedef struct abf_tflite_tensor {
     char *name;          /* unique and printable (see "names" above); owned */
     int type;            /* TensorType */
     int ndim;            /* rank (0 for a scalar) */
     int64_t *shape;      /* owned, ndim entries (NULL when ndim is 0); -1 where
                             shape or shape_signature says the dimension is unknown */
     uint32_t buffer;     /* index into the model's buffers */
-    unsigned flags;      /* ABH_TFLITE_* */
+    unsigned flags;      /* ABF_TFLITE_* */
     int64_t writer;      /* first operator that writes it, or -1 */
     int64_t first, last; /* first and last operator that touches it, or -1 */
     int64_t last_read;   /* last operator that reads it, or -1 */
     size_t at;           /* byte offset of its table in the file */
-} abh_tflite_tensor;
+} abf_tflite_tensor;
 
-/* An operator of subgraph 0. The arrays point into abh_tflite_model.io. */
-typedef struct abh_tflite_op {
-    int32_t code;        /* BuiltinOperator (ABH_TFLITE_OP_CUSTOM for custom operators) */
+/* An operator of subgraph 0. The arrays point into abf_tflite_model.io. */
+typedef struct abf_tflite_op {
+    int32_t code;        /* BuiltinOperator (ABF_TFLITE_OP_CUSTOM for custom operators) */
     size_t nin, nout, nmid;
     const int32_t *in;   /* tensor indices; -1 = an absent optional input */
     const int32_t *out;  /* tensor indices (-1 entries are ignored) */
     const int32_t *mid;  /* intermediates (-1 entries are ignored) */
-} abh_tflite_op;
+} abf_tflite_op;
 
 /* Subgraph 0 of a model. */
-typedef struct abh_tflite_model {
+typedef struct abf_tflite_model {
     char *file;          /* the name used in messages; owned */
     uint32_t version;    /* schema version (3) */
     size_t nsubgraphs, nbuffers, nopcodes;
     size_t ntensors;
-    abh_tflite_tensor *t; /* owned */
+    abf_tflite_tensor *t; /* owned */
     size_t nops;
-    abh_tflite_op *ops;  /* owned, in execution order */
+    abf_tflite_op *ops;  /* owned, in execution order */
     size_t ninputs, noutputs;
     int32_t *inputs, *outputs; /* owned tensor indices */
     int32_t *io;         /* owned: every operator's inputs, outputs and intermediates */
@@ -169,29 +169,29 @@ typedef struct abh_tflite_model {
     uint32_t offline_buffer; /* its buffer index */
     size_t noffline;
     int32_t *offline;    /* owned, noffline offsets */
-    /* Counts made by abh_tflite_problem (0 before it runs). */
+    /* Counts made by abf_tflite_problem (0 before it runs). */
     size_t nconstant, nderived, ndead, nunused, nempty, nactivations;
-} abh_tflite_model;
+} abf_tflite_model;
 
 /* A --dim NAME=VALUE override: every dynamic dimension of tensor NAME is VALUE. */
-typedef struct abh_tflite_dim {
-    const char *tensor;  /* the tensor's name as abh_tflite_model gives it */
+typedef struct abf_tflite_dim {
+    const char *tensor;  /* the tensor's name as abf_tflite_model gives it */
     int64_t value;       /* >= 1 */
-} abh_tflite_dim;
+} abf_tflite_dim;
 
-typedef struct abh_tflite_options {
+typedef struct abf_tflite_options {
     bool fold_constants;        /* leave constant-derived tensors out */
-    const abh_tflite_dim *dims; /* ndims overrides (the caller's array) */
+    const abf_tflite_dim *dims; /* ndims overrides (the caller's array) */
     size_t ndims;
     int64_t assume_dynamic;     /* > 0: every other dynamic dimension; 0: an error */
-} abh_tflite_options;
+} abf_tflite_options;
 
 /* Parses the len bytes at buf (a whole .tflite file) into *m (initialised by
- * the call; free it with abh_tflite_model_free, even on failure). file names
+ * the call; free it with abf_tflite_model_free, even on failure). file names
  * the input in messages ("<buffer>" when NULL). AB_EINPUT naming the byte
  * offset on any malformed input; AB_ENOMEM. buf is not kept. */
-ab_status abh_tflite_parse(const char *file, const unsigned char *buf, size_t len,
-                           abh_tflite_model *m, ab_error *err);
+ab_status abf_tflite_parse(const char *file, const unsigned char *buf, size_t len,
+                           abf_tflite_model *m, ab_error *err);
 
 /* Turns subgraph 0 of m into a problem (see the rules above): *p is
  * initialised by the call and owned by the caller (ab_problem_free); on
@@ -201,20 +201,20 @@ ab_status abh_tflite_parse(const char *file, const unsigned char *buf, size_t le
  * defaults). AB_EINPUT naming the tensor for a dynamic dimension without a
  * value, a type without a size, a size out of range, or a dims[] entry that
  * names no tensor with a dynamic dimension. */
-ab_status abh_tflite_problem(abh_tflite_model *m, const abh_tflite_options *opt, ab_problem *p,
+ab_status abf_tflite_problem(abf_tflite_model *m, const abf_tflite_options *opt, ab_problem *p,
                              ab_error *err);
 
-/* Reads the file at path, parses it and converts it: abh_tflite_parse then
- * abh_tflite_problem. When m is not NULL it receives the model (the caller
- * frees it with abh_tflite_model_free, even on failure); *p as above (empty on
+/* Reads the file at path, parses it and converts it: abf_tflite_parse then
+ * abf_tflite_problem. When m is not NULL it receives the model (the caller
+ * frees it with abf_tflite_model_free, even on failure); *p as above (empty on
  * failure), with p->source a copy of path. AB_EINPUT naming the path when it
  * cannot be read. The whole file is read into memory, then released. The
  * format table (formats.h) calls it with m NULL; it is exported for
  * tests/test_export.c, which reads the model beside the problem. */
-ab_status abh_tflite_load(const char *path, const abh_tflite_options *opt, ab_problem *p,
-                          abh_tflite_model *m, ab_error *err);
+ab_status abf_tflite_load(const char *path, const abf_tflite_options *opt, ab_problem *p,
+                          abf_tflite_model *m, ab_error *err);
 
 /* Frees everything m owns; m is empty afterwards. NULL is accepted. */
-void abh_tflite_model_free(abh_tflite_model *m);
+void abf_tflite_model_free(abf_tflite_model *m);
 
 #endif

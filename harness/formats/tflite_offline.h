@@ -31,20 +31,20 @@
 #include "core/problem.h"
 #include "harness/formats/tflite.h"
 
-/* The offline plan of model m (parsed by abh_tflite_parse) for a plan of
+/* The offline plan of model m (parsed by abf_tflite_parse) for a plan of
  * view (a suite of m's tensors, by name: the .tflite itself or a suite
  * imported from it): *out (owned, m->ntensors entries) holds offsets[i] at the
  * subgraph index of view tensor i and -1 everywhere else. AB_EINPUT naming
  * the tensor when a view tensor is not in the model, or an offset does not
  * fit an int32. */
-ab_status abh_tflite_offline_offsets(const abh_tflite_model *m, const ab_problem *view,
+ab_status abf_tflite_offline_offsets(const abf_tflite_model *m, const ab_problem *view,
                                      const int64_t *offsets, int32_t **out, ab_error *err);
 
 /* Appends to out a copy of the model in the len bytes at buf (file names it
  * in messages) carrying the offline plan offsets[0..n) for subgraph 0, in
  * format version 1 (see above). buf is not changed. AB_EINPUT naming the
  * byte for what cannot be rewritten or is malformed; AB_ENOMEM. */
-ab_status abh_tflite_offline_write(const char *file, const unsigned char *buf, size_t len,
+ab_status abf_tflite_offline_write(const char *file, const unsigned char *buf, size_t len,
                                    const int32_t *offsets, size_t n, ab_buf *out, ab_error *err);
 
 #endif

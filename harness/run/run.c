@@ -155,7 +155,7 @@ static ab_status collect(const char *path, path_list *l, bool explicit, ab_error
     struct stat st;
     if (stat(path, &st) != 0) return ab_fail(err, AB_EINPUT, "%s: %s", path, strerror(errno));
     if (!S_ISDIR(st.st_mode)) {
-        if (explicit || abh_format_suffix_known(path)) return path_add(l, path, explicit, err);
+        if (explicit || abf_format_suffix_known(path)) return path_add(l, path, explicit, err);
         return AB_OK;
     }
     bool again;
@@ -210,18 +210,18 @@ static void suites_free(suite_item *s, size_t n) {
  * asked, with its view, bounds and canonical text into *s (zeroed by the
  * caller; freed by suites_free whatever the outcome). AB_EINPUT with
  * err naming the file, line and column when the file is bad. */
-static ab_status suite_load(suite_item *s, const char *path, const abh_profile_choice *prof,
+static ab_status suite_load(suite_item *s, const char *path, const abf_profile_choice *prof,
                             ab_error *err) {
     ab_error_clear(err);
     ab_problem_init(&s->full);
     ab_problem_init(&s->view);
     s->path = ab_strdup(path);
     if (s->path == NULL) return ab_fail(err, AB_ENOMEM, "out of memory loading %s", path);
-    ab_status st = abh_load_problem(path, NULL, &s->full, err);
-    if (st == AB_OK && prof->profile != NULL) st = abh_profile_apply(prof, &s->full, NULL, err);
+    ab_status st = abf_load_problem(path, NULL, &s->full, err);
+    if (st == AB_OK && prof->profile != NULL) st = abf_profile_apply(prof, &s->full, NULL, err);
     if (st == AB_OK) st = ab_problem_arena_view(&s->full, &s->view, NULL, err);
     if (st == AB_OK) st = abo_bounds_compute(&s->full, &s->bounds, err);
-    if (st == AB_OK) st = abh_suite_render(&s->full, &s->text, err);
+    if (st == AB_OK) st = abf_suite_render(&s->full, &s->text, err);
     abo_expect ex = {.optimum = s->full.expect_optimum, .lower_bound = s->full.expect_lower_bound};
     s->expect_why[0] = '\0';
     if (st == AB_OK)
@@ -256,8 +256,8 @@ static void bad_text(ab_buf *t, const char *path) {
     if (len <= ABU_BAD_TEXT_MAX && memchr(bytes, '\0', len) == NULL) {
         ab_buf_append(t, bytes, len);
     } else {
-        char hex[ABR_SHA256_HEX];
-        abr_sha256_hex(bytes, len, hex);
+        char hex[ABS_SHA256_HEX];
+        abs_sha256_hex(bytes, len, hex);
         ab_buf_printf(t, "# (%zu bytes, binary or too long to keep, SHA-256 %s)\n", len, hex);
     }
     ab_free(bytes);
@@ -299,7 +299,7 @@ static ab_status suite_io_variant(suite_item *s, ab_io io, ab_error *err) {
     ab_buf_free(&s->text);
     ab_status st = ab_problem_arena_view(&s->full, &s->view, NULL, err);
     if (st == AB_OK) st = abo_bounds_compute(&s->full, &s->bounds, err);
-    if (st == AB_OK) st = abh_suite_render(&s->full, &s->text, err);
+    if (st == AB_OK) st = abf_suite_render(&s->full, &s->text, err);
     return st;
 }
 
@@ -337,7 +337,7 @@ static ab_status suites_load(const abu_args *a, const abu_events *ev, suite_item
     for (int i = 0; rc == AB_OK && i < a->npaths; i++) rc = collect(a->paths[i], &l, true, err);
     if (rc == AB_OK && l.n == 0) {
         ab_buf known = {0};
-        abh_format_list(&known);
+        abf_format_list(&known);
         rc = ab_fail(err, AB_EINPUT, "no suite files found in the paths given (formats: %s)",
                      known.s ? known.s : "");
         ab_buf_free(&known);
@@ -454,7 +454,7 @@ typedef struct run_ctx {
     const abu_args *a;
     const abu_events *ev;
     abu_summary *sum;
-    abr_store *db;
+    abs_store *db;
     suite_item *suites;
     size_t nsuites;
     spec_item *specs;
@@ -468,17 +468,17 @@ typedef struct run_ctx {
 /* Stores bound b of suite s (its own when source is NULL). */
 static ab_status put_bound(run_ctx *c, const suite_item *s, const abo_bound *b,
                            const char *source, double cpu_s, ab_error *err) {
-    abr_bound row = {.run = c->sum->run, .suite = s->id, .source = source, .b = *b,
+    abs_bound row = {.run = c->sum->run, .suite = s->id, .source = source, .b = *b,
                      .cpu_s = cpu_s};
-    return abr_bound_put(c->db, &row, err);
+    return abs_bound_put(c->db, &row, err);
 }
 
 /* The row of a job: the runner's measurements and the engine's judgement. */
-static void row_of(const run_ctx *c, const job_ref *ref, const abh_job_result *r,
-                   const abe_outcome *o, abr_result *row) {
+static void row_of(const run_ctx *c, const job_ref *ref, const abe_job_result *r,
+                   const abe_outcome *o, abs_result *row) {
     const suite_item *s = &c->suites[ref->suite];
     const spec_item *sp = &c->specs[ref->spec];
-    abr_result_init(row);
+    abs_result_init(row);
     row->run = c->sum->run;
     row->suite = s->id;
     row->spec = sp->spec;
@@ -492,7 +492,7 @@ static void row_of(const run_ctx *c, const job_ref *ref, const abh_job_result *r
     row->cpu_min_s = r->cpu_min;
     row->cpu_max_s = r->cpu_max;
     row->plan_cpu_s = r->plan_cpu_seconds;
-    row->capped = abh_capped_word(r->capped);
+    row->capped = abe_capped_word(r->capped);
     row->nodes = r->stats.nodes;
     row->signal = r->signal;
     row->note = r->stats.note[0] ? r->stats.note : NULL;
@@ -516,7 +516,7 @@ static void row_of(const run_ctx *c, const job_ref *ref, const abh_job_result *r
 
 /* The runner's callback: judge (the engine's pipeline), store (committed
  * now), count, ask the oracle whether the rows agree, tell the caller. */
-static ab_status on_done(void *vctx, size_t index, abh_job_result *r, ab_error *err) {
+static ab_status on_done(void *vctx, size_t index, abe_job_result *r, ab_error *err) {
     run_ctx *c = vctx;
     abu_summary *sum = c->sum;
     const job_ref *ref = &c->refs[index];
@@ -525,14 +525,14 @@ static ab_status on_done(void *vctx, size_t index, abh_job_result *r, ab_error *
     abe_outcome o;
     ab_status st = abe_judge(&s->view, s->bounds.max_load, r, &o, err);
     if (st != AB_OK) return st;
-    abr_result row;
+    abs_result row;
     row_of(c, ref, r, &o, &row);
     abo_bound b; /* before the row: a resumed run that redoes the job finds it stored */
     if (o.checked && abu_bound_of_row(sp->spec, r->stats.method, r->stats.lower_bound,
                                       s->bounds.max_load, r->stats.nodes, &b) &&
         (st = put_bound(c, s, &b, sp->spec, -1, err)) != AB_OK)
         return st;
-    st = abr_result_put(c->db, &row, err);
+    st = abs_result_put(c->db, &row, err);
     if (st != AB_OK) return st;
     sum->counts[row.status]++;
     sum->conflicts += abo_agree_row(&c->agree, ref->suite, s->full.name,
@@ -580,22 +580,22 @@ static void git_revision(char *out, size_t len) {
 static ab_status open_run(run_ctx *c, ab_error *err) {
     const abu_args *a = c->a;
     /* A run to resume is in a database that exists: resuming never creates one. */
-    unsigned flags = a->resume != NULL ? 0u : ABR_OPEN_CREATE;
-    ab_status st = abr_open(a->db, flags, &c->db, err);
+    unsigned flags = a->resume != NULL ? 0u : ABS_OPEN_CREATE;
+    ab_status st = abs_open(a->db, flags, &c->db, err);
     if (st != AB_OK) return st;
     int64_t *run = &c->sum->run;
     if (a->resume != NULL) {
         if (strcmp(a->resume, "latest") == 0) {
-            if ((st = abr_run_latest(c->db, a->tag, run, err)) != AB_OK) return st;
+            if ((st = abs_run_latest(c->db, a->tag, run, err)) != AB_OK) return st;
         } else if (!ab_parse_int64(a->resume, strlen(a->resume), run) || *run <= 0) {
             return ab_fail(err, AB_EINPUT, "--resume takes a run id or 'latest', not '%s'",
                            a->resume);
         }
-        abr_run info;
-        if (*run == 0 || abr_run_get(c->db, *run, &info, err) != AB_OK)
+        abs_run info;
+        if (*run == 0 || abs_run_get(c->db, *run, &info, err) != AB_OK)
             return ab_fail(err, AB_EINPUT, "%s: no run %s to resume%s%s", a->db, a->resume,
                            a->tag ? " with tag " : "", a->tag ? a->tag : "");
-        abr_run_free(&info);
+        abs_run_free(&info);
         return AB_OK;
     }
     char rev[64], host[256];
@@ -603,14 +603,14 @@ static ab_status open_run(run_ctx *c, ab_error *err) {
     else git_revision(rev, sizeof rev);
     if (gethostname(host, sizeof host) != 0) snprintf(host, sizeof host, "unknown");
     host[sizeof host - 1] = '\0';
-    abr_run info = {.key = a->run_key, .tag = a->tag, .revision = rev, .host = host,
+    abs_run info = {.key = a->run_key, .tag = a->tag, .revision = rev, .host = host,
                     .command = a->command};
-    return abr_run_begin(c->db, &info, run, err);
+    return abs_run_begin(c->db, &info, run, err);
 }
 
 /* The suites row of a suite. */
-static void suite_row(const suite_item *s, abr_suite *su) {
-    abr_suite_init(su);
+static void suite_row(const suite_item *s, abs_suite *su) {
+    abs_suite_init(su);
     su->name = s->full.name;
     su->text = s->text.s;
     su->text_len = s->text.n;
@@ -629,7 +629,7 @@ static void suite_row(const suite_item *s, abr_suite *su) {
 
 /* The suite's own bounds: max-load, and the subset bound when asked (once per
  * run: a resumed run keeps the one it has). */
-static ab_status suite_bounds(run_ctx *c, const suite_item *s, const abr_bounds *have,
+static ab_status suite_bounds(run_ctx *c, const suite_item *s, const abs_bounds *have,
                               ab_error *err) {
     abo_bound b;
     ab_status st = abo_bound_max_load(&s->view, &b, err);
@@ -655,18 +655,18 @@ static ab_status suite_bounds(run_ctx *c, const suite_item *s, const abr_bounds 
 static ab_status plan_jobs(run_ctx *c, ab_error *err) {
     const abu_args *a = c->a;
     size_t ilp_skipped = 0;
-    abr_pairs done;
-    abr_bounds have = {0};
-    ab_status st = abr_pairs_read(c->db, c->sum->run, &done, err);
+    abs_pairs done;
+    abs_bounds have = {0};
+    ab_status st = abs_pairs_read(c->db, c->sum->run, &done, err);
     if (st != AB_OK) return st;
-    if ((st = abr_bounds_read(c->db, c->sum->run, &have, err)) != AB_OK) {
-        abr_pairs_free(&done);
+    if ((st = abs_bounds_read(c->db, c->sum->run, &have, err)) != AB_OK) {
+        abs_pairs_free(&done);
         return st;
     }
     c->refs = ab_alloc_array(c->nsuites * (size_t)c->nspecs + 1, sizeof *c->refs);
     if (c->refs == NULL) {
-        abr_pairs_free(&done);
-        abr_bounds_free(&have);
+        abs_pairs_free(&done);
+        abs_bounds_free(&have);
         return oom(err);
     }
     if (c->a->subset_bound != NULL)
@@ -675,21 +675,21 @@ static ab_status plan_jobs(run_ctx *c, ab_error *err) {
     size_t index = 0, n = 0;
     for (size_t i = 0; i < c->nsuites; i++) {
         suite_item *s = &c->suites[i];
-        abr_suite su;
+        abs_suite su;
         suite_row(s, &su);
         bool mine = false;
         for (int j = 0; j < c->nspecs; j++)
             mine |= (index + (size_t)j) % (size_t)a->shard_n == (size_t)(a->shard_i - 1);
-        if (mine && (st = abr_suite_put(c->db, &su, &s->id, err)) == AB_OK)
+        if (mine && (st = abs_suite_put(c->db, &su, &s->id, err)) == AB_OK)
             st = suite_bounds(c, s, &have, err);
         if (st != AB_OK) {
-            abr_pairs_free(&done);
-            abr_bounds_free(&have);
+            abs_pairs_free(&done);
+            abs_bounds_free(&have);
             return st;
         }
         for (int j = 0; j < c->nspecs; j++, index++) {
             if (index % (size_t)a->shard_n != (size_t)(a->shard_i - 1)) continue;
-            if (abr_pairs_has(&done, s->id, c->specs[j].spec)) continue;
+            if (abs_pairs_has(&done, s->id, c->specs[j].spec)) continue;
             if (a->ilp && strcmp(c->specs[j].pl->name, "ilp") == 0 &&
                 s->view.n > (size_t)a->ilp_max_tensors) {
                 ilp_skipped++;
@@ -698,8 +698,8 @@ static ab_status plan_jobs(run_ctx *c, ab_error *err) {
             c->refs[n++] = (job_ref){i, j};
         }
     }
-    abr_pairs_free(&done);
-    abr_bounds_free(&have);
+    abs_pairs_free(&done);
+    abs_bounds_free(&have);
     if (ilp_skipped > 0)
         note(c->ev, "note: --ilp left out %zu suite%s of more than %lld arena tensors "
              "(--ilp-max-tensors)", ilp_skipped, ilp_skipped == 1 ? "" : "s",
@@ -713,32 +713,32 @@ static ab_status plan_jobs(run_ctx *c, ab_error *err) {
  * file belongs to shard k mod N, so merged shards hold each row once. */
 static ab_status record_bad_files(run_ctx *c, ab_error *err) {
     const abu_args *a = c->a;
-    abr_pairs done;
+    abs_pairs done;
     if (c->nbad == 0) return AB_OK;
-    ab_status st = abr_pairs_read(c->db, c->sum->run, &done, err);
+    ab_status st = abs_pairs_read(c->db, c->sum->run, &done, err);
     if (st != AB_OK) return st;
     for (size_t i = 0; st == AB_OK && i < c->nbad; i++) {
         bad_file *b = &c->bad[i];
         if (i % (size_t)a->shard_n != (size_t)(a->shard_i - 1)) continue;
-        abr_suite su;
-        abr_suite_init(&su);
+        abs_suite su;
+        abs_suite_init(&su);
         su.name = b->path;
         su.source = b->path;
         su.text = b->text.s ? b->text.s : "";
         su.text_len = b->text.n;
         su.tensors = 0;
-        st = abr_suite_put(c->db, &su, &b->id, err);
-        if (st != AB_OK || abr_pairs_has(&done, b->id, ABU_LOAD_SPEC)) continue;
-        abr_result row;
-        abr_result_init(&row);
+        st = abs_suite_put(c->db, &su, &b->id, err);
+        if (st != AB_OK || abs_pairs_has(&done, b->id, ABU_LOAD_SPEC)) continue;
+        abs_result row;
+        abs_result_init(&row);
         row.run = c->sum->run;
         row.suite = b->id;
         row.spec = ABU_LOAD_SPEC;
         row.status = ABO_STATUS_ERROR;
         row.error = b->msg;
-        st = abr_result_put(c->db, &row, err);
+        st = abs_result_put(c->db, &row, err);
     }
-    abr_pairs_free(&done);
+    abs_pairs_free(&done);
     return st;
 }
 
@@ -755,25 +755,25 @@ static void expect_of_suites(run_ctx *c) {
 static ab_status run_jobs(run_ctx *c, ab_error *err) {
     const abu_args *a = c->a;
     size_t njobs = c->sum->njobs;
-    abh_job *jobs = ab_alloc_array(njobs + 1, sizeof *jobs);
+    abe_job *jobs = ab_alloc_array(njobs + 1, sizeof *jobs);
     if (jobs == NULL) return oom(err);
     for (size_t i = 0; i < njobs; i++)
-        jobs[i] = (abh_job){.view = &c->suites[c->refs[i].suite].view,
+        jobs[i] = (abe_job){.view = &c->suites[c->refs[i].suite].view,
                             .planner = c->specs[c->refs[i].spec].pl,
                             .params = &c->specs[c->refs[i].spec].params};
-    abh_options opt = {.jobs = a->jobs, .time_limit = a->time_limit, .cpu_limit = a->cpu_limit,
+    abe_options opt = {.jobs = a->jobs, .time_limit = a->time_limit, .cpu_limit = a->cpu_limit,
                        .mem_limit = a->mem_limit, .stop = a->stop,
                        .repeat_min = (int)a->repeat_min, .repeat_time = a->repeat_time};
     expect_of_suites(c);
     c->sum->ran = true;
     if (c->ev && c->ev->start) c->ev->start(c->ev->ctx, njobs);
-    ab_status st = abh_run(jobs, njobs, &opt, NULL, on_done, c, err);
+    ab_status st = abe_run(jobs, njobs, &opt, NULL, on_done, c, err);
     if (c->ev && c->ev->end) c->ev->end(c->ev->ctx);
     ab_free(jobs);
     ab_error ferr;
-    abr_run_status rs = st == AB_OK ? ABR_RUN_DONE
-                        : st == AB_ELIMIT ? ABR_RUN_INTERRUPTED : ABR_RUN_FAILED;
-    if (abr_run_finish(c->db, c->sum->run, rs, &ferr) != AB_OK && st == AB_OK) {
+    abs_run_status rs = st == AB_OK ? ABS_RUN_DONE
+                        : st == AB_ELIMIT ? ABS_RUN_INTERRUPTED : ABS_RUN_FAILED;
+    if (abs_run_finish(c->db, c->sum->run, rs, &ferr) != AB_OK && st == AB_OK) {
         *err = ferr;
         return ferr.status;
     }
@@ -811,7 +811,7 @@ ab_status abu_run(const abu_args *a, const abu_events *ev, abu_summary *out, ab_
     if (st == AB_OK) st = record_bad_files(&c, err);
     if (st == AB_OK) st = run_jobs(&c, err);
     if (st == AB_OK && out->failures.oom) st = oom(err);
-    abr_close(c.db);
+    abs_close(c.db);
     abo_agree_free(&c.agree);
     ab_free(c.refs);
     suites_free(c.suites, nsuites);

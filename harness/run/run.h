@@ -53,7 +53,7 @@ typedef struct abu_args {
     const char *revision;     /* the revision to record, or NULL: git rev-parse in the cwd */
     const char *command;      /* the command line, for the runs table */
     const char *io;           /* "separate", "workspace", "both", or NULL: as each suite says */
-    abh_profile_choice profile; /* applied to each suite as it loads, before io */
+    abf_profile_choice profile; /* applied to each suite as it loads, before io */
     bool ilp;                 /* add the spec ilp:time=<ilp_time>[,nodes=<ilp_nodes>] */
     double ilp_time;          /* its safety cap in seconds */
     int64_t ilp_nodes;        /* its deterministic budget of nodes, 0 for none */

@@ -151,7 +151,7 @@ static int cmp_entry_key(const entry *a, const entry *b) {
     return cmp_cap(a->cap, a->ncap, b->cap, b->ncap);
 }
 
-static int cmp_suite(const abr_row *a, const abr_row *b) {
+static int cmp_suite(const abs_row *a, const abs_row *b) {
     int c = strcmp(a->suite.name, b->suite.name);
     return c != 0 ? c : strcmp(a->suite.hash, b->suite.hash);
 }
@@ -370,7 +370,7 @@ static void count(const abr_cctx *c, abr_compare_summary *sum) {
 /* ---- output order ----------------------------------------------------------------- */
 
 /* The suite row of a line (NULL for spec lines). */
-static const abr_row *line_suite(const abr_cline *l) {
+static const abs_row *line_suite(const abr_cline *l) {
     return l->b ? l->b->w : l->h ? l->h->w : NULL;
 }
 
@@ -380,7 +380,7 @@ static int cmp_lines(const void *a, const void *b) {
     const abr_cline *x = a, *y = b;
     if (x->p != y->p) return x->p < y->p ? -1 : 1;
     if (x->p == SIZE_MAX) return (x->seq > y->seq) - (x->seq < y->seq);
-    const abr_row *sx = line_suite(x), *sy = line_suite(y);
+    const abs_row *sx = line_suite(x), *sy = line_suite(y);
     if ((sx == NULL) != (sy == NULL)) return sx == NULL ? 1 : -1;
     int d = sx ? cmp_suite(sx, sy) : 0;
     if (d == 0) d = cmp_cap(x->cap, x->ncap, y->cap, y->ncap);
@@ -419,18 +419,18 @@ void abr_pair_hints(const abr_cctx *c, void (*fn)(void *arg, const char *gone, c
 
 /* ---- entry points --------------------------------------------------------------- */
 
-ab_status abr_compare_resolve(abr_store *s, int64_t *base, int64_t *head, ab_error *err) {
+ab_status abr_compare_resolve(abs_store *s, int64_t *base, int64_t *head, ab_error *err) {
     ab_status st = AB_OK;
     if (*head == 0) {
-        st = abr_run_latest(s, NULL, head, err);
+        st = abs_run_latest(s, NULL, head, err);
         if (st == AB_OK && *head == 0)
-            return ab_fail(err, AB_EINPUT, "%s: no run to compare", abr_path(s));
+            return ab_fail(err, AB_EINPUT, "%s: no run to compare", abs_path(s));
     }
     if (st != AB_OK || *base != 0) return st;
-    st = abr_run_previous(s, *head, base, err);
+    st = abs_run_previous(s, *head, base, err);
     if (st == AB_OK && *base == 0)
         st = ab_fail(err, AB_EINPUT, "%s: run %lld has no earlier run with its tag to compare "
-                     "with (give --base)", abr_path(s), (long long)*head);
+                     "with (give --base)", abs_path(s), (long long)*head);
     return st;
 }
 
@@ -465,7 +465,7 @@ static void ctx_free(abr_cctx *c) {
 
 static const abr_spec_pair identity_pair = {"*", "*"};
 
-ab_status abr_compare(abr_store *s, int64_t base, int64_t head, const abr_compare_opts *opt,
+ab_status abr_compare(abs_store *s, int64_t base, int64_t head, const abr_compare_opts *opt,
                       ab_buf *out, abr_compare_summary *sum, ab_error *err) {
     abr_compare_summary local;
     if (sum == NULL) sum = &local;

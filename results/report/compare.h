@@ -175,7 +175,7 @@ typedef struct abr_compare_summary {
  * (any tag); *base = 0 means the run before head with head's tag. AB_EINPUT
  * when the store has no run, when head has no earlier run of its tag, or
  * when a given id does not exist. */
-ab_status abr_compare_resolve(abr_store *s, int64_t *base, int64_t *head, ab_error *err);
+ab_status abr_compare_resolve(abs_store *s, int64_t *base, int64_t *head, ab_error *err);
 
 /* Compares run base with run head (may be equal) and appends the text or the
  * JSON object (opt->format) to out; fills *sum (zeroed by the call; may be
@@ -183,7 +183,7 @@ ab_status abr_compare_resolve(abr_store *s, int64_t *base, int64_t *head, ab_err
  * thresholds or a bad spec pair, AB_ENOMEM when memory runs out, the store's
  * status (or AB_EINTERNAL) for a read failure. The command exits 1 when
  * sum->regressions > 0. */
-ab_status abr_compare(abr_store *s, int64_t base, int64_t head, const abr_compare_opts *opt,
+ab_status abr_compare(abs_store *s, int64_t base, int64_t head, const abr_compare_opts *opt,
                       ab_buf *out, abr_compare_summary *sum, ab_error *err);
 
 #endif

@@ -8,24 +8,24 @@
 
 #include "results/report/compare.h"
 
-/* A stored row with what compare needs beyond abr_row: its CPU spread and
+/* A stored row with what compare needs beyond abs_row: its CPU spread and
  * whether a safety cap stopped it. Times are negative when unknown. */
 typedef struct abr_crow {
-    const abr_row *w;
+    const abs_row *w;
     double cpu_med, cpu_min, cpu_max;
     char capped[16]; /* "" none, else the cap's word ("time", "memory") */
 } abr_crow;
 
 /* One run: its rows (in the store's order) and their extras (same index). */
 typedef struct abr_cside {
-    abr_run run;
-    abr_rows rows;
+    abs_run run;
+    abs_rows rows;
     abr_crow *x; /* rows.n of them */
 } abr_cside;
 
 /* Reads run `run` into *d (zeroed first; abr_cside_free after, even on
  * failure). *spread is set: every row has its spread columns (schema v3). */
-ab_status abr_cside_read(abr_store *s, int64_t run, abr_cside *d, bool *spread, ab_error *err);
+ab_status abr_cside_read(abs_store *s, int64_t run, abr_cside *d, bool *spread, ab_error *err);
 void abr_cside_free(abr_cside *d);
 
 /* A pairing key: spec pair p, and the text its '*' stood for. */

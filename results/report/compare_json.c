@@ -54,13 +54,13 @@ static void kint(ab_buf *b, const char *key, int64_t v) {
 }
 
 static void put_run(ab_buf *b, const abr_cside *d) {
-    const abr_run *r = &d->run;
+    const abs_run *r = &d->run;
     ab_buf_printf(b, "{\"run\": %lld", (long long)r->id);
     kstr(b, ", ", "tag", r->tag);
     kstr(b, ", ", "revision", r->revision);
     kstr(b, ", ", "host", r->host);
     kstr(b, ", ", "started", r->started);
-    kstr(b, ", ", "status", abr_run_status_word(r->status));
+    kstr(b, ", ", "status", abs_run_status_word(r->status));
     ab_buf_printf(b, ", \"results\": %zu}", d->rows.n);
 }
 
@@ -69,7 +69,7 @@ static void put_row(ab_buf *b, const abr_crow *x) {
         put(b, "null");
         return;
     }
-    const abr_result *r = &x->w->r;
+    const abs_result *r = &x->w->r;
     ab_buf_printf(b, "{\"run\": %lld", (long long)r->run);
     kstr(b, ", ", "spec", r->spec);
     kstr(b, ", ", "status", abo_status_word(r->status));

@@ -14,9 +14,9 @@ static void put(ab_buf *b, const char *s) { ab_buf_append(b, s, strlen(s)); }
 static void esc_md(ab_buf *b, const char *s) { ab_buf_md(b, s); }
 
 /* true when side d has a suite named like w's with another hash. */
-static bool other_hash(const abr_cside *d, const abr_row *w) {
+static bool other_hash(const abr_cside *d, const abs_row *w) {
     for (size_t i = 0; i < d->rows.n; i++) {
-        const abr_suite *s = &d->rows.v[i].suite;
+        const abs_suite *s = &d->rows.v[i].suite;
         if (strcmp(s->name, w->suite.name) == 0 && strcmp(s->hash, w->suite.hash) != 0)
             return true;
     }
@@ -24,7 +24,7 @@ static bool other_hash(const abr_cside *d, const abr_row *w) {
 }
 
 /* The suite's name, with 8 digits of its hash when the name is ambiguous. */
-static void put_suite(ab_buf *b, const abr_cctx *c, const abr_row *w) {
+static void put_suite(ab_buf *b, const abr_cctx *c, const abs_row *w) {
     esc_md(b, w->suite.name);
     if (other_hash(&c->base, w) || other_hash(&c->head, w))
         ab_buf_printf(b, "@%.8s", w->suite.hash);
@@ -49,7 +49,7 @@ static void put_state(ab_buf *b, const abr_crow *x) {
 
 /* Why a row failed: its signal, then its first message. */
 static void put_why(ab_buf *b, const abr_crow *x) {
-    const abr_result *r = &x->w->r;
+    const abs_result *r = &x->w->r;
     if (r->signal != 0) ab_buf_printf(b, "signal %d", r->signal);
     const char *msg = r->error ? r->error : r->check_message ? r->check_message : r->note;
     if (msg != NULL && msg[0] != '\0') {
@@ -208,7 +208,7 @@ static void put_run_field(ab_buf *b, const char *key, const char *v0, const char
 }
 
 static void put_header(ab_buf *b, const abr_cctx *c, const abr_compare_summary *sum) {
-    const abr_run *r0 = &c->base.run, *r1 = &c->head.run;
+    const abs_run *r0 = &c->base.run, *r1 = &c->head.run;
     ab_buf_printf(b, "# arenabench compare: run %lld -> run %lld\n\n| | base | head |\n"
                      "|---|---|---|\n| run | %lld | %lld |\n",
                   (long long)r0->id, (long long)r1->id, (long long)r0->id, (long long)r1->id);
@@ -216,7 +216,7 @@ static void put_header(ab_buf *b, const abr_cctx *c, const abr_compare_summary *
     put_run_field(b, "revision", r0->revision, r1->revision);
     put_run_field(b, "host", r0->host, r1->host);
     put_run_field(b, "started", r0->started, r1->started);
-    put_run_field(b, "status", abr_run_status_word(r0->status), abr_run_status_word(r1->status));
+    put_run_field(b, "status", abs_run_status_word(r0->status), abs_run_status_word(r1->status));
     ab_buf_printf(b, "| results | %zu | %zu |\n\n", c->base.rows.n, c->head.rows.n);
     ab_buf_printf(b, "Timing is judged on CPU time (%s): slower when head's least time is at "
                      "least x%.2f base's greatest and %.3f s more; faster when base's least is "

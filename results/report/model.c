@@ -12,9 +12,9 @@
 #include "planners/planner.h"
 
 void abr_model_free(abr_model *m) {
-    abr_run_free(&m->run);
-    abr_rows_free(&m->rows);
-    abr_bounds_free(&m->bounds);
+    abs_run_free(&m->run);
+    abs_rows_free(&m->rows);
+    abs_bounds_free(&m->bounds);
     for (size_t i = 0; i < m->nsp; i++) ab_free(m->sp[i].family);
     ab_free(m->sp);
     ab_free(m->su);
@@ -140,12 +140,12 @@ static void offer_bound(const abr_model *m, abr_rsuite *su, int64_t v, abr_bound
 /* The best bound and the best valid arena of suite si. */
 static void suite_figures(abr_model *m, size_t si) {
     abr_rsuite *su = &m->su[si];
-    const abr_suite *s = suite_of(m, si);
+    const abs_suite *s = suite_of(m, si);
     abo_best_bound_init(&su->bb);
     offer_bound(m, su, s->peak_live_bytes, ABR_SRC_MAX_LOAD, 0);
     offer_bound(m, su, s->lower_bound, ABR_SRC_STORED, 0);
     for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
-        const abr_result *r = row_r(m, i);
+        const abs_result *r = row_r(m, i);
         /* GLPK's bound first: a row of the ILP (or of subset-bound) carries it in
          * both columns, and the tie must name GLPK's proof, not an exhaustive one */
         offer_bound(m, su, r->ilp_bound, ABR_SRC_ILP, i);
@@ -175,7 +175,7 @@ static void suite_bounds(abr_model *m) {
 static void row_figures(abr_model *m, size_t i) {
     abr_rrow *rr = &m->rr[i];
     const abr_rsuite *su = &m->su[rr->suite];
-    const abr_result *r = row_r(m, i);
+    const abs_result *r = row_r(m, i);
     abr_rspec *sp = &m->sp[rr->spec];
     sp->rows++;
     if ((unsigned)r->status < ABO_NSTATUSES) sp->status[r->status]++;
@@ -201,13 +201,13 @@ static void row_figures(abr_model *m, size_t i) {
  * store has no capacity column): ab_problem_capacity, the suite's own or the
  * size of its one pool. Left AB_NONE when the text cannot be read or loaded;
  * AB_ENOMEM only is a failure. */
-static ab_status suite_capacity(abr_store *s, abr_model *m, size_t si, abr_suite_loader load,
+static ab_status suite_capacity(abs_store *s, abr_model *m, size_t si, abr_suite_loader load,
                                 ab_error *err) {
     char *text = NULL;
     size_t len = 0;
     ab_error e;
     ab_error_clear(&e);
-    ab_status st = abr_suite_text(s, suite_of(m, si)->id, &text, &len, &e);
+    ab_status st = abs_suite_text(s, suite_of(m, si)->id, &text, &len, &e);
     ab_problem p;
     ab_problem_init(&p);
     if (st == AB_OK) st = load(text, len, &p, &e);
@@ -224,7 +224,7 @@ static ab_status suite_capacity(abr_store *s, abr_model *m, size_t si, abr_suite
 /* Row i's plan is valid but for the capacity: over-capacity or infeasible (a
  * plan over the capacity), not over a pool of a suite with pools. */
 static bool over_capacity_only(const abr_model *m, size_t i, int64_t cap) {
-    const abr_result *r = row_r(m, i);
+    const abs_result *r = row_r(m, i);
     return (r->status == ABO_STATUS_OVER_CAPACITY || r->status == ABO_STATUS_INFEASIBLE) &&
            r->arena != AB_NONE && r->arena > cap && !m->su[m->rr[i].suite].pools;
 }
@@ -235,7 +235,7 @@ static abr_cap_open undecided_why(const abr_model *m, size_t si) {
     bool any = false;
     for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
         if (!m->rr[i].exact) continue;
-        const abr_result *r = row_r(m, i);
+        const abs_result *r = row_r(m, i);
         any = true;
         /* an exact search that neither fitted nor refuted the capacity stopped early,
          * unless it failed outright */
@@ -252,7 +252,7 @@ static void capacity_figures(abr_model *m, size_t si) {
     int64_t cap = su->capacity;
     if (cap == AB_NONE) return;
     for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
-        const abr_result *r = row_r(m, i);
+        const abs_result *r = row_r(m, i);
         su->infeasible |= r->status == ABO_STATUS_INFEASIBLE;
         if (r->arena == AB_NONE || !(row_ok(m, i) || over_capacity_only(m, i, cap))) continue;
         if (su->cap_upper == AB_NONE || r->arena < su->cap_upper) su->cap_upper = r->arena;
@@ -271,17 +271,17 @@ static void capacity_figures(abr_model *m, size_t si) {
 
 /* Reads run `run` and derives every figure. *m is initialised by the call and
  * freed with abr_model_free, even on failure. */
-ab_status abr_model_build(abr_store *s, int64_t run, const abr_report_opts *opt, abr_model *m,
+ab_status abr_model_build(abs_store *s, int64_t run, const abr_report_opts *opt, abr_model *m,
                           ab_error *err) {
     memset(m, 0, sizeof *m);
-    ab_status st = abr_run_get(s, run, &m->run, err);
-    if (st == AB_OK) st = abr_rows_read(s, run, &m->rows, err);
+    ab_status st = abs_run_get(s, run, &m->run, err);
+    if (st == AB_OK) st = abs_rows_read(s, run, &m->rows, err);
     if (st == AB_OK) st = build_specs(m, err);
-    if (st == AB_OK) st = abr_bounds_read(s, run, &m->bounds, err);
+    if (st == AB_OK) st = abs_bounds_read(s, run, &m->bounds, err);
     if (st == AB_OK) st = build_suites(m, err);
     if (st == AB_OK) suite_bounds(m);
     for (size_t si = 0; st == AB_OK && si < m->nsu; si++) {
-        const abr_suite *su = suite_of(m, si);
+        const abs_suite *su = suite_of(m, si);
         if (su->capacity_known) { /* the store's figures (schema 4 on) */
             m->su[si].capacity = su->capacity;
             m->su[si].pools = su->pools >= 2;
@@ -313,7 +313,7 @@ void abr_put_gap(ab_buf *b, bool has, double gap) {
 /* The name of suite si, with its hash's first 8 digits when the run has
  * another suite of the same name. */
 void abr_put_suite(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
-    const abr_suite *s = suite_of(m, si);
+    const abs_suite *s = suite_of(m, si);
     esc(b, s->name);
     if (m->su[si].dup_name) ab_buf_printf(b, "@%.8s", s->hash);
 }
@@ -328,7 +328,7 @@ static void put_signal(ab_buf *b, int sig) {
 
 /* What is known of a failed row: signal, verdict, checker message, error,
  * note, joined by "; ". */
-void abr_put_detail(ab_buf *b, esc_fn esc, const abr_result *r) {
+void abr_put_detail(ab_buf *b, esc_fn esc, const abs_result *r) {
     size_t start = b->n;
     if (r->signal != 0) {
         put(b, "signal ");
@@ -345,7 +345,7 @@ void abr_put_detail(ab_buf *b, esc_fn esc, const abr_result *r) {
 }
 
 /* A failed cell: the status, with the signal of a crash. */
-void abr_put_fail_cell(ab_buf *b, const abr_result *r) {
+void abr_put_fail_cell(ab_buf *b, const abs_result *r) {
     put(b, abo_status_word(r->status));
     if (r->signal != 0) {
         put(b, " ");
@@ -356,7 +356,7 @@ void abr_put_fail_cell(ab_buf *b, const abr_result *r) {
 /* Where suite si's best bound came from. */
 void abr_put_bound_src(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
     const abr_rsuite *su = &m->su[si];
-    const abr_result *r =
+    const abs_result *r =
         su->src == ABR_SRC_NONE || su->src == ABR_SRC_BOUND ? NULL : row_r(m, su->src_row);
     switch (su->src) {
     case ABR_SRC_NONE: put(b, "-"); break;
@@ -369,7 +369,7 @@ void abr_put_bound_src(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
         ab_buf_printf(b, " proved its arena optimal (%s)", abo_proof_word(r->proven_by));
         break;
     case ABR_SRC_BOUND: {
-        const abr_bound *x = &m->bounds.v[su->src_row];
+        const abs_bound *x = &m->bounds.v[su->src_row];
         ab_buf_printf(b, "%s bound: ", abo_bound_kind_word(x->b.kind));
         esc(b, x->b.certificate);
         break;
@@ -503,7 +503,7 @@ void abr_put_cap_by(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
     int64_t a = su->cap_upper;
     bool any = false;
     for (size_t i = su->row0; a != AB_NONE && i < su->row0 + su->nrows; i++) {
-        const abr_result *r = row_r(m, i);
+        const abs_result *r = row_r(m, i);
         if (r->arena != a || !(row_ok(m, i) || over_capacity_only(m, i, su->capacity))) continue;
         if (any) put(b, ", ");
         esc(b, r->spec);
@@ -517,7 +517,7 @@ void abr_put_cap_exact(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
     bool any = false;
     for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
         if (!m->rr[i].exact) continue;
-        const abr_result *r = row_r(m, i);
+        const abs_result *r = row_r(m, i);
         if (any) put(b, ", ");
         esc(b, r->spec);
         ab_buf_printf(b, " (%s", abo_status_word(r->status));
@@ -549,7 +549,7 @@ void abr_put_claims(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
     const abr_rsuite *su = &m->su[si];
     bool any = false;
     for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
-        const abr_result *r = row_r(m, i);
+        const abs_result *r = row_r(m, i);
         if (!row_ok(m, i) || r->proven_by == ABO_PROOF_NONE) continue;
         if (any) put(b, ", ");
         esc(b, r->spec);
@@ -614,7 +614,7 @@ static double median_of(double *v, size_t n) {
 }
 
 /* Field f of row r as a number (< 0 when absent): CPU, wall, planner CPU, peak RSS. */
-static double time_field(const abr_result *r, int f) {
+static double time_field(const abs_result *r, int f) {
     switch (f) {
     case 0: return r->cpu_s;
     case 1: return r->wall_s;
@@ -632,7 +632,7 @@ bool abr_spec_times(const abr_model *m, size_t j, abr_times *x) {
         size_t n = 0;
         for (size_t i = 0; i < m->rows.n; i++) {
             if (m->rr[i].spec != j) continue;
-            const abr_result *r = row_r(m, i);
+            const abs_result *r = row_r(m, i);
             double d = time_field(r, f);
             if (d >= 0) v[n++] = d;
             if (f != 3) continue;
@@ -649,8 +649,8 @@ bool abr_spec_times(const abr_model *m, size_t j, abr_times *x) {
 
 /* The ABR_NFIELDS fields of row i, in column order. */
 void abr_row_fields(const abr_model *m, size_t i, abr_field f[ABR_NFIELDS]) {
-    const abr_row *w = &m->rows.v[i];
-    const abr_result *r = &w->r;
+    const abs_row *w = &m->rows.v[i];
+    const abs_result *r = &w->r;
     const abr_rrow *rr = &m->rr[i];
     const abr_rsuite *su = &m->su[rr->suite];
     size_t n = 0;
@@ -695,9 +695,9 @@ void abr_row_fields(const abr_model *m, size_t i, abr_field f[ABR_NFIELDS]) {
 
 /* The field names, from the fields of a blank row (a run may have none). */
 void abr_field_names(abr_field f[ABR_NFIELDS]) {
-    abr_row w;
-    abr_suite_init(&w.suite);
-    abr_result_init(&w.r);
+    abs_row w;
+    abs_suite_init(&w.suite);
+    abs_result_init(&w.r);
     w.suite.name = w.r.spec = "";
     w.suite.hash[0] = w.r.plan_hash[0] = '\0';
     abr_rrow rr = {.k = AB_NONE};

@@ -105,9 +105,9 @@ typedef struct abr_rrow {
 } abr_rrow;
 
 typedef struct abr_model {
-    abr_run run;
-    abr_rows rows;
-    abr_bounds bounds;        /* the run's bounds table, by suite id, kind, source */
+    abs_run run;
+    abs_rows rows;
+    abs_bounds bounds;        /* the run's bounds table, by suite id, kind, source */
     abr_rrow *rr;             /* rows.n entries */
     abr_rsuite *su;
     size_t nsu;
@@ -120,14 +120,14 @@ typedef struct abr_model {
  * stored suites through opt->load_suite (the store keeps no capacity of its
  * own): without a loader (opt NULL) no suite has a capacity decision. A suite
  * the loader refuses has none either; AB_ENOMEM fails the build. */
-ab_status abr_model_build(abr_store *s, int64_t run, const abr_report_opts *opt, abr_model *m,
+ab_status abr_model_build(abs_store *s, int64_t run, const abr_report_opts *opt, abr_model *m,
                           ab_error *err);
 
 /* Frees what abr_model_build made and zeroes *m. */
 void abr_model_free(abr_model *m);
 
-static inline const abr_result *row_r(const abr_model *m, size_t i) { return &m->rows.v[i].r; }
-static inline const abr_suite *suite_of(const abr_model *m, size_t si) {
+static inline const abs_result *row_r(const abr_model *m, size_t i) { return &m->rows.v[i].r; }
+static inline const abs_suite *suite_of(const abr_model *m, size_t si) {
     return &m->rows.v[m->su[si].row0].suite;
 }
 static inline bool row_ok(const abr_model *m, size_t i) { return row_r(m, i)->status == ABO_STATUS_OK; }
@@ -170,10 +170,10 @@ void abr_put_suite(ab_buf *b, esc_fn esc, const abr_model *m, size_t si);
 
 /* What is known of a failed row: signal, verdict, checker message, error,
  * note, joined by "; ". */
-void abr_put_detail(ab_buf *b, esc_fn esc, const abr_result *r);
+void abr_put_detail(ab_buf *b, esc_fn esc, const abs_result *r);
 
 /* A failed cell: the status, with the signal of a crash. */
-void abr_put_fail_cell(ab_buf *b, const abr_result *r);
+void abr_put_fail_cell(ab_buf *b, const abs_result *r);
 
 /* Where suite si's best bound came from. */
 void abr_put_bound_src(ab_buf *b, esc_fn esc, const abr_model *m, size_t si);

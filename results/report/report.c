@@ -51,7 +51,7 @@ void abr_report_format_list(ab_buf *b) {
                       formats[i].name);
 }
 
-ab_status abr_report_render(abr_store *s, int64_t run, abr_report_format fmt,
+ab_status abr_report_render(abs_store *s, int64_t run, abr_report_format fmt,
                             const abr_report_opts *opt, ab_buf *out, ab_error *err) {
     if ((unsigned)fmt >= ABR_REPORT_NFORMATS || formats[fmt].render == NULL)
         return ab_fail(err, AB_EINPUT, "unknown report format %d", (int)fmt);

@@ -84,7 +84,7 @@ typedef enum abr_report_format {
 } abr_report_format;
 
 /* Builds a problem from a suite's stored canonical text (e.g. a wrapper of
- * abh_suite_load_buffer, which lives in harness/). *out is initialised by the
+ * abf_suite_load_buffer, which lives in harness/). *out is initialised by the
  * call and freed by the caller with ab_problem_free, even on failure. */
 typedef ab_status (*abr_suite_loader)(const char *text, size_t len, ab_problem *out,
                                       ab_error *err);
@@ -117,7 +117,7 @@ void abr_report_format_list(ab_buf *b);
  * plan picture that cannot be drawn (the loader refuses the text, the plan
  * does not fit the suite) is replaced by a line saying why; it does not fail
  * the report. On failure out may hold part of the report. */
-ab_status abr_report_render(abr_store *s, int64_t run, abr_report_format fmt,
+ab_status abr_report_render(abs_store *s, int64_t run, abr_report_format fmt,
                             const abr_report_opts *opt, ab_buf *out, ab_error *err);
 
 #endif

@@ -24,7 +24,7 @@ static void csv_value(ab_buf *b, const abr_field *f) {
  * When some suite of the run has a capacity, two more columns follow: the
  * row's suite's capacity and its decision (model.h: abr_cap_key), empty for a
  * suite without one. */
-ab_status abr_render_csv(ab_buf *b, abr_store *s, const abr_model *m,
+ab_status abr_render_csv(ab_buf *b, abs_store *s, const abr_model *m,
                          const abr_report_opts *opt, ab_error *err) {
     abr_field f[ABR_NFIELDS];
     bool cap = abr_cap_any(m);

@@ -40,12 +40,12 @@ static void html_field(ab_buf *b, const char *key, const char *v) {
 }
 
 static void html_header(ab_buf *b, const abr_model *m) {
-    const abr_run *r = &m->run;
+    const abs_run *r = &m->run;
     ab_buf_printf(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                      "<title>arenabench report: run %lld</title>\n<style>\n%s</style>\n</head>\n"
                      "<body>\n<h1>arenabench report: run %lld</h1>\n<table>\n",
                   (long long)r->id, html_style, (long long)r->id);
-    html_field(b, "status", abr_run_status_word(r->status));
+    html_field(b, "status", abs_run_status_word(r->status));
     html_field(b, "tag", r->tag);
     html_field(b, "revision", r->revision);
     html_field(b, "host", r->host);
@@ -171,7 +171,7 @@ static void gap_band(ab_buf *b, const abr_model *m, size_t si, double y, double 
     if (step > 4.0) step = 4.0;
     for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
         const abr_rrow *rr = &m->rr[i];
-        const abr_result *r = row_r(m, i);
+        const abs_result *r = row_r(m, i);
         double dy = y + step * ((double)rr->spec - (double)(m->nsp - 1) / 2.0);
         const char *c = abr_color(rr->spec);
         if (row_ok(m, i) && rr->has_gap) {
@@ -328,7 +328,7 @@ static kframe k_frame(const abr_model *m, size_t si, const kseries *s, size_t ns
             double lk = log2((double)m->rr[i].k);
             if (lk < f.lk0) f.lk0 = lk;
             if (lk > f.lk1) f.lk1 = lk;
-            const abr_result *r = row_r(m, i);
+            const abs_result *r = row_r(m, i);
             if (!row_ok(m, i) || r->arena == AB_NONE) continue;
             if ((double)r->arena < f.y0) f.y0 = (double)r->arena;
             if ((double)r->arena > f.y1) f.y1 = (double)r->arena;
@@ -394,14 +394,14 @@ static void k_line(ab_buf *b, const abr_model *m, const kframe *f, const kseries
     put(b, "</text>\n<polyline fill=\"none\" stroke-width=\"1.5\" stroke=\"");
     ab_buf_printf(b, "%s\" points=\"", c);
     for (size_t t = 0; t < s->n; t++) {
-        const abr_result *r = row_r(m, s->rows[t]);
+        const abs_result *r = row_r(m, s->rows[t]);
         if (row_ok(m, s->rows[t]) && r->arena != AB_NONE)
             ab_buf_printf(b, "%.1f,%.1f ", kx(f, m->rr[s->rows[t]].k), ky(f, (double)r->arena));
     }
     put(b, "\"/>\n");
     for (size_t t = 0; t < s->n; t++) {
         size_t i = s->rows[t];
-        const abr_result *r = row_r(m, i);
+        const abs_result *r = row_r(m, i);
         bool ok = row_ok(m, i) && r->arena != AB_NONE;
         double x = kx(f, m->rr[i].k), y = ok ? ky(f, (double)r->arena) : f->top + 6;
         if (ok) {
@@ -518,9 +518,9 @@ static void put_same_plan_specs(ab_buf *b, const abr_model *m, const worst *v, s
 
 /* Draws row i's plan into b; a status other than AB_OK with err set when it
  * cannot (the caller prints the reason unless it is AB_ENOMEM). */
-static ab_status draw_plan(abr_store *s, const abr_model *m, size_t i, const char *specs,
+static ab_status draw_plan(abs_store *s, const abr_model *m, size_t i, const char *specs,
                            abr_suite_loader load, ab_buf *b, ab_error *err) {
-    const abr_row *w = &m->rows.v[i];
+    const abs_row *w = &m->rows.v[i];
     char *text = NULL;
     int64_t *off = NULL;
     size_t len = 0, n = 0;
@@ -529,7 +529,7 @@ static ab_status draw_plan(abr_store *s, const abr_model *m, size_t i, const cha
     ab_problem_init(&p);
     ab_problem_init(&view);
     ab_plan_init(&pl);
-    ab_status st = abr_suite_text(s, w->suite.id, &text, &len, err);
+    ab_status st = abs_suite_text(s, w->suite.id, &text, &len, err);
     /* each step frees what the next does not need, so at most two copies of
      * the suite are held at once (a suite of 10^7 tensors is gigabytes) */
     if (st == AB_OK) st = load(text, len, &p, err);
@@ -537,7 +537,7 @@ static ab_status draw_plan(abr_store *s, const abr_model *m, size_t i, const cha
     text = NULL;
     if (st == AB_OK) st = ab_problem_arena_view(&p, &view, NULL, err);
     ab_problem_free(&p);
-    if (st == AB_OK) st = abr_plan_get(s, w->r.plan_hash, &off, &n, err);
+    if (st == AB_OK) st = abs_plan_get(s, w->r.plan_hash, &off, &n, err);
     if (st == AB_OK && n != view.n)
         st = ab_fail(err, AB_EINPUT, "the plan has %zu offsets but the suite's arena view has "
                      "%zu tensors", n, view.n);
@@ -561,7 +561,7 @@ static ab_status draw_plan(abr_store *s, const abr_model *m, size_t i, const cha
     return st;
 }
 
-static ab_status html_pictures(ab_buf *b, abr_store *s, const abr_model *m,
+static ab_status html_pictures(ab_buf *b, abs_store *s, const abr_model *m,
                                const abr_report_opts *opt, ab_error *err) {
     int want = opt && opt->pictures > 0 ? opt->pictures : ABR_REPORT_PICTURES;
     put(b, "<h2>The plans with the largest gaps</h2>\n");
@@ -623,7 +623,7 @@ static void scroll_table(ab_buf *b, const abr_table *t) {
     if (t->ncols > 0) put(b, "</div>\n");
 }
 
-ab_status abr_render_html(ab_buf *b, abr_store *s, const abr_model *m,
+ab_status abr_render_html(ab_buf *b, abs_store *s, const abr_model *m,
                           const abr_report_opts *opt, ab_error *err) {
     abr_sections x;
     ab_status st = abr_sections_build(s, m, opt, &x, err);

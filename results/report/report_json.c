@@ -71,11 +71,11 @@ static void json_object(ab_buf *b, const abr_field *f, size_t n) {
 }
 
 static void json_run(ab_buf *b, const abr_model *m) {
-    const abr_run *r = &m->run;
+    const abs_run *r = &m->run;
     abr_field f[] = {fi("id", r->id), fs("key", r->key), fs("tag", r->tag),
                  fs("revision", r->revision), fs("host", r->host), fs("command", r->command),
                  fs("started", r->started), fs("finished", r->finished),
-                 fs("status", abr_run_status_word(r->status))};
+                 fs("status", abs_run_status_word(r->status))};
     put(b, "  \"run\": ");
     json_object(b, f, sizeof f / sizeof f[0]);
     put(b, ",\n");
@@ -168,7 +168,7 @@ static void json_capacity(ab_buf *b, ab_buf *tmp, const abr_model *m, size_t si)
 }
 
 static void json_suite(ab_buf *b, ab_buf *tmp, const abr_model *m, size_t si) {
-    const abr_suite *s = suite_of(m, si);
+    const abs_suite *s = suite_of(m, si);
     const abr_rsuite *su = &m->su[si];
     bool optimal = su->best != AB_NONE && su->best == su->bound;
     abr_field f[] = {fs("name", s->name), fs("hash", s->hash), fi("tensors", s->tensors),
@@ -185,7 +185,7 @@ static void json_suite(ab_buf *b, ab_buf *tmp, const abr_model *m, size_t si) {
     json_text(b, tmp, put_winners_raw, m, si);
     put(b, ", \"bounds\": ["); /* the run's bounds of the suite, with their certificates */
     for (size_t k = su->b0; k < su->b0 + su->nb; k++) {
-        const abr_bound *x = &m->bounds.v[k];
+        const abs_bound *x = &m->bounds.v[k];
         abr_field g[] = {fs("kind", abo_bound_kind_word(x->b.kind)), fi("value", x->b.value),
                          fs("certificate", x->b.certificate),
                          fs("source", x->source[0] ? x->source : NULL),
@@ -222,7 +222,7 @@ static void json_rows(ab_buf *b, const abr_model *m) {
     put(b, m->rows.n ? "\n  ]\n" : "]\n");
 }
 
-ab_status abr_render_json(ab_buf *b, abr_store *s, const abr_model *m,
+ab_status abr_render_json(ab_buf *b, abs_store *s, const abr_model *m,
                           const abr_report_opts *opt, ab_error *err) {
     put(b, "{\n");
     json_run(b, m);

@@ -13,9 +13,9 @@ static void md_field(ab_buf *b, const char *key, const char *v) {
 }
 
 static void md_header(ab_buf *b, const abr_model *m) {
-    const abr_run *r = &m->run;
+    const abs_run *r = &m->run;
     ab_buf_printf(b, "# arenabench report: run %lld\n\n| run | %lld (%s) |\n|---|---|\n",
-                  (long long)r->id, (long long)r->id, abr_run_status_word(r->status));
+                  (long long)r->id, (long long)r->id, abs_run_status_word(r->status));
     md_field(b, "tag", r->tag);
     md_field(b, "revision", r->revision);
     md_field(b, "host", r->host);
@@ -27,7 +27,7 @@ static void md_header(ab_buf *b, const abr_model *m) {
                   m->nsu, m->nsp, m->rows.n, m->rows.n - fail, fail);
 }
 
-ab_status abr_render_md(ab_buf *b, abr_store *s, const abr_model *m,
+ab_status abr_render_md(ab_buf *b, abs_store *s, const abr_model *m,
                         const abr_report_opts *opt, ab_error *err) {
     abr_sections x;
     ab_status st = abr_sections_build(s, m, opt, &x, err);

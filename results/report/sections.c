@@ -140,7 +140,7 @@ static void suite_cell(abr_table *t, const abr_model *m, size_t si, size_t j, ab
         abr_table_add(t, (abr_cell){.text = "-", .cls = "miss"});
         return;
     }
-    const abr_result *r = row_r(m, i);
+    const abs_result *r = row_r(m, i);
     if (m->su[si].cap != ABR_CAP_NONE && r->arena != AB_NONE &&
         (r->status == ABO_STATUS_OVER_CAPACITY || r->status == ABO_STATUS_INFEASIBLE)) {
         /* a plan over the capacity: its arena and gap, which decide nothing */
@@ -195,7 +195,7 @@ static void suites(abr_table *t, const abr_model *m, ab_buf *tmp) {
         abr_table_column(t, sizes[k], ABR_RIGHT);
     for (size_t j = 0; j < m->nsp; j++) abr_table_column(t, m->sp[j].spec, ABR_RIGHT);
     for (size_t si = 0; si < m->nsu; si++) {
-        const abr_suite *s = suite_of(m, si);
+        const abs_suite *s = suite_of(m, si);
         add_suite(t, m, si, tmp);
         add_i64(t, s->tensors, tmp);
         add_i64(t, s->logical_bytes, tmp);
@@ -340,7 +340,7 @@ static void bounds(abr_table *t, const abr_model *m, ab_buf *tmp) {
     for (size_t si = 0; si < m->nsu; si++) {
         const abr_rsuite *su = &m->su[si];
         for (size_t k = su->b0; k < su->b0 + su->nb; k++) {
-            const abr_bound *b = &m->bounds.v[k];
+            const abs_bound *b = &m->bounds.v[k];
             add_suite(t, m, si, tmp);
             abr_table_add(t, (abr_cell){.text = abo_bound_kind_word(b->b.kind)});
             add_i64(t, b->b.value, tmp);
@@ -369,7 +369,7 @@ static void failures(abr_table *t, const abr_model *m, ab_buf *tmp) {
     abr_table_column(t, "detail", ABR_LEFT);
     for (size_t i = 0; i < m->rows.n; i++) {
         if (row_ok(m, i)) continue;
-        const abr_result *r = row_r(m, i);
+        const abs_result *r = row_r(m, i);
         add_suite(t, m, m->rr[i].suite, tmp);
         abr_table_add(t, (abr_cell){.text = r->spec});
         abr_table_add(t, (abr_cell){.text = abo_status_word(r->status)});
@@ -386,12 +386,12 @@ static void failures(abr_table *t, const abr_model *m, ab_buf *tmp) {
 
 /* Loads suite si's stored text into *p (empty, npools 0, when it cannot).
  * Returns AB_ENOMEM only: other failures leave the suite out of the section. */
-static ab_status load_stored_suite(abr_store *s, const abr_model *m, size_t si,
+static ab_status load_stored_suite(abs_store *s, const abr_model *m, size_t si,
                                    abr_suite_loader load, ab_problem *p, ab_error *err) {
     char *text = NULL;
     size_t len = 0;
     ab_problem_init(p);
-    ab_status st = abr_suite_text(s, suite_of(m, si)->id, &text, &len, err);
+    ab_status st = abs_suite_text(s, suite_of(m, si)->id, &text, &len, err);
     if (st == AB_OK) st = load(text, len, p, err);
     ab_free(text);
     if (st != AB_OK) ab_problem_free(p);
@@ -401,7 +401,7 @@ static ab_status load_stored_suite(abr_store *s, const abr_model *m, size_t si,
 /* The pool table of suite si into *t (p its problem, view the arena view),
  * with no rows when no plan can be read again. Returns AB_ENOMEM only: a row
  * whose plan cannot be read again is left out. */
-static ab_status pool_table(abr_table *t, abr_store *s, const abr_model *m, size_t si,
+static ab_status pool_table(abr_table *t, abs_store *s, const abr_model *m, size_t si,
                             const ab_problem *p, const ab_problem *view, ab_buf *tmp,
                             ab_error *err) {
     size_t np = p->npools < AB_MAX_POOLS ? p->npools : AB_MAX_POOLS;
@@ -422,7 +422,7 @@ static ab_status pool_table(abr_table *t, abr_store *s, const abr_model *m, size
         ab_plan pl;
         abo_report rep;
         if (!row_ok(m, i) || row_r(m, i)->plan_hash[0] == '\0') continue;
-        ab_status st = abr_plan_get(s, row_r(m, i)->plan_hash, &off, &n, err);
+        ab_status st = abs_plan_get(s, row_r(m, i)->plan_hash, &off, &n, err);
         if (st == AB_ENOMEM) return st;
         if (st != AB_OK) continue;
         ab_plan_init(&pl);
@@ -458,7 +458,7 @@ static bool pool_heading(abr_sections *x, size_t *cap) {
 
 /* The "Bytes per pool" heading, then the tables of the suites with two or
  * more pools that have a row. */
-static ab_status pools(abr_sections *x, abr_store *s, const abr_model *m,
+static ab_status pools(abr_sections *x, abs_store *s, const abr_model *m,
                        const abr_report_opts *opt, ab_buf *tmp, ab_error *err) {
     if (opt == NULL || opt->load_suite == NULL) return AB_OK;
     size_t cap = 0;
@@ -537,7 +537,7 @@ static ab_status peak_rows(abr_table *t, const abr_model *m, size_t si, const ab
 /* "What makes up the peak": per suite, the tensors live at its max-load
  * instruction (name, bytes, share of the peak), read from the stored suite
  * text; no table without a loader or without rows. */
-static ab_status peaks(abr_table *t, abr_store *s, const abr_model *m,
+static ab_status peaks(abr_table *t, abs_store *s, const abr_model *m,
                        const abr_report_opts *opt, ab_buf *tmp, ab_error *err) {
     if (opt == NULL || opt->load_suite == NULL) return AB_OK;
     abr_table_title(t, 2, "What makes up the peak");
@@ -565,7 +565,7 @@ static ab_status peaks(abr_table *t, abr_store *s, const abr_model *m,
 
 /* ---- all of them -------------------------------------------------------------------- */
 
-ab_status abr_sections_build(abr_store *s, const abr_model *m, const abr_report_opts *opt,
+ab_status abr_sections_build(abs_store *s, const abr_model *m, const abr_report_opts *opt,
                              abr_sections *x, ab_error *err) {
     memset(x, 0, sizeof *x);
     abr_table *all[] = {&x->planners, &x->timing, &x->suites, &x->io, &x->certificates,

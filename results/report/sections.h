@@ -32,7 +32,7 @@ typedef struct abr_sections {
  * abr_sections_free, even on failure). s and opt->load_suite serve the
  * bytes per pool (left out without a loader). AB_ENOMEM when memory runs out;
  * a suite or plan that cannot be read again is left out, not a failure. */
-ab_status abr_sections_build(abr_store *s, const abr_model *m, const abr_report_opts *opt,
+ab_status abr_sections_build(abs_store *s, const abr_model *m, const abr_report_opts *opt,
                              abr_sections *x, ab_error *err);
 
 /* Frees the tables; x may be NULL. */

@@ -21,7 +21,7 @@ static const uint32_t K[64] = {
 static uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
 
 /* Processes one 64-byte block. */
-static void block(abr_sha256 *c, const unsigned char *p) {
+static void block(abs_sha256 *c, const unsigned char *p) {
     uint32_t w[64];
     for (int i = 0; i < 16; i++)
         w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
@@ -56,7 +56,7 @@ static void block(abr_sha256 *c, const unsigned char *p) {
     c->h[7] += h;
 }
 
-void abr_sha256_init(abr_sha256 *c) {
+void abs_sha256_init(abs_sha256 *c) {
     static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
     memcpy(c->h, h0, sizeof h0);
@@ -64,7 +64,7 @@ void abr_sha256_init(abr_sha256 *c) {
     c->nbuf = 0;
 }
 
-void abr_sha256_update(abr_sha256 *c, const void *data, size_t len) {
+void abs_sha256_update(abs_sha256 *c, const void *data, size_t len) {
     const unsigned char *p = data;
     c->len += len;
     while (len > 0) {
@@ -80,12 +80,12 @@ void abr_sha256_update(abr_sha256 *c, const void *data, size_t len) {
     }
 }
 
-void abr_sha256_final(abr_sha256 *c, unsigned char out[32]) {
+void abs_sha256_final(abs_sha256 *c, unsigned char out[32]) {
     uint64_t bits = c->len * 8;
     unsigned char pad[72] = {0x80};
     size_t npad = (c->nbuf < 56 ? 56 : 120) - c->nbuf;
     for (int i = 0; i < 8; i++) pad[npad + (size_t)i] = (unsigned char)(bits >> (56 - 8 * i));
-    abr_sha256_update(c, pad, npad + 8);
+    abs_sha256_update(c, pad, npad + 8);
     for (int i = 0; i < 8; i++) {
         out[4 * i] = (unsigned char)(c->h[i] >> 24);
         out[4 * i + 1] = (unsigned char)(c->h[i] >> 16);
@@ -94,13 +94,13 @@ void abr_sha256_final(abr_sha256 *c, unsigned char out[32]) {
     }
 }
 
-void abr_sha256_hex(const void *data, size_t len, char hex[ABR_SHA256_HEX]) {
+void abs_sha256_hex(const void *data, size_t len, char hex[ABS_SHA256_HEX]) {
     static const char digits[] = "0123456789abcdef";
-    abr_sha256 c;
+    abs_sha256 c;
     unsigned char d[32];
-    abr_sha256_init(&c);
-    abr_sha256_update(&c, data, len);
-    abr_sha256_final(&c, d);
+    abs_sha256_init(&c);
+    abs_sha256_update(&c, data, len);
+    abs_sha256_final(&c, d);
     for (int i = 0; i < 32; i++) {
         hex[2 * i] = digits[d[i] >> 4];
         hex[2 * i + 1] = digits[d[i] & 15];

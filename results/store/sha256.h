@@ -9,23 +9,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ABR_SHA256_HEX 65 /* 64 lower-case hex digits and a NUL */
+#define ABS_SHA256_HEX 65 /* 64 lower-case hex digits and a NUL */
 
 /* An incremental hashing context; plain data, no allocation, no cleanup. */
-typedef struct abr_sha256 {
+typedef struct abs_sha256 {
     uint32_t h[8];
     uint64_t len;          /* bytes hashed so far */
     unsigned char buf[64];
     size_t nbuf;
-} abr_sha256;
+} abs_sha256;
 
 /* Starts a hash. */
-void abr_sha256_init(abr_sha256 *c);
+void abs_sha256_init(abs_sha256 *c);
 /* Adds len bytes at data (data may be NULL when len is 0). */
-void abr_sha256_update(abr_sha256 *c, const void *data, size_t len);
+void abs_sha256_update(abs_sha256 *c, const void *data, size_t len);
 /* Ends the hash and writes its 32 bytes to out; c must be re-initialised to reuse it. */
-void abr_sha256_final(abr_sha256 *c, unsigned char out[32]);
+void abs_sha256_final(abs_sha256 *c, unsigned char out[32]);
 /* The hash of len bytes at data as 64 lower-case hex digits, NUL-terminated, in hex. */
-void abr_sha256_hex(const void *data, size_t len, char hex[ABR_SHA256_HEX]);
+void abs_sha256_hex(const void *data, size_t len, char hex[ABS_SHA256_HEX]);
 
 #endif

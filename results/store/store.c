@@ -20,21 +20,21 @@
 #include <unistd.h>
 
 /* schema.sql, embedded by CMake (generated schema_sql.c), NUL-terminated. */
-extern const unsigned char abr_schema_sql[];
+extern const unsigned char abs_schema_sql[];
 
-#define ABR_APPLICATION_ID 1094865491 /* 'ABRS', as set by schema.sql */
+#define ABS_APPLICATION_ID 1094865491 /* 'ABRS', as set by schema.sql */
 #define NOW_SQL "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
-struct abr_store {
+struct abs_store {
     sqlite3 *db;
-    char *path;     /* as given to abr_open */
-    abr_schema sch; /* the version it migrates files to, and the steps */
+    char *path;     /* as given to abs_open */
+    abs_schema sch; /* the version it migrates files to, and the steps */
 };
 
 /* ---- migrations -------------------------------------------------------------
  * Step i takes a file from version steps[i].from to from + 1 and ends by
  * setting PRAGMA user_version. A new or empty file gets schema.sql instead,
- * which sets ABR_SCHEMA_VERSION directly. To change the schema, add
+ * which sets ABS_SCHEMA_VERSION directly. To change the schema, add
  * {N, "...; PRAGMA user_version = N + 1;"} here and the same change to
  * schema.sql. SQLite cannot alter a CHECK constraint: a step that changes one
  * rebuilds the table (rename the old one, create the new one as schema.sql
@@ -56,12 +56,12 @@ struct abr_store {
  * capacity is unknown, not absent); the tables bound_kinds and bounds are
  * created (a run of version 3 has no bounds rows; its bounds are the suites'
  * and the results' columns, as before). */
-#define ABR_RESULTS_COLUMNS                                                     \
+#define ABS_RESULTS_COLUMNS                                                     \
     "id, run, suite, spec, status, arena, lower_bound, k, ilp_status, ilp_objective, "  \
     "ilp_bound, proven_by, wall_s, cpu_s, peak_rss, nodes, signal, verdict, "  \
     "check_message, error, note, plan, recorded"
 
-static const abr_migration builtin_migrations[] = {
+static const abs_migration builtin_migrations[] = {
     {1, "ALTER TABLE results RENAME TO results_v1;\n"
         "CREATE TABLE results (\n"
         "    id            INTEGER PRIMARY KEY,\n"
@@ -93,7 +93,7 @@ static const abr_migration builtin_migrations[] = {
         "    recorded      TEXT NOT NULL,\n"
         "    UNIQUE (run, suite, spec)\n"
         ");\n"
-        "INSERT INTO results (" ABR_RESULTS_COLUMNS ")\n"
+        "INSERT INTO results (" ABS_RESULTS_COLUMNS ")\n"
         "    SELECT id, run, suite, spec,\n"
         "           CASE WHEN status = 'infeasible' THEN 'over-capacity' ELSE status END,\n"
         "           arena, lower_bound, k, ilp_status, ilp_objective, ilp_bound, proven_by,\n"
@@ -139,24 +139,24 @@ static const abr_migration builtin_migrations[] = {
 };
 
 /* This code's schema. */
-static const abr_schema builtin_schema = {
+static const abs_schema builtin_schema = {
     builtin_migrations, sizeof builtin_migrations / sizeof builtin_migrations[0],
-    ABR_SCHEMA_VERSION};
+    ABS_SCHEMA_VERSION};
 
 /* ---- string pool ------------------------------------------------------------
  * Strings of read structs live in a chain of blocks freed at once. */
-struct abr_pool {
-    abr_pool *next;
+struct abs_pool {
+    abs_pool *next;
     size_t used, cap;
     char data[];
 };
 
 /* A NUL-terminated copy of s[0 .. len) in *pool; NULL when out of memory. */
-static const char *pool_dup(abr_pool **pool, const char *s, size_t len) {
-    abr_pool *p = *pool;
+static const char *pool_dup(abs_pool **pool, const char *s, size_t len) {
+    abs_pool *p = *pool;
     if (p == NULL || p->cap - p->used < len + 1) {
         size_t cap = len + 1 > 4096 ? len + 1 : 4096;
-        abr_pool *np = ab_malloc(sizeof *np + cap);
+        abs_pool *np = ab_malloc(sizeof *np + cap);
         if (np == NULL) return NULL;
         np->next = p;
         np->used = 0;
@@ -170,9 +170,9 @@ static const char *pool_dup(abr_pool **pool, const char *s, size_t len) {
     return d;
 }
 
-static void pool_free(abr_pool *p) {
+static void pool_free(abs_pool *p) {
     while (p != NULL) {
-        abr_pool *next = p->next;
+        abs_pool *next = p->next;
         ab_free(p);
         p = next;
     }
@@ -180,9 +180,9 @@ static void pool_free(abr_pool *p) {
 
 /* ---- enumeration words --------------------------------------------------- */
 
-#define ABR_WORD_(id, word) word,
-static const char *const run_words[] = {ABR_RUN_STATUSES(ABR_WORD_)};
-#undef ABR_WORD_
+#define ABS_WORD_(id, word) word,
+static const char *const run_words[] = {ABS_RUN_STATUSES(ABS_WORD_)};
+#undef ABS_WORD_
 
 static const char *word_of(const char *const *words, int n, int v) {
     return v >= 0 && v < n ? words[v] : "?";
@@ -197,15 +197,15 @@ static bool parse_word(const char *const *words, int n, const char *w, int *v) {
     return false;
 }
 
-const char *abr_run_status_word(abr_run_status v) {
-    return word_of(run_words, ABR_NRUN_STATUSES, (int)v);
+const char *abs_run_status_word(abs_run_status v) {
+    return word_of(run_words, ABS_NRUN_STATUSES, (int)v);
 }
 
 
-bool abr_run_status_parse(const char *w, abr_run_status *v) {
+bool abs_run_status_parse(const char *w, abs_run_status *v) {
     int i;
-    if (!parse_word(run_words, ABR_NRUN_STATUSES, w, &i)) return false;
-    *v = (abr_run_status)i;
+    if (!parse_word(run_words, ABS_NRUN_STATUSES, w, &i)) return false;
+    *v = (abs_run_status)i;
     return true;
 }
 
@@ -240,7 +240,7 @@ static ab_status code_status(int code, int sys) {
 /* Fails with "PATH: <what>: <sqlite3_errmsg>" and the status of the last
  * SQLite error. Call it before any rollback, which resets the message. */
 __attribute__((format(printf, 3, 4)))
-static ab_status db_fail(abr_store *s, ab_error *err, const char *fmt, ...) {
+static ab_status db_fail(abs_store *s, ab_error *err, const char *fmt, ...) {
     char what[512];
     va_list ap;
     va_start(ap, fmt);
@@ -257,7 +257,7 @@ static ab_status db_fail(abr_store *s, ab_error *err, const char *fmt, ...) {
                    sqlite3_errmsg(s->db), why ? " (" : "", why ? why : "", why ? ")" : "");
 }
 
-static ab_status oom(abr_store *s, ab_error *err) {
+static ab_status oom(abs_store *s, ab_error *err) {
     return ab_fail(err, AB_ENOMEM, "%s: out of memory", s->path);
 }
 
@@ -299,7 +299,7 @@ static void b_blob(binder *b, const void *p, size_t len) {
 typedef struct reader {
     sqlite3_stmt *st;
     int i;          /* the next column (0-based) */
-    abr_pool **pool;/* where strings go */
+    abs_pool **pool;/* where strings go */
     bool oom;       /* a string could not be copied */
 } reader;
 
@@ -321,15 +321,15 @@ static const char *c_str(reader *c) {
     return d;
 }
 /* Copies a 64-digit hash column into out ("" when NULL or malformed). */
-static void c_hash(reader *c, char out[ABR_SHA256_HEX]) {
+static void c_hash(reader *c, char out[ABS_SHA256_HEX]) {
     int i = c->i++;
     const unsigned char *t = sqlite3_column_text(c->st, i);
     out[0] = '\0';
-    if (t != NULL && sqlite3_column_bytes(c->st, i) == ABR_SHA256_HEX - 1)
-        memcpy(out, t, ABR_SHA256_HEX);
+    if (t != NULL && sqlite3_column_bytes(c->st, i) == ABS_SHA256_HEX - 1)
+        memcpy(out, t, ABS_SHA256_HEX);
 }
 
-static int prepare(abr_store *s, const char *sql, sqlite3_stmt **st) {
+static int prepare(abs_store *s, const char *sql, sqlite3_stmt **st) {
     return sqlite3_prepare_v2(s->db, sql, -1, st, NULL);
 }
 
@@ -340,13 +340,13 @@ static int step_done(sqlite3_stmt *st) {
 }
 
 /* Runs one constant statement with no parameters and no result rows. */
-static ab_status exec(abr_store *s, const char *sql, const char *what, ab_error *err) {
+static ab_status exec(abs_store *s, const char *sql, const char *what, ab_error *err) {
     if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) return db_fail(s, err, "%s", what);
     return AB_OK;
 }
 
 /* Reads the single integer a query returns (0 when it returns no row). */
-static int query_int(abr_store *s, const char *sql, int64_t *v) {
+static int query_int(abs_store *s, const char *sql, int64_t *v) {
     sqlite3_stmt *st;
     int rc = prepare(s, sql, &st);
     if (rc != SQLITE_OK) return rc;
@@ -359,16 +359,16 @@ static int query_int(abr_store *s, const char *sql, int64_t *v) {
 
 /* ---- transactions -------------------------------------------------------- */
 
-static ab_status tx_begin(abr_store *s, ab_error *err) {
+static ab_status tx_begin(abs_store *s, ab_error *err) {
     return exec(s, "BEGIN IMMEDIATE", "cannot start a transaction", err);
 }
 
-static void tx_rollback(abr_store *s) {
+static void tx_rollback(abs_store *s) {
     if (!sqlite3_get_autocommit(s->db)) sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
 /* Commits; on failure (a full disk, say) rolls back and reports it. */
-static ab_status tx_commit(abr_store *s, const char *what, ab_error *err) {
+static ab_status tx_commit(abs_store *s, const char *what, ab_error *err) {
     if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK) return AB_OK;
     ab_status rc = db_fail(s, err, "%s", what);
     tx_rollback(s);
@@ -390,7 +390,7 @@ static char *dir_of(const char *path) {
  * for a new one. Sets *exists. Messages name the path and the folder. */
 static ab_status check_place(const char *path, unsigned flags, bool *exists, ab_error *err) {
     struct stat st;
-    bool ro = flags & ABR_OPEN_READONLY;
+    bool ro = flags & ABS_OPEN_READONLY;
     *exists = false;
     if (stat(path, &st) == 0) {
         if (S_ISDIR(st.st_mode))
@@ -402,7 +402,7 @@ static ab_status check_place(const char *path, unsigned flags, bool *exists, ab_
                            strerror(errno));
     } else if (errno != ENOENT && errno != ENOTDIR) {
         return ab_fail(err, AB_EINPUT, "%s: cannot open the database: %s", path, strerror(errno));
-    } else if (ro || !(flags & ABR_OPEN_CREATE)) {
+    } else if (ro || !(flags & ABS_OPEN_CREATE)) {
         return ab_fail(err, AB_EINPUT, "%s: no such database", path);
     }
     char *dir = dir_of(path);
@@ -435,16 +435,16 @@ static void remove_created(const char *path) {
 }
 
 /* The migration step from version v, or NULL. */
-static const abr_migration *find_step(const abr_store *s, int v) {
+static const abs_migration *find_step(const abs_store *s, int v) {
     for (size_t i = 0; i < s->sch.n; i++)
         if (s->sch.steps[i].from == v && s->sch.steps[i].sql != NULL) return &s->sch.steps[i];
     return NULL;
 }
 
 /* Refuses a file that is not ours or is newer than this code. */
-static ab_status check_identity(abr_store *s, int64_t app, int64_t version, int64_t tables,
+static ab_status check_identity(abs_store *s, int64_t app, int64_t version, int64_t tables,
                                 ab_error *err) {
-    if (app != 0 && app != ABR_APPLICATION_ID)
+    if (app != 0 && app != ABS_APPLICATION_ID)
         return ab_fail(err, AB_EINPUT, "%s: not an arenabench results database "
                        "(application_id %lld)", s->path, (long long)app);
     if (version > s->sch.version)
@@ -458,7 +458,7 @@ static ab_status check_identity(abr_store *s, int64_t app, int64_t version, int6
 }
 
 /* Reads the identity of the file: application id, version, table count. */
-static ab_status read_identity(abr_store *s, int64_t *app, int64_t *version, int64_t *tables,
+static ab_status read_identity(abs_store *s, int64_t *app, int64_t *version, int64_t *tables,
                                ab_error *err) {
     if (query_int(s, "PRAGMA application_id", app) != SQLITE_OK ||
         query_int(s, "PRAGMA user_version", version) != SQLITE_OK ||
@@ -470,9 +470,9 @@ static ab_status read_identity(abr_store *s, int64_t *app, int64_t *version, int
 
 /* Brings the file to s->sch.version inside the caller's transaction: schema.sql
  * on an empty file, then one step per version. */
-static ab_status migrate(abr_store *s, int64_t version, ab_error *err) {
+static ab_status migrate(abs_store *s, int64_t version, ab_error *err) {
     if (version == 0) {
-        ab_status rc = exec(s, (const char *)abr_schema_sql, "cannot create the schema", err);
+        ab_status rc = exec(s, (const char *)abs_schema_sql, "cannot create the schema", err);
         if (rc != AB_OK) return rc;
         if (query_int(s, "PRAGMA user_version", &version) != SQLITE_OK)
             return db_fail(s, err, "cannot read the schema version");
@@ -481,7 +481,7 @@ static ab_status migrate(abr_store *s, int64_t version, ab_error *err) {
                            "knows version %d", s->path, (long long)version, s->sch.version);
     }
     while (version < s->sch.version) {
-        const abr_migration *step = find_step(s, (int)version);
+        const abs_migration *step = find_step(s, (int)version);
         if (step == NULL)
             return ab_fail(err, AB_EINTERNAL, "%s: no migration from schema version %lld "
                            "to %d", s->path, (long long)version, s->sch.version);
@@ -502,7 +502,7 @@ static ab_status migrate(abr_store *s, int64_t version, ab_error *err) {
 /* The kinds of bound the oracle knows (oracle/bound.h), each a row of
  * bound_kinds: a new kind takes its row the first time a file is opened for
  * writing by code that knows it, with no migration. */
-static ab_status seed_bound_kinds(abr_store *s, ab_error *err) {
+static ab_status seed_bound_kinds(abs_store *s, ab_error *err) {
     sqlite3_stmt *st;
     if (prepare(s, "INSERT INTO bound_kinds (word) VALUES (?) ON CONFLICT DO NOTHING", &st) !=
         SQLITE_OK)
@@ -518,7 +518,7 @@ static ab_status seed_bound_kinds(abr_store *s, ab_error *err) {
 }
 
 /* Checks the file's version, creating or migrating it when writable. */
-static ab_status upgrade(abr_store *s, bool ro, ab_error *err) {
+static ab_status upgrade(abs_store *s, bool ro, ab_error *err) {
     int64_t app = 0, version = 0, tables = 0;
     if (ro) {
         ab_status rc = read_identity(s, &app, &version, &tables, err);
@@ -545,15 +545,15 @@ static ab_status upgrade(abr_store *s, bool ro, ab_error *err) {
 }
 
 /* Sets the connection's options: extended codes, busy timeout, foreign keys. */
-static ab_status configure(abr_store *s, ab_error *err) {
+static ab_status configure(abs_store *s, ab_error *err) {
     sqlite3_extended_result_codes(s->db, 1);
-    sqlite3_busy_timeout(s->db, ABR_BUSY_TIMEOUT_MS);
+    sqlite3_busy_timeout(s->db, ABS_BUSY_TIMEOUT_MS);
     return exec(s, "PRAGMA foreign_keys = ON", "cannot enable foreign keys", err);
 }
 
 /* Switches a file known to be ours to WAL (kept in the file) and sets
  * synchronous = NORMAL (per connection). */
-static ab_status use_wal(abr_store *s, ab_error *err) {
+static ab_status use_wal(abs_store *s, ab_error *err) {
     ab_status rc = AB_OK;
     sqlite3_stmt *st;
     if (prepare(s, "PRAGMA journal_mode = WAL", &st) != SQLITE_OK)
@@ -571,18 +571,18 @@ static ab_status use_wal(abr_store *s, ab_error *err) {
     return rc;
 }
 
-ab_status abr_open(const char *path, unsigned flags, abr_store **out, ab_error *err) {
-    return abr_open_schema(path, flags, NULL, out, err);
+ab_status abs_open(const char *path, unsigned flags, abs_store **out, ab_error *err) {
+    return abs_open_schema(path, flags, NULL, out, err);
 }
 
-ab_status abr_open_schema(const char *path, unsigned flags, const abr_schema *schema,
-                          abr_store **out, ab_error *err) {
+ab_status abs_open_schema(const char *path, unsigned flags, const abs_schema *schema,
+                          abs_store **out, ab_error *err) {
     *out = NULL;
     if (path == NULL || *path == '\0') return ab_fail(err, AB_EINPUT, "no database path given");
-    bool ro = flags & ABR_OPEN_READONLY, exists;
+    bool ro = flags & ABS_OPEN_READONLY, exists;
     ab_status rc = check_place(path, flags, &exists, err);
     if (rc != AB_OK) return rc;
-    abr_store *s = ab_calloc(1, sizeof *s);
+    abs_store *s = ab_calloc(1, sizeof *s);
     if (s == NULL || (s->path = ab_strdup(path)) == NULL) {
         ab_free(s);
         return ab_fail(err, AB_ENOMEM, "%s: out of memory", path);
@@ -606,7 +606,7 @@ ab_status abr_open_schema(const char *path, unsigned flags, const abr_schema *sc
         if (rc == AB_OK && !ro) rc = use_wal(s, err);
     }
     if (rc != AB_OK) {
-        abr_close(s);
+        abs_close(s);
         if (!exists) remove_created(path);
         return rc;
     }
@@ -614,14 +614,14 @@ ab_status abr_open_schema(const char *path, unsigned flags, const abr_schema *sc
     return AB_OK;
 }
 
-void abr_close(abr_store *s) {
+void abs_close(abs_store *s) {
     if (s == NULL) return;
     sqlite3_close_v2(s->db);
     ab_free(s->path);
     ab_free(s);
 }
 
-const char *abr_path(const abr_store *s) { return s->path; }
+const char *abs_path(const abs_store *s) { return s->path; }
 
 /* ---- integrity ----------------------------------------------------------- */
 
@@ -631,7 +631,7 @@ static void append(char *buf, size_t len, const char *text) {
     if (used + 1 < len) snprintf(buf + used, len - used, "%s%s", used ? "; " : "", text);
 }
 
-ab_status abr_check(abr_store *s, ab_error *err) {
+ab_status abs_check(abs_store *s, ab_error *err) {
     char found[768] = "";
     char line[512];
     sqlite3_stmt *st;
@@ -660,7 +660,7 @@ ab_status abr_check(abr_store *s, ab_error *err) {
 
 /* ---- runs ---------------------------------------------------------------- */
 
-ab_status abr_run_begin(abr_store *s, const abr_run *info, int64_t *id, ab_error *err) {
+ab_status abs_run_begin(abs_store *s, const abs_run *info, int64_t *id, ab_error *err) {
     *id = 0;
     sqlite3_stmt *st;
     if (prepare(s, "INSERT INTO runs (run_key, tag, revision, host, command, started, status) "
@@ -684,16 +684,16 @@ ab_status abr_run_begin(abr_store *s, const abr_run *info, int64_t *id, ab_error
     return out;
 }
 
-ab_status abr_run_finish(abr_store *s, int64_t run, abr_run_status status, ab_error *err) {
-    if (status <= ABR_RUN_RUNNING || status >= ABR_NRUN_STATUSES)
+ab_status abs_run_finish(abs_store *s, int64_t run, abs_run_status status, ab_error *err) {
+    if (status <= ABS_RUN_RUNNING || status >= ABS_NRUN_STATUSES)
         return ab_fail(err, AB_EINPUT, "%s: cannot finish run %lld as '%s'", s->path,
-                       (long long)run, abr_run_status_word(status));
+                       (long long)run, abs_run_status_word(status));
     sqlite3_stmt *st;
     if (prepare(s, "UPDATE runs SET finished = " NOW_SQL ", status = ? WHERE id = ?", &st) !=
         SQLITE_OK)
         return db_fail(s, err, "cannot finish run %lld", (long long)run);
     binder b = {st, 0, SQLITE_OK};
-    b_str(&b, abr_run_status_word(status));
+    b_str(&b, abs_run_status_word(status));
     b_i64(&b, run);
     int rc = b.rc == SQLITE_OK ? step_done(st) : b.rc;
     ab_status out = AB_OK;
@@ -704,7 +704,7 @@ ab_status abr_run_finish(abr_store *s, int64_t run, abr_run_status status, ab_er
     return out;
 }
 
-ab_status abr_run_get(abr_store *s, int64_t run, abr_run *out, ab_error *err) {
+ab_status abs_run_get(abs_store *s, int64_t run, abs_run *out, ab_error *err) {
     memset(out, 0, sizeof *out);
     sqlite3_stmt *st;
     if (prepare(s, "SELECT id, run_key, tag, revision, host, command, started, finished, status "
@@ -729,23 +729,23 @@ ab_status abr_run_get(abr_store *s, int64_t run, abr_run *out, ab_error *err) {
         out->finished = c_str(&c);
         const unsigned char *w = sqlite3_column_text(st, c.i);
         if (c.oom) rc = oom(s, err);
-        else if (!abr_run_status_parse((const char *)w, &out->status))
+        else if (!abs_run_status_parse((const char *)w, &out->status))
             rc = ab_fail(err, AB_EINPUT, "%s: run %lld has an unknown status", s->path,
                          (long long)run);
     }
     sqlite3_finalize(st);
-    if (rc != AB_OK) abr_run_free(out);
+    if (rc != AB_OK) abs_run_free(out);
     return rc;
 }
 
-void abr_run_free(abr_run *r) {
+void abs_run_free(abs_run *r) {
     if (r == NULL) return;
     pool_free(r->pool_);
     memset(r, 0, sizeof *r);
 }
 
 /* Runs a query returning one run id (or none) with integer/text parameters. */
-static ab_status query_id(abr_store *s, const char *sql, const char *text, int64_t num,
+static ab_status query_id(abs_store *s, const char *sql, const char *text, int64_t num,
                           int64_t *id, const char *what, ab_error *err) {
     *id = 0;
     sqlite3_stmt *st;
@@ -761,13 +761,13 @@ static ab_status query_id(abr_store *s, const char *sql, const char *text, int64
     return out;
 }
 
-ab_status abr_run_latest(abr_store *s, const char *tag, int64_t *run, ab_error *err) {
+ab_status abs_run_latest(abs_store *s, const char *tag, int64_t *run, ab_error *err) {
     return query_id(s, "SELECT id FROM runs WHERE ?1 IS NULL OR tag = ?1 "
                        "ORDER BY started DESC, id DESC LIMIT 1",
                     tag, AB_NONE, run, "cannot find the latest run", err);
 }
 
-ab_status abr_run_previous(abr_store *s, int64_t run, int64_t *prev, ab_error *err) {
+ab_status abs_run_previous(abs_store *s, int64_t run, int64_t *prev, ab_error *err) {
     int64_t exists;
     ab_status rc = query_id(s, "SELECT id FROM runs WHERE id = ?", NULL, run, &exists,
                             "cannot find the previous run", err);
@@ -785,20 +785,20 @@ ab_status abr_run_previous(abr_store *s, int64_t run, int64_t *prev, ab_error *e
 
 /* ---- suites -------------------------------------------------------------- */
 
-void abr_suite_init(abr_suite *su) {
+void abs_suite_init(abs_suite *su) {
     memset(su, 0, sizeof *su);
     su->tensors = su->lower_bound = su->optimum = AB_NONE;
     su->logical_bytes = su->physical_bytes = su->peak_live_bytes = su->io_bytes = AB_NONE;
     su->capacity = su->pools = AB_NONE;
 }
 
-ab_status abr_suite_put(abr_store *s, const abr_suite *su, int64_t *id, ab_error *err) {
+ab_status abs_suite_put(abs_store *s, const abs_suite *su, int64_t *id, ab_error *err) {
     *id = 0;
     if (su->name == NULL || su->text == NULL || su->tensors < 0)
         return ab_fail(err, AB_EINPUT, "%s: a suite needs a name, its text and a tensor count",
                        s->path);
-    char hash[ABR_SHA256_HEX];
-    abr_sha256_hex(su->text, su->text_len, hash);
+    char hash[ABS_SHA256_HEX];
+    abs_sha256_hex(su->text, su->text_len, hash);
     ab_status rc = tx_begin(s, err);
     if (rc != AB_OK) return rc;
     sqlite3_stmt *st;
@@ -838,7 +838,7 @@ ab_status abr_suite_put(abr_store *s, const abr_suite *su, int64_t *id, ab_error
     return rc;
 }
 
-ab_status abr_suite_text(abr_store *s, int64_t suite, char **text, size_t *len, ab_error *err) {
+ab_status abs_suite_text(abs_store *s, int64_t suite, char **text, size_t *len, ab_error *err) {
     *text = NULL;
     if (len) *len = 0;
     sqlite3_stmt *st;
@@ -899,18 +899,18 @@ static bool plan_decode(const unsigned char *p, size_t len, size_t n, int64_t *o
     return k == len;
 }
 
-ab_status abr_plan_hash(const int64_t *offsets, size_t n, char hash[ABR_SHA256_HEX],
+ab_status abs_plan_hash(const int64_t *offsets, size_t n, char hash[ABS_SHA256_HEX],
                         ab_error *err) {
     unsigned char *blob;
     size_t len;
     if (!plan_encode(offsets, n, &blob, &len))
         return ab_fail(err, AB_ENOMEM, "out of memory hashing a plan of %zu offsets", n);
-    abr_sha256_hex(blob, len, hash);
+    abs_sha256_hex(blob, len, hash);
     ab_free(blob);
     return AB_OK;
 }
 
-ab_status abr_plan_get(abr_store *s, const char *hash, int64_t **offsets, size_t *n,
+ab_status abs_plan_get(abs_store *s, const char *hash, int64_t **offsets, size_t *n,
                        ab_error *err) {
     *offsets = NULL;
     *n = 0;
@@ -953,7 +953,7 @@ ab_status abr_plan_get(abr_store *s, const char *hash, int64_t **offsets, size_t
     "wall_s, cpu_s, peak_rss, nodes, signal, verdict, check_message, error, note, plan, "    \
     "recorded, repeats, cpu_min_s, cpu_max_s, wall_min_s, wall_max_s, plan_cpu_s, capped"
 
-void abr_result_init(abr_result *r) {
+void abs_result_init(abs_result *r) {
     memset(r, 0, sizeof *r);
     r->status = ABO_STATUS_OK;
     r->proven_by = ABO_PROOF_NONE;
@@ -964,7 +964,7 @@ void abr_result_init(abr_result *r) {
 }
 
 /* Checks what the schema would refuse, to name the field. */
-static ab_status result_valid(abr_store *s, const abr_result *r, ab_error *err) {
+static ab_status result_valid(abs_store *s, const abs_result *r, ab_error *err) {
     const char *why = NULL;
     if (r->spec == NULL || r->spec[0] == '\0') why = "no planner spec";
     else if ((int)r->status < 0 || r->status >= ABO_NSTATUSES) why = "an unknown status";
@@ -981,7 +981,7 @@ static ab_status result_valid(abr_store *s, const abr_result *r, ab_error *err) 
 }
 
 /* Stores the plan blob under hash unless it is stored already. */
-static int put_plan(abr_store *s, const char *hash, size_t n, const unsigned char *blob,
+static int put_plan(abs_store *s, const char *hash, size_t n, const unsigned char *blob,
                     size_t len) {
     sqlite3_stmt *st;
     int rc = prepare(s, "INSERT INTO plans (hash, tensors, offsets) VALUES (?, ?, ?) "
@@ -997,7 +997,7 @@ static int put_plan(abr_store *s, const char *hash, size_t n, const unsigned cha
 }
 
 /* Inserts the row itself (plan_hash "" for no plan). */
-static int put_row(abr_store *s, const abr_result *r, const char *plan_hash) {
+static int put_row(abs_store *s, const abs_result *r, const char *plan_hash) {
     sqlite3_stmt *st;
     int rc = prepare(s, "INSERT INTO results (run, suite, " RESULT_DATA ") VALUES "
                         "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
@@ -1037,15 +1037,15 @@ static int put_row(abr_store *s, const abr_result *r, const char *plan_hash) {
     return rc;
 }
 
-ab_status abr_result_put(abr_store *s, const abr_result *r, ab_error *err) {
+ab_status abs_result_put(abs_store *s, const abs_result *r, ab_error *err) {
     ab_status rc = result_valid(s, r, err);
     if (rc != AB_OK) return rc;
     unsigned char *blob = NULL;
     size_t len = 0;
-    char hash[ABR_SHA256_HEX] = "";
+    char hash[ABS_SHA256_HEX] = "";
     if (r->offsets != NULL) {
         if (!plan_encode(r->offsets, r->noffsets, &blob, &len)) return oom(s, err);
-        abr_sha256_hex(blob, len, hash);
+        abs_sha256_hex(blob, len, hash);
     }
     rc = tx_begin(s, err);
     if (rc != AB_OK) {
@@ -1072,7 +1072,7 @@ ab_status abr_result_put(abr_store *s, const abr_result *r, ab_error *err) {
 }
 
 /* AB_EINPUT unless run `run` exists. */
-static ab_status run_exists(abr_store *s, int64_t run, ab_error *err) {
+static ab_status run_exists(abs_store *s, int64_t run, ab_error *err) {
     int64_t found;
     ab_status rc = query_id(s, "SELECT id FROM runs WHERE id = ?", NULL, run, &found,
                             "cannot read the runs", err);
@@ -1081,14 +1081,14 @@ static ab_status run_exists(abr_store *s, int64_t run, ab_error *err) {
     return rc;
 }
 
-/* Reads one joined row (columns as in abr_rows_read's query) into *w. */
-static ab_status read_row(abr_store *s, sqlite3_stmt *st, abr_pool **pool, abr_row *w,
+/* Reads one joined row (columns as in abs_rows_read's query) into *w. */
+static ab_status read_row(abs_store *s, sqlite3_stmt *st, abs_pool **pool, abs_row *w,
                           ab_error *err) {
     reader c = {st, 0, pool, false};
-    abr_suite *su = &w->suite;
-    abr_result *r = &w->r;
-    abr_suite_init(su);
-    abr_result_init(r);
+    abs_suite *su = &w->suite;
+    abs_result *r = &w->r;
+    abs_suite_init(su);
+    abs_result_init(r);
     su->id = c_i64(&c);
     su->name = c_str(&c);
     c_hash(&c, su->hash);
@@ -1141,7 +1141,7 @@ static ab_status read_row(abr_store *s, sqlite3_stmt *st, abr_pool **pool, abr_r
     return AB_OK;
 }
 
-ab_status abr_rows_read(abr_store *s, int64_t run, abr_rows *out, ab_error *err) {
+ab_status abs_rows_read(abs_store *s, int64_t run, abs_rows *out, ab_error *err) {
     memset(out, 0, sizeof *out);
     ab_status rc = run_exists(s, run, err);
     if (rc != AB_OK) return rc;
@@ -1166,11 +1166,11 @@ ab_status abr_rows_read(abr_store *s, int64_t run, abr_rows *out, ab_error *err)
     if (rc == AB_OK && step != SQLITE_DONE)
         rc = db_fail(s, err, "cannot read the results of run %lld", (long long)run);
     sqlite3_finalize(st);
-    if (rc != AB_OK) abr_rows_free(out);
+    if (rc != AB_OK) abs_rows_free(out);
     return rc;
 }
 
-void abr_rows_free(abr_rows *rows) {
+void abs_rows_free(abs_rows *rows) {
     if (rows == NULL) return;
     ab_free(rows->v);
     pool_free(rows->pool_);
@@ -1179,7 +1179,7 @@ void abr_rows_free(abr_rows *rows) {
 
 /* ---- resume pairs -------------------------------------------------------- */
 
-ab_status abr_pairs_read(abr_store *s, int64_t run, abr_pairs *out, ab_error *err) {
+ab_status abs_pairs_read(abs_store *s, int64_t run, abs_pairs *out, ab_error *err) {
     memset(out, 0, sizeof *out);
     ab_status rc = run_exists(s, run, err);
     if (rc != AB_OK) return rc;
@@ -1196,7 +1196,7 @@ ab_status abr_pairs_read(abr_store *s, int64_t run, abr_pairs *out, ab_error *er
             rc = oom(s, err);
             break;
         }
-        abr_pair *p = &out->v[out->n];
+        abs_pair *p = &out->v[out->n];
         p->suite = c_i64(&c);
         p->spec = c_str(&c);
         if (c.oom) rc = oom(s, err);
@@ -1205,15 +1205,15 @@ ab_status abr_pairs_read(abr_store *s, int64_t run, abr_pairs *out, ab_error *er
     if (rc == AB_OK && step != SQLITE_DONE)
         rc = db_fail(s, err, "cannot read the results of run %lld", (long long)run);
     sqlite3_finalize(st);
-    if (rc != AB_OK) abr_pairs_free(out);
+    if (rc != AB_OK) abs_pairs_free(out);
     return rc;
 }
 
-bool abr_pairs_has(const abr_pairs *pairs, int64_t suite, const char *spec) {
+bool abs_pairs_has(const abs_pairs *pairs, int64_t suite, const char *spec) {
     size_t lo = 0, hi = pairs->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        const abr_pair *p = &pairs->v[mid];
+        const abs_pair *p = &pairs->v[mid];
         int c = p->suite < suite ? -1 : p->suite > suite ? 1 : strcmp(p->spec, spec);
         if (c == 0) return true;
         if (c < 0) lo = mid + 1;
@@ -1222,7 +1222,7 @@ bool abr_pairs_has(const abr_pairs *pairs, int64_t suite, const char *spec) {
     return false;
 }
 
-void abr_pairs_free(abr_pairs *pairs) {
+void abs_pairs_free(abs_pairs *pairs) {
     if (pairs == NULL) return;
     ab_free(pairs->v);
     pool_free(pairs->pool_);
@@ -1234,7 +1234,7 @@ void abr_pairs_free(abr_pairs *pairs) {
 /* The columns of a bounds row after (run, suite), as put and merge copy them. */
 #define BOUND_DATA "kind, source, value, certificate, nodes, capped, cpu_s, recorded"
 
-ab_status abr_bound_put(abr_store *s, const abr_bound *b, ab_error *err) {
+ab_status abs_bound_put(abs_store *s, const abs_bound *b, ab_error *err) {
     if ((unsigned)b->b.kind >= ABO_NBOUND_KINDS || b->b.certificate[0] == '\0' ||
         (b->b.value != AB_NONE && b->b.value < 0))
         return ab_fail(err, AB_EINPUT, "%s: a bound needs a known kind, a value >= 0 and a "
@@ -1269,13 +1269,13 @@ ab_status abr_bound_put(abr_store *s, const abr_bound *b, ab_error *err) {
 }
 
 static int bound_cmp(const void *x, const void *y) {
-    const abr_bound *a = x, *b = y;
+    const abs_bound *a = x, *b = y;
     if (a->suite != b->suite) return a->suite < b->suite ? -1 : 1;
     if (a->b.kind != b->b.kind) return a->b.kind < b->b.kind ? -1 : 1;
     return strcmp(a->source, b->source);
 }
 
-ab_status abr_bounds_read(abr_store *s, int64_t run, abr_bounds *out, ab_error *err) {
+ab_status abs_bounds_read(abs_store *s, int64_t run, abs_bounds *out, ab_error *err) {
     memset(out, 0, sizeof *out);
     ab_status rc = run_exists(s, run, err);
     if (rc != AB_OK) return rc;
@@ -1291,7 +1291,7 @@ ab_status abr_bounds_read(abr_store *s, int64_t run, abr_bounds *out, ab_error *
             rc = oom(s, err);
             break;
         }
-        abr_bound *b = &out->v[out->n];
+        abs_bound *b = &out->v[out->n];
         memset(b, 0, sizeof *b);
         reader c = {st, 0, &out->pool_, false};
         b->run = c_i64(&c);
@@ -1318,12 +1318,12 @@ ab_status abr_bounds_read(abr_store *s, int64_t run, abr_bounds *out, ab_error *
     if (rc == AB_OK && step != SQLITE_DONE)
         rc = db_fail(s, err, "cannot read the bounds of run %lld", (long long)run);
     sqlite3_finalize(st);
-    if (rc != AB_OK) abr_bounds_free(out);
+    if (rc != AB_OK) abs_bounds_free(out);
     else if (out->n > 1) qsort(out->v, out->n, sizeof *out->v, bound_cmp);
     return rc;
 }
 
-void abr_bounds_free(abr_bounds *b) {
+void abs_bounds_free(abs_bounds *b) {
     if (b == NULL) return;
     ab_free(b->v);
     pool_free(b->pool_);
@@ -1385,7 +1385,7 @@ static bool same_text(const unsigned char *a, const unsigned char *b) {
 }
 
 /* Joins source run (columns of merge_runs' query) into our run `dst`. */
-static ab_status join_run(abr_store *s, sqlite3_stmt *src, int64_t dst, ab_error *err) {
+static ab_status join_run(abs_store *s, sqlite3_stmt *src, int64_t dst, ab_error *err) {
     sqlite3_stmt *st;
     if (prepare(s, "SELECT tag, revision, host, started, finished, status FROM main.runs "
                    "WHERE id = ?", &st) != SQLITE_OK)
@@ -1436,7 +1436,7 @@ static ab_status join_run(abr_store *s, sqlite3_stmt *src, int64_t dst, ab_error
 }
 
 /* Copies a source run (columns of merge_runs' query) as a new run; sets *dst. */
-static ab_status add_run(abr_store *s, sqlite3_stmt *src, int64_t *dst, ab_error *err) {
+static ab_status add_run(abs_store *s, sqlite3_stmt *src, int64_t *dst, ab_error *err) {
     sqlite3_stmt *st;
     if (prepare(s, "INSERT INTO main.runs (run_key, tag, revision, host, command, started, "
                    "finished, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", &st) != SQLITE_OK)
@@ -1450,13 +1450,13 @@ static ab_status add_run(abr_store *s, sqlite3_stmt *src, int64_t *dst, ab_error
     return AB_OK;
 }
 
-/* Maps every source run to ours, joining by key; fills temp.abr_run_map. */
-static ab_status merge_runs(abr_store *s, abr_merge_stats *ms, ab_error *err) {
+/* Maps every source run to ours, joining by key; fills temp.abs_run_map. */
+static ab_status merge_runs(abs_store *s, abs_merge_stats *ms, ab_error *err) {
     sqlite3_stmt *src, *map;
     if (prepare(s, "SELECT id, run_key, tag, revision, host, command, started, finished, status "
                    "FROM src.runs ORDER BY started, id", &src) != SQLITE_OK)
         return db_fail(s, err, "cannot read the runs to merge");
-    if (prepare(s, "INSERT INTO temp.abr_run_map (src, dst) VALUES (?, ?)", &map) != SQLITE_OK) {
+    if (prepare(s, "INSERT INTO temp.abs_run_map (src, dst) VALUES (?, ?)", &map) != SQLITE_OK) {
         ab_status rc = db_fail(s, err, "cannot map the runs to merge");
         sqlite3_finalize(src);
         return rc;
@@ -1491,7 +1491,7 @@ static ab_status merge_runs(abr_store *s, abr_merge_stats *ms, ab_error *err) {
 }
 
 /* Runs a parameterless statement and adds the rows it changed to *count. */
-static ab_status merge_exec(abr_store *s, const char *sql, int64_t *count, const char *what,
+static ab_status merge_exec(abs_store *s, const char *sql, int64_t *count, const char *what,
                             ab_error *err) {
     ab_status rc = exec(s, sql, what, err);
     if (rc == AB_OK && count != NULL) *count += sqlite3_changes(s->db);
@@ -1499,10 +1499,10 @@ static ab_status merge_exec(abr_store *s, const char *sql, int64_t *count, const
 }
 
 /* The merge proper, inside a transaction, with src attached. */
-static ab_status merge_tx(abr_store *s, abr_merge_stats *ms, ab_error *err) {
-    ab_status rc = merge_exec(s, "DELETE FROM temp.abr_run_map", NULL, "cannot merge", err);
+static ab_status merge_tx(abs_store *s, abs_merge_stats *ms, ab_error *err) {
+    ab_status rc = merge_exec(s, "DELETE FROM temp.abs_run_map", NULL, "cannot merge", err);
     if (rc == AB_OK)
-        rc = merge_exec(s, "DELETE FROM temp.abr_suite_map", NULL, "cannot merge", err);
+        rc = merge_exec(s, "DELETE FROM temp.abs_suite_map", NULL, "cannot merge", err);
     if (rc == AB_OK)
         rc = merge_exec(s, "INSERT INTO main.suites (name, hash, tensors, lower_bound, optimum, "
                            "logical_bytes, physical_bytes, peak_live_bytes, io_bytes, source, "
@@ -1514,7 +1514,7 @@ static ab_status merge_tx(abr_store *s, abr_merge_stats *ms, ab_error *err) {
                            "ON CONFLICT (hash) DO NOTHING",
                         &ms->suites_added, "cannot merge the suites", err);
     if (rc == AB_OK)
-        rc = merge_exec(s, "INSERT INTO temp.abr_suite_map (src, dst) SELECT ss.id, ms.id "
+        rc = merge_exec(s, "INSERT INTO temp.abs_suite_map (src, dst) SELECT ss.id, ms.id "
                            "FROM src.suites ss JOIN main.suites ms ON ms.hash = ss.hash",
                         NULL, "cannot map the suites", err);
     if (rc == AB_OK)
@@ -1529,8 +1529,8 @@ static ab_status merge_tx(abr_store *s, abr_merge_stats *ms, ab_error *err) {
     if (rc == AB_OK)
         rc = merge_exec(s, "INSERT INTO main.results (run, suite, " RESULT_DATA ") "
                            "SELECT rm.dst, sm.dst, " RESULT_DATA " FROM src.results "
-                           "JOIN temp.abr_run_map rm ON rm.src = src.results.run "
-                           "JOIN temp.abr_suite_map sm ON sm.src = src.results.suite "
+                           "JOIN temp.abs_run_map rm ON rm.src = src.results.run "
+                           "JOIN temp.abs_suite_map sm ON sm.src = src.results.suite "
                            "WHERE true ORDER BY src.results.id "
                            "ON CONFLICT (run, suite, spec) DO NOTHING",
                         &added, "cannot merge the results", err);
@@ -1546,8 +1546,8 @@ static ab_status merge_tx(abr_store *s, abr_merge_stats *ms, ab_error *err) {
     if (rc == AB_OK)
         rc = merge_exec(s, "INSERT INTO main.bounds (run, suite, " BOUND_DATA ") "
                            "SELECT rm.dst, sm.dst, " BOUND_DATA " FROM src.bounds "
-                           "JOIN temp.abr_run_map rm ON rm.src = src.bounds.run "
-                           "JOIN temp.abr_suite_map sm ON sm.src = src.bounds.suite "
+                           "JOIN temp.abs_run_map rm ON rm.src = src.bounds.run "
+                           "JOIN temp.abs_suite_map sm ON sm.src = src.bounds.suite "
                            "WHERE true ORDER BY src.bounds.id "
                            "ON CONFLICT (run, suite, kind, source) DO NOTHING",
                         &ms->bounds_added, "cannot merge the bounds", err);
@@ -1561,21 +1561,21 @@ static bool same_file(const char *a, const char *b) {
            sa.st_ino == sb.st_ino;
 }
 
-ab_status abr_merge(abr_store *s, const char *in_path, abr_merge_stats *st, ab_error *err) {
+ab_status abs_merge(abs_store *s, const char *in_path, abs_merge_stats *st, ab_error *err) {
     if (in_path == NULL || same_file(in_path, s->path))
         return ab_fail(err, AB_EINPUT, "%s: cannot merge a database into itself", s->path);
-    /* Check the input as abr_open does: read-only when it is current, so a
+    /* Check the input as abs_open does: read-only when it is current, so a
      * read-only input merges; for writing only when it needs migrating. */
-    abr_store *in;
-    ab_status rc = abr_open_schema(in_path, ABR_OPEN_READONLY, &s->sch, &in, NULL);
-    if (rc != AB_OK) rc = abr_open_schema(in_path, 0, &s->sch, &in, err);
+    abs_store *in;
+    ab_status rc = abs_open_schema(in_path, ABS_OPEN_READONLY, &s->sch, &in, NULL);
+    if (rc != AB_OK) rc = abs_open_schema(in_path, 0, &s->sch, &in, err);
     if (rc != AB_OK) return rc;
-    abr_close(in);
-    abr_merge_stats local = {0};
-    rc = exec(s, "CREATE TEMP TABLE IF NOT EXISTS abr_run_map (src INTEGER PRIMARY KEY, "
+    abs_close(in);
+    abs_merge_stats local = {0};
+    rc = exec(s, "CREATE TEMP TABLE IF NOT EXISTS abs_run_map (src INTEGER PRIMARY KEY, "
                  "dst INTEGER NOT NULL)", "cannot merge", err);
     if (rc == AB_OK)
-        rc = exec(s, "CREATE TEMP TABLE IF NOT EXISTS abr_suite_map (src INTEGER PRIMARY KEY, "
+        rc = exec(s, "CREATE TEMP TABLE IF NOT EXISTS abs_suite_map (src INTEGER PRIMARY KEY, "
                      "dst INTEGER NOT NULL)", "cannot merge", err);
     if (rc != AB_OK) return rc;
     sqlite3_stmt *att;
@@ -1614,8 +1614,8 @@ ab_status abr_merge(abr_store *s, const char *in_path, abr_merge_stats *st, ab_e
 /* ---- check-db -------------------------------------------------------------- */
 
 typedef struct checker {
-    abr_store *s;
-    abr_problem_fn fn;
+    abs_store *s;
+    abs_problem_fn fn;
     void *ctx;
     size_t n;
 } checker;
@@ -1660,9 +1660,9 @@ static void fk_row(checker *c, sqlite3_stmt *st) {
 
 static void identity_row(checker *c, sqlite3_stmt *st) {
     int64_t app = sqlite3_column_int64(st, 0), version = sqlite3_column_int64(st, 1);
-    if (app != ABR_APPLICATION_ID)
+    if (app != ABS_APPLICATION_ID)
         problem(c, "application_id is %lld, not arenabench's %d", (long long)app,
-                ABR_APPLICATION_ID);
+                ABS_APPLICATION_ID);
     if (version < 1 || version > c->s->sch.version)
         problem(c, "schema version %lld is not one this arenabench knows (1 to %d)",
                 (long long)version, c->s->sch.version);
@@ -1681,8 +1681,8 @@ static void duplicate_row(checker *c, sqlite3_stmt *st) {
 static void suite_row(checker *c, sqlite3_stmt *st) {
     const void *text = sqlite3_column_blob(st, 3);
     size_t len = (size_t)sqlite3_column_bytes(st, 3);
-    char hash[ABR_SHA256_HEX];
-    abr_sha256_hex(text != NULL ? text : "", len, hash);
+    char hash[ABS_SHA256_HEX];
+    abs_sha256_hex(text != NULL ? text : "", len, hash);
     if (strcmp(hash, col_text(st, 2)) != 0)
         problem(c, "suites row %lld ('%s'): its hash %.16s... is not the SHA-256 of its text "
                    "(%.16s...): the text was changed",
@@ -1704,11 +1704,11 @@ static void plan_row(checker *c, sqlite3_stmt *st) {
         problem(c, "plans %.16s...: out of memory decoding %lld offsets", key, (long long)count);
         return;
     }
-    char hash[ABR_SHA256_HEX];
+    char hash[ABS_SHA256_HEX];
     if (!plan_decode(blob, len, (size_t)count, v))
         problem(c, "plans %.16s...: its blob does not decode into %lld offsets", key,
                 (long long)count);
-    else if (abr_sha256_hex(blob != NULL ? (const void *)blob : "", len, hash),
+    else if (abs_sha256_hex(blob != NULL ? (const void *)blob : "", len, hash),
              strcmp(hash, key) != 0)
         problem(c, "plans %.16s...: its blob hashes to %.16s...: the offsets were changed",
                 key, hash);
@@ -1721,7 +1721,7 @@ static void orphan_plan_row(checker *c, sqlite3_stmt *st) {
             col_text(st, 2), col_text(st, 3));
 }
 
-ab_status abr_check_db(abr_store *s, abr_problem_fn fn, void *ctx, size_t *nproblems,
+ab_status abs_check_db(abs_store *s, abs_problem_fn fn, void *ctx, size_t *nproblems,
                        ab_error *err) {
     (void)err;
     checker c = {.s = s, .fn = fn, .ctx = ctx};
@@ -1744,7 +1744,7 @@ ab_status abr_check_db(abr_store *s, abr_problem_fn fn, void *ctx, size_t *nprob
     return AB_OK;
 }
 
-ab_status abr_run_ids(abr_store *s, int64_t **ids, size_t *n, ab_error *err) {
+ab_status abs_run_ids(abs_store *s, int64_t **ids, size_t *n, ab_error *err) {
     *ids = NULL;
     *n = 0;
     sqlite3_stmt *st;

@@ -2,7 +2,7 @@
  * store.h — the results store: one SQLite file holding runs, suites, result
  * rows and plans (DESIGN.md §6; the tables are documented in schema.sql).
  *
- * The store is an opaque handle (abr_store). It never prints: each call
+ * The store is an opaque handle (abs_store). It never prints: each call
  * returns an ab_status and fills err with a message that names the database
  * path and, for SQLite failures, sqlite3_errmsg. Statuses: AB_EINPUT for a
  * bad file or a bad request (a newer schema, a duplicate row, an unknown run
@@ -11,27 +11,27 @@
  *
  * Typical use by `arenabench run`:
  *
- *     abr_store *db;
- *     abr_open("out/arenabench.db", ABR_OPEN_CREATE, &db, &err);
- *     abr_run_begin(db, &(abr_run){.tag = "nightly", .revision = rev, ...}, &run, &err);
- *     abr_suite_put(db, &suite, &suite_id, &err);     per suite
- *     abr_result_put(db, &row, &err);                 per finished job: one transaction
- *     abr_run_finish(db, run, ABR_RUN_DONE, &err);
- *     abr_close(db);
+ *     abs_store *db;
+ *     abs_open("out/arenabench.db", ABS_OPEN_CREATE, &db, &err);
+ *     abs_run_begin(db, &(abs_run){.tag = "nightly", .revision = rev, ...}, &run, &err);
+ *     abs_suite_put(db, &suite, &suite_id, &err);     per suite
+ *     abs_result_put(db, &row, &err);                 per finished job: one transaction
+ *     abs_run_finish(db, run, ABS_RUN_DONE, &err);
+ *     abs_close(db);
  *
- * Durability: each abr_result_put is one transaction (the row and its plan),
+ * Durability: each abs_result_put is one transaction (the row and its plan),
  * committed before the call returns, so a kill -9 of the process loses only
  * the jobs not yet recorded; a failed call (full disk included) leaves no
  * part of the row behind.
  *
  * Shards: a run has a key (runs.run_key) that names it across files. Every
  * shard of one run begins its run, in its own file, with the same key (the
- * harness derives it, e.g. from --run-key or the CI pipeline id); abr_merge
+ * harness derives it, e.g. from --run-key or the CI pipeline id); abs_merge
  * joins runs with equal keys into one run and copies runs with new keys as
  * they are. Runs begun without a key get a random one, so unrelated runs
  * never join.
  *
- * Strings in structs the store fills (abr_run, abr_rows, abr_pairs) belong to
+ * Strings in structs the store fills (abs_run, abs_rows, abs_pairs) belong to
  * that struct and live until its free function; callers never free them.
  * Functions taking a handle are not thread-safe: use one handle per thread.
  */
@@ -46,13 +46,13 @@
 
 /* The schema version this code reads and writes (PRAGMA user_version);
  * schema.sql sets the same number. */
-#define ABR_SCHEMA_VERSION 4
+#define ABS_SCHEMA_VERSION 4
 
 /* How long a call waits for another process holding the file's write lock. */
-#define ABR_BUSY_TIMEOUT_MS 10000
+#define ABS_BUSY_TIMEOUT_MS 10000
 
-typedef struct abr_store abr_store;
-typedef struct abr_pool abr_pool; /* string storage behind the read structs */
+typedef struct abs_store abs_store;
+typedef struct abs_pool abs_pool; /* string storage behind the read structs */
 
 /* ---- enumerations, stored as words --------------------------------------- */
 
@@ -63,30 +63,30 @@ typedef struct abr_pool abr_pool; /* string storage behind the read structs */
 /* Proofs of optimality (results.proven_by) are the oracle's certificates:
  * abo_proof in oracle/certify.h. */
 
-#define ABR_RUN_STATUSES(X)                                             \
-    X(ABR_RUN_RUNNING, "running")         /* begun, not finished (or killed) */ \
-    X(ABR_RUN_DONE, "done")               /* every job ran */           \
-    X(ABR_RUN_INTERRUPTED, "interrupted") /* stopped early on request */ \
-    X(ABR_RUN_FAILED, "failed")           /* stopped by an error */
+#define ABS_RUN_STATUSES(X)                                             \
+    X(ABS_RUN_RUNNING, "running")         /* begun, not finished (or killed) */ \
+    X(ABS_RUN_DONE, "done")               /* every job ran */           \
+    X(ABS_RUN_INTERRUPTED, "interrupted") /* stopped early on request */ \
+    X(ABS_RUN_FAILED, "failed")           /* stopped by an error */
 
-#define ABR_ENUM_(id, word) id,
-typedef enum abr_run_status { ABR_RUN_STATUSES(ABR_ENUM_) ABR_NRUN_STATUSES } abr_run_status;
-#undef ABR_ENUM_
+#define ABS_ENUM_(id, word) id,
+typedef enum abs_run_status { ABS_RUN_STATUSES(ABS_ENUM_) ABS_NRUN_STATUSES } abs_run_status;
+#undef ABS_ENUM_
 
 /* The word of a value ("done"), or "?" when out of range. Static strings. */
-const char *abr_run_status_word(abr_run_status v);
+const char *abs_run_status_word(abs_run_status v);
 /* The value whose word is w; false (and *v untouched) when there is none. */
-bool abr_run_status_parse(const char *w, abr_run_status *v);
+bool abs_run_status_parse(const char *w, abs_run_status *v);
 
 /* ---- opening ------------------------------------------------------------- */
 
 enum {
-    ABR_OPEN_CREATE = 1u << 0,  /* create the file when it is missing (never its folder) */
-    ABR_OPEN_READONLY = 1u << 1 /* read only: no migration, no writes (reports) */
+    ABS_OPEN_CREATE = 1u << 0,  /* create the file when it is missing (never its folder) */
+    ABS_OPEN_READONLY = 1u << 1 /* read only: no migration, no writes (reports) */
 };
 
-/* Opens the database at path and sets *out (owned by the caller, abr_close).
- * A missing file is created only with ABR_OPEN_CREATE, and only in an
+/* Opens the database at path and sets *out (owned by the caller, abs_close).
+ * A missing file is created only with ABS_OPEN_CREATE, and only in an
  * existing, writable folder (the folder is never created): a missing folder,
  * a path under a regular file, a read-only folder or file each give
  * AB_EINPUT with a message naming the path and the folder, and no file is
@@ -96,21 +96,21 @@ enum {
  * untouched. Read-only opens refuse any version but the current one. The
  * connection runs with foreign keys on and a busy timeout; a writable file
  * is switched to WAL. On failure *out is NULL. */
-ab_status abr_open(const char *path, unsigned flags, abr_store **out, ab_error *err);
+ab_status abs_open(const char *path, unsigned flags, abs_store **out, ab_error *err);
 
 /* Closes the store and frees it; NULL is accepted. Outstanding read structs
  * stay valid (they own their strings). */
-void abr_close(abr_store *s);
+void abs_close(abs_store *s);
 
 /* The path the store was opened with; owned by the store. */
-const char *abr_path(const abr_store *s);
+const char *abs_path(const abs_store *s);
 
 /* Runs PRAGMA integrity_check and PRAGMA foreign_key_check. AB_OK when the
  * file is sound; AB_ECHECK with the first problems in err otherwise. */
-ab_status abr_check(abr_store *s, ab_error *err);
+ab_status abs_check(abs_store *s, ab_error *err);
 
 /* A problem check-db found: one line, without a newline. */
-typedef void (*abr_problem_fn)(void *ctx, const char *line);
+typedef void (*abs_problem_fn)(void *ctx, const char *line);
 
 /* The store's own invariants, each problem found sent to fn (in this order,
  * each part in a deterministic order): PRAGMA integrity_check (up to 100
@@ -120,61 +120,61 @@ typedef void (*abr_problem_fn)(void *ctx, const char *line);
  * hashed to its key; every row's plan stored. *nproblems counts them. AB_OK
  * when the checks ran (whatever they found); an SQLite failure that stops a
  * check is sent to fn as a problem too and the next check goes on. */
-ab_status abr_check_db(abr_store *s, abr_problem_fn fn, void *ctx, size_t *nproblems,
+ab_status abs_check_db(abs_store *s, abs_problem_fn fn, void *ctx, size_t *nproblems,
                        ab_error *err);
 
 /* Every run's id, ascending: *ids owned by the caller (ab_free; NULL when *n
  * is 0). */
-ab_status abr_run_ids(abr_store *s, int64_t **ids, size_t *n, ab_error *err);
+ab_status abs_run_ids(abs_store *s, int64_t **ids, size_t *n, ab_error *err);
 
 /* ---- runs ---------------------------------------------------------------- */
 
-/* A run. abr_run_begin reads key, tag, revision, host and command (each may
- * be NULL). abr_run_get fills every field; its strings are owned by the
- * struct and freed with abr_run_free. */
-typedef struct abr_run {
-    int64_t id;           /* filled by abr_run_get */
+/* A run. abs_run_begin reads key, tag, revision, host and command (each may
+ * be NULL). abs_run_get fills every field; its strings are owned by the
+ * struct and freed with abs_run_free. */
+typedef struct abs_run {
+    int64_t id;           /* filled by abs_run_get */
     const char *key;      /* shards of one run share it; NULL on begin: a random key */
     const char *tag;      /* e.g. "nightly" */
     const char *revision; /* git revision */
     const char *host;     /* machine; a merged run: distinct hosts joined by ',' */
     const char *command;  /* the command line */
-    const char *started;  /* filled by abr_run_get: UTC 'YYYY-MM-DDTHH:MM:SS.SSSZ' */
-    const char *finished; /* filled by abr_run_get: NULL while running */
-    abr_run_status status;/* filled by abr_run_get */
-    abr_pool *pool_;      /* private: owns the strings above after abr_run_get */
-} abr_run;
+    const char *started;  /* filled by abs_run_get: UTC 'YYYY-MM-DDTHH:MM:SS.SSSZ' */
+    const char *finished; /* filled by abs_run_get: NULL while running */
+    abs_run_status status;/* filled by abs_run_get */
+    abs_pool *pool_;      /* private: owns the strings above after abs_run_get */
+} abs_run;
 
 /* Begins a run (status running, started now) and sets *id. A key already
  * used in this file is refused (AB_EINPUT). */
-ab_status abr_run_begin(abr_store *s, const abr_run *info, int64_t *id, ab_error *err);
+ab_status abs_run_begin(abs_store *s, const abs_run *info, int64_t *id, ab_error *err);
 
-/* Ends run `run` with status (not ABR_RUN_RUNNING) and the time now. Calling
+/* Ends run `run` with status (not ABS_RUN_RUNNING) and the time now. Calling
  * it again (after a --resume) updates both. AB_EINPUT for an unknown run. */
-ab_status abr_run_finish(abr_store *s, int64_t run, abr_run_status status, ab_error *err);
+ab_status abs_run_finish(abs_store *s, int64_t run, abs_run_status status, ab_error *err);
 
-/* Reads run `run` into *out (initialised by the call, abr_run_free after).
+/* Reads run `run` into *out (initialised by the call, abs_run_free after).
  * AB_EINPUT naming the id when there is no such run. */
-ab_status abr_run_get(abr_store *s, int64_t run, abr_run *out, ab_error *err);
+ab_status abs_run_get(abs_store *s, int64_t run, abs_run *out, ab_error *err);
 
-/* Frees the strings of a run filled by abr_run_get; NULL is accepted. */
-void abr_run_free(abr_run *r);
+/* Frees the strings of a run filled by abs_run_get; NULL is accepted. */
+void abs_run_free(abs_run *r);
 
 /* The latest run (by start time, then id) whose tag is `tag`, or of any tag
  * when tag is NULL. *run = 0 when there is none: not an error. */
-ab_status abr_run_latest(abr_store *s, const char *tag, int64_t *run, ab_error *err);
+ab_status abs_run_latest(abs_store *s, const char *tag, int64_t *run, ab_error *err);
 
 /* The run before `run` (by start time, then id) with the same tag (both
  * untagged counts as the same), for `compare`. *prev = 0 when there is none;
  * AB_EINPUT when `run` does not exist. */
-ab_status abr_run_previous(abr_store *s, int64_t run, int64_t *prev, ab_error *err);
+ab_status abs_run_previous(abs_store *s, int64_t run, int64_t *prev, ab_error *err);
 
 /* ---- suites -------------------------------------------------------------- */
 
 /* A suite and its figures. Integer figures are AB_NONE when unknown. */
-typedef struct abr_suite {
+typedef struct abs_suite {
     int64_t id;                   /* filled on read */
-    char hash[ABR_SHA256_HEX];    /* filled on read: SHA-256 of text */
+    char hash[ABS_SHA256_HEX];    /* filled on read: SHA-256 of text */
     const char *name;             /* required */
     const char *text;             /* the canonical suite text (required on put; NULL on read) */
     size_t text_len;
@@ -190,26 +190,26 @@ typedef struct abr_suite {
     bool capacity_known;          /* capacity and pools are stated: on put, the writer
                                      knows them (else the columns stay NULL and readers
                                      read the text); on read, the row holds them */
-} abr_suite;
+} abs_suite;
 
 /* Sets every figure of *su to AB_NONE and every pointer to NULL. */
-void abr_suite_init(abr_suite *su);
+void abs_suite_init(abs_suite *su);
 
 /* Stores the suite unless a suite with the same text hash is stored already
  * (that row, first-seen figures and source included, is kept) and sets *id to
  * the row's id. Its own transaction. */
-ab_status abr_suite_put(abr_store *s, const abr_suite *su, int64_t *id, ab_error *err);
+ab_status abs_suite_put(abs_store *s, const abs_suite *su, int64_t *id, ab_error *err);
 
 /* The canonical text of suite `suite` (to load it again, e.g. to draw a plan):
  * *text is NUL-terminated and owned by the caller (ab_free); *len may be NULL. */
-ab_status abr_suite_text(abr_store *s, int64_t suite, char **text, size_t *len, ab_error *err);
+ab_status abs_suite_text(abs_store *s, int64_t suite, char **text, size_t *len, ab_error *err);
 
 /* ---- results ------------------------------------------------------------- */
 
 /* A result row: one (run, suite, planner spec). Integers are AB_NONE, times
  * negative, strings NULL and signal 0 when unknown or not applicable. */
-typedef struct abr_result {
-    int64_t run, suite;        /* ids from abr_run_begin and abr_suite_put */
+typedef struct abs_result {
+    int64_t run, suite;        /* ids from abs_run_begin and abs_suite_put */
     const char *spec;          /* the planner spec, required */
     abo_status status;
     int64_t arena;             /* the plan's arena */
@@ -234,110 +234,110 @@ typedef struct abr_result {
      * plan (n may be 0 with offsets not NULL: an empty plan). NULL on read. */
     const int64_t *offsets;
     size_t noffsets;
-    char plan_hash[ABR_SHA256_HEX]; /* filled on read: "" when no plan */
+    char plan_hash[ABS_SHA256_HEX]; /* filled on read: "" when no plan */
     const char *recorded;           /* filled on read: when it was committed */
-} abr_result;
+} abs_result;
 
 /* Sets *r to "nothing known": AB_NONE, -1.0, NULL, 0, status ok, proof none. */
-void abr_result_init(abr_result *r);
+void abs_result_init(abs_result *r);
 
 /* Records r and its plan (stored once per plan hash) in one transaction,
  * committed on return. A row for the same (run, suite, spec) is refused
  * (AB_EINPUT) and the stored one kept: `--resume` fills only what is missing.
  * An unknown run or suite id is refused too. On any failure nothing is kept. */
-ab_status abr_result_put(abr_store *s, const abr_result *r, ab_error *err);
+ab_status abs_result_put(abs_store *s, const abs_result *r, ab_error *err);
 
 /* A row read back: the result and its suite (suite.text NULL). */
-typedef struct abr_row {
-    abr_suite suite;
-    abr_result r;
-} abr_row;
+typedef struct abs_row {
+    abs_suite suite;
+    abs_result r;
+} abs_row;
 
-typedef struct abr_rows {
+typedef struct abs_rows {
     size_t n;
-    abr_row *v;     /* owned, with every string in it */
-    abr_pool *pool_;/* private */
-} abr_rows;
+    abs_row *v;     /* owned, with every string in it */
+    abs_pool *pool_;/* private */
+} abs_rows;
 
 /* Reads every row of run `run` in a deterministic order: suite name, suite
  * hash, spec (byte order). *out is initialised by the call and freed with
- * abr_rows_free, even on failure. AB_EINPUT for an unknown run. */
-ab_status abr_rows_read(abr_store *s, int64_t run, abr_rows *out, ab_error *err);
-/* Frees rows read by abr_rows_read; NULL is accepted. */
-void abr_rows_free(abr_rows *rows);
+ * abs_rows_free, even on failure. AB_EINPUT for an unknown run. */
+ab_status abs_rows_read(abs_store *s, int64_t run, abs_rows *out, ab_error *err);
+/* Frees rows read by abs_rows_read; NULL is accepted. */
+void abs_rows_free(abs_rows *rows);
 
 /* ---- resume -------------------------------------------------------------- */
 
-typedef struct abr_pair {
+typedef struct abs_pair {
     int64_t suite;
     const char *spec;
-} abr_pair;
+} abs_pair;
 
-typedef struct abr_pairs {
+typedef struct abs_pairs {
     size_t n;
-    abr_pair *v;    /* sorted by suite id, then spec (byte order) */
-    abr_pool *pool_;/* private */
-} abr_pairs;
+    abs_pair *v;    /* sorted by suite id, then spec (byte order) */
+    abs_pool *pool_;/* private */
+} abs_pairs;
 
 /* The (suite, spec) pairs run `run` already has, for --resume. *out is
- * initialised by the call, freed with abr_pairs_free even on failure. */
-ab_status abr_pairs_read(abr_store *s, int64_t run, abr_pairs *out, ab_error *err);
+ * initialised by the call, freed with abs_pairs_free even on failure. */
+ab_status abs_pairs_read(abs_store *s, int64_t run, abs_pairs *out, ab_error *err);
 /* true when pairs holds (suite, spec). O(log n). */
-bool abr_pairs_has(const abr_pairs *pairs, int64_t suite, const char *spec);
+bool abs_pairs_has(const abs_pairs *pairs, int64_t suite, const char *spec);
 /* Frees pairs; NULL is accepted. */
-void abr_pairs_free(abr_pairs *pairs);
+void abs_pairs_free(abs_pairs *pairs);
 
 /* ---- plans --------------------------------------------------------------- */
 
 /* The hash a plan of n offsets is stored under (schema.sql: SHA-256 of the
  * zigzag-LEB128 blob). AB_ENOMEM only. */
-ab_status abr_plan_hash(const int64_t *offsets, size_t n, char hash[ABR_SHA256_HEX],
+ab_status abs_plan_hash(const int64_t *offsets, size_t n, char hash[ABS_SHA256_HEX],
                         ab_error *err);
 
 /* Reads the plan stored under hash: *offsets (owned by the caller, ab_free;
  * NULL when *n is 0) holds *n offsets by tensor index. AB_EINPUT when no such
  * plan is stored or its blob is malformed. */
-ab_status abr_plan_get(abr_store *s, const char *hash, int64_t **offsets, size_t *n,
+ab_status abs_plan_get(abs_store *s, const char *hash, int64_t **offsets, size_t *n,
                        ab_error *err);
 
 /* ---- bounds -------------------------------------------------------------- */
 
 /* A bound a run proved on a suite (oracle/bound.h), as the bounds table keeps it. */
-typedef struct abr_bound {
+typedef struct abs_bound {
     int64_t run, suite;
     const char *source; /* '' (NULL on put) for the suite's own bounds, else how it was
                            asked for: a results row's spec, an opt-in bound's options */
     abo_bound b;
     double cpu_s;       /* CPU seconds spent, or < 0 when not measured */
     const char *recorded; /* filled on read */
-} abr_bound;
+} abs_bound;
 
 /* Stores bound b of (run, suite, kind, source) in its own transaction; a
  * second one of the same four is kept as the first was (a resumed run). */
-ab_status abr_bound_put(abr_store *s, const abr_bound *b, ab_error *err);
+ab_status abs_bound_put(abs_store *s, const abs_bound *b, ab_error *err);
 
-typedef struct abr_bounds {
+typedef struct abs_bounds {
     size_t n;
-    abr_bound *v;    /* by suite id, kind (the oracle's order), source */
-    abr_pool *pool_; /* private */
-} abr_bounds;
+    abs_bound *v;    /* by suite id, kind (the oracle's order), source */
+    abs_pool *pool_; /* private */
+} abs_bounds;
 
 /* Every bound of run `run` (none for a run stored before version 4).
- * *out is initialised by the call and freed with abr_bounds_free. A kind
+ * *out is initialised by the call and freed with abs_bounds_free. A kind
  * this code does not know (a newer writer's) is AB_EINPUT. */
-ab_status abr_bounds_read(abr_store *s, int64_t run, abr_bounds *out, ab_error *err);
-void abr_bounds_free(abr_bounds *b);
+ab_status abs_bounds_read(abs_store *s, int64_t run, abs_bounds *out, ab_error *err);
+void abs_bounds_free(abs_bounds *b);
 
 /* ---- merge --------------------------------------------------------------- */
 
-/* Counts of what a merge did; abr_merge adds to them (zero it first). */
-typedef struct abr_merge_stats {
+/* Counts of what a merge did; abs_merge adds to them (zero it first). */
+typedef struct abs_merge_stats {
     int64_t runs_added;      /* runs whose key was new to this file */
     int64_t runs_joined;     /* runs joined into one with the same key */
     int64_t suites_added, plans_added, results_added;
     int64_t results_skipped; /* rows whose (run, suite, spec) was here already */
     int64_t bounds_added;    /* bounds rows new to this file */
-} abr_merge_stats;
+} abs_merge_stats;
 
 /* Copies the runs, suites, plans, results and bounds of the database at in_path into
  * s, in one transaction (all of that file or none of it). Runs with a key
@@ -349,31 +349,31 @@ typedef struct abr_merge_stats {
  * in s is kept as it is and counted as skipped, so merging a file twice
  * changes nothing. in_path must exist and not be s's own file; it is only
  * read, unless its schema is older: then it is migrated in place first, as
- * abr_open does; a newer one is refused. */
-ab_status abr_merge(abr_store *s, const char *in_path, abr_merge_stats *st, ab_error *err);
+ * abs_open does; a newer one is refused. */
+ab_status abs_merge(abs_store *s, const char *in_path, abs_merge_stats *st, ab_error *err);
 
 /* ---- the schema a handle migrates to ---------------------------------------- */
 
 /* One migration step: SQL taking a file from version `from` to from + 1; the
  * SQL ends by setting PRAGMA user_version (values are never formatted in). */
-typedef struct abr_migration {
+typedef struct abs_migration {
     int from;
     const char *sql;
-} abr_migration;
+} abs_migration;
 
 /* A schema version and the steps that reach it: this code's is
- * ABR_SCHEMA_VERSION with store.c's steps. */
-typedef struct abr_schema {
-    const abr_migration *steps; /* not copied: they must outlive the handle */
+ * ABS_SCHEMA_VERSION with store.c's steps. */
+typedef struct abs_schema {
+    const abs_migration *steps; /* not copied: they must outlive the handle */
     size_t n;
     int version;
-} abr_schema;
+} abs_schema;
 
-/* abr_open as if this code knew schema `schema` (NULL: its own): a new file
+/* abs_open as if this code knew schema `schema` (NULL: its own): a new file
  * gets schema.sql and then the steps up to schema->version, an older one the
- * steps; the handle keeps the schema (abr_merge migrates its inputs to it).
+ * steps; the handle keeps the schema (abs_merge migrates its inputs to it).
  * For the store's own tests, which forge older and newer versions. */
-ab_status abr_open_schema(const char *path, unsigned flags, const abr_schema *schema,
-                          abr_store **out, ab_error *err);
+ab_status abs_open_schema(const char *path, unsigned flags, const abs_schema *schema,
+                          abs_store **out, ab_error *err);
 
 #endif
