@@ -68,8 +68,8 @@ typedef struct side {
 } side;
 
 static void result(abs_store *s, int64_t run, int64_t su, const char *spec, side w) {
-    abs_result r;
-    abs_result_init(&r);
+    abo_row r;
+    abo_row_init(&r);
     r.run = run;
     r.suite = su;
     r.spec = spec;
@@ -292,8 +292,8 @@ Test(compare, judges_cpu_time_never_wall_time) {
     char *path = db_path();
     abs_store *s = open_db(path);
     int64_t r0 = begin(s, "nightly", "aaa"), su = suite(s, "s", "suite: s\n");
-    abs_result r;
-    abs_result_init(&r);
+    abo_row r;
+    abo_row_init(&r);
     r.run = r0, r.suite = su, r.spec = "first-fit", r.arena = 100, r.lower_bound = 100;
     r.cpu_s = 0.2, r.wall_s = 0.2;
     ab_error err;

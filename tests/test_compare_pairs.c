@@ -70,8 +70,8 @@ static int64_t suite(db *d, const char *name) {
 /* An ok row: arena, proof, CPU median (0.25 s when 0). */
 static void row(db *d, int64_t run, int64_t su, const char *spec, int64_t arena, abo_proof proof,
                 double cpu) {
-    abs_result r;
-    abs_result_init(&r);
+    abo_row r;
+    abo_row_init(&r);
     r.run = run, r.suite = su, r.spec = spec, r.status = ABO_STATUS_OK;
     r.arena = arena, r.lower_bound = 100, r.proven_by = proof;
     r.cpu_s = cpu ? cpu : 0.25, r.wall_s = 0.3;
@@ -242,8 +242,8 @@ Test(compare_capped, a_capped_row_that_failed_is_still_a_failure) {
     int64_t r0 = begin(&d, "n");
     row(&d, r0, su, "exact", 100, ABO_PROOF_NONE, 0);
     int64_t r1 = begin(&d, "n");
-    abs_result r;
-    abs_result_init(&r);
+    abo_row r;
+    abo_row_init(&r);
     r.run = r1, r.suite = su, r.spec = "exact", r.status = ABO_STATUS_CRASH, r.signal = 11;
     ab_error err;
     cr_assert_eq(abs_result_put(d.s, &r, &err), AB_OK, "%s", err.msg);

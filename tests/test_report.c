@@ -100,8 +100,8 @@ typedef struct row {
 #define FAIL(spec_, status_, ...) ((row){.spec = (spec_), .status = (status_), __VA_ARGS__})
 
 static void result(abs_store *s, int64_t run, int64_t su, row w) {
-    abs_result r;
-    abs_result_init(&r);
+    abo_row r;
+    abo_row_init(&r);
     r.run = run;
     r.suite = su;
     r.spec = w.spec;

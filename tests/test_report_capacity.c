@@ -89,8 +89,8 @@ typedef struct row {
 } row;
 
 static void result(abs_store *s, int64_t run, int64_t su, row w) {
-    abs_result r;
-    abs_result_init(&r);
+    abo_row r;
+    abo_row_init(&r);
     r.run = run;
     r.suite = su;
     r.spec = w.spec;

@@ -32,7 +32,7 @@ static char *rows_text(const char *db) {
     cr_assert_eq(abs_rows_read(s, run, &rows, &err), AB_OK, "%s", err.msg);
     ab_buf b = {0};
     for (size_t i = 0; i < rows.n; i++) {
-        const abs_result *r = &rows.v[i].r;
+        const abo_row *r = &rows.v[i].r;
         ab_buf_printf(&b, "%s %s %s %s arena=%lld lb=%lld proof=%s verdict=%s plan=%s sig=%d\n",
                       rows.v[i].suite.name, rows.v[i].suite.hash, r->spec,
                       abo_status_word(r->status), (long long)r->arena,

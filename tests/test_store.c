@@ -98,16 +98,16 @@ static int64_t put_suite(abs_store *s, const char *name, const char *text) {
     return id;
 }
 
-static void put_result(abs_store *s, const abs_result *r) {
+static void put_result(abs_store *s, const abo_row *r) {
     ab_error err;
     cr_assert_eq(abs_result_put(s, r, &err), AB_OK, "%s", err.msg);
 }
 
 /* A simple ok result with a plan of n offsets 0, 16, 32, ... */
-static abs_result simple_result(int64_t run, int64_t suite, const char *spec,
+static abo_row simple_result(int64_t run, int64_t suite, const char *spec,
                                 const int64_t *offsets, size_t n) {
-    abs_result r;
-    abs_result_init(&r);
+    abo_row r;
+    abo_row_init(&r);
     r.run = run;
     r.suite = suite;
     r.spec = spec;
@@ -178,7 +178,7 @@ Test(open, creates_a_file_at_the_current_version_in_wal_mode) {
 Test(open, enables_foreign_keys) {
     char *path = tmp_path("r.db");
     abs_store *s = open_ok(path, ABS_OPEN_CREATE);
-    abs_result r = simple_result(7, 9, "first-fit", NULL, 0);
+    abo_row r = simple_result(7, 9, "first-fit", NULL, 0);
     ab_error err;
     cr_assert_eq(abs_result_put(s, &r, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "no run 7 or no suite 9") != NULL, "%s", err.msg);
@@ -420,16 +420,16 @@ Test(migrate, version_1_infeasible_rows_become_over_capacity) {
     char *path = tmp_path("v1.db");
     abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t run = begin_run(s, "k1", "nightly"), su = put_suite(s, "a", "suite: a\n");
-    abs_result ok = simple_result(run, su, "best-fit", plan4, 4);
+    abo_row ok = simple_result(run, su, "best-fit", plan4, 4);
     ok.proven_by = ABO_PROOF_LOWER_BOUND;
     put_result(s, &ok);
-    abs_result over = simple_result(run, su, "first-fit", plan4, 4);
+    abo_row over = simple_result(run, su, "first-fit", plan4, 4);
     over.status = ABO_STATUS_OVER_CAPACITY; /* forged below into version 1's 'infeasible' */
     over.arena = 80;
     over.verdict = "over-capacity";
     over.check_message = "arena 80 exceeds capacity 64";
     put_result(s, &over);
-    abs_result tmo = simple_result(run, su, "exact-cover", NULL, 0);
+    abo_row tmo = simple_result(run, su, "exact-cover", NULL, 0);
     tmo.status = ABO_STATUS_TIMEOUT;
     tmo.arena = AB_NONE;
     tmo.verdict = NULL;
@@ -495,7 +495,7 @@ Test(migrate, version_1_infeasible_rows_become_over_capacity) {
     sqlite3_close(b);
     /* The new CHECK list takes both words and still refuses others. */
     s = open_ok(path, 0);
-    abs_result again = simple_result(run, su, "canonical", plan4, 4);
+    abo_row again = simple_result(run, su, "canonical", plan4, 4);
     again.status = ABO_STATUS_INFEASIBLE;
     again.arena = 80;
     put_result(s, &again);
@@ -563,7 +563,7 @@ Test(migrate, version_2_rows_get_one_run_and_their_cap) {
     cr_assert_eq(abs_rows_read(s, 1, &rows, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(rows.n, 4);
     for (size_t i = 0; i < rows.n; i++) {
-        const abs_result *r = &rows.v[i].r;
+        const abo_row *r = &rows.v[i].r;
         cr_assert_eq(r->repeats, 1, "%s", r->spec);
         cr_assert_float_eq(r->cpu_min_s, r->cpu_s, 1e-12, "%s", r->spec);
         cr_assert_float_eq(r->cpu_max_s, r->cpu_s, 1e-12, "%s", r->spec);
@@ -579,7 +579,7 @@ Test(migrate, version_2_rows_get_one_run_and_their_cap) {
     cr_assert_eq(rows.v[0].r.status, ABO_STATUS_TIMEOUT); /* canonical: by spec order */
     abs_rows_free(&rows);
     /* New rows take the new columns; the CHECK refuses another cap word. */
-    abs_result r = simple_result(1, 1, "best-fit", plan4, 4);
+    abo_row r = simple_result(1, 1, "best-fit", plan4, 4);
     r.repeats = 3;
     r.cpu_min_s = 0.1, r.cpu_s = 0.2, r.cpu_max_s = 0.3;
     r.plan_cpu_s = 0.05;
@@ -766,10 +766,10 @@ Test(suites, same_text_is_one_suite_an_edit_is_another) {
 /* ---- results ------------------------------------------------------------- */
 
 /* Every field of a result set, from one number. */
-static abs_result full_result(int64_t run, int64_t suite, const char *spec, int j,
+static abo_row full_result(int64_t run, int64_t suite, const char *spec, int j,
                               int64_t *offsets, size_t n) {
-    abs_result r;
-    abs_result_init(&r);
+    abo_row r;
+    abo_row_init(&r);
     r.run = run;
     r.suite = suite;
     r.spec = spec;
@@ -805,7 +805,7 @@ static void assert_same_row(const abs_row *a, const abs_row *b) {
     cr_assert_eq(a->suite.lower_bound, b->suite.lower_bound);
     cr_assert_eq(a->suite.optimum, b->suite.optimum);
     cr_assert_eq(a->suite.peak_live_bytes, b->suite.peak_live_bytes);
-    const abs_result *x = &a->r, *y = &b->r;
+    const abo_row *x = &a->r, *y = &b->r;
     cr_assert_str_eq(x->spec, y->spec);
     cr_assert_eq(x->status, y->status, "%s", x->spec);
     cr_assert_eq(x->arena, y->arena);
@@ -842,10 +842,10 @@ Test(results, reads_rows_back_in_suite_name_hash_spec_order) {
     int j = 0;
     for (int i = 0; i < 3; i++)
         for (int k = 0; k < 3; k++, j++) {
-            abs_result r = full_result(run, suites[i], specs[k], j, offsets[i][k], 5);
+            abo_row r = full_result(run, suites[i], specs[k], j, offsets[i][k], 5);
             put_result(s, &r);
         }
-    abs_result noise = simple_result(other, alpha, "best-fit", plan4, 4);
+    abo_row noise = simple_result(other, alpha, "best-fit", plan4, 4);
     put_result(s, &noise);
     abs_rows rows;
     ab_error err;
@@ -867,13 +867,13 @@ Test(results, reads_rows_back_in_suite_name_hash_spec_order) {
     for (int i = 0; i < 3; i++)
         for (int k = 0; k < 3; k++, j++) {
             int64_t scratch[5];
-            abs_result want = full_result(run, suites[i], specs[k], j, scratch, 5);
+            abo_row want = full_result(run, suites[i], specs[k], j, scratch, 5);
             const abs_row *got = NULL;
             for (size_t m = 0; m < rows.n; m++)
                 if (rows.v[m].r.suite == suites[i] && strcmp(rows.v[m].r.spec, specs[k]) == 0)
                     got = &rows.v[m];
             cr_assert_not_null(got);
-            const abs_result *g = &got->r;
+            const abo_row *g = &got->r;
             cr_assert_eq(g->run, run);
             cr_assert_eq(got->suite.id, suites[i]);
             cr_assert_eq(g->status, want.status);
@@ -922,10 +922,10 @@ Test(results, a_second_row_for_the_same_pair_is_refused_and_the_first_kept) {
     abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t run = begin_run(s, NULL, NULL);
     int64_t suite = put_suite(s, "net", "net text");
-    abs_result r = simple_result(run, suite, "first-fit", plan4, 4);
+    abo_row r = simple_result(run, suite, "first-fit", plan4, 4);
     put_result(s, &r);
     static const int64_t other[] = {7, 7, 7};
-    abs_result again = simple_result(run, suite, "first-fit", other, 3);
+    abo_row again = simple_result(run, suite, "first-fit", other, 3);
     again.arena = 1;
     ab_error err;
     cr_assert_eq(abs_result_put(s, &again, &err), AB_EINPUT);
@@ -945,7 +945,7 @@ Test(results, rejects_malformed_rows) {
     int64_t run = begin_run(s, NULL, NULL);
     int64_t suite = put_suite(s, "net", "net text");
     ab_error err;
-    abs_result r = simple_result(run, suite, NULL, NULL, 0);
+    abo_row r = simple_result(run, suite, NULL, NULL, 0);
     cr_assert_eq(abs_result_put(s, &r, &err), AB_EINPUT);
     r.spec = "ff";
     r.k = 0;
@@ -965,7 +965,7 @@ Test(results, resume_pairs_list_what_a_run_has) {
     int64_t run = begin_run(s, NULL, NULL);
     int64_t other = begin_run(s, NULL, NULL);
     int64_t a = put_suite(s, "a", "a text"), b = put_suite(s, "b", "b text");
-    abs_result r = simple_result(run, b, "first-fit", plan4, 4);
+    abo_row r = simple_result(run, b, "first-fit", plan4, 4);
     put_result(s, &r);
     r = simple_result(run, a, "best-fit", plan4, 4);
     put_result(s, &r);
@@ -1003,7 +1003,7 @@ Test(plans, are_stored_once_and_read_back_exactly) {
     int64_t suite = put_suite(s, "net", "net text");
     const int64_t odd[] = {0, 1, 127, 128, -1, -64, INT64_MAX, INT64_MIN, (int64_t)1 << 62, 300};
     const size_t nodd = sizeof odd / sizeof odd[0];
-    abs_result r = simple_result(run, suite, "a", plan4, 4);
+    abo_row r = simple_result(run, suite, "a", plan4, 4);
     put_result(s, &r);
     r = simple_result(run, suite, "b", plan4, 4); /* same plan, another planner */
     put_result(s, &r);
@@ -1090,7 +1090,7 @@ static void record_jobs(const char *path, const char *key, int shard, int nshard
     for (int j = 0; j < NSUITES * NSPECS; j++) {
         if (j % nshards != shard) continue;
         int64_t offsets[6];
-        abs_result r = full_result(run, ids[j / NSPECS], merge_specs[j % NSPECS], j, offsets, 6);
+        abo_row r = full_result(run, ids[j / NSPECS], merge_specs[j % NSPECS], j, offsets, 6);
         put_result(s, &r);
     }
     cr_assert_eq(abs_run_finish(s, run, ABS_RUN_DONE, &err), AB_OK);
@@ -1184,7 +1184,7 @@ Test(merge, keeps_runs_with_other_keys_apart_and_joins_unfinished_shards) {
     abs_store *s = open_ok(b, ABS_OPEN_CREATE);
     int64_t run = begin_run(s, "run-b", "nightly");
     int64_t suite = put_suite(s, "b", "b text");
-    abs_result r = simple_result(run, suite, "first-fit", plan4, 4);
+    abo_row r = simple_result(run, suite, "first-fit", plan4, 4);
     put_result(s, &r);
     abs_close(s); /* never finished: a killed shard */
     s = open_ok(a, 0);
@@ -1289,7 +1289,7 @@ static void fill_until_failure(const char *path, int64_t run, int64_t suite, int
     for (int i = 0; i < 100000 && rc == AB_OK; i++) {
         snprintf(spec, sizeof spec, "planner-%d", i);
         offsets[0] = i; /* a new plan each time */
-        abs_result r = simple_result(run, suite, spec, offsets, 4000);
+        abo_row r = simple_result(run, suite, spec, offsets, 4000);
         rc = abs_result_put(s, &r, &err);
         if (rc == AB_OK) done++;
     }
@@ -1342,7 +1342,7 @@ Test(faults, a_full_disk_gives_an_error_and_a_consistent_file) {
     cr_assert_eq(abs_pairs_read(s, run, &pairs, &err), AB_OK);
     cr_assert_eq((int64_t)pairs.n, msg[0]);
     abs_pairs_free(&pairs);
-    abs_result r = simple_result(run, suite, "after", plan4, 4);
+    abo_row r = simple_result(run, suite, "after", plan4, 4);
     put_result(s, &r); /* with room again, writing works */
     abs_close(s);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM results WHERE plan IS NOT NULL AND plan "
@@ -1371,7 +1371,7 @@ Test(faults, a_kill_9_loses_only_the_row_in_flight_and_resume_fills_the_rest) {
         for (int i = 0; i < JOBS; i++) {
             snprintf(spec, sizeof spec, "p%03d", i);
             offsets[0] = i;
-            abs_result r = simple_result(run, suite, spec, offsets, 2000);
+            abo_row r = simple_result(run, suite, spec, offsets, 2000);
             if (abs_result_put(c, &r, NULL) != AB_OK) _exit(1);
             if (i == 5 && write(fds[1], "x", 1) != 1) _exit(1);
         }
@@ -1399,7 +1399,7 @@ Test(faults, a_kill_9_loses_only_the_row_in_flight_and_resume_fills_the_rest) {
         snprintf(spec, sizeof spec, "p%03d", i);
         if (abs_pairs_has(&pairs, suite, spec)) continue;
         offsets[0] = i;
-        abs_result r = simple_result(run, suite, spec, offsets, 2000);
+        abo_row r = simple_result(run, suite, spec, offsets, 2000);
         put_result(s, &r);
     }
     abs_pairs_free(&pairs);
@@ -1421,7 +1421,7 @@ Test(faults, the_integrity_check_reports_a_dangling_plan) {
     abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t run = begin_run(s, NULL, NULL);
     int64_t suite = put_suite(s, "net", "net text");
-    abs_result r = simple_result(run, suite, "ff", plan4, 4);
+    abo_row r = simple_result(run, suite, "ff", plan4, 4);
     put_result(s, &r);
     ab_error err;
     cr_assert_eq(abs_check(s, &err), AB_OK, "%s", err.msg);
@@ -1445,7 +1445,7 @@ Test(faults, allocation_failures_while_reading_leak_nothing) {
         snprintf(text[i], sizeof text[i], "suite %d", i);
         snprintf(spec[i], sizeof spec[i], "planner-%d", i);
         int64_t suite = put_suite(s, text[i], text[i]);
-        abs_result r = simple_result(run, suite, spec[i], plan4, 4);
+        abo_row r = simple_result(run, suite, spec[i], plan4, 4);
         r.note = "a note long enough to need its own copy";
         put_result(s, &r);
     }
@@ -1547,7 +1547,7 @@ Test(migrate, version_3_suites_keep_their_rows_with_capacity_unknown) {
     char *path = tmp_path("v3.db");
     abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t run = begin_run(s, "k1", "nightly"), su = put_suite(s, "a", "suite: a\n");
-    abs_result r = simple_result(run, su, "first-fit", plan4, 4);
+    abo_row r = simple_result(run, su, "first-fit", plan4, 4);
     put_result(s, &r);
     abs_close(s);
     raw_exec(path, "PRAGMA foreign_keys = OFF; BEGIN;" UNDO_V4 "PRAGMA user_version = 3; COMMIT;");

@@ -220,8 +220,8 @@ Test(capped, compare_lists_capped_rows_apart_not_as_regressions) {
         cr_assert_eq(abs_run_begin(s, &info, &run[k], &err), AB_OK);
         static const char *const specs[] = {"exact-cover", "first-fit"};
         for (int j = 0; j < 2; j++) {
-            abs_result r;
-            abs_result_init(&r);
+            abo_row r;
+            abo_row_init(&r);
             r.run = run[k];
             r.suite = sid;
             r.spec = specs[j];
@@ -313,7 +313,7 @@ static char *rows_text(const char *db) {
     cr_assert_eq(abs_rows_read(s, 1, &rows, &err), AB_OK, "%s", err.msg);
     ab_buf b = {0};
     for (size_t i = 0; i < rows.n; i++) {
-        const abs_result *r = &rows.v[i].r;
+        const abo_row *r = &rows.v[i].r;
         ab_buf_printf(&b, "%s %s status=%s arena=%lld proven_by=%s lb=%lld nodes=%lld "
                       "ilp_bound=%lld plan=%s capped=%s\n", rows.v[i].suite.name, r->spec,
                       abo_status_word(r->status), (long long)r->arena,

@@ -82,7 +82,7 @@ static void cache_load(abs_store *db, view_cache *c, const abs_suite *su) {
 
 /* Checks the plan of one row again; problems to f. */
 static void recheck(abs_store *db, view_cache *c, const abs_row *row, int64_t run, found *f) {
-    const abs_result *r = &row->r;
+    const abo_row *r = &row->r;
     char where[600];
     snprintf(where, sizeof where, "run %lld, suite '%.200s', spec '%.200s'", (long long)run,
              row->suite.name, r->spec);

@@ -108,3 +108,36 @@ ab_status abe_evaluate(const abe_job *job, int64_t max_load, const abe_options *
     }
     return abe_judge(job->view, max_load, r, o, err);
 }
+
+void abe_row(const abe_job_result *r, const abe_outcome *o, abo_row *row) {
+    abo_row_init(row);
+    row->wall_s = r->wall_seconds;
+    row->cpu_s = r->cpu_seconds;
+    row->peak_rss = r->peak_rss;
+    row->repeats = r->repeats;
+    row->wall_min_s = r->wall_min;
+    row->wall_max_s = r->wall_max;
+    row->cpu_min_s = r->cpu_min;
+    row->cpu_max_s = r->cpu_max;
+    row->plan_cpu_s = r->plan_cpu_seconds;
+    row->capped = abe_capped_word(r->capped);
+    row->nodes = r->stats.nodes;
+    row->signal = r->signal;
+    row->note = r->stats.note[0] ? r->stats.note : NULL;
+    row->error = r->message[0] ? r->message : NULL;
+    row->status = o->status;
+    row->lower_bound = o->lower_bound;
+    row->proven_by = o->proof;
+    row->ilp_status = o->ilp_status;
+    row->ilp_objective = o->ilp_objective;
+    row->ilp_bound = o->ilp_bound;
+    if (o->checked) {
+        row->verdict = abo_verdict_word(o->check.verdict);
+        row->check_message = o->check.msg[0] ? o->check.msg : NULL;
+        if (o->status == ABO_STATUS_OVER_CAPACITY || o->status == ABO_STATUS_INFEASIBLE)
+            row->check_message = o->message; /* the excess and the certificate, or none */
+        row->arena = o->arena;
+        row->offsets = r->offsets;
+        row->noffsets = r->n;
+    }
+}

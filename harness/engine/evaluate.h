@@ -12,6 +12,7 @@
 #include "harness/engine/runner.h"
 #include "oracle/certify.h"
 #include "oracle/check.h"
+#include "oracle/row.h"
 #include "oracle/status.h"
 
 /* How a job ended: oracle/status.h (abo_status, its words). */
@@ -54,5 +55,12 @@ ab_status abe_judge(const ab_problem *view, int64_t max_load, const abe_job_resu
  * judges it into *o. Returns what abe_run or abe_judge returned. */
 ab_status abe_evaluate(const abe_job *job, int64_t max_load, const abe_options *opt,
                        abe_job_result *r, abe_outcome *o, ab_error *err);
+
+/* The row of a judged job: r's measurements (times, memory, nodes, signal,
+ * the planner's note, the runner's message, the plan) and o's judgement
+ * (status, bounds, proof, ILP figures, the checker's verdict and message).
+ * The caller sets the row's identity (run, suite, spec, k). The row points
+ * into r and o: it lives no longer than they do. */
+void abe_row(const abe_job_result *r, const abe_outcome *o, abo_row *row);
 
 #endif

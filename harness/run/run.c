@@ -473,45 +473,14 @@ static ab_status put_bound(run_ctx *c, const suite_item *s, const abo_bound *b,
     return abs_bound_put(c->db, &row, err);
 }
 
-/* The row of a job: the runner's measurements and the engine's judgement. */
+/* The row of a job: the engine's (measurements and judgement) with its identity. */
 static void row_of(const run_ctx *c, const job_ref *ref, const abe_job_result *r,
-                   const abe_outcome *o, abs_result *row) {
-    const suite_item *s = &c->suites[ref->suite];
-    const spec_item *sp = &c->specs[ref->spec];
-    abs_result_init(row);
+                   const abe_outcome *o, abo_row *row) {
+    abe_row(r, o, row);
     row->run = c->sum->run;
-    row->suite = s->id;
-    row->spec = sp->spec;
-    row->k = sp->k;
-    row->wall_s = r->wall_seconds;
-    row->cpu_s = r->cpu_seconds;
-    row->peak_rss = r->peak_rss;
-    row->repeats = r->repeats;
-    row->wall_min_s = r->wall_min;
-    row->wall_max_s = r->wall_max;
-    row->cpu_min_s = r->cpu_min;
-    row->cpu_max_s = r->cpu_max;
-    row->plan_cpu_s = r->plan_cpu_seconds;
-    row->capped = abe_capped_word(r->capped);
-    row->nodes = r->stats.nodes;
-    row->signal = r->signal;
-    row->note = r->stats.note[0] ? r->stats.note : NULL;
-    row->error = r->message[0] ? r->message : NULL;
-    row->status = o->status;
-    row->lower_bound = o->lower_bound;
-    row->proven_by = o->proof;
-    row->ilp_status = o->ilp_status;
-    row->ilp_objective = o->ilp_objective;
-    row->ilp_bound = o->ilp_bound;
-    if (o->checked) {
-        row->verdict = abo_verdict_word(o->check.verdict);
-        row->check_message = o->check.msg[0] ? o->check.msg : NULL;
-        if (o->status == ABO_STATUS_OVER_CAPACITY || o->status == ABO_STATUS_INFEASIBLE)
-            row->check_message = o->message; /* the excess and the certificate, or none */
-        row->arena = o->arena;
-        row->offsets = r->offsets;
-        row->noffsets = r->n;
-    }
+    row->suite = c->suites[ref->suite].id;
+    row->spec = c->specs[ref->spec].spec;
+    row->k = c->specs[ref->spec].k;
 }
 
 /* The runner's callback: judge (the engine's pipeline), store (committed
@@ -525,7 +494,7 @@ static ab_status on_done(void *vctx, size_t index, abe_job_result *r, ab_error *
     abe_outcome o;
     ab_status st = abe_judge(&s->view, s->bounds.max_load, r, &o, err);
     if (st != AB_OK) return st;
-    abs_result row;
+    abo_row row;
     row_of(c, ref, r, &o, &row);
     abo_bound b; /* before the row: a resumed run that redoes the job finds it stored */
     if (o.checked && abu_bound_of_row(sp->spec, r->stats.method, r->stats.lower_bound,
@@ -729,8 +698,8 @@ static ab_status record_bad_files(run_ctx *c, ab_error *err) {
         su.tensors = 0;
         st = abs_suite_put(c->db, &su, &b->id, err);
         if (st != AB_OK || abs_pairs_has(&done, b->id, ABU_LOAD_SPEC)) continue;
-        abs_result row;
-        abs_result_init(&row);
+        abo_row row;
+        abo_row_init(&row);
         row.run = c->sum->run;
         row.suite = b->id;
         row.spec = ABU_LOAD_SPEC;

@@ -69,7 +69,7 @@ static void put_row(ab_buf *b, const abr_crow *x) {
         put(b, "null");
         return;
     }
-    const abs_result *r = &x->w->r;
+    const abo_row *r = &x->w->r;
     ab_buf_printf(b, "{\"run\": %lld", (long long)r->run);
     kstr(b, ", ", "spec", r->spec);
     kstr(b, ", ", "status", abo_status_word(r->status));

@@ -21,7 +21,7 @@ ab_status abr_cside_read(abs_store *s, int64_t run, abr_cside *d, bool *spread, 
     d->x = ab_alloc_array(d->rows.n ? d->rows.n : 1, sizeof *d->x);
     if (d->x == NULL) return ab_fail(err, AB_ENOMEM, "out of memory comparing runs");
     for (size_t i = 0; i < d->rows.n; i++) {
-        const abs_result *r = &d->rows.v[i].r;
+        const abo_row *r = &d->rows.v[i].r;
         abr_crow *x = &d->x[i];
         *x = (abr_crow){.w = &d->rows.v[i], .cpu_med = r->cpu_s, .cpu_min = r->cpu_min_s,
                         .cpu_max = r->cpu_max_s};

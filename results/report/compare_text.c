@@ -49,7 +49,7 @@ static void put_state(ab_buf *b, const abr_crow *x) {
 
 /* Why a row failed: its signal, then its first message. */
 static void put_why(ab_buf *b, const abr_crow *x) {
-    const abs_result *r = &x->w->r;
+    const abo_row *r = &x->w->r;
     if (r->signal != 0) ab_buf_printf(b, "signal %d", r->signal);
     const char *msg = r->error ? r->error : r->check_message ? r->check_message : r->note;
     if (msg != NULL && msg[0] != '\0') {

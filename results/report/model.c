@@ -145,7 +145,7 @@ static void suite_figures(abr_model *m, size_t si) {
     offer_bound(m, su, s->peak_live_bytes, ABR_SRC_MAX_LOAD, 0);
     offer_bound(m, su, s->lower_bound, ABR_SRC_STORED, 0);
     for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
-        const abs_result *r = row_r(m, i);
+        const abo_row *r = row_r(m, i);
         /* GLPK's bound first: a row of the ILP (or of subset-bound) carries it in
          * both columns, and the tie must name GLPK's proof, not an exhaustive one */
         offer_bound(m, su, r->ilp_bound, ABR_SRC_ILP, i);
@@ -175,7 +175,7 @@ static void suite_bounds(abr_model *m) {
 static void row_figures(abr_model *m, size_t i) {
     abr_rrow *rr = &m->rr[i];
     const abr_rsuite *su = &m->su[rr->suite];
-    const abs_result *r = row_r(m, i);
+    const abo_row *r = row_r(m, i);
     abr_rspec *sp = &m->sp[rr->spec];
     sp->rows++;
     if ((unsigned)r->status < ABO_NSTATUSES) sp->status[r->status]++;
@@ -224,7 +224,7 @@ static ab_status suite_capacity(abs_store *s, abr_model *m, size_t si, abr_suite
 /* Row i's plan is valid but for the capacity: over-capacity or infeasible (a
  * plan over the capacity), not over a pool of a suite with pools. */
 static bool over_capacity_only(const abr_model *m, size_t i, int64_t cap) {
-    const abs_result *r = row_r(m, i);
+    const abo_row *r = row_r(m, i);
     return (r->status == ABO_STATUS_OVER_CAPACITY || r->status == ABO_STATUS_INFEASIBLE) &&
            r->arena != AB_NONE && r->arena > cap && !m->su[m->rr[i].suite].pools;
 }
@@ -235,7 +235,7 @@ static abr_cap_open undecided_why(const abr_model *m, size_t si) {
     bool any = false;
     for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
         if (!m->rr[i].exact) continue;
-        const abs_result *r = row_r(m, i);
+        const abo_row *r = row_r(m, i);
         any = true;
         /* an exact search that neither fitted nor refuted the capacity stopped early,
          * unless it failed outright */
@@ -252,7 +252,7 @@ static void capacity_figures(abr_model *m, size_t si) {
     int64_t cap = su->capacity;
     if (cap == AB_NONE) return;
     for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
-        const abs_result *r = row_r(m, i);
+        const abo_row *r = row_r(m, i);
         su->infeasible |= r->status == ABO_STATUS_INFEASIBLE;
         if (r->arena == AB_NONE || !(row_ok(m, i) || over_capacity_only(m, i, cap))) continue;
         if (su->cap_upper == AB_NONE || r->arena < su->cap_upper) su->cap_upper = r->arena;
@@ -328,7 +328,7 @@ static void put_signal(ab_buf *b, int sig) {
 
 /* What is known of a failed row: signal, verdict, checker message, error,
  * note, joined by "; ". */
-void abr_put_detail(ab_buf *b, esc_fn esc, const abs_result *r) {
+void abr_put_detail(ab_buf *b, esc_fn esc, const abo_row *r) {
     size_t start = b->n;
     if (r->signal != 0) {
         put(b, "signal ");
@@ -345,7 +345,7 @@ void abr_put_detail(ab_buf *b, esc_fn esc, const abs_result *r) {
 }
 
 /* A failed cell: the status, with the signal of a crash. */
-void abr_put_fail_cell(ab_buf *b, const abs_result *r) {
+void abr_put_fail_cell(ab_buf *b, const abo_row *r) {
     put(b, abo_status_word(r->status));
     if (r->signal != 0) {
         put(b, " ");
@@ -356,7 +356,7 @@ void abr_put_fail_cell(ab_buf *b, const abs_result *r) {
 /* Where suite si's best bound came from. */
 void abr_put_bound_src(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
     const abr_rsuite *su = &m->su[si];
-    const abs_result *r =
+    const abo_row *r =
         su->src == ABR_SRC_NONE || su->src == ABR_SRC_BOUND ? NULL : row_r(m, su->src_row);
     switch (su->src) {
     case ABR_SRC_NONE: put(b, "-"); break;
@@ -503,7 +503,7 @@ void abr_put_cap_by(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
     int64_t a = su->cap_upper;
     bool any = false;
     for (size_t i = su->row0; a != AB_NONE && i < su->row0 + su->nrows; i++) {
-        const abs_result *r = row_r(m, i);
+        const abo_row *r = row_r(m, i);
         if (r->arena != a || !(row_ok(m, i) || over_capacity_only(m, i, su->capacity))) continue;
         if (any) put(b, ", ");
         esc(b, r->spec);
@@ -517,7 +517,7 @@ void abr_put_cap_exact(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
     bool any = false;
     for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
         if (!m->rr[i].exact) continue;
-        const abs_result *r = row_r(m, i);
+        const abo_row *r = row_r(m, i);
         if (any) put(b, ", ");
         esc(b, r->spec);
         ab_buf_printf(b, " (%s", abo_status_word(r->status));
@@ -549,7 +549,7 @@ void abr_put_claims(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
     const abr_rsuite *su = &m->su[si];
     bool any = false;
     for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
-        const abs_result *r = row_r(m, i);
+        const abo_row *r = row_r(m, i);
         if (!row_ok(m, i) || r->proven_by == ABO_PROOF_NONE) continue;
         if (any) put(b, ", ");
         esc(b, r->spec);
@@ -614,7 +614,7 @@ static double median_of(double *v, size_t n) {
 }
 
 /* Field f of row r as a number (< 0 when absent): CPU, wall, planner CPU, peak RSS. */
-static double time_field(const abs_result *r, int f) {
+static double time_field(const abo_row *r, int f) {
     switch (f) {
     case 0: return r->cpu_s;
     case 1: return r->wall_s;
@@ -632,7 +632,7 @@ bool abr_spec_times(const abr_model *m, size_t j, abr_times *x) {
         size_t n = 0;
         for (size_t i = 0; i < m->rows.n; i++) {
             if (m->rr[i].spec != j) continue;
-            const abs_result *r = row_r(m, i);
+            const abo_row *r = row_r(m, i);
             double d = time_field(r, f);
             if (d >= 0) v[n++] = d;
             if (f != 3) continue;
@@ -650,7 +650,7 @@ bool abr_spec_times(const abr_model *m, size_t j, abr_times *x) {
 /* The ABR_NFIELDS fields of row i, in column order. */
 void abr_row_fields(const abr_model *m, size_t i, abr_field f[ABR_NFIELDS]) {
     const abs_row *w = &m->rows.v[i];
-    const abs_result *r = &w->r;
+    const abo_row *r = &w->r;
     const abr_rrow *rr = &m->rr[i];
     const abr_rsuite *su = &m->su[rr->suite];
     size_t n = 0;
@@ -697,7 +697,7 @@ void abr_row_fields(const abr_model *m, size_t i, abr_field f[ABR_NFIELDS]) {
 void abr_field_names(abr_field f[ABR_NFIELDS]) {
     abs_row w;
     abs_suite_init(&w.suite);
-    abs_result_init(&w.r);
+    abo_row_init(&w.r);
     w.suite.name = w.r.spec = "";
     w.suite.hash[0] = w.r.plan_hash[0] = '\0';
     abr_rrow rr = {.k = AB_NONE};

@@ -126,7 +126,7 @@ ab_status abr_model_build(abs_store *s, int64_t run, const abr_report_opts *opt,
 /* Frees what abr_model_build made and zeroes *m. */
 void abr_model_free(abr_model *m);
 
-static inline const abs_result *row_r(const abr_model *m, size_t i) { return &m->rows.v[i].r; }
+static inline const abo_row *row_r(const abr_model *m, size_t i) { return &m->rows.v[i].r; }
 static inline const abs_suite *suite_of(const abr_model *m, size_t si) {
     return &m->rows.v[m->su[si].row0].suite;
 }
@@ -170,10 +170,10 @@ void abr_put_suite(ab_buf *b, esc_fn esc, const abr_model *m, size_t si);
 
 /* What is known of a failed row: signal, verdict, checker message, error,
  * note, joined by "; ". */
-void abr_put_detail(ab_buf *b, esc_fn esc, const abs_result *r);
+void abr_put_detail(ab_buf *b, esc_fn esc, const abo_row *r);
 
 /* A failed cell: the status, with the signal of a crash. */
-void abr_put_fail_cell(ab_buf *b, const abs_result *r);
+void abr_put_fail_cell(ab_buf *b, const abo_row *r);
 
 /* Where suite si's best bound came from. */
 void abr_put_bound_src(ab_buf *b, esc_fn esc, const abr_model *m, size_t si);

@@ -171,7 +171,7 @@ static void gap_band(ab_buf *b, const abr_model *m, size_t si, double y, double 
     if (step > 4.0) step = 4.0;
     for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
         const abr_rrow *rr = &m->rr[i];
-        const abs_result *r = row_r(m, i);
+        const abo_row *r = row_r(m, i);
         double dy = y + step * ((double)rr->spec - (double)(m->nsp - 1) / 2.0);
         const char *c = abr_color(rr->spec);
         if (row_ok(m, i) && rr->has_gap) {
@@ -328,7 +328,7 @@ static kframe k_frame(const abr_model *m, size_t si, const kseries *s, size_t ns
             double lk = log2((double)m->rr[i].k);
             if (lk < f.lk0) f.lk0 = lk;
             if (lk > f.lk1) f.lk1 = lk;
-            const abs_result *r = row_r(m, i);
+            const abo_row *r = row_r(m, i);
             if (!row_ok(m, i) || r->arena == AB_NONE) continue;
             if ((double)r->arena < f.y0) f.y0 = (double)r->arena;
             if ((double)r->arena > f.y1) f.y1 = (double)r->arena;
@@ -394,14 +394,14 @@ static void k_line(ab_buf *b, const abr_model *m, const kframe *f, const kseries
     put(b, "</text>\n<polyline fill=\"none\" stroke-width=\"1.5\" stroke=\"");
     ab_buf_printf(b, "%s\" points=\"", c);
     for (size_t t = 0; t < s->n; t++) {
-        const abs_result *r = row_r(m, s->rows[t]);
+        const abo_row *r = row_r(m, s->rows[t]);
         if (row_ok(m, s->rows[t]) && r->arena != AB_NONE)
             ab_buf_printf(b, "%.1f,%.1f ", kx(f, m->rr[s->rows[t]].k), ky(f, (double)r->arena));
     }
     put(b, "\"/>\n");
     for (size_t t = 0; t < s->n; t++) {
         size_t i = s->rows[t];
-        const abs_result *r = row_r(m, i);
+        const abo_row *r = row_r(m, i);
         bool ok = row_ok(m, i) && r->arena != AB_NONE;
         double x = kx(f, m->rr[i].k), y = ok ? ky(f, (double)r->arena) : f->top + 6;
         if (ok) {

@@ -140,7 +140,7 @@ static void suite_cell(abr_table *t, const abr_model *m, size_t si, size_t j, ab
         abr_table_add(t, (abr_cell){.text = "-", .cls = "miss"});
         return;
     }
-    const abs_result *r = row_r(m, i);
+    const abo_row *r = row_r(m, i);
     if (m->su[si].cap != ABR_CAP_NONE && r->arena != AB_NONE &&
         (r->status == ABO_STATUS_OVER_CAPACITY || r->status == ABO_STATUS_INFEASIBLE)) {
         /* a plan over the capacity: its arena and gap, which decide nothing */
@@ -369,7 +369,7 @@ static void failures(abr_table *t, const abr_model *m, ab_buf *tmp) {
     abr_table_column(t, "detail", ABR_LEFT);
     for (size_t i = 0; i < m->rows.n; i++) {
         if (row_ok(m, i)) continue;
-        const abs_result *r = row_r(m, i);
+        const abo_row *r = row_r(m, i);
         add_suite(t, m, m->rr[i].suite, tmp);
         abr_table_add(t, (abr_cell){.text = r->spec});
         abr_table_add(t, (abr_cell){.text = abo_status_word(r->status)});

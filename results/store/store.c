@@ -953,18 +953,10 @@ ab_status abs_plan_get(abs_store *s, const char *hash, int64_t **offsets, size_t
     "wall_s, cpu_s, peak_rss, nodes, signal, verdict, check_message, error, note, plan, "    \
     "recorded, repeats, cpu_min_s, cpu_max_s, wall_min_s, wall_max_s, plan_cpu_s, capped"
 
-void abs_result_init(abs_result *r) {
-    memset(r, 0, sizeof *r);
-    r->status = ABO_STATUS_OK;
-    r->proven_by = ABO_PROOF_NONE;
-    r->arena = r->lower_bound = r->k = r->ilp_objective = r->ilp_bound = AB_NONE;
-    r->peak_rss = r->nodes = r->repeats = AB_NONE;
-    r->wall_s = r->cpu_s = r->cpu_min_s = r->cpu_max_s = r->wall_min_s = r->wall_max_s = -1.0;
-    r->plan_cpu_s = -1.0;
-}
+_Static_assert(ABS_SHA256_HEX == ABO_HASH_HEX, "a plan hash is SHA-256 in hex");
 
 /* Checks what the schema would refuse, to name the field. */
-static ab_status result_valid(abs_store *s, const abs_result *r, ab_error *err) {
+static ab_status result_valid(abs_store *s, const abo_row *r, ab_error *err) {
     const char *why = NULL;
     if (r->spec == NULL || r->spec[0] == '\0') why = "no planner spec";
     else if ((int)r->status < 0 || r->status >= ABO_NSTATUSES) why = "an unknown status";
@@ -997,7 +989,7 @@ static int put_plan(abs_store *s, const char *hash, size_t n, const unsigned cha
 }
 
 /* Inserts the row itself (plan_hash "" for no plan). */
-static int put_row(abs_store *s, const abs_result *r, const char *plan_hash) {
+static int put_row(abs_store *s, const abo_row *r, const char *plan_hash) {
     sqlite3_stmt *st;
     int rc = prepare(s, "INSERT INTO results (run, suite, " RESULT_DATA ") VALUES "
                         "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
@@ -1037,7 +1029,7 @@ static int put_row(abs_store *s, const abs_result *r, const char *plan_hash) {
     return rc;
 }
 
-ab_status abs_result_put(abs_store *s, const abs_result *r, ab_error *err) {
+ab_status abs_result_put(abs_store *s, const abo_row *r, ab_error *err) {
     ab_status rc = result_valid(s, r, err);
     if (rc != AB_OK) return rc;
     unsigned char *blob = NULL;
@@ -1086,9 +1078,9 @@ static ab_status read_row(abs_store *s, sqlite3_stmt *st, abs_pool **pool, abs_r
                           ab_error *err) {
     reader c = {st, 0, pool, false};
     abs_suite *su = &w->suite;
-    abs_result *r = &w->r;
+    abo_row *r = &w->r;
     abs_suite_init(su);
-    abs_result_init(r);
+    abo_row_init(r);
     su->id = c_i64(&c);
     su->name = c_str(&c);
     c_hash(&c, su->hash);

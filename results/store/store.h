@@ -42,6 +42,7 @@
 #include "oracle/status.h"
 #include "oracle/bound.h"
 #include "oracle/certify.h"
+#include "oracle/row.h"
 #include "results/store/sha256.h"
 
 /* The schema version this code reads and writes (PRAGMA user_version);
@@ -206,51 +207,20 @@ ab_status abs_suite_text(abs_store *s, int64_t suite, char **text, size_t *len, 
 
 /* ---- results ------------------------------------------------------------- */
 
-/* A result row: one (run, suite, planner spec). Integers are AB_NONE, times
- * negative, strings NULL and signal 0 when unknown or not applicable. */
-typedef struct abs_result {
-    int64_t run, suite;        /* ids from abs_run_begin and abs_suite_put */
-    const char *spec;          /* the planner spec, required */
-    abo_status status;
-    int64_t arena;             /* the plan's arena */
-    int64_t lower_bound;       /* the bound the gap is measured against */
-    int64_t k;                 /* coarsening, >= 1 */
-    const char *ilp_status;    /* GLPK's outcome ("optimal", ...) when an ILP ran */
-    int64_t ilp_objective, ilp_bound;
-    abo_proof proven_by;       /* ABO_PROOF_NONE unless certified */
-    double wall_s, cpu_s;      /* seconds: the medians of the runs */
-    int64_t peak_rss;          /* bytes: the process's own peak, the largest of the runs */
-    int64_t repeats;           /* runs behind the times (>= 1) */
-    double cpu_min_s, cpu_max_s, wall_min_s, wall_max_s; /* seconds */
-    double plan_cpu_s;         /* the planner's own CPU seconds in its process (median) */
-    const char *capped;        /* NULL, "time" or "memory" (schema.sql) */
-    int64_t nodes;             /* search nodes */
-    int signal;                /* the signal that ended a crashed planner */
-    const char *verdict;       /* the checker's verdict word */
-    const char *check_message; /* the checker's messages */
-    const char *error;         /* what went wrong */
-    const char *note;          /* the planner's one line */
-    /* The plan, on put: offsets[i] for tensor i of the arena view; NULL for no
-     * plan (n may be 0 with offsets not NULL: an empty plan). NULL on read. */
-    const int64_t *offsets;
-    size_t noffsets;
-    char plan_hash[ABS_SHA256_HEX]; /* filled on read: "" when no plan */
-    const char *recorded;           /* filled on read: when it was committed */
-} abs_result;
+/* A result row: oracle/row.h's abo_row, which the engine fills from a job
+ * (abe_row) and the run completes with its identity (run, suite, spec, k). */
 
-/* Sets *r to "nothing known": AB_NONE, -1.0, NULL, 0, status ok, proof none. */
-void abs_result_init(abs_result *r);
 
 /* Records r and its plan (stored once per plan hash) in one transaction,
  * committed on return. A row for the same (run, suite, spec) is refused
  * (AB_EINPUT) and the stored one kept: `--resume` fills only what is missing.
  * An unknown run or suite id is refused too. On any failure nothing is kept. */
-ab_status abs_result_put(abs_store *s, const abs_result *r, ab_error *err);
+ab_status abs_result_put(abs_store *s, const abo_row *r, ab_error *err);
 
 /* A row read back: the result and its suite (suite.text NULL). */
 typedef struct abs_row {
     abs_suite suite;
-    abs_result r;
+    abo_row r;
 } abs_row;
 
 typedef struct abs_rows {
