@@ -1012,12 +1012,15 @@ static cn_result split(cn *c, struct cn_part part, size_t depth, int64_t x, int6
  * (2^n entries) receives, per subset, its least top; returns the whole's. */
 static int64_t least_stack(const int64_t *h, const int64_t *a, size_t n, int64_t b, int64_t *dp) {
     size_t N = (size_t)1 << n;
+    bool pow2 = true; /* aligns are powers of two in practice: round up with a mask */
+    for (size_t r = 0; r < n; r++) pow2 &= (a[r] & (a[r] - 1)) == 0;
     dp[0] = b;
     for (size_t S = 1; S < N; S++) {
         int64_t m = INT64_MAX;
-        for (size_t r = 0; r < n; r++) {
-            if (!(S >> r & 1)) continue;
-            int64_t v = (dp[S ^ ((size_t)1 << r)] + a[r] - 1) / a[r] * a[r] + h[r];
+        for (size_t R = S; R != 0; R &= R - 1) { /* the members of S */
+            size_t r = (size_t)__builtin_ctzll((unsigned long long)R);
+            int64_t x = dp[S ^ ((size_t)1 << r)] + a[r] - 1;
+            int64_t v = (pow2 ? x & -a[r] : x / a[r] * a[r]) + h[r];
             if (v < m) m = v;
         }
         dp[S] = m;
@@ -1326,13 +1329,40 @@ static int64_t section_stack(const cn *c, int32_t t) {
 
 /* (B4) The highest least stack over the sections whose aligns could lift it
  * above lo (units), or lo; *at receives the section (-1: none above lo). */
+static int cmp_stack_hope(const void *x, const void *y, const void *ctx) {
+    const cn *c = ctx;
+    int32_t s = *(const int32_t *)x, t = *(const int32_t *)y;
+    int64_t hs = c->rem0[s] + c->slack0[s], ht = c->rem0[t] + c->slack0[t];
+    if (hs != ht) return hs > ht ? -1 : 1;
+    return (s > t) - (s < t);
+}
+
+/* The sections are tried by decreasing load + slack (an upper bound of their
+ * stack), so the tables stop as soon as no section left can reach the best;
+ * *at is the first section in time order with the highest stack, as a walk
+ * in time order would find it. */
 static int64_t stack_bound(const cn *c, int64_t lo, int32_t *at) {
     *at = -1;
-    for (int32_t t = 0; t < c->T; t++) {
-        if (c->slack0[t] == 0 || c->rem0[t] + c->slack0[t] <= lo) continue;
-        int64_t v = section_stack(c, t);
-        if (v > lo) lo = v, *at = t;
+    int32_t *order = ab_alloc_array((size_t)c->T + 1, sizeof *order);
+    if (order == NULL) { /* no memory for the order: time order, all of them */
+        for (int32_t t = 0; t < c->T; t++) {
+            if (c->slack0[t] == 0 || c->rem0[t] + c->slack0[t] <= lo) continue;
+            int64_t v = section_stack(c, t);
+            if (v > lo) lo = v, *at = t;
+        }
+        return lo;
     }
+    size_t m = 0;
+    for (int32_t t = 0; t < c->T; t++)
+        if (c->slack0[t] != 0 && c->rem0[t] + c->slack0[t] > lo) order[m++] = t;
+    ab_sort(order, m, sizeof *order, cmp_stack_hope, c);
+    for (size_t k = 0; k < m; k++) {
+        int32_t t = order[k];
+        if (c->rem0[t] + c->slack0[t] < lo || (*at < 0 && c->rem0[t] + c->slack0[t] == lo)) break;
+        int64_t v = section_stack(c, t);
+        if (v > lo || (v == lo && *at >= 0 && t < *at)) lo = v, *at = t;
+    }
+    ab_free(order);
     return lo;
 }
 
