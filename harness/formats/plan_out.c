@@ -158,7 +158,8 @@ ab_status abf_plan_render_c_header(const abf_plan_out *o, ab_buf *b, ab_error *e
 
 /* ---- json --------------------------------------------------------------------------- */
 
-void abf_json_string(ab_buf *b, const char *s) {
+/* Writes s to b as a JSON string (quotes, escapes). */
+static void abf_json_string(ab_buf *b, const char *s) {
     ab_buf_printf(b, "\"");
     for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
         if (*c == '"' || *c == '\\') ab_buf_printf(b, "\\%c", *c);

@@ -66,7 +66,5 @@ ab_status abf_plan_render_c_header(const abf_plan_out *o, ab_buf *b, ab_error *e
 /* Appends the JSON object (see above) to b, with a final newline. */
 ab_status abf_plan_render_json(const abf_plan_out *o, ab_buf *b, ab_error *err);
 
-/* Writes s to b as a JSON string (quotes, escapes). */
-void abf_json_string(ab_buf *b, const char *s);
 
 #endif

@@ -123,7 +123,9 @@ typedef enum abr_change { ABR_CHANGES(ABR_CHANGE_ENUM_) ABR_NCHANGES } abr_chang
 /* The word of a change ("arena grew"), or "?" when out of range. Static. */
 const char *abr_change_word(abr_change c);
 /* true for the changes that are always regressions (not "slower", which is
- * a warning unless abr_compare_opts.fail_on_time). */
+ * a warning unless abr_compare_opts.fail_on_time). It reads the class table
+ * compare.c judges by (abr_change_class); exported for the tests, which pin
+ * the list. */
 bool abr_change_is_regression(abr_change c);
 
 /* A spec pair: base rows of spec `base` against head rows of spec `head`.
@@ -174,7 +176,9 @@ typedef struct abr_compare_summary {
 /* Resolves the runs to compare, in place: *head = 0 means the latest run
  * (any tag); *base = 0 means the run before head with head's tag. AB_EINPUT
  * when the store has no run, when head has no earlier run of its tag, or
- * when a given id does not exist. */
+ * when a given id does not exist. Only the tests call it: `arenabench
+ * compare` resolves its runs with tags in harness/cli/compare.c, a second
+ * copy of this rule that is yet to be folded into this one. */
 ab_status abr_compare_resolve(abs_store *s, int64_t *base, int64_t *head, ab_error *err);
 
 /* Compares run base with run head (may be equal) and appends the text or the

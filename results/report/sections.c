@@ -29,7 +29,8 @@ const char *abr_color(size_t i) { return colors[i % (sizeof colors / sizeof colo
 
 int abr_marker(size_t i) { return (int)(i % ABR_NMARKERS); }
 
-const char *abr_glyph(size_t i) { return glyphs[abr_marker(i)]; }
+/* The marker of spec i as an HTML character reference (e.g. "&#9632;"). */
+static const char *abr_glyph(size_t i) { return glyphs[abr_marker(i)]; }
 
 /* A scratch buffer for a cell's text, emptied. */
 static ab_buf *fresh(ab_buf *tmp) {

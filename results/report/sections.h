@@ -49,7 +49,5 @@ const char *abr_color(size_t j);
 #define ABR_NMARKERS 7
 int abr_marker(size_t j);
 
-/* The marker of spec j as an HTML character reference (e.g. "&#9632;"). */
-const char *abr_glyph(size_t j);
 
 #endif

@@ -65,7 +65,9 @@ void abr_put_tick(ab_buf *b, const abr_ticks *t, size_t k) {
     ab_buf_printf(b, "%.*f %s", t->decimals, v, t->uname);
 }
 
-void abr_put_bytes(ab_buf *b, int64_t bytes) {
+/* Appends bytes for a reader: "512 B", "6 KiB", "1.25 MiB" (at most 3
+ * significant digits after the point, exact bytes in B). */
+static void abr_put_bytes(ab_buf *b, int64_t bytes) {
     double a = fabs((double)bytes);
     size_t u = 0;
     while (u + 1 < NUNITS && a >= units[u + 1].unit) u++;

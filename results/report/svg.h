@@ -49,8 +49,5 @@ abr_ticks abr_byte_ticks(double lo, double hi, int want);
 /* Appends tick k's label, e.g. "0", "512 B", "1.5 KiB" (0 has no unit). */
 void abr_put_tick(ab_buf *b, const abr_ticks *t, size_t k);
 
-/* Appends bytes for a reader: "512 B", "6 KiB", "1.25 MiB" (at most 3
- * significant digits after the point, exact bytes in B). */
-void abr_put_bytes(ab_buf *b, int64_t bytes);
 
 #endif

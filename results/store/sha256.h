@@ -19,6 +19,9 @@ typedef struct abs_sha256 {
     size_t nbuf;
 } abs_sha256;
 
+/* The streaming interface. The product hashes whole buffers (abs_sha256_hex);
+ * these stay exported for the tests, which check that any split of the input
+ * gives the same digest as the published vectors. */
 /* Starts a hash. */
 void abs_sha256_init(abs_sha256 *c);
 /* Adds len bytes at data (data may be NULL when len is 0). */

@@ -202,7 +202,8 @@ const char *abs_run_status_word(abs_run_status v) {
 }
 
 
-bool abs_run_status_parse(const char *w, abs_run_status *v) {
+/* The value whose word is w; false (and *v untouched) when there is none. */
+static bool abs_run_status_parse(const char *w, abs_run_status *v) {
     int i;
     if (!parse_word(run_words, ABS_NRUN_STATUSES, w, &i)) return false;
     *v = (abs_run_status)i;

@@ -76,8 +76,6 @@ typedef enum abs_run_status { ABS_RUN_STATUSES(ABS_ENUM_) ABS_NRUN_STATUSES } ab
 
 /* The word of a value ("done"), or "?" when out of range. Static strings. */
 const char *abs_run_status_word(abs_run_status v);
-/* The value whose word is w; false (and *v untouched) when there is none. */
-bool abs_run_status_parse(const char *w, abs_run_status *v);
 
 /* ---- opening ------------------------------------------------------------- */
 
@@ -107,7 +105,9 @@ void abs_close(abs_store *s);
 const char *abs_path(const abs_store *s);
 
 /* Runs PRAGMA integrity_check and PRAGMA foreign_key_check. AB_OK when the
- * file is sound; AB_ECHECK with the first problems in err otherwise. */
+ * file is sound; AB_ECHECK with the first problems in err otherwise. Only the
+ * tests call it (after a kill, a full disk, a merge); check-db runs the fuller
+ * abs_check_db, of which this is the first part. */
 ab_status abs_check(abs_store *s, ab_error *err);
 
 /* A problem check-db found: one line, without a newline. */
@@ -260,7 +260,9 @@ void abs_pairs_free(abs_pairs *pairs);
 /* ---- plans --------------------------------------------------------------- */
 
 /* The hash a plan of n offsets is stored under (schema.sql: SHA-256 of the
- * zigzag-LEB128 blob). AB_ENOMEM only. */
+ * zigzag-LEB128 blob). AB_ENOMEM only. The store hashes inside
+ * abs_result_put; exported for the tests, which check a stored plan's hash
+ * against the schema's definition. */
 ab_status abs_plan_hash(const int64_t *offsets, size_t n, char hash[ABS_SHA256_HEX],
                         ab_error *err);
 
