@@ -80,8 +80,9 @@ typedef struct abo_expect {
 /* Holds a suite's known answers against what was computed, both ways
  * (DESIGN.md §7.4). For the suite as a whole pass arena = AB_NONE: the
  * max-load bound must equal e->lower_bound and not exceed e->optimum. For a row pass its arena,
- * whether the plan is valid, its certificate and the bound it proved (AB_NONE
- * for none): a valid arena below e->optimum, a proof whose arena differs from
+ * whether the plan packs (abo_verdict_packs: valid, or only over the capacity,
+ * whatever the row's status), its certificate and the bound it proved (AB_NONE
+ * for none): a packing's arena below e->optimum, a proof whose arena differs from
  * it, or a proven bound above it contradicts the expectation. Returns true
  * when all agree; otherwise false with one line in why. */
 bool abo_expect_agrees(const abo_expect *e, int64_t max_load, int64_t arena, bool valid,

@@ -48,6 +48,10 @@ const char *abo_verdict_text(abo_verdict v) {
     return (unsigned)v < ABO_NVERDICTS ? verdict_texts[v] : "unknown verdict";
 }
 
+bool abo_verdict_packs(abo_verdict v) {
+    return v == ABO_OK || v == ABO_OVER_CAPACITY;
+}
+
 /* ---- the checker context ---------------------------------------------------- */
 
 typedef struct checker {
@@ -58,6 +62,8 @@ typedef struct checker {
     int64_t *off;      /* per placed tensor: the offset of that entry */
     bool *has_range;   /* per tensor: placed and offset + size fits in int64 */
     int64_t base[AB_MAX_POOLS]; /* where each pool starts in the joint address space */
+    int64_t held, held_at; /* check 7: the most bytes (at offsets >= 0) its disjoint live
+                              set held at one instruction, and the first such instruction */
     bool failed[ABO_NVERDICTS];
     size_t nlines;     /* message lines written */
     size_t len;        /* bytes used in r->msg */
@@ -219,7 +225,10 @@ static void check_fixed(checker *c) {
 
 /* Check 6: offset + size fits in int64. Fills has_range, and the arena (over
  * the placed tensors whose end is defined, never below 0; with pools, each
- * pool's used bytes over the tensors in it, summed). */
+ * pool's used bytes over the tensors in it, summed, where a tensor past the
+ * last pool counts in the last pool from its base: every byte a tensor at a
+ * non-negative offset holds is in the arena, so a plan found otherwise valid
+ * never has an arena below the max-load bound). */
 static void check_overflow(checker *c) {
     char buf[NAME_SHOW + 4];
     for (size_t i = 0; i < c->p->n; i++) {
@@ -235,8 +244,12 @@ static void check_overflow(checker *c) {
         int64_t rel = in_pool(c, off, &k);
         if (c->p->npools == 0) {
             if (end > c->r->arena) c->r->arena = end;
-        } else if (k != AB_NO_POOL && rel + size > c->r->pool_used[k]) {
-            c->r->pool_used[k] = rel + size;
+        } else if (off >= 0) {
+            if (k == AB_NO_POOL) { /* past the last pool: its bytes count in the last pool */
+                k = c->p->npools - 1;
+                rel = off - c->base[k];
+            }
+            if (rel + size > c->r->pool_used[k]) c->r->pool_used[k] = rel + size;
         }
     }
     for (size_t k = 0; k < c->p->npools; k++) c->r->arena += c->r->pool_used[k];
@@ -494,6 +507,7 @@ static ab_status check_overlaps(checker *c) {
         return AB_ENOMEM;
     }
     size_t e = 0;
+    int64_t held = 0; /* bytes at offsets >= 0 of the live set (disjoint: no overflow) */
     for (size_t j = 0; j < s.m; j++) {
         int64_t t = s.by_start[j].key;
         for (; e < s.m && s.by_end[e].key < t; e++) {
@@ -501,6 +515,7 @@ static ab_status check_overlaps(checker *c) {
             if (s.slot_node[slot] != gone) continue; /* it never entered */
             s.slot_node[slot] = NIL;
             bits_clear(&s.live, slot);
+            if (s.nodes[gone].off >= 0) held -= s.nodes[gone].end - s.nodes[gone].off;
         }
         size_t clash = first_clash(&s, j);
         if (clash != NIL) {
@@ -509,6 +524,11 @@ static ab_status check_overlaps(checker *c) {
         }
         s.slot_node[s.nodes[j].slot] = j;
         bits_set(&s.live, s.nodes[j].slot);
+        if (s.nodes[j].off >= 0) held += s.nodes[j].end - s.nodes[j].off;
+        if (held > c->held) {
+            c->held = held;
+            c->held_at = t;
+        }
     }
     sweep_free(&s);
     return AB_OK;
@@ -593,13 +613,24 @@ ab_status abo_check(const ab_problem *p, const ab_plan *plan, abo_report *r, ab_
         check_overflow(&c);
         st = check_overlaps(&c);
         check_capacity(&c);
+        /* The arena counts every byte of a tensor at an offset >= 0, and the
+         * tensors check 7 let in are disjoint, so the bytes they hold at one
+         * instruction never exceed it. Should they, the arena is miscounted
+         * (a published arena would fall below the max-load bound): no verdict. */
+        if (st == AB_OK && c.held > r->arena)
+            st = ab_fail(err, AB_EINTERNAL,
+                         "the checker's arena %" PRId64 " is below the %" PRId64
+                         " bytes its disjoint tensors hold at instruction %" PRId64,
+                         r->arena, c.held, c.held_at);
     }
     ab_free(c.entry_of);
     ab_free(c.off);
     ab_free(c.has_range);
     if (st != AB_OK) {
         report_reset(r);
-        return ab_fail(err, st, "out of memory checking a plan of %zu tensors", p->n);
+        return st == AB_ENOMEM ? ab_fail(err, st, "out of memory checking a plan of %zu tensors",
+                                         p->n)
+                               : st;
     }
     r->verdict = ABO_OK;
     for (int v = ABO_NVERDICTS - 1; v > ABO_OK; v--)

@@ -20,7 +20,8 @@
  * its offset. Check 4 then takes the offset within that pool (offset - its
  * base), check 8 reports every tensor that runs past the end of a bounded
  * pool or lies past the last one, and the arena is the sum over pools of each
- * pool's used bytes (max(offset in pool + size) over its tensors), also given
+ * pool's used bytes (max(offset in pool + size) over its tensors; a tensor
+ * past the last pool counts in the last one, from its base), also given
  * pool by pool in pool_used. Pools are disjoint windows, so check 7 only ever
  * finds overlaps within one pool. Without pools nothing changes: one implicit
  * unbounded pool at 0, and the arena is max(0, offset + size).
@@ -81,6 +82,11 @@ typedef enum abo_verdict {
 const char *abo_verdict_word(abo_verdict v);
 const char *abo_verdict_text(abo_verdict v);
 
+/* Whether a plan with verdict v packs its tensors (checks 1 to 7 pass: valid,
+ * or only over the capacity or a pool), so its arena is a real packing's and
+ * may be held to bounds and to a known optimum. */
+bool abo_verdict_packs(abo_verdict v);
+
 #define ABO_MAX_MESSAGES 8
 #define ABO_MESSAGE_MAX 4096
 
@@ -103,7 +109,11 @@ typedef struct abo_report {
 /* Checks plan against p and fills *r. Returns AB_OK when the check ran (the
  * verdict is in r, valid or not), AB_ENOMEM when it could not, AB_EINPUT when
  * a tensor of p is malformed (size < 1, align < 1 or start > end: the loaders
- * never make one, or p has more than AB_MAX_POOLS pools). Plan entries index
+ * never make one, or p has more than AB_MAX_POOLS pools), AB_EINTERNAL when
+ * the arena it counted is below the bytes that check 7's disjoint tensors
+ * hold at one instruction (its own arithmetic is wrong, so it gives no
+ * verdict rather than a false arena: the arena of a plan is never below the
+ * max-load bound of the tensors it places disjointly). Plan entries index
  * p's tensors. Allocates only scratch,
  * freed before it returns. */
 ab_status abo_check(const ab_problem *p, const ab_plan *plan, abo_report *r, ab_error *err);

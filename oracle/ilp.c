@@ -1640,8 +1640,14 @@ static ab_status final_check(const ab_problem *p, abo_ilp_result *r, ab_error *e
     if (st != AB_OK) return st;
     r->verdict = rep.verdict;
     r->arena = rep.arena;
+    /* Over the capacity is a valid plan's fault the judge states (over-capacity,
+     * or infeasible with its proof) when no plan can fit (max-load above the
+     * capacity) or the search found none; elsewhere the ILP promised a fit. */
+    int64_t cap = ab_problem_capacity(p);
+    bool cannot_fit = cap != AB_NONE && r->max_load > cap;
     bool may_fail = r->status == ABO_ILP_INFEASIBLE ||
-                    (r->status == ABO_ILP_NO_SOLUTION && rep.verdict == ABO_OVER_CAPACITY);
+                    (rep.verdict == ABO_OVER_CAPACITY &&
+                     (r->status == ABO_ILP_NO_SOLUTION || cannot_fit));
     if (rep.verdict != ABO_OK && !may_fail)
         return ab_fail(err, AB_EINTERNAL, "the ILP plan failed the check: %.900s", rep.msg);
     return AB_OK;

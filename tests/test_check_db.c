@@ -120,6 +120,26 @@ Test(check_db, a_plan_edited_to_overlap_fails) {
     free(out);
 }
 
+/* A published arena below a published bound, whatever the row's status: the
+ * row's own bound raised above its arena, then the suite's max-load. */
+Test(check_db, an_arena_below_a_published_bound_fails) {
+    const char *db = good_db();
+    edit(db, "UPDATE results SET lower_bound = arena + 1, status = 'over-capacity' "
+             "WHERE spec = 'first-fit';");
+    char *out;
+    int rc = check_db(db, &out);
+    cr_assert_eq(rc, 1, "exit %d: %s", rc, out);
+    cr_assert(strstr(out, "spec 'first-fit'") != NULL && strstr(out, "is below its bound") != NULL,
+              "%s", out);
+    free(out);
+    db = good_db();
+    edit(db, "UPDATE suites SET peak_live_bytes = peak_live_bytes * 4;");
+    rc = check_db(db, &out);
+    cr_assert_eq(rc, 1, "exit %d: %s", rc, out);
+    cr_assert(strstr(out, "the suite's max-load") != NULL, "%s", out);
+    free(out);
+}
+
 Test(check_db, a_missing_file_or_not_a_database_is_exit_2) {
     char *dir = abt_tmpdir();
     char path[4096];

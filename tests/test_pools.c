@@ -432,6 +432,89 @@ Test(pools, checker_holds_each_pool_to_its_size) {
     ab_problem_free(&p);
 }
 
+/* The issue's reproducer: a tensor past the last pool was left out of the
+ * arena, which read 70 under a max-load bound of 80. */
+Test(pools, checker_counts_a_tensor_past_the_last_pool_in_the_arena) {
+    ab_problem p;
+    load_ok("suite: pool2\npools:\n  - {name: sram, size: 32}\n  - {name: psram, size: 48}\n"
+            "tensors:\n  - {name: a, size: 20, start: 0, end: 1}\n"
+            "  - {name: b, size: 20, start: 1, end: 2}\n  - {name: c, size: 30, start: 2, end: 3}\n"
+            "  - {name: d, size: 30, start: 2, end: 3}\n",
+            &p);
+    int64_t off[4] = {0, 32, 52, 82}; /* first-fit's plan: d at 82, past psram's end 80 */
+    abo_report r = check_offsets(&p, off);
+    cr_assert_eq(r.verdict, ABO_OVER_CAPACITY, "%s", r.msg);
+    HAS(r.msg, "'d' offset 82 lies past the last pool 'psram' (the pools end at 80)");
+    cr_assert_eq(r.pool_used[0], 20);
+    cr_assert_eq(r.pool_used[1], 80, "d [50, 80) from psram's base counts in psram");
+    cr_assert_eq(r.arena, 100);
+    cr_assert(abo_verdict_packs(r.verdict));
+    ab_problem_free(&p);
+}
+
+/* splitmix64: the random tests' generator. */
+static uint64_t next(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Random pooled plans, many over their pools or past the last one: whenever
+ * the plan packs (checks 1-7 pass), its arena is at least the max-load bound,
+ * and it equals the sum of the pools' used bytes computed here directly. */
+Test(pools, a_packing_arena_is_never_below_max_load) {
+    uint64_t s = 0x5eed;
+    size_t packs = 0;
+    for (int iter = 0; iter < 3000; iter++) {
+        ab_problem p;
+        ab_problem_init(&p);
+        size_t npools = 1 + (size_t)(next(&s) % 3);
+        ab_pool pools[3];
+        int64_t base[3], at = 0;
+        for (size_t k = 0; k < npools; k++) {
+            pools[k].name = (char *)(k == 0 ? "p0" : k == 1 ? "p1" : "p2");
+            pools[k].size = 4 + (int64_t)(next(&s) % 40);
+            base[k] = at;
+            at += pools[k].size;
+        }
+        p.npools = npools;
+        p.pools = pools;
+        size_t n = 1 + (size_t)(next(&s) % 8);
+        int64_t *off = calloc(n, sizeof *off), load[8] = {0};
+        cr_assert_not_null(off);
+        for (size_t i = 0; i < n; i++) {
+            int64_t size = 1 + (int64_t)(next(&s) % 24), st = (int64_t)(next(&s) % 6);
+            int64_t en = st + (int64_t)(next(&s) % 3);
+            ab_tensor t = {.name = (char *)"t", .size = size, .logical_bits = size * 8,
+                           .start = st, .end = en, .align = 1, .offset = AB_NONE};
+            cr_assert_eq(ab_problem_add(&p, &t, NULL), AB_OK);
+            off[i] = (int64_t)(next(&s) % (uint64_t)(at + 40));
+            for (int64_t x = st; x <= en && x < 8; x++) load[x] += size;
+        }
+        abo_report r = check_offsets(&p, off);
+        int64_t max_load = 0, used[3] = {0}, sum = 0;
+        for (int x = 0; x < 8; x++) max_load = load[x] > max_load ? load[x] : max_load;
+        for (size_t i = 0; i < n; i++) {
+            size_t k = npools - 1;
+            while (k > 0 && off[i] < base[k]) k--;
+            int64_t end = off[i] - base[k] + p.t[i].size;
+            if (end > used[k]) used[k] = end;
+        }
+        for (size_t k = 0; k < npools; k++) sum += used[k];
+        cr_assert_eq(r.arena, sum, "iteration %d", iter);
+        if (abo_verdict_packs(r.verdict)) {
+            packs++;
+            cr_assert_geq(r.arena, max_load, "iteration %d: arena below max-load", iter);
+        }
+        p.npools = 0; /* the pools are this test's own */
+        p.pools = NULL;
+        ab_problem_free(&p);
+        free(off);
+    }
+    cr_assert_gt(packs, 100, "only %zu of the random plans packed", packs);
+}
+
 Test(pools, checker_aligns_offsets_within_their_pool) {
     ab_problem p;
     load_ok("suite: s\npools: [{name: f, size: 100}, {name: g}]\n"
@@ -549,6 +632,30 @@ Test(pools, one_arena_planners_plan_a_single_pool_held_to_its_size) {
     cr_assert_eq(abo_check(&view, &plan, &r, &err), AB_OK);
     cr_assert_eq(r.verdict, ABO_OVER_CAPACITY, "60 + 50 bytes live at once in a 100-byte pool");
     HAS(r.msg, "in pool 'sram' runs past its size 100");
+    ab_plan_free(&plan);
+    ab_problem_free(&view);
+    ab_problem_free(&p);
+}
+
+/* The ILP on a one-pool suite that max-load proves cannot fit: its plan is a
+ * valid plan over the pool (the judge calls the row infeasible), not an error. */
+Test(pools, the_ilp_returns_its_plan_over_a_pool_that_cannot_fit) {
+    ab_problem p, view;
+    ab_plan plan;
+    ab_plan_stats st = {0};
+    ab_error err;
+    abo_report r;
+    load_ok("suite: pool1\npools:\n  - {name: sram, size: 32}\n"
+            "tensors:\n  - {name: a, size: 20, start: 0, end: 1}\n"
+            "  - {name: b, size: 20, start: 1, end: 2}\n  - {name: c, size: 30, start: 2, end: 3}\n"
+            "  - {name: d, size: 30, start: 2, end: 3}\n",
+            &p);
+    ab_params none = {0};
+    cr_assert_eq(ab_planner_run(ab_planner_find("ilp"), &none, &p, &view, &plan, &st, &err),
+                 AB_OK, "%s", err.msg);
+    cr_assert_eq(abo_check(&view, &plan, &r, &err), AB_OK);
+    cr_assert_eq(r.verdict, ABO_OVER_CAPACITY, "%s", r.msg);
+    cr_assert_geq(r.arena, 80, "max-load is 80");
     ab_plan_free(&plan);
     ab_problem_free(&view);
     ab_problem_free(&p);

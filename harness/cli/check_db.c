@@ -121,6 +121,12 @@ static void recheck(abs_store *db, view_cache *c, const abs_row *row, int64_t ru
         else if (r->arena != AB_NONE && r->arena != rep.arena)
             sayf(f, "%s: the row's arena is %lld but its plan's is %lld", where,
                  (long long)r->arena, (long long)rep.arena);
+        else if (abo_verdict_packs(rep.verdict) && r->arena != AB_NONE &&
+                 (r->arena < r->lower_bound ||
+                                                   r->arena < row->suite.peak_live_bytes))
+            sayf(f, "%s: the row's arena %lld is below its bound %lld (the suite's max-load "
+                 "is %lld): a packing cannot be", where, (long long)r->arena,
+                 (long long)r->lower_bound, (long long)row->suite.peak_live_bytes);
     }
     ab_plan_free(&pl);
     ab_free(off);

@@ -169,8 +169,8 @@ static int plan_job_print(const plan_job *j, FILE *to) {
     char why[256];
     if (!abo_expect_agrees(&ex, j->bounds.max_load, AB_NONE, false, ABO_PROOF_NONE, AB_NONE, why,
                            sizeof why) ||
-        !abo_expect_agrees(&ex, j->bounds.max_load, arena, j->report.verdict == ABO_OK, j->proof,
-                           j->bound, why, sizeof why))
+        !abo_expect_agrees(&ex, j->bounds.max_load, arena, abo_verdict_packs(j->report.verdict),
+                           j->proof, j->bound, why, sizeof why))
         rc = abc_failf(ABC_EXIT_CHECK, "%s: %s: the expectation, a prover or the checker is wrong",
                        j->path, why);
     return rc;

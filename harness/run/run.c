@@ -512,8 +512,8 @@ static ab_status on_done(void *vctx, size_t index, abe_job_result *r, ab_error *
     abo_expect ex = {.optimum = s->full.expect_optimum, .lower_bound = AB_NONE};
     char why[256];
     if (o.checked && !abo_expect_agrees(&ex, s->bounds.max_load, row.arena,
-                                        row.status == ABO_STATUS_OK, o.proof, o.lower_bound, why,
-                                        sizeof why)) {
+                                        abo_verdict_packs(o.check.verdict), o.proof,
+                                        o.lower_bound, why, sizeof why)) {
         sum->below_optimum++;
         failed = true;
         ab_buf_printf(&sum->failures, "  %s %s: %s\n", s->full.name, sp->spec, why);
