@@ -140,6 +140,44 @@ Test(check_db, an_arena_below_a_published_bound_fails) {
     free(out);
 }
 
+/* The arena view stored with a suite (schema 5) must be its text's: one
+ * edited behind the store's back is found. */
+Test(check_db, a_stored_view_that_is_not_the_texts_fails) {
+    const char *db = good_db();
+    edit(db, "UPDATE suite_tensors SET size = size + 1 WHERE idx = 0;");
+    char *out;
+    int rc = check_db(db, &out);
+    cr_assert_eq(rc, 1, "exit %d: %s", rc, out);
+    cr_assert(strstr(out, "its stored arena view is not its text's: tensor 0") != NULL, "%s",
+              out);
+    free(out);
+}
+
+/* A file of schema 4 (no stored views): a run into it fills the views of the
+ * suites it already had, so its report draws them without parsing. */
+Test(check_db, a_run_into_a_version_4_file_fills_the_old_suites_views) {
+    const char *db = good_db();
+    edit(db, "BEGIN; DROP TABLE suite_tensors; DROP TABLE suite_pools; DROP TABLE proof_kinds; "
+             "ALTER TABLE suites DROP COLUMN view_tensors; "
+             "ALTER TABLE suites DROP COLUMN view_capacity; PRAGMA user_version = 4; COMMIT;");
+    abt_run_ok(0, "run '%s' -p first-fit --db '%s' -j 1",
+               abt_src("suites/examples/diamond.yaml"), db);
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(h, "SELECT count(*), count(view_tensors) FROM suites", -1,
+                                    &st, NULL), SQLITE_OK);
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+    cr_assert_eq(sqlite3_column_int(st, 0), 2);
+    cr_assert_eq(sqlite3_column_int(st, 1), 2, "both suites have their view");
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    char *out;
+    int rc = check_db(db, &out);
+    cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
+    free(out);
+}
+
 Test(check_db, a_missing_file_or_not_a_database_is_exit_2) {
     char *dir = abt_tmpdir();
     char path[4096];

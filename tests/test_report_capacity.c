@@ -29,11 +29,7 @@ static const char open_yaml[] = "suite: open\ncapacity: 4096\n" TENSORS;
 static const char refuted_yaml[] = "suite: refuted\ncapacity: 3500\n" TENSORS;
 static const char nocap_yaml[] = "suite: nocap\n" TENSORS;
 
-static ab_status load_yaml(const char *text, size_t len, ab_problem *out, ab_error *err) {
-    return abf_suite_load_buffer("stored", text, len, out, err);
-}
-
-static const abr_report_opts with_loader = {.load_suite = load_yaml};
+static const abr_report_opts defaults = {0};
 
 /* ---- building databases ---------------------------------------------------- */
 
@@ -62,9 +58,19 @@ static int64_t begin(abs_store *s) {
     return id;
 }
 
+/* Whether suite() stores the suite's arena view with it, as `run` does
+ * (false: a suite of a file of schema 3, with neither capacity nor view). */
+static bool store_views = true;
+
 static int64_t suite(abs_store *s, const char *name, const char *text) {
     abs_suite su;
     abs_suite_init(&su);
+    ab_problem full, view; /* its arena view, stored with it as `run` does */
+    ab_problem_init(&full);
+    ab_problem_init(&view);
+    cr_assert_eq(abf_suite_load_buffer(name, text, strlen(text), &full, NULL), AB_OK);
+    cr_assert_eq(ab_problem_arena_view(&full, &view, NULL, NULL), AB_OK);
+    if (store_views) su.view = &view;
     su.name = name;
     su.text = text;
     su.text_len = strlen(text);
@@ -74,6 +80,8 @@ static int64_t suite(abs_store *s, const char *name, const char *text) {
     int64_t id;
     ab_error err;
     cr_assert_eq(abs_suite_put(s, &su, &id, &err), AB_OK, "%s", err.msg);
+    ab_problem_free(&full);
+    ab_problem_free(&view);
     return id;
 }
 
@@ -208,7 +216,7 @@ static char *json_suite(const char *json, const char *name) {
 Test(report_capacity, a_plan_within_the_capacity_fits) {
     int64_t run;
     char *path = fixture(&run);
-    char *md = render(path, run, ABR_REPORT_MD, &with_loader);
+    char *md = render(path, run, ABR_REPORT_MD, &defaults);
     char *cert = md_row(md, CERTS, "fits");
     HAS(cert, "| 4096 | canonical:target=capacity | 3072 | max-load | fits the capacity 4096: "
               "arena 4096, gap +33.33% to the best bound 3072 |");
@@ -220,7 +228,7 @@ Test(report_capacity, a_plan_within_the_capacity_fits) {
     /* the heuristic's plan over the capacity shows its arena and gap in its cell */
     char *cells = md_row(md, "## Suites", "fits");
     HAS(cells, "| **4096** (+33.33%) | over-capacity (5120, +66.67%) |");
-    char *json = render(path, run, ABR_REPORT_JSON, &with_loader);
+    char *json = render(path, run, ABR_REPORT_JSON, &defaults);
     char *js = json_suite(json, "fits");
     HAS(js, "\"verdict\": \"fits the capacity 4096: arena 4096, gap +33.33% to the best bound "
             "3072\"");
@@ -228,11 +236,11 @@ Test(report_capacity, a_plan_within_the_capacity_fits) {
             "\"capacity_gap\": 0.333333, \"capacity_bracket\": [3072, 4096], "
             "\"capacity_reached_by\": \"canonical:target=capacity\", "
             "\"capacity_undecided\": null");
-    char *csv = render(path, run, ABR_REPORT_CSV, &with_loader);
+    char *csv = render(path, run, ABR_REPORT_CSV, &defaults);
     HAS(csv, ",capped,capacity,capacity_verdict\n");
     char *ff = line_of(csv, "fits,");
     HAS(ff, ",4096,fits");
-    char *html = render(path, run, ABR_REPORT_HTML, &with_loader);
+    char *html = render(path, run, ABR_REPORT_HTML, &defaults);
     HAS(html, "<h2>Capacity decisions</h2>");
     HAS(html, "fits the capacity 4096: arena 4096, gap +33.33% to the best bound 3072");
     free(cert), free(cap), free(cells), free(js), free(ff);
@@ -251,7 +259,7 @@ Test(report_capacity, an_exact_search_out_of_budget_is_not_decided) {
                                 "smallest arena in [3072, 4608]";
     static const char md_words[] = "not decided (exact search ran out of budget): capacity "
                                    "4096, smallest arena in \\[3072, 4608\\]";
-    char *md = render(path, run, ABR_REPORT_MD, &with_loader);
+    char *md = render(path, run, ABR_REPORT_MD, &defaults);
     char *cert = md_row(md, CERTS, "open");
     HAS(cert, md_words);
     HASNT(cert, "gap");
@@ -263,7 +271,7 @@ Test(report_capacity, an_exact_search_out_of_budget_is_not_decided) {
     char *cells = md_row(md, "## Suites", "open");
     HAS(cells, "| over-capacity (4608, +50.00%) | over-capacity (4608, +50.00%) | "
                "over-capacity (5120, +66.67%) |");
-    char *json = render(path, run, ABR_REPORT_JSON, &with_loader);
+    char *json = render(path, run, ABR_REPORT_JSON, &defaults);
     char *js = json_suite(json, "open");
     HAS(js, words);
     HASNT(js, "open, gap");
@@ -271,10 +279,10 @@ Test(report_capacity, an_exact_search_out_of_budget_is_not_decided) {
             "null, \"capacity_gap\": null, \"capacity_bracket\": [3072, 4608], "
             "\"capacity_reached_by\": \"best-fit, canonical:target=capacity\", "
             "\"capacity_undecided\": \"exact_budget\"");
-    char *csv = render(path, run, ABR_REPORT_CSV, &with_loader);
+    char *csv = render(path, run, ABR_REPORT_CSV, &defaults);
     char *cr = line_of(csv, "open,");
     HAS(cr, ",4096,not_decided");
-    char *html = render(path, run, ABR_REPORT_HTML, &with_loader);
+    char *html = render(path, run, ABR_REPORT_HTML, &defaults);
     HAS(html, words);
     size_t rows = 0;
     for (const char *p = strstr(html, "<tr><td class=\"l\">open</td>"); p != NULL;
@@ -306,7 +314,7 @@ Test(report_capacity, says_why_a_capacity_is_not_decided) {
     result(s, run, g, ROW("best-fit", ABO_STATUS_OK, 3584));
     result(s, run, g, ROW("canonical:time=1", ABO_STATUS_OVER_CAPACITY, 4608, .capped = "time"));
     finish(s, run);
-    char *md = render(path, run, ABR_REPORT_MD, &with_loader);
+    char *md = render(path, run, ABR_REPORT_MD, &defaults);
     char *row1 = md_row(md, CAPS, "heuristics");
     HAS(row1, "| not decided (no exact search ran): capacity 4000, smallest arena in "
               "\\[3072, 4096\\] | 4096 | exact-cover:k=64 |");
@@ -317,7 +325,7 @@ Test(report_capacity, says_why_a_capacity_is_not_decided) {
     HAS(row2, "| canonical (crash) |");
     char *row3 = md_row(md, CERTS, "greedy-fits");
     HAS(row3, "fits the capacity 4000: arena 3584, gap +16.67% to the best bound 3072");
-    char *json = render(path, run, ABR_REPORT_JSON, &with_loader);
+    char *json = render(path, run, ABR_REPORT_JSON, &defaults);
     HAS(json, "\"capacity_undecided\": \"no_exact\"");
     HAS(json, "\"capacity_undecided\": \"exact_failed\"");
     free(row1), free(row2), free(row3), free(md), free(json), free(path);
@@ -330,7 +338,7 @@ Test(report_capacity, says_why_a_capacity_is_not_decided) {
 Test(report_capacity, a_bound_above_the_capacity_does_not_fit) {
     int64_t run;
     char *path = fixture(&run);
-    char *md = render(path, run, ABR_REPORT_MD, &with_loader);
+    char *md = render(path, run, ABR_REPORT_MD, &defaults);
     char *cert = md_row(md, CERTS, "refuted");
     HAS(cert, "| 3501 | bound proved by canonical:target=capacity | does not fit the capacity "
               "3500: bound 3501 > 3500 |");
@@ -338,15 +346,15 @@ Test(report_capacity, a_bound_above_the_capacity_does_not_fit) {
     cr_assert_str_eq(cap, "| refuted | 3500 | does not fit the capacity 3500: bound 3501 > 3500 "
                           "| 4096 | canonical:target=capacity | 3501 | bound proved by "
                           "canonical:target=capacity | canonical:target=capacity (infeasible) |");
-    char *json = render(path, run, ABR_REPORT_JSON, &with_loader);
+    char *json = render(path, run, ABR_REPORT_JSON, &defaults);
     char *js = json_suite(json, "refuted");
     HAS(js, "\"verdict\": \"does not fit the capacity 3500: bound 3501 > 3500\"");
     HAS(js, "\"capacity\": 3500, \"capacity_verdict\": \"does_not_fit\", \"capacity_arena\": "
             "null, \"capacity_gap\": null, \"capacity_bracket\": [3501, 4096]");
-    char *csv = render(path, run, ABR_REPORT_CSV, &with_loader);
+    char *csv = render(path, run, ABR_REPORT_CSV, &defaults);
     char *cr = line_of(csv, "refuted,");
     HAS(cr, ",3500,does_not_fit");
-    char *html = render(path, run, ABR_REPORT_HTML, &with_loader);
+    char *html = render(path, run, ABR_REPORT_HTML, &defaults);
     HAS(html, "does not fit the capacity 3500: bound 3501 &gt; 3500");
     free(cert), free(cap), free(js), free(cr), free(md), free(json), free(csv), free(html);
 
@@ -357,7 +365,7 @@ Test(report_capacity, a_bound_above_the_capacity_does_not_fit) {
     int64_t su = suite(s, "small", "suite: small\ncapacity: 3000\n" TENSORS);
     result(s, r2, su, ROW("first-fit", ABO_STATUS_INFEASIBLE, 4096));
     finish(s, r2);
-    md = render(p2, r2, ABR_REPORT_MD, &with_loader);
+    md = render(p2, r2, ABR_REPORT_MD, &defaults);
     cap = md_row(md, CAPS, "small");
     HAS(cap, "| does not fit the capacity 3000: bound 3072 > 3000 | 4096 | first-fit | 3072 | "
              "max-load | - |");
@@ -375,12 +383,12 @@ Test(report_capacity, a_plan_within_a_refuted_capacity_is_a_conflict) {
     result(s, run, su, ROW("canonical:target=capacity", ABO_STATUS_INFEASIBLE, 4096,
                            .lower_bound = 3501));
     finish(s, run);
-    char *md = render(path, run, ABR_REPORT_MD, &with_loader);
+    char *md = render(path, run, ABR_REPORT_MD, &defaults);
     char *cap = md_row(md, CAPS, "liar");
     HAS(cap, "| CONFLICT: arena 3072 fits the capacity 3500, but bound 3501 > 3500 |");
     char *cert = md_row(md, CERTS, "liar");
     HAS(cert, "CONFLICT: a valid arena below a lower bound");
-    char *json = render(path, run, ABR_REPORT_JSON, &with_loader);
+    char *json = render(path, run, ABR_REPORT_JSON, &defaults);
     HAS(json, "\"capacity_verdict\": \"conflict\"");
     free(cap), free(cert), free(md), free(json), free(path);
 }
@@ -393,7 +401,7 @@ Test(report_capacity, a_plan_within_a_refuted_capacity_is_a_conflict) {
 Test(report_capacity, a_suite_without_a_capacity_keeps_its_verdict) {
     int64_t run;
     char *path = fixture(&run);
-    char *md = render(path, run, ABR_REPORT_MD, &with_loader);
+    char *md = render(path, run, ABR_REPORT_MD, &defaults);
     char *cert = md_row(md, CERTS, "nocap");
     HAS(cert, "| 3584 | best-fit | 3072 | max-load | open, gap +16.67% | - |");
     const char *caps = strstr(md, CAPS);
@@ -402,12 +410,12 @@ Test(report_capacity, a_suite_without_a_capacity_keeps_its_verdict) {
     HAS(section, "| fits |");
     HASNT(section, "| nocap |");
     free(section);
-    char *json = render(path, run, ABR_REPORT_JSON, &with_loader);
+    char *json = render(path, run, ABR_REPORT_JSON, &defaults);
     char *js = json_suite(json, "nocap");
     HAS(js, "\"verdict\": \"open, gap +16.67%\", \"capacity\": null, \"capacity_verdict\": null, "
             "\"capacity_arena\": null, \"capacity_gap\": null, \"capacity_bracket\": null, "
             "\"capacity_reached_by\": null, \"capacity_undecided\": null}");
-    char *csv = render(path, run, ABR_REPORT_CSV, &with_loader);
+    char *csv = render(path, run, ABR_REPORT_CSV, &defaults);
     char *cr = line_of(csv, "nocap,");
     cr_assert(strlen(cr) > 2 && strcmp(cr + strlen(cr) - 2, ",,") == 0, "%s", cr);
     free(cert), free(js), free(cr), free(md), free(json), free(csv), free(path);
@@ -428,7 +436,7 @@ Test(report_capacity, a_run_without_capacities_is_unchanged) {
     finish(s, run);
     static const abr_report_format fmts[] = {ABR_REPORT_MD, ABR_REPORT_HTML, ABR_REPORT_CSV};
     for (size_t k = 0; k < sizeof fmts / sizeof fmts[0]; k++) {
-        char *a = render(path, run, fmts[k], &with_loader);
+        char *a = render(path, run, fmts[k], &defaults);
         char *b = render(path, run, fmts[k], NULL);
         if (fmts[k] != ABR_REPORT_HTML)
             cr_assert(strncmp(a, b, strlen(b)) == 0 &&
@@ -439,11 +447,13 @@ Test(report_capacity, a_run_without_capacities_is_unchanged) {
         HASNT(a, "capacity_verdict");
         free(a), free(b);
     }
-    char *md = render(path, run, ABR_REPORT_MD, &with_loader);
+    char *md = render(path, run, ABR_REPORT_MD, &defaults);
     HAS(md, "| open, gap +16.67% |");
     free(md);
-    /* the fixture without a loader: no capacity known, the old verdicts */
+    /* the fixture with neither capacity columns nor views: no capacity known,
+     * the old verdicts */
     int64_t run2;
+    store_views = false;
     char *p2 = fixture(&run2);
     md = render(p2, run2, ABR_REPORT_MD, NULL);
     HASNT(md, CAPS);
@@ -463,7 +473,7 @@ Test(report_capacity, fails_cleanly_at_each_allocation) {
             ab_buf b = {0};
             ab_error err;
             ab_alloc_fail_at(n);
-            ab_status st = abr_report_render(s, run, (abr_report_format)f, &with_loader, &b, &err);
+            ab_status st = abr_report_render(s, run, (abr_report_format)f, &defaults, &b, &err);
             long made = ab_alloc_fail_at(0);
             ab_buf_free(&b);
             if (made < n) {

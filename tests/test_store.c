@@ -309,12 +309,12 @@ Test(migrate, turns_an_empty_version_0_file_into_the_schema) {
     free(path);
 }
 
-/* A fake version 5: one step from version 4 (ABS_SCHEMA_VERSION) adds a column. */
+/* A fake version 6: one step from version 5 (ABS_SCHEMA_VERSION) adds a column. */
 static const abs_migration fake_steps[] = {
-    {4, "ALTER TABLE runs ADD COLUMN fake_note TEXT DEFAULT 'migrated';"
-        "PRAGMA user_version = 5;"},
+    {5, "ALTER TABLE runs ADD COLUMN fake_note TEXT DEFAULT 'migrated';"
+        "PRAGMA user_version = 6;"},
 };
-static const abs_schema fake5 = {fake_steps, 1, 5};
+static const abs_schema fake6 = {fake_steps, 1, 6};
 
 /* Opens path as code that knows schema sch would. */
 static abs_store *open_fake(const char *path, unsigned flags, const abs_schema *sch) {
@@ -326,21 +326,21 @@ static abs_store *open_fake(const char *path, unsigned flags, const abs_schema *
 
 Test(migrate, steps_an_older_version_forward_keeping_its_rows) {
     char *path = tmp_path("old.db");
-    cr_assert_eq(ABS_SCHEMA_VERSION, 4, "fake_steps start from the current version");
-    abs_store *s = open_ok(path, ABS_OPEN_CREATE); /* version 4: "older" than the fake 5 */
+    cr_assert_eq(ABS_SCHEMA_VERSION, 5, "fake_steps start from the current version");
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE); /* version 5: "older" than the fake 6 */
     int64_t run = begin_run(s, "k1", "nightly");
     abs_close(s);
-    s = open_fake(path, 0, &fake5);
+    s = open_fake(path, 0, &fake6);
     abs_close(s);
-    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 5);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 6);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM runs WHERE fake_note = 'migrated'"), 1);
     /* A new file under the fake version gets schema.sql, then the step. */
     char *fresh = tmp_path("fresh.db");
-    abs_close(open_fake(fresh, ABS_OPEN_CREATE, &fake5));
-    cr_assert_eq(raw_int(fresh, "PRAGMA user_version"), 5);
+    abs_close(open_fake(fresh, ABS_OPEN_CREATE, &fake6));
+    cr_assert_eq(raw_int(fresh, "PRAGMA user_version"), 6);
     cr_assert_eq(raw_int(fresh, "SELECT count(*) FROM pragma_table_info('runs') "
                                 "WHERE name = 'fake_note'"), 1);
-    /* Back to the real code: version 5 is now newer than known. */
+    /* Back to the real code: version 6 is now newer than known. */
     ab_error err;
     cr_assert_eq(abs_open(path, 0, &s, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "newer") != NULL, "%s", err.msg);
@@ -352,15 +352,15 @@ Test(migrate, steps_an_older_version_forward_keeping_its_rows) {
 
 Test(migrate, a_failing_step_leaves_the_file_as_it_was) {
     static const abs_migration bad[] = {
-        {4, "ALTER TABLE runs ADD COLUMN half TEXT; SELECT no_such_function();"
-            "PRAGMA user_version = 5;"},
+        {5, "ALTER TABLE runs ADD COLUMN half TEXT; SELECT no_such_function();"
+            "PRAGMA user_version = 6;"},
     };
     char *path = tmp_path("old.db");
     abs_close(open_ok(path, ABS_OPEN_CREATE));
-    abs_schema bad5 = {bad, 1, 5};
+    abs_schema bad6 = {bad, 1, 6};
     abs_store *s;
     ab_error err;
-    cr_assert_neq(abs_open_schema(path, 0, &bad5, &s, &err), AB_OK);
+    cr_assert_neq(abs_open_schema(path, 0, &bad6, &s, &err), AB_OK);
     cr_assert(strstr(err.msg, path) && strstr(err.msg, "migrate"), "%s", err.msg);
     cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABS_SCHEMA_VERSION);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM pragma_table_info('runs') "
@@ -403,8 +403,17 @@ static const char v1_results[] =
     "    UNIQUE (run, suite, spec)\n"
     ");\n";
 
+/* Takes a current file back to version 4's tables (before proof_kinds and the
+ * stored views; results keep a reference to the dropped proof_kinds, which
+ * the 4 -> 5 step's rebuild replaces). */
+#define UNDO_V5                                                                   \
+    "DROP TABLE suite_tensors; DROP TABLE suite_pools; DROP TABLE proof_kinds; "  \
+    "ALTER TABLE suites DROP COLUMN view_tensors; "                               \
+    "ALTER TABLE suites DROP COLUMN view_capacity;"
+
 /* Takes a current file back to version 3's tables (before bounds). */
 #define UNDO_V4                                                                         \
+    UNDO_V5                                                                             \
     "DROP TABLE bounds; DROP TABLE bound_kinds; ALTER TABLE suites DROP COLUMN capacity; " \
     "ALTER TABLE suites DROP COLUMN pools; ALTER TABLE suites DROP COLUMN stored_version;"
 
@@ -644,7 +653,7 @@ Test(migrate, refuses_a_newer_version_with_a_clear_message) {
     cr_assert_eq(abs_open(path, 0, &s, &err), AB_EINPUT);
     cr_assert_null(s);
     cr_assert(strstr(err.msg, path) != NULL, "%s", err.msg);
-    cr_assert(strstr(err.msg, "schema version 99 is newer than this arenabench knows (4)"),
+    cr_assert(strstr(err.msg, "schema version 99 is newer than this arenabench knows (5)"),
               "%s", err.msg);
     cr_assert_eq(abs_open(path, ABS_OPEN_READONLY, &s, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "newer") != NULL, "%s", err.msg);
@@ -1257,7 +1266,7 @@ Test(merge, migrates_an_older_input_first) {
     snprintf(out, sizeof out, "%s/out.db", dir);
     snprintf(empty, sizeof empty, "%s/empty.db", dir);
     record_jobs(in, "k", 0, 1, "x");          /* version 4 ... */
-    abs_store *s = open_fake(out, ABS_OPEN_CREATE, &fake5); /* ... is older than the fake 5 */
+    abs_store *s = open_fake(out, ABS_OPEN_CREATE, &fake6); /* ... is older than the fake 6 */
     abs_merge_stats st = {0};
     ab_error err;
     cr_assert_eq(abs_merge(s, in, &st, &err), AB_OK, "%s", err.msg);
@@ -1268,8 +1277,8 @@ Test(merge, migrates_an_older_input_first) {
     cr_assert_eq(abs_merge(s, empty, &st, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(st.results_added, NSUITES * NSPECS);
     abs_close(s);
-    cr_assert_eq(raw_int(in, "PRAGMA user_version"), 5);
-    cr_assert_eq(raw_int(empty, "PRAGMA user_version"), 5);
+    cr_assert_eq(raw_int(in, "PRAGMA user_version"), 6);
+    cr_assert_eq(raw_int(empty, "PRAGMA user_version"), 6);
     cr_assert_eq(raw_int(out, "SELECT count(*) FROM runs WHERE fake_note = 'migrated'"), 1);
     free(dir);
 }
@@ -1579,4 +1588,138 @@ Test(merge, carries_the_bounds_of_a_shard) {
                               "WHERE s.name = 'a' AND b.value = 64 AND b.kind = 'max-load'"), 1);
     free(in);
     free(out);
+}
+
+/* ---- version 5: the kinds of proof as rows, the suites' arena views ---------- */
+
+/* Version 4 -> 5: proof_kinds comes with the oracle's words, results keep
+ * their rows and proofs, old suites have no stored view (readers say so)
+ * until the run layer fills it. */
+Test(migrate, version_4_results_keep_their_proofs_and_suites_await_their_view) {
+    char *path = tmp_path("v4.db");
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
+    int64_t run = begin_run(s, "k1", "nightly"), su = put_suite(s, "a", "suite: a\n");
+    abo_row r = simple_result(run, su, "first-fit", plan4, 4);
+    r.proven_by = ABO_PROOF_LOWER_BOUND;
+    put_result(s, &r);
+    abs_close(s);
+    raw_exec(path, "PRAGMA foreign_keys = OFF; BEGIN;" UNDO_V5 "PRAGMA user_version = 4; COMMIT;");
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'proof_kinds'"),
+                 0);
+    s = open_ok(path, 0);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 5);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM proof_kinds"), ABO_NPROOFS);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM results WHERE proven_by = 'lower-bound' "
+                               "AND proven = 1 AND arena = 64"), 1);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'results' AND "
+                               "sql LIKE '%REFERENCES proof_kinds%'"), 1);
+    ab_problem v;
+    ab_error err;
+    cr_assert_eq(abs_suite_view(s, su, &v, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "suite 'a' was stored before schema version 5, without its "
+                              "tensors") != NULL, "%s", err.msg);
+    int64_t *ids;
+    size_t n;
+    cr_assert_eq(abs_suites_without_view(s, &ids, &n, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(n, 1);
+    cr_assert_eq(ids[0], su);
+    free(ids);
+    abs_close(s);
+    free(path);
+}
+
+/* A proof word is a row of proof_kinds, not a CHECK: a word the oracle does
+ * not list is refused by the foreign key, and each listed word is accepted. */
+Test(migrate, proof_words_are_rows_the_store_fills_from_the_oracle) {
+    char *path = tmp_path("kinds.db");
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
+    int64_t run = begin_run(s, "k1", "nightly"), su = put_suite(s, "a", "suite: a\n");
+    for (int k = 0; k < ABO_NPROOFS; k++) {
+        char spec[32];
+        snprintf(spec, sizeof spec, "first-fit:p%d", k);
+        abo_row r = simple_result(run, su, spec, plan4, 4);
+        r.proven_by = (abo_proof)k;
+        put_result(s, &r);
+    }
+    abs_close(s);
+    cr_assert_eq(raw_int(path, "SELECT count(DISTINCT proven_by) FROM results"), ABO_NPROOFS);
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL), SQLITE_OK);
+    int rc = sqlite3_exec(db, "UPDATE results SET proven_by = 'astrology' WHERE id = 1", NULL,
+                          NULL, NULL);
+    cr_assert_eq(rc & 0xff, SQLITE_CONSTRAINT, "an unlisted proof word is refused");
+    /* a new kind is a row: once listed, the same word is accepted, no migration */
+    cr_assert_eq(sqlite3_exec(db, "INSERT INTO proof_kinds VALUES ('astrology'); UPDATE results "
+                                  "SET proven_by = 'astrology' WHERE id = 1", NULL, NULL, NULL),
+                 SQLITE_OK);
+    sqlite3_close(db);
+    free(path);
+}
+
+/* The arena view stored with a suite comes back equal: tensors in order with
+ * their names, sizes, ranges, aligns and fixed offsets, the pools, the
+ * capacity; a second put of the same suite keeps the first view. */
+Test(suites, store_and_rebuild_the_arena_view) {
+    char *path = tmp_path("view.db");
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
+    ab_problem v;
+    ab_problem_init(&v);
+    v.capacity = 4096;
+    ab_pool pools[2] = {{(char *)"sram", 1024}, {(char *)"dram", AB_NONE}};
+    v.pools = pools;
+    v.npools = 2;
+    const char *names[3] = {"conv'1", "pool \"2\"", "z"};
+    for (int i = 0; i < 3; i++) {
+        ab_tensor t = {.name = (char *)names[i], .size = 100 * (i + 1), .start = i, .end = i + 2,
+                       .align = (int64_t)1 << i, .offset = i == 1 ? 64 : AB_NONE,
+                       .logical_bits = 800 * (i + 1)};
+        cr_assert_eq(ab_problem_add(&v, &t, NULL), AB_OK);
+    }
+    abs_suite su;
+    abs_suite_init(&su);
+    su.name = "viewed";
+    su.text = "suite: viewed\n";
+    su.text_len = strlen(su.text);
+    su.tensors = 3;
+    su.view = &v;
+    int64_t id, id2;
+    ab_error err;
+    cr_assert_eq(abs_suite_put(s, &su, &id, &err), AB_OK, "%s", err.msg);
+    ab_problem other;
+    ab_problem_init(&other);
+    su.view = &other; /* the same text again: the stored view stays */
+    cr_assert_eq(abs_suite_put(s, &su, &id2, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(id2, id);
+    ab_problem back;
+    cr_assert_eq(abs_suite_view(s, id, &back, &err), AB_OK, "%s", err.msg);
+    cr_assert_str_eq(back.name, "viewed");
+    cr_assert_eq(back.capacity, 4096);
+    cr_assert_eq(back.npools, 2);
+    cr_assert_str_eq(back.pools[0].name, "sram");
+    cr_assert_eq(back.pools[0].size, 1024);
+    cr_assert_str_eq(back.pools[1].name, "dram");
+    cr_assert_eq(back.pools[1].size, AB_NONE);
+    cr_assert_eq(back.n, 3);
+    for (size_t i = 0; i < 3; i++) {
+        cr_assert_str_eq(back.t[i].name, v.t[i].name);
+        cr_assert_eq(back.t[i].size, v.t[i].size);
+        cr_assert_eq(back.t[i].start, v.t[i].start);
+        cr_assert_eq(back.t[i].end, v.t[i].end);
+        cr_assert_eq(back.t[i].align, v.t[i].align);
+        cr_assert_eq(back.t[i].offset, v.t[i].offset);
+        cr_assert(ab_in_arena(&back, i));
+    }
+    ab_problem_free(&back);
+    /* a forged row the loaders would refuse is refused here too */
+    abs_close(s);
+    raw_exec(path, "UPDATE suite_tensors SET align = 3 WHERE idx = 2");
+    s = open_ok(path, 0);
+    cr_assert_eq(abs_suite_view(s, id, &back, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "stored tensor 2 ('z') is malformed") != NULL, "%s", err.msg);
+    abs_close(s);
+    v.pools = NULL;
+    v.npools = 0;
+    ab_problem_free(&v);
+    free(path);
 }

@@ -60,7 +60,34 @@ typedef struct view_cache {
     ab_problem view;
 } view_cache;
 
-static void cache_load(abs_store *db, view_cache *c, const abs_suite *su) {
+/* Where the arena view stored with a suite (schema 5) differs from the one
+ * its text gives, into why; false when they agree. */
+static bool view_differs(const ab_problem *stored, const ab_problem *v, char *why, size_t len) {
+    if (stored->n != v->n || stored->npools != v->npools || stored->capacity != v->capacity) {
+        snprintf(why, len, "%zu tensors, %zu pools, capacity %lld stored; the text gives %zu, "
+                 "%zu, %lld", stored->n, stored->npools, (long long)stored->capacity, v->n,
+                 v->npools, (long long)v->capacity);
+        return true;
+    }
+    for (size_t k = 0; k < v->npools; k++)
+        if (strcmp(stored->pools[k].name, v->pools[k].name) != 0 ||
+            stored->pools[k].size != v->pools[k].size) {
+            snprintf(why, len, "pool %zu differs from the text's '%.100s'", k, v->pools[k].name);
+            return true;
+        }
+    for (size_t i = 0; i < v->n; i++) {
+        const ab_tensor *a = &stored->t[i], *b = &v->t[i];
+        if (strcmp(a->name, b->name) != 0 || a->size != b->size || a->start != b->start ||
+            a->end != b->end || a->align != b->align || a->offset != b->offset) {
+            snprintf(why, len, "tensor %zu ('%.100s') differs from the text's ('%.100s')", i,
+                     a->name, b->name);
+            return true;
+        }
+    }
+    return false;
+}
+
+static void cache_load(abs_store *db, view_cache *c, const abs_suite *su, found *f) {
     if (c->suite == su->id) return;
     ab_problem_free(&c->view);
     ab_problem_init(&c->view);
@@ -76,6 +103,13 @@ static void cache_load(abs_store *db, view_cache *c, const abs_suite *su) {
     if (st == AB_OK) st = ab_problem_arena_view(&full, &c->view, NULL, &err);
     c->ok = st == AB_OK;
     snprintf(c->why, sizeof c->why, "%s", err.msg);
+    ab_problem stored; /* the view readers use instead of the text, when stored */
+    char why[400];
+    if (c->ok && abs_suite_view(db, su->id, &stored, &err) == AB_OK &&
+        view_differs(&stored, &c->view, why, sizeof why))
+        sayf(f, "suite %lld ('%.200s'): its stored arena view is not its text's: %s",
+             (long long)su->id, su->name, why);
+    ab_problem_free(&stored);
     ab_free(text);
     ab_problem_free(&full);
 }
@@ -86,7 +120,7 @@ static void recheck(abs_store *db, view_cache *c, const abs_row *row, int64_t ru
     char where[600];
     snprintf(where, sizeof where, "run %lld, suite '%.200s', spec '%.200s'", (long long)run,
              row->suite.name, r->spec);
-    cache_load(db, c, &row->suite);
+    cache_load(db, c, &row->suite, f);
     if (!c->ok) {
         sayf(f, "%s: the suite does not load again, so its plan cannot be checked: %s", where,
              c->why);
@@ -160,7 +194,7 @@ static void recheck_bounds(abs_store *db, view_cache *c, int64_t run, const abs_
         abs_suite_init(&su);
         su.id = b->suite;
         su.name = "(stored suite)";
-        cache_load(db, c, &su);
+        cache_load(db, c, &su, f);
         if (!c->ok) {
             sayf(f, "%s: the suite does not load again: %s", where, c->why);
             continue;

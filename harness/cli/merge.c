@@ -6,6 +6,7 @@
 
 #include "harness/cli/commands.h"
 #include "harness/cli/fail.h"
+#include "harness/run/run.h"
 #include "results/store/store.h"
 
 
@@ -27,6 +28,8 @@ static int merge(const char *out, const char *const *in, int nin) {
                (long long)st.runs_joined, (long long)st.results_added,
                (long long)st.results_skipped);
     }
+    size_t filled = 0; /* the views of suites merged from files of schema 4 or older */
+    if (rc == 0 && abu_fill_views(db, &filled, &err) != AB_OK) rc = abc_fail(&err);
     abs_close(db);
     return rc;
 }

@@ -10,14 +10,8 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/common.h"
 #include "harness/cli/fail.h"
-#include "harness/formats/suite.h"
 #include "results/report/report.h"
 #include "results/store/store.h"
-
-/* The report's suite loader: stored canonical YAML back into a problem. */
-static ab_status load_stored_text(const char *text, size_t len, ab_problem *out, ab_error *err) {
-    return abf_suite_load_buffer("stored suite", text, len, out, err);
-}
 
 int abc_report(const abc_args *a) {
     const char *dbpath = abc_opt(a, "db", ABC_DEFAULT_DB), *which = abc_opt(a, "run", NULL);
@@ -42,7 +36,7 @@ int abc_report(const abc_args *a) {
         rc = abc_usage_error(a->cmd, "--run %s and --tag %s: give one of them", which, tag);
     if (rc == 0) rc = abc_resolve_run(db, dbpath, which, tag, &run);
     ab_buf b = {0};
-    abr_report_opts opt = {.load_suite = load_stored_text};
+    abr_report_opts opt = {0};
     if (rc == 0 && abr_report_render(db, run, fmt, &opt, &b, &err) != AB_OK) rc = abc_fail(&err);
     if (rc == 0 && ab_buf_write_file(&b, out, &err) != AB_OK) rc = abc_fail(&err);
     ab_buf_free(&b);

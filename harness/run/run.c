@@ -545,12 +545,43 @@ static void git_revision(char *out, size_t len) {
     pclose(p);
 }
 
+ab_status abu_fill_views(abs_store *db, size_t *filled, ab_error *err) {
+    int64_t *ids = NULL;
+    size_t n = 0, done = 0;
+    ab_status st = abs_suites_without_view(db, &ids, &n, err);
+    for (size_t i = 0; i < n && st == AB_OK; i++) {
+        char *text = NULL;
+        size_t len = 0;
+        ab_problem full, view;
+        ab_problem_init(&full);
+        ab_problem_init(&view);
+        ab_error e;
+        ab_error_clear(&e);
+        st = abs_suite_text(db, ids[i], &text, &len, err);
+        ab_status ld = st == AB_OK ? abf_suite_load_buffer(NULL, text, len, &full, &e) : st;
+        if (ld == AB_OK) ld = ab_problem_arena_view(&full, &view, NULL, &e);
+        if (ld == AB_OK) {
+            st = abs_suite_put_view(db, ids[i], &view, err);
+            done += st == AB_OK;
+        } else if (ld == AB_ENOMEM) {
+            st = ab_fail(err, AB_ENOMEM, "%s", e.msg);
+        }
+        ab_free(text);
+        ab_problem_free(&full);
+        ab_problem_free(&view);
+    }
+    ab_free(ids);
+    if (filled != NULL) *filled = done;
+    return st;
+}
+
 /* Opens the store and begins (or resumes) the run. */
 static ab_status open_run(run_ctx *c, ab_error *err) {
     const abu_args *a = c->a;
     /* A run to resume is in a database that exists: resuming never creates one. */
     unsigned flags = a->resume != NULL ? 0u : ABS_OPEN_CREATE;
     ab_status st = abs_open(a->db, flags, &c->db, err);
+    if (st == AB_OK) st = abu_fill_views(c->db, NULL, err);
     if (st != AB_OK) return st;
     int64_t *run = &c->sum->run;
     if (a->resume != NULL) {
@@ -594,6 +625,7 @@ static void suite_row(const suite_item *s, abs_suite *su) {
     su->capacity = ab_problem_capacity(&s->full);
     su->pools = (int64_t)s->full.npools;
     su->capacity_known = true;
+    su->view = &s->view;
 }
 
 /* The suite's own bounds: max-load, and the subset bound when asked (once per

@@ -30,6 +30,7 @@
 #include "core/problem.h"
 #include "harness/formats/profile.h"
 #include "oracle/status.h"
+#include "results/store/store.h"
 
 /* Planner specs a run takes at most (-p, --planners, --ilp together). */
 #define ABU_MAX_SPECS 64
@@ -112,5 +113,12 @@ ab_status abu_run(const abu_args *a, const abu_events *ev, abu_summary *out, ab_
 bool abu_summary_failed(const abu_summary *s);
 
 void abu_summary_free(abu_summary *s);
+
+/* Stores the arena view of every suite of db stored without one (a file of
+ * schema 4 or older, or merged from one): its stored text loaded again, once,
+ * so readers rebuild views from rows (abs_suite_view) and never parse. A
+ * suite whose text does not load is left without (its readers say so).
+ * *filled (may be NULL) counts the suites filled. */
+ab_status abu_fill_views(abs_store *db, size_t *filled, ab_error *err);
 
 #endif

@@ -197,21 +197,15 @@ static void row_figures(abr_model *m, size_t i) {
 
 /* ---- capacity decisions -------------------------------------------------- */
 
-/* The capacity of suite si, read from its stored text through load (the
- * store has no capacity column): ab_problem_capacity, the suite's own or the
- * size of its one pool. Left AB_NONE when the text cannot be read or loaded;
+/* The capacity of suite si stored before schema 4 (no capacity column), from
+ * its stored arena view (schema 5, filled since): ab_problem_capacity, the
+ * suite's own or the size of its one pool. Left AB_NONE when it has no view;
  * AB_ENOMEM only is a failure. */
-static ab_status suite_capacity(abs_store *s, abr_model *m, size_t si, abr_suite_loader load,
-                                ab_error *err) {
-    char *text = NULL;
-    size_t len = 0;
+static ab_status suite_capacity(abs_store *s, abr_model *m, size_t si, ab_error *err) {
     ab_error e;
     ab_error_clear(&e);
-    ab_status st = abs_suite_text(s, suite_of(m, si)->id, &text, &len, &e);
     ab_problem p;
-    ab_problem_init(&p);
-    if (st == AB_OK) st = load(text, len, &p, &e);
-    ab_free(text);
+    ab_status st = abs_suite_view(s, suite_of(m, si)->id, &p, &e);
     if (st == AB_OK) {
         m->su[si].capacity = ab_problem_capacity(&p);
         m->su[si].pools = p.npools >= 2;
@@ -271,7 +265,7 @@ static void capacity_figures(abr_model *m, size_t si) {
 
 /* Reads run `run` and derives every figure. *m is initialised by the call and
  * freed with abr_model_free, even on failure. */
-ab_status abr_model_build(abs_store *s, int64_t run, const abr_report_opts *opt, abr_model *m,
+ab_status abr_model_build(abs_store *s, int64_t run, abr_model *m,
                           ab_error *err) {
     memset(m, 0, sizeof *m);
     ab_status st = abs_run_get(s, run, &m->run, err);
@@ -285,8 +279,8 @@ ab_status abr_model_build(abs_store *s, int64_t run, const abr_report_opts *opt,
         if (su->capacity_known) { /* the store's figures (schema 4 on) */
             m->su[si].capacity = su->capacity;
             m->su[si].pools = su->pools >= 2;
-        } else if (opt != NULL && opt->load_suite != NULL) { /* stored before: its text */
-            st = suite_capacity(s, m, si, opt->load_suite, err);
+        } else { /* stored before schema 4: its view */
+            st = suite_capacity(s, m, si, err);
         }
     }
     if (st != AB_OK) return st;

@@ -117,10 +117,9 @@ typedef struct abr_model {
 
 /* Reads run `run` and derives every figure. *m is initialised by the call and
  * freed with abr_model_free, even on failure. The capacities come from the
- * stored suites through opt->load_suite (the store keeps no capacity of its
- * own): without a loader (opt NULL) no suite has a capacity decision. A suite
- * the loader refuses has none either; AB_ENOMEM fails the build. */
-ab_status abr_model_build(abs_store *s, int64_t run, const abr_report_opts *opt, abr_model *m,
+ * suites' rows (schema 4 on) or else their stored arena views (schema 5); a
+ * suite with neither has no capacity decision. AB_ENOMEM fails the build. */
+ab_status abr_model_build(abs_store *s, int64_t run, abr_model *m,
                           ab_error *err);
 
 /* Frees what abr_model_build made and zeroes *m. */

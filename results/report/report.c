@@ -56,7 +56,7 @@ ab_status abr_report_render(abs_store *s, int64_t run, abr_report_format fmt,
     if ((unsigned)fmt >= ABR_REPORT_NFORMATS || formats[fmt].render == NULL)
         return ab_fail(err, AB_EINPUT, "unknown report format %d", (int)fmt);
     abr_model m;
-    ab_status st = abr_model_build(s, run, opt, &m, err);
+    ab_status st = abr_model_build(s, run, &m, err);
     if (st == AB_OK) st = formats[fmt].render(out, s, &m, opt, err);
     abr_model_free(&m);
     if (st == AB_OK && out->oom) st = ab_fail(err, AB_ENOMEM, "out of memory rendering a report");

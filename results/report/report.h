@@ -29,9 +29,9 @@
  *                           it; ilp: an ILP bound or an ILP proof; exhaustive:
  *                           an exact planner refuted every smaller height)
  *                           when they meet, else the gap left open.
- *   capacity decision       for a suite with a capacity (read from its stored
- *                           text through opt->load_suite: the store keeps no
- *                           capacity column), from its rows' status, arena
+ *   capacity decision       for a suite with a capacity (the suite row's, or
+ *                           for a suite stored before schema 4 its stored
+ *                           arena view's), from its rows' status, arena
  *                           and the best bound: fits (a valid arena within
  *                           the capacity; its gap to the best bound), does
  *                           not fit (the best bound exceeds it, or a row is
@@ -83,20 +83,12 @@ typedef enum abr_report_format {
     ABR_REPORT_NFORMATS /* the number of formats, not a format */
 } abr_report_format;
 
-/* Builds a problem from a suite's stored canonical text (e.g. a wrapper of
- * abf_suite_load_buffer, which lives in harness/). *out is initialised by the
- * call and freed by the caller with ab_problem_free, even on failure. */
-typedef ab_status (*abr_suite_loader)(const char *text, size_t len, ab_problem *out,
-                                      ab_error *err);
-
 /* The HTML plan pictures: the valid rows with the largest gaps (> 0), each
- * drawn from the suite's stored text and the stored plan. */
+ * drawn from the suite's stored arena view and the stored plan. */
 #define ABR_REPORT_PICTURES 3
 
 typedef struct abr_report_opts {
-    abr_suite_loader load_suite; /* NULL: no plan pictures (the page says so), no bytes
-                                    per pool, no peaks, no capacity decisions */
-    int pictures;                /* how many worst plans to draw; <= 0: ABR_REPORT_PICTURES */
+    int pictures; /* how many worst plans to draw; <= 0: ABR_REPORT_PICTURES */
 } abr_report_opts;
 
 /* The format named w (a row's word or alias: "md", "markdown", "html", ...);

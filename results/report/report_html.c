@@ -519,24 +519,14 @@ static void put_same_plan_specs(ab_buf *b, const abr_model *m, const worst *v, s
 /* Draws row i's plan into b; a status other than AB_OK with err set when it
  * cannot (the caller prints the reason unless it is AB_ENOMEM). */
 static ab_status draw_plan(abs_store *s, const abr_model *m, size_t i, const char *specs,
-                           abr_suite_loader load, ab_buf *b, ab_error *err) {
+                           ab_buf *b, ab_error *err) {
     const abs_row *w = &m->rows.v[i];
-    char *text = NULL;
     int64_t *off = NULL;
-    size_t len = 0, n = 0;
-    ab_problem p, view;
+    size_t n = 0;
+    ab_problem view;
     ab_plan pl;
-    ab_problem_init(&p);
-    ab_problem_init(&view);
     ab_plan_init(&pl);
-    ab_status st = abs_suite_text(s, w->suite.id, &text, &len, err);
-    /* each step frees what the next does not need, so at most two copies of
-     * the suite are held at once (a suite of 10^7 tensors is gigabytes) */
-    if (st == AB_OK) st = load(text, len, &p, err);
-    ab_free(text);
-    text = NULL;
-    if (st == AB_OK) st = ab_problem_arena_view(&p, &view, NULL, err);
-    ab_problem_free(&p);
+    ab_status st = abs_suite_view(s, w->suite.id, &view, err);
     if (st == AB_OK) st = abs_plan_get(s, w->r.plan_hash, &off, &n, err);
     if (st == AB_OK && n != view.n)
         st = ab_fail(err, AB_EINPUT, "the plan has %zu offsets but the suite's arena view has "
@@ -555,9 +545,7 @@ static ab_status draw_plan(abs_store *s, const abr_model *m, size_t i, const cha
     }
     ab_plan_free(&pl);
     ab_problem_free(&view);
-    ab_problem_free(&p);
     ab_free(off);
-    ab_free(text);
     return st;
 }
 
@@ -565,10 +553,6 @@ static ab_status html_pictures(ab_buf *b, abs_store *s, const abr_model *m,
                                const abr_report_opts *opt, ab_error *err) {
     int want = opt && opt->pictures > 0 ? opt->pictures : ABR_REPORT_PICTURES;
     put(b, "<h2>The plans with the largest gaps</h2>\n");
-    if (opt == NULL || opt->load_suite == NULL) {
-        put(b, "<p>Plan pictures are not drawn: no suite loader was given.</p>\n");
-        return AB_OK;
-    }
     size_t n;
     worst *v = worst_rows(m, &n);
     if (v == NULL) return ab_fail(err, AB_ENOMEM, "out of memory building the report");
@@ -588,7 +572,7 @@ static ab_status html_pictures(ab_buf *b, abs_store *s, const abr_model *m,
             st = ab_fail(err, AB_ENOMEM, "out of memory building the report");
             break;
         }
-        st = draw_plan(s, m, i, specs.s, opt->load_suite, b, &e);
+        st = draw_plan(s, m, i, specs.s, b, &e);
         ab_buf_free(&specs);
         if (st == AB_ENOMEM) ab_fail(err, st, "%s", e.msg);
         else if (st != AB_OK) {
@@ -626,7 +610,7 @@ static void scroll_table(ab_buf *b, const abr_table *t) {
 ab_status abr_render_html(ab_buf *b, abs_store *s, const abr_model *m,
                           const abr_report_opts *opt, ab_error *err) {
     abr_sections x;
-    ab_status st = abr_sections_build(s, m, opt, &x, err);
+    ab_status st = abr_sections_build(s, m, &x, err);
     if (st == AB_OK) {
         html_header(b, m);
         scroll_table(b, &x.planners);

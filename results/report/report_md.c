@@ -30,7 +30,7 @@ static void md_header(ab_buf *b, const abr_model *m) {
 ab_status abr_render_md(ab_buf *b, abs_store *s, const abr_model *m,
                         const abr_report_opts *opt, ab_error *err) {
     abr_sections x;
-    ab_status st = abr_sections_build(s, m, opt, &x, err);
+    ab_status st = abr_sections_build(s, m, &x, err);
     if (st == AB_OK) {
         md_header(b, m);
         const abr_table *order[] = {&x.planners, &x.timing, &x.suites, &x.io, &x.certificates,

@@ -385,26 +385,22 @@ static void failures(abr_table *t, const abr_model *m, ab_buf *tmp) {
  * each pool: one table per suite. Needs the suite loader; without one the
  * section is left out. */
 
-/* Loads suite si's stored text into *p (empty, npools 0, when it cannot).
- * Returns AB_ENOMEM only: other failures leave the suite out of the section. */
-static ab_status load_stored_suite(abs_store *s, const abr_model *m, size_t si,
-                                   abr_suite_loader load, ab_problem *p, ab_error *err) {
-    char *text = NULL;
-    size_t len = 0;
-    ab_problem_init(p);
-    ab_status st = abs_suite_text(s, suite_of(m, si)->id, &text, &len, err);
-    if (st == AB_OK) st = load(text, len, p, err);
-    ab_free(text);
-    if (st != AB_OK) ab_problem_free(p);
+/* Suite si's arena view, rebuilt from the store's rows (abs_suite_view),
+ * into *v (empty, npools 0, when it cannot: a suite stored before schema 5
+ * with its view never filled). Returns AB_ENOMEM only: other failures leave
+ * the suite out of the section. */
+static ab_status stored_view(abs_store *s, const abr_model *m, size_t si, ab_problem *v,
+                             ab_error *err) {
+    ab_status st = abs_suite_view(s, suite_of(m, si)->id, v, err);
     return st == AB_ENOMEM ? st : AB_OK;
 }
 
-/* The pool table of suite si into *t (p its problem, view the arena view),
+/* The pool table of suite si into *t (view its arena view, with its pools),
  * with no rows when no plan can be read again. Returns AB_ENOMEM only: a row
  * whose plan cannot be read again is left out. */
 static ab_status pool_table(abr_table *t, abs_store *s, const abr_model *m, size_t si,
-                            const ab_problem *p, const ab_problem *view, ab_buf *tmp,
-                            ab_error *err) {
+                            const ab_problem *view, ab_buf *tmp, ab_error *err) {
+    const ab_problem *p = view;
     size_t np = p->npools < AB_MAX_POOLS ? p->npools : AB_MAX_POOLS;
     abr_put_suite(fresh(tmp), put, m, si);
     abr_table_title(t, 3, text(t, tmp));
@@ -459,21 +455,17 @@ static bool pool_heading(abr_sections *x, size_t *cap) {
 
 /* The "Bytes per pool" heading, then the tables of the suites with two or
  * more pools that have a row. */
-static ab_status pools(abr_sections *x, abs_store *s, const abr_model *m,
-                       const abr_report_opts *opt, ab_buf *tmp, ab_error *err) {
-    if (opt == NULL || opt->load_suite == NULL) return AB_OK;
+static ab_status pools(abr_sections *x, abs_store *s, const abr_model *m, ab_buf *tmp,
+                       ab_error *err) {
     size_t cap = 0;
     abr_table t;
     abr_table_init(&t);
     ab_status st = AB_OK;
     for (size_t si = 0; si < m->nsu && st == AB_OK; si++) {
-        ab_problem p, view;
-        ab_problem_init(&view);
-        st = load_stored_suite(s, m, si, opt->load_suite, &p, err);
-        if (st == AB_OK && p.npools >= 2) st = ab_problem_arena_view(&p, &view, NULL, err);
-        if (st == AB_OK && p.npools >= 2) st = pool_table(&t, s, m, si, &p, &view, tmp, err);
+        ab_problem view;
+        st = stored_view(s, m, si, &view, err);
+        if (st == AB_OK && view.npools >= 2) st = pool_table(&t, s, m, si, &view, tmp, err);
         ab_problem_free(&view);
-        ab_problem_free(&p);
         if (st != AB_OK || abr_table_rows(&t) == 0) {
             if (t.oom && st == AB_OK)
                 st = ab_fail(err, AB_ENOMEM, "out of memory building the report");
@@ -496,7 +488,7 @@ static ab_status pools(abr_sections *x, abs_store *s, const abr_model *m,
 
 #define PEAK_ROWS 5 /* tensors shown per suite, largest first; the rest in one row */
 
-/* The rows of suite si (p its problem) in the peak table: its largest tensors
+/* The rows of suite si (p its arena view) in the peak table: its largest tensors
  * live at the max-load instruction, then one row for the others. */
 static ab_status peak_rows(abr_table *t, const abr_model *m, size_t si, const ab_problem *p,
                            ab_buf *tmp, ab_error *err) {
@@ -536,11 +528,10 @@ static ab_status peak_rows(abr_table *t, const abr_model *m, size_t si, const ab
 }
 
 /* "What makes up the peak": per suite, the tensors live at its max-load
- * instruction (name, bytes, share of the peak), read from the stored suite
- * text; no table without a loader or without rows. */
-static ab_status peaks(abr_table *t, abs_store *s, const abr_model *m,
-                       const abr_report_opts *opt, ab_buf *tmp, ab_error *err) {
-    if (opt == NULL || opt->load_suite == NULL) return AB_OK;
+ * instruction (name, bytes, share of the peak), read from the stored arena
+ * view; no table without rows. */
+static ab_status peaks(abr_table *t, abs_store *s, const abr_model *m, ab_buf *tmp,
+                       ab_error *err) {
     abr_table_title(t, 2, "What makes up the peak");
     abr_table_para(t, "Per suite, the tensors live at the instruction where the live bytes peak "
                       "(the max-load lower bound), largest first, with their share of the peak; "
@@ -553,7 +544,7 @@ static ab_status peaks(abr_table *t, abs_store *s, const abr_model *m,
     ab_status st = AB_OK;
     for (size_t si = 0; si < m->nsu && st == AB_OK; si++) {
         ab_problem p;
-        st = load_stored_suite(s, m, si, opt->load_suite, &p, err);
+        st = stored_view(s, m, si, &p, err);
         if (st == AB_OK && p.n > 0) st = peak_rows(t, m, si, &p, tmp, err);
         ab_problem_free(&p);
     }
@@ -566,8 +557,7 @@ static ab_status peaks(abr_table *t, abs_store *s, const abr_model *m,
 
 /* ---- all of them -------------------------------------------------------------------- */
 
-ab_status abr_sections_build(abs_store *s, const abr_model *m, const abr_report_opts *opt,
-                             abr_sections *x, ab_error *err) {
+ab_status abr_sections_build(abs_store *s, const abr_model *m, abr_sections *x, ab_error *err) {
     memset(x, 0, sizeof *x);
     abr_table *all[] = {&x->planners, &x->timing, &x->suites, &x->io, &x->certificates,
                         &x->bounds, &x->capacity, &x->failures, &x->peaks};
@@ -581,8 +571,8 @@ ab_status abr_sections_build(abs_store *s, const abr_model *m, const abr_report_
     bounds(&x->bounds, m, &tmp);
     capacities(&x->capacity, m, &tmp);
     failures(&x->failures, m, &tmp);
-    ab_status st = pools(x, s, m, opt, &tmp, err);
-    if (st == AB_OK) st = peaks(&x->peaks, s, m, opt, &tmp, err);
+    ab_status st = pools(x, s, m, &tmp, err);
+    if (st == AB_OK) st = peaks(&x->peaks, s, m, &tmp, err);
     ab_buf_free(&tmp);
     if (st != AB_OK) return st;
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)

@@ -25,15 +25,14 @@ typedef struct abr_sections {
                                with two or more pools; npools 0 without them */
     size_t npools;
     abr_table peaks;        /* per suite: the tensors live at its max-load instruction
-                               (from the stored suite text); empty without a loader */
+                               (from the stored arena view) */
 } abr_sections;
 
 /* Builds the tables of model m into *x (initialised by the call; free with
- * abr_sections_free, even on failure). s and opt->load_suite serve the
- * bytes per pool (left out without a loader). AB_ENOMEM when memory runs out;
+ * abr_sections_free, even on failure). s serves the stored arena views and
+ * plans of the bytes per pool and the peaks. AB_ENOMEM when memory runs out;
  * a suite or plan that cannot be read again is left out, not a failure. */
-ab_status abr_sections_build(abs_store *s, const abr_model *m, const abr_report_opts *opt,
-                             abr_sections *x, ab_error *err);
+ab_status abr_sections_build(abs_store *s, const abr_model *m, abr_sections *x, ab_error *err);
 
 /* Frees the tables; x may be NULL. */
 void abr_sections_free(abr_sections *x);

@@ -16,7 +16,10 @@
 --   * sizes, offsets and bounds are bytes (INTEGER); NULL is "unknown" or
 --     "does not apply", never zero in disguise;
 --   * hashes are SHA-256 in lower-case hex (64 characters);
---   * enumerations are stored as words and checked by CHECK constraints;
+--   * enumerations are stored as words and checked by CHECK constraints, except
+--     the open-ended ones (the kinds of proof and of bound), which reference a
+--     table the store fills from the oracle's list each time it opens a file
+--     for writing: a new kind is a row in code, not a migration;
 --   * ids are local to one file: `merge` maps them, by run_key for runs, by
 --     hash for suites and plans.
 --
@@ -25,7 +28,7 @@
 -- lose the last ones, never the file's consistency).
 
 PRAGMA application_id = 1094865491;  -- 'ABRS': marks an arenabench results file
-PRAGMA user_version = 4;
+PRAGMA user_version = 5;
 
 -- One invocation of `arenabench run` (or one shard of it).
 CREATE TABLE runs (
@@ -53,8 +56,10 @@ CREATE INDEX runs_by_tag ON runs (tag, started);
 -- must fit (the suite's capacity:, or its one pool's size when lower), NULL
 -- for none; pools, how many pools it declares (0 for none); stored_version,
 -- the schema version of the writer that stated them, NULL before 4 or when
--- the writer did not state them (the report then reads the capacity from the
--- text). (No comment sits among the last columns: SQLite's DROP
+-- the writer did not state them (the report then has no capacity for it).
+-- Version 5 added view_tensors and view_capacity (the suite's own capacity:
+-- key, NULL for none): see suite_tensors at the end. (No comment
+-- sits among the last columns: SQLite's DROP
 -- COLUMN, which the tests use to forge older files, trips over them.)
 CREATE TABLE suites (
     id              INTEGER PRIMARY KEY,
@@ -73,7 +78,9 @@ CREATE TABLE suites (
     text            TEXT NOT NULL,
     capacity        INTEGER CHECK (capacity IS NULL OR capacity >= 1),
     pools           INTEGER CHECK (pools IS NULL OR pools >= 0),
-    stored_version  INTEGER
+    stored_version  INTEGER,
+    view_tensors    INTEGER CHECK (view_tensors IS NULL OR view_tensors >= 0),
+    view_capacity   INTEGER CHECK (view_capacity IS NULL OR view_capacity >= 1)
 );
 CREATE INDEX suites_by_name ON suites (name, hash);
 
@@ -87,6 +94,13 @@ CREATE TABLE plans (
     hash     TEXT PRIMARY KEY CHECK (length(hash) = 64),
     tensors  INTEGER NOT NULL CHECK (tensors >= 0),
     offsets  BLOB NOT NULL
+) WITHOUT ROWID;
+
+-- Version 5: the kinds of proof a row's arena may carry (oracle/certify.h's
+-- ABO_PROOFS: 'none', 'lower-bound', 'ilp', 'exhaustive', ...), filled by the
+-- store from the oracle's list like bound_kinds below.
+CREATE TABLE proof_kinds (
+    word  TEXT PRIMARY KEY
 ) WITHOUT ROWID;
 
 -- One row per (run, suite, planner spec): `run --resume` fills only the
@@ -109,8 +123,8 @@ CREATE TABLE results (
     ilp_status    TEXT,              -- GLPK's outcome ('optimal', 'feasible', ...)
     ilp_objective INTEGER,           -- the ILP's best arena
     ilp_bound     INTEGER,           -- the ILP's proven lower bound (rounded up)
-    proven_by     TEXT NOT NULL DEFAULT 'none'
-                  CHECK (proven_by IN ('none', 'lower-bound', 'ilp', 'exhaustive')),
+    proven_by     TEXT NOT NULL DEFAULT 'none' REFERENCES proof_kinds (word),
+                                 -- version 5: a reference, before it a CHECK list
     proven        INTEGER GENERATED ALWAYS AS (proven_by <> 'none') VIRTUAL,
     wall_s        REAL,              -- wall-clock seconds of the planner's process, fork
                                      -- to reap: the median of its runs (see repeats)
@@ -176,3 +190,29 @@ CREATE TABLE bounds (
     recorded     TEXT NOT NULL,
     UNIQUE (run, suite, kind, source)
 );
+
+-- Version 5: a suite's arena view (ab_problem_arena_view: the tensors a plan
+-- places, in order, and the pools), so readers (the report's pictures, pool
+-- and peak tables) rebuild it from rows instead of parsing the text again.
+-- suites.view_tensors counts the rows of suite_tensors of that suite, NULL when
+-- the view was not stored (a suite stored before version 5 and not filled
+-- since: `run` fills those of the files it opens for writing).
+CREATE TABLE suite_tensors (
+    suite   INTEGER NOT NULL REFERENCES suites (id),
+    idx     INTEGER NOT NULL CHECK (idx >= 0),  -- the tensor's index in the arena view
+    name    TEXT NOT NULL,
+    size    INTEGER NOT NULL CHECK (size >= 1),
+    first   INTEGER NOT NULL,                   -- live from instruction first
+    last    INTEGER NOT NULL,                   -- to last, inclusive
+    align   INTEGER NOT NULL CHECK (align >= 1),
+    offset  INTEGER,                            -- a fixed offset, NULL when free
+    PRIMARY KEY (suite, idx)
+) WITHOUT ROWID;
+
+CREATE TABLE suite_pools (
+    suite   INTEGER NOT NULL REFERENCES suites (id),
+    idx     INTEGER NOT NULL CHECK (idx >= 0),  -- the pool's place in the suite's order
+    name    TEXT NOT NULL,
+    size    INTEGER CHECK (size IS NULL OR size >= 1),  -- NULL: unbounded (last pool only)
+    PRIMARY KEY (suite, idx)
+) WITHOUT ROWID;

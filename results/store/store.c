@@ -55,11 +55,22 @@ struct abs_store {
  * 3 -> 4: suites gain capacity and stored_version (NULL on old rows: their
  * capacity is unknown, not absent); the tables bound_kinds and bounds are
  * created (a run of version 3 has no bounds rows; its bounds are the suites'
- * and the results' columns, as before). */
+ * and the results' columns, as before).
+ *
+ * 4 -> 5: results.proven_by references proof_kinds (filled here with the
+ * four words the CHECK allowed, then by seed_kinds at each writable open)
+ * instead of a CHECK list, so a new kind of proof is a row of the oracle's
+ * list, never a migration again: the results table is rebuilt once for it.
+ * suites gain view_tensors and the tables suite_tensors and suite_pools are
+ * created, empty: old suites have no stored view until `run` fills it
+ * (abs_suite_put_view). */
 #define ABS_RESULTS_COLUMNS                                                     \
     "id, run, suite, spec, status, arena, lower_bound, k, ilp_status, ilp_objective, "  \
     "ilp_bound, proven_by, wall_s, cpu_s, peak_rss, nodes, signal, verdict, "  \
     "check_message, error, note, plan, recorded"
+/* The columns version 3 added to results, in order. */
+#define ABS_RESULTS_V3_COLUMNS \
+    "repeats, cpu_min_s, cpu_max_s, wall_min_s, wall_max_s, plan_cpu_s, capped"
 
 static const abs_migration builtin_migrations[] = {
     {1, "ALTER TABLE results RENAME TO results_v1;\n"
@@ -136,6 +147,73 @@ static const abs_migration builtin_migrations[] = {
         "    UNIQUE (run, suite, kind, source)\n"
         ");\n"
         "PRAGMA user_version = 4;\n"},
+    {4, "CREATE TABLE proof_kinds (word TEXT PRIMARY KEY) WITHOUT ROWID;\n"
+        "INSERT INTO proof_kinds (word) VALUES ('none'), ('lower-bound'), ('ilp'),\n"
+        "    ('exhaustive');\n"
+        "ALTER TABLE results RENAME TO results_v4;\n"
+        "CREATE TABLE results (\n"
+        "    id            INTEGER PRIMARY KEY,\n"
+        "    run           INTEGER NOT NULL REFERENCES runs (id),\n"
+        "    suite         INTEGER NOT NULL REFERENCES suites (id),\n"
+        "    spec          TEXT NOT NULL,\n"
+        "    status        TEXT NOT NULL\n"
+        "                  CHECK (status IN ('ok', 'invalid', 'timeout', 'crash', 'oom',\n"
+        "                                    'over-capacity', 'infeasible', 'error')),\n"
+        "    arena         INTEGER,\n"
+        "    lower_bound   INTEGER,\n"
+        "    k             INTEGER CHECK (k IS NULL OR k >= 1),\n"
+        "    ilp_status    TEXT,\n"
+        "    ilp_objective INTEGER,\n"
+        "    ilp_bound     INTEGER,\n"
+        "    proven_by     TEXT NOT NULL DEFAULT 'none' REFERENCES proof_kinds (word),\n"
+        "    proven        INTEGER GENERATED ALWAYS AS (proven_by <> 'none') VIRTUAL,\n"
+        "    wall_s        REAL,\n"
+        "    cpu_s         REAL,\n"
+        "    peak_rss      INTEGER,\n"
+        "    nodes         INTEGER,\n"
+        "    signal        INTEGER,\n"
+        "    verdict       TEXT,\n"
+        "    check_message TEXT,\n"
+        "    error         TEXT,\n"
+        "    note          TEXT,\n"
+        "    plan          TEXT REFERENCES plans (hash),\n"
+        "    recorded      TEXT NOT NULL,\n"
+        "    repeats       INTEGER CHECK (repeats IS NULL OR repeats >= 1),\n"
+        "    cpu_min_s     REAL,\n"
+        "    cpu_max_s     REAL,\n"
+        "    wall_min_s    REAL,\n"
+        "    wall_max_s    REAL,\n"
+        "    plan_cpu_s    REAL,\n"
+        "    capped        TEXT CHECK (capped IS NULL OR capped IN ('time', 'memory')),\n"
+        "    UNIQUE (run, suite, spec)\n"
+        ");\n"
+        "INSERT INTO results (" ABS_RESULTS_COLUMNS ", " ABS_RESULTS_V3_COLUMNS ")\n"
+        "    SELECT " ABS_RESULTS_COLUMNS ", " ABS_RESULTS_V3_COLUMNS "\n"
+        "    FROM results_v4 ORDER BY id;\n"
+        "DROP TABLE results_v4;\n"
+        "ALTER TABLE suites ADD COLUMN view_tensors INTEGER\n"
+        "    CHECK (view_tensors IS NULL OR view_tensors >= 0);\n"
+        "ALTER TABLE suites ADD COLUMN view_capacity INTEGER\n"
+        "    CHECK (view_capacity IS NULL OR view_capacity >= 1);\n"
+        "CREATE TABLE suite_tensors (\n"
+        "    suite   INTEGER NOT NULL REFERENCES suites (id),\n"
+        "    idx     INTEGER NOT NULL CHECK (idx >= 0),\n"
+        "    name    TEXT NOT NULL,\n"
+        "    size    INTEGER NOT NULL CHECK (size >= 1),\n"
+        "    first   INTEGER NOT NULL,\n"
+        "    last    INTEGER NOT NULL,\n"
+        "    align   INTEGER NOT NULL CHECK (align >= 1),\n"
+        "    offset  INTEGER,\n"
+        "    PRIMARY KEY (suite, idx)\n"
+        ") WITHOUT ROWID;\n"
+        "CREATE TABLE suite_pools (\n"
+        "    suite   INTEGER NOT NULL REFERENCES suites (id),\n"
+        "    idx     INTEGER NOT NULL CHECK (idx >= 0),\n"
+        "    name    TEXT NOT NULL,\n"
+        "    size    INTEGER CHECK (size IS NULL OR size >= 1),\n"
+        "    PRIMARY KEY (suite, idx)\n"
+        ") WITHOUT ROWID;\n"
+        "PRAGMA user_version = 5;\n"},
 };
 
 /* This code's schema. */
@@ -500,22 +578,34 @@ static ab_status migrate(abs_store *s, int64_t version, ab_error *err) {
     return AB_OK;
 }
 
-/* The kinds of bound the oracle knows (oracle/bound.h), each a row of
- * bound_kinds: a new kind takes its row the first time a file is opened for
- * writing by code that knows it, with no migration. */
-static ab_status seed_bound_kinds(abs_store *s, ab_error *err) {
-    sqlite3_stmt *st;
-    if (prepare(s, "INSERT INTO bound_kinds (word) VALUES (?) ON CONFLICT DO NOTHING", &st) !=
-        SQLITE_OK)
-        return db_fail(s, err, "cannot list the kinds of bound");
-    int rc = SQLITE_OK;
-    for (int k = 0; rc == SQLITE_OK && k < ABO_NBOUND_KINDS; k++) {
-        sqlite3_reset(st);
-        rc = sqlite3_bind_text(st, 1, abo_bound_kind_word((abo_bound_kind)k), -1, SQLITE_STATIC);
-        if (rc == SQLITE_OK) rc = step_done(st);
+/* The kinds the oracle knows, each a row of its table: the kinds of bound
+ * (oracle/bound.h) in bound_kinds, from version 4, and of proof
+ * (oracle/certify.h) in proof_kinds, from version 5. A new kind takes its row
+ * the first time a file is opened for writing by code that knows it, with no
+ * migration. */
+static ab_status seed_kinds(abs_store *s, ab_error *err) {
+    static const struct {
+        const char *sql;
+        int version;
+    } tables[] = {{"INSERT INTO bound_kinds (word) VALUES (?) ON CONFLICT DO NOTHING", 4},
+                  {"INSERT INTO proof_kinds (word) VALUES (?) ON CONFLICT DO NOTHING", 5}};
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
+        if (s->sch.version < tables[t].version) continue;
+        sqlite3_stmt *st;
+        if (prepare(s, tables[t].sql, &st) != SQLITE_OK)
+            return db_fail(s, err, "cannot list the kinds of bound and proof");
+        int rc = SQLITE_OK, n = t == 0 ? ABO_NBOUND_KINDS : ABO_NPROOFS;
+        for (int k = 0; rc == SQLITE_OK && k < n; k++) {
+            const char *w = t == 0 ? abo_bound_kind_word((abo_bound_kind)k)
+                                   : abo_proof_word((abo_proof)k);
+            sqlite3_reset(st);
+            rc = sqlite3_bind_text(st, 1, w, -1, SQLITE_STATIC);
+            if (rc == SQLITE_OK) rc = step_done(st);
+        }
+        sqlite3_finalize(st);
+        if (rc != SQLITE_OK) return db_fail(s, err, "cannot list the kinds of bound and proof");
     }
-    sqlite3_finalize(st);
-    return rc == SQLITE_OK ? AB_OK : db_fail(s, err, "cannot list the kinds of bound");
+    return AB_OK;
 }
 
 /* Checks the file's version, creating or migrating it when writable. */
@@ -537,7 +627,7 @@ static ab_status upgrade(abs_store *s, bool ro, ab_error *err) {
     rc = read_identity(s, &app, &version, &tables, err);
     if (rc == AB_OK) rc = check_identity(s, app, version, tables, err);
     if (rc == AB_OK && version < s->sch.version) rc = migrate(s, version, err);
-    if (rc == AB_OK && s->sch.version >= 4) rc = seed_bound_kinds(s, err);
+    if (rc == AB_OK) rc = seed_kinds(s, err);
     if (rc != AB_OK) {
         tx_rollback(s);
         return rc;
@@ -786,6 +876,8 @@ ab_status abs_run_previous(abs_store *s, int64_t run, int64_t *prev, ab_error *e
 
 /* ---- suites -------------------------------------------------------------- */
 
+static ab_status put_view(abs_store *s, int64_t suite, const ab_problem *v, ab_error *err);
+
 void abs_suite_init(abs_suite *su) {
     memset(su, 0, sizeof *su);
     su->tensors = su->lower_bound = su->optimum = AB_NONE;
@@ -833,10 +925,222 @@ ab_status abs_suite_put(abs_store *s, const abs_suite *su, int64_t *id, ab_error
         rc = query_id(s, "SELECT id FROM suites WHERE hash = ?", hash, AB_NONE, id,
                       "cannot find the stored suite", err);
     else rc = db_fail(s, err, "cannot store suite '%s'", su->name);
+    if (rc == AB_OK && su->view != NULL) rc = put_view(s, *id, su->view, err);
     if (rc == AB_OK) rc = tx_commit(s, "cannot commit the suite", err);
     else tx_rollback(s);
     if (rc != AB_OK) *id = 0;
     return rc;
+}
+
+/* ---- a suite's arena view (version 5) ----------------------------------------- */
+
+/* Stores view v as suite `suite`'s, unless it has one; inside the caller's
+ * transaction. */
+static ab_status put_view(abs_store *s, int64_t suite, const ab_problem *v, ab_error *err) {
+    int64_t have = 0;
+    sqlite3_stmt *st;
+    if (prepare(s, "SELECT view_tensors IS NOT NULL FROM suites WHERE id = ?", &st) != SQLITE_OK)
+        return db_fail(s, err, "cannot read suite %lld", (long long)suite);
+    int rc = sqlite3_bind_int64(st, 1, suite);
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) have = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW) return db_fail(s, err, "cannot read suite %lld", (long long)suite);
+    if (have) return AB_OK;
+    if (prepare(s, "INSERT INTO suite_tensors (suite, idx, name, size, first, last, align, "
+                   "offset) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", &st) != SQLITE_OK)
+        return db_fail(s, err, "cannot store the tensors of suite %lld", (long long)suite);
+    rc = SQLITE_OK;
+    for (size_t i = 0; i < v->n && rc == SQLITE_OK; i++) {
+        const ab_tensor *t = &v->t[i];
+        sqlite3_reset(st);
+        binder b = {st, 0, SQLITE_OK};
+        b_i64(&b, suite);
+        b_i64(&b, (int64_t)i);
+        b_str(&b, t->name ? t->name : "");
+        b_i64(&b, t->size);
+        b_i64(&b, t->start);
+        b_i64(&b, t->end);
+        b_i64(&b, t->align);
+        b_i64(&b, t->offset);
+        rc = b.rc == SQLITE_OK ? step_done(st) : b.rc;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_OK)
+        return db_fail(s, err, "cannot store the tensors of suite %lld", (long long)suite);
+    if (prepare(s, "INSERT INTO suite_pools (suite, idx, name, size) VALUES (?, ?, ?, ?)", &st) !=
+        SQLITE_OK)
+        return db_fail(s, err, "cannot store the pools of suite %lld", (long long)suite);
+    for (size_t k = 0; k < v->npools && rc == SQLITE_OK; k++) {
+        sqlite3_reset(st);
+        binder b = {st, 0, SQLITE_OK};
+        b_i64(&b, suite);
+        b_i64(&b, (int64_t)k);
+        b_str(&b, v->pools[k].name ? v->pools[k].name : "");
+        b_i64(&b, v->pools[k].size);
+        rc = b.rc == SQLITE_OK ? step_done(st) : b.rc;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_OK)
+        return db_fail(s, err, "cannot store the pools of suite %lld", (long long)suite);
+    if (prepare(s, "UPDATE suites SET view_tensors = ?, view_capacity = ? WHERE id = ?", &st) !=
+        SQLITE_OK)
+        return db_fail(s, err, "cannot store the view of suite %lld", (long long)suite);
+    binder b = {st, 0, SQLITE_OK};
+    b_i64(&b, (int64_t)v->n);
+    b_i64(&b, v->capacity);
+    b_i64(&b, suite);
+    rc = b.rc == SQLITE_OK ? step_done(st) : b.rc;
+    sqlite3_finalize(st);
+    return rc == SQLITE_OK ? AB_OK
+                           : db_fail(s, err, "cannot store the view of suite %lld", (long long)suite);
+}
+
+ab_status abs_suite_put_view(abs_store *s, int64_t suite, const ab_problem *view, ab_error *err) {
+    ab_status rc = tx_begin(s, err);
+    if (rc != AB_OK) return rc;
+    rc = put_view(s, suite, view, err);
+    if (rc == AB_OK) rc = tx_commit(s, "cannot commit the suite's view", err);
+    else tx_rollback(s);
+    return rc;
+}
+
+ab_status abs_suites_without_view(abs_store *s, int64_t **ids, size_t *n, ab_error *err) {
+    *ids = NULL;
+    *n = 0;
+    sqlite3_stmt *st;
+    if (prepare(s, "SELECT id FROM suites WHERE view_tensors IS NULL ORDER BY id", &st) !=
+        SQLITE_OK)
+        return db_fail(s, err, "cannot list the suites");
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (!ab_grow((void **)ids, &cap, *n + 1, sizeof **ids)) {
+            sqlite3_finalize(st);
+            ab_free(*ids);
+            *ids = NULL;
+            *n = 0;
+            return oom(s, err);
+        }
+        (*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+    }
+    sqlite3_finalize(st);
+    if (rc == SQLITE_DONE) return AB_OK;
+    ab_free(*ids);
+    *ids = NULL;
+    *n = 0;
+    return db_fail(s, err, "cannot list the suites");
+}
+
+/* Reads the view's header (name, counts, capacity) into *out; AB_EINPUT when
+ * the suite has no stored view. */
+static ab_status view_header(abs_store *s, int64_t suite, ab_problem *out, int64_t *n,
+                             ab_error *err) {
+    sqlite3_stmt *st;
+    if (prepare(s, "SELECT name, view_tensors, view_capacity FROM suites WHERE id = ?", &st) !=
+        SQLITE_OK)
+        return db_fail(s, err, "cannot read suite %lld", (long long)suite);
+    int rc = sqlite3_bind_int64(st, 1, suite);
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    ab_status out_st = AB_OK;
+    if (rc == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 0);
+        bool stored = sqlite3_column_type(st, 1) != SQLITE_NULL;
+        *n = sqlite3_column_int64(st, 1);
+        out->capacity = sqlite3_column_type(st, 2) == SQLITE_NULL ? AB_NONE
+                                                                  : sqlite3_column_int64(st, 2);
+        if (!stored)
+            out_st = ab_fail(err, AB_EINPUT, "%s: suite '%s' was stored before schema version 5, "
+                             "without its tensors: a `run` into this file stores them",
+                             s->path, name ? name : "?");
+        else if ((out->name = ab_strdup(name ? name : "")) == NULL)
+            out_st = oom(s, err);
+    } else if (rc == SQLITE_DONE) {
+        out_st = ab_fail(err, AB_EINPUT, "%s: no suite %lld", s->path, (long long)suite);
+    } else {
+        out_st = db_fail(s, err, "cannot read suite %lld", (long long)suite);
+    }
+    sqlite3_finalize(st);
+    return out_st;
+}
+
+/* Reads the view's pools into out. */
+static ab_status view_pools(abs_store *s, int64_t suite, ab_problem *out, ab_error *err) {
+    sqlite3_stmt *st;
+    if (prepare(s, "SELECT name, size FROM suite_pools WHERE suite = ? ORDER BY idx", &st) !=
+        SQLITE_OK)
+        return db_fail(s, err, "cannot read the pools of suite %lld", (long long)suite);
+    int rc = sqlite3_bind_int64(st, 1, suite);
+    size_t cap = 0;
+    ab_status out_st = AB_OK;
+    while (rc == SQLITE_OK && out_st == AB_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        rc = SQLITE_OK;
+        if (out->npools >= AB_MAX_POOLS) {
+            out_st = ab_fail(err, AB_EINPUT, "%s: suite %lld has more than %d pools", s->path,
+                             (long long)suite, AB_MAX_POOLS);
+        } else if (!ab_grow((void **)&out->pools, &cap, out->npools + 1, sizeof *out->pools)) {
+            out_st = oom(s, err);
+        } else {
+            ab_pool *pl = &out->pools[out->npools];
+            const char *name = (const char *)sqlite3_column_text(st, 0);
+            pl->size = sqlite3_column_type(st, 1) == SQLITE_NULL ? AB_NONE
+                                                                 : sqlite3_column_int64(st, 1);
+            pl->name = ab_strdup(name ? name : "");
+            if (pl->name == NULL) out_st = oom(s, err);
+            else out->npools++;
+        }
+    }
+    sqlite3_finalize(st);
+    if (out_st == AB_OK && rc != SQLITE_DONE && rc != SQLITE_OK)
+        out_st = db_fail(s, err, "cannot read the pools of suite %lld", (long long)suite);
+    return out_st;
+}
+
+/* Reads the view's n tensors into out, checking each as the loaders would. */
+static ab_status view_tensors(abs_store *s, int64_t suite, int64_t n, ab_problem *out,
+                              ab_error *err) {
+    sqlite3_stmt *st;
+    if (prepare(s, "SELECT name, size, first, last, align, offset FROM suite_tensors "
+                   "WHERE suite = ? ORDER BY idx", &st) != SQLITE_OK)
+        return db_fail(s, err, "cannot read the tensors of suite %lld", (long long)suite);
+    int rc = sqlite3_bind_int64(st, 1, suite);
+    ab_status out_st = AB_OK;
+    while (rc == SQLITE_OK && out_st == AB_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        rc = SQLITE_OK;
+        ab_tensor t = {.name = (char *)sqlite3_column_text(st, 0),
+                       .size = sqlite3_column_int64(st, 1),
+                       .start = sqlite3_column_int64(st, 2),
+                       .end = sqlite3_column_int64(st, 3),
+                       .align = sqlite3_column_int64(st, 4),
+                       .offset = sqlite3_column_type(st, 5) == SQLITE_NULL
+                                     ? AB_NONE : sqlite3_column_int64(st, 5)};
+        if (t.name == NULL) t.name = (char *)"";
+        if (t.size < 1 || t.size > AB_MAX_SIZE || t.start < 0 || t.end < t.start ||
+            t.end > AB_MAX_SIZE || t.align < 1 || (t.align & (t.align - 1)) != 0) {
+            out_st = ab_fail(err, AB_EINPUT, "%s: suite %lld: stored tensor %zu ('%.100s') is "
+                             "malformed", s->path, (long long)suite, out->n, t.name);
+            break;
+        }
+        t.logical_bits = t.size * 8;
+        out_st = ab_problem_add(out, &t, err);
+    }
+    sqlite3_finalize(st);
+    if (out_st == AB_OK && rc != SQLITE_DONE && rc != SQLITE_OK)
+        out_st = db_fail(s, err, "cannot read the tensors of suite %lld", (long long)suite);
+    if (out_st == AB_OK && (int64_t)out->n != n)
+        out_st = ab_fail(err, AB_EINPUT, "%s: suite %lld has %zu stored tensors, not the %lld "
+                         "its row counts", s->path, (long long)suite, out->n, (long long)n);
+    return out_st;
+}
+
+ab_status abs_suite_view(abs_store *s, int64_t suite, ab_problem *out, ab_error *err) {
+    ab_problem_init(out);
+    int64_t n = 0;
+    ab_status st = view_header(s, suite, out, &n, err);
+    if (st == AB_OK) st = view_pools(s, suite, out, err);
+    if (st == AB_OK) st = view_tensors(s, suite, n, out, err);
+    if (st != AB_OK) ab_problem_free(out);
+    return st;
 }
 
 ab_status abs_suite_text(abs_store *s, int64_t suite, char **text, size_t *len, ab_error *err) {
@@ -1510,6 +1814,36 @@ static ab_status merge_tx(abs_store *s, abs_merge_stats *ms, ab_error *err) {
         rc = merge_exec(s, "INSERT INTO temp.abs_suite_map (src, dst) SELECT ss.id, ms.id "
                            "FROM src.suites ss JOIN main.suites ms ON ms.hash = ss.hash",
                         NULL, "cannot map the suites", err);
+    /* the suites' views: rows for each suite here without one (new, or stored
+     * before version 5) whose input has one, then its view columns */
+    if (rc == AB_OK)
+        rc = merge_exec(s, "INSERT INTO main.suite_tensors (suite, idx, name, size, first, last, "
+                           "align, offset) SELECT sm.dst, t.idx, t.name, t.size, t.first, "
+                           "t.last, t.align, t.offset FROM src.suite_tensors t "
+                           "JOIN temp.abs_suite_map sm ON sm.src = t.suite "
+                           "JOIN main.suites ms ON ms.id = sm.dst "
+                           "WHERE ms.view_tensors IS NULL ORDER BY sm.dst, t.idx",
+                        NULL, "cannot merge the suites' tensors", err);
+    if (rc == AB_OK)
+        rc = merge_exec(s, "INSERT INTO main.suite_pools (suite, idx, name, size) "
+                           "SELECT sm.dst, p.idx, p.name, p.size FROM src.suite_pools p "
+                           "JOIN temp.abs_suite_map sm ON sm.src = p.suite "
+                           "JOIN main.suites ms ON ms.id = sm.dst "
+                           "WHERE ms.view_tensors IS NULL ORDER BY sm.dst, p.idx",
+                        NULL, "cannot merge the suites' pools", err);
+    if (rc == AB_OK)
+        rc = merge_exec(s, "UPDATE main.suites SET (view_tensors, view_capacity) = "
+                           "(SELECT ss.view_tensors, ss.view_capacity FROM src.suites ss "
+                           "JOIN temp.abs_suite_map sm ON sm.src = ss.id "
+                           "WHERE sm.dst = main.suites.id) "
+                           "WHERE view_tensors IS NULL AND id IN (SELECT sm.dst FROM "
+                           "temp.abs_suite_map sm JOIN src.suites ss ON ss.id = sm.src "
+                           "WHERE ss.view_tensors IS NOT NULL)",
+                        NULL, "cannot merge the suites' views", err);
+    if (rc == AB_OK)
+        rc = merge_exec(s, "INSERT INTO main.proof_kinds (word) SELECT word FROM src.proof_kinds "
+                           "WHERE true ORDER BY word ON CONFLICT DO NOTHING",
+                        NULL, "cannot merge the kinds of proof", err);
     if (rc == AB_OK)
         rc = merge_exec(s, "INSERT INTO main.plans (hash, tensors, offsets) SELECT hash, "
                            "tensors, offsets FROM src.plans WHERE true ORDER BY hash "

@@ -47,7 +47,7 @@
 
 /* The schema version this code reads and writes (PRAGMA user_version);
  * schema.sql sets the same number. */
-#define ABS_SCHEMA_VERSION 4
+#define ABS_SCHEMA_VERSION 5
 
 /* How long a call waits for another process holding the file's write lock. */
 #define ABS_BUSY_TIMEOUT_MS 10000
@@ -190,7 +190,9 @@ typedef struct abs_suite {
     int64_t pools;                /* the pools it declares, 0 for none; AB_NONE unknown */
     bool capacity_known;          /* capacity and pools are stated: on put, the writer
                                      knows them (else the columns stay NULL and readers
-                                     read the text); on read, the row holds them */
+                                     have no capacity); on read, the row holds them */
+    const ab_problem *view;       /* on put: the suite's arena view (ab_problem_arena_view)
+                                     to store with it, or NULL; NULL on read */
 } abs_suite;
 
 /* Sets every figure of *su to AB_NONE and every pointer to NULL. */
@@ -200,6 +202,22 @@ void abs_suite_init(abs_suite *su);
  * (that row, first-seen figures and source included, is kept) and sets *id to
  * the row's id. Its own transaction. */
 ab_status abs_suite_put(abs_store *s, const abs_suite *su, int64_t *id, ab_error *err);
+
+/* The arena view of suite `suite` rebuilt from its rows (schema 5: the
+ * tensors a plan places, in order, with name, size, live range, align and
+ * fixed offset; the pools; the suite's own capacity), so a reader needs no
+ * suite parser. *out is initialised by the call and owned by the caller
+ * (ab_problem_free), also on failure. AB_EINPUT, saying so, for a suite
+ * stored before version 5 whose view nobody filled since. */
+ab_status abs_suite_view(abs_store *s, int64_t suite, ab_problem *out, ab_error *err);
+
+/* Stores view as suite `suite`'s arena view unless it has one (its own
+ * transaction): how `run` fills the suites of an older file. */
+ab_status abs_suite_put_view(abs_store *s, int64_t suite, const ab_problem *view, ab_error *err);
+
+/* The ids of the suites without a stored view, ascending, into *ids (owned,
+ * NULL when none) and *n. */
+ab_status abs_suites_without_view(abs_store *s, int64_t **ids, size_t *n, ab_error *err);
 
 /* The canonical text of suite `suite` (to load it again, e.g. to draw a plan):
  * *text is NUL-terminated and owned by the caller (ab_free); *len may be NULL. */
