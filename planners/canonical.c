@@ -1344,14 +1344,7 @@ static int cmp_stack_hope(const void *x, const void *y, const void *ctx) {
 static int64_t stack_bound(const cn *c, int64_t lo, int32_t *at) {
     *at = -1;
     int32_t *order = ab_alloc_array((size_t)c->T + 1, sizeof *order);
-    if (order == NULL) { /* no memory for the order: time order, all of them */
-        for (int32_t t = 0; t < c->T; t++) {
-            if (c->slack0[t] == 0 || c->rem0[t] + c->slack0[t] <= lo) continue;
-            int64_t v = section_stack(c, t);
-            if (v > lo) lo = v, *at = t;
-        }
-        return lo;
-    }
+    if (order == NULL) return lo; /* no memory for the tables either: a weaker bound, sound */
     size_t m = 0;
     for (int32_t t = 0; t < c->T; t++)
         if (c->slack0[t] != 0 && c->rem0[t] + c->slack0[t] > lo) order[m++] = t;

@@ -596,6 +596,40 @@ Test(report_html, draws_the_gap_chart) {
     free(path);
 }
 
+/* A greedy outlier (+300%) beside a +10% gap: the axis stops at 50% so the
+ * small gaps keep their room, and the outlier sits in the shaded column on
+ * the right, its value in its title and the caption. Geometry: the band is
+ * 520 - 44 px wide from x = 230, so +10% is at 230 + 476 / 5 = 325.2; the
+ * outlier column is centred at 230 + 476 + 3 + 22 = 731 (a square marker of
+ * half-width 3.6 starts at 727.4). */
+Test(report_html, clips_the_gap_axis_at_50_percent_and_marks_outliers_apart) {
+    char *path = db_path();
+    abs_store *s = open_db(path, ABS_OPEN_CREATE);
+    int64_t run = begin(s, "nightly");
+    int64_t a = suite(s, "alpha", alpha_yaml, 3, 48);
+    result(s, run, a, OK("best-fit", 110, 100));
+    result(s, run, a, OK("first-fit", 400, 100));
+    ab_error err;
+    cr_assert_eq(abs_run_finish(s, run, ABS_RUN_DONE, &err), AB_OK, "%s", err.msg);
+    abs_close(s);
+    char *html = render(path, run, ABR_REPORT_HTML, NULL);
+    HAS(html, "class=\"outliers\"");
+    HAS(html, ">&gt;50%</text>");
+    HAS(html, "The axis runs to 50%; the gaps above it (the largest is 300.0%) sit in the shaded "
+              "column on its right.");
+    HAS(html, "<circle cx=\"325.2\"");
+    HAS(html, "<rect x=\"727.4\"");
+    HAS(html, "<title>first-fit: arena 400, gap +300.00%</title>");
+    free(html);
+    int64_t run2;
+    char *p2 = fixture(&run2); /* gaps within 50%: no clipping */
+    html = render(p2, run2, ABR_REPORT_HTML, NULL);
+    HASNT(html, "class=\"outliers\"");
+    free(html);
+    free(p2);
+    free(path);
+}
+
 Test(report_html, draws_arena_versus_k_when_specs_differ_in_k) {
     int64_t run;
     char *path = fixture(&run);

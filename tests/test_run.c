@@ -614,7 +614,11 @@ Test(run, over_capacity_is_not_infeasible_unless_proven) {
     snprintf(db, sizeof db, "%s/r.db", dir);
     snprintf(args, sizeof args, "run -q --db %s -p first-fit -p canonical:target=capacity %s %s",
              db, p1, p2);
-    cr_assert_eq(abt_run(args, &out, &err), 0, "%s", err);
+    /* exit 1 since the capacity gate (issue 31; 0 before): no planner fits the second suite,
+     * while canonical fits the first */
+    cr_assert_eq(abt_run(args, &out, &err), 1, "%s", err);
+    HAS(err, "CAPACITY infeasible-on-purpose: no planner fits the capacity 1000");
+    cr_assert_null(strstr(err, "CAPACITY over-cap"), "%s", err);
     HAS(err, "over-cap first-fit: over-capacity: valid plan over the capacity: arena 6144 exceeds "
              "capacity 4096 by 2048 bytes; nothing proved that no plan fits");
     HAS(err, "infeasible-on-purpose first-fit: infeasible: infeasible, proven by lower-bound: the "

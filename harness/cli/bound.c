@@ -47,6 +47,19 @@ int abc_bound(const abc_args *a) {
         return abc_fail(&err);
     }
     rc = print_bounds(&p, &b, raw);
+    int64_t cap = ab_problem_capacity(&p);
+    if (rc == 0 && cap != AB_NONE) { /* the gate, as far as max-load decides it */
+        char b1[ABC_BYTES_LEN], b2[ABC_BYTES_LEN];
+        if (b.max_load > cap) {
+            fprintf(stdout, "capacity   %s: no plan fits (max-load is %s over it)\n",
+                    abc_bytes(b1, cap, raw), abc_bytes(b2, b.max_load - cap, raw));
+            rc = abc_failf(ABC_EXIT_CHECK, "%s: the capacity %lld cannot be met: the max-load "
+                           "bound is %lld", path, (long long)cap, (long long)b.max_load);
+        } else {
+            fprintf(stdout, "capacity   %s: not excluded (%s to spare at the peak; a plan "
+                    "decides)\n", abc_bytes(b1, cap, raw), abc_bytes(b2, cap - b.max_load, raw));
+        }
+    }
     if (rc == 0 && p.expect_lower_bound != AB_NONE && p.expect_lower_bound != b.max_load)
         rc = abc_failf(ABC_EXIT_CHECK, "%s: expect.lower_bound is %lld but the max-load bound is %lld",
                        path, (long long)p.expect_lower_bound, (long long)b.max_load);

@@ -37,26 +37,35 @@ static int abc_help(const abc_args *a);
     {"align", 0, "N", 0, "align every tensor to at least N bytes (a power of two), instead\n" \
                          "of the profile's; tflm also rounds sizes up to it"}
 #define BYTES_OPTION {"bytes", 0, NULL, 0, "byte counts in bytes, not B/KiB/MiB"}
+#define CAPACITY_OPTION                                                                   \
+    {"capacity", 0, "BYTES", 0, "the arena budget, e.g. 256K, instead of the suite's own\n"    \
+                                "capacity: (a suite's pools keep their sizes); a plan over it,\n" \
+                                "or a budget proven infeasible, exits 1 (a fit-in-N gate)"}
 
 static const abc_option plan_options[] = {
     {"planner", 'p', "SPEC", 0, "the planner spec (default first-fit, or the --profile's own\n"
                                 "planner; see 'arenabench planners')"},
+    {"input", 0, "SUITE", 0, "the suite, instead of the operand (MiniMalloc's --input; its\n"
+                             "--output and --capacity are spelled the same here too)"},
     {"output", 'o', "PLAN", 0, "write the plan file (in --format's format); '-' for stdout\n"
                                "(the summary then goes to stderr)"},
     {"format", 0, "F", 0, "the plan file's format: see Plan file formats below"},
     {"svg", 0, "FILE", 0, "draw the plan: instructions across, offsets up, a rectangle per\n"
                           "tensor, the live-bytes profile and the lower bound as lines,\n"
                           "overlaps in red"},
+    {"picture", 0, NULL, 0, "also print the plan as text: a row per instruction, a letter\n"
+                            "per tensor across 64 slices of the arena (for a terminal)"},
     {"time-limit", 0, "S", 0, "kill the planner after S seconds (default: no limit)"},
     {"mem-limit", 0, "B", 0, "the planner's memory, e.g. 2G (default: no limit)"},
     PROFILE_OPTION,
     IO_OPTION,
     ALIGN_OPTION,
+    CAPACITY_OPTION,
     BYTES_OPTION,
     {0}};
 
-static const abc_option bound_options[] = {PROFILE_OPTION, IO_OPTION, ALIGN_OPTION, BYTES_OPTION,
-                                           {0}};
+static const abc_option bound_options[] = {PROFILE_OPTION, IO_OPTION,    ALIGN_OPTION,
+                                           CAPACITY_OPTION, BYTES_OPTION, {0}};
 
 static const abc_option validate_options[] = {{"format", 0, "F", 0, NULL}, {0}};
 
@@ -104,6 +113,7 @@ static const abc_option run_options[] = {
                             "line per finished job, on stderr)"},
     PROFILE_OPTION,
     ALIGN_OPTION,
+    CAPACITY_OPTION,
     {0}};
 
 static const abc_option report_options[] = {
@@ -172,6 +182,7 @@ static const abc_option import_options[] = {
     PROFILE_OPTION,
     IO_OPTION,
     ALIGN_OPTION,
+    CAPACITY_OPTION,
     BYTES_OPTION,
     {0}};
 
@@ -206,7 +217,8 @@ static const abc_command commands[] = {
      .run = abc_planners},
     {.name = "plan",
      .usage = "plan [-p SPEC] SUITE [-o PLAN] [--svg FILE] [--time-limit S] [--mem-limit B]\n"
-              "                  [--profile plain|tflm|tvm-usmp] [--io MODE] [--align N] [--bytes]",
+              "                  [--profile plain|tflm|tvm-usmp] [--io MODE] [--align N]\n"
+              "                  [--capacity BYTES] [--picture] [--bytes]",
      .summary = "Plan one suite, check the plan, print the arena, the lower bound and the gap.",
      .help = "",
      .options = plan_options,
@@ -215,17 +227,18 @@ static const abc_command commands[] = {
              "outputs too when the suite says io: workspace. Every plan is checked by the oracle,\n"
              "independently of the planner. The planner runs in a child process: if it crashes,\n"
              "hangs past the time limit or runs out of memory, that is reported (exit 1).\n"
-             "\nA valid plan whose arena exceeds the suite's capacity is not an invalid plan: plan\n"
-             "says by how much, and whether anything proved that no plan fits (infeasible: the\n"
-             "max-load bound, or the planner's exact method, above the capacity) or not\n"
-             "(over-capacity).\n"
+             "\nA valid plan whose arena exceeds the capacity (the suite's, or --capacity) is not\n"
+             "an invalid plan: plan says by how much, and whether anything proved that no plan\n"
+             "fits (infeasible: the max-load bound, or the planner's exact method, above the\n"
+             "capacity) or not (over-capacity), and exits 1: the capacity is a gate. With pools,\n"
+             "one line per pool: the bytes used of its size and the tensors at its top.\n"
              "\nThen what makes up the peak: the tensors live at the max-load instruction (size,\n"
              "share of the peak, offset), the tensors that set the arena's top, and the bytes the\n"
              "plan leaves unused there (arena minus peak live). With --profile the suite is first\n"
              "taken as that runtime plans it, and its planner is the default for -p.\n"
-             "\nExit status: 0 valid plan, within the capacity or over it; 1 the plan is invalid,\n"
-             "below the suite's known optimum, or the planner failed; 2 bad usage or input;\n"
-             "3 internal error.\n"
+             "\nExit status: 0 valid plan within the capacity; 1 the plan is invalid, over the\n"
+             "capacity or a pool, below the suite's known optimum, or the planner failed; 2 bad\n"
+             "usage or input; 3 internal error.\n"
              "\nExample:\n"
              "  arenabench plan -p best-fit:order=size suites/examples/first_fit_hole.yaml -o plan.csv\n",
      .extra = abc_print_plan_file_formats,
@@ -245,7 +258,8 @@ static const abc_command commands[] = {
      .max_operands = 2,
      .run = abc_validate},
     {.name = "bound",
-     .usage = "bound SUITE [--profile plain|tflm|tvm-usmp] [--io MODE] [--align N] [--bytes]",
+     .usage = "bound SUITE [--profile plain|tflm|tvm-usmp] [--io MODE] [--align N]\n"
+              "                  [--capacity BYTES] [--bytes]",
      .summary = "Print the max-load lower bound, where it occurs, and the suite's memory figures.",
      .help = "\nFigures: max-load (peak live bytes at one instruction, a lower bound for every plan),\n"
              "largest tensor, logical bytes (shape x element bits, sub-byte types packed), physical\n"
@@ -256,13 +270,15 @@ static const abc_command commands[] = {
      .column = 20,
      .more = "\nWith a profile, the suite is taken as that runtime would plan it (I/O, alignment,\n"
              "sizes) first; a suite's expect: then no longer applies and is dropped.\n"
-             "\nExit status: 0 ok; 1 the suite's expect.lower_bound disagrees; 2 bad input.\n",
+             "\nExit status: 0 ok; 1 the suite's expect.lower_bound disagrees, or max-load proves the\n"
+             "capacity (the suite's or --capacity) cannot be met; 2 bad input.\n",
      .max_operands = 1,
      .run = abc_bound},
     {.name = "run",
      .usage = "run [-p SPEC]... [--planners default|all] [--db F] [-j N] [--time-limit S]\n"
               "                  [--mem-limit B] [--shard I/N] [--resume ID|latest] [--tag T]\n"
-              "                  [--io separate|workspace|both] [--profile P] [--align N] SUITE|DIR...",
+              "                  [--io separate|workspace|both] [--profile P] [--align N]\n"
+              "                  [--capacity BYTES] SUITE|DIR...",
      .summary = "Run every planner spec over every suite, isolated, in parallel, into SQLite.",
      .help = "\nEach (suite, spec) job runs in its own child process under a wall-clock and a memory\n"
              "limit; the parent checks every plan with the oracle and commits its row as the job\n"
@@ -282,7 +298,9 @@ static const abc_command commands[] = {
      .options = run_options,
      .column = 26,
      .more = "\nExit status: 0 every job ran and no plan was invalid; 1 an invalid plan, a crash or\n"
-             "error of a planner, a file in a folder that did not load (each is listed at the end:\n"
+             "error of a planner, a suite with a capacity (its own or --capacity) or bounded\n"
+             "pools that no planner's plan fits (the gate; not judged per shard), a file in a\n"
+             "folder that did not load (each is listed at the end:\n"
              "file:line:column: message), an arena below a suite's known optimum, proofs that\n"
              "disagree (a suite proved infeasible that another planner packs within its capacity),\n"
              "or an interrupted run (timeouts, oom, over-capacity and infeasible are recorded\n"

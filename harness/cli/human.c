@@ -101,6 +101,10 @@ int abc_profile_args(const abc_args *a, bool io_option, abf_profile_choice *c) {
     if (abf_profile_choose(abc_opt(a, "profile", NULL), io_option ? abc_opt(a, "io", NULL) : NULL,
                            abc_opt(a, "align", NULL), c, &err) != AB_OK)
         return abc_usage_error(a->cmd, "%s", err.msg);
+    const char *cap = abc_opt(a, "capacity", NULL);
+    if (cap != NULL && !ab_parse_bytes(cap, &c->capacity))
+        return abc_usage_error(a->cmd, "--capacity takes a byte count >= 1 (digits, optionally "
+                               "with K, M, G or T: 256K), not '%s'", cap);
     return 0;
 }
 

@@ -18,6 +18,7 @@
 #include "harness/formats/plan_formats.h"
 #include "oracle/bounds.h"
 #include "planners/planner.h"
+#include "results/report/picture.h"
 #include "results/report/svg.h"
 
 typedef struct plan_job {
@@ -39,6 +40,7 @@ typedef struct plan_job {
     double seconds;
     abf_profile_choice profile; /* --profile, --io, --align */
     bool raw;                   /* --bytes: raw byte counts */
+    bool picture;               /* --picture: the plan as text after the summary */
 } plan_job;
 
 static void plan_job_free(plan_job *j) {
@@ -109,6 +111,36 @@ static double gap_percent(int64_t arena, int64_t bound) {
     return bound > 0 ? 100.0 * (double)(arena - bound) / (double)bound : 0.0;
 }
 
+/* With pools, one line per pool: the bytes the plan uses of its size, and the
+ * tensors that set that use (their end is the pool's top). */
+static void print_pools(const plan_job *j, const int64_t *off, FILE *to) {
+    const ab_problem *v = &j->view;
+    for (size_t k = 0; k < v->npools && k < AB_MAX_POOLS; k++) {
+        char b1[ABC_BYTES_LEN], b2[ABC_BYTES_LEN];
+        int64_t used = j->report.pool_used[k], size = v->pools[k].size, base = ab_pool_base(v, k);
+        fprintf(to, "%-10s %s: %s", k == 0 ? "pools" : "", ab_term(v->pools[k].name),
+                abc_bytes(b1, used, j->raw));
+        if (size != AB_NONE)
+            fprintf(to, " of %s (%.1f%%)%s", abc_bytes(b2, size, j->raw),
+                    100.0 * (double)used / (double)size, used > size ? ", OVER" : "");
+        else
+            fprintf(to, " (unbounded)");
+        size_t shown = 0, more = 0;
+        for (size_t i = 0; used > 0 && i < v->n; i++) {
+            size_t at = ab_pool_find(v, off[i]);
+            if (at == AB_NO_POOL) at = v->npools - 1; /* past the last: counted in it */
+            if (at != k || off[i] - base + v->t[i].size != used) continue;
+            if (shown == 3) {
+                more++;
+                continue;
+            }
+            fprintf(to, "%s%s", shown++ ? ", " : "; top set by ", ab_term(v->t[i].name));
+        }
+        if (more) fprintf(to, " and %zu more", more);
+        fprintf(to, "\n");
+    }
+}
+
 /* What makes up the peak and, for a valid one-arena plan, what sets its
  * top. Returns 0 or an exit code. */
 static int plan_job_peak(const plan_job *j, FILE *to) {
@@ -120,13 +152,14 @@ static int plan_job_peak(const plan_job *j, FILE *to) {
                             j->raw);
     if (rc == 0 && j->report.verdict == ABO_OK && j->view.npools == 0)
         abc_print_top(to, &j->view, off, j->report.arena, j->bounds.max_load, j->raw);
+    if (rc == 0 && abo_verdict_packs(j->report.verdict)) print_pools(j, off, to);
     ab_free(off);
     return rc;
 }
 
-/* Prints the summary to to; returns 0 or 1 (invalid, or below the optimum).
- * A valid plan over the capacity is not a failed check: it returns 0, saying
- * by how much and whether anything proved that no plan fits. */
+/* Prints the summary to to; returns 0 or 1 (invalid, below the optimum, or
+ * the capacity gate: a valid plan over the capacity or a pool says by how
+ * much and whether anything proved that no plan fits, and exits 1). */
 static int plan_job_print(const plan_job *j, FILE *to) {
     const ab_problem *p = &j->full;
     int64_t arena = j->report.arena, lb = j->bound;
@@ -161,10 +194,16 @@ static int plan_job_print(const plan_job *j, FILE *to) {
     int prc = plan_job_peak(j, to);
     if (prc != 0) return prc;
     int rc = 0;
-    if (j->status == ABO_STATUS_OVER_CAPACITY || j->status == ABO_STATUS_INFEASIBLE)
+    if (j->status == ABO_STATUS_OVER_CAPACITY || j->status == ABO_STATUS_INFEASIBLE) {
         abc_print_over_capacity(&j->report, j->capacity, j->refuted_by, j->refuted_bound, to);
-    else
+        bool over = j->capacity != AB_NONE && arena > j->capacity;
+        rc = abc_failf(ABC_EXIT_CHECK, "%s: the plan does not fit: %s%s", j->path,
+                       over ? "its arena exceeds the capacity" : "it runs past a pool's size",
+                       j->status == ABO_STATUS_INFEASIBLE ? ", and no plan can fit (proven)"
+                                                          : "; another planner may fit it");
+    } else {
         rc = abc_print_verdict(&j->report, to);
+    }
     abo_expect ex = {.optimum = p->expect_optimum, .lower_bound = p->expect_lower_bound};
     char why[256];
     if (!abo_expect_agrees(&ex, j->bounds.max_load, AB_NONE, false, ABO_PROOF_NONE, AB_NONE, why,
@@ -187,6 +226,22 @@ static ab_status write_plan(const char *path, const abf_plan_format *format,
     return st;
 }
 
+/* Prints the plan as text (results/report/picture.h) to to; 0 or an exit code. */
+static int plan_job_picture(const plan_job *j, FILE *to) {
+    if (j->plan.n != j->view.n) return 0;
+    int64_t *off = ab_alloc_array(j->view.n ? j->view.n : 1, sizeof *off);
+    if (off == NULL) return abc_failf(ABC_EXIT_INTERNAL, "out of memory");
+    for (size_t i = 0; i < j->view.n; i++) off[i] = j->plan.v[i].offset;
+    ab_buf b = {0};
+    ab_error err;
+    ab_error_clear(&err);
+    ab_status st = abr_text_plan(&b, &j->view, off, &err);
+    if (st == AB_OK && b.s != NULL) fputs(b.s, to);
+    ab_buf_free(&b);
+    ab_free(off);
+    return st == AB_OK ? 0 : abc_fail(&err);
+}
+
 /* Draws the plan to j->svg; returns 0 or an exit code. */
 static int plan_job_svg(const plan_job *j) {
     ab_buf b = {0};
@@ -205,20 +260,25 @@ int abc_plan(const abc_args *a) {
     plan_job j = {.spec = abc_opt(a, "planner", NULL),
                   .raw = abc_flag(a, "bytes"),
                   .out = abc_opt(a, "output", NULL),
-                  .svg = abc_opt(a, "svg", NULL)};
+                  .svg = abc_opt(a, "svg", NULL),
+                  .picture = abc_flag(a, "picture")};
     const char *tl = abc_opt(a, "time-limit", NULL), *ml = abc_opt(a, "mem-limit", NULL);
     if (tl && !abc_parse_number(tl, &j.time_limit, false))
         return abc_usage_error(a->cmd, "--time-limit takes seconds > 0, not '%s'", tl);
     if (ml && !ab_parse_bytes(ml, &j.mem_limit))
         return abc_usage_error(a->cmd, "--mem-limit takes bytes (e.g. 2G, 512M), not '%s'", ml);
-    if (a->noperands != 1) return abc_usage_error(a->cmd, "expected one suite file");
+    const char *input = abc_opt(a, "input", NULL); /* MiniMalloc's spelling of the operand */
+    if (input != NULL && a->noperands > 0)
+        return abc_usage_error(a->cmd, "give the suite once: as the operand or as --input");
+    if (input == NULL && a->noperands != 1)
+        return abc_usage_error(a->cmd, "expected one suite file");
     int prc = abc_profile_args(a, true, &j.profile);
     if (prc != 0) return prc;
     if (j.spec == NULL)
         j.spec = j.profile.profile->reference ? j.profile.profile->reference : "first-fit";
     prc = abc_plan_file_format(a, &j.format);
     if (prc != 0) return prc;
-    j.path = a->operands[0];
+    j.path = input != NULL ? input : a->operands[0];
     ab_problem_init(&j.full);
     ab_problem_init(&j.view);
     ab_plan_init(&j.plan);
@@ -231,7 +291,12 @@ int abc_plan(const abc_args *a) {
     if (rc == 0 && j.svg != NULL) rc = plan_job_svg(&j);
     if (rc == 0) {
         bool plan_on_stdout = j.out != NULL && strcmp(j.out, "-") == 0;
-        rc = plan_job_print(&j, plan_on_stdout ? stderr : stdout);
+        FILE *to = plan_on_stdout ? stderr : stdout;
+        rc = plan_job_print(&j, to);
+        if (j.picture && rc <= ABC_EXIT_CHECK) { /* also for an invalid plan, or over the gate */
+            int pic = plan_job_picture(&j, to);
+            if (pic != 0) rc = pic;
+        }
     }
     plan_job_free(&j);
     return rc;

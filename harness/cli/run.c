@@ -181,6 +181,11 @@ static int run_pipeline(const abu_args *r, bool quiet) {
             fprintf(stderr, "arenabench: %zu disagreement%s between proofs (see above): "
                     "a prover, a planner or the checker is wrong\n", sum.conflicts,
                     sum.conflicts == 1 ? "" : "s");
+        if (sum.over_capacity)
+            fprintf(stderr, "arenabench: %zu suite%s fit%s no plan within %s capacity (the "
+                    "gate; see CAPACITY above)\n", sum.over_capacity,
+                    sum.over_capacity == 1 ? "" : "s", sum.over_capacity == 1 ? "s" : "",
+                    sum.over_capacity == 1 ? "its" : "their");
         rc = abu_summary_failed(&sum) ? 1 : 0;
     }
     abu_summary_free(&sum);

@@ -10,6 +10,7 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/common.h"
 #include "harness/cli/fail.h"
+#include "harness/formats/formats.h"
 #include "harness/formats/plan_formats.h"
 
 /* Explains unknown plan entries that name an I/O tensor kept outside the arena. */
@@ -24,6 +25,30 @@ static void explain_io_entries(const ab_problem *full, const ab_plan *pl) {
                    ab_term(full->t[j].name), full->t[j].kind == AB_KIND_INPUT ? "input" : "output");
         }
     }
+}
+
+/* After a plan file failed to read as format: says what the file is instead
+ * (a plan another format reads, or a suite), with what to do. */
+static void explain_wrong_file(const char *plan, const ab_problem *view,
+                               const abf_plan_format *format) {
+    const abf_plan_format *pf = abf_plan_format_of(plan);
+    bool reads = false;
+    if (pf != NULL && pf != format && pf->read != NULL) {
+        ab_plan pl;
+        ab_plan_init(&pl);
+        reads = pf->read(plan, view, &pl, NULL) == AB_OK;
+        ab_plan_free(&pl);
+    }
+    if (reads) {
+        fprintf(stderr, "arenabench: %s reads as a plan of format %s (%s): give --format %s\n",
+                ab_term(plan), pf->name, pf->summary, pf->name);
+        return;
+    }
+    ab_error e;
+    const abf_format *sf = abf_format_of(plan, true, &e);
+    if (sf != NULL)
+        fprintf(stderr, "arenabench: %s looks like a suite (%s), not a plan: plan it first, e.g. "
+                "arenabench plan -o plan.csv %s\n", ab_term(plan), sf->title, ab_term(plan));
 }
 
 int abc_validate(const abc_args *a) {
@@ -42,10 +67,12 @@ int abc_validate(const abc_args *a) {
     ab_error_clear(&err);
     abo_report r;
     ab_status st = ab_problem_arena_view(&full, &view, NULL, &err);
-    if (st == AB_OK) st = format->read(plan, &view, &pl, &err);
+    bool read = false;
+    if (st == AB_OK) st = format->read(plan, &view, &pl, &err), read = st == AB_OK;
     if (st == AB_OK) st = abo_check(&view, &pl, &r, &err);
     if (st != AB_OK) {
         rc = abc_fail(&err);
+        if (!read && st == AB_EINPUT) explain_wrong_file(plan, &view, format);
     } else {
         printf("suite      %s (%zu tensors in the arena)\n", ab_term(full.name), view.n);
         printf("plan       %s (%zu entries)\n", ab_term(plan), pl.n);

@@ -65,8 +65,11 @@ ab_status abf_profile_choose(const char *profile, const char *io, const char *al
         profile_names(names, sizeof names);
         return ab_fail(err, AB_EINPUT, "--profile takes %s, not '%s'", names, profile);
     }
-    *c = (abf_profile_choice){
-        .profile = pr, .io = pr->io, .align = pr->align, .round_sizes = pr->round_sizes};
+    *c = (abf_profile_choice){.profile = pr,
+                              .io = pr->io,
+                              .align = pr->align,
+                              .round_sizes = pr->round_sizes,
+                              .capacity = AB_NONE};
     if (io != NULL) {
         if (strcmp(io, "separate") == 0) c->io = AB_IO_SEPARATE;
         else if (strcmp(io, "workspace") == 0) c->io = AB_IO_WORKSPACE;
@@ -83,7 +86,7 @@ ab_status abf_profile_choose(const char *profile, const char *io, const char *al
 }
 
 bool abf_profile_changes(const abf_profile_choice *c) {
-    return c->io != ABF_PROFILE_KEEP_IO || c->align > 1;
+    return c->io != ABF_PROFILE_KEEP_IO || c->align > 1 || c->capacity != AB_NONE;
 }
 
 /* Drops what speaks of the suite as written: expect.optimum, lower_bound and
@@ -144,6 +147,12 @@ ab_status abf_profile_apply(const abf_profile_choice *c, ab_problem *p, bool *ch
         if (st != AB_OK) return st;
     }
     if (ch) drop_expectations(p);
+    /* a capacity is a budget, not the problem: the optimum and the peers'
+     * arenas stay what they were */
+    if (c->capacity != AB_NONE && p->capacity != c->capacity) {
+        p->capacity = c->capacity;
+        ch = true;
+    }
     if (changed != NULL) *changed = ch;
     return AB_OK;
 }

@@ -42,6 +42,8 @@ typedef struct abf_profile_choice {
     int io;                     /* the io to apply: ab_io or ABF_PROFILE_KEEP_IO */
     int64_t align;              /* the alignment to apply (1: none) */
     bool round_sizes;
+    int64_t capacity;           /* the arena budget to set (--capacity), overriding the
+                                   suite's `capacity:` (its pools stay), or AB_NONE */
 } abf_profile_choice;
 
 /* Row i of the table (NULL past its end), in the order of help and README.

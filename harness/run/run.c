@@ -782,6 +782,57 @@ static ab_status run_jobs(run_ctx *c, ab_error *err) {
     return st;
 }
 
+/* Whether suite s has a budget a plan can miss: a capacity, or a bounded pool. */
+static bool has_budget(const suite_item *s) {
+    if (ab_problem_capacity(&s->view) != AB_NONE) return true;
+    for (size_t k = 0; k < s->view.npools; k++)
+        if (s->view.pools[k].size != AB_NONE) return true;
+    return false;
+}
+
+/* The capacity gate, over every row of the run (a resumed run's earlier rows
+ * too): a suite with a budget that no row fits (status ok) fails it, with a
+ * line saying the best plan's excess and whether no plan can fit. A shard
+ * sees part of the run's rows, so the gate is left to the merged run. */
+static ab_status capacity_gate(run_ctx *c, ab_error *err) {
+    if (c->a->shard_n > 1 || c->sum->interrupted) return AB_OK;
+    abs_rows rows;
+    ab_status st = abs_rows_read(c->db, c->sum->run, &rows, err);
+    for (size_t si = 0; st == AB_OK && si < c->nsuites; si++) {
+        const suite_item *s = &c->suites[si];
+        if (s->id == 0 || !has_budget(s)) continue;
+        bool seen = false, fits = false;
+        int64_t best = AB_NONE;
+        const char *refuted = NULL, *best_by = NULL;
+        for (size_t i = 0; i < rows.n; i++) {
+            const abo_row *r = &rows.v[i].r;
+            if (rows.v[i].suite.id != s->id) continue;
+            seen = true;
+            fits |= r->status == ABO_STATUS_OK;
+            if (r->status == ABO_STATUS_INFEASIBLE && refuted == NULL) refuted = r->spec;
+            if ((r->status == ABO_STATUS_OVER_CAPACITY || r->status == ABO_STATUS_INFEASIBLE) &&
+                r->arena != AB_NONE && (best == AB_NONE || r->arena < best))
+                best = r->arena, best_by = r->spec;
+        }
+        if (!seen || fits) continue;
+        c->sum->over_capacity++;
+        int64_t cap = ab_problem_capacity(&s->view);
+        ab_buf_printf(&c->sum->failures, "  CAPACITY %s: no planner fits %s", s->full.name,
+                      cap != AB_NONE ? "the capacity" : "the pools");
+        if (cap != AB_NONE) ab_buf_printf(&c->sum->failures, " %lld", (long long)cap);
+        if (best != AB_NONE && cap != AB_NONE && best > cap)
+            ab_buf_printf(&c->sum->failures, "; best plan %lld (%s), %lld bytes over",
+                          (long long)best, best_by, (long long)(best - cap));
+        else if (best == AB_NONE)
+            ab_buf_printf(&c->sum->failures, "; no planner made a plan");
+        ab_buf_printf(&c->sum->failures, "%s%s\n",
+                      refuted ? "; no plan can fit, proven by " : "; not proven infeasible",
+                      refuted ? refuted : "");
+    }
+    abs_rows_free(&rows);
+    return st;
+}
+
 /* The bad files' messages into the summary. */
 static ab_status bad_to_summary(run_ctx *c, ab_error *err) {
     if (c->nbad == 0) return AB_OK;
@@ -811,6 +862,7 @@ ab_status abu_run(const abu_args *a, const abu_events *ev, abu_summary *out, ab_
     if (st == AB_OK) st = plan_jobs(&c, err);
     if (st == AB_OK) st = record_bad_files(&c, err);
     if (st == AB_OK) st = run_jobs(&c, err);
+    if (st == AB_OK) st = capacity_gate(&c, err);
     if (st == AB_OK && out->failures.oom) st = oom(err);
     abs_close(c.db);
     abo_agree_free(&c.agree);
@@ -824,7 +876,7 @@ ab_status abu_run(const abu_args *a, const abu_events *ev, abu_summary *out, ab_
 bool abu_summary_failed(const abu_summary *s) {
     return s->counts[ABO_STATUS_INVALID] || s->counts[ABO_STATUS_CRASH] ||
            s->counts[ABO_STATUS_ERROR] || s->below_optimum || s->conflicts || s->nbad ||
-           s->interrupted;
+           s->interrupted || s->over_capacity;
 }
 
 void abu_summary_free(abu_summary *s) {

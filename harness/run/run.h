@@ -95,6 +95,9 @@ typedef struct abu_summary {
     size_t counts[ABO_NSTATUSES];  /* jobs finished, by status */
     size_t below_optimum;          /* rows and suites that contradict their `expect:` */
     size_t conflicts;              /* proofs that disagree across rows */
+    size_t over_capacity;          /* suites with a capacity (or bounded pools) that no row
+                                      of the run fits: the capacity gate (not judged on a
+                                      shard, whose rows are only part of the run) */
     ab_buf failures;               /* one line per failed job or disagreement, "  ..." */
     char **bad;                    /* files found in folders that did not load: the
                                       loader's messages, path:line:column first, by path */
@@ -109,7 +112,8 @@ typedef struct abu_summary {
 ab_status abu_run(const abu_args *a, const abu_events *ev, abu_summary *out, ab_error *err);
 
 /* True when the run counts as failed: a plan invalid, a planner crashed or
- * errored, an `expect:` missed, proofs disagreed, or a file did not load. */
+ * errored, an `expect:` missed, proofs disagreed, a suite's capacity was not
+ * met by any planner, or a file did not load. */
 bool abu_summary_failed(const abu_summary *s);
 
 void abu_summary_free(abu_summary *s);

@@ -63,6 +63,8 @@ static void html_header(ab_buf *b, const abr_model *m) {
 #define GC_PLOT 520.0  /* plot width */
 #define GC_RIGHT 80.0  /* the failure column */
 #define GC_ROW 20.0    /* one suite */
+#define GC_CLIP 50.0   /* gaps above this percentage sit in an outlier column */
+#define GC_OUT 44.0    /* the outlier column's width, at the plot's right end */
 
 /* The smallest of 1, 2, 5 x 10^n percent at least maxp (and at least 1). */
 static double nice_ceiling(double maxp) {
@@ -150,9 +152,22 @@ static void html_legend(ab_buf *b, const abr_model *m) {
     put(b, "</div>\n");
 }
 
-static void gap_axis(ab_buf *b, double top, double bottom, double pmax) {
+/* The plot's width for the linear band 0..pmax: all of it, or all but the
+ * outlier column when gaps above GC_CLIP are clipped there. */
+static double band_width(bool clipped) {
+    return clipped ? GC_PLOT - GC_OUT : GC_PLOT;
+}
+
+static void gap_axis(ab_buf *b, double top, double bottom, double pmax, bool clipped) {
+    if (clipped) { /* the outlier column: a shaded strip, its label */
+        double x0 = GC_LEFT + band_width(true) + 6;
+        ab_buf_printf(b, "<rect class=\"outliers\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                         "height=\"%.1f\" fill=\"#fde8e8\"/><text x=\"%.1f\" y=\"%.1f\" "
+                         "font-size=\"11\" text-anchor=\"middle\">&gt;%g%%</text>\n",
+                      x0, top, GC_OUT - 6, bottom - top, x0 + (GC_OUT - 6) / 2, bottom + 14, pmax);
+    }
     for (int t = 0; t <= 4; t++) {
-        double x = GC_LEFT + GC_PLOT * t / 4.0;
+        double x = GC_LEFT + band_width(clipped) * t / 4.0;
         ab_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
                          "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">"
                          "%g%%</text>\n", x, top, x, bottom, x, bottom + 14, pmax * t / 4.0);
@@ -164,8 +179,11 @@ static void gap_axis(ab_buf *b, double top, double bottom, double pmax) {
                   xf, top, xf, bottom, GC_LEFT + GC_PLOT + 20 + (GC_RIGHT - 20) / 2, bottom + 14);
 }
 
-/* The dots (or failure marks) of suite si's rows on its band at y. */
-static void gap_band(ab_buf *b, const abr_model *m, size_t si, double y, double pmax) {
+/* The dots (or failure marks) of suite si's rows on its band at y; with
+ * clipped, a gap above pmax sits in the outlier column (its title says the
+ * value). */
+static void gap_band(ab_buf *b, const abr_model *m, size_t si, double y, double pmax,
+                     bool clipped) {
     const abr_rsuite *su = &m->su[si];
     double step = m->nsp > 1 ? 12.0 / (double)(m->nsp - 1) : 0.0;
     if (step > 4.0) step = 4.0;
@@ -176,8 +194,10 @@ static void gap_band(ab_buf *b, const abr_model *m, size_t si, double y, double 
         const char *c = abr_color(rr->spec);
         if (row_ok(m, i) && rr->has_gap) {
             double p = rr->gap * 100.0;
-            p = p < 0 ? 0 : p > pmax ? pmax : p;
-            marker(b, rr->spec, GC_LEFT + GC_PLOT * p / pmax, dy, 4, true);
+            double x = clipped && p > pmax ? GC_LEFT + band_width(true) + 3 + GC_OUT / 2
+                                           : GC_LEFT + band_width(clipped) *
+                                                           (p < 0 ? 0 : p > pmax ? pmax : p) / pmax;
+            marker(b, rr->spec, x, dy, 4, true);
             put(b, "<title>");
             esc_xml(b, r->spec);
             ab_buf_printf(b, ": arena %lld, gap ", (long long)r->arena);
@@ -199,7 +219,11 @@ static void html_gap_chart(ab_buf *b, const abr_model *m) {
     double maxp = 0;
     for (size_t i = 0; i < m->rows.n; i++)
         if (m->rr[i].has_gap && m->rr[i].gap * 100.0 > maxp) maxp = m->rr[i].gap * 100.0;
-    double pmax = nice_ceiling(maxp);
+    /* Most gaps lie in a few percent and a greedy outlier can reach hundreds:
+     * a linear axis to the largest would squeeze the rest into a few pixels.
+     * So the axis stops at GC_CLIP and the gaps above it are marked apart. */
+    bool clipped = maxp > GC_CLIP;
+    double pmax = clipped ? GC_CLIP : nice_ceiling(maxp);
     double top = 8.0;
     double bottom = top + GC_ROW * (double)m->nsu;
     put(b, "<h2>Gap to the best bound</h2>\n");
@@ -218,7 +242,7 @@ static void html_gap_chart(ab_buf *b, const abr_model *m) {
         ab_buf_printf(b, "<rect x=\"0\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" "
                          "fill=\"#f6f6f6\"/>\n", top + GC_ROW * (double)si,
                       GC_LEFT + GC_PLOT + GC_RIGHT, GC_ROW);
-    gap_axis(b, top, bottom, pmax);
+    gap_axis(b, top, bottom, pmax, clipped);
     for (size_t si = 0; si < m->nsu; si++) {
         double y = top + GC_ROW * ((double)si + 0.5);
         ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"end\">",
@@ -228,10 +252,14 @@ static void html_gap_chart(ab_buf *b, const abr_model *m) {
         put(b, "<title>");
         abr_put_suite(b, esc_xml, m, si);
         put(b, "</title></text>\n");
-        gap_band(b, m, si, y, pmax);
+        gap_band(b, m, si, y, pmax, clipped);
     }
     put(b, "</svg>\n<figcaption>One band per suite, one marker per planner at its gap (arena / "
-           "best bound - 1); &#215;: a failure. Hover for values.</figcaption>\n</figure>\n");
+           "best bound - 1); &#215;: a failure. Hover for values.");
+    if (clipped)
+        ab_buf_printf(b, " The axis runs to %g%%; the gaps above it (the largest is %.1f%%) sit "
+                         "in the shaded column on its right.", pmax, maxp);
+    put(b, "</figcaption>\n</figure>\n");
 }
 
 /* ---- HTML: arena versus k ----------------------------------------------------- */
