@@ -1267,3 +1267,94 @@ Test(tflite_cmd, help_exits_0) {
     cr_assert(strstr(captured[0], "--fold-constants") != NULL, "%s", captured[0]);
     cr_assert_str_eq(captured[1], "");
 }
+
+/* ---- a model's options wherever a model is read (issue 31: the profile
+ * travels) ----------------------------------------------------------------- */
+
+/* The dynamic model written to a .tflite file (static path). */
+static const char *dynamic_file(void) {
+    static char path[4096];
+    mspec s = dynamic_model();
+    size_t len = build(&s, &F);
+    char *dir = abt_tmpdir();
+    snprintf(path, sizeof path, "%s/dyn.tflite", dir);
+    free(dir);
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    cr_assert_eq(fwrite(F.b, 1, len, f), len);
+    fclose(f);
+    return path;
+}
+
+/* plan, bound and run take --dim and --assume-dynamic with --profile, as
+ * import does: no detour through import for a dynamic model. */
+Test(tflite, plan_bound_and_run_take_a_models_options) {
+    char model[4096], args[8400], *out, *err;
+    snprintf(model, sizeof model, "%s", dynamic_file());
+    snprintf(args, sizeof args, "plan --profile tflm '%s'", model);
+    cr_assert_eq(abt_run(args, &out, &err), 2, "%s", out);
+    cr_assert(strstr(err, "--assume-dynamic=N") != NULL, "%s", err);
+    free(out), free(err);
+    snprintf(args, sizeof args, "plan --profile tflm '%s' --assume-dynamic=2", model);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "profile    tflm") != NULL, "%s", out);
+    cr_assert(strstr(out, "TFLM's non-persistent (head) section only: kTensorArenaSize also "
+                          "needs its persistent tail") != NULL, "%s", out);
+    free(out), free(err);
+    snprintf(args, sizeof args, "bound '%s' --dim input=2 --dim conv=2", model);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s", err);
+    free(out), free(err);
+    char *dir = abt_tmpdir();
+    snprintf(args, sizeof args, "run -q --db '%s/r.db' -p first-fit '%s' --assume-dynamic=2", dir,
+             model);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s", err);
+    free(out), free(err), free(dir);
+    /* a model's options on a file that is no model: said, exit 2 */
+    snprintf(args, sizeof args, "plan '%s' --assume-dynamic=2", abt_src("suites/examples/diamond.yaml"));
+    cr_assert_eq(abt_run(args, &out, &err), 2, "%s", out);
+    cr_assert(strstr(err, "apply to models, not to a suite YAML") != NULL, "%s", err);
+    free(out), free(err);
+}
+
+/* A plan file records the profile it was made under (DESIGN.md §4); validate
+ * and export take the suite under it when the command line gives none, and
+ * refuse another; a plan whose sizes are a profile's rounding says which. */
+Test(tflite, a_plan_file_records_its_profile_and_export_applies_it) {
+    char model[4096], plan[4200], args[16384], *out, *err;
+    snprintf(model, sizeof model, "%s", tiny_file(".tflite"));
+    char *dir = abt_tmpdir();
+    snprintf(plan, sizeof plan, "%s/p.csv", dir);
+    snprintf(args, sizeof args, "plan --profile tflm '%s' -o '%s'", model, plan);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s", err);
+    free(out), free(err);
+    char *text = abt_slurp(plan, NULL);
+    cr_assert(strncmp(text, "# arenabench: profile=tflm io=workspace align=16\ntensor,offset,",
+                      62) == 0, "%s", text);
+    free(text);
+    snprintf(args, sizeof args, "validate '%s' '%s'", model, plan);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s%s", out, err);
+    free(out), free(err);
+    snprintf(args, sizeof args, "export '%s' --plan '%s' --format json", model, plan);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "\"io\": \"workspace\"") != NULL, "%s", out);
+    free(out), free(err);
+    snprintf(args, sizeof args, "validate '%s' '%s' --profile tvm-usmp", model, plan);
+    cr_assert_eq(abt_run(args, &out, &err), 2, "%s", out);
+    cr_assert(strstr(err, "was made under profile=tflm io=workspace align=16; the suite taken "
+                          "under --profile tvm-usmp is another problem") != NULL, "%s", err);
+    free(out), free(err), free(dir);
+}
+
+Test(tflite, a_size_a_profile_rounded_says_which_profile) {
+    char suite[4096], args[8400], *out, *err;
+    snprintf(suite, sizeof suite, "%s",
+             abt_write_tmp("suite: r\ntensors:\n  - {name: a, size: 168, start: 0, end: 1}\n",
+                           ".yaml"));
+    const char *plan = abt_write_tmp("tensor,offset,size\na,0,176\n", ".csv");
+    snprintf(args, sizeof args, "validate '%s' '%s'", suite, plan);
+    cr_assert_eq(abt_run(args, &out, &err), 2, "%s", out);
+    cr_assert(strstr(err, "size: 176 disagrees with the suite's size 168 for 'a' (the plan's "
+                          "sizes look rounded to 16, as --profile tflm does: give --profile "
+                          "tflm)") != NULL, "%s", err);
+    free(out), free(err);
+}

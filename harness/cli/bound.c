@@ -31,12 +31,14 @@ static int print_bounds(const ab_problem *p, const abo_bounds *b, bool raw) {
 int abc_bound(const abc_args *a) {
     if (a->noperands != 1) return abc_usage_error(a->cmd, "expected one suite file");
     abf_profile_choice prof;
+    static abc_model_opts model;
     int rc = abc_profile_args(a, true, &prof);
+    if (rc == 0) rc = abc_model_args(a, &model);
     if (rc != 0) return rc;
     bool raw = abc_flag(a, "bytes");
     const char *path = a->operands[0];
     ab_problem p;
-    rc = abc_load_suite(path, &p);
+    rc = abc_load_suite_with(path, &model, &p);
     if (rc == 0) rc = abc_profile_apply(&prof, &p);
     if (rc != 0) return rc;
     abo_bounds b;

@@ -37,6 +37,17 @@ static int abc_help(const abc_args *a);
     {"align", 0, "N", 0, "align every tensor to at least N bytes (a power of two), instead\n" \
                          "of the profile's; tflm also rounds sizes up to it"}
 #define BYTES_OPTION {"bytes", 0, NULL, 0, "byte counts in bytes, not B/KiB/MiB"}
+/* A model's options (harness/cli/common.h: abc_model_args), wherever a model is read. */
+#define MODEL_OPTIONS                                                                      \
+    {"fold-constants", 0, NULL, 0, "a model: leave out tensors computed from constants alone\n" \
+                                   "(a runtime that folds them keeps them with the weights)"},   \
+    {"dim", 0, "NAME=VALUE", ABC_MAX_DIMS,                                                 \
+     "a model: every dynamic dimension (-1 in shape_signature) of\n"                        \
+     "tensor NAME is VALUE; repeat for several tensors (no shape\n"                         \
+     "inference: each dynamic tensor needs its own value, or\n"                             \
+     "--assume-dynamic)"},                                                                 \
+    {"assume-dynamic", 0, "=N", 0, "a model: every other dynamic dimension is N (without it, a\n" \
+                                  "dynamic dimension is an error naming the tensor)"}
 #define CAPACITY_OPTION                                                                   \
     {"capacity", 0, "BYTES", 0, "the arena budget, e.g. 256K, instead of the suite's own\n"    \
                                 "capacity: (a suite's pools keep their sizes); a plan over it,\n" \
@@ -57,6 +68,7 @@ static const abc_option plan_options[] = {
                             "per tensor across 64 slices of the arena (for a terminal)"},
     {"time-limit", 0, "S", 0, "kill the planner after S seconds (default: no limit)"},
     {"mem-limit", 0, "B", 0, "the planner's memory, e.g. 2G (default: no limit)"},
+    MODEL_OPTIONS,
     PROFILE_OPTION,
     IO_OPTION,
     ALIGN_OPTION,
@@ -64,10 +76,12 @@ static const abc_option plan_options[] = {
     BYTES_OPTION,
     {0}};
 
-static const abc_option bound_options[] = {PROFILE_OPTION, IO_OPTION,    ALIGN_OPTION,
-                                           CAPACITY_OPTION, BYTES_OPTION, {0}};
+static const abc_option bound_options[] = {MODEL_OPTIONS,   PROFILE_OPTION, IO_OPTION, ALIGN_OPTION,
+                                           CAPACITY_OPTION, BYTES_OPTION,   {0}};
 
-static const abc_option validate_options[] = {{"format", 0, "F", 0, NULL}, {0}};
+static const abc_option validate_options[] = {
+    {"format", 0, "F", 0, NULL}, MODEL_OPTIONS, PROFILE_OPTION, IO_OPTION, ALIGN_OPTION,
+    CAPACITY_OPTION, {0}};
 
 static const abc_option run_options[] = {
     {"planner", 'p', "SPEC", ABC_MAX_SPECS,
@@ -111,6 +125,7 @@ static const abc_option run_options[] = {
                          "the report shows the footprints side by side with the saving"},
     {"quiet", 'q', NULL, 0, "no progress (by default a live line on a terminal, else one\n"
                             "line per finished job, on stderr)"},
+    MODEL_OPTIONS,
     PROFILE_OPTION,
     ALIGN_OPTION,
     CAPACITY_OPTION,
@@ -171,14 +186,7 @@ static const abc_option ilp_options[] = {
 static const abc_option import_options[] = {
     {"output", 'o', "FILE", 0, "write the suite there (default stdout)"},
     {"name", 0, "NAME", 0, "the suite's name (default: the file's base name)"},
-    {"fold-constants", 0, NULL, 0, "leave out tensors computed from constants alone: a runtime\n"
-                                   "that folds them keeps them with the weights"},
-    {"dim", 0, "NAME=VALUE", ABC_IMPORT_MAX_DIMS,
-     "every dynamic dimension (-1 in shape_signature) of tensor NAME\n"
-     "is VALUE; repeat for several tensors (no shape inference: each\n"
-     "dynamic tensor needs its own value, or --assume-dynamic)"},
-    {"assume-dynamic", 0, "=N", 0, "every other dynamic dimension is N (without it, a dynamic\n"
-                                   "dimension is an error naming the tensor)"},
+    MODEL_OPTIONS,
     PROFILE_OPTION,
     IO_OPTION,
     ALIGN_OPTION,
@@ -192,6 +200,11 @@ static const abc_option export_options[] = {
     {"plan", 0, "PLAN", 0, "a plan file of SUITE (as `plan -o` writes): export it"},
     {"model", 0, "M.tflite", 0, "tflm-offline: the model to copy (default: SUITE, when a .tflite)"},
     {"force", 0, NULL, 0, "tflm-offline: write even when TFLite Micro's 16-byte rounding breaks it"},
+    MODEL_OPTIONS,
+    PROFILE_OPTION,
+    IO_OPTION,
+    ALIGN_OPTION,
+    CAPACITY_OPTION,
     {0}};
 
 static const abc_option gen_options[] = {

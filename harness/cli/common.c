@@ -20,6 +20,60 @@ int abc_load_suite(const char *path, ab_problem *p) {
     return 0;
 }
 
+/* Parses --dim NAME=VALUE (split at the last '=': names may hold '=') into
+ * m's next dim. Returns 0 or the exit code. */
+static int parse_dim(const abc_command *c, abc_model_opts *m, const char *s) {
+    const char *eq = strrchr(s, '=');
+    int64_t v;
+    if (eq == NULL || eq == s || !ab_parse_int64(eq + 1, strlen(eq + 1), &v) || v < 1 ||
+        v > AB_MAX_SIZE)
+        return abc_usage_error(
+            c, "--dim takes NAME=VALUE with a tensor name and a value >= 1, not '%s'", s);
+    size_t n = (size_t)(eq - s), k = m->lo.ndims;
+    if (n >= sizeof m->names[0])
+        return abc_usage_error(c, "--dim: a tensor name of %zu bytes is too long", n);
+    memcpy(m->names[k], s, n);
+    m->names[k][n] = '\0';
+    m->dims[k] = (abf_tflite_dim){.tensor = m->names[k], .value = v};
+    m->lo.ndims = k + 1;
+    return 0;
+}
+
+int abc_model_args(const abc_args *a, abc_model_opts *m) {
+    const abc_command *c = a->cmd;
+    m->lo = (abf_load_options){.fold_constants = abc_flag(a, "fold-constants"), .dims = m->dims};
+    const char *dyn = abc_opt(a, "assume-dynamic", NULL);
+    if (dyn != NULL && (!ab_parse_int64(dyn, strlen(dyn), &m->lo.assume_dynamic) ||
+                        m->lo.assume_dynamic < 1 || m->lo.assume_dynamic > AB_MAX_SIZE))
+        return abc_usage_error(c, "--assume-dynamic takes a value >= 1, not '%s'", dyn);
+    const char *dims[ABC_MAX_DIMS];
+    int ndims = abc_opt_all(a, "dim", dims);
+    for (int i = 0; i < ndims; i++) {
+        int rc = parse_dim(c, m, dims[i]);
+        if (rc != 0) return rc;
+    }
+    return 0;
+}
+
+bool abc_model_opts_given(const abc_model_opts *m) {
+    return m->lo.fold_constants || m->lo.ndims > 0 || m->lo.assume_dynamic > 0;
+}
+
+int abc_load_suite_with(const char *path, const abc_model_opts *m, ab_problem *p) {
+    ab_error err;
+    ab_error_clear(&err);
+    ab_problem_init(p);
+    if (m != NULL && abc_model_opts_given(m)) {
+        const abf_format *f = abf_format_of(path, true, &err);
+        if (f == NULL) return abc_fail(&err);
+        if (!(f->flags & ABF_FORMAT_MODEL_OPTS))
+            return abc_failf(ABC_EXIT_USAGE, "%s: --fold-constants, --dim and --assume-dynamic "
+                             "apply to models, not to a %s", path, f->title);
+    }
+    if (abf_load_problem(path, m != NULL ? &m->lo : NULL, p, &err) != AB_OK) return abc_fail(&err);
+    return 0;
+}
+
 void abc_print_bytes(FILE *to, const char *label, int64_t v) {
     fprintf(to, "%-10s %lld bytes\n", label, (long long)v);
 }

@@ -14,6 +14,7 @@
 
 #include "core/problem.h"
 #include "harness/cli/options.h"
+#include "harness/formats/formats.h"
 #include "oracle/certify.h"
 #include "oracle/check.h"
 
@@ -23,6 +24,26 @@ struct abf_plan_format;
 /* Loads the suite at path (any registered format) into *p; on failure prints
  * the error and returns its exit code (*p then holds nothing to free). */
 int abc_load_suite(const char *path, ab_problem *p);
+
+/* A model's options (--fold-constants, --dim NAME=VALUE..., --assume-dynamic
+ * N), taken by every command that reads a model: import, plan, bound, run,
+ * export. lo is what the loaders see; its dims point into this struct. */
+#define ABC_MAX_DIMS 256 /* --dim given at most this many times */
+typedef struct abc_model_opts {
+    abf_load_options lo;
+    abf_tflite_dim dims[ABC_MAX_DIMS];
+    char names[ABC_MAX_DIMS][256];
+} abc_model_opts;
+
+/* Reads the model options of a into *m; 0 or the exit code of a misuse. */
+int abc_model_args(const abc_args *a, abc_model_opts *m);
+
+/* Whether any model option was given. */
+bool abc_model_opts_given(const abc_model_opts *m);
+
+/* abc_load_suite with a model's options: a usage error (exit 2) when they are
+ * given for a file that is not a model. */
+int abc_load_suite_with(const char *path, const abc_model_opts *m, ab_problem *p);
 
 /* Prints "label      N bytes". */
 void abc_print_bytes(FILE *to, const char *label, int64_t v);

@@ -14,6 +14,7 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/common.h"
 #include "harness/cli/fail.h"
+#include "harness/cli/human.h"
 #include "harness/formats/formats.h"
 #include "harness/formats/plan_formats.h"
 #include "harness/formats/suite.h"
@@ -49,10 +50,16 @@ static const abf_plan_format *plan_format_writing(const char *format) {
 static int export_suite(const abc_args *a, const char *path, const char *format) {
     const abf_format *to = abf_format_named(format);
     if (to == NULL || to->render == NULL) return bad_format(format);
+    static abc_model_opts model;
+    abf_profile_choice prof;
     ab_problem p;
     ab_error err;
     ab_error_clear(&err);
-    if (abf_load_problem(path, NULL, &p, &err) != AB_OK) return abc_fail(&err);
+    int rc = abc_model_args(a, &model);
+    if (rc == 0) rc = abc_profile_args(a, true, &prof);
+    if (rc == 0) rc = abc_load_suite_with(path, &model, &p);
+    if (rc == 0) rc = abc_profile_apply(&prof, &p);
+    if (rc != 0) return rc;
     ab_buf b = {0};
     ab_status st = to->render(&p, &b, &err);
     if (st == AB_OK) st = ab_buf_write_file(&b, abc_opt(a, "output", "-"), &err);
@@ -74,6 +81,8 @@ typedef struct plan_job {
     ab_plan pl;
     int64_t *offsets; /* one per view tensor */
     char hash[ABS_SHA256_HEX];
+    abc_model_opts *model;   /* a model's options */
+    abf_profile_choice prof; /* the command line's profile, or the plan's record */
 } plan_job;
 
 /* Loads the suite and the plan, checks the plan; 0 or the exit code (1 when
@@ -81,7 +90,8 @@ typedef struct plan_job {
 static int load_checked(plan_job *j) {
     ab_error err;
     ab_error_clear(&err);
-    int rc = abc_load_suite(j->suite, &j->full);
+    int rc = abc_load_suite_with(j->suite, j->model, &j->full);
+    if (rc == 0) rc = abc_profile_apply(&j->prof, &j->full);
     if (rc != 0) return rc;
     ab_status st = ab_problem_arena_view(&j->full, &j->view, NULL, &err);
     if (st == AB_OK) /* the plan file's format, by its header (DESIGN.md §4) */
@@ -160,18 +170,23 @@ static int model_copy_ok(const abc_args *a, const plan_job *j, const char **mode
 }
 
 static int export_plan(const abc_args *a, const char *suite, const abf_plan_format *format) {
+    static abc_model_opts model;
     plan_job j = {.suite = suite, .plan = abc_opt(a, "plan", NULL), .format = format,
-                  .out = abc_opt(a, "output", "-")};
+                  .out = abc_opt(a, "output", "-"), .model = &model};
     ab_problem_init(&j.full);
     ab_problem_init(&j.view);
     ab_plan_init(&j.pl);
     ab_buf b = {0};
-    int rc = load_checked(&j);
+    int rc = abc_model_args(a, &model);
+    if (rc == 0) rc = abc_plan_profile(a, j.plan, &j.prof); /* the plan's own, unless given */
+    if (rc == 0) rc = load_checked(&j);
     if (rc == 0) {
         ab_error err;
         ab_error_clear(&err);
+        char rec[128];
         abf_plan_out o = {.view = &j.view, .offsets = j.offsets, .suite_hash = j.hash,
                           .plan_path = j.plan, .plan = &j.pl};
+        if (abf_profile_record(&j.prof, rec, sizeof rec)) o.profile = rec;
         if (format->flags & ABF_PLAN_FORMAT_TFLM_MODEL) rc = model_copy_ok(a, &j, &o.model);
         ab_status st = rc == 0 ? format->write(&o, &b, &err) : AB_OK;
         if (rc == 0 && st == AB_OK) st = ab_buf_write_file(&b, j.out, &err);

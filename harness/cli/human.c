@@ -4,6 +4,7 @@
  */
 #include "core/buf.h"
 #include "harness/cli/human.h"
+#include "harness/formats/plan_formats.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -106,6 +107,27 @@ int abc_profile_args(const abc_args *a, bool io_option, abf_profile_choice *c) {
         return abc_usage_error(a->cmd, "--capacity takes a byte count >= 1 (digits, optionally "
                                "with K, M, G or T: 256K), not '%s'", cap);
     return 0;
+}
+
+int abc_plan_profile(const abc_args *a, const char *plan, abf_profile_choice *c) {
+    int rc = abc_profile_args(a, true, c);
+    char rec[128];
+    if (rc != 0 || !abf_plan_profile_of(plan, rec, sizeof rec)) return rc;
+    abf_profile_choice made;
+    ab_error err;
+    ab_error_clear(&err);
+    if (abf_profile_from_record(rec, &made, &err) != AB_OK)
+        return abc_failf(ABC_EXIT_USAGE, "%s: line 1: %s", plan, err.msg);
+    bool given = abc_opt(a, "profile", NULL) || abc_opt(a, "io", NULL) || abc_opt(a, "align", NULL);
+    if (!given) {
+        made.capacity = c->capacity;
+        *c = made;
+        return 0;
+    }
+    if (abf_profile_same(c, &made)) return 0;
+    return abc_failf(ABC_EXIT_USAGE, "%s was made under %s; the suite taken under --profile %s "
+                     "is another problem: give the same profile, or none (the plan's is then "
+                     "used)", plan, rec, c->profile->name);
 }
 
 int abc_profile_apply(const abf_profile_choice *c, ab_problem *p) {

@@ -49,4 +49,10 @@ int abc_profile_args(const abc_args *a, bool io_option, abf_profile_choice *c);
  * (p is then freed), else 0. */
 int abc_profile_apply(const abf_profile_choice *c, ab_problem *p);
 
+/* The profile to take a suite under when reading the plan file at plan
+ * (validate, export): the command line's (abc_profile_args), or, when it
+ * gives none, the one the plan records (DESIGN.md §4); a command line's that
+ * differs from the record is a usage error saying both. 0 or the exit code. */
+int abc_plan_profile(const abc_args *a, const char *plan, abf_profile_choice *c);
+
 #endif

@@ -14,6 +14,7 @@
 
 #include "core/problem.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/common.h"
 #include "harness/cli/fail.h"
 #include "harness/cli/human.h"
 #include "harness/formats/formats.h"
@@ -24,52 +25,20 @@
 /* What the command line asked for. */
 typedef struct import_args {
     const char *path, *out, *name;
-    bool fold_constants;
-    abf_tflite_dim dims[ABC_IMPORT_MAX_DIMS];
-    size_t ndims;
-    int64_t assume_dynamic; /* 0: none */
-    abf_profile_choice profile; /* --profile, --io, --align */
+    abc_model_opts *model;      /* --fold-constants, --dim, --assume-dynamic */
+    abf_profile_choice profile; /* --profile, --io, --align, --capacity */
     bool raw;                   /* --bytes */
 } import_args;
 
-/* Parses --dim NAME=VALUE (split at the last '=': names may hold '='); the
- * name is copied into names[a->ndims]. Returns 0 or the exit code. */
-static int parse_dim(const abc_command *c, import_args *a, const char *s, char names[][256]) {
-    const char *eq = strrchr(s, '=');
-    int64_t v;
-    if (eq == NULL || eq == s || !ab_parse_int64(eq + 1, strlen(eq + 1), &v) || v < 1 ||
-        v > AB_MAX_SIZE)
-        return abc_usage_error(
-            c, "--dim takes NAME=VALUE with a tensor name and a value >= 1, not '%s'", s);
-    size_t n = (size_t)(eq - s);
-    if (n >= 256) return abc_usage_error(c, "--dim: a tensor name of %zu bytes is too long", n);
-    memcpy(names[a->ndims], s, n);
-    names[a->ndims][n] = '\0';
-    a->dims[a->ndims] = (abf_tflite_dim){.tensor = names[a->ndims], .value = v};
-    a->ndims++;
-    return 0;
-}
-
-/* The parsed command line into *a (names of --dim point into names[]).
- * Returns 0 or the exit code of a misuse. */
-static int read_args(const abc_args *args, import_args *a, char names[][256]) {
+/* The parsed command line into *a. Returns 0 or the exit code of a misuse. */
+static int read_args(const abc_args *args, import_args *a) {
     const abc_command *c = args->cmd;
     a->out = abc_opt(args, "output", NULL);
     a->name = abc_opt(args, "name", NULL);
-    a->fold_constants = abc_flag(args, "fold-constants");
     if (a->name != NULL && *a->name == '\0')
         return abc_usage_error(c, "option --name needs a value");
-    const char *dyn = abc_opt(args, "assume-dynamic", NULL);
-    if (dyn != NULL && (!ab_parse_int64(dyn, strlen(dyn), &a->assume_dynamic) ||
-                        a->assume_dynamic < 1 || a->assume_dynamic > AB_MAX_SIZE))
-        return abc_usage_error(c, "--assume-dynamic takes a value >= 1, not '%s'", dyn);
-    const char *dims[ABC_IMPORT_MAX_DIMS];
-    int ndims = abc_opt_all(args, "dim", dims);
-    for (int i = 0; i < ndims; i++) {
-        int rc = parse_dim(c, a, dims[i], names);
-        if (rc != 0) return rc;
-    }
-    int rc = abc_profile_args(args, true, &a->profile);
+    int rc = abc_model_args(args, a->model);
+    if (rc == 0) rc = abc_profile_args(args, true, &a->profile);
     if (rc != 0) return rc;
     a->raw = abc_flag(args, "bytes");
     if (args->noperands == 0) return abc_usage_error(c, "expected a file to import");
@@ -101,24 +70,19 @@ static int write_suite(const import_args *a, const ab_problem *p) {
 }
 
 int abc_import(const abc_args *args) {
-    static char names[ABC_IMPORT_MAX_DIMS][256];
-    import_args a = {0};
-    int rc = read_args(args, &a, names);
+    static abc_model_opts model;
+    import_args a = {.model = &model};
+    int rc = read_args(args, &a);
     if (rc != 0) return rc;
     ab_error err;
     ab_error_clear(&err);
     const abf_format *fmt = abf_format_of(a.path, true, &err);
     if (fmt == NULL) return abc_fail(&err);
-    if (!(fmt->flags & ABF_FORMAT_MODEL_OPTS) &&
-        (a.fold_constants || a.ndims > 0 || a.assume_dynamic > 0))
+    if (!(fmt->flags & ABF_FORMAT_MODEL_OPTS) && abc_model_opts_given(&model))
         return abc_usage_error(args->cmd, "--fold-constants, --dim and --assume-dynamic apply to "
                                "models, not to a %s", fmt->title);
-    abf_load_options lo = {.fold_constants = a.fold_constants,
-                           .dims = a.dims,
-                           .ndims = a.ndims,
-                           .assume_dynamic = a.assume_dynamic};
     ab_problem p;
-    if (fmt->load(a.path, &lo, &p, &err) != AB_OK) return abc_fail(&err);
+    if (fmt->load(a.path, &model.lo, &p, &err) != AB_OK) return abc_fail(&err);
     rc = abc_profile_apply(&a.profile, &p);
     if (rc != 0) return rc;
     if (a.name != NULL) {

@@ -5,7 +5,7 @@
 #ifndef AB_IMPORT_H
 #define AB_IMPORT_H
 
-#define ABC_IMPORT_MAX_DIMS 256 /* --dim given at most this many times */
+
 
 /* `arenabench import FILE [-o SUITE.yaml] [options]`, argv[0] being "import":
  * the same as abc_command_main. Prints the suite (or, with -o, a summary),

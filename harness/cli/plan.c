@@ -41,6 +41,7 @@ typedef struct plan_job {
     abf_profile_choice profile; /* --profile, --io, --align */
     bool raw;                   /* --bytes: raw byte counts */
     bool picture;               /* --picture: the plan as text after the summary */
+    abc_model_opts *model;      /* a model's options */
 } plan_job;
 
 static void plan_job_free(plan_job *j) {
@@ -95,7 +96,7 @@ static int plan_job_run(plan_job *j) {
     ab_error err;
     ab_error_clear(&err);
     if (ab_planner_resolve(j->spec, &pl, &params, &err) != AB_OK) return abc_fail(&err);
-    int rc = abc_load_suite(j->path, &j->full);
+    int rc = abc_load_suite_with(j->path, j->model, &j->full);
     if (rc == 0) rc = abc_profile_apply(&j->profile, &j->full);
     ab_status st = AB_OK;
     if (rc == 0) st = ab_problem_arena_view(&j->full, &j->view, NULL, &err);
@@ -173,8 +174,12 @@ static int plan_job_print(const plan_job *j, FILE *to) {
                 j->profile.round_sizes && j->profile.align > 1 ? ", sizes rounded" : "");
     fprintf(to, "planner    %s\n", ab_term(j->spec));
     abc_print_size(to, "arena", arena, j->raw);
-    if (!j->raw && arena >= 1024) /* the figure to copy into a build (kTensorArenaSize) */
+    if (!j->raw && arena >= 1024) /* the figure to copy into a build */
         fprintf(to, "%-10s %lld bytes exactly\n", "", (long long)arena);
+    if (strcmp(j->profile.profile->name, "tflm") == 0) /* say what it is not */
+        fprintf(to, "%-10s TFLM's non-persistent (head) section only: kTensorArenaSize also "
+                "needs its persistent tail (runtime structures, op data, scratch buffers), "
+                "not estimated here\n", "");
     if (lb == j->bounds.max_load)
         fprintf(to, "bound      %s (max-load at instruction %lld)\n", abc_bytes(b1, lb, j->raw),
                 (long long)j->bounds.max_load_instr);
@@ -217,9 +222,12 @@ static int plan_job_print(const plan_job *j, FILE *to) {
 
 /* Writes a plan file in format (a plan formats row that reads). */
 static ab_status write_plan(const char *path, const abf_plan_format *format,
-                            const ab_problem *view, const ab_plan *pl, ab_error *err) {
+                            const ab_problem *view, const ab_plan *pl,
+                            const abf_profile_choice *prof, ab_error *err) {
     ab_buf b = {0};
+    char rec[128];
     abf_plan_out o = {.view = view, .plan = pl};
+    if (abf_profile_record(prof, rec, sizeof rec)) o.profile = rec; /* DESIGN.md §4 */
     ab_status st = format->write(&o, &b, err);
     if (st == AB_OK) st = ab_buf_write_file(&b, path, err);
     ab_buf_free(&b);
@@ -272,7 +280,10 @@ int abc_plan(const abc_args *a) {
         return abc_usage_error(a->cmd, "give the suite once: as the operand or as --input");
     if (input == NULL && a->noperands != 1)
         return abc_usage_error(a->cmd, "expected one suite file");
+    static abc_model_opts model;
+    j.model = &model;
     int prc = abc_profile_args(a, true, &j.profile);
+    if (prc == 0) prc = abc_model_args(a, j.model);
     if (prc != 0) return prc;
     if (j.spec == NULL)
         j.spec = j.profile.profile->reference ? j.profile.profile->reference : "first-fit";
@@ -286,7 +297,7 @@ int abc_plan(const abc_args *a) {
     if (rc == 0 && j.out != NULL) {
         ab_error err;
         ab_error_clear(&err);
-        if (write_plan(j.out, j.format, &j.view, &j.plan, &err) != AB_OK) rc = abc_fail(&err);
+        if (write_plan(j.out, j.format, &j.view, &j.plan, &j.profile, &err) != AB_OK) rc = abc_fail(&err);
     }
     if (rc == 0 && j.svg != NULL) rc = plan_job_svg(&j);
     if (rc == 0) {

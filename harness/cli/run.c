@@ -207,8 +207,11 @@ int abc_run(const abc_args *a) {
     r.subset_bound = abc_opt(a, "subset-bound", NULL);
     if (a->noperands == 0) return abc_usage_error(a->cmd, "expected suite files or folders");
     int rc = parse_numbers(a, &r);
+    static abc_model_opts model;
     if (rc == 0) rc = abc_profile_args(a, false, &r.profile);
+    if (rc == 0) rc = abc_model_args(a, &model);
     if (rc != 0) return rc;
+    r.load = &model.lo;
     if (r.resume && r.run_key)
         return abc_usage_error(a->cmd, "--resume and --run-key do not go together");
     if (r.io && strcmp(r.io, "separate") != 0 && strcmp(r.io, "workspace") != 0 &&

@@ -5,12 +5,14 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/buf.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/common.h"
 #include "harness/cli/fail.h"
 #include "harness/formats/formats.h"
+#include "harness/cli/human.h"
 #include "harness/formats/plan_formats.h"
 
 /* Explains unknown plan entries that name an I/O tensor kept outside the arena. */
@@ -31,6 +33,16 @@ static void explain_io_entries(const ab_problem *full, const ab_plan *pl) {
  * (a plan another format reads, or a suite), with what to do. */
 static void explain_wrong_file(const char *plan, const ab_problem *view,
                                const abf_plan_format *format) {
+    unsigned char head[ABF_PLAN_SNIFF_BYTES];
+    size_t n = 0;
+    struct stat sb; /* a regular file only: a pipe is gone, a FIFO could block */
+    if (stat(plan, &sb) != 0 || !S_ISREG(sb.st_mode)) return;
+    FILE *f = fopen(plan, "rb");
+    if (f != NULL) {
+        n = fread(head, 1, sizeof head, f);
+        fclose(f);
+    }
+    if (format->sniff != NULL && format->sniff(head, n)) return; /* its format, wrong within */
     const abf_plan_format *pf = abf_plan_format_of(plan);
     bool reads = false;
     if (pf != NULL && pf != format && pf->read != NULL) {
@@ -61,7 +73,12 @@ int abc_validate(const abc_args *a) {
     ab_plan pl;
     ab_problem_init(&view);
     ab_plan_init(&pl);
-    rc = abc_load_suite(suite, &full);
+    static abc_model_opts model;
+    abf_profile_choice prof;
+    rc = abc_model_args(a, &model);
+    if (rc == 0) rc = abc_plan_profile(a, plan, &prof);
+    if (rc == 0) rc = abc_load_suite_with(suite, &model, &full);
+    if (rc == 0) rc = abc_profile_apply(&prof, &full);
     if (rc != 0) return rc;
     ab_error err;
     ab_error_clear(&err);

@@ -27,6 +27,7 @@
 #include "core/csv.h"
 #include "core/file.h"
 #include "harness/formats/plan_formats.h"
+#include "harness/formats/profile.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -121,11 +122,21 @@ static ab_status check_extra(const ab_csv *c, int line, int k, long idx, const a
     if (st != AB_OK || t == NULL) return st;
     int64_t want = k == COL_SIZE ? t->size : k == COL_START ? t->start : t->end;
     if (v != want) {
-        char sbuf[72];
+        char sbuf[72], hint[160] = "";
+        for (size_t i = 0; k == COL_SIZE && abf_profile_at(i) != NULL; i++) {
+            const abf_profile *pr = abf_profile_at(i); /* a size its rounding would give */
+            if (pr->round_sizes && pr->align > 1 && v > want && v % pr->align == 0 &&
+                v - want < pr->align) {
+                snprintf(hint, sizeof hint, " (the plan's sizes look rounded to %lld, as --profile "
+                         "%s does: give --profile %s)", (long long)pr->align, pr->name, pr->name);
+                break;
+            }
+        }
         return ab_fail(err, AB_EINPUT,
-                       "%s:%d: %s: %" PRId64 " disagrees with the suite's %s %" PRId64 " for '%s'",
+                       "%s:%d: %s: %" PRId64 " disagrees with the suite's %s %" PRId64
+                       " for '%s'%s",
                        c->path, line, col_names[k], v, col_names[k], want,
-                       show(t->name, strlen(t->name), sbuf));
+                       show(t->name, strlen(t->name), sbuf), hint);
     }
     return AB_OK;
 }
@@ -250,6 +261,12 @@ static ab_status read_text(const char *name, char *buf, size_t len, const ab_pro
     ab_status st;
     ab_csv c;
     ab_csv_init(&c, name, buf, len, true);
+    while (c.pos < len && buf[c.pos] == '#') { /* comment lines before the header */
+        while (c.pos < len && buf[c.pos] != '\n') c.pos++;
+        if (c.pos < len) c.pos++;
+        c.at++;
+        c.line = c.at;
+    }
     ab_names *names = NULL;
     st = check_text(c.path, buf, len, err);
     if (st == AB_OK) st = ab_names_build(p, &names, NULL, NULL, err);
@@ -365,6 +382,7 @@ static bool sniff_plan(const unsigned char *head, size_t n) {
 }
 
 static ab_status write_plan(const abf_plan_out *o, ab_buf *b, ab_error *err) {
+    if (o->profile != NULL) ab_buf_printf(b, "%s%s\n", ABF_PLAN_RECORD, o->profile);
     return abf_plan_render(o->view, o->plan, b, err);
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 /* The table: one row a format, each defined in its own file; the order is
  * the order of recognition and of the lists in messages and help. The first
@@ -75,14 +76,38 @@ static bool field_is(const unsigned char *s, const unsigned char *e, const char 
                   : memcmp(s, name, len) == 0;
 }
 
+bool abf_plan_profile_of(const char *path, char *out, size_t len) {
+    struct stat sb; /* a regular file only: reading a pipe here would take the plan's bytes */
+    if (strcmp(path, "-") == 0 || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return false;
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) return false;
+    char line[256];
+    bool ok = fgets(line, sizeof line, f) != NULL &&
+              strncmp(line, ABF_PLAN_RECORD, strlen(ABF_PLAN_RECORD)) == 0;
+    fclose(f);
+    if (!ok) return false;
+    const char *rec = line + strlen(ABF_PLAN_RECORD);
+    size_t n = strcspn(rec, "\r\n");
+    if (strncmp(rec, "profile=", 8) != 0 || n + 1 > len) return false;
+    memcpy(out, rec, n);
+    out[n] = '\0';
+    return true;
+}
+
 bool abf_plan_head_has_column(const unsigned char *head, size_t n, const char *name, bool nocase) {
     const unsigned char *p = head, *end = head + n;
     if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) p += 3;
-    for (;;) { /* skip blank lines */
+    for (;;) { /* skip blank lines and comment lines */
         const unsigned char *q = p;
         while (q < end && is_blank(*q)) q++;
-        if (q < end && (*q == '\n' || *q == '\r')) p = q + 1;
-        else break;
+        if (q < end && (*q == '\n' || *q == '\r')) {
+            p = q + 1;
+        } else if (q < end && *q == '#') {
+            while (q < end && *q != '\n') q++;
+            p = q < end ? q + 1 : q;
+        } else {
+            break;
+        }
     }
     const unsigned char *line_end = p;
     while (line_end < end && *line_end != '\n' && *line_end != '\r' && *line_end != '\0')

@@ -70,7 +70,16 @@ const abf_plan_format *abf_plan_format_of(const char *path);
  * that writes, as "csv, minimalloc or json", to b. */
 void abf_plan_format_list(ab_buf *b, bool readers_only);
 
-/* For sniffs: whether the first line of head that is not blank (after a UTF-8
+/* The first line of a plan file that records the profile it was made under
+ * (plan_out.h's abf_plan_out.profile), before the header. */
+#define ABF_PLAN_RECORD "# arenabench: "
+
+/* The profile record of the plan file at path (its first line, when that is
+ * ABF_PLAN_RECORD and a record) into out; false when it has none or cannot be
+ * read. */
+bool abf_plan_profile_of(const char *path, char *out, size_t len);
+
+/* For sniffs: whether the first line of head that is not blank or a comment ('#') (after a UTF-8
  * byte order mark), split at commas, has a field that is name once spaces,
  * tabs and enclosing double quotes are dropped (case-insensitive when
  * nocase). */

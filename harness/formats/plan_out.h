@@ -57,6 +57,9 @@ typedef struct abf_plan_out {
     const char *plan_path;  /* where the plan came from, for the header's comment, or NULL */
     const ab_plan *plan;    /* the plan's entries (plan files: csv, minimalloc), or NULL */
     const char *model;      /* the .tflite to copy (ABF_PLAN_FORMAT_TFLM_MODEL), or NULL */
+    const char *profile;    /* the profile the plan was made under, as abf_profile_record
+                               writes it ("profile=tflm io=workspace align=16"), or NULL:
+                               plan files (csv) keep it in a first line "# arenabench: ..." */
 } abf_plan_out;
 
 /* Appends the C header (see above) to b. AB_EINPUT when the suite has pools

@@ -85,6 +85,34 @@ ab_status abf_profile_choose(const char *profile, const char *io, const char *al
     return AB_OK;
 }
 
+bool abf_profile_record(const abf_profile_choice *c, char *out, size_t len) {
+    if (c->io == ABF_PROFILE_KEEP_IO && c->align <= 1) return false;
+    snprintf(out, len, "profile=%s io=%s align=%lld", c->profile->name,
+             c->io == ABF_PROFILE_KEEP_IO ? "keep"
+             : c->io == AB_IO_WORKSPACE   ? "workspace"
+                                          : "separate",
+             (long long)c->align);
+    return true;
+}
+
+ab_status abf_profile_from_record(const char *rec, abf_profile_choice *c, ab_error *err) {
+    char name[64], io[16];
+    long long align;
+    if (sscanf(rec, "profile=%63s io=%15s align=%lld", name, io, &align) != 3)
+        return ab_fail(err, AB_EINPUT, "a profile record reads 'profile=P io=IO align=N', not "
+                       "'%.100s'", rec);
+    char a[32];
+    snprintf(a, sizeof a, "%lld", align);
+    ab_status st = abf_profile_choose(name, strcmp(io, "keep") == 0 ? NULL : io, a, c, err);
+    if (st == AB_OK && strcmp(io, "keep") == 0) c->io = ABF_PROFILE_KEEP_IO;
+    return st;
+}
+
+bool abf_profile_same(const abf_profile_choice *a, const abf_profile_choice *b) {
+    int64_t aa = a->align > 1 ? a->align : 1, ba = b->align > 1 ? b->align : 1;
+    return a->io == b->io && aa == ba && (a->round_sizes && aa > 1) == (b->round_sizes && ba > 1);
+}
+
 bool abf_profile_changes(const abf_profile_choice *c) {
     return c->io != ABF_PROFILE_KEEP_IO || c->align > 1 || c->capacity != AB_NONE;
 }

@@ -65,6 +65,19 @@ ab_status abf_profile_choose(const char *profile, const char *io, const char *al
  * overrides). */
 bool abf_profile_changes(const abf_profile_choice *c);
 
+/* The record of c a plan file keeps (DESIGN.md §4: a plan records the profile
+ * it was made under): "profile=tflm io=workspace align=16", io being "keep"
+ * when c keeps the suite's. False (out untouched) when c changes no tensor
+ * (plain without --io or --align): a plan made so needs no record. */
+bool abf_profile_record(const abf_profile_choice *c, char *out, size_t len);
+
+/* Parses a record abf_profile_record wrote into *c (capacity AB_NONE).
+ * AB_EINPUT naming what is wrong otherwise. */
+ab_status abf_profile_from_record(const char *rec, abf_profile_choice *c, ab_error *err);
+
+/* Whether a and b make the same problem of a suite (profile, io, align). */
+bool abf_profile_same(const abf_profile_choice *a, const abf_profile_choice *b);
+
 /* Applies c to p in place (see above). *changed (may be NULL) says whether
  * anything changed. AB_EINPUT naming the tensor (and its line) when a fixed
  * offset is not a multiple of the new align or a rounded size overflows; p is

@@ -211,13 +211,13 @@ static void suites_free(suite_item *s, size_t n) {
  * caller; freed by suites_free whatever the outcome). AB_EINPUT with
  * err naming the file, line and column when the file is bad. */
 static ab_status suite_load(suite_item *s, const char *path, const abf_profile_choice *prof,
-                            ab_error *err) {
+                            const abf_load_options *load, ab_error *err) {
     ab_error_clear(err);
     ab_problem_init(&s->full);
     ab_problem_init(&s->view);
     s->path = ab_strdup(path);
     if (s->path == NULL) return ab_fail(err, AB_ENOMEM, "out of memory loading %s", path);
-    ab_status st = abf_load_problem(path, NULL, &s->full, err);
+    ab_status st = abf_load_problem(path, load, &s->full, err);
     if (st == AB_OK && prof->profile != NULL) st = abf_profile_apply(prof, &s->full, NULL, err);
     if (st == AB_OK) st = ab_problem_arena_view(&s->full, &s->view, NULL, err);
     if (st == AB_OK) st = abo_bounds_compute(&s->full, &s->bounds, err);
@@ -357,7 +357,7 @@ static ab_status suites_load(const abu_args *a, const abu_events *ev, suite_item
     size_t loaded = 0;
     for (size_t i = 0; rc == AB_OK && i < k; i++) {
         ab_error why;
-        ab_status st = suite_load(&s[loaded], l.v[i].path, &a->profile, &why);
+        ab_status st = suite_load(&s[loaded], l.v[i].path, &a->profile, a->load, &why);
         if (st == AB_OK) {
             loaded++;
             continue;

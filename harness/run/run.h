@@ -28,6 +28,7 @@
 
 #include "core/buf.h"
 #include "core/problem.h"
+#include "harness/formats/formats.h"
 #include "harness/formats/profile.h"
 #include "oracle/status.h"
 #include "results/store/store.h"
@@ -55,6 +56,8 @@ typedef struct abu_args {
     const char *command;      /* the command line, for the runs table */
     const char *io;           /* "separate", "workspace", "both", or NULL: as each suite says */
     abf_profile_choice profile; /* applied to each suite as it loads, before io */
+    const abf_load_options *load; /* a model's options, for the models among the suites
+                                     (NULL: none) */
     bool ilp;                 /* add the spec ilp:time=<ilp_time>[,nodes=<ilp_nodes>] */
     double ilp_time;          /* its safety cap in seconds */
     int64_t ilp_nodes;        /* its deterministic budget of nodes, 0 for none */
