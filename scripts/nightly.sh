@@ -50,8 +50,11 @@ done
 [ ${#args[@]} -eq 0 ] && args=(suites)
 
 dir=build/release
+echo "nightly.sh: building arenabench (Release) in $dir, $(nproc) jobs: about a minute the first time" >&2
+b0=$(date +%s)
 cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null || exit 3
 cmake --build "$dir" -j "$(nproc)" >/dev/null || exit 3
+echo "nightly.sh: built in $(( $(date +%s) - b0 )) s; running the default suites" >&2
 ab="$dir/arenabench"
 
 db="${AB_DB:-out/arenabench.db}"

@@ -38,13 +38,17 @@ san="address;undefined"
 dir="${AB_BUILD_DIR:-build/test}"
 if [ "${AB_SANITIZE:-1}" = "0" ]; then san=""; dir="${AB_BUILD_DIR:-build/test-nosan}"; fi
 
+echo "test.sh: building the tests in $dir (${san:-no sanitizers}, -Werror), $(nproc) jobs" >&2
+b0=$(date +%s)
 cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DARENABENCH_WERROR=ON \
       -DARENABENCH_SANITIZE="$san" -DBUILD_TESTING=ON >/dev/null || exit 1
 cmake --build "$dir" -j "$(nproc)" >/dev/null 2>"$dir.build.log" || { cat "$dir.build.log"; exit 1; }
+echo "test.sh: built in $(( $(date +%s) - b0 )) s" >&2
 
 # The libFuzzer harnesses (fuzz/), for tests/test_fuzz_smoke.c: only when clang
 # is present (the test skips otherwise), and only the fuzz targets.
 if command -v clang >/dev/null; then
+    echo "test.sh: building the fuzz targets with clang in build-fuzz" >&2
     cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
           -DARENABENCH_FUZZ=ON -DARENABENCH_WERROR=ON -DBUILD_TESTING=OFF >/dev/null &&
         cmake --build build-fuzz -j "$(nproc)" --target fuzzers >build-fuzz/build.log 2>&1 ||
