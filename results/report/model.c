@@ -5,6 +5,7 @@
  */
 #include "results/report/model.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "core/ab.h"
@@ -265,6 +266,33 @@ static void capacity_figures(abr_model *m, size_t si) {
 
 /* Reads run `run` and derives every figure. *m is initialised by the call and
  * freed with abr_model_free, even on failure. */
+/* The verdict's comparison: this run against the one before it with its tag
+ * (abs_run_previous), as `compare` judges it with its defaults. Only running
+ * out of memory fails the report; any other reason leaves the verdict out,
+ * saying why. */
+static ab_status compare_with_base(abs_store *s, abr_model *m, ab_error *err) {
+    int64_t prev = 0;
+    ab_error e;
+    ab_error_clear(&e);
+    if (abs_run_previous(s, m->run.id, &prev, &e) != AB_OK || prev == 0) {
+        snprintf(m->cmp_why, sizeof m->cmp_why, "no earlier run%s%s", m->run.tag ? " tagged " : "",
+                 m->run.tag ? m->run.tag : " without a tag");
+        return e.status == AB_ENOMEM ? ab_fail(err, AB_ENOMEM, "%s", e.msg) : AB_OK;
+    }
+    ab_buf scratch = {0};
+    ab_status st = abr_compare(s, prev, m->run.id, NULL, &scratch, &m->cmp, &e);
+    ab_buf_free(&scratch);
+    if (st == AB_ENOMEM) return ab_fail(err, AB_ENOMEM, "%s", e.msg);
+    if (st != AB_OK) {
+        memset(&m->cmp, 0, sizeof m->cmp);
+        snprintf(m->cmp_why, sizeof m->cmp_why, "run %lld cannot be compared: %.100s",
+                 (long long)prev, e.msg);
+        return AB_OK;
+    }
+    m->base = prev;
+    return AB_OK;
+}
+
 ab_status abr_model_build(abs_store *s, int64_t run, abr_model *m,
                           ab_error *err) {
     memset(m, 0, sizeof *m);
@@ -283,11 +311,71 @@ ab_status abr_model_build(abs_store *s, int64_t run, abr_model *m,
             st = suite_capacity(s, m, si, err);
         }
     }
+    if (st == AB_OK) st = compare_with_base(s, m, err);
     if (st != AB_OK) return st;
     for (size_t si = 0; si < m->nsu; si++) suite_figures(m, si);
     for (size_t i = 0; i < m->rows.n; i++) row_figures(m, i);
     for (size_t si = 0; si < m->nsu; si++) capacity_figures(m, si);
     return AB_OK;
+}
+
+abr_row_counts abr_count_rows(const abr_model *m) {
+    abr_row_counts c = {0};
+    for (size_t i = 0; i < m->rows.n; i++) {
+        const abo_row *r = row_r(m, i);
+        switch (r->status) {
+        case ABO_STATUS_OK: c.valid++; break;
+        case ABO_STATUS_TIMEOUT:
+        case ABO_STATUS_OOM:
+            c.stopped++;
+            c.capped += r->capped != NULL;
+            break;
+        case ABO_STATUS_OVER_CAPACITY:
+        case ABO_STATUS_INFEASIBLE: c.capacity++; break;
+        default: c.failed++; break;
+        }
+    }
+    return c;
+}
+
+void abr_put_row_counts(ab_buf *b, const abr_model *m) {
+    abr_row_counts c = abr_count_rows(m);
+    ab_buf_printf(b, "%zu suites, %zu planner specs, %zu results: %zu valid, %zu failed "
+                  "(invalid, crash or error), %zu stopped by a limit (%zu of them by a time or "
+                  "memory cap), %zu over the capacity or infeasible.",
+                  m->nsu, m->nsp, m->rows.n, c.valid, c.failed, c.stopped, c.capped, c.capacity);
+}
+
+static void plural(ab_buf *b, size_t n, const char *one, const char *many) {
+    ab_buf_printf(b, "%zu %s", n, n == 1 ? one : many);
+}
+
+void abr_put_run_verdict(ab_buf *b, const abr_model *m) {
+    const abr_compare_summary *c = &m->cmp;
+    if (m->base == 0) {
+        ab_buf_printf(b, "no verdict against an earlier run (%s)", m->cmp_why);
+    } else {
+        if (c->regressions == 0) put(b, "no regression");
+        else plural(b, c->regressions, "REGRESSION", "REGRESSIONS");
+        ab_buf_printf(b, " against run %lld", (long long)m->base);
+        ab_buf_printf(b, ": %zu of %zu pairs unchanged", c->unchanged, c->matched);
+        if (c->improvements) put(b, ", "), plural(b, c->improvements, "improvement", "improvements");
+        if (c->warnings) put(b, ", "), plural(b, c->warnings, "timing warning", "timing warnings");
+        if (c->not_judged)
+            put(b, ", "), plural(b, c->not_judged, "change not judged (a cap stopped a side)",
+                                 "changes not judged (a cap stopped a side)");
+        if (c->added || c->removed) ab_buf_printf(b, ", %zu new, %zu gone", c->added, c->removed);
+    }
+    abr_row_counts n = abr_count_rows(m);
+    if (n.failed) put(b, "; "), plural(b, n.failed, "row failed", "rows failed"),
+                  put(b, " (invalid, crash or error)");
+    if (n.capped)
+        put(b, "; "), plural(b, n.capped, "row stopped by a time or memory cap",
+                             "rows stopped by a time or memory cap"),
+            put(b, " (load can cause it)");
+    if (n.stopped > n.capped)
+        put(b, "; "), plural(b, n.stopped - n.capped, "row ran out of its budget",
+                             "rows ran out of their budgets");
 }
 
 /* ---- words ------------------------------------------------------------ */

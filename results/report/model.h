@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "results/report/compare.h"
 #include "results/report/report.h"
 
 /* ---- the model ------------------------------------------------------------------ */
@@ -113,6 +114,11 @@ typedef struct abr_model {
     size_t nsu;
     abr_rspec *sp;
     size_t nsp;
+    /* The verdict (abr_put_run_verdict): this run against the one before it with
+     * its tag, as `compare` judges it, when there is one. */
+    int64_t base;              /* that run, 0 for none */
+    abr_compare_summary cmp;   /* what compare found (zero without a base) */
+    char cmp_why[160];         /* why there is no comparison, when base is 0 */
 } abr_model;
 
 /* Reads run `run` and derives every figure. *m is initialised by the call and
@@ -136,6 +142,26 @@ size_t abr_cell_row(const abr_model *m, size_t si, size_t j);
 
 /* The rows of the run that are not valid (status other than ok). */
 size_t abr_failed_rows(const abr_model *m);
+
+/* The rows that are not valid, by kind: failed (invalid, crash, error: a
+ * planner or a plan is wrong), stopped by a limit (timeout, oom) and of those
+ * the ones a time or memory cap stopped (load can cause them), and capacity
+ * outcomes (over-capacity, infeasible). */
+typedef struct abr_row_counts {
+    size_t valid, failed, stopped, capped, capacity;
+} abr_row_counts;
+abr_row_counts abr_count_rows(const abr_model *m);
+
+/* "4 suites, 5 planner specs, 10 results: 7 valid, 1 failed (invalid, crash or
+ * error), 1 stopped by a limit (0 of them by a time or memory cap), 1 over
+ * the capacity or infeasible." (no markup). */
+void abr_put_row_counts(ab_buf *b, const abr_model *m);
+
+/* The report's first line, plain text: the verdict against the base run (no
+ * regression, or how many) and what this run's rows say, e.g. "no regression
+ * against run 6 (nightly, abc123): 40 pairs unchanged, 2 improvements; 1 row
+ * stopped by a time cap (load can cause it), not judged". */
+void abr_put_run_verdict(ab_buf *b, const abr_model *m);
 
 /* A planner spec's time and memory: over its rows, the median of each row's
  * (median) CPU, wall and planner CPU seconds and of its peak RSS; the largest

@@ -43,8 +43,17 @@ static void html_header(ab_buf *b, const abr_model *m) {
     const abs_run *r = &m->run;
     ab_buf_printf(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                      "<title>arenabench report: run %lld</title>\n<style>\n%s</style>\n</head>\n"
-                     "<body>\n<h1>arenabench report: run %lld</h1>\n<table>\n",
+                     "<body>\n<h1>arenabench report: run %lld</h1>\n",
                   (long long)r->id, html_style, (long long)r->id);
+    put(b, "<p class=\"verdict\"><b>Verdict:</b> "); /* first: what a reader forwards */
+    ab_buf text = {0};
+    abr_put_run_verdict(&text, m);
+    esc_xml(b, text.s ? text.s : "");
+    if (text.oom) b->oom = true;
+    ab_buf_free(&text);
+    put(b, ".</p>\n<p>");
+    abr_put_row_counts(b, m);
+    put(b, "</p>\n<table>\n");
     html_field(b, "status", abs_run_status_word(r->status));
     html_field(b, "tag", r->tag);
     html_field(b, "revision", r->revision);
@@ -52,9 +61,7 @@ static void html_header(ab_buf *b, const abr_model *m) {
     html_field(b, "started", r->started);
     html_field(b, "finished", r->finished ? r->finished : "not finished");
     html_field(b, "command", r->command);
-    size_t fail = abr_failed_rows(m);
-    ab_buf_printf(b, "</table>\n<p>%zu suites, %zu planner specs, %zu results: %zu valid, %zu "
-                     "failed.</p>\n", m->nsu, m->nsp, m->rows.n, m->rows.n - fail, fail);
+    put(b, "</table>\n");
 }
 
 /* ---- HTML: the gap chart ------------------------------------------------------ */

@@ -79,6 +79,21 @@ static void json_run(ab_buf *b, const abr_model *m) {
     put(b, "  \"run\": ");
     json_object(b, f, sizeof f / sizeof f[0]);
     put(b, ",\n");
+    ab_buf text = {0}; /* the verdict against the base run, and its counts */
+    abr_put_run_verdict(&text, m);
+    if (text.oom) b->oom = true;
+    abr_row_counts c = abr_count_rows(m);
+    abr_field v[] = {fi("base", m->base ? m->base : AB_NONE),
+                     fi("regressions", (int64_t)m->cmp.regressions),
+                     fi("improvements", (int64_t)m->cmp.improvements),
+                     fi("not_judged", (int64_t)m->cmp.not_judged),
+                     fi("valid", (int64_t)c.valid), fi("failed", (int64_t)c.failed),
+                     fi("stopped", (int64_t)c.stopped), fi("capped", (int64_t)c.capped),
+                     fi("capacity", (int64_t)c.capacity), fs("text", text.s ? text.s : "")};
+    put(b, "  \"verdict\": ");
+    json_object(b, v, sizeof v / sizeof v[0]);
+    put(b, ",\n");
+    ab_buf_free(&text);
 }
 
 static void json_planners(ab_buf *b, const abr_model *m) {

@@ -14,17 +14,22 @@ static void md_field(ab_buf *b, const char *key, const char *v) {
 
 static void md_header(ab_buf *b, const abr_model *m) {
     const abs_run *r = &m->run;
-    ab_buf_printf(b, "# arenabench report: run %lld\n\n| run | %lld (%s) |\n|---|---|\n",
-                  (long long)r->id, (long long)r->id, abs_run_status_word(r->status));
+    ab_buf_printf(b, "# arenabench report: run %lld\n\n**Verdict:** ", (long long)r->id);
+    ab_buf text = {0}; /* first: what a reader forwards */
+    abr_put_run_verdict(&text, m);
+    abr_esc_md(b, text.s ? text.s : "");
+    if (text.oom) b->oom = true;
+    ab_buf_free(&text);
+    put(b, ".\n\n");
+    abr_put_row_counts(b, m);
+    ab_buf_printf(b, "\n\n| run | %lld (%s) |\n|---|---|\n", (long long)r->id,
+                  abs_run_status_word(r->status));
     md_field(b, "tag", r->tag);
     md_field(b, "revision", r->revision);
     md_field(b, "host", r->host);
     md_field(b, "started", r->started);
     md_field(b, "finished", r->finished ? r->finished : "not finished");
     md_field(b, "command", r->command);
-    size_t fail = abr_failed_rows(m);
-    ab_buf_printf(b, "\n%zu suites, %zu planner specs, %zu results: %zu valid, %zu failed.\n",
-                  m->nsu, m->nsp, m->rows.n, m->rows.n - fail, fail);
 }
 
 ab_status abr_render_md(ab_buf *b, abs_store *s, const abr_model *m,
