@@ -11,6 +11,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
@@ -573,3 +574,124 @@ Test(spawn, the_cpu_limit_holds_for_the_planner_and_what_it_starts, .timeout = 6
     free(work);
 }
 #endif
+
+/* ---- what escapes the group, the job's memory (issue "Trust under load and faults", 4, 5) ---- */
+
+/* sh -c text that starts a sleeper in a session of its own (setsid, TERM
+ * ignored) and one in a group of its own (bash's `set -m`), whose parents
+ * exit at once, appends their pids to the file pids, then runs `then`. */
+static void escaping_script(char *out, size_t cap, const char *pids, const char *then) {
+    snprintf(out, cap,
+             "setsid bash -c \"(trap '' TERM; exec sleep 1000) & echo \\$! >> '%s'\"; "
+             "bash -c '(set -m; (exec sleep 1001) & echo $! >> \"%s\")'; %s",
+             pids, pids, then);
+}
+
+/* How many of the two pids in path are still there, at once (no waiting:
+ * the spawner has reaped them when it returns); kills and reaps those, so a
+ * failing test leaves nothing running. */
+static int escaped_alive(const char *path) {
+    pid_t pids[2];
+    cr_assert_eq(read_pid_list(path, pids, 2), 2, "the script wrote no pids to %s", path);
+    int alive = 0;
+    for (int i = 0; i < 2; i++) {
+        if (kill(pids[i], 0) == -1 && errno == ESRCH) continue;
+        alive++;
+        kill(pids[i], SIGKILL);
+        waitpid(pids[i], NULL, 0); /* ours when we are a subreaper; else harmless */
+    }
+    return alive;
+}
+
+Test(spawn, kills_what_left_the_group_and_session_when_the_program_exits) {
+    char *work = abt_tmpdir();
+    char pids[4096], cmd[16384];
+    snprintf(pids, sizeof pids, "%s/pids", work);
+    escaping_script(cmd, sizeof cmd, pids, "exit 0");
+    char *argv[] = {"sh", "-c", cmd, NULL};
+    abe_exit e = run(&(abe_spawn_opts){.path = "/bin/sh", .argv = argv, .capture = true,
+                                       .reap_descendants = true, .time_limit = 600},
+                     NULL, 0);
+    cr_assert(e.exited && e.code == 0, "exited %d code %d", e.exited, e.code);
+    cr_assert_eq(escaped_alive(pids), 0, "a sleeper outside the group outlived the spawn");
+    free(work);
+}
+
+Test(spawn, kills_what_left_the_group_and_session_when_the_program_is_killed) {
+    char *work = abt_tmpdir();
+    char pids[4096], cmd[16384], text[ABE_TAIL + 1];
+    snprintf(pids, sizeof pids, "%s/pids", work);
+    escaping_script(cmd, sizeof cmd, pids, "echo ready; exec sleep 1002");
+    char *argv[] = {"sh", "-c", cmd, NULL};
+    abe_proc *p;
+    ab_error err;
+    cr_assert_eq(abe_spawn(&(abe_spawn_opts){.path = "/bin/sh", .argv = argv, .capture = true,
+                                             .reap_descendants = true, .time_limit = 600},
+                           &p, &err), AB_OK, "%s", err.msg);
+    char buf[256];
+    while (strstr(tail_of(p, text, sizeof text), "ready") == NULL) { /* the pids are written */
+        struct pollfd pfd = {.fd = abe_fd(p), .events = POLLIN};
+        cr_assert_geq(abe_fd(p), 0, "the script ended early: %s", text);
+        poll(&pfd, 1, 1000);
+        abe_read(p, buf, sizeof buf);
+    }
+    abe_kill(p); /* what the deadline does */
+    abe_exit e;
+    abe_wait(p, &e);
+    abe_free(p);
+    cr_assert(e.killed);
+    cr_assert_eq(escaped_alive(pids), 0, "a sleeper outside the group outlived the kill");
+    free(work);
+}
+
+/* Through the runner, with `external`: the tester's case. The script's
+ * sleepers in their own session and group are gone when abe_run returns,
+ * whether the script exits (the row an error: no output) or runs into the
+ * time limit (a timeout row; the limit is far above the few ms the script
+ * needs to write its pids). */
+Test(spawn, an_external_planner_s_escaped_processes_end_with_the_job, .timeout = 300) {
+    char *tmp = abt_tmpdir(), *work = abt_tmpdir();
+    const char *then[] = {"exit 1", "exec sleep 1003"};
+    for (int k = 0; k < 2; k++) {
+        char script[4096], pids[4096], body[16384], text[20000];
+        snprintf(script, sizeof script, "%s/planner%d.sh", work, k);
+        snprintf(pids, sizeof pids, "%s/pids%d", work, k);
+        escaping_script(body, sizeof body, pids, then[k]);
+        snprintf(text, sizeof text, "#!/bin/sh\n%s\n", body);
+        put_file(script, text, true);
+        abe_options opt = {.jobs = 1, .time_limit = k == 0 ? 240 : 20};
+        abe_job_result res;
+        run_script_job(script, tmp, &opt, &res);
+        cr_assert_eq(res.status, k == 0 ? ABE_ERROR : ABE_TIMEOUT, "run %d: status %d: %s", k,
+                     (int)res.status, res.message);
+        cr_assert_eq(escaped_alive(pids), 0, "run %d: a sleeper outlived the job", k);
+        abe_result_free(&res);
+    }
+    free(tmp);
+    free(work);
+}
+
+/* `--mem-limit` holds for the job, not for each process: an external
+ * planner whose program forks 3 children holding 100 MiB each, under a
+ * limit of 200 MiB that each of them alone is far under, is killed as oom,
+ * its message naming the job's total over its processes; its peak is the
+ * total sampled. The children hold their memory until killed, so the
+ * sampler sees them however loaded the machine. */
+Test(spawn, the_memory_limit_holds_for_the_job_s_processes_together, .timeout = 300) {
+    char *tmp = abt_tmpdir(), *work = abt_tmpdir();
+    char script[4096], text[8192];
+    snprintf(script, sizeof script, "%s/planner.sh", work);
+    snprintf(text, sizeof text, "#!/bin/sh\nexec '%s/ab-memhog' 3 100\n", AB_BINARY_DIR);
+    put_file(script, text, true);
+    abe_options opt = {.jobs = 1, .time_limit = 240, .mem_limit = 200 * (int64_t)1 << 20};
+    abe_job_result res;
+    run_script_job(script, tmp, &opt, &res);
+    cr_assert_eq(res.status, ABE_OOM, "status %d: %s", (int)res.status, res.message);
+    cr_assert(strstr(res.message, "total") != NULL && strstr(res.message, "processes") != NULL,
+              "%s", res.message);
+    cr_assert_gt(res.peak_rss, 200 * (int64_t)1 << 20, "peak %lld", (long long)res.peak_rss);
+    cr_assert_eq(res.capped, ABE_CAPPED_MEMORY);
+    abe_result_free(&res);
+    free(tmp);
+    free(work);
+}

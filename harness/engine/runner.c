@@ -484,6 +484,13 @@ static void classify(const run *r, slot *s, const abe_exit *e, abe_job_result *r
         res->status = ABE_TIMEOUT;
         snprintf(res->message, sizeof res->message, "exceeded the time limit of %g s",
                  r->opt->time_limit);
+    } else if (e->mem_out) {
+        res->status = ABE_OOM;
+        snprintf(res->message, sizeof res->message,
+                 "the job's total memory passed the limit of %.1f MiB: %.1f MiB resident over %d "
+                 "processes (their private bytes, sampled every %g s)",
+                 (double)r->opt->mem_limit / 1048576.0, (double)e->job_peak / 1048576.0,
+                 e->job_procs, ABE_SAMPLE_SECONDS);
     } else if (cpu_limited(r, e)) {
         res->status = ABE_TIMEOUT;
         snprintf(res->message, sizeof res->message,
@@ -566,6 +573,7 @@ static void one_run(run *r, slot *s, const abe_exit *e, abe_job_result *res) {
     classify(r, s, e, res);
     if (res->plan_cpu_seconds < 0) /* no frame: all that is known is the rusage */
         res->peak_rss = e->peak_rss > s->parent_rss ? e->peak_rss - s->parent_rss : 0;
+    if (e->job_peak > res->peak_rss) res->peak_rss = e->job_peak; /* the job's total, sampled */
     if (e->timed_out || cpu_limited(r, e) || res->stats.capped) res->capped = ABE_CAPPED_TIME;
     else if (res->status == ABE_OOM) res->capped = ABE_CAPPED_MEMORY;
 }
@@ -700,7 +708,7 @@ static int poll_timeout(const run *r) {
         const slot *s = &r->slots[i];
         if (!s->used) continue;
         if (abe_fd(s->proc) < 0) wait = fmin(wait, 0.002); /* closed, not yet reaped */
-        else wait = fmin(wait, abe_deadline(s->proc) - now);
+        else wait = fmin(wait, abe_next_check(s->proc) - now);
     }
     if (r->opt->stop) wait = fmin(wait, 0.1);
     if (isinf(wait)) return -1;

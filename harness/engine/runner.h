@@ -19,7 +19,8 @@
  *            exited without a complete result (signal 0; e.g. exit() in the
  *            planner, or a sanitizer report), or its stream was cut short
  *   oom      the planner returned AB_ENOMEM (an allocation failed under the
- *            memory limit), or the child was killed by a SIGKILL the runner
+ *            memory limit), or the job's total memory, sampled, passed the
+ *            limit (below), or the child was killed by a SIGKILL the runner
  *            did not send (the kernel's out-of-memory killer)
  *   error    the planner returned another status (AB_EINPUT for a bad
  *            parameter value, or for a suite with pools it cannot take:
@@ -36,6 +37,17 @@
  * to 64 MiB): the limit is that approximate. Under ASan an allocation over
  * the limit ends the child with a report (a crash) unless ASAN_OPTIONS has
  * allocator_may_return_null=1.
+ *
+ * Those limits are per process: four processes of a job could hold four
+ * times the limit. So the limit also holds for the job as a whole: every
+ * ABE_SAMPLE_SECONDS the spawner sums the private resident bytes of the
+ * child and of every process descending from it (spawn.h, The job's
+ * memory), and a total over mem_limit kills the job, an oom whose message
+ * gives the total over N processes. Both are kept: the rlimits stop any one
+ * allocation at once, however brief; the sampling sees the processes
+ * together, but only at its instants (a spike between two samples, or a job
+ * shorter than one interval, goes unseen). peak_rss is the larger of the
+ * child's own peak (below) and the largest total sampled.
  *
  * The child is started by the engine's spawner (spawn.h): in its own
  * process group (so a terminal's Ctrl-C reaches the harness only, and
@@ -183,7 +195,8 @@ typedef struct abe_job_result {
     double plan_cpu_seconds;  /* the planner's own CPU time inside the child (median;
                                  -1 when no frame came back) */
     int64_t peak_rss;         /* the child's own peak resident bytes, beyond what it
-                                 inherited (see Memory above): the largest of the runs */
+                                 inherited (see Memory above), or the job's total as
+                                 sampled when larger: the largest of the runs */
     int64_t base_rss;         /* the child's resident bytes before the planner ran
                                  (0 when unknown): the harness pages it inherited */
     abe_capped capped;        /* why the row may depend on the machine, if it may */

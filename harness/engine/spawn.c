@@ -53,6 +53,17 @@ struct abe_proc {
     nested_reg *reg;     /* nested: the child's groups, shared with it; else NULL */
     int reg_slot;        /* this spawn's entry in the caller's own registry, or -1 */
     char *scratch;       /* scratch: the child's TMPDIR folder, removed at the reap */
+    /* reap_descendants: the caller's children from before the fork, never the job's */
+    struct proc_row *foreign;
+    size_t nforeign;
+    /* The job's memory, sampled (spawn.h, The job's memory). */
+    bool sampling;
+    int64_t mem_limit;   /* the job's total private resident bytes; <= 0: none */
+    int64_t base_rss;    /* a function child's inherited resident bytes (VmRSS fallback) */
+    double next_sample;
+    int64_t mem_peak;    /* the largest total sampled */
+    int mem_peak_procs;  /* ... over that many processes */
+    bool mem_out;
 };
 
 /* The live spawns (their read ends are closed in function children), and
@@ -126,6 +137,144 @@ int64_t abe_peak_resident_bytes(void) {
     return status_field(text, "VmHWM");
 }
 
+/* ---- the processes of a job, from /proc -------------------------------------------- */
+
+/* One process as /proc/<pid>/stat shows it: its parent and its start time
+ * (clock ticks after boot; with the pid, a name no later process reuses). */
+typedef struct proc_row {
+    pid_t pid, ppid;
+    unsigned long long start;
+} proc_row;
+
+/* Reads /proc/<pid>/stat into *r; false when the process is gone. */
+static bool proc_stat_row(pid_t pid, proc_row *r) {
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return false;
+    ssize_t got = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (got <= 0) return false;
+    text[got] = '\0';
+    const char *s = strrchr(text, ')'); /* the name may hold anything but ends there */
+    if (s == NULL) return false;
+    /* after ") ": state ppid, then 17 fields up to starttime (field 22) */
+    char state;
+    int ppid;
+    unsigned long long start;
+    if (sscanf(s + 1, " %c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d "
+                      "%llu", &state, &ppid, &start) != 3)
+        return false;
+    r->pid = pid;
+    r->ppid = (pid_t)ppid;
+    r->start = start;
+    return true;
+}
+
+static int row_cmp(const void *a, const void *b) {
+    pid_t x = ((const proc_row *)a)->pid, y = ((const proc_row *)b)->pid;
+    return (x > y) - (x < y);
+}
+
+/* Every process of the machine (threads are not listed), sorted by pid: *n rows, owned by
+ * the caller (ab_free); NULL when /proc cannot be read or out of memory. */
+static proc_row *proc_table(size_t *n) {
+    *n = 0;
+    DIR *d = opendir("/proc");
+    if (d == NULL) return NULL;
+    proc_row *t = NULL;
+    size_t cap = 0;
+    for (struct dirent *de; (de = readdir(d)) != NULL;) {
+        if (de->d_name[0] < '1' || de->d_name[0] > '9') continue;
+        proc_row r;
+        if (!proc_stat_row((pid_t)atoi(de->d_name), &r)) continue;
+        if (!ab_grow((void **)&t, &cap, *n + 1, sizeof *t)) {
+            ab_free(t);
+            closedir(d);
+            *n = 0;
+            return NULL;
+        }
+        t[(*n)++] = r;
+    }
+    closedir(d);
+    if (t == NULL) t = ab_calloc(1, sizeof *t); /* an empty table, not a failure */
+    else qsort(t, *n, sizeof *t, row_cmp);
+    return t;
+}
+
+/* Marks (mark[i] = true) every row that descends from a marked row, by
+ * parent links; the marks already set are the roots. t must be sorted by
+ * pid (proc_table's order). Each pass marks the children of the rows marked
+ * so far, so it takes as many passes as the tree is deep. */
+static void mark_descendants(const proc_row *t, size_t n, bool *mark) {
+    size_t *up = ab_alloc_array(n ? n : 1, sizeof *up); /* the parent's row, or n */
+    if (up == NULL) return;
+    for (size_t i = 0; i < n; i++) {
+        proc_row key = {.pid = t[i].ppid};
+        const proc_row *hit = bsearch(&key, t, n, sizeof *t, row_cmp);
+        up[i] = hit != NULL ? (size_t)(hit - t) : n;
+    }
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (size_t i = 0; i < n; i++)
+            if (!mark[i] && up[i] < n && mark[up[i]]) mark[i] = grew = true;
+    }
+    ab_free(up);
+}
+
+/* The private resident bytes of process pid (Private_Clean + Private_Dirty +
+ * Private_Hugetlb of /proc/<pid>/smaps_rollup, Linux 4.14 on): pages no other
+ * process maps. When smaps_rollup cannot be read (an older kernel; a process
+ * that made itself undumpable, as setuid programs are), its VmRSS instead,
+ * less `base` (the image a function child shares with its caller). -1 when
+ * the process is gone. */
+static int64_t private_bytes(pid_t pid, int64_t base) {
+    char path[64], text[8192];
+    snprintf(path, sizeof path, "/proc/%d/smaps_rollup", (int)pid);
+    int fd = open(path, O_RDONLY);
+    bool rollup = fd >= 0;
+    if (!rollup) {
+        snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+        fd = open(path, O_RDONLY);
+    }
+    if (fd < 0) return -1;
+    size_t len = 0;
+    while (len < sizeof text - 1) {
+        ssize_t got = read(fd, text + len, sizeof text - 1 - len);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break;
+        len += (size_t)got;
+    }
+    close(fd);
+    text[len] = '\0';
+    if (len == 0) return -1;
+    if (!rollup) {
+        int64_t rss = status_field(text, "VmRSS");
+        return rss < 0 ? 0 : rss > base ? rss - base : 0;
+    }
+    int64_t sum = 0;
+    static const char *const keys[] = {"Private_Clean", "Private_Dirty", "Private_Hugetlb"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        int64_t v = status_field(text, keys[k]);
+        if (v > 0) sum += v;
+    }
+    return sum;
+}
+
+/* Keeps the caller's children as they are before p's fork: none of them can
+ * be p's, whatever comes to pass (best effort: without the table, none). */
+static void snapshot_foreign(abe_proc *p) {
+    size_t n;
+    proc_row *t = proc_table(&n);
+    if (t == NULL) return;
+    pid_t self = getpid();
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (t[i].ppid == self) t[k++] = t[i];
+    p->foreign = t;
+    p->nforeign = k;
+}
+
 /* ---- the child ---------------------------------------------------------------------- */
 
 /* Lowers both limits of resource res to base + extra (to extra alone when
@@ -141,7 +290,13 @@ static void limit_to(int res, int64_t base, int64_t extra) {
     setrlimit(res, &rl);
 }
 
-/* No core files; the memory and CPU limits of o. */
+/* No core files; the memory and CPU limits of o. The memory limits are the
+ * first line, per process, and inherited by what the child starts: RLIMIT_AS
+ * makes any allocation past it fail at once, however brief; RLIMIT_DATA
+ * binds where RLIMIT_AS cannot (AddressSanitizer's heap lives in address
+ * space reserved at start-up). Neither sees several processes together: the
+ * sampling of the job's total (sample_memory) does, but only at its
+ * instants, so both lines are kept. */
 static void apply_limits(const abe_spawn_opts *o) {
     struct rlimit core = {0, 0};
     setrlimit(RLIMIT_CORE, &core);
@@ -212,6 +367,11 @@ _Noreturn static void child_main(const abe_spawn_opts *o, int rfd, int wfd, pid_
     (void)parent;
 #endif
     setpgid(0, 0);
+#ifdef __linux__
+    /* Orphans of the job stay in its tree while its leader lives (spawn.h,
+     * What escapes the group); kept across the exec. */
+    if (o->reap_descendants || o->nested) prctl(PR_SET_CHILD_SUBREAPER, 1);
+#endif
     wait_for_guard(go);
     static const int reset[] = {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGALRM,
                                 SIGXFSZ};
@@ -422,6 +582,8 @@ ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err) {
         return AB_EINTERNAL;
     }
     if (reap) subreaper_take();
+    if (reap) snapshot_foreign(p);
+    int64_t caller_rss = o->fn != NULL ? abe_resident_bytes() : 0;
     pid_t parent = getpid();
     fflush(NULL); /* nothing buffered may be written twice */
     double t0 = abe_now(); /* before the fork: the child's whole life is inside the wall time */
@@ -433,6 +595,7 @@ ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err) {
         if (go[0] >= 0) close(go[0]), close(go[1]);
         if (reap) subreaper_give();
         extras_free(p);
+        ab_free(p->foreign);
         ab_free(p);
         return ab_fail(err, AB_EINTERNAL, "cannot start a process: %s", strerror(e));
     }
@@ -449,6 +612,10 @@ ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err) {
     p->cpu_limit = o->nested && o->cpu_limit > 0 ? o->cpu_limit : 0;
     p->t0 = t0;
     p->deadline = o->time_limit > 0 ? p->t0 + o->time_limit : INFINITY;
+    p->sampling = o->nested || o->mem_limit > 0;
+    p->mem_limit = o->mem_limit > 0 ? o->mem_limit : 0;
+    p->base_rss = caller_rss > 0 ? caller_rss : 0;
+    p->next_sample = t0 + ABE_SAMPLE_SECONDS;
     p->next = live;
     if (live) live->prev = p;
     live = p;
@@ -465,6 +632,11 @@ ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err) {
 
 int abe_fd(const abe_proc *p) { return p->fd; }
 double abe_deadline(const abe_proc *p) { return p->deadline; }
+
+double abe_next_check(const abe_proc *p) {
+    if (p->reaped || p->killed || !p->sampling) return p->deadline;
+    return fmin(p->deadline, p->next_sample);
+}
 
 const char *abe_tail(const abe_proc *p, size_t *len) {
     *len = p->ntail;
@@ -576,9 +748,17 @@ static bool has_nested(const abe_proc *p) {
     return false;
 }
 
+static void sample_memory(abe_proc *p);
+
 bool abe_enforce_deadline(abe_proc *p) {
     if (p->killed || p->reaped) return false;
-    if (abe_now() >= p->deadline) {
+    double now = abe_now();
+    if (p->sampling && now >= p->next_sample) {
+        p->next_sample = now + ABE_SAMPLE_SECONDS;
+        sample_memory(p);
+        if (p->mem_out) return true;
+    }
+    if (now >= p->deadline) {
         p->timed_out = true;
         abe_kill(p);
         return true;
@@ -597,6 +777,102 @@ static void add_usage(abe_exit *e, const struct rusage *ru) {
                       (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec * 1e-6;
     int64_t rss = (int64_t)ru->ru_maxrss * 1024; /* Linux: kilobytes */
     if (rss > e->peak_rss) e->peak_rss = rss;
+}
+
+/* ---- what escapes the group (spawn.h) --------------------------------------------------- */
+
+/* true when row r is a process of the caller's that is not p's: another
+ * live spawn or its guard, or a child the caller had before p started. */
+static bool not_the_jobs(const abe_proc *p, const proc_row *r) {
+    for (const abe_proc *q = live; q != NULL; q = q->next)
+        if (q != p && (q->pid == r->pid || q->guard == r->pid)) return true;
+    for (size_t i = 0; i < p->nforeign; i++)
+        if (p->foreign[i].pid == r->pid && p->foreign[i].start == r->start) return true;
+    return false;
+}
+
+/* After p's child and groups are reaped: kills and reaps every process left
+ * of the job, whatever session or group it moved to. The job's leader was a
+ * subreaper, so until it died every orphan of the job stayed in its tree;
+ * when it died they all came to the caller, a subreaper too. So what is left
+ * is: the caller's children that are not its own (not_the_jobs), and their
+ * descendants. Each round kills all of them (SIGKILL) and reaps those that
+ * are the caller's children; the children of those come to the caller and
+ * are found in the next round, until a round finds none. Another spawn's
+ * processes that came to the caller (its leader dead, not yet reaped) may
+ * be taken here too: their job has ended, and their CPU time counts in p's. */
+static void sweep(abe_proc *p, abe_exit *e) {
+#ifdef __linux__
+    int on = 0;
+    if (prctl(PR_GET_CHILD_SUBREAPER, &on) != 0 || !on) return; /* orphans went to init */
+    pid_t self = getpid();
+    for (;;) {
+        size_t n;
+        proc_row *t = proc_table(&n);
+        bool *mark = t != NULL ? ab_calloc(n ? n : 1, sizeof *mark) : NULL;
+        if (mark == NULL) {
+            ab_free(t);
+            return;
+        }
+        size_t found = 0;
+        for (size_t i = 0; i < n; i++) mark[i] = t[i].ppid == self && !not_the_jobs(p, &t[i]);
+        mark_descendants(t, n, mark);
+        for (size_t i = 0; i < n; i++)
+            if (mark[i]) kill(t[i].pid, SIGKILL), found++;
+        for (size_t i = 0; i < n; i++) {
+            if (!mark[i] || t[i].ppid != self) continue;
+            int ws;
+            struct rusage ru;
+            memset(&ru, 0, sizeof ru);
+            pid_t got;
+            do got = wait4(t[i].pid, &ws, 0, &ru);
+            while (got < 0 && errno == EINTR);
+            if (got > 0) add_usage(e, &ru);
+        }
+        ab_free(mark);
+        ab_free(t);
+        if (found == 0) return;
+    }
+#else
+    (void)p, (void)e;
+#endif
+}
+
+/* ---- the job's memory (spawn.h) ----------------------------------------------------------- */
+
+/* Sums the private resident bytes of p's child and of every process that
+ * descends from it now (its tree holds the whole job while it lives: it is
+ * a subreaper); keeps the peak; kills the job, marked mem_out, when the sum
+ * passes mem_limit. */
+static void sample_memory(abe_proc *p) {
+    size_t n;
+    proc_row *t = proc_table(&n);
+    bool *mark = t != NULL ? ab_calloc(n ? n : 1, sizeof *mark) : NULL;
+    if (mark == NULL) {
+        ab_free(t);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) mark[i] = t[i].pid == p->pid;
+    mark_descendants(t, n, mark);
+    int64_t total = 0;
+    int procs = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!mark[i]) continue;
+        int64_t b = private_bytes(t[i].pid, t[i].pid == p->pid ? p->base_rss : 0);
+        if (b < 0) continue;
+        total += b;
+        procs++;
+    }
+    ab_free(mark);
+    ab_free(t);
+    if (total > p->mem_peak) {
+        p->mem_peak = total;
+        p->mem_peak_procs = procs;
+    }
+    if (p->mem_limit > 0 && total > p->mem_limit && !p->killed) {
+        p->mem_out = true;
+        abe_kill(p);
+    }
 }
 
 /* The child has ended (or is lost): kills the rest of its group and reaps
@@ -640,8 +916,12 @@ static void collect(abe_proc *p, bool lost) {
         }
         p->reg->g[i] = 0;
     }
+    if (p->reap_descendants) sweep(p, e);
     extras_free(p);
     e->killed = p->killed;
+    e->mem_out = p->mem_out;
+    e->job_peak = p->mem_peak;
+    e->job_procs = p->mem_peak_procs;
     e->timed_out = p->timed_out;
     e->cpu_out = p->cpu_out;
     e->wall_seconds = abe_now() - p->t0;
@@ -674,13 +954,11 @@ void abe_wait(abe_proc *p, abe_exit *e) {
     /* The pipe may outlive the child (a process it left behind holds it open),
      * so the child is checked at least every 50 ms while the pipe is open. */
     while (!abe_reap(p, false, e)) {
-        double left = p->deadline - abe_now();
-        if (left <= 0 && !p->killed) {
-            drain(p); /* the last words, for the tail */
-            abe_enforce_deadline(p);
-        }
+        if (!p->killed && abe_now() >= p->deadline) drain(p); /* the last words, for the tail */
+        abe_enforce_deadline(p); /* the deadline, the job's memory and CPU */
+        double left = abe_next_check(p) - abe_now();
         if (p->fd < 0 && (p->killed || isinf(left))) {
-            abe_reap(p, true, e); /* nothing to read, no deadline left: just wait */
+            abe_reap(p, true, e); /* nothing to read, nothing to check: just wait */
             break;
         }
         if (p->fd < 0) { /* the pipe ended before the child: check it every ms */
@@ -689,7 +967,7 @@ void abe_wait(abe_proc *p, abe_exit *e) {
             continue;
         }
         struct pollfd pfd = {.fd = p->fd, .events = POLLIN};
-        int ms = left > 0.05 ? 50 : (int)ceil(left * 1000.0);
+        int ms = left > 0.05 ? 50 : left > 0 ? (int)ceil(left * 1000.0) : 0;
         if (poll(&pfd, 1, ms) > 0) drain(p);
     }
     drain(p); /* the group is gone: what is left in the pipe, then its end */
@@ -704,5 +982,6 @@ void abe_free(abe_proc *p) {
     }
     if (p->fd >= 0) close(p->fd);
     unlink_live(p);
+    ab_free(p->foreign);
     ab_free(p);
 }

@@ -39,13 +39,44 @@
  *                     small process joins the group and, when the caller
  *                     dies, kills the whole group (Linux; PR_SET_PDEATHSIG
  *                     with SIGTERM, which the guard catches).
- *   reap_descendants  the caller is a child subreaper (Linux) while the
- *                     spawn lives: processes whose parent in the group died
- *                     become the caller's children, so the spawner reaps
- *                     them instead of leaving zombies to init.
- * A process that moves itself to another group or session (setsid) leaves
- * the group deliberately and is not killed; with reap_descendants it is
- * still the caller's to reap once it ends.
+ *   reap_descendants  the caller and the child are child subreapers
+ *                     (Linux): see What escapes the group.
+ *
+ * What escapes the group. A process may move itself to another group or
+ * session (setsid, a shell's `set -m`) and so escape the kill of the group;
+ * with reap_descendants (or nested) it is killed and reaped all the same.
+ * The child is a subreaper from before fn runs or the program is exec'd
+ * (the setting survives the exec), so while it lives every orphan of the
+ * job is re-parented to it, never out of its tree; the caller is one too,
+ * so when the child dies its children, adopted or not, come to the caller.
+ * At the reap, after the group (and the nested groups), the spawner walks
+ * /proc: every child of the caller that is not its own (not another live
+ * spawn nor its guard, not a child it had before this spawn started) and
+ * every descendant of one is sent SIGKILL, the caller's children among them
+ * reaped (their CPU time counted), and again until a walk finds none. The
+ * rule this asks of the caller: while such a spawn lives it starts no
+ * child of its own outside the spawner (one would be taken for the job's).
+ * The program sees one difference: orphans of its descendants become its
+ * children (a program that waits for "any child" until none is left also
+ * waits for them). Limits: a process that escapes while the caller itself
+ * is killed goes to init (the guard kills the group only); a process that
+ * forks faster than the walks kill is caught only when it stops; without
+ * PR_SET_CHILD_SUBREAPER (not Linux) nothing escaped is found.
+ *
+ * The job's memory. With mem_limit (or nested), the caller samples the
+ * job's memory every ABE_SAMPLE_SECONDS while it waits (abe_enforce_deadline,
+ * abe_wait): the private resident bytes (smaps_rollup: Private_Clean +
+ * Private_Dirty, pages no other process maps) of the child and of every
+ * process in its tree, summed. A total over mem_limit kills the job (abe_kill,
+ * marked mem_out); the largest total is job_peak. Private bytes leave out
+ * the image a function child shares with its caller, a guard's copy of it,
+ * and shared libraries, so no base need be subtracted; they also leave out
+ * what processes of the job share with each other (copy-on-write pages after
+ * a fork not yet written, shared memory): the total can be short by that.
+ * A sample is an instant: memory taken and given back between two samples
+ * (a spike shorter than the interval) is not seen, nor is a job that ends
+ * before the first sample; the per-process RLIMIT_AS/RLIMIT_DATA (step 6)
+ * stay as the first line, which no spike passes.
  *
  * Ending: when the child exits (seen with waitid(WNOWAIT), so its pid, which
  * names the group, is not yet free for reuse), or when it is killed, the
@@ -89,6 +120,7 @@
 #define ABE_TAIL 2048 /* bytes of captured output a spawn keeps (the last ones) */
 #define ABE_ORPHANED 126 /* the child's exit status when its parent was gone */
 #define ABE_EXEC_FAILED 127 /* the child's exit status when the exec failed */
+#define ABE_SAMPLE_SECONDS 0.1 /* seconds between two samples of a job's memory */
 
 /* What to start and under which limits. Nothing here is copied or freed. */
 typedef struct abe_spawn_opts {
@@ -101,11 +133,14 @@ typedef struct abe_spawn_opts {
     const char *path;
     char *const *argv;
     bool capture;        /* stdout and stderr to the pipe, last ABE_TAIL bytes kept */
-    int64_t mem_limit;   /* bytes beyond the inherited image; <= 0: none */
+    int64_t mem_limit;   /* bytes beyond the inherited image, per process (RLIMIT_AS
+                            and RLIMIT_DATA), and the job's total private resident
+                            bytes, sampled (The job's memory); <= 0: none */
     double cpu_limit;    /* seconds of CPU per process (RLIMIT_CPU); <= 0: none */
     double time_limit;   /* wall-clock seconds from the start; <= 0: none */
     bool guard;          /* the group dies with the caller (see above) */
-    bool reap_descendants; /* the caller adopts and reaps orphans (see above) */
+    bool reap_descendants; /* the job's processes are killed and reaped wherever
+                              they go (What escapes the group) */
     bool nested;         /* the child's own spawns are the caller's too (see Nested) */
     bool scratch;        /* a fresh folder for the child's TMPDIR, removed at the reap
                             (function children only; see Nested) */
@@ -124,6 +159,10 @@ typedef struct abe_exit {
     double cpu_seconds;  /* user + system of the group's processes the spawner
                             reaped and of the descendants they reaped */
     int64_t peak_rss;    /* the largest ru_maxrss among them, in bytes */
+    bool mem_out;        /* killed because the job's total passed mem_limit */
+    int64_t job_peak;    /* the largest total of the job's private resident bytes
+                            sampled (The job's memory); 0 when never sampled */
+    int job_procs;       /* the processes counted in that sample */
 } abe_exit;
 
 /* A running child, owned by the caller: abe_free. */
@@ -141,6 +180,11 @@ int abe_fd(const abe_proc *p);
 /* Absolute deadline on the abe_now clock; INFINITY when none. */
 double abe_deadline(const abe_proc *p);
 
+/* When abe_enforce_deadline next has something to check: the deadline or
+ * the next sample of the job's memory, whichever comes first; INFINITY when
+ * neither. A caller polling several spawns wakes by then. */
+double abe_next_check(const abe_proc *p);
+
 /* Reads what the pipe holds into buf (up to cap bytes) without waiting;
  * captured bytes also go to the tail. Returns the count (> 0), 0 when
  * nothing is ready, -1 when the stream ended (the read end is then closed). */
@@ -149,7 +193,9 @@ long abe_read(abe_proc *p, void *buf, size_t cap);
 /* Sends SIGKILL to the child's group (once) and closes the read end. */
 void abe_kill(abe_proc *p);
 
-/* abe_kill, marked as a timeout, when the deadline has passed; true then.
+/* Samples the job's memory when a sample is due, and abe_kill, marked
+ * mem_out, when its total passes mem_limit (The job's memory); true then.
+ * abe_kill, marked as a timeout, when the deadline has passed; true then.
  * With nested and a cpu_limit, also abe_kill, marked cpu_out, when the CPU
  * time of the child and of every process of the groups it recorded (read
  * from /proc: their own user + system time and that of the children they
@@ -161,7 +207,8 @@ bool abe_enforce_deadline(abe_proc *p);
 /* Reaps the child when it has ended (wait false: returns false at once when
  * it runs; wait true: blocks until it ends). On reaping, kills what is left
  * of its group, reaps the group's processes that are the caller's children,
- * fills *e and returns true. Reaping twice returns the same *e. */
+ * and with reap_descendants kills and reaps what escaped it (What escapes
+ * the group); fills *e and returns true. Reaping twice returns the same *e. */
 bool abe_reap(abe_proc *p, bool wait, abe_exit *e);
 
 /* Reads the pipe (keeping the captured tail) until the child ends or the
