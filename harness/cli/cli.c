@@ -97,7 +97,9 @@ static const abc_option run_options[] = {
                              "--cpu-limit, a safety cap only"},
     {"cpu-limit", 0, "S", 0, "CPU seconds (user + system) per job, then SIGXCPU (RLIMIT_CPU):\n"
                             "a limit the machine's load does not move (default: none)"},
-    {"mem-limit", 0, "B", 0, "memory per job, e.g. 512M, 4G (default 4G)"},
+    {"mem-limit", 0, "B", 0, "memory per job, e.g. 512M, 4G (default 4G): each process's\n"
+                            "address space, and the job's processes together (their private\n"
+                            "bytes, sampled every 0.1 s: a shorter spike can pass unseen)"},
     {"shard", 0, "I/N", 0, "run only jobs I, I+N, I+2N, ... (1-based) of the sorted job list;\n"
                            "give every shard the same --run-key, then 'arenabench merge'"},
     {"run-key", 0, "K", 0, "the run's identity across shards (default: a random key)"},
