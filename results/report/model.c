@@ -436,18 +436,27 @@ void abr_put_fail_cell(ab_buf *b, const abo_row *r) {
 }
 
 /* Where suite si's best bound came from. */
-void abr_put_bound_src(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
+/* A spec as a table shows it: its label, or (labels false) the spec itself. */
+static const char *spec_name(const char *spec, bool labels, char *out, size_t len) {
+    if (!labels) return spec;
+    abr_spec_label(spec, out, len);
+    return out;
+}
+
+void abr_put_bound_src(ab_buf *b, esc_fn esc, const abr_model *m, size_t si, bool labels) {
     const abr_rsuite *su = &m->su[si];
     const abo_row *r =
         su->src == ABR_SRC_NONE || su->src == ABR_SRC_BOUND ? NULL : row_r(m, su->src_row);
+    char buf[96];
+    const char *label = r != NULL ? spec_name(r->spec, labels, buf, sizeof buf) : "";
     switch (su->src) {
     case ABR_SRC_NONE: put(b, "-"); break;
     case ABR_SRC_MAX_LOAD: put(b, "max-load"); break;
     case ABR_SRC_STORED: put(b, "stored bound"); break;
-    case ABR_SRC_PLANNER: put(b, "bound proved by "), esc(b, r->spec); break;
-    case ABR_SRC_ILP: put(b, "ILP bound of "), esc(b, r->spec); break;
+    case ABR_SRC_PLANNER: put(b, "bound proved by "), esc(b, label); break;
+    case ABR_SRC_ILP: put(b, "ILP bound of "), esc(b, label); break;
     case ABR_SRC_PROOF:
-        esc(b, r->spec);
+        esc(b, label);
         ab_buf_printf(b, " proved its arena optimal (%s)", abo_proof_word(r->proven_by));
         break;
     case ABR_SRC_BOUND: {
@@ -580,28 +589,32 @@ void abr_put_cap_verdict(ab_buf *b, const abr_model *m, size_t si) {
     }
 }
 
-void abr_put_cap_by(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
+void abr_put_cap_by(ab_buf *b, esc_fn esc, const abr_model *m, size_t si, bool labels) {
     const abr_rsuite *su = &m->su[si];
     int64_t a = su->cap_upper;
     bool any = false;
     for (size_t i = su->row0; a != AB_NONE && i < su->row0 + su->nrows; i++) {
         const abo_row *r = row_r(m, i);
         if (r->arena != a || !(row_ok(m, i) || over_capacity_only(m, i, su->capacity))) continue;
+        char buf[96];
+        const char *label = spec_name(r->spec, labels, buf, sizeof buf);
         if (any) put(b, ", ");
-        esc(b, r->spec);
+        esc(b, label);
         any = true;
     }
     if (!any) put(b, "-");
 }
 
-void abr_put_cap_exact(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
+void abr_put_cap_exact(ab_buf *b, esc_fn esc, const abr_model *m, size_t si, bool labels) {
     const abr_rsuite *su = &m->su[si];
     bool any = false;
     for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
         if (!m->rr[i].exact) continue;
         const abo_row *r = row_r(m, i);
+        char buf[96];
+        const char *label = spec_name(r->spec, labels, buf, sizeof buf);
         if (any) put(b, ", ");
-        esc(b, r->spec);
+        esc(b, label);
         ab_buf_printf(b, " (%s", abo_status_word(r->status));
         if (r->capped != NULL) {
             put(b, ", capped: ");
@@ -614,31 +627,88 @@ void abr_put_cap_exact(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
 }
 
 /* The specs whose valid arena is the suite's best, joined by ", ". */
-void abr_put_winners(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
+/* Appends n bytes of s to out (len bytes, NUL-terminated), cutting at the end. */
+static void label_put(char *out, size_t len, size_t *at, const char *s, size_t n) {
+    while (n-- > 0 && *at + 1 < len) out[(*at)++] = *s++;
+    out[*at] = '\0';
+}
+
+void abr_spec_label(const char *spec, char *out, size_t len) {
+    size_t at = 0;
+    if (len == 0) return;
+    out[0] = '\0';
+    const char *colon = strchr(spec, ':');
+    if (colon == NULL) {
+        label_put(out, len, &at, spec, strlen(spec));
+        return;
+    }
+    label_put(out, len, &at, spec, (size_t)(colon - spec) + 1);
+    for (const char *p = colon + 1; *p;) {
+        size_t n = strcspn(p, ","); /* one key=value */
+        const char *eq = memchr(p, '=', n);
+        if (p != colon + 1) label_put(out, len, &at, ",", 1);
+        if (eq == NULL) {
+            label_put(out, len, &at, p, n);
+        } else {
+            char num[32];
+            int64_t v;
+            size_t vn = n - (size_t)(eq + 1 - p);
+            label_put(out, len, &at, p, 1);
+            label_put(out, len, &at, "=", 1);
+            bool is_num = ab_parse_int64(eq + 1, vn, &v);
+            if (is_num && v >= 1000000 && v % 1000000 == 0)
+                snprintf(num, sizeof num, "%lldM", (long long)(v / 1000000));
+            else if (is_num && v >= 1000 && v % 1000 == 0)
+                snprintf(num, sizeof num, "%lldk", (long long)(v / 1000));
+            else
+                num[0] = '\0';
+            if (num[0]) label_put(out, len, &at, num, strlen(num));
+            else label_put(out, len, &at, eq + 1, vn);
+        }
+        p += n;
+        if (*p == ',') p++;
+    }
+}
+
+/* The labels of at most ABR_NAMED specs, then how many more. */
+#define ABR_NAMED 3
+
+void abr_put_winners(ab_buf *b, esc_fn esc, const abr_model *m, size_t si, bool labels) {
     const abr_rsuite *su = &m->su[si];
-    bool any = false;
+    size_t any = 0;
     for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
         if (!m->rr[i].win) continue;
-        if (any) put(b, ", ");
-        esc(b, row_r(m, i)->spec);
-        any = true;
+        if (any++ >= ABR_NAMED && labels) continue;
+        char buf[96];
+        const char *label = spec_name(row_r(m, i)->spec, labels, buf, sizeof buf);
+        if (any > 1) put(b, ", ");
+        esc(b, label);
     }
+    if (any > ABR_NAMED && labels) ab_buf_printf(b, " and %zu more", any - ABR_NAMED);
     if (!any) put(b, "-");
 }
 
-/* The rows of suite si that carry a proof of optimality: "spec (proof)". */
-void abr_put_claims(ab_buf *b, esc_fn esc, const abr_model *m, size_t si) {
+/* The rows of suite si that carry a proof of optimality, by kind of proof:
+ * "exhaustive: canonical, exact-cover; lower-bound: best-fit and 3 more". */
+void abr_put_claims(ab_buf *b, esc_fn esc, const abr_model *m, size_t si, bool labels) {
     const abr_rsuite *su = &m->su[si];
-    bool any = false;
-    for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
-        const abo_row *r = row_r(m, i);
-        if (!row_ok(m, i) || r->proven_by == ABO_PROOF_NONE) continue;
-        if (any) put(b, ", ");
-        esc(b, r->spec);
-        ab_buf_printf(b, " (%s)", abo_proof_word(r->proven_by));
-        any = true;
+    size_t kinds = 0;
+    for (int k = 0; k < ABO_NPROOFS; k++) {
+        size_t any = 0;
+        for (size_t i = su->row0; i < su->row0 + su->nrows; i++) {
+            const abo_row *r = row_r(m, i);
+            if (!row_ok(m, i) || r->proven_by == ABO_PROOF_NONE || (int)r->proven_by != k)
+                continue;
+            if (any == 0) ab_buf_printf(b, "%s%s: ", kinds++ ? "; " : "", abo_proof_word(k));
+            if (any++ >= ABR_NAMED && labels) continue;
+            char buf[96];
+            const char *label = spec_name(r->spec, labels, buf, sizeof buf);
+            if (any > 1) put(b, ", ");
+            esc(b, label);
+        }
+        if (any > ABR_NAMED && labels) ab_buf_printf(b, " and %zu more", any - ABR_NAMED);
     }
-    if (!any) put(b, "-");
+    if (!kinds) put(b, "-");
 }
 
 /* The geometric mean of a spec's arena / bound ratios, "-" when none. */

@@ -140,6 +140,16 @@ static inline bool row_ok(const abr_model *m, size_t i) { return row_r(m, i)->st
 /* The row of spec j on suite si, or SIZE_MAX when that pair did not run. */
 size_t abr_cell_row(const abr_model *m, size_t si, size_t j);
 
+/* A spec's short label, the same for the same spec in every report: its
+ * planner, then each parameter as the key's first letter = the value, with
+ * round thousands and millions as k and M: "canonical:nodes=150000,time=45"
+ * is "canonical:n=150k,t=45". The Planners table gives each label's spec. */
+void abr_spec_label(const char *spec, char *out, size_t len);
+
+/* The abr_put_* functions below that name specs take `labels`: true for the
+ * tables a person reads (each spec's label, at most 3 named then "and N
+ * more"), false for the machine formats (every spec, in full). */
+
 /* The rows of the run that are not valid (status other than ok). */
 size_t abr_failed_rows(const abr_model *m);
 
@@ -201,7 +211,7 @@ void abr_put_detail(ab_buf *b, esc_fn esc, const abo_row *r);
 void abr_put_fail_cell(ab_buf *b, const abo_row *r);
 
 /* Where suite si's best bound came from. */
-void abr_put_bound_src(ab_buf *b, esc_fn esc, const abr_model *m, size_t si);
+void abr_put_bound_src(ab_buf *b, esc_fn esc, const abr_model *m, size_t si, bool labels);
 
 /* The proof a suite's bound gives when the best arena reaches it. */
 abo_proof abr_bound_proof(const abr_model *m, size_t si);
@@ -232,21 +242,21 @@ void abr_put_cap_verdict(ab_buf *b, const abr_model *m, size_t si);
 /* The specs whose valid plan is the smallest of suite si's, within the
  * capacity or over it (abr_rsuite.cap_upper: when the suite fits, the plan
  * within the capacity), joined by ", "; "-" when none. */
-void abr_put_cap_by(ab_buf *b, esc_fn esc, const abr_model *m, size_t si);
+void abr_put_cap_by(ab_buf *b, esc_fn esc, const abr_model *m, size_t si, bool labels);
 
 /* The exact rows of suite si with how each ended: "spec (status[, capped: W])",
  * joined by ", "; "-" when none. */
-void abr_put_cap_exact(ab_buf *b, esc_fn esc, const abr_model *m, size_t si);
+void abr_put_cap_exact(ab_buf *b, esc_fn esc, const abr_model *m, size_t si, bool labels);
 
 /* The gap of the smallest arena within the capacity (abr_rsuite.cap_arena) to
  * the best bound; false when no plan fits or there is no positive bound. */
 bool abr_cap_gap(const abr_model *m, size_t si, double *gap);
 
 /* The specs whose valid arena is the suite's best, joined by ", ". */
-void abr_put_winners(ab_buf *b, esc_fn esc, const abr_model *m, size_t si);
+void abr_put_winners(ab_buf *b, esc_fn esc, const abr_model *m, size_t si, bool labels);
 
 /* The rows of suite si that carry a proof of optimality: "spec (proof)". */
-void abr_put_claims(ab_buf *b, esc_fn esc, const abr_model *m, size_t si);
+void abr_put_claims(ab_buf *b, esc_fn esc, const abr_model *m, size_t si, bool labels);
 
 /* The geometric mean of a spec's arena / bound ratios, "-" when none. */
 void abr_put_geomean(ab_buf *b, const abr_rspec *p);

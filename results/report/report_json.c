@@ -137,14 +137,14 @@ static void json_text(ab_buf *b, ab_buf *tmp, void (*fn)(ab_buf *, const abr_mod
 }
 
 static void put_bound_src_raw(ab_buf *b, const abr_model *m, size_t si) {
-    abr_put_bound_src(b, put, m, si);
+    abr_put_bound_src(b, put, m, si, false);
 }
 static void put_winners_raw(ab_buf *b, const abr_model *m, size_t si) {
-    abr_put_winners(b, put, m, si);
+    abr_put_winners(b, put, m, si, false);
 }
 
 static void put_cap_by_raw(ab_buf *b, const abr_model *m, size_t si) {
-    abr_put_cap_by(b, put, m, si);
+    abr_put_cap_by(b, put, m, si, false);
 }
 
 /* The capacity decision's fields (model.h: abr_cap), null without a capacity:

@@ -59,6 +59,7 @@ static void planners(abr_table *t, const abr_model *m, ab_buf *tmp) {
     abr_table_column(t, "geomean arena/bound", ABR_RIGHT);
     abr_table_column(t, "proven", ABR_RIGHT);
     abr_table_column(t, "wins", ABR_RIGHT);
+    abr_table_column(t, "label", ABR_LEFT);
     for (size_t j = 0; j < m->nsp; j++) {
         const abr_rspec *p = &m->sp[j];
         abr_table_add(t, (abr_cell){.text = p->spec, .swatch = abr_color(j),
@@ -69,9 +70,13 @@ static void planners(abr_table *t, const abr_model *m, ab_buf *tmp) {
         abr_table_add(t, (abr_cell){.text = text(t, tmp)});
         abr_table_addf(t, "%zu", p->proven);
         abr_table_addf(t, "%zu", p->wins);
+        char label[96];
+        abr_spec_label(p->spec, label, sizeof label);
+        abr_table_add(t, (abr_cell){.text = label});
     }
-    abr_table_para(t, "geomean: the geometric mean of arena / best known lower bound over valid "
-                      "rows; proven: valid rows proven optimal (by the row's own proof or an "
+    abr_table_para(t, "label: the short name other tables give the spec (the planner, each "
+                      "parameter's first letter and value); geomean: the geometric mean of arena "
+                      "/ best known lower bound over valid rows; proven: valid rows proven optimal (by the row's own proof or an "
                       "arena equal to the best bound); wins: valid rows with the smallest arena "
                       "of their suite (ties all win); over-capacity: a valid plan whose arena exceeds the "
                       "suite's capacity; infeasible: proven that no plan fits (the failures "
@@ -194,7 +199,11 @@ static void suites(abr_table *t, const abr_model *m, ab_buf *tmp) {
     static const char *const sizes[] = {"tensors", "logical", "physical", "peak live", "bound"};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
         abr_table_column(t, sizes[k], ABR_RIGHT);
-    for (size_t j = 0; j < m->nsp; j++) abr_table_column(t, m->sp[j].spec, ABR_RIGHT);
+    for (size_t j = 0; j < m->nsp; j++) { /* the spec's label (the Planners table's) */
+        char label[96];
+        abr_spec_label(m->sp[j].spec, label, sizeof label);
+        abr_table_column(t, label, ABR_RIGHT);
+    }
     for (size_t si = 0; si < m->nsu; si++) {
         const abs_suite *s = suite_of(m, si);
         add_suite(t, m, si, tmp);
@@ -282,12 +291,12 @@ static void capacities(abr_table *t, const abr_model *m, ab_buf *tmp) {
         abr_put_cap_verdict(fresh(tmp), m, si);
         abr_table_add(t, (abr_cell){.text = text(t, tmp)});
         add_i64(t, su->cap_upper, tmp);
-        abr_put_cap_by(fresh(tmp), put, m, si);
+        abr_put_cap_by(fresh(tmp), put, m, si, true);
         abr_table_add(t, (abr_cell){.text = text(t, tmp)});
         add_i64(t, su->bound, tmp);
-        abr_put_bound_src(fresh(tmp), put, m, si);
+        abr_put_bound_src(fresh(tmp), put, m, si, true);
         abr_table_add(t, (abr_cell){.text = text(t, tmp)});
-        abr_put_cap_exact(fresh(tmp), put, m, si);
+        abr_put_cap_exact(fresh(tmp), put, m, si, true);
         abr_table_add(t, (abr_cell){.text = text(t, tmp)});
     }
     abr_table_para(t, "smallest plan: the smallest arena of a valid plan, within the capacity or "
@@ -308,14 +317,14 @@ static void certificates(abr_table *t, const abr_model *m, ab_buf *tmp) {
     for (size_t si = 0; si < m->nsu; si++) {
         add_suite(t, m, si, tmp);
         add_i64(t, m->su[si].best, tmp);
-        abr_put_winners(fresh(tmp), put, m, si);
+        abr_put_winners(fresh(tmp), put, m, si, true);
         abr_table_add(t, (abr_cell){.text = text(t, tmp)});
         add_i64(t, m->su[si].bound, tmp);
-        abr_put_bound_src(fresh(tmp), put, m, si);
+        abr_put_bound_src(fresh(tmp), put, m, si, true);
         abr_table_add(t, (abr_cell){.text = text(t, tmp)});
         abr_put_verdict(fresh(tmp), m, si);
         abr_table_add(t, (abr_cell){.text = text(t, tmp)});
-        abr_put_claims(fresh(tmp), put, m, si);
+        abr_put_claims(fresh(tmp), put, m, si, true);
         abr_table_add(t, (abr_cell){.text = text(t, tmp)});
     }
     abr_table_para(t, "lower-bound: the max-load (or stored) bound equals the arena; ilp: GLPK "
@@ -332,6 +341,7 @@ static void bounds(abr_table *t, const abr_model *m, ab_buf *tmp) {
                       "the subset bound of a window of instructions (run --subset-bound), a "
                       "refutation by an exact search, GLPK's bound. Gaps are measured against "
                       "the best of them.", ABR_IN_BOTH, false, false);
+    t->md_whole = true; /* a certificate is free text */
     abr_table_column(t, "suite", ABR_LEFT);
     abr_table_column(t, "kind", ABR_LEFT);
     abr_table_column(t, "bound", ABR_RIGHT);
@@ -364,6 +374,7 @@ static void failures(abr_table *t, const abr_model *m, ab_buf *tmp) {
     }
     ab_buf_printf(fresh(tmp), "%zu failed results.", n);
     abr_table_para(t, text(t, tmp), ABR_IN_BOTH, false, false);
+    t->md_whole = true; /* its last column is the message */
     abr_table_column(t, "suite", ABR_LEFT);
     abr_table_column(t, "planner", ABR_LEFT);
     abr_table_column(t, "status", ABR_LEFT);

@@ -114,6 +114,42 @@ static void md_cell(ab_buf *b, const abr_cell *c) {
     put(b, ")");
 }
 
+/* The width of column j in Markdown: its widest cell or head, in bytes. */
+static size_t md_width(const abr_table *t, size_t j, ab_buf *tmp) {
+    tmp->n = 0;
+    abr_esc_md(tmp, t->cols[j].head);
+    size_t w = tmp->n;
+    for (size_t r = 0; r < abr_table_rows(t); r++) {
+        tmp->n = 0;
+        md_cell(tmp, &t->cells[r * t->ncols + j]);
+        if (tmp->n > w) w = tmp->n;
+    }
+    return w;
+}
+
+/* Columns 0 and [from, to) of t as one Markdown table. */
+static void md_part(ab_buf *b, const abr_table *t, size_t from, size_t to) {
+    put(b, "\n|");
+    for (size_t j = 0; j < to; j = j == 0 ? from : j + 1) {
+        put(b, " ");
+        abr_esc_md(b, t->cols[j].head);
+        put(b, " |");
+    }
+    put(b, "\n|");
+    for (size_t j = 0; j < to; j = j == 0 ? from : j + 1)
+        put(b, t->cols[j].align == ABR_RIGHT ? "--:|" : "---|");
+    put(b, "\n");
+    for (size_t r = 0; r < abr_table_rows(t); r++) {
+        put(b, "|");
+        for (size_t j = 0; j < to; j = j == 0 ? from : j + 1) {
+            put(b, " ");
+            md_cell(b, &t->cells[r * t->ncols + j]);
+            put(b, " |");
+        }
+        put(b, "\n");
+    }
+}
+
 void abr_table_md(ab_buf *b, const abr_table *t) {
     if (t->title != NULL) {
         ab_buf_printf(b, "\n%.*s ", t->level, "######");
@@ -122,25 +158,27 @@ void abr_table_md(ab_buf *b, const abr_table *t) {
     }
     md_paras(b, t, false);
     if (t->ncols > 0) {
-        put(b, "\n|");
-        for (size_t j = 0; j < t->ncols; j++) {
-            put(b, " ");
-            abr_esc_md(b, t->cols[j].head);
-            put(b, " |");
-        }
-        put(b, "\n|");
-        for (size_t j = 0; j < t->ncols; j++)
-            put(b, t->cols[j].align == ABR_RIGHT ? "--:|" : "---|");
-        put(b, "\n");
-        for (size_t r = 0; r < abr_table_rows(t); r++) {
-            put(b, "|");
-            for (size_t j = 0; j < t->ncols; j++) {
-                put(b, " ");
-                md_cell(b, &t->cells[r * t->ncols + j]);
-                put(b, " |");
+        /* A table wider than ABR_MD_WIDTH characters is cut into parts of
+         * consecutive columns, each repeating the first (the row's key), so
+         * every line fits a terminal or a review comment; no cell is lost. */
+        ab_buf tmp = {0};
+        size_t key = md_width(t, 0, &tmp) + 3, from = 1, part = 0;
+        while (from < t->ncols || (part == 0 && t->ncols == 1)) {
+            size_t to = from, width = 1 + key;
+            while (to < t->ncols) {
+                size_t w = t->md_whole ? 0 : md_width(t, to, &tmp) + 3;
+                if (to > from && width + w > ABR_MD_WIDTH) break;
+                width += w, to++;
             }
-            put(b, "\n");
+            if (part > 0)
+                ab_buf_printf(b, "\n(continued: columns %zu to %zu of %zu)\n", from + 1, to,
+                              t->ncols);
+            md_part(b, t, from, to);
+            from = to, part++;
+            if (t->ncols == 1) break;
         }
+        if (tmp.oom) b->oom = true;
+        ab_buf_free(&tmp);
     }
     md_paras(b, t, true);
 }

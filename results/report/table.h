@@ -30,6 +30,10 @@
 #include "core/ab.h"
 #include "core/buf.h"
 
+/* Markdown lines of a table stay within this many characters (abr_table_md
+ * cuts a wider table into parts that repeat its first column). */
+#define ABR_MD_WIDTH 120
+
 typedef enum abr_align {
     ABR_LEFT = 0, /* Markdown ---, HTML class "l" */
     ABR_RIGHT     /* Markdown --:, HTML the stylesheet's default */
@@ -73,6 +77,9 @@ typedef struct abr_table {
     abr_cell *cells;    /* row-major, ncols per row; text and note owned */
     size_t ncells;
     size_t cap_paras, cap_cols, cap_cells; /* allocated */
+    bool md_whole;      /* Markdown: never cut into parts (a table whose last column is
+                           free text, such as messages: cutting would part a row from
+                           its words, and no width holds them anyway) */
     bool html_unaligned; /* HTML: no alignment classes and the first row on the
                             <table> line (how the I/O and pool tables look) */
     bool oom;
