@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+
+#include "core/file.h"
 
 
 /* The table: one row a format, each defined in its own file (suite.c,
@@ -58,21 +61,40 @@ void abf_format_list(ab_buf *b) {
     }
 }
 
-const abf_format *abf_format_of(const char *path, bool strict, ab_error *err) {
-    unsigned char head[16];
+/* The first bytes of the regular file at path into head (*n of them; 0 when
+ * path is not a regular file: a pipe, a FIFO or a device is read once, by
+ * its loader, since reading its head here would take those bytes from it,
+ * or wait for a FIFO's writer, or never end). false, with err set, when it
+ * cannot be read. */
+static bool read_head(const char *path, unsigned char *head, size_t cap, size_t *n,
+                      ab_error *err) {
+    *n = 0;
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        ab_fail(err, AB_EINPUT, "%s: cannot read: %s", path, strerror(errno));
+        return false;
+    }
+    if (!S_ISREG(sb.st_mode)) return true;
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
         ab_fail(err, AB_EINPUT, "%s: cannot read: %s", path, strerror(errno));
-        return NULL;
+        return false;
     }
-    size_t n = fread(head, 1, sizeof head, f);
+    *n = fread(head, 1, cap, f);
     int failed = ferror(f), e = errno;
     fclose(f);
     if (failed) {
         ab_fail(err, AB_EINPUT, "%s: cannot read: %s", path, strerror(e));
-        return NULL;
+        return false;
     }
-    for (size_t i = 0; abf_formats[i] != NULL; i++)
+    return true;
+}
+
+const abf_format *abf_format_of(const char *path, bool strict, ab_error *err) {
+    unsigned char head[16];
+    size_t n;
+    if (!read_head(path, head, sizeof head, &n, err)) return NULL;
+    for (size_t i = 0; n > 0 && abf_formats[i] != NULL; i++)
         if (abf_formats[i]->sniff != NULL && abf_formats[i]->sniff(head, n)) return abf_formats[i];
     const abf_format *r = by_suffix(path);
     if (r != NULL || !strict) return r != NULL ? r : abf_formats[0];
@@ -121,4 +143,13 @@ ab_status abf_limits_get(abf_limits *l, ab_error *err) {
     if (st == AB_OK) st = limit_from_env("ARENABENCH_MAX_ALIAS_NODES", &l->alias_nodes, err);
     if (st == AB_OK) st = limit_from_env("ARENABENCH_MAX_TENSORS", &l->tensors, err);
     return st;
+}
+
+ab_status abf_read_input(const char *path, char **buf, size_t *len, ab_error *err) {
+    *buf = NULL;
+    *len = 0;
+    abf_limits lim;
+    ab_status st = abf_limits_get(&lim, err);
+    if (st != AB_OK) return st;
+    return ab_read_file(path, (uint64_t)lim.file_bytes, "ARENABENCH_MAX_FILE_BYTES", buf, len, err);
 }
