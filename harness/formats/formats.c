@@ -12,9 +12,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "core/file.h"
-
-
 /* The table: one row a format, each defined in its own file (suite.c,
  * minimalloc.c, tflite.c); the order is the order of recognition by name and
  * of the lists in messages. */
@@ -113,43 +110,4 @@ ab_status abf_load_problem(const char *path, const abf_load_options *o, ab_probl
     const abf_format *f = abf_format_of(path, false, err);
     if (f == NULL) return err ? err->status : AB_EINPUT;
     return f->load(path, o ? o : &none, p, err);
-}
-
-/* ---- input budgets ------------------------------------------------------------ */
-
-/* *v from the variable name when it is set: a positive decimal integer. */
-static ab_status limit_from_env(const char *name, int64_t *v, ab_error *err) {
-    const char *text = getenv(name);
-    if (text == NULL) return AB_OK;
-    char *end = NULL;
-    errno = 0;
-    long long x = strtoll(text, &end, 10);
-    bool digits = text[0] >= '0' && text[0] <= '9';
-    if (!digits || end == text || *end != '\0' || errno == ERANGE || x < 1)
-        return ab_fail(err, AB_EINPUT,
-                       "environment variable %s: expected a positive integer, got '%.40s'", name,
-                       text);
-    *v = (int64_t)x;
-    return AB_OK;
-}
-
-ab_status abf_limits_get(abf_limits *l, ab_error *err) {
-    *l = (abf_limits){.file_bytes = ABF_DEFAULT_MAX_FILE_BYTES,
-                      .depth = ABF_DEFAULT_MAX_DEPTH,
-                      .alias_nodes = ABF_DEFAULT_MAX_ALIAS_NODES,
-                      .tensors = ABF_DEFAULT_MAX_TENSORS};
-    ab_status st = limit_from_env("ARENABENCH_MAX_FILE_BYTES", &l->file_bytes, err);
-    if (st == AB_OK) st = limit_from_env("ARENABENCH_MAX_DEPTH", &l->depth, err);
-    if (st == AB_OK) st = limit_from_env("ARENABENCH_MAX_ALIAS_NODES", &l->alias_nodes, err);
-    if (st == AB_OK) st = limit_from_env("ARENABENCH_MAX_TENSORS", &l->tensors, err);
-    return st;
-}
-
-ab_status abf_read_input(const char *path, char **buf, size_t *len, ab_error *err) {
-    *buf = NULL;
-    *len = 0;
-    abf_limits lim;
-    ab_status st = abf_limits_get(&lim, err);
-    if (st != AB_OK) return st;
-    return ab_read_file(path, (uint64_t)lim.file_bytes, "ARENABENCH_MAX_FILE_BYTES", buf, len, err);
 }
