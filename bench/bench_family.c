@@ -581,7 +581,7 @@ static bool apply_offsets(const char *path, ab_problem *p, int *nfixed, char *ms
     size_t len = 0;
     ab_error err;
     *nfixed = 0;
-    if (ab_read_file(path, &text, &len, &err) != AB_OK) {
+    if (abf_read_input(path, &text, &len, &err) != AB_OK) {
         copy_text(msg, cap, err.msg);
         return false;
     }
@@ -747,7 +747,7 @@ static void mm_message(const char *file, char *out, size_t cap) {
     out[0] = '\0';
     char *text = NULL;
     size_t len = 0;
-    if (ab_read_file(file, &text, &len, NULL) != AB_OK) return;
+    if (abf_read_input(file, &text, &len, NULL) != AB_OK) return;
     char *save = NULL;
     for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
         if (strncmp(l, "Elapsed time", 12) == 0 || l[0] == '\0') continue;

@@ -6,6 +6,9 @@
 
 #include "core/file.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +49,8 @@ const char *abt_write_tmp(const char *content, const char *suffix) {
 char *abt_slurp(const char *path, size_t *len) {
     char *buf;
     size_t n;
-    if (ab_read_file(path, &buf, &n, NULL) != AB_OK) return NULL;
+    /* The tests' outputs are small: 1 GiB bounds a runaway one. */
+    if (ab_read_file(path, (uint64_t)1 << 30, NULL, &buf, &n, NULL) != AB_OK) return NULL;
     if (len) *len = n;
     return buf;
 }
@@ -93,6 +97,55 @@ int abt_run_expect(int want, char **why, const char *fmt, ...) {
     free(out);
     free(err);
     return rc;
+}
+
+abt_writer abt_fifo_writer(const char *path, const char *head, size_t total) {
+    if (mkfifo(path, 0600) != 0) abort();
+    int fds[2]; /* the child's count of bytes written, back to the parent */
+    if (pipe(fds) != 0) abort();
+    pid_t pid = fork();
+    if (pid < 0) abort();
+    if (pid > 0) {
+        close(fds[1]);
+        return (abt_writer){(int)pid, fds[0]};
+    }
+    close(fds[0]);
+    signal(SIGPIPE, SIG_IGN); /* EPIPE from write when the reader closes */
+    long written = -1;
+    int fd = open(path, O_WRONLY);
+    if (fd >= 0) {
+        char chunk[4096];
+        memset(chunk, '#', sizeof chunk);
+        for (size_t i = 63; i < sizeof chunk; i += 64) chunk[i] = '\n';
+        size_t hn = strlen(head);
+        written = 0;
+        while ((size_t)written < total) {
+            const char *src = (size_t)written < hn ? head + written : chunk;
+            size_t n = (size_t)written < hn ? hn - (size_t)written : sizeof chunk;
+            if (n > total - (size_t)written) n = total - (size_t)written;
+            ssize_t w = write(fd, src, n);
+            if (w < 0 && errno == EINTR) continue;
+            if (w < 0) {
+                if (errno != EPIPE) written = -1;
+                break;
+            }
+            written += w;
+        }
+        close(fd);
+    }
+    if (write(fds[1], &written, sizeof written) != (ssize_t)sizeof written) _exit(1);
+    _exit(0);
+}
+
+long abt_fifo_writer_end(abt_writer w) {
+    pid_t pid = (pid_t)w.pid;
+    int fd = w.fd;
+    long written = -1;
+    if (read(fd, &written, sizeof written) != (ssize_t)sizeof written) written = -1;
+    close(fd);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    return written;
 }
 
 const char *abt_src(const char *rel) {

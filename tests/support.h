@@ -39,6 +39,21 @@ int abt_run_expect(int want, char **why, const char *fmt, ...) __attribute__((fo
         free(abt_why_);                                                              \
     } while (0)
 
+/* Makes a FIFO at path and starts a child that opens it for writing (so it
+ * waits for a reader) and writes head, then lines "# ...\n" of filler, until
+ * total bytes are written or the reader closes its end. The handle is for
+ * abt_fifo_writer_end. */
+typedef struct abt_writer {
+    int pid; /* the child */
+    int fd;  /* where it sends its count */
+} abt_writer;
+abt_writer abt_fifo_writer(const char *path, const char *head, size_t total);
+
+/* Waits for the writer of abt_fifo_writer and returns how many bytes it
+ * wrote before the reader closed its end (total when the reader took all),
+ * or -1 when it failed otherwise. No clock: it only waits for the child. */
+long abt_fifo_writer_end(abt_writer w);
+
 /* The path to a file of the source tree (static buffer, one at a time). */
 const char *abt_src(const char *rel);
 

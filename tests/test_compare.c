@@ -483,7 +483,7 @@ Test(compare, counts_every_change_once) {
     cr_assert_eq(o.sum.specs_gone, 1);
     for (int k = 0; k < ABR_NCHANGES; k++) { /* no contradiction, capped or edited suite */
         bool none = k == ABR_CHANGE_CONTRADICTION || k == ABR_CHANGE_CAPPED ||
-                    k == ABR_CHANGE_NEW || k == ABR_CHANGE_GONE;
+                    k == ABR_CHANGE_CAPPED_LOAD || k == ABR_CHANGE_NEW || k == ABR_CHANGE_GONE;
         cr_assert_eq(o.sum.by_change[k], none ? 0 : 1, "%s", abr_change_word((abr_change)k));
     }
     HAS(o.text, "# arenabench compare: run 1 -> run 2\n");
@@ -597,6 +597,7 @@ Test(compare, words_and_classes) {
     cr_assert(abr_change_is_regression(ABR_CHANGE_FAILED));
     cr_assert(!abr_change_is_regression(ABR_CHANGE_SLOWER), "a warning unless fail_on_time");
     cr_assert(!abr_change_is_regression(ABR_CHANGE_CAPPED));
+    cr_assert(!abr_change_is_regression(ABR_CHANGE_CAPPED_LOAD));
     cr_assert(!abr_change_is_regression(ABR_CHANGE_SPEC_GONE));
     cr_assert(!abr_change_is_regression(ABR_CHANGE_FASTER));
     cr_assert(!abr_change_is_regression(ABR_CHANGE_NEW));

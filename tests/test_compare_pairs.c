@@ -256,6 +256,121 @@ Test(compare_capped, a_capped_row_that_failed_is_still_a_failure) {
     db_free(&d);
 }
 
+/* The nightly of issue "Trust under load and faults": the same revision twice,
+ * the second beside a busy loop. Base: canonical ok in 18 s of CPU. Head, one
+ * spec each way a timeout can come about (error, cpu, wall, capped):
+ *   load      the runner's wall-clock limit (600 s), 18.6 s of CPU in 601 s:
+ *             capped 'time' and stopped by the load
+ *   budget    its node budget ran out: capped NULL
+ *   cpulimit  the runner's CPU limit (60 s): capped 'time', CPU over it
+ *   slow      the wall-clock limit, but 400 s of CPU, far beyond base's 18 s
+ *   spent     the wall-clock limit, with 600 s of CPU: the work itself
+ *   own       the planner's own time cap: capped 'time', its own message */
+static db timeouts(int64_t *r0, int64_t *r1) {
+    static const struct {
+        const char *spec, *error, *capped;
+        double cpu, wall;
+    } head[] = {
+        {"load", "exceeded the time limit of 600 s", "time", 18.6, 601.0},
+        {"budget", "canonical: node budget of 150000 exhausted", NULL, 20.0, 21.0},
+        {"cpulimit", "exceeded the CPU limit of 60 s (61.00 s of CPU used)", "time", 61.0, 90.0},
+        {"slow", "exceeded the time limit of 600 s", "time", 400.0, 601.0},
+        {"spent", "exceeded the time limit of 600 s", "time", 600.5, 601.0},
+        {"own", "stopped by its time cap of 45 s", "time", 45.0, 46.0}};
+    db d = db_new();
+    int64_t su = suite(&d, "random-10k");
+    *r0 = begin(&d, "nightly");
+    for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
+        row(&d, *r0, su, head[i].spec, 100, ABO_PROOF_NONE, 18.0);
+    *r1 = begin(&d, "nightly");
+    for (size_t i = 0; i < sizeof head / sizeof head[0]; i++) {
+        abo_row r;
+        abo_row_init(&r);
+        r.run = *r1, r.suite = su, r.spec = head[i].spec, r.status = ABO_STATUS_TIMEOUT;
+        r.lower_bound = 100, r.cpu_s = head[i].cpu, r.wall_s = head[i].wall;
+        r.error = head[i].error;
+        ab_error err;
+        cr_assert_eq(abs_result_put(d.s, &r, &err), AB_OK, "%s", err.msg);
+    }
+    add_v3_columns(&d);
+    for (size_t i = 0; i < sizeof head / sizeof head[0]; i++) {
+        set_v3(&d, *r0, head[i].spec, 18.0, 18.0, NULL);
+        set_v3(&d, *r1, head[i].spec, head[i].cpu, head[i].cpu, head[i].capped);
+    }
+    return d;
+}
+
+Test(compare_capped, a_timeout_of_the_wall_clock_under_load_is_listed_apart_not_failed) {
+    int64_t r0, r1;
+    db d = timeouts(&r0, &r1);
+    outcome o = compare(&d, r0, r1, NULL);
+    cr_assert_eq(o.sum.by_change[ABR_CHANGE_CAPPED_LOAD], 1, "%s", o.text);
+    cr_assert_eq(o.sum.not_judged, 1, "%s", o.text);
+    cr_assert_eq(o.sum.by_change[ABR_CHANGE_FAILED], 5, "%s", o.text);
+    cr_assert_eq(o.sum.regressions, 5, "%s", o.text);
+    HAS(o.text, "| not judged | capped under load | random-10k | load | ok 100 | timeout | "
+                "stopped by the wall-clock cap, not its work: 18.600 s of CPU in 601.000 s of "
+                "wall time (base ok in 18.000 s of CPU in 300.00 ms of wall time); exceeded the "
+                "time limit of 600 s |");
+    HASNT(o.text, "| failed | random-10k | load |");
+    HAS(o.text, "| REGRESSION | failed | random-10k | budget | ok 100 | timeout | canonical: node "
+                "budget of 150000 exhausted |");
+    HAS(o.text, "| REGRESSION | failed | random-10k | cpulimit |");
+    HAS(o.text, "| REGRESSION | failed | random-10k | slow |");
+    HAS(o.text, "| REGRESSION | failed | random-10k | spent |");
+    HAS(o.text, "| REGRESSION | failed | random-10k | own |");
+    free(o.text);
+    db_free(&d);
+}
+
+static int run_cmd(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The nightly's row alone: capped under load, exit 0, "no regression", and
+ * the JSON names the change and counts it; the same row without its cap (a
+ * budget that ran out) is a failure, exit 1. */
+Test(compare_cli, a_timeout_under_load_is_exit_0_and_uncapped_is_exit_1) {
+    db d = db_new();
+    int64_t su = suite(&d, "random-10k");
+    int64_t r0 = begin(&d, "nightly");
+    row(&d, r0, su, "canonical", 100, ABO_PROOF_NONE, 18.0);
+    int64_t r1 = begin(&d, "nightly");
+    abo_row r;
+    abo_row_init(&r);
+    r.run = r1, r.suite = su, r.spec = "canonical", r.status = ABO_STATUS_TIMEOUT;
+    r.cpu_s = 18.6, r.wall_s = 601.0, r.error = "exceeded the time limit of 600 s";
+    ab_error err;
+    cr_assert_eq(abs_result_put(d.s, &r, &err), AB_OK, "%s", err.msg);
+    add_v3_columns(&d);
+    set_v3(&d, r1, "canonical", 18.6, 18.6, "time");
+    char *out;
+    cr_assert_eq(run_cmd(&out, "compare --db %s", d.path), 0, "%s", out);
+    HAS(out, "| not judged | capped under load | random-10k | canonical | ok 100 | timeout |");
+    HAS(out, "0 regressions, 0 warnings, 0 improvements, 1 not judged,");
+    HAS(out, "Result: no regression; 1 rows capped under load");
+    free(out);
+    cr_assert_eq(run_cmd(&out, "compare --db %s --format json", d.path), 0, "%s", out);
+    HAS(out, "{\"class\": \"not judged\", \"change\": \"capped under load\", \"suite\": "
+             "\"random-10k\"");
+    HAS(out, "\"head\": {\"run\": 2, \"spec\": \"canonical\", \"status\": \"timeout\", "
+             "\"arena\": null, \"proven_by\": \"none\", \"cpu_s\": 18.6, \"cpu_min_s\": 18.6, "
+             "\"cpu_max_s\": 18.6, \"wall_s\": 601, \"capped\": \"time\"");
+    HAS(out, "\"not_judged\": 1,");
+    HAS(out, "\"capped_under_load\": 1}");
+    HAS(out, "\"verdict\": \"no regression\"");
+    free(out);
+    sql(&d, "UPDATE results SET capped = NULL WHERE run = 2");
+    cr_assert_eq(run_cmd(&out, "compare --db %s", d.path), 1, "%s", out);
+    HAS(out, "| REGRESSION | failed | random-10k | canonical | ok 100 | timeout | exceeded the "
+             "time limit of 600 s |");
+    free(out);
+    cr_assert_eq(run_cmd(&out, "compare --db %s --format json", d.path), 1, "%s", out);
+    HAS(out, "{\"class\": \"regression\", \"change\": \"failed\"");
+    HAS(out, "\"capped_under_load\": 0}");
+    HAS(out, "\"verdict\": \"regression\"");
+    free(out);
+    db_free(&d);
+}
+
 /* ---- spec pairs ------------------------------------------------------------------------------ */
 
 /* Run 1: greedy on a, b, c (100 each); first-fit on a. Run 2: greedy:round=64

@@ -207,6 +207,8 @@ Test(alloc, clone_fails_cleanly_at_every_allocation) {
 
 /* ---- ab_read_file ---------------------------------------------------------- */
 
+#define BIG ((uint64_t)1 << 30) /* a limit no test file reaches */
+
 /* Writes len bytes to a new file in a fresh temporary folder; returns its
  * path (static buffer). */
 static const char *write_bytes(const char *bytes, size_t len) {
@@ -225,7 +227,7 @@ Test(read_file, reads_every_byte_and_ends_in_a_nul) {
     const char *path = write_bytes("a\0b\n", 4);
     char *buf;
     size_t len;
-    cr_assert_eq(ab_read_file(path, &buf, &len, NULL), AB_OK);
+    cr_assert_eq(ab_read_file(path, BIG, NULL, &buf, &len, NULL), AB_OK);
     cr_assert_eq(len, 4);
     cr_assert_eq(memcmp(buf, "a\0b\n", 5), 0);
     ab_free(buf);
@@ -235,7 +237,7 @@ Test(read_file, gives_an_empty_string_for_an_empty_file) {
     const char *path = write_bytes("", 0);
     char *buf;
     size_t len = 7;
-    cr_assert_eq(ab_read_file(path, &buf, &len, NULL), AB_OK);
+    cr_assert_eq(ab_read_file(path, BIG, NULL, &buf, &len, NULL), AB_OK);
     cr_assert_not_null(buf);
     cr_assert_eq(len, 0);
     cr_assert_str_eq(buf, "");
@@ -250,7 +252,7 @@ Test(read_file, reads_files_larger_than_one_chunk) {
     const char *path = write_bytes(big, n);
     char *buf;
     size_t len;
-    cr_assert_eq(ab_read_file(path, &buf, &len, NULL), AB_OK);
+    cr_assert_eq(ab_read_file(path, BIG, NULL, &buf, &len, NULL), AB_OK);
     cr_assert_eq(len, n);
     cr_assert_eq(memcmp(buf, big, n), 0);
     cr_assert_eq(buf[n], '\0');
@@ -262,16 +264,70 @@ Test(read_file, names_the_file_when_it_cannot_open_or_read) {
     ab_error err = {0};
     char *buf = (char *)"x";
     size_t len = 3;
-    cr_assert_eq(ab_read_file("/nonexistent/dir/f.csv", &buf, &len, &err), AB_EINPUT);
+    cr_assert_eq(ab_read_file("/nonexistent/dir/f.csv", BIG, NULL, &buf, &len, &err), AB_EINPUT);
     cr_assert_str_eq(err.msg, "/nonexistent/dir/f.csv: cannot open: No such file or directory");
     cr_assert_null(buf);
     cr_assert_eq(len, 0);
     char *dir = abt_tmpdir();
     char want[4200];
     snprintf(want, sizeof want, "%s: cannot read: Is a directory", dir);
-    cr_assert_eq(ab_read_file(dir, &buf, &len, &err), AB_EINPUT);
+    cr_assert_eq(ab_read_file(dir, BIG, NULL, &buf, &len, &err), AB_EINPUT);
     cr_assert_str_eq(err.msg, want);
     cr_assert_null(buf);
+    free(dir);
+}
+
+/* The limit holds whatever the file is. A regular file over it is refused
+ * from its size, before a byte is read; one of exactly the limit loads. */
+Test(read_file, refuses_a_regular_file_over_the_limit_and_takes_one_at_it) {
+    const char *path = write_bytes("0123456789", 10);
+    char *buf = (char *)"x";
+    size_t len = 3;
+    ab_error err = {0};
+    cr_assert_eq(ab_read_file(path, 9, "TEST_MAX", &buf, &len, &err), AB_EINPUT);
+    char want[4200];
+    snprintf(want, sizeof want, "%s: the file has 10 bytes, above the limit of 9 (TEST_MAX)", path);
+    cr_assert_str_eq(err.msg, want);
+    cr_assert_null(buf);
+    cr_assert_eq(len, 0);
+    cr_assert_eq(ab_read_file(path, 10, "TEST_MAX", &buf, &len, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(len, 10);
+    ab_free(buf);
+}
+
+/* The tester's case: /dev/zero never ends; the reading stops one byte past
+ * the limit (no name: no parenthesis). */
+Test(read_file, stops_reading_dev_zero_one_byte_past_the_limit) {
+    char *buf = (char *)"x";
+    size_t len = 3;
+    ab_error err = {0};
+    cr_assert_eq(ab_read_file("/dev/zero", 100000, NULL, &buf, &len, &err), AB_EINPUT);
+    cr_assert_str_eq(err.msg, "/dev/zero: the file has at least 100001 bytes, above the limit of "
+                              "100000");
+    cr_assert_null(buf);
+    cr_assert_eq(len, 0);
+}
+
+/* A FIFO whose writer offers 16 MiB: the reader refuses it after 4097 bytes
+ * and closes, so the writer is stopped (EPIPE) long before its end: what it
+ * wrote is at most what the reader took plus the pipe's buffer. */
+Test(read_file, stops_reading_a_fifo_one_byte_past_the_limit) {
+    char *dir = abt_tmpdir();
+    char path[4200];
+    snprintf(path, sizeof path, "%s/fifo.yaml", dir);
+    size_t total = (size_t)16 << 20;
+    abt_writer w = abt_fifo_writer(path, "", total);
+    char *buf = (char *)"x";
+    size_t len = 3;
+    ab_error err = {0};
+    cr_assert_eq(ab_read_file(path, 4096, "TEST_MAX", &buf, &len, &err), AB_EINPUT);
+    long written = abt_fifo_writer_end(w);
+    char want[4300];
+    snprintf(want, sizeof want,
+             "%s: the file has at least 4097 bytes, above the limit of 4096 (TEST_MAX)", path);
+    cr_assert_str_eq(err.msg, want);
+    cr_assert_null(buf);
+    cr_assert(written >= 4097 && written < (long)total, "the writer wrote %ld bytes", written);
     free(dir);
 }
 
@@ -283,14 +339,14 @@ Test(read_file, fails_cleanly_at_every_allocation) {
     char *buf;
     size_t len;
     ab_alloc_fail_at(0);
-    cr_assert_eq(ab_read_file(path, &buf, &len, NULL), AB_OK);
+    cr_assert_eq(ab_read_file(path, BIG, NULL, &buf, &len, NULL), AB_OK);
     long calls = ab_alloc_fail_at(0);
     ab_free(buf);
     cr_assert_gt(calls, 1);
     for (long k = 1; k <= calls; k++) {
         ab_error err = {0};
         ab_alloc_fail_at(k);
-        cr_assert_eq(ab_read_file(path, &buf, &len, &err), AB_ENOMEM, "allocation %ld", k);
+        cr_assert_eq(ab_read_file(path, BIG, NULL, &buf, &len, &err), AB_ENOMEM, "allocation %ld", k);
         ab_alloc_fail_at(0);
         cr_assert_null(buf);
         cr_assert(strstr(err.msg, "f.bin: out of memory reading") != NULL, "%s", err.msg);

@@ -236,3 +236,121 @@ Test(limits, run_skips_a_symlink_loop_in_a_folder_with_a_warning) {
     free(err);
     free(dir);
 }
+
+/* ---- special files: pipes, FIFOs, devices (issue "Trust under load and
+ * faults"). The size limit was checked from the size on disk, for regular
+ * files only; anything else was read whole first: `bound /dev/zero` grew
+ * without end, and so did a FIFO or a pipe. */
+
+/* A FIFO whose writer offers 16 MiB of a suite under a limit of 4096 bytes:
+ * refused, exit 2's status, and the writer stopped (EPIPE) well before its
+ * end, since the loader reads no more than 4097 bytes and closes. Before,
+ * the loader read all 16 MiB and only then refused. */
+Test(limits, a_fifo_above_the_size_limit_is_read_no_further_than_the_limit) {
+    char *dir = abt_tmpdir();
+    char path[4200];
+    snprintf(path, sizeof path, "%s/big.yaml", dir);
+    setenv("ARENABENCH_MAX_FILE_BYTES", "4096", 1);
+    size_t total = (size_t)16 << 20;
+    abt_writer w = abt_fifo_writer(path, "suite: s\ntensors:\n", total);
+    ab_problem p;
+    ab_error err;
+    ab_error_clear(&err);
+    cr_assert_eq(abf_suite_load(path, &p, &err), AB_EINPUT, "%s", err.msg);
+    long written = abt_fifo_writer_end(w);
+    cr_assert(strstr(err.msg, path) == err.msg, "%s", err.msg);
+    cr_assert(strstr(err.msg, ": the file has at least 4097 bytes, above the limit of 4096 "
+                              "(ARENABENCH_MAX_FILE_BYTES)") != NULL, "%s", err.msg);
+    cr_assert(written >= 4097 && written < (long)total, "the writer wrote %ld bytes", written);
+    cr_assert_eq(p.n, 0);
+    free(dir);
+}
+
+/* A suite read from a FIFO (or a pipe, `plan <(gen ...)`) through the
+ * format table loads: its format is taken from its name, not sniffed, since
+ * sniffing read its first bytes on a first open, and the loader's second
+ * open then waited for a writer that had left (it hung; the timeout is a
+ * safety net, not a race: the load takes milliseconds). */
+Test(limits, a_suite_from_a_fifo_loads_through_the_format_table, .timeout = 120) {
+    char *dir = abt_tmpdir();
+    char path[4200];
+    snprintf(path, sizeof path, "%s/s.yaml", dir);
+    const char *text = "suite: s\ntensors:\n  - {name: a, size: 8, start: 0, end: 1}\n";
+    abt_writer w = abt_fifo_writer(path, text, strlen(text));
+    ab_problem p;
+    ab_error err;
+    ab_error_clear(&err);
+    cr_assert_eq(abf_load_problem(path, NULL, &p, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abt_fifo_writer_end(w), (long)strlen(text));
+    cr_assert_eq(p.n, 1);
+    ab_problem_free(&p);
+    free(dir);
+}
+
+/* /dev/zero named as a suite: refused at the limit, exit 2 from the CLI. */
+Test(limits, dev_zero_is_refused_at_the_size_limit) {
+    setenv("ARENABENCH_MAX_FILE_BYTES", "4096", 1);
+    ab_problem p;
+    ab_error err;
+    ab_error_clear(&err);
+    cr_assert_eq(abf_load_problem("/dev/zero", NULL, &p, &err), AB_EINPUT, "%s", err.msg);
+    cr_assert_str_eq(err.msg, "/dev/zero: the file has at least 4097 bytes, above the limit of "
+                              "4096 (ARENABENCH_MAX_FILE_BYTES)");
+    char *err_text = NULL;
+    int rc = abt_run("bound /dev/zero", NULL, &err_text);
+    cr_assert_eq(rc, 2, "exit %d: %s", rc, err_text);
+    cr_assert(strstr(err_text, "/dev/zero: the file has at least 4097 bytes, above the limit of "
+                               "4096 (ARENABENCH_MAX_FILE_BYTES)") != NULL, "%s", err_text);
+    free(err_text);
+    rc = abt_run("plan -p first-fit /dev/zero", NULL, &err_text);
+    cr_assert_eq(rc, 2, "exit %d: %s", rc, err_text);
+    free(err_text);
+}
+
+/* `run DIR`: a FIFO (no writer: opening it to read would wait forever) and a
+ * symlink to /dev/zero (stat, not lstat, sees the device), both named like
+ * suites, are skipped with a warning naming each; the suite beside them runs.
+ * Before, the run hung on the FIFO, and read /dev/zero in its own parent
+ * process without end. (The timeout is a safety net against that hang.) */
+Test(limits, run_skips_fifos_and_devices_in_a_folder_with_a_warning, .timeout = 120) {
+    char *dir = abt_tmpdir();
+    char path[4200];
+    snprintf(path, sizeof path, "%s/suites", dir);
+    cr_assert_eq(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/suites/a.yaml", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("suite: a\ntensors:\n  - {name: a, size: 8, start: 0, end: 1}\n", f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/suites/f.yaml", dir);
+    cr_assert_eq(mkfifo(path, 0600), 0);
+    snprintf(path, sizeof path, "%s/suites/z.yaml", dir);
+    cr_assert_eq(symlink("/dev/zero", path), 0);
+    char args[8400], *out = NULL, *err = NULL;
+    snprintf(args, sizeof args, "run --db %s/r.db -p first-fit %s/suites", dir, dir);
+    int rc = abt_run(args, &out, &err);
+    cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+    cr_assert(strstr(err, "/suites/f.yaml: a FIFO, not a regular file; skipped") != NULL, "%s", err);
+    cr_assert(strstr(err, "/suites/z.yaml: a character device, not a regular file; skipped") !=
+                  NULL, "%s", err);
+    cr_assert(strstr(out, "1 job, 1 ok") != NULL || strstr(err, "1 job, 1 ok") != NULL, "%s%s",
+              out, err);
+    free(out);
+    free(err);
+    free(dir);
+}
+
+/* Named on the command line, /dev/zero is read as asked, within the limit:
+ * a bad input, exit 2, before any job. */
+Test(limits, run_refuses_a_named_device_over_the_limit_with_exit_2) {
+    setenv("ARENABENCH_MAX_FILE_BYTES", "4096", 1);
+    char *dir = abt_tmpdir();
+    char args[4400], *err = NULL;
+    snprintf(args, sizeof args, "run -q --db %s/r.db -p first-fit /dev/zero", dir);
+    int rc = abt_run(args, NULL, &err);
+    cr_assert_eq(rc, 2, "exit %d: %s", rc, err);
+    cr_assert(strstr(err, "/dev/zero: the file has at least 4097 bytes, above the limit of 4096") !=
+                  NULL, "%s", err);
+    free(err);
+    free(dir);
+}

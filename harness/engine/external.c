@@ -84,6 +84,7 @@
 #include "harness/engine/spawn.h"
 
 #define OUT_SHOW 400 /* bytes of the program's output a message shows at most */
+#define EXT_OUTPUT_MAX ((uint64_t)256 << 20) /* bytes of its output file read at most, as an input file */
 
 /* ---- the problem as MiniMalloc sees it ------------------------------------- */
 
@@ -274,7 +275,9 @@ static ab_status read_output(ext *x, ab_error *err) {
                        x->out);
     char *text;
     size_t len;
-    ab_status st = ab_read_file(x->out, &text, &len, err);
+    /* Bounded: a runaway program's output does not fill the run's memory. */
+    ab_status st = ab_read_file(x->out, EXT_OUTPUT_MAX, "an external planner's output", &text,
+                               &len, err);
     if (st != AB_OK) return st == AB_ENOMEM ? st : ab_fail(err, AB_EINTERNAL, "external: %s", err->msg);
     const ab_problem *p = x->p;
     for (size_t i = 0; i < p->n; i++) x->got[i] = AB_NONE;

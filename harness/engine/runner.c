@@ -480,7 +480,7 @@ static bool cpu_limited(const run *r, const abe_exit *e) {
 
 /* Sets res's status and message from how the child ended. */
 static void classify(const run *r, slot *s, const abe_exit *e, abe_job_result *res) {
-    if (e->timed_out) {
+    if (e->timed_out) { /* compare.c's under_load reads this message: keep its form */
         res->status = ABE_TIMEOUT;
         snprintf(res->message, sizeof res->message, "exceeded the time limit of %g s",
                  r->opt->time_limit);

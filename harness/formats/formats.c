@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-
+#include <sys/stat.h>
 
 /* The table: one row a format, each defined in its own file (suite.c,
  * minimalloc.c, tflite.c); the order is the order of recognition by name and
@@ -58,21 +58,40 @@ void abf_format_list(ab_buf *b) {
     }
 }
 
-const abf_format *abf_format_of(const char *path, bool strict, ab_error *err) {
-    unsigned char head[16];
+/* The first bytes of the regular file at path into head (*n of them; 0 when
+ * path is not a regular file: a pipe, a FIFO or a device is read once, by
+ * its loader, since reading its head here would take those bytes from it,
+ * or wait for a FIFO's writer, or never end). false, with err set, when it
+ * cannot be read. */
+static bool read_head(const char *path, unsigned char *head, size_t cap, size_t *n,
+                      ab_error *err) {
+    *n = 0;
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        ab_fail(err, AB_EINPUT, "%s: cannot read: %s", path, strerror(errno));
+        return false;
+    }
+    if (!S_ISREG(sb.st_mode)) return true;
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
         ab_fail(err, AB_EINPUT, "%s: cannot read: %s", path, strerror(errno));
-        return NULL;
+        return false;
     }
-    size_t n = fread(head, 1, sizeof head, f);
+    *n = fread(head, 1, cap, f);
     int failed = ferror(f), e = errno;
     fclose(f);
     if (failed) {
         ab_fail(err, AB_EINPUT, "%s: cannot read: %s", path, strerror(e));
-        return NULL;
+        return false;
     }
-    for (size_t i = 0; abf_formats[i] != NULL; i++)
+    return true;
+}
+
+const abf_format *abf_format_of(const char *path, bool strict, ab_error *err) {
+    unsigned char head[16];
+    size_t n;
+    if (!read_head(path, head, sizeof head, &n, err)) return NULL;
+    for (size_t i = 0; n > 0 && abf_formats[i] != NULL; i++)
         if (abf_formats[i]->sniff != NULL && abf_formats[i]->sniff(head, n)) return abf_formats[i];
     const abf_format *r = by_suffix(path);
     if (r != NULL || !strict) return r != NULL ? r : abf_formats[0];
@@ -91,34 +110,4 @@ ab_status abf_load_problem(const char *path, const abf_load_options *o, ab_probl
     const abf_format *f = abf_format_of(path, false, err);
     if (f == NULL) return err ? err->status : AB_EINPUT;
     return f->load(path, o ? o : &none, p, err);
-}
-
-/* ---- input budgets ------------------------------------------------------------ */
-
-/* *v from the variable name when it is set: a positive decimal integer. */
-static ab_status limit_from_env(const char *name, int64_t *v, ab_error *err) {
-    const char *text = getenv(name);
-    if (text == NULL) return AB_OK;
-    char *end = NULL;
-    errno = 0;
-    long long x = strtoll(text, &end, 10);
-    bool digits = text[0] >= '0' && text[0] <= '9';
-    if (!digits || end == text || *end != '\0' || errno == ERANGE || x < 1)
-        return ab_fail(err, AB_EINPUT,
-                       "environment variable %s: expected a positive integer, got '%.40s'", name,
-                       text);
-    *v = (int64_t)x;
-    return AB_OK;
-}
-
-ab_status abf_limits_get(abf_limits *l, ab_error *err) {
-    *l = (abf_limits){.file_bytes = ABF_DEFAULT_MAX_FILE_BYTES,
-                      .depth = ABF_DEFAULT_MAX_DEPTH,
-                      .alias_nodes = ABF_DEFAULT_MAX_ALIAS_NODES,
-                      .tensors = ABF_DEFAULT_MAX_TENSORS};
-    ab_status st = limit_from_env("ARENABENCH_MAX_FILE_BYTES", &l->file_bytes, err);
-    if (st == AB_OK) st = limit_from_env("ARENABENCH_MAX_DEPTH", &l->depth, err);
-    if (st == AB_OK) st = limit_from_env("ARENABENCH_MAX_ALIAS_NODES", &l->alias_nodes, err);
-    if (st == AB_OK) st = limit_from_env("ARENABENCH_MAX_TENSORS", &l->tensors, err);
-    return st;
 }

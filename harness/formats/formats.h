@@ -8,9 +8,10 @@
  *   minimalloc  MiniMalloc CSV   .csv            no                      yes
  *   tflite      TFLite model     .tflite         yes ("TFL3" at byte 4)  no
  *
- * A file's format: the first row whose sniff recognises its first bytes, else
- * the row whose suffix its name ends with (case-insensitive), else YAML (a
- * suite may have any name when given explicitly). Adding a format is one
+ * A file's format: the first row whose sniff recognises its first bytes (a
+ * regular file's only: a pipe, a FIFO or a device is read once, by its
+ * loader), else the row whose suffix its name ends with (case-insensitive),
+ * else YAML (a suite may have any name when given explicitly). Adding a format is one
  * file (its loader and its const abf_format row) and one line in formats.c's
  * table.
  */
@@ -75,7 +76,11 @@ ab_status abf_load_problem(const char *path, const abf_load_options *o, ab_probl
  * else is AB_EINPUT naming the variable):
  *
  *   variable                     default      bounds
- *   ARENABENCH_MAX_FILE_BYTES    268435456    a suite file's size (256 MiB)
+ *   ARENABENCH_MAX_FILE_BYTES    268435456    an input file's size (256 MiB):
+ *                                             a suite, a plan, a model, a
+ *                                             regular file or not (a pipe, a
+ *                                             FIFO, a device: at most this
+ *                                             + 1 bytes are read)
  *   ARENABENCH_MAX_DEPTH         64           nested YAML collections
  *   ARENABENCH_MAX_ALIAS_NODES   1000000      nodes YAML aliases expand to
  *   ARENABENCH_MAX_TENSORS       10000000     tensors in a suite, after
@@ -98,5 +103,12 @@ typedef struct abf_limits {
 /* The limits in force: the defaults above, each replaced by its variable when
  * set. AB_EINPUT, naming the variable, when one is not a positive integer. */
 ab_status abf_limits_get(abf_limits *l, ab_error *err);
+
+/* Reads the input file at path ("-": standard input) whole into *buf and
+ * *len, as core/file.h's ab_read_file under the file-size limit in force
+ * (ARENABENCH_MAX_FILE_BYTES): "PATH: the file has N bytes, above the limit
+ * of L (ARENABENCH_MAX_FILE_BYTES)", AB_EINPUT (exit 2), for a larger file of
+ * any type. The one reader of every input file (suite, plan, model). */
+ab_status abf_read_input(const char *path, char **buf, size_t *len, ab_error *err);
 
 #endif

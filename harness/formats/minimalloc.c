@@ -75,7 +75,7 @@ static ab_status start_text(csv *c, ab_error *err) {
 /* Reads the file c->path (data == NULL) or copies data[0 .. len) into c->text. */
 static ab_status slurp(csv *c, const char *data, size_t len, ab_error *err) {
     if (data == NULL) {
-        ab_status st = ab_read_file(c->path, &c->text, &c->len, err);
+        ab_status st = abf_read_input(c->path, &c->text, &c->len, err);
         if (st != AB_OK) return st;
     } else {
         c->text = len < SIZE_MAX ? ab_malloc(len + 1) : NULL;

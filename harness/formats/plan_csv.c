@@ -22,6 +22,7 @@
  *   p.csv:7: offset: expected a non-negative integer, got '12x'
  */
 #include "harness/formats/plan_csv.h"
+#include "harness/formats/formats.h"
 
 #include "core/buf.h"
 #include "core/csv.h"
@@ -282,7 +283,7 @@ ab_status abf_plan_read(const char *path, const ab_problem *p, ab_plan *pl, ab_e
     ab_plan_init(pl);
     char *buf;
     size_t len;
-    ab_status st = ab_read_file(path, &buf, &len, err);
+    ab_status st = abf_read_input(path, &buf, &len, err);
     if (st != AB_OK) return st;
     return read_text(strcmp(path, "-") == 0 ? "<stdin>" : path, buf, len, p, pl, err);
 }

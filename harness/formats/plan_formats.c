@@ -36,8 +36,14 @@ const abf_plan_format *abf_plan_format_named(const char *name) {
 const abf_plan_format *abf_plan_format_of(const char *path) {
     unsigned char head[ABF_PLAN_SNIFF_BYTES];
     size_t n = 0;
-    FILE *f = strcmp(path, "-") == 0 ? NULL : fopen(path, "rb");
-    if (f != NULL) { /* a file that cannot be read: the default's reader says so */
+    /* Only a regular file is sniffed: a pipe, a FIFO or a device is read
+     * once, by its reader (reading its head here would take those bytes from
+     * it, wait for a FIFO's writer, or never end). A file that cannot be read:
+     * the default's reader says so. */
+    struct stat sb;
+    bool regular = strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+    FILE *f = regular ? fopen(path, "rb") : NULL;
+    if (f != NULL) {
         n = fread(head, 1, sizeof head, f);
         if (ferror(f)) n = 0;
         fclose(f);

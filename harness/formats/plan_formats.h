@@ -62,7 +62,8 @@ const abf_plan_format *abf_plan_format_named(const char *name);
 #define ABF_PLAN_SNIFF_BYTES 1024
 
 /* The format of the plan file at path: the first row whose sniff recognises
- * its first bytes, else the default row (whose reader then reports a file
+ * its first bytes (a regular file's only: a pipe or a device is read once, by
+ * the reader), else the default row (whose reader then reports a file
  * that cannot be read or is not a plan). Never NULL. */
 const abf_plan_format *abf_plan_format_of(const char *path);
 

@@ -1911,16 +1911,8 @@ ab_status abf_suite_load(const char *path, ab_problem *p, ab_error *err) {
     ab_problem_init(p);
     char *buf = NULL;
     size_t len = 0;
-    abf_limits lim;
-    ab_status st = abf_limits_get(&lim, err);
-    struct stat sb;
-    if (st == AB_OK && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
-        (uint64_t)sb.st_size > (uint64_t)lim.file_bytes)
-        st = ab_fail(err, AB_EINPUT,
-                     "%s: the file has %jd bytes, above the limit of %" PRId64
-                     " (ARENABENCH_MAX_FILE_BYTES)",
-                     path, (intmax_t)sb.st_size, lim.file_bytes);
-    if (st == AB_OK) st = ab_read_file(path, &buf, &len, err);
+    /* Bounded whatever the file is: a pipe or /dev/zero stops at the limit. */
+    ab_status st = abf_read_input(path, &buf, &len, err);
     if (st == AB_OK) st = load_text(path, buf, len, NULL, p, err);
     ab_free(buf);
     if (st != AB_OK) ab_problem_free(p);

@@ -802,7 +802,7 @@ ab_status abf_tflite_load(const char *path, const abf_tflite_options *opt, ab_pr
     size_t len;
     ab_problem_init(p);
     model_init(mm);
-    ab_status st = ab_read_file(path, &buf, &len, err);
+    ab_status st = abf_read_input(path, &buf, &len, err);
     if (st == AB_OK) st = abf_tflite_parse(path, (const unsigned char *)buf, len, mm, err);
     ab_free(buf);
     if (st == AB_OK) st = abf_tflite_problem(mm, opt, p, err);

@@ -12,6 +12,7 @@
  */
 #include "harness/formats/tflite_offline.h"
 #include "harness/formats/flatbuf.h"
+#include "harness/formats/formats.h"
 
 #include "core/file.h"
 #include "harness/formats/plan_formats.h"
@@ -305,7 +306,7 @@ static ab_status write_model_copy(const abf_plan_out *o, ab_buf *b, ab_error *er
     size_t len = 0;
     int32_t *words = NULL;
     abf_tflite_model m;
-    ab_status st = ab_read_file(o->model, &bytes, &len, err);
+    ab_status st = abf_read_input(o->model, &bytes, &len, err);
     if (st == AB_OK) {
         st = abf_tflite_parse(o->model, (const unsigned char *)bytes, len, &m, err);
         if (st == AB_OK) st = abf_tflite_offline_offsets(&m, o->view, o->offsets, &words, err);

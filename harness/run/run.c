@@ -146,17 +146,39 @@ static ab_status dir_seen(path_list *l, const struct stat *st, bool *again, ab_e
     return AB_OK;
 }
 
+/* What a file that is not a regular file nor a folder is, for a message. */
+static const char *file_kind(const struct stat *st) {
+    if (S_ISFIFO(st->st_mode)) return "a FIFO";
+    if (S_ISCHR(st->st_mode)) return "a character device";
+    if (S_ISBLK(st->st_mode)) return "a block device";
+    if (S_ISSOCK(st->st_mode)) return "a socket";
+    return "a special file";
+}
+
 /* Adds path (a file) or every file below it (a folder) whose name has the
  * suffix of a suite format (harness/formats/formats.h: .yaml, .yml, .csv,
  * .tflite). A folder met again (by device and inode: a symlink loop, or two
- * links to one folder) is skipped with a warning; entries are taken in name
- * order, so which link is searched does not depend on the file system. */
+ * links to one folder) is skipped with a warning, and so is a FIFO, socket
+ * or device found in a folder (below); entries are taken in name order, so which link is searched does not depend on the file system. */
 static ab_status collect(const char *path, path_list *l, bool explicit, ab_error *err) {
     struct stat st;
     if (stat(path, &st) != 0) return ab_fail(err, AB_EINPUT, "%s: %s", path, strerror(errno));
     if (!S_ISDIR(st.st_mode)) {
-        if (explicit || abf_format_suffix_known(path)) return path_add(l, path, explicit, err);
-        return AB_OK;
+        if (explicit) return path_add(l, path, explicit, err);
+        if (!abf_format_suffix_known(path)) return AB_OK;
+        /* Found in a folder, named like a suite, but not a regular file (st
+         * is stat's, so a symlink to /dev/zero is the device): a FIFO,
+         * socket or device is skipped with a warning, not read and not
+         * refused. Reading it could wait forever (a FIFO without a writer)
+         * or never end (/dev/zero); refusing the run would let one stray
+         * special file stop a whole nightly; a suites folder holds files,
+         * so it is not a suite the user meant. Named on the command line,
+         * it is read as the user asked, within the file-size limit. */
+        if (!S_ISREG(st.st_mode)) {
+            note(l->ev, "warning: %s: %s, not a regular file; skipped", path, file_kind(&st));
+            return AB_OK;
+        }
+        return path_add(l, path, explicit, err);
     }
     bool again;
     ab_status rc = dir_seen(l, &st, &again, err);
@@ -249,7 +271,7 @@ static void bad_text(ab_buf *t, const char *path) {
     ab_buf_printf(t, "# arenabench: this file did not load: %s\n", path);
     char *bytes = NULL;
     size_t len = 0;
-    if (ab_read_file(path, &bytes, &len, NULL) != AB_OK) {
+    if (abf_read_input(path, &bytes, &len, NULL) != AB_OK) {
         ab_buf_printf(t, "# (it could not be read)\n");
         return;
     }

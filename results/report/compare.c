@@ -204,6 +204,46 @@ static bool beyond(double x_max, double y_min, double ratio, double min) {
     return y_min + eps >= ratio * x_max && y_min - x_max + eps >= min;
 }
 
+/* The runner's message for its wall-clock limit (harness/engine/runner.c,
+ * classify): "exceeded the time limit of %g s". */
+static const char wall_limit_prefix[] = "exceeded the time limit of ";
+
+/* Whether head row h, not ok where base row b was ok, was stopped by the
+ * machine's load rather than by the planner: "capped under load".
+ *
+ * How a timeout row comes about (harness/engine/runner.c, one_run and
+ * classify; planners/planner.h, ab_plan_stats.capped) and what it says:
+ *   1. the planner's deterministic budget (nodes, iterations) ran out:
+ *      capped NULL. The same on any machine: a real failure.
+ *   2. the runner's CPU limit (`run --cpu-limit`, RLIMIT_CPU): capped 'time',
+ *      "exceeded the CPU limit of L s (...)". CPU time itself over the
+ *      limit: the planner's own work, whatever the load: a real failure.
+ *   3. the planner's own time cap (a `time=` parameter) ended it without a
+ *      plan: capped 'time', the planner's message. Those caps count CPU
+ *      time (canonical, exact-cover, the subset bound: clock()), and the row
+ *      does not say which clock a cap read, so it stays a failure.
+ *   4. the runner's wall-clock limit (`run --time-limit`): capped 'time',
+ *      "exceeded the time limit of L s". Wall time is what a busy machine
+ *      takes away: when the row's CPU time stayed below L (it was not the
+ *      work that ran out of time) and is not beyond base's CPU spread by
+ *      the "slower" thresholds (it had not done more work than the base
+ *      needed to finish), the load stopped it: listed apart, not a
+ *      regression. A row that used L seconds of CPU or more, or clearly
+ *      more CPU than base, is slower in itself: a failure.
+ * Only case 4 is under load; memory caps ('memory', oom) stay failures. */
+static bool under_load(const abr_cctx *c, const abr_crow *b, const abr_crow *h) {
+    const abo_row *r = &h->w->r;
+    if (r->status != ABO_STATUS_TIMEOUT || strcmp(h->capped, "time") != 0 || r->error == NULL)
+        return false;
+    size_t np = sizeof wall_limit_prefix - 1;
+    if (strncmp(r->error, wall_limit_prefix, np) != 0) return false;
+    char *end = NULL;
+    double limit = strtod(r->error + np, &end);
+    if (end == r->error + np || !(limit > 0) || h->cpu_max < 0) return false;
+    if (h->cpu_max >= limit) return false;
+    return !beyond(b->cpu_max, h->cpu_min, c->opt.slow_ratio, c->opt.slow_min_s);
+}
+
 /* The changes of a matched pair under key k. */
 static void compare_pair(abr_cctx *c, size_t k, const abr_crow *b, const abr_crow *h) {
     bool bok = abr_crow_ok(b), hok = abr_crow_ok(h);
@@ -211,7 +251,8 @@ static void compare_pair(abr_cctx *c, size_t k, const abr_crow *b, const abr_cro
     bool pb = abr_crow_proven(b), ph = abr_crow_proven(h);
     bool capped = b->capped[0] != '\0' || h->capped[0] != '\0';
     bool judged = !(capped && (ab != ah || pb != ph)); /* arena and proof */
-    if (bok && !hok) add(c, ABR_CHANGE_FAILED, k, b, h, 0);
+    if (bok && !hok)
+        add(c, under_load(c, b, h) ? ABR_CHANGE_CAPPED_LOAD : ABR_CHANGE_FAILED, k, b, h, 0);
     if (bok && hok) {
         if (judged && ah > ab) add(c, ABR_CHANGE_ARENA_GREW, k, b, h, 0);
         if (judged && pb && !ph) add(c, ABR_CHANGE_PROOF_LOST, k, b, h, 0);

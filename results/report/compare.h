@@ -30,6 +30,17 @@
  *                              memory) rather than its deterministic budget:
  *                              listed apart, instead of the three arena/proof
  *                              changes above
+ *                 capped under ok in base; in head a timeout that the runner's
+ *                 load         wall-clock limit (`run --time-limit`) ended
+ *                              while the row's CPU time was still below that
+ *                              limit and not beyond base's spread (as for
+ *                              "slower"): the machine's load, not the
+ *                              planner, stopped it. Listed apart, with its CPU
+ *                              and wall time, instead of "failed". A timeout
+ *                              of its deterministic budget (capped NULL), of
+ *                              the CPU limit (`--cpu-limit`), of a planner's
+ *                              own time cap, or one that used more CPU than
+ *                              base did stays "failed" (compare.c: under_load)
  *   other         status       not ok in both, with different statuses
  *
  * (over-capacity -> ok is "fixed": a plan that now fits the capacity.) A pair
@@ -82,7 +93,8 @@
  *                 "rows": count (spec new/gone only)}],
  *    "notice": null | {"specs_gone": [..], "specs_new": [..], "hints": [..]},
  *    "summary": {"matched", "unchanged", "regressions", "warnings",
- *                "improvements", "not_judged", "other", "new", "gone"},
+ *                "improvements", "not_judged", "other", "new", "gone",
+ *                "capped_under_load" (of not_judged)},
  *    "verdict": "regression" | "no regression" | "nothing compared"}
  *   ROW = {"run", "spec", "status", "arena", "proven_by", "cpu_s", "cpu_min_s",
  *          "cpu_max_s", "wall_s", "capped", "message"}
@@ -109,6 +121,7 @@
     X(ABR_CHANGE_PROVEN, "newly proven", 0)                             \
     X(ABR_CHANGE_FASTER, "faster", 0)                                   \
     X(ABR_CHANGE_CAPPED, "capped: not judged", 5) /* arena/proof changed on a capped row */ \
+    X(ABR_CHANGE_CAPPED_LOAD, "capped under load", 5) /* ok -> stopped by the wall clock */ \
     X(ABR_CHANGE_STATUS, "status changed", 2) /* one failure -> another */ \
     X(ABR_CHANGE_CONTRADICTION, "contradiction", 1) /* proved infeasible, yet packed */ \
     X(ABR_CHANGE_NEW, "new", 3)              /* only in head */         \
@@ -165,7 +178,7 @@ typedef struct abr_compare_summary {
     size_t regressions;        /* change lines that are regressions */
     size_t warnings;           /* "slower" lines, unless fail_on_time */
     size_t improvements;       /* change lines that are improvements */
-    size_t not_judged;         /* "capped: not judged" lines */
+    size_t not_judged;         /* "capped: not judged" and "capped under load" lines */
     size_t other;              /* status changed between two failures */
     size_t added, removed;     /* pairs only in head, only in base (rows) */
     size_t specs_new, specs_gone; /* pairing keys with rows on one side only */

@@ -216,9 +216,10 @@ static void put_summary(ab_buf *b, const abr_compare_summary *s) {
     ab_buf_printf(b, "{\"matched\": %zu, \"unchanged\": %zu, \"regressions\": %zu, "
                      "\"warnings\": %zu, \"improvements\": %zu, \"not_judged\": %zu, "
                      "\"other\": %zu, \"new\": %zu, \"gone\": %zu, \"specs_new\": %zu, "
-                     "\"specs_gone\": %zu}",
+                     "\"specs_gone\": %zu, \"capped_under_load\": %zu}",
                   s->matched, s->unchanged, s->regressions, s->warnings, s->improvements,
-                  s->not_judged, s->other, s->added, s->removed, s->specs_new, s->specs_gone);
+                  s->not_judged, s->other, s->added, s->removed, s->specs_new, s->specs_gone,
+                  s->by_change[ABR_CHANGE_CAPPED_LOAD]);
 }
 
 static const char *verdict(const abr_cctx *c, const abr_compare_summary *s) {

@@ -107,6 +107,15 @@ static void put_timing(ab_buf *b, const abr_cline *l) {
     put_seconds(b, slower ? l->b->cpu_max : l->b->cpu_min);
 }
 
+/* A row's CPU and wall time: "18.600 s of CPU in 601.000 s of wall time". */
+static void put_cpu_wall(ab_buf *b, const abr_crow *x) {
+    put_cpu(b, x);
+    put(b, " of CPU in ");
+    if (x->w->r.wall_s >= 0) put_seconds(b, x->w->r.wall_s);
+    else put(b, "-");
+    put(b, " of wall time");
+}
+
 /* The base, head and detail cells of line l. */
 static void put_cells(ab_buf *b, const abr_cctx *c, const abr_cline *l) {
     const abr_crow *x0 = l->b, *x1 = l->h;
@@ -135,6 +144,15 @@ static void put_cells(ab_buf *b, const abr_cctx *c, const abr_cline *l) {
         put_arena_proof(b, x1);
         ab_buf_printf(b, " | stopped on a safety cap (%s), not its budget: the arena or proof "
                          "may depend on the machine's load", x0->capped[0] ? x0->capped : x1->capped);
+        break;
+    case ABR_CHANGE_CAPPED_LOAD:
+        put_states(b, x0, x1);
+        put(b, "stopped by the wall-clock cap, not its work: ");
+        put_cpu_wall(b, x1);
+        put(b, " (base ok in ");
+        put_cpu_wall(b, x0);
+        put(b, "); ");
+        put_why(b, x1);
         break;
     case ABR_CHANGE_CONTRADICTION:
         ab_buf_printf(b, "infeasible (run %lld) | ok %lld (run %lld, ", (long long)x0->w->r.run,
@@ -340,6 +358,9 @@ static void put_summary(ab_buf *b, const abr_cctx *c, const abr_compare_summary 
     else {
         put(b, "Result: no regression");
         if (s->warnings > 0) ab_buf_printf(b, "; %zu timing warnings", s->warnings);
+        if (s->by_change[ABR_CHANGE_CAPPED_LOAD] > 0)
+            ab_buf_printf(b, "; %zu rows capped under load (stopped by the wall clock, not "
+                             "judged)", s->by_change[ABR_CHANGE_CAPPED_LOAD]);
         if (s->specs_new + s->specs_gone > 0)
             ab_buf_printf(b, "; only %zu pairs matched: %zu specs changed and were not compared "
                              "(see the notice)", s->matched, s->specs_new + s->specs_gone);
