@@ -103,7 +103,8 @@ typedef struct row {
     int signal;
     const char *verdict, *check, *error;
     int64_t ilp_bound;
-    double wall;
+    double wall, cpu;   /* cpu 0: the wall time */
+    const char *capped;
 } row;
 
 #define OK(spec_, arena_, lb_, ...) \
@@ -134,7 +135,9 @@ static void result(abs_store *s, int64_t run, int64_t su, row w) {
         r.ilp_objective = w.arena;
     }
     r.wall_s = w.wall ? w.wall : 0.25;
-    r.cpu_s = r.wall_s;
+    r.cpu_s = w.cpu ? w.cpu : r.wall_s;
+    r.cpu_min_s = r.cpu_max_s = r.cpu_s;
+    r.capped = w.capped;
     ab_error err;
     cr_assert_eq(abs_result_put(s, &r, &err), AB_OK, "%s", err.msg);
 }
@@ -481,6 +484,31 @@ Test(report_md, gives_the_verdict_against_the_previous_run_first) {
     char *html = render(path, r2, ABR_REPORT_HTML, NULL);
     HAS(html, "<p class=\"verdict\"><b>Verdict:</b> 1 REGRESSION against run 1");
     free(md), free(json), free(html), free(path);
+}
+
+/* The nightly that went red on unchanged code (issue 30): a row ok before, now
+ * stopped by the runner's wall clock with its CPU time far below the limit,
+ * is not a regression; the verdict says so and the row is not "failed". */
+Test(report_md, a_row_the_wall_clock_stopped_under_load_is_not_judged) {
+    char *path = db_path();
+    abs_store *s = open_db(path, ABS_OPEN_CREATE);
+    int64_t r1 = begin(s, "nightly");
+    int64_t a = suite(s, "alpha", alpha_yaml, 3, 48);
+    result(s, r1, a, OK("canonical", 48, 48, .cpu = 18.0, .wall = 18.5));
+    ab_error err;
+    cr_assert_eq(abs_run_finish(s, r1, ABS_RUN_DONE, &err), AB_OK, "%s", err.msg);
+    int64_t r2 = begin(s, "nightly");
+    result(s, r2, a, FAIL("canonical", ABO_STATUS_TIMEOUT, .capped = "time", .cpu = 18.6,
+                          .wall = 601.0, .error = "exceeded the time limit of 600 s"));
+    cr_assert_eq(abs_run_finish(s, r2, ABS_RUN_DONE, &err), AB_OK, "%s", err.msg);
+    abs_close(s);
+    char *md = render(path, r2, ABR_REPORT_MD, NULL);
+    HAS(md, "**Verdict:** no regression against run 1: 0 of 1 pairs unchanged, 1 row stopped by "
+            "the wall clock under load, not judged; 1 row stopped by a time or memory cap "
+            "(load can cause it).");
+    HAS(md, "0 failed (invalid, crash or error), 1 stopped by a limit (1 of them by a time or "
+            "memory cap)");
+    free(md), free(path);
 }
 
 Test(report_md, renders_an_empty_run) {

@@ -361,8 +361,12 @@ void abr_put_run_verdict(ab_buf *b, const abr_model *m) {
         ab_buf_printf(b, ": %zu of %zu pairs unchanged", c->unchanged, c->matched);
         if (c->improvements) put(b, ", "), plural(b, c->improvements, "improvement", "improvements");
         if (c->warnings) put(b, ", "), plural(b, c->warnings, "timing warning", "timing warnings");
-        if (c->not_judged)
-            put(b, ", "), plural(b, c->not_judged, "change not judged (a cap stopped a side)",
+        size_t load = c->by_change[ABR_CHANGE_CAPPED_LOAD], other = c->not_judged - load;
+        if (load)
+            put(b, ", "), plural(b, load, "row stopped by the wall clock under load, not judged",
+                                 "rows stopped by the wall clock under load, not judged");
+        if (other)
+            put(b, ", "), plural(b, other, "change not judged (a cap stopped a side)",
                                  "changes not judged (a cap stopped a side)");
         if (c->added || c->removed) ab_buf_printf(b, ", %zu new, %zu gone", c->added, c->removed);
     }
