@@ -214,3 +214,60 @@ Test(check_db, proves_the_bounds_again_and_catches_a_raised_one) {
     free(out);
     free(dir);
 }
+
+/* A database whose rows are planned on first_fit_hole (first-fit and best-fit 6144,
+ * its max-load 4096), to forge certificates on. */
+static const char *hole_db(void) {
+    static char path[4096];
+    char *dir = abt_tmpdir();
+    snprintf(path, sizeof path, "%s/hole.db", dir);
+    free(dir);
+    abt_run_ok(0, "run '%s' -p first-fit -p best-fit --db '%s' -j 1",
+               abt_src("suites/examples/first_fit_hole.yaml"), path);
+    return path;
+}
+
+/* check-db derives every certificate again (issue 30): each forgery fails it. */
+Test(check_db, a_forged_certificate_fails) {
+    static const struct {
+        const char *sql, *want;
+    } forgeries[] = {
+        {"UPDATE results SET proven_by = 'lower-bound' WHERE spec = 'first-fit';",
+         "proven by lower-bound, but its plan's arena 6144 is not the suite's max-load 4096"},
+        {"UPDATE results SET ilp_bound = arena + 1 WHERE spec = 'best-fit';",
+         "its ILP bound 6145 is above the arena 6144 of its own valid plan"},
+        {"UPDATE results SET status = 'infeasible' WHERE spec = 'first-fit';",
+         "the row says infeasible, but the suite has no capacity"},
+        {"UPDATE results SET status = 'over-capacity' WHERE spec = 'best-fit';",
+         "the row says over-capacity, but its plan fits"},
+        {"UPDATE suites SET peak_live_bytes = 4000;",
+         "the suite's stored max-load is 4000, its tensors give 4096"},
+    };
+    for (size_t k = 0; k < sizeof forgeries / sizeof forgeries[0]; k++) {
+        const char *db = hole_db();
+        char *out;
+        cr_assert_eq(check_db(db, &out), 0, "unforged: %s", out);
+        free(out);
+        edit(db, forgeries[k].sql);
+        int rc = check_db(db, &out);
+        cr_assert_eq(rc, 1, "%s: exit %d: %s", forgeries[k].sql, rc, out);
+        cr_assert(strstr(out, forgeries[k].want) != NULL, "%s\nwant: %s\n%s", forgeries[k].sql,
+                  forgeries[k].want, out);
+        free(out);
+    }
+}
+
+/* run --resume refuses a database that fails its own checks. */
+Test(check_db, resume_refuses_a_database_that_fails_its_checks) {
+    const char *db = good_db();
+    edit(db, "PRAGMA foreign_keys = OFF; CREATE TABLE r2 AS SELECT * FROM results; "
+             "DROP TABLE results; ALTER TABLE r2 RENAME TO results; "
+             "INSERT INTO results SELECT * FROM results WHERE spec = 'best-fit';");
+    char args[8400], *out, *err;
+    snprintf(args, sizeof args, "run '%s' -p first-fit -p best-fit --db '%s' -j 1 --resume latest",
+             abt_src("suites/examples/chain_reuse.yaml"), db);
+    int rc = abt_run(args, &out, &err);
+    cr_assert_eq(rc, 2, "exit %d: %s%s", rc, out, err);
+    cr_assert(strstr(err, "fails 1 of its own checks") != NULL, "%s", err);
+    free(out), free(err);
+}

@@ -28,6 +28,7 @@
 #include "harness/cli/fail.h"
 #include "harness/formats/suite.h"
 #include "oracle/bound.h"
+#include "oracle/bounds.h"
 #include "oracle/check.h"
 #include "results/store/store.h"
 
@@ -114,6 +115,46 @@ static void cache_load(abs_store *db, view_cache *c, const abs_suite *su, found 
     ab_problem_free(&full);
 }
 
+static void recheck_planless(abs_store *db, view_cache *c, const abs_row *row, int64_t run,
+                             found *f);
+
+/* Derives again what a row claims beyond its plan, trusting no stored word
+ * (issue 30): its proof, its ILP bound, its status against the capacity.
+ * rep is the oracle's check of the row's own plan (NULL: no plan). */
+static void recheck_claims(view_cache *c, const abs_row *row, const abo_report *rep,
+                           const char *where, found *f) {
+    const abo_row *r = &row->r;
+    abo_bounds b;
+    ab_error err;
+    ab_error_clear(&err);
+    if (abo_bounds_compute(&c->view, &b, &err) != AB_OK) return; /* memory: said elsewhere */
+    int64_t cap = ab_problem_capacity(&c->view);
+    bool packs = rep != NULL && abo_verdict_packs(rep->verdict);
+    if (r->proven_by == ABO_PROOF_LOWER_BOUND && (!packs || rep->arena != b.max_load))
+        sayf(f, "%s: the row says its arena is proven by lower-bound, but its plan's arena %lld "
+             "is not the suite's max-load %lld", where, (long long)(rep ? rep->arena : AB_NONE),
+             (long long)b.max_load);
+    if (r->proven_by != ABO_PROOF_NONE && !packs)
+        sayf(f, "%s: the row claims a proof (%s) without a valid plan", where,
+             abo_proof_word(r->proven_by));
+    if (packs && r->ilp_bound != AB_NONE && r->ilp_bound > rep->arena)
+        sayf(f, "%s: its ILP bound %lld is above the arena %lld of its own valid plan", where,
+             (long long)r->ilp_bound, (long long)rep->arena);
+    if (r->status == ABO_STATUS_INFEASIBLE &&
+        (cap == AB_NONE || r->lower_bound == AB_NONE || r->lower_bound <= cap))
+        sayf(f, "%s: the row says infeasible, but %s", where,
+             cap == AB_NONE ? "the suite has no capacity"
+                            : "its bound does not exceed the capacity");
+    if (r->status == ABO_STATUS_OK && packs && rep->verdict != ABO_OK)
+        sayf(f, "%s: the row says ok, but its plan is over the capacity or a pool", where);
+    if ((r->status == ABO_STATUS_OVER_CAPACITY || r->status == ABO_STATUS_INFEASIBLE) && packs &&
+        rep->verdict == ABO_OK)
+        sayf(f, "%s: the row says %s, but its plan fits", where, abo_status_word(r->status));
+    if (row->suite.peak_live_bytes != AB_NONE && row->suite.peak_live_bytes != b.max_load)
+        sayf(f, "%s: the suite's stored max-load is %lld, its tensors give %lld", where,
+             (long long)row->suite.peak_live_bytes, (long long)b.max_load);
+}
+
 /* Checks the plan of one row again; problems to f. */
 static void recheck(abs_store *db, view_cache *c, const abs_row *row, int64_t run, found *f) {
     const abo_row *r = &row->r;
@@ -162,8 +203,19 @@ static void recheck(abs_store *db, view_cache *c, const abs_row *row, int64_t ru
                  "is %lld): a packing cannot be", where, (long long)r->arena,
                  (long long)r->lower_bound, (long long)row->suite.peak_live_bytes);
     }
+    if (n == c->view.n && rep.verdict != ABO_NVERDICTS) recheck_claims(c, row, &rep, where, f);
     ab_plan_free(&pl);
     ab_free(off);
+}
+
+/* A row without a plan: only what it claims (a proof, infeasible, a bound). */
+static void recheck_planless(abs_store *db, view_cache *c, const abs_row *row, int64_t run,
+                             found *f) {
+    char where[600];
+    snprintf(where, sizeof where, "run %lld, suite '%.200s', spec '%.200s'", (long long)run,
+             row->suite.name, row->r.spec);
+    cache_load(db, c, &row->suite, f);
+    if (c->ok) recheck_claims(c, row, NULL, where, f);
 }
 
 /* GLPK's budget, in branch-and-bound nodes, to prove a subset or ILP bound again. */
@@ -241,7 +293,10 @@ static int recheck_all(abs_store *db, found *f, size_t *plans, bound_counts *bc)
             sayf(f, "run %lld: its rows cannot be read: %s", (long long)ids[i], err.msg);
         } else {
             for (size_t k = 0; k < rows.n; k++) {
-                if (rows.v[k].r.plan_hash[0] == '\0') continue;
+                if (rows.v[k].r.plan_hash[0] == '\0') { /* no plan: its claims alone */
+                    recheck_planless(db, &c, &rows.v[k], ids[i], f);
+                    continue;
+                }
                 recheck(db, &c, &rows.v[k], ids[i], f);
                 (*plans)++;
             }

@@ -597,6 +597,11 @@ ab_status abu_fill_views(abs_store *db, size_t *filled, ab_error *err) {
     return st;
 }
 
+/* abs_check_db's callback when only the count matters. */
+static void count_problem(void *ctx, const char *line) {
+    (void)ctx, (void)line;
+}
+
 /* Opens the store and begins (or resumes) the run. */
 static ab_status open_run(run_ctx *c, ab_error *err) {
     const abu_args *a = c->a;
@@ -606,7 +611,14 @@ static ab_status open_run(run_ctx *c, ab_error *err) {
     if (st == AB_OK) st = abu_fill_views(c->db, NULL, err);
     if (st != AB_OK) return st;
     int64_t *run = &c->sum->run;
-    if (a->resume != NULL) {
+    if (a->resume != NULL) { /* a file that fails its own checks is not resumed into */
+        size_t problems = 0;
+        st = abs_check_db(c->db, count_problem, NULL, &problems, err);
+        if (st != AB_OK) return st;
+        if (problems > 0)
+            return ab_fail(err, AB_EINPUT, "%s: the database fails %zu of its own checks "
+                           "(`arenabench check-db --db %s` lists them): not resumed", a->db,
+                           problems, a->db);
         if (strcmp(a->resume, "latest") == 0) {
             if ((st = abs_run_latest(c->db, a->tag, run, err)) != AB_OK) return st;
         } else if (!ab_parse_int64(a->resume, strlen(a->resume), run) || *run <= 0) {
