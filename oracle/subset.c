@@ -297,7 +297,10 @@ ab_status abo_subset_bound(const ab_problem *p, const abo_subset_opts *o, abo_su
             if (c > o->max_tensors) break;
             double left = deadline - cpu_now();
             if (left <= 0) { r->capped = true; break; } /* the time cap */
-            st = solve_window(p, first, last, left < share ? left : share, o, r, err);
+            /* with a node budget the nodes decide each window, whatever the load, and
+             * the time left is only the cap; without one, each window gets a share */
+            double per = o->nodes > 0 || left < share ? left : share;
+            st = solve_window(p, first, last, per, o, r, err);
             if (c == p->n) break; /* the window is the whole problem: wider adds nothing */
         }
         if (deadline - cpu_now() <= 0) { r->capped = true; break; }
