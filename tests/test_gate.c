@@ -211,3 +211,16 @@ Test(gate, plan_picture_of_a_long_suite_says_which_rows_it_shows) {
     HAS(out, "; '*' the other 38 tensors");
     free(out), free(err), free(dir);
 }
+
+/* An external program that leaves a FIFO as its {output}: plan says so and
+ * ends, instead of blocking on the read for ever (issue 30, finding 6). */
+Test(gate, an_external_output_that_is_a_fifo_is_refused_not_read) {
+    char args[8400], *out, *err;
+    snprintf(args, sizeof args,
+             "plan '%s' -p \"external:cmd='sh -c \\\"cat {input} >/dev/null; mkfifo {output}\\\"'\"",
+             abt_src(HOLE));
+    int rc = run(args, &out, &err);
+    cr_assert_eq(rc, 1, "exit %d\n%s\n%s", rc, out, err);
+    HAS(err, "is not a regular file (the program left a FIFO there); its output must be a file");
+    free(out), free(err);
+}

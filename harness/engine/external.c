@@ -79,6 +79,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness/engine/spawn.h"
@@ -270,9 +271,15 @@ static ab_status take_record(ext *x, const ab_csv *c, size_t idc, size_t offc, a
 /* Reads the output file (MiniMalloc CSV, core's tokenizer) into x->got, one
  * offset per tensor. */
 static ab_status read_output(ext *x, ab_error *err) {
-    if (access(x->out, F_OK) != 0)
+    struct stat sb; /* lstat: the program's own file, never what a link it left names */
+    if (lstat(x->out, &sb) != 0)
         return ab_fail(err, AB_EINTERNAL, "external: the program exited 0 but wrote no %s",
                        x->out);
+    if (!S_ISREG(sb.st_mode)) /* a FIFO would block the read for ever, a device never end */
+        return ab_fail(err, AB_EINTERNAL, "external: %s is not a regular file (the program "
+                       "left a %s there); its output must be a file", x->out,
+                       S_ISFIFO(sb.st_mode) ? "FIFO" : S_ISLNK(sb.st_mode) ? "symbolic link"
+                       : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "device" : "non-file");
     char *text;
     size_t len;
     /* Bounded: a runaway program's output does not fill the run's memory. */
