@@ -224,3 +224,23 @@ Test(gate, an_external_output_that_is_a_fifo_is_refused_not_read) {
     HAS(err, "is not a regular file (the program left a FIFO there); its output must be a file");
     free(out), free(err);
 }
+
+/* compare --pair whose side names no spec of its run: exit 2 with the closest
+ * spec, not exit 0 and "see the notice" (issue 31's small traps). */
+Test(gate, a_pair_that_matches_nothing_is_a_usage_error_with_the_closest_spec) {
+    char *dir = abt_tmpdir(), args[8400], *out, *err;
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args, "run -q --db '%s/c.db' --tag t -p first-fit '%s'", dir,
+                 abt_src(HOLE));
+        cr_assert_eq(run(args, &out, &err), 0, "%s", err);
+        free(out), free(err);
+    }
+    snprintf(args, sizeof args, "compare --db '%s/c.db' --pair first-fit=frist-fit", dir);
+    cr_assert_eq(run(args, &out, &err), 2, "%s", out);
+    HAS(err, "--pair first-fit=frist-fit: run 2 (head) has no row of spec 'frist-fit'; did you "
+             "mean 'first-fit'?");
+    free(out), free(err);
+    snprintf(args, sizeof args, "compare --db '%s/c.db' --pair first-fit=first-fit", dir);
+    cr_assert_eq(run(args, &out, &err), 0, "%s", err);
+    free(out), free(err), free(dir);
+}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/suggest.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/common.h"
 #include "harness/cli/fail.h"
@@ -97,6 +98,40 @@ static int nothing_to_compare(const abr_compare_opts *opt, int64_t head) {
     return 0;
 }
 
+/* A --pair side without '*' that names no spec of its run is a typo, not a
+ * comparison of nothing (issue 31): exit 2, with the closest spec of that
+ * run. 0 when every literal side has rows. */
+static int check_pair_specs(abs_store *db, int64_t base, int64_t head, const abr_compare_opts *o) {
+    abs_rows side[2];
+    int64_t runs[2] = {base, head};
+    ab_error err;
+    int rc = 0;
+    memset(side, 0, sizeof side);
+    for (int k = 0; k < 2 && rc == 0; k++)
+        if (abs_rows_read(db, runs[k], &side[k], &err) != AB_OK) rc = abc_fail(&err);
+    for (size_t i = 0; rc == 0 && i < o->npairs; i++) {
+        const char *want[2] = {o->pairs[i].base, o->pairs[i].head};
+        for (int k = 0; k < 2 && rc == 0; k++) {
+            if (strchr(want[k], '*') != NULL) continue; /* a pattern: compare's notice says */
+            bool found = false;
+            ab_suggest sg;
+            ab_suggest_init(&sg, want[k]);
+            for (size_t r = 0; r < side[k].n && !found; r++) {
+                found = strcmp(side[k].v[r].r.spec, want[k]) == 0;
+                ab_suggest_offer(&sg, side[k].v[r].r.spec);
+            }
+            if (!found)
+                rc = abc_failf(ABC_EXIT_USAGE, "--pair %s=%s: run %lld (%s) has no row of spec "
+                               "'%s'%s%s%s", o->pairs[i].base, o->pairs[i].head,
+                               (long long)runs[k], k ? "head" : "base", want[k],
+                               sg.best ? "; did you mean '" : "", sg.best ? sg.best : "",
+                               sg.best ? "'?" : "");
+        }
+    }
+    for (int k = 0; k < 2; k++) abs_rows_free(&side[k]);
+    return rc;
+}
+
 int abc_compare(const abc_args *a) {
     abr_compare_opts opt;
     abr_spec_pair pairs[ABC_MAX_SPECS + 1];
@@ -114,7 +149,9 @@ int abc_compare(const abc_args *a) {
     if (rc == 0 && base == 0) {
         rc = nothing_to_compare(&opt, head);
     } else if (rc == 0) {
-        if (abr_compare(db, base, head, &opt, &b, &sum, &err) != AB_OK) rc = abc_fail(&err);
+        rc = check_pair_specs(db, base, head, &opt);
+        if (rc == 0 && abr_compare(db, base, head, &opt, &b, &sum, &err) != AB_OK)
+            rc = abc_fail(&err);
         if (rc == 0 && ab_buf_write_file(&b, "-", &err) != AB_OK) rc = abc_fail(&err);
         if (rc == 0 && sum.regressions > 0) rc = ABC_EXIT_CHECK;
     }
