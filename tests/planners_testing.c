@@ -53,6 +53,7 @@ static ab_status hang_plan(const ab_problem *p, const ab_params *opt, int64_t *o
             nanosleep(&ts, NULL);
         }
     }
+    return AB_EINTERNAL; /* not reached */
 }
 
 /* true when this process runs under a finite address-space or data limit. */
