@@ -200,9 +200,10 @@ ab_status ab_planner_register(const ab_planner *pl);
 
 /* Runs pl on p (an arena view): pl->plan itself, or, on a suite of two or
  * more pools and a planner without AB_PLANNER_POOLS, pl->plan pool by pool
- * through the spill rule (spill.c). offsets has p->n entries. opt may be
- * NULL (every default) or not yet resolved against pl's table: it is then
- * resolved here (ab_params_bind), and a bad key or value is AB_EINPUT. */
+ * through the spill rule (spill.c). offsets has p->n entries. opt (NULL:
+ * every default) is resolved again here against pl's table (ab_params_bind,
+ * on a copy), so pl reads checked values even from params never resolved or
+ * altered since: a bad key or value is AB_EINPUT. */
 ab_status ab_planner_plan(const ab_planner *pl, const ab_params *opt, const ab_problem *p,
                           int64_t *offsets, ab_plan_stats *st, ab_error *err);
 
