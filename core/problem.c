@@ -1,6 +1,6 @@
 /*
- * problem.c — problems, plans, name lookup, scaling and coarsening, planner
- * parameters (see problem.h).
+ * problem.c — problems, plans, name lookup, scaling and coarsening, parsing
+ * integers and byte counts (see problem.h).
  */
 #include "core/problem.h"
 
@@ -393,7 +393,7 @@ ab_status ab_plan_from_offsets(ab_plan *pl, const int64_t *offsets, size_t n, ab
     return AB_OK;
 }
 
-/* ---- integers and planner parameters ------------------------------------- */
+/* ---- integers ------------------------------------------------------------ */
 
 bool ab_parse_int64(const char *s, size_t len, int64_t *out) {
     size_t i = 0;
@@ -429,111 +429,6 @@ bool ab_parse_bytes(const char *s, int64_t *out) {
     return true;
 }
 
-void ab_params_free(ab_params *params) {
-    if (params == NULL) return;
-    for (size_t i = 0; i < params->n; i++) {
-        ab_free(params->v[i].key);
-        ab_free(params->v[i].value);
-    }
-    ab_free(params->v);
-    params->v = NULL;
-    params->n = 0;
-}
-
-const char *ab_params_get(const ab_params *params, const char *key) {
-    for (size_t i = 0; params && i < params->n; i++)
-        if (strcmp(params->v[i].key, key) == 0) return params->v[i].value;
-    return NULL;
-}
-
-ab_status ab_params_int(const ab_params *params, const char *key, int64_t def, int64_t lo,
-                        int64_t hi, int64_t *out, ab_error *err) {
-    const char *v = ab_params_get(params, key);
-    if (v == NULL) {
-        *out = def;
-        return AB_OK;
-    }
-    int64_t x;
-    if (!ab_parse_int64(v, strlen(v), &x) || x < lo || x > hi)
-        return ab_fail(err, AB_EINPUT, "parameter %s: expected an integer in [%lld, %lld], got '%s'",
-                       key, (long long)lo, (long long)hi, v);
-    *out = x;
-    return AB_OK;
-}
-
-/* Reads one value starting at *s: a '...'-quoted string or text up to the next
- * ','. Advances *s past it. Returns an owned copy or NULL (err set). */
-static char *spec_value(const char **s, const char *spec, ab_error *err) {
-    const char *p = *s;
-    if (*p == '\'') {
-        const char *close = strchr(p + 1, '\'');
-        if (close == NULL) {
-            ab_fail(err, AB_EINPUT, "planner spec '%s': unterminated quote", spec);
-            return NULL;
-        }
-        *s = close + 1;
-        char *v = ab_strndup(p + 1, (size_t)(close - p - 1));
-        if (v == NULL) ab_fail(err, AB_ENOMEM, "out of memory parsing a planner spec");
-        return v;
-    }
-    size_t len = strcspn(p, ",");
-    *s = p + len;
-    char *v = ab_strndup(p, len);
-    if (v == NULL) ab_fail(err, AB_ENOMEM, "out of memory parsing a planner spec");
-    return v;
-}
-
-/* Parses "key=value[,key=value...]" into params. */
-static ab_status spec_params(const char *s, const char *spec, ab_params *params, ab_error *err) {
-    while (*s != '\0') {
-        size_t klen = strcspn(s, "=,");
-        if (klen == 0 || s[klen] != '=')
-            return ab_fail(err, AB_EINPUT, "planner spec '%s': expected key=value after ':'", spec);
-        char *key = ab_strndup(s, klen);
-        if (key == NULL) return ab_fail(err, AB_ENOMEM, "out of memory parsing a planner spec");
-        if (ab_params_get(params, key) != NULL) {
-            ab_fail(err, AB_EINPUT, "planner spec '%s': parameter '%s' given twice", spec, key);
-            ab_free(key);
-            return AB_EINPUT;
-        }
-        s += klen + 1;
-        char *value = spec_value(&s, spec, err);
-        ab_kv *v = value ? ab_realloc_array(params->v, params->n + 1, sizeof *v) : NULL;
-        if (v == NULL) {
-            ab_free(key);
-            ab_free(value);
-            return value ? ab_fail(err, AB_ENOMEM, "out of memory parsing a planner spec")
-                         : err->status;
-        }
-        params->v = v;
-        params->v[params->n++] = (ab_kv){.key = key, .value = value};
-        if (*s == ',') s++;
-        else if (*s != '\0')
-            return ab_fail(err, AB_EINPUT, "planner spec '%s': expected ',' after a quoted value",
-                           spec);
-    }
-    return AB_OK;
-}
-
-ab_status ab_spec_parse(const char *spec, char **name, ab_params *params, ab_error *err) {
-    ab_error local;
-    if (err == NULL) err = &local;
-    *name = NULL;
-    params->n = 0;
-    params->v = NULL;
-    size_t nlen = strcspn(spec, ":");
-    if (nlen == 0) return ab_fail(err, AB_EINPUT, "planner spec '%s': missing planner name", spec);
-    *name = ab_strndup(spec, nlen);
-    if (*name == NULL) return ab_fail(err, AB_ENOMEM, "out of memory parsing a planner spec");
-    ab_status st = spec[nlen] == ':' ? spec_params(spec + nlen + 1, spec, params, err) : AB_OK;
-    if (st != AB_OK) {
-        ab_free(*name);
-        *name = NULL;
-        ab_params_free(params);
-    }
-    return st;
-}
-
 /* Product of shape[from .. to) into *r; false on overflow. */
 static bool shape_product(const ab_tensor *t, int from, int to, int64_t *r) {
     *r = 1;
@@ -560,10 +455,6 @@ bool ab_tensor_padded_bytes(const ab_tensor *t, int64_t *bytes) {
     if (ab_align_up_ovf(row, t->stride_align, &padded) || ab_mul_ovf(padded, count, bytes))
         return false;
     return true;
-}
-
-ab_status ab_params_k(const ab_params *params, int64_t *k, ab_error *err) {
-    return ab_params_int(params, "k", 1, 1, AB_MAX_SIZE, k, err);
 }
 
 int64_t ab_problem_gravity_unit(const ab_problem *p) {

@@ -250,32 +250,8 @@ ab_status ab_plan_add(ab_plan *pl, size_t tensor, int64_t offset, const char *na
 /* A plan with entry i = (i, offsets[i]) for i < n. pl is initialised by the call. */
 ab_status ab_plan_from_offsets(ab_plan *pl, const int64_t *offsets, size_t n, ab_error *err);
 
-/* ---- planner parameters ----------------------------------------------------
- * A planner spec on the command line is name[:key=value[,key=value...]]. */
-typedef struct ab_kv {
-    char *key;
-    char *value;
-} ab_kv;
-
-typedef struct ab_params {
-    size_t n;
-    ab_kv *v; /* owned */
-} ab_params;
-
-/* Parses spec into *name (owned) and *params (initialised by the call).
- * A value may be quoted with '...' to hold commas. Keys must be unique. */
-ab_status ab_spec_parse(const char *spec, char **name, ab_params *params, ab_error *err);
-void ab_params_free(ab_params *params);
-/* The value of key, or NULL. */
-const char *ab_params_get(const ab_params *params, const char *key);
-/* Reads key as an integer in [lo, hi]; def when absent. */
-ab_status ab_params_int(const ab_params *params, const char *key, int64_t def, int64_t lo,
-                        int64_t hi, int64_t *out, ab_error *err);
-
-/* The coarsening k of a planner's parameters (`k=`, DESIGN.md §1): 1 when
- * absent; AB_EINPUT "parameter k: ..." when not an integer in [1, 2^62]. The
- * one reader of k: exact cover, run's rows and the report's k charts. */
-ab_status ab_params_k(const ab_params *params, int64_t *k, ab_error *err);
+/* ---- integers ---------------------------------------------------------------
+ * (Planner specs and their parameters are the planners' layer: planners/planner.h.) */
 
 /* Parses a whole decimal integer (optional sign, digits only) into *out.
  * Returns false on anything else, including overflow of int64_t. */

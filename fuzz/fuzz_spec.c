@@ -1,6 +1,6 @@
 /*
  * fuzz_spec.c — a libFuzzer harness for the planner spec parser
- * (ab_spec_parse in core/problem.c, name[:key=value[,key=value...]], e.g.
+ * (ab_planner_spec_parse in planners/params.c, name[:key=value[,key=value...]], e.g.
  * "first-fit:order=size" or "exact-cover:k=16,time=3") and the registry's
  * check of a spec against its planner (ab_planner_resolve,
  * planners/registry.c). The input up to its first NUL is the spec.
@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char *name;
     ab_params prm;
     ab_error err;
-    ab_status st = ab_spec_parse(spec, &name, &prm, &err);
+    ab_status st = ab_planner_spec_parse(spec, &name, &prm, &err);
     if (st != AB_OK) {
         if (st != AB_ENOMEM && (st != AB_EINPUT || strstr(err.msg, "planner spec") == NULL)) {
             fprintf(stderr, "unexpected failure %d: %s\n", (int)st, err.msg);
@@ -64,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (!text.oom) {
             char *name2;
             ab_params prm2;
-            ab_status st2 = ab_spec_parse(text.s, &name2, &prm2, &err);
+            ab_status st2 = ab_planner_spec_parse(text.s, &name2, &prm2, &err);
             if (st2 != AB_ENOMEM) {
                 bool same = st2 == AB_OK && strcmp(name, name2) == 0 && prm.n == prm2.n;
                 for (size_t i = 0; same && i < prm.n; i++)

@@ -30,11 +30,8 @@ bool abp_rule_best_fit(const abp_busy *busy, size_t n, int64_t size, int64_t ali
 
 static ab_status best_fit_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
                                ab_plan_stats *st, ab_error *err) {
-    abp_order order;
-    ab_status s = abp_order_param(opt, &order, err);
-    if (s != AB_OK) return s;
     st->lower_bound = AB_NONE;
-    return abp_greedy(p, order, ABP_FIT_BEST, offsets, err);
+    return abp_greedy(p, abp_order_param(opt), ABP_FIT_BEST, offsets, err);
 }
 
 static const ab_param_desc best_fit_params[] = {ABP_ORDER_PARAM_ROW, {0}};

@@ -432,19 +432,12 @@ typedef struct cn {
 
 /* ---- parameters ------------------------------------------------------------------- */
 
+/* The options of opt (resolved against canonical_params); AB_EINPUT when
+ * `orders`, a text, is not a list of orders. */
 static ab_status parse_opts(const ab_params *opt, cn_opts *o, ab_error *err) {
-    const char *v = ab_params_get(opt, "target");
-    o->target = false;
-    if (v != NULL && strcmp(v, "capacity") == 0) o->target = true;
-    else if (v != NULL && strcmp(v, "min") != 0)
-        return ab_fail(err, AB_EINPUT, "parameter target: expected min or capacity, got '%s'", v);
-    v = ab_params_get(opt, "learn");
-    o->learn = true;
-    if (v != NULL && strcmp(v, "off") == 0) o->learn = false;
-    else if (v != NULL && strcmp(v, "on") != 0)
-        return ab_fail(err, AB_EINPUT, "parameter learn: expected on or off, got '%s'", v);
-    v = ab_params_get(opt, "orders");
-    if (v == NULL) v = CN_ORDERS_DEFAULT;
+    o->target = ab_param_choice(opt, "target") == 1; /* min|capacity */
+    o->learn = ab_param_choice(opt, "learn") == 0;   /* on|off */
+    const char *v = ab_param_text(opt, "orders");
     o->norders = 0;
     for (const char *q = v;;) { /* separated by '/' (or ',', quoted); each 1-5 distinct keys of WCATZ */
         size_t len = strcspn(q, ",/");
@@ -461,17 +454,8 @@ static ab_status parse_opts(const ab_params *opt, cn_opts *o, ab_error *err) {
         if (q[len] == '\0') break;
         q += len + 1;
     }
-    o->time_s = 0;
-    v = ab_params_get(opt, "time");
-    if (v != NULL) {
-        char *end;
-        o->time_s = strtod(v, &end);
-        if (end == v || *end != '\0' || !isfinite(o->time_s) || o->time_s <= 0)
-            return ab_fail(err, AB_EINPUT, "parameter time: expected seconds > 0, got '%s'", v);
-    }
-    o->nodes = 0;
-    if (ab_params_get(opt, "nodes") != NULL)
-        return ab_params_int(opt, "nodes", 0, 1, INT64_MAX, &o->nodes, err);
+    o->time_s = ab_param_has(opt, "time") ? ab_param_seconds(opt, "time") : 0;
+    o->nodes = ab_param_has(opt, "nodes") ? ab_param_i64(opt, "nodes") : 0;
     return AB_OK;
 }
 
@@ -1682,20 +1666,21 @@ static ab_status canonical_plan(const ab_problem *p, const ab_params *opt, int64
 static const ab_param_desc canonical_params[] = {
     {"target", "min|capacity", "min",
      "min: the smallest arena; capacity: only whether the tensors fit the suite's capacity",
-     AB_PARAM_CHOICE, 0, 0},
+     AB_PARAM_CHOICE, 0, 0, false},
     {"orders", "orders separated by /, each keys of WCATZ", CN_ORDERS_DEFAULT,
      "the static orders the search takes turns with, each its keys (larger first; ties by the suite's "
      "order): W width in instructions, C sections spanned, A area, T total (the largest load over its "
      "sections), Z size; WAT/TAW/TWA are MiniMalloc's",
-     AB_PARAM_TEXT, 0, 0},
+     AB_PARAM_TEXT, 0, 0, false},
     {"learn", "on|off", "on",
      "on: remember the refuted nodes (144M at most, then forgotten) and cut a node met again with the "
      "same tensors and floors as high, in any order, at any lower capacity",
-     AB_PARAM_CHOICE, 0, 0},
+     AB_PARAM_CHOICE, 0, 0, false},
     {"time", "seconds > 0", "no limit",
-     "stop the search after this much CPU time: the best plan so far", AB_PARAM_SECONDS, 0, 0},
+     "stop the search after this much CPU time: the best plan so far", AB_PARAM_SECONDS, 0, 0,
+     true},
     {"nodes", "integer >= 1", "no limit", "stop the search after this many nodes", AB_PARAM_INT, 1,
-     INT64_MAX},
+     INT64_MAX, true},
     {0},
 };
 

@@ -394,9 +394,7 @@
 
 __extension__ typedef __int128 i128;
 
-#define EC_DEFAULT_MEM ((int64_t)2 << 30)
-
-enum { EC_ENGINE_AUTO, EC_ENGINE_LINKS, EC_ENGINE_INTERVALS };
+enum { EC_ENGINE_AUTO, EC_ENGINE_LINKS, EC_ENGINE_INTERVALS }; /* the words of engine= */
 
 typedef struct ec_opts {
     int64_t k;
@@ -491,66 +489,27 @@ typedef struct ec {
 
 /* ---- parameters ---------------------------------------------------------------- */
 
-/* Reads key as one of two words; *second is set when it is the second. */
-static ab_status param_choice(const ab_params *opt, const char *key, const char *a, const char *b,
-                              bool *second, ab_error *err) {
-    const char *v = ab_params_get(opt, key);
-    *second = false;
-    if (v == NULL || strcmp(v, a) == 0) return AB_OK;
-    if (strcmp(v, b) == 0) return *second = true, AB_OK;
-    return ab_fail(err, AB_EINPUT, "parameter %s: expected %s or %s, got '%s'", key, a, b, v);
-}
-
+/* The options of opt (resolved against exact_cover_params); AB_EINPUT for
+ * order=canon with engine=links. */
 static ab_status parse_opts(const ab_params *opt, ec_opts *o, ab_error *err) {
-    ab_status st = ab_params_k(opt, &o->k, err);
-    if (st != AB_OK) return st;
-    const char *ord = ab_params_get(opt, "order");
-    o->mix = ord == NULL || strcmp(ord, "mix") == 0;
-    o->order = ABP_DLX_MRV;
-    if (ord != NULL && strcmp(ord, "low") == 0) o->order = ABP_DLX_LOW;
-    else if (ord != NULL && strcmp(ord, "canon") == 0) o->order = ABP_DLX_CANON;
-    else if (ord != NULL && strcmp(ord, "area") == 0) o->order = ABP_DLX_STATIC;
-    else if (!o->mix && strcmp(ord, "mrv") != 0)
-        return ab_fail(err, AB_EINPUT,
-                       "parameter order: expected mix, mrv, low, area or canon, got '%s'", ord);
-    st = param_choice(opt, "search", "up", "down", &o->down, err);
-    bool off;
-    if (st == AB_OK) st = param_choice(opt, "compress", "on", "off", &off, err);
-    if (st == AB_OK) st = param_choice(opt, "target", "min", "capacity", &o->target, err);
-    bool nolearn;
-    if (st == AB_OK) st = param_choice(opt, "learn", "on", "off", &nolearn, err);
-    if (st != AB_OK) return st;
-    o->learn = !nolearn;
-    const char *eng = ab_params_get(opt, "engine");
-    o->engine = EC_ENGINE_AUTO;
-    if (eng != NULL && strcmp(eng, "links") == 0) o->engine = EC_ENGINE_LINKS;
-    else if (eng != NULL && strcmp(eng, "intervals") == 0) o->engine = EC_ENGINE_INTERVALS;
-    else if (eng != NULL && strcmp(eng, "auto") != 0)
-        return ab_fail(err, AB_EINPUT,
-                       "parameter engine: expected auto, links or intervals, got '%s'", eng);
+    /* order's words, mix|mrv|low|area|canon, as a column order (mix: its first) */
+    static const abp_dlx_order orders[] = {ABP_DLX_MRV, ABP_DLX_MRV, ABP_DLX_LOW, ABP_DLX_STATIC,
+                                           ABP_DLX_CANON};
+    int ord = ab_param_choice(opt, "order");
+    o->k = ab_param_i64(opt, "k");
+    o->mix = ord == 0;
+    o->order = orders[ord];
+    o->down = ab_param_choice(opt, "search") == 1;     /* up|down */
+    o->compress = ab_param_choice(opt, "compress") == 0; /* on|off */
+    o->target = ab_param_choice(opt, "target") == 1;   /* min|capacity */
+    o->learn = ab_param_choice(opt, "learn") == 0;     /* on|off */
+    o->engine = ab_param_choice(opt, "engine");        /* auto|links|intervals: EC_ENGINE_* */
     if (o->engine == EC_ENGINE_LINKS && !o->mix && o->order == ABP_DLX_CANON)
         return ab_fail(err, AB_EINPUT,
                        "parameter order: canon runs on the intervals engine only, not engine=links");
-    o->compress = !off;
-    o->time_s = 0;
-    const char *v = ab_params_get(opt, "time");
-    if (v != NULL) {
-        char *end;
-        o->time_s = strtod(v, &end);
-        if (end == v || *end != '\0' || !isfinite(o->time_s) || o->time_s <= 0)
-            return ab_fail(err, AB_EINPUT, "parameter time: expected seconds > 0, got '%s'", v);
-    }
-    o->nodes = 0;
-    if (ab_params_get(opt, "nodes") != NULL) {
-        st = ab_params_int(opt, "nodes", 0, 1, INT64_MAX, &o->nodes, err);
-        if (st != AB_OK) return st;
-    }
-    o->mem = EC_DEFAULT_MEM;
-    v = ab_params_get(opt, "mem");
-    if (v != NULL && !ab_parse_bytes(v, &o->mem))
-        return ab_fail(err, AB_EINPUT,
-                       "parameter mem: expected bytes >= 1, optionally with K, M, G or T, got '%s'",
-                       v);
+    o->time_s = ab_param_has(opt, "time") ? ab_param_seconds(opt, "time") : 0;
+    o->nodes = ab_param_has(opt, "nodes") ? ab_param_i64(opt, "nodes") : 0;
+    o->mem = ab_param_i64(opt, "mem");
     return AB_OK;
 }
 
@@ -906,7 +865,8 @@ static ab_status run_best_fit(ec *e, ab_error *err) {
         ab_plan_stats bst;
         memset(&bst, 0, sizeof bst);
         for (size_t i = 0; i < e->n; i++) tmp[i] = AB_NONE;
-        ab_status st = bf->plan(&e->q, &prm, tmp, &bst, err);
+        ab_status st = ab_params_bind(bf->name, bf->params, &prm, NULL, err);
+        if (st == AB_OK) st = bf->plan(&e->q, &prm, tmp, &bst, err);
         if (st != AB_OK) {
             ab_free(tmp);
             return st;
@@ -2331,43 +2291,43 @@ static ab_status exact_cover_plan(const ab_problem *p, const ab_params *opt, int
 static const ab_param_desc exact_cover_params[] = {
     {"k", "integer >= 1", "1",
      "coarsening: sizes rounded up to a multiple of k bytes, offsets multiples of k (k = 1 is "
-     "exact and proves optimality)", AB_PARAM_INT, 1, AB_MAX_SIZE},
+     "exact and proves optimality)", AB_PARAM_INT, 1, AB_MAX_SIZE, false},
     {"order", "mix|mrv|low|area|canon", "mix",
      "the column order of Algorithm X: mrv takes the tensor with the fewest remaining rows per "
      "unit of size first; low the tensor with the lowest offset left; area tensors by decreasing "
      "rectangle area (the paper's static order); canon places tensors bottom-up, each at its "
      "lowest row, pruned by dominance (intervals engine only); mix runs mrv and canon in turn "
      "with doubling node limits until one finishes (on engine=links: mrv, low and area)",
-     AB_PARAM_CHOICE, 0, 0},
+     AB_PARAM_CHOICE, 0, 0, false},
     {"search", "up|down", "up",
      "up: from the max-load bound, then bisection over the possible arenas between refuted "
      "heights and covers; down: anytime, from the best-fit arena down until a height is refuted",
-     AB_PARAM_CHOICE, 0, 0},
+     AB_PARAM_CHOICE, 0, 0, false},
     {"compress", "on|off", "on",
      "lossless reductions (gcd, kept instructions, gravity offsets, components, twins, split "
      "filter, cliques by subset DP, aligned stacks and splits); off: the paper's plain form",
-     AB_PARAM_CHOICE, 0, 0},
+     AB_PARAM_CHOICE, 0, 0, false},
     {"target", "min|capacity", "min",
      "min: the smallest arena; capacity: only whether the tensors fit the suite's capacity",
-     AB_PARAM_CHOICE, 0, 0},
+     AB_PARAM_CHOICE, 0, 0, false},
     {"learn", "on|off", "on",
      "on: canon remembers the nodes it refuted and cuts a node met again with floors as high "
-     "(within the mem budget, at most 144M per matrix)", AB_PARAM_CHOICE, 0, 0},
+     "(within the mem budget, at most 144M per matrix)", AB_PARAM_CHOICE, 0, 0, false},
     {"time", "seconds > 0", "no limit",
      "stop after this much CPU time, building included: the best plan so far", AB_PARAM_SECONDS,
-     0, 0},
+     0, 0, true},
     {"nodes", "integer >= 1", "no limit",
      "stop after this many nodes (rows tried; 1024 building steps count as one): the best plan "
-     "so far", AB_PARAM_INT, 1, INT64_MAX},
+     "so far", AB_PARAM_INT, 1, INT64_MAX, true},
     {"mem", "bytes, K/M/G suffixes", "2G",
      "stop (with the best plan so far) before holding more than this (checked before allocating)",
-     AB_PARAM_BYTES, 0, 0},
+     AB_PARAM_BYTES, 0, 0, false},
     {"engine", "auto|links|intervals", "auto",
      "the search engine for a matrix (the same nodes and cover either way): links (dancing "
      "links on the built matrix) or intervals (rows as intervals, no matrix); auto takes "
      "intervals for order=mix and canon (which only it runs), otherwise when the matrix would "
      "hold more than 4 entries per row and instruction",
-     AB_PARAM_CHOICE, 0, 0},
+     AB_PARAM_CHOICE, 0, 0, false},
     {0},
 };
 

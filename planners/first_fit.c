@@ -23,11 +23,8 @@ bool abp_rule_first_fit(const abp_busy *busy, size_t n, int64_t size, int64_t al
 
 static ab_status first_fit_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
                                 ab_plan_stats *st, ab_error *err) {
-    abp_order order;
-    ab_status s = abp_order_param(opt, &order, err);
-    if (s != AB_OK) return s;
     st->lower_bound = AB_NONE;
-    return abp_greedy(p, order, ABP_FIT_FIRST, offsets, err);
+    return abp_greedy(p, abp_order_param(opt), ABP_FIT_FIRST, offsets, err);
 }
 
 static const ab_param_desc first_fit_params[] = {ABP_ORDER_PARAM_ROW, {0}};

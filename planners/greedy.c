@@ -16,13 +16,8 @@
 __extension__ typedef __int128 i128;
 __extension__ typedef unsigned __int128 u128;
 
-ab_status abp_order_param(const ab_params *opt, abp_order *order, ab_error *err) {
-    const char *v = ab_params_get(opt, "order");
-    if (v == NULL || strcmp(v, "start") == 0) *order = ABP_ORDER_START;
-    else if (strcmp(v, "size") == 0) *order = ABP_ORDER_SIZE;
-    else if (strcmp(v, "area") == 0) *order = ABP_ORDER_AREA;
-    else return ab_fail(err, AB_EINPUT, "parameter order: expected start, size or area, got '%s'", v);
-    return AB_OK;
+abp_order abp_order_param(const ab_params *opt) {
+    return (abp_order)ab_param_choice(opt, "order");
 }
 
 /* The placement orders, each a total order: start: by start, ties larger

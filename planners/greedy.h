@@ -33,11 +33,12 @@ bool abp_rule_first_fit(const abp_busy *busy, size_t n, int64_t size, int64_t al
 bool abp_rule_best_fit(const abp_busy *busy, size_t n, int64_t size, int64_t align,
                        int64_t *offset);
 
-/* The orders a greedy planner takes (parameter `order`). */
+/* The orders a greedy planner takes (parameter `order`), in the order of the
+ * words of ABP_ORDER_PARAM_ROW's values: a word's index is its order. */
 typedef enum abp_order { ABP_ORDER_START, ABP_ORDER_SIZE, ABP_ORDER_AREA } abp_order;
 
-/* Reads `order` from opt (default start). */
-ab_status abp_order_param(const ab_params *opt, abp_order *order, ab_error *err);
+/* The `order` of opt, resolved against a table holding ABP_ORDER_PARAM_ROW. */
+abp_order abp_order_param(const ab_params *opt);
 
 /* The rules abp_greedy applies: abp_rule_first_fit's and abp_rule_best_fit's,
  * computed on the free-space index (space.h) with the same results. */
@@ -52,6 +53,6 @@ ab_status abp_greedy(const ab_problem *p, abp_order order, abp_fit fit, int64_t 
 #define ABP_ORDER_PARAM_ROW                                                            \
     {"order", "start|size|area", "start",                                              \
      "start: program order, ties larger first, then name; size: decreasing size; "     \
-     "area: decreasing size x live length", AB_PARAM_CHOICE, 0, 0}
+     "area: decreasing size x live length", AB_PARAM_CHOICE, 0, 0, false}
 
 #endif

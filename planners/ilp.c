@@ -21,40 +21,6 @@
 
 #include "planners/ilp.h"
 
-/* Reads key as a number in [lo, hi] (a trailing '%' divides by 100 when
- * percent is allowed); def when absent. */
-static ab_status number_param(const ab_params *opt, const char *key, double def, double lo,
-                              double hi, bool percent, double *out, ab_error *err) {
-    const char *v = ab_params_get(opt, key);
-    if (v == NULL) {
-        *out = def;
-        return AB_OK;
-    }
-    char *end;
-    double x = strtod(v, &end);
-    bool pct = percent && *end == '%';
-    if (pct) {
-        end++;
-        x /= 100;
-    }
-    if (end == v || *end != '\0' || !isfinite(x) || x < lo || x > hi)
-        return ab_fail(err, AB_EINPUT, "parameter %s: expected a number in [%g, %g]%s, got '%s'", key,
-                       lo, hi, percent ? " or a percentage" : "", v);
-    *out = x;
-    return AB_OK;
-}
-
-/* Reads key as on|off; def when absent. */
-static ab_status switch_param(const ab_params *opt, const char *key, bool def, bool *out,
-                              ab_error *err) {
-    const char *v = ab_params_get(opt, key);
-    if (v == NULL) *out = def;
-    else if (strcmp(v, "on") == 0) *out = true;
-    else if (strcmp(v, "off") == 0) *out = false;
-    else return ab_fail(err, AB_EINPUT, "parameter %s: expected on or off, got '%s'", key, v);
-    return AB_OK;
-}
-
 extern const ab_planner abp_first_fit, abp_best_fit;
 
 ab_status abp_ilp_incumbents(const ab_problem *p, int64_t **plans, size_t *n, ab_error *err) {
@@ -73,7 +39,9 @@ ab_status abp_ilp_incumbents(const ab_problem *p, int64_t **plans, size_t *n, ab
             ab_plan_stats st = {.lower_bound = AB_NONE};
             int64_t *off = *plans + *n * m;
             for (size_t i = 0; i < p->n; i++) off[i] = AB_NONE;
-            if (by[h]->plan(p, &prm, off, &st, NULL) == AB_OK) (*n)++;
+            if (ab_params_bind(by[h]->name, by[h]->params, &prm, NULL, NULL) == AB_OK &&
+                by[h]->plan(p, &prm, off, &st, NULL) == AB_OK)
+                (*n)++;
         }
     }
     return AB_OK;
@@ -117,14 +85,16 @@ static ab_status ilp_plan(const ab_problem *p, const ab_params *opt, int64_t *of
                           ab_plan_stats *st, ab_error *err) {
     abo_ilp_options o;
     abo_ilp_options_init(&o);
-    ab_status s = number_param(opt, "time", 60, 0.001, 1e7, false, &o.time_limit, err);
-    if (s == AB_OK) s = ab_params_int(opt, "nodes", 0, 1, INT64_MAX, &o.nodes, err);
-    if (s == AB_OK) s = number_param(opt, "gap", 0, 0, 1, true, &o.gap, err);
-    if (s == AB_OK) s = switch_param(opt, "ps", true, &o.proximity, err);
-    if (s == AB_OK) s = switch_param(opt, "cuts", false, &o.cuts, err);
-    if (s != AB_OK) return s;
+    o.time_limit = ab_param_seconds(opt, "time");
+    if (o.time_limit < 0.001 || o.time_limit > 1e7)
+        return ab_fail(err, AB_EINPUT, "parameter time: expected a number in [%g, %g], got '%s'",
+                       0.001, 1e7, ab_param_text(opt, "time"));
+    o.nodes = ab_param_has(opt, "nodes") ? ab_param_i64(opt, "nodes") : 0;
+    o.gap = ab_param_fraction(opt, "gap");
+    o.proximity = ab_param_choice(opt, "ps") == 0; /* on|off */
+    o.cuts = ab_param_choice(opt, "cuts") == 0;    /* on|off */
     abo_ilp_result r;
-    s = abp_ilp_solve(p, &o, &r, err);
+    ab_status s = abp_ilp_solve(p, &o, &r, err);
     if (s == AB_OK) {
         memcpy(offsets, r.offsets, r.n * sizeof *offsets);
         st->nodes = r.nodes;
@@ -142,15 +112,16 @@ static ab_status ilp_plan(const ab_problem *p, const ab_params *opt, int64_t *of
 
 static const ab_param_desc ilp_params[] = {
     {"time", "seconds > 0", "60", "time limit for the whole solve (a safety cap with nodes=)",
-     AB_PARAM_SECONDS, 0, 0},
+     AB_PARAM_SECONDS, 0, 0, false},
     {"nodes", "integer >= 1", "no limit",
      "branch-and-bound nodes for the whole solve: a deterministic budget (proximity search "
-     "off)", AB_PARAM_INT, 1, INT64_MAX},
+     "off)", AB_PARAM_INT, 1, INT64_MAX, true},
     {"gap", "0 .. 1 or N%", "0", "stop at this relative gap (arena - bound) / arena",
-     AB_PARAM_FRACTION, 0, 0},
-    {"ps", "on|off", "on", "GLPK's proximity search heuristic at the root", AB_PARAM_CHOICE, 0, 0},
+     AB_PARAM_FRACTION, 0, 0, false},
+    {"ps", "on|off", "on", "GLPK's proximity search heuristic at the root", AB_PARAM_CHOICE, 0, 0,
+     false},
     {"cuts", "on|off", "off", "GLPK's cut generators (can fail GLPK's assertions)",
-     AB_PARAM_CHOICE, 0, 0},
+     AB_PARAM_CHOICE, 0, 0, false},
     {0},
 };
 

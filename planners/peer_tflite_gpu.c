@@ -97,13 +97,11 @@ static ab_status gpu_place(gpu *s, size_t i, ab_error *err) {
 
 static ab_status gpu_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
                           ab_plan_stats *st, ab_error *err) {
-    gpu G = {.p = p, .offsets = offsets};
-    ab_status s = ab_params_int(opt, "align", 1, 1, (int64_t)1 << 40, &G.end_align, err);
-    if (s != AB_OK) return s;
+    gpu G = {.p = p, .offsets = offsets, .end_align = ab_param_i64(opt, "align")};
     st->lower_bound = AB_NONE;
     size_t nkeys = 0;
     gpu_key *keys = ab_alloc_array(p->n ? p->n : 1, sizeof *keys);
-    s = keys ? abp_space_new(p, &G.placed, err)
+    ab_status s = keys ? abp_space_new(p, &G.placed, err)
              : ab_fail(err, AB_ENOMEM, "out of memory planning %zu tensors", p->n);
     for (size_t i = 0; s == AB_OK && i < p->n; i++) {
         if (p->t[i].offset == AB_NONE) {
@@ -132,7 +130,7 @@ static ab_status gpu_plan(const ab_problem *p, const ab_params *opt, int64_t *of
 static const ab_param_desc gpu_params[] = {
     {"align", "integer 1 .. 2^40", "1",
      "every placed tensor's end rounded up to this (TFLite's base_addr_align_bytes)",
-     AB_PARAM_INT, 1, (int64_t)1 << 40},
+     AB_PARAM_INT, 1, (int64_t)1 << 40, false},
     {0},
 };
 

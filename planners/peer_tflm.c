@@ -88,15 +88,13 @@ static ab_status tflm_prepare(tflm *s, int64_t round, tflm_key *keys, size_t *nk
 
 static ab_status tflm_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
                            ab_plan_stats *st, ab_error *err) {
-    int64_t round;
-    ab_status s = ab_params_int(opt, "round", 16, 1, (int64_t)1 << 30, &round, err);
-    if (s != AB_OK) return s;
+    int64_t round = ab_param_i64(opt, "round");
     st->lower_bound = AB_NONE;
     tflm T = {.p = p, .offsets = offsets};
     size_t n = p->n ? p->n : 1, nkeys = 0;
     T.rsize = ab_alloc_array(n, sizeof *T.rsize);
     tflm_key *keys = ab_alloc_array(n, sizeof *keys);
-    s = T.rsize && keys ? abp_space_new(p, &T.placed, err)
+    ab_status s = T.rsize && keys ? abp_space_new(p, &T.placed, err)
                         : ab_fail(err, AB_ENOMEM, "out of memory planning %zu tensors", p->n);
     if (s == AB_OK) s = tflm_prepare(&T, round, keys, &nkeys, err);
     for (size_t i = 0; s == AB_OK && i < p->n; i++) { /* fixed offsets first, unchecked */
@@ -122,7 +120,7 @@ static ab_status tflm_plan(const ab_problem *p, const ab_params *opt, int64_t *o
 static const ab_param_desc tflm_params[] = {
     {"round", "integer 1 .. 2^30", "16",
      "sizes rounded up to a multiple of this first (TFLM's allocator: 16; its planner tests: 1)",
-     AB_PARAM_INT, 1, (int64_t)1 << 30},
+     AB_PARAM_INT, 1, (int64_t)1 << 30, false},
     {0},
 };
 

@@ -1046,14 +1046,10 @@ static ab_status climb_run(climb *c, int64_t iterations, int64_t desired, int64_
 
 static ab_status hill_climb_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
                                  ab_plan_stats *stats, ab_error *err) {
-    int64_t seed, iterations, max_pairs, desired = 0, tried = 0, total = 0;
-    ab_status st = ab_params_int(opt, "seed", 0, 0, UINT32_MAX, &seed, err);
-    if (st == AB_OK) st = ab_params_int(opt, "iterations", 500, 1, 100000000, &iterations, err);
-    if (st == AB_OK)
-        st = ab_params_int(opt, "max-pairs", 200000000, 0, INT64_MAX, &max_pairs, err);
-    if (st != AB_OK) return st;
+    int64_t seed = ab_param_i64(opt, "seed"), iterations = ab_param_i64(opt, "iterations");
+    int64_t max_pairs = ab_param_i64(opt, "max-pairs"), desired = 0, tried = 0, total = 0;
     climb c;
-    st = climb_init(&c, p, max_pairs, err);
+    ab_status st = climb_init(&c, p, max_pairs, err);
     c.seed = (unsigned)seed;
     if (st == AB_OK) st = max_load(p, &desired, err);
     if (st == AB_OK && c.nfree > 0) st = climb_run(&c, iterations, desired, &tried, &total, err);
@@ -1084,12 +1080,12 @@ static const ab_param_desc no_params[] = {{0}};
 static const ab_param_desc climb_params[] = {
     {"seed", "integer 0 .. 2^32-1", "0",
      "seed of the random moves (glibc rand_r's sequence; 0 as TVM on Linux)", AB_PARAM_INT, 0,
-     4294967295},
+     4294967295, false},
     {"iterations", "integer 1 .. 10^8", "500", "attempts at most (TVM: 500)", AB_PARAM_INT, 1,
-     100000000},
+     100000000, false},
     {"max-pairs", "integer >= 0", "200000000",
      "conflicting pairs at most (8 bytes each); more stops with a limit status", AB_PARAM_INT, 0,
-     INT64_MAX},
+     INT64_MAX, false},
     {0},
 };
 

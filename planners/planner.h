@@ -39,6 +39,15 @@ enum {
  * ab_planner_plan runs it through the generic spill rule (spill.c): plan
  * into the first pool, spill what does not fit to the next, largest first. */
 
+/* ---- parameters (params.c) -------------------------------------------------
+ * A planner spec on the command line is name[:key=value[,key=value...]]. A
+ * planner states its parameters once, as data: a table of ab_param_desc rows
+ * (key, what it takes, default, help, kind, range). Resolving a spec against
+ * the table (ab_planner_resolve, ab_params_bind) checks every value given,
+ * applies the defaults of the others and parses each to its kind, so a
+ * planner reads typed values (ab_param_i64, ab_param_seconds, ...) that
+ * never restate a default or a range. */
+
 /* What a parameter's value must be; checked when a spec is resolved
  * (ab_planner_resolve), so a bad value is a usage error before anything runs. */
 typedef enum ab_param_kind {
@@ -54,11 +63,93 @@ typedef enum ab_param_kind {
 typedef struct ab_param_desc {
     const char *key;
     const char *values;  /* what it takes, e.g. "start|size|area" or "integer >= 1" */
-    const char *def;     /* default, as text */
+    const char *def;     /* default, as text: a valid value unless no_default */
     const char *help;    /* one line */
     ab_param_kind kind;  /* how a value is checked (values: the choices of a CHOICE) */
     int64_t lo, hi;      /* the range of an INT */
+    bool no_default;     /* absent unless given (an optional limit, a required text):
+                            def only says so for the listing ("no limit") */
 } ab_param_desc;
+
+#define AB_PARAM_MAX 16 /* rows a parameter table may hold */
+
+/* One parameter's value after resolution. */
+typedef struct ab_param_value {
+    bool has;          /* false only for a no_default parameter not given */
+    bool given;        /* written in the spec, not the table's default */
+    const char *text;  /* the value as written (the spec's or the table's def), NULL
+                          when !has; borrowed from the ab_params or the table */
+    int64_t i;         /* INT, BYTES: the number; CHOICE: the word's index in values */
+    double x;          /* SECONDS: the seconds; FRACTION: in [0, 1] (N% is N / 100) */
+} ab_param_value;
+
+/* A key and its value as given in a spec. */
+typedef struct ab_kv {
+    char *key;
+    char *value;
+} ab_kv;
+
+/* A spec's parameters: as given (v), and once resolved against a table, the
+ * typed value of each row of it (val[j] for desc[j]). */
+typedef struct ab_params {
+    size_t n;
+    ab_kv *v;                  /* owned */
+    bool resolved;             /* desc and val are set (ab_params_bind) */
+    const ab_param_desc *desc; /* the table resolved against (NULL: no parameters) */
+    size_t ndesc;              /* its rows */
+    ab_param_value val[AB_PARAM_MAX];
+} ab_params;
+
+/* Parses spec into *name (owned) and *params (initialised by the call, not
+ * resolved). A value may be quoted with '...' to hold commas. Keys must be
+ * unique. */
+ab_status ab_planner_spec_parse(const char *spec, char **name, ab_params *params,
+                                ab_error *err);
+/* Frees what params owns and empties it. NULL is accepted. */
+void ab_params_free(ab_params *params);
+/* The value of key as given, or NULL (no default applied: for specs that
+ * are not a planner's, such as a generator's). */
+const char *ab_params_get(const ab_params *params, const char *key);
+/* Reads key as given as an integer in [lo, hi]; def when absent. */
+ab_status ab_params_int(const ab_params *params, const char *key, int64_t def, int64_t lo,
+                        int64_t hi, int64_t *out, ab_error *err);
+
+/* The coarsening k of a planner's parameters (`k=`, DESIGN.md §1), as given:
+ * 1 when absent; AB_EINPUT "parameter k: ..." when not an integer in
+ * [1, 2^62]. The one reader of k outside a planner: run's rows and the
+ * report's k charts (the spec need not be resolved). */
+ab_status ab_params_k(const ab_params *params, int64_t *k, ab_error *err);
+
+/* AB_OK when value is a valid value of parameter d (see ab_param_kind);
+ * otherwise AB_EINPUT with a message naming the planner (or the option), the
+ * key, what it takes and the value. The planners' resolver uses it, and so
+ * does the run's --subset-bound (harness/run/bounds.c), whose parameters are
+ * a table of the same rows. */
+ab_status ab_param_check(const char *planner, const ab_param_desc *d, const char *value,
+                         ab_error *err);
+
+/* Resolves params against table (NULL-key terminated; NULL for none), who
+ * naming its owner in messages: each key given, in order, must be a row of
+ * the table (else AB_EINPUT, *unknown (when not NULL) set to the key and err
+ * to "planner WHO takes no parameter 'KEY' (it takes: ...)") and its value
+ * must pass ab_param_check; then every row gets its value, given or
+ * default, parsed to its kind. AB_EINTERNAL when the table has more than
+ * AB_PARAM_MAX rows or a default fails its own check. */
+ab_status ab_params_bind(const char *who, const ab_param_desc *table, ab_params *params,
+                         const char **unknown, ab_error *err);
+
+/* The typed values of a resolved params. Each takes a key of the table it
+ * was resolved against and of the kind named; anything else (a key not in
+ * the table, another kind, params not resolved, or a value absent: see
+ * ab_param_has) is a programming error and aborts, in every build. */
+int64_t ab_param_i64(const ab_params *opt, const char *key);      /* INT, BYTES */
+double ab_param_seconds(const ab_params *opt, const char *key);   /* SECONDS */
+double ab_param_fraction(const ab_params *opt, const char *key);  /* FRACTION, in [0, 1] */
+int ab_param_choice(const ab_params *opt, const char *key);       /* CHOICE: index in values */
+const char *ab_param_text(const ab_params *opt, const char *key); /* any kind: as written
+                                                                     (a CHOICE's word) */
+/* Whether key has a value: false only for a no_default row not given. */
+bool ab_param_has(const ab_params *opt, const char *key);
 
 /* What a planner reports besides its plan. Zeroed by the caller. The oracle
  * turns it into a certificate (oracle/certify.h: abo_certify), trusting
@@ -85,9 +176,10 @@ typedef struct ab_planner {
     const char *also_default;     /* AB_PLANNER_DEFAULT: the parameters of further specs
                                      of run's default set, '|'-separated ("order=size"),
                                      or NULL */
-    /* Plans p. Params were validated against `params` (unknown keys rejected)
-     * but values are the planner's to parse. Returns AB_OK with offsets filled,
-     * or a status with err set (AB_EINPUT for a bad parameter value). */
+    /* Plans p. opt is resolved against `params` (ab_params_bind: unknown keys
+     * rejected, values checked, defaults applied): read it with ab_param_*.
+     * Returns AB_OK with offsets filled, or a status with err set (AB_EINPUT
+     * for a value the table's check lets through but the planner refuses). */
     ab_status (*plan)(const ab_problem *p, const ab_params *opt, int64_t *offsets,
                       ab_plan_stats *st, ab_error *err);
 } ab_planner;
@@ -108,7 +200,10 @@ ab_status ab_planner_register(const ab_planner *pl);
 
 /* Runs pl on p (an arena view): pl->plan itself, or, on a suite of two or
  * more pools and a planner without AB_PLANNER_POOLS, pl->plan pool by pool
- * through the spill rule (spill.c). offsets has p->n entries. */
+ * through the spill rule (spill.c). offsets has p->n entries. opt (NULL:
+ * every default) is resolved again here against pl's table (ab_params_bind,
+ * on a copy), so pl reads checked values even from params never resolved or
+ * altered since: a bad key or value is AB_EINPUT. */
 ab_status ab_planner_plan(const ab_planner *pl, const ab_params *opt, const ab_problem *p,
                           int64_t *offsets, ab_plan_stats *st, ab_error *err);
 
@@ -133,8 +228,9 @@ ab_status ab_param_check(const char *planner, const ab_param_desc *d, const char
 
 /* Parses a spec ("first-fit:order=size"), finds its planner, rejects keys
  * it does not take (naming the ones it does) and values its parameter table
- * refuses. On success *pl is set and *params is owned by
- * the caller (ab_params_free). */
+ * refuses, and resolves the rest (ab_params_bind: every parameter typed,
+ * defaults applied). On success *pl is set and *params is owned by the
+ * caller (ab_params_free). */
 ab_status ab_planner_resolve(const char *spec, const ab_planner **pl, ab_params *params,
                              ab_error *err);
 

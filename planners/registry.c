@@ -8,8 +8,6 @@
  */
 #include "planners/planner.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -86,87 +84,10 @@ static void planner_names(char *buf, size_t len) {
     }
 }
 
-/* The keys planner pl takes, comma-separated, into buf. */
-static void param_names(const ab_planner *pl, char *buf, size_t len) {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (const ab_param_desc *d = pl->params; d && d->key && used < len; d++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", d->key);
-    if (used == 0) snprintf(buf, len, "none");
-}
-
-static const ab_param_desc *param_desc(const ab_planner *pl, const char *key) {
-    for (const ab_param_desc *d = pl->params; d && d->key; d++)
-        if (strcmp(d->key, key) == 0) return d;
-    return NULL;
-}
-
-/* True when v is one of the '|'-separated words of choices. */
-static bool is_choice(const char *choices, const char *v) {
-    size_t n = strlen(v);
-    for (const char *c = choices; c != NULL; c = strchr(c, '|') ? strchr(c, '|') + 1 : NULL) {
-        const char *end = strchr(c, '|');
-        size_t len = end ? (size_t)(end - c) : strlen(c);
-        if (len == n && strncmp(c, v, n) == 0) return true;
-    }
-    return false;
-}
-
-/* A finite number written whole in v; a trailing '%' allowed when pct. */
-static bool number(const char *v, bool pct, double *x, bool *was_pct) {
-    char *end;
-    errno = 0;
-    *x = strtod(v, &end);
-    *was_pct = pct && *end == '%' && end > v;
-    if (*was_pct) end++;
-    return end > v && *end == '\0' && errno == 0 && isfinite(*x);
-}
-
-/* What d takes, for messages: a CHOICE "a|b|c" reads "a, b or c". */
-static void choices_text(const ab_param_desc *d, char *out, size_t cap) {
-    if (d->kind != AB_PARAM_CHOICE) {
-        snprintf(out, cap, "%s", d->values);
-        return;
-    }
-    const char *last = strrchr(d->values, '|');
-    size_t used = 0;
-    out[0] = '\0';
-    for (const char *c = d->values; *c != '\0' && used + 5 < cap; c++) {
-        if (*c != '|') out[used++] = *c;
-        else used += (size_t)snprintf(out + used, cap - used, "%s", c == last ? " or " : ", ");
-        out[used] = '\0';
-    }
-}
-
-ab_status ab_param_check(const char *planner, const ab_param_desc *d, const char *v,
-                         ab_error *err) {
-    double x;
-    bool pct;
-    int64_t i;
-    bool ok = true;
-    switch (d->kind) {
-    case AB_PARAM_TEXT: break;
-    case AB_PARAM_CHOICE: ok = is_choice(d->values, v); break;
-    case AB_PARAM_INT:
-        ok = ab_parse_int64(v, strlen(v), &i) && i >= d->lo && i <= d->hi;
-        break;
-    case AB_PARAM_SECONDS: ok = number(v, false, &x, &pct) && x > 0; break;
-    case AB_PARAM_FRACTION:
-        ok = number(v, true, &x, &pct) && x >= 0 && x <= (pct ? 100 : 1);
-        break;
-    case AB_PARAM_BYTES: ok = ab_parse_bytes(v, &i); break;
-    }
-    if (ok) return AB_OK;
-    char what[256];
-    choices_text(d, what, sizeof what);
-    return ab_fail(err, AB_EINPUT, "planner %s: parameter %s: expected %s, got '%s'", planner,
-                   d->key, what, v);
-}
-
 ab_status ab_planner_resolve(const char *spec, const ab_planner **pl, ab_params *params,
                              ab_error *err) {
     char *name;
-    ab_status st = ab_spec_parse(spec, &name, params, err);
+    ab_status st = ab_planner_spec_parse(spec, &name, params, err);
     if (st != AB_OK) return st;
     char names[512];
     *pl = ab_planner_find(name);
@@ -183,20 +104,9 @@ ab_status ab_planner_resolve(const char *spec, const ab_planner **pl, ab_params 
         return AB_EINPUT;
     }
     ab_free(name);
-    for (size_t i = 0; i < params->n; i++) {
-        const ab_param_desc *d = param_desc(*pl, params->v[i].key);
-        if (d != NULL) {
-            if (ab_param_check((*pl)->name, d, params->v[i].value, err) == AB_OK) continue;
-            ab_params_free(params);
-            return AB_EINPUT;
-        }
-        param_names(*pl, names, sizeof names);
-        ab_fail(err, AB_EINPUT, "planner %s takes no parameter '%s' (it takes: %s)", (*pl)->name,
-                params->v[i].key, names);
-        ab_params_free(params);
-        return AB_EINPUT;
-    }
-    return AB_OK;
+    st = ab_params_bind((*pl)->name, (*pl)->params, params, NULL, err);
+    if (st != AB_OK) ab_params_free(params);
+    return st;
 }
 
 ab_status ab_planner_run(const ab_planner *pl, const ab_params *opt, const ab_problem *p,

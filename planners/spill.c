@@ -185,6 +185,13 @@ static ab_status plan_spilling(spill *s, int64_t *offsets, ab_plan_stats *st, ab
 
 ab_status ab_planner_plan(const ab_planner *pl, const ab_params *opt, const ab_problem *p,
                           int64_t *offsets, ab_plan_stats *st, ab_error *err) {
+    /* opt resolved here, borrowing its keys and values: so pl reads values
+     * checked against its own table whatever the caller did with opt */
+    ab_params mine = {0};
+    if (opt != NULL) mine.n = opt->n, mine.v = opt->v;
+    ab_status rs = ab_params_bind(pl->name, pl->params, &mine, NULL, err);
+    if (rs != AB_OK) return rs;
+    opt = &mine;
     if (p->npools < 2 || (pl->flags & AB_PLANNER_POOLS)) return pl->plan(p, opt, offsets, st, err);
     size_t n = p->n ? p->n : 1;
     spill s = {.pl = pl, .opt = opt, .p = p};

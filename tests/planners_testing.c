@@ -24,13 +24,9 @@
  * so a sanitizer's handler cannot turn the signal into an exit. */
 static ab_status crash_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
                             ab_plan_stats *st, ab_error *err) {
-    const char *how = ab_params_get(opt, "how");
-    if (how == NULL) how = "segv";
+    const char *how = ab_param_text(opt, "how");
     if (strcmp(how, "exit") == 0) _exit(3);
     if (strcmp(how, "kill") == 0) raise(SIGKILL);
-    if (strcmp(how, "segv") != 0)
-        return ab_fail(err, AB_EINPUT, "parameter how: expected segv, kill or exit, got '%s'",
-                       how);
     signal(SIGSEGV, SIG_DFL);
     raise(SIGSEGV);
     return ab_fail(err, AB_EINTERNAL, "test-crash: still alive after SIGSEGV");
@@ -47,10 +43,7 @@ static ab_status abort_plan(const ab_problem *p, const ab_params *opt, int64_t *
  * CPU (how=spin). */
 static ab_status hang_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
                            ab_plan_stats *st, ab_error *err) {
-    const char *how = ab_params_get(opt, "how");
-    bool spin = how != NULL && strcmp(how, "spin") == 0;
-    if (how != NULL && !spin && strcmp(how, "sleep") != 0)
-        return ab_fail(err, AB_EINPUT, "parameter how: expected sleep or spin, got '%s'", how);
+    bool spin = strcmp(ab_param_text(opt, "how"), "spin") == 0;
     volatile uint64_t counter = 0;
     for (;;) {
         if (spin) {
@@ -60,6 +53,7 @@ static ab_status hang_plan(const ab_problem *p, const ab_params *opt, int64_t *o
             nanosleep(&ts, NULL);
         }
     }
+    return AB_EINTERNAL; /* not reached */
 }
 
 /* true when this process runs under a finite address-space or data limit. */
@@ -78,10 +72,7 @@ static bool memory_is_limited(void) {
  * failure, i.e. when the limit did not bind. */
 static ab_status alloc_bomb_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
                                  ab_plan_stats *st, ab_error *err) {
-    int64_t kib, max_mib;
-    ab_status s = ab_params_int(opt, "block", 16384, 1, 4 << 20, &kib, err);
-    if (s == AB_OK) s = ab_params_int(opt, "max", 4096, 1, 1 << 20, &max_mib, err);
-    if (s != AB_OK) return s;
+    int64_t kib = ab_param_i64(opt, "block"), max_mib = ab_param_i64(opt, "max");
     if (!memory_is_limited())
         return ab_fail(err, AB_EINPUT,
                        "test-alloc-bomb runs only under a memory limit (RLIMIT_AS or RLIMIT_DATA)");
@@ -119,9 +110,7 @@ static ab_status alloc_bomb_plan(const ab_problem *p, const ab_params *opt, int6
  * runner's children send to /dev/null. */
 static ab_status overlap_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
                               ab_plan_stats *st, ab_error *err) {
-    int64_t print;
-    ab_status s = ab_params_int(opt, "print", 0, 0, INT64_C(1) << 30, &print, err);
-    if (s != AB_OK) return s;
+    int64_t print = ab_param_i64(opt, "print");
     char line[64];
     memset(line, 'x', sizeof line - 1);
     line[sizeof line - 1] = '\n';
@@ -144,34 +133,32 @@ static ab_status error_plan(const ab_problem *p, const ab_params *opt, int64_t *
         ab_status status;
     } statuses[] = {{"input", AB_EINPUT},  {"internal", AB_EINTERNAL}, {"nomem", AB_ENOMEM},
                     {"limit", AB_ELIMIT}, {"check", AB_ECHECK}};
-    const char *want = ab_params_get(opt, "status");
-    if (want == NULL) want = "input";
-    for (size_t i = 0; i < sizeof statuses / sizeof statuses[0]; i++)
-        if (strcmp(statuses[i].name, want) == 0)
-            return ab_fail(err, statuses[i].status, "test-error: failing with status %s as asked",
-                           want);
-    return ab_fail(err, AB_EINPUT,
-                   "parameter status: expected input, internal, nomem, limit or check, got '%s'",
-                   want);
+    int i = ab_param_choice(opt, "status"); /* the table's words, in statuses' order */
+    return ab_fail(err, statuses[i].status, "test-error: failing with status %s as asked",
+                   statuses[i].name);
 }
 
 static const ab_param_desc crash_params[] = {
     {"how", "segv|kill|exit", "segv",
      "segv: raise SIGSEGV; kill: raise SIGKILL; exit: _exit(3) without a result",
-     AB_PARAM_CHOICE, 0, 0},
+     AB_PARAM_CHOICE, 0, 0, false},
     {0}};
 static const ab_param_desc hang_params[] = {
-    {"how", "sleep|spin", "sleep", "sleep: block in nanosleep; spin: burn CPU", AB_PARAM_CHOICE, 0, 0}, {0}};
+    {"how", "sleep|spin", "sleep", "sleep: block in nanosleep; spin: burn CPU", AB_PARAM_CHOICE, 0,
+     0, false},
+    {0}};
 static const ab_param_desc bomb_params[] = {
-    {"block", "integer 1..4194304", "16384", "KiB per allocation", AB_PARAM_INT, 1, 4194304},
+    {"block", "integer 1..4194304", "16384", "KiB per allocation", AB_PARAM_INT, 1, 4194304, false},
     {"max", "integer 1..1048576", "4096", "MiB held without a failure before giving up",
-     AB_PARAM_INT, 1, 1048576},
+     AB_PARAM_INT, 1, 1048576, false},
     {0}};
 static const ab_param_desc overlap_params[] = {
-    {"print", "integer >= 0", "0", "bytes to write to stdout first", AB_PARAM_INT, 0, INT64_MAX}, {0}};
+    {"print", "integer 0 .. 2^30", "0", "bytes to write to stdout first", AB_PARAM_INT, 0,
+     INT64_C(1) << 30, false},
+    {0}};
 static const ab_param_desc error_params[] = {
     {"status", "input|internal|nomem|limit|check", "input", "the status to fail with",
-     AB_PARAM_CHOICE, 0, 0}, {0}};
+     AB_PARAM_CHOICE, 0, 0, false}, {0}};
 static const ab_param_desc no_params[] = {{0}};
 
 const ab_planner abp_test_crash = {
@@ -228,17 +215,15 @@ extern const ab_planner abp_first_fit;
 
 static ab_status sleep_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
                             ab_plan_stats *st, ab_error *err) {
-    int64_t ms;
-    ab_status s = ab_params_int(opt, "ms", 100, 0, 3600 * 1000, &ms, err);
-    if (s != AB_OK) return s;
+    int64_t ms = ab_param_i64(opt, "ms");
     struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
     while (nanosleep(&ts, &ts) != 0) continue;
-    return abp_first_fit.plan(p, NULL, offsets, st, err);
+    return ab_planner_plan(&abp_first_fit, NULL, p, offsets, st, err);
 }
 
 static const ab_param_desc sleep_params[] = {
     {"ms", "integer 0..3600000", "100", "milliseconds to sleep before planning",
-     AB_PARAM_INT, 0, 3600000}, {0}};
+     AB_PARAM_INT, 0, 3600000, false}, {0}};
 
 const ab_planner abp_test_sleep = {
     .name = "test-sleep",
@@ -261,7 +246,7 @@ static ab_status worse_plan(const ab_problem *p, const ab_params *opt, int64_t *
     ab_kv kv = {.key = "order", .value = worse ? "start" : "size"};
     order.n = 1;
     order.v = &kv;
-    return abp_first_fit.plan(p, &order, offsets, st, err);
+    return ab_planner_plan(&abp_first_fit, &order, p, offsets, st, err);
 }
 
 const ab_planner abp_test_worse_by_env = {
@@ -278,7 +263,7 @@ const ab_planner abp_test_worse_by_env = {
 static ab_status false_refutation_plan(const ab_problem *p, const ab_params *opt,
                                        int64_t *offsets, ab_plan_stats *st, ab_error *err) {
     (void)opt;
-    ab_status s = abp_first_fit.plan(p, NULL, offsets, st, err);
+    ab_status s = ab_planner_plan(&abp_first_fit, NULL, p, offsets, st, err);
     int64_t cap = ab_problem_capacity(p);
     if (s == AB_OK && cap != AB_NONE) {
         st->method = ABO_PROOF_EXHAUSTIVE;
@@ -299,21 +284,19 @@ const ab_planner abp_test_false_refutation = {
  * then plans like first-fit: its own peak resident memory is at least that. */
 static ab_status touch_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
                             ab_plan_stats *st, ab_error *err) {
-    int64_t mib;
-    ab_status s = ab_params_int(opt, "mib", 64, 1, 4096, &mib, err);
-    if (s != AB_OK) return s;
+    int64_t mib = ab_param_i64(opt, "mib");
     size_t size = (size_t)mib << 20;
     volatile unsigned char *b = ab_malloc(size);
     if (b == NULL) return ab_fail(err, AB_ENOMEM, "test-touch: cannot allocate %lld MiB",
                                   (long long)mib);
     for (size_t i = 0; i < size; i += 4096) b[i] = (unsigned char)i;
     ab_free((void *)b);
-    return abp_first_fit.plan(p, NULL, offsets, st, err);
+    return ab_planner_plan(&abp_first_fit, NULL, p, offsets, st, err);
 }
 
 static const ab_param_desc touch_params[] = {
     {"mib", "integer 1..4096", "64", "MiB to allocate and touch before planning", AB_PARAM_INT,
-     1, 4096}, {0}};
+     1, 4096, false}, {0}};
 
 const ab_planner abp_test_touch = {
     .name = "test-touch",
@@ -328,14 +311,14 @@ const ab_planner abp_test_touch = {
  * a planner whose plan differs between repeats. */
 static ab_status unstable_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
                                ab_plan_stats *st, ab_error *err) {
-    const char *path = ab_params_get(opt, "count");
+    const char *path = ab_param_has(opt, "count") ? ab_param_text(opt, "count") : NULL;
     if (path == NULL) return ab_fail(err, AB_EINPUT, "test-unstable needs count=FILE");
     FILE *f = fopen(path, "ab");
     if (f == NULL) return ab_fail(err, AB_EINPUT, "test-unstable: cannot open %s", path);
     fputc('x', f);
     long runs = ftell(f);
     fclose(f);
-    ab_status s = abp_first_fit.plan(p, NULL, offsets, st, err);
+    ab_status s = ab_planner_plan(&abp_first_fit, NULL, p, offsets, st, err);
     for (size_t i = 0; s == AB_OK && i < p->n; i++)
         if (p->t[i].offset == AB_NONE) offsets[i] += runs * 4096;
     return s;
@@ -343,7 +326,7 @@ static ab_status unstable_plan(const ab_problem *p, const ab_params *opt, int64_
 
 static const ab_param_desc unstable_params[] = {
     {"count", "a file", "(required)", "a file it appends a byte to on each run", AB_PARAM_TEXT,
-     0, 0}, {0}};
+     0, 0, true}, {0}};
 
 const ab_planner abp_test_unstable = {
     .name = "test-unstable",
@@ -358,7 +341,7 @@ const ab_planner abp_test_unstable = {
 static ab_status capped_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
                              ab_plan_stats *st, ab_error *err) {
     (void)opt;
-    ab_status s = abp_first_fit.plan(p, NULL, offsets, st, err);
+    ab_status s = ab_planner_plan(&abp_first_fit, NULL, p, offsets, st, err);
     st->capped = true;
     snprintf(st->note, sizeof st->note, "stopped by its time cap (test)");
     return s;
@@ -384,9 +367,7 @@ static double own_cpu(void) {
  * plans like first-fit: CPU time spent by what the planner started. */
 static ab_status fork_burn_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
                                 ab_plan_stats *st, ab_error *err) {
-    int64_t ms;
-    ab_status s = ab_params_int(opt, "ms", 300, 1, 60000, &ms, err);
-    if (s != AB_OK) return s;
+    int64_t ms = ab_param_i64(opt, "ms");
     pid_t pid = fork();
     if (pid < 0) return ab_fail(err, AB_EINTERNAL, "test-fork-burn: cannot fork");
     if (pid == 0) {
@@ -397,12 +378,12 @@ static ab_status fork_burn_plan(const ab_problem *p, const ab_params *opt, int64
     }
     int ws;
     while (waitpid(pid, &ws, 0) < 0) continue;
-    return abp_first_fit.plan(p, NULL, offsets, st, err);
+    return ab_planner_plan(&abp_first_fit, NULL, p, offsets, st, err);
 }
 
 static const ab_param_desc fork_burn_params[] = {
     {"ms", "integer 1..60000", "300", "CPU milliseconds its child burns", AB_PARAM_INT, 1,
-     60000}, {0}};
+     60000, false}, {0}};
 
 const ab_planner abp_test_fork_burn = {
     .name = "test-fork-burn",
@@ -418,21 +399,19 @@ const ab_planner abp_test_fork_burn = {
  * made N times slower in CPU without a change of spec or plan. */
 static ab_status slower_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
                              ab_plan_stats *st, ab_error *err) {
-    int64_t ms;
-    ab_status s = ab_params_int(opt, "ms", 40, 1, 60000, &ms, err);
-    if (s != AB_OK) return s;
+    int64_t ms = ab_param_i64(opt, "ms");
     const char *env = getenv("ARENABENCH_TEST_SLOWER");
     double factor = env != NULL ? strtod(env, NULL) : 1.0;
     if (!(factor >= 1.0 && factor <= 100.0)) factor = 1.0;
     double t0 = own_cpu();
     volatile uint64_t spin = 0;
     while (own_cpu() - t0 < factor * (double)ms / 1000) spin++;
-    return abp_first_fit.plan(p, NULL, offsets, st, err);
+    return ab_planner_plan(&abp_first_fit, NULL, p, offsets, st, err);
 }
 
 static const ab_param_desc slower_params[] = {
     {"ms", "integer 1..60000", "40", "CPU milliseconds it burns (times ARENABENCH_TEST_SLOWER)",
-     AB_PARAM_INT, 1, 60000}, {0}};
+     AB_PARAM_INT, 1, 60000, false}, {0}};
 
 const ab_planner abp_test_slower_by_env = {
     .name = "test-slower-by-env",
@@ -447,18 +426,18 @@ const ab_planner abp_test_slower_by_env = {
  * it needs, e.g. to kill the harness while it waits, with no clock to race. */
 static ab_status gate_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
                            ab_plan_stats *st, ab_error *err) {
-    const char *file = ab_params_get(opt, "file");
-    if (file == NULL || *file == '\0')
+    const char *file = ab_param_text(opt, "file");
+    if (*file == '\0')
         return ab_fail(err, AB_EINPUT, "test-gate: parameter file: a path is needed");
     while (access(file, F_OK) != 0) {
         struct timespec ts = {0, 10 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
-    return abp_first_fit.plan(p, NULL, offsets, st, err);
+    return ab_planner_plan(&abp_first_fit, NULL, p, offsets, st, err);
 }
 
 static const ab_param_desc gate_params[] = {
-    {"file", "a path", "", "plan once this file exists", AB_PARAM_TEXT, 0, 0}, {0}};
+    {"file", "a path", "", "plan once this file exists", AB_PARAM_TEXT, 0, 0, false}, {0}};
 
 const ab_planner abp_test_gate = {
     .name = "test-gate",

@@ -15,6 +15,7 @@
 #include "core/file.h"
 #include "core/problem.h"
 #include "core/sort.h"
+#include "planners/planner.h"
 #include "tests/support.h"
 
 #define T(nm, sz, s, e, ...) \
@@ -28,7 +29,7 @@ static void add_all(ab_problem *p, const ab_tensor *t, size_t n) {
 Test(spec, parses_name_without_params) {
     char *name;
     ab_params prm;
-    cr_assert_eq(ab_spec_parse("first-fit", &name, &prm, NULL), AB_OK);
+    cr_assert_eq(ab_planner_spec_parse("first-fit", &name, &prm, NULL), AB_OK);
     cr_assert_str_eq(name, "first-fit");
     cr_assert_eq(prm.n, 0);
     ab_free(name);
@@ -38,7 +39,7 @@ Test(spec, parses_name_without_params) {
 Test(spec, parses_params_and_quoted_values) {
     char *name;
     ab_params prm;
-    cr_assert_eq(ab_spec_parse("external:cmd='a,b c',k=64", &name, &prm, NULL), AB_OK);
+    cr_assert_eq(ab_planner_spec_parse("external:cmd='a,b c',k=64", &name, &prm, NULL), AB_OK);
     cr_assert_str_eq(name, "external");
     cr_assert_eq(prm.n, 2);
     cr_assert_str_eq(ab_params_get(&prm, "cmd"), "a,b c");
@@ -55,7 +56,7 @@ Test(spec, rejects_malformed_specs) {
         char *name;
         ab_params prm;
         ab_error err;
-        cr_assert_eq(ab_spec_parse(bad[i], &name, &prm, &err), AB_EINPUT, "%s", bad[i]);
+        cr_assert_eq(ab_planner_spec_parse(bad[i], &name, &prm, &err), AB_EINPUT, "%s", bad[i]);
         cr_assert(strstr(err.msg, "planner spec") != NULL, "%s: %s", bad[i], err.msg);
         cr_assert_null(name);
     }
@@ -65,7 +66,7 @@ Test(spec, rejects_integer_param_out_of_range) {
     ab_params prm = {0};
     char *name;
     ab_error err;
-    cr_assert_eq(ab_spec_parse("x:k=0", &name, &prm, NULL), AB_OK);
+    cr_assert_eq(ab_planner_spec_parse("x:k=0", &name, &prm, NULL), AB_OK);
     int64_t k;
     cr_assert_eq(ab_params_int(&prm, "k", 1, 1, 100, &k, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "parameter k") != NULL, "%s", err.msg);

@@ -35,7 +35,7 @@ static void gen(const char *kind, const char *kv, ab_problem *p) {
     char *name = NULL;
     char spec[256];
     snprintf(spec, sizeof spec, "%s%s%s", kind, kv ? ":" : "", kv ? kv : "");
-    cr_assert_eq(ab_spec_parse(spec, &name, &prm, NULL), AB_OK);
+    cr_assert_eq(ab_planner_spec_parse(spec, &name, &prm, NULL), AB_OK);
     ab_error err;
     cr_assert_eq(abf_generate(kind, &prm, NULL, p, &err), AB_OK, "%s", err.msg);
     ab_free(name);
@@ -131,12 +131,12 @@ Test(gen, refuses_unknown_kinds_and_parameters) {
     cr_assert(strstr(err.msg, "unknown generator kind 'lstm' (kinds: chain, fanout") != NULL, "%s", err.msg);
     ab_params prm = {0};
     char *name;
-    cr_assert_eq(ab_spec_parse("resnet:blockz=3", &name, &prm, NULL), AB_OK);
+    cr_assert_eq(ab_planner_spec_parse("resnet:blockz=3", &name, &prm, NULL), AB_OK);
     cr_assert_eq(abf_generate("resnet", &prm, NULL, &p, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "takes no parameter 'blockz'") != NULL, "%s", err.msg);
     ab_params_free(&prm);
     ab_free(name);
-    cr_assert_eq(ab_spec_parse("random:n=-3", &name, &prm, NULL), AB_OK);
+    cr_assert_eq(ab_planner_spec_parse("random:n=-3", &name, &prm, NULL), AB_OK);
     cr_assert_eq(abf_generate("random", &prm, NULL, &p, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "parameter n") != NULL, "%s", err.msg);
     cr_assert_eq(p.n, 0);
@@ -356,7 +356,7 @@ Test(gen, planted_refuses_too_few_tensors_and_bad_scales) {
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         ab_params prm = {0};
         char *name;
-        cr_assert_eq(ab_spec_parse(bad[k], &name, &prm, NULL), AB_OK);
+        cr_assert_eq(ab_planner_spec_parse(bad[k], &name, &prm, NULL), AB_OK);
         ab_problem p;
         ab_error err;
         cr_assert_eq(abf_generate("planted", &prm, NULL, &p, &err), AB_EINPUT, "%s", bad[k]);

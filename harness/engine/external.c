@@ -448,27 +448,15 @@ static ab_status check_cmd(const char *cmd, ab_error *err) {
     return AB_OK;
 }
 
-/* Reads the parameters: cmd, capacity (suite|bisect), probe_time. */
+/* Reads the parameters (resolved against external_params): cmd (required:
+ * check_cmd says so when absent), capacity (suite|bisect), probe_time (0:
+ * none). */
 static ab_status ext_params(const ab_params *opt, ext *x, bool *bisect, ab_error *err) {
-    x->cmd = ab_params_get(opt, "cmd");
+    x->cmd = ab_param_has(opt, "cmd") ? ab_param_text(opt, "cmd") : NULL;
     ab_status st = check_cmd(x->cmd, err);
     if (st != AB_OK) return st;
-    const char *mode = ab_params_get(opt, "capacity");
-    if (mode != NULL && strcmp(mode, "suite") != 0 && strcmp(mode, "bisect") != 0)
-        return ab_fail(err, AB_EINPUT, "parameter capacity: expected suite or bisect, got '%s'",
-                       mode);
-    *bisect = mode != NULL && strcmp(mode, "bisect") == 0;
-    const char *t = ab_params_get(opt, "probe_time");
-    x->probe_time = 0;
-    if (t != NULL) {
-        char *end = NULL;
-        errno = 0;
-        x->probe_time = strtod(t, &end);
-        if (end == t || *end != '\0' || errno != 0 || !isfinite(x->probe_time) ||
-            x->probe_time <= 0)
-            return ab_fail(err, AB_EINPUT,
-                           "parameter probe_time: expected a number of seconds > 0, got '%s'", t);
-    }
+    *bisect = ab_param_choice(opt, "capacity") == 1;
+    x->probe_time = ab_param_has(opt, "probe_time") ? ab_param_seconds(opt, "probe_time") : 0;
     return AB_OK;
 }
 
@@ -553,12 +541,12 @@ static ab_status external_plan(const ab_problem *p, const ab_params *opt, int64_
 static const ab_param_desc external_params[] = {
     {"cmd", "a command with {input}, {output} and optionally {capacity}", "none: required",
      "run through /bin/sh -c; reads and writes MiniMalloc CSV (id,lower,upper,size[,offset])",
-     AB_PARAM_TEXT, 0, 0},
+     AB_PARAM_TEXT, 0, 0, true},
     {"capacity", "suite|bisect", "suite",
      "suite: one run at the suite's capacity; bisect: search the smallest capacity it solves",
-     AB_PARAM_CHOICE, 0, 0},
+     AB_PARAM_CHOICE, 0, 0, false},
     {"probe_time", "seconds > 0", "none", "time allowed to each run; a run killed is unknown",
-     AB_PARAM_SECONDS, 0, 0},
+     AB_PARAM_SECONDS, 0, 0, true},
     {0},
 };
 

@@ -680,31 +680,16 @@ static ab_status run_failed(const mzn *z, const abe_exit *end, ab_error *err) {
 
 /* ---- the planner -------------------------------------------------------------------- */
 
+/* Reads the parameters (resolved against minizinc_params); AB_EINPUT for a
+ * solver that is no tag. */
 static ab_status read_params(const ab_params *opt, mzn *z, ab_error *err) {
-    z->time_s = 60;
-    const char *t = ab_params_get(opt, "time");
-    if (t != NULL) {
-        char *end = NULL;
-        errno = 0;
-        z->time_s = strtod(t, &end);
-        if (end == t || *end != '\0' || errno != 0 || !isfinite(z->time_s) || z->time_s <= 0)
-            return ab_fail(err, AB_EINPUT,
-                           "parameter time: expected a number of seconds > 0, got '%s'", t);
-    }
-    z->solver = ab_params_get(opt, "solver");
-    if (z->solver == NULL) z->solver = "gecode";
+    z->time_s = ab_param_seconds(opt, "time");
+    z->solver = ab_param_text(opt, "solver");
     if (z->solver[0] == '\0' || z->solver[0] == '-')
         return ab_fail(err, AB_EINPUT, "parameter solver: expected a solver tag such as gecode, "
                        "got '%s'", z->solver);
-    const char *tg = ab_params_get(opt, "target");
-    if (tg != NULL && strcmp(tg, "min") != 0 && strcmp(tg, "capacity") != 0)
-        return ab_fail(err, AB_EINPUT, "parameter target: expected min or capacity, got '%s'", tg);
-    z->target = tg != NULL && strcmp(tg, "capacity") == 0;
-    const char *up = ab_params_get(opt, "upper");
-    if (up != NULL && strcmp(up, "best-fit") != 0 && strcmp(up, "stacked") != 0)
-        return ab_fail(err, AB_EINPUT, "parameter upper: expected best-fit or stacked, got '%s'",
-                       up);
-    z->stacked = up != NULL && strcmp(up, "stacked") == 0;
+    z->target = ab_param_choice(opt, "target") == 1;  /* min|capacity */
+    z->stacked = ab_param_choice(opt, "upper") == 1; /* best-fit|stacked */
     return AB_OK;
 }
 
@@ -864,15 +849,15 @@ static ab_status minizinc_plan(const ab_problem *p, const ab_params *opt, int64_
 static const ab_param_desc minizinc_params[] = {
     {"time", "seconds > 0", "60",
      "minizinc's --time-limit: the best plan so far when it runs out (hard kill 10 s later)",
-     AB_PARAM_SECONDS, 0, 0},
+     AB_PARAM_SECONDS, 0, 0, false},
     {"solver", "a minizinc solver tag", "gecode", "the backend: minizinc --solver TAG",
-     AB_PARAM_TEXT, 0, 0},
+     AB_PARAM_TEXT, 0, 0, false},
     {"target", "min|capacity", "min",
      "min: the smallest arena; capacity: only whether the tensors fit the suite's capacity",
-     AB_PARAM_CHOICE, 0, 0},
+     AB_PARAM_CHOICE, 0, 0, false},
     {"upper", "best-fit|stacked", "best-fit",
      "the plan in hand: the solver looks only below its arena, and it is returned when "
-     "nothing better is found", AB_PARAM_CHOICE, 0, 0},
+     "nothing better is found", AB_PARAM_CHOICE, 0, 0, false},
     {0},
 };
 

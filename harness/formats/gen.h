@@ -26,6 +26,7 @@
 #define AB_GEN_H
 
 #include "core/problem.h"
+#include "planners/planner.h" /* ab_params: a generator spec is a planner spec's shape */
 
 /* One parameter a generator takes, for validation and --help. */
 typedef struct abf_gen_param {

@@ -35,7 +35,7 @@ static ab_status spec_family(const char *spec, char **family, int64_t *k, bool *
     ab_params ps;
     *k = AB_NONE;
     *exact = false;
-    ab_status st = ab_spec_parse(spec, &name, &ps, NULL);
+    ab_status st = ab_planner_spec_parse(spec, &name, &ps, NULL);
     if (st == AB_ENOMEM) return ab_fail(err, AB_ENOMEM, "out of memory reading planner specs");
     if (st == AB_OK) { /* a planner this program does not know is not taken as exact */
         const ab_planner *pl = ab_planner_find(name);
