@@ -197,10 +197,19 @@ static ab_status no_gaps(const csv *c, char **f, ab_error *err) {
                    "the buffer", c->path, c->line, f[c->col[COL_GAPS]]);
 }
 
+/* The byte column (from 1) of field s of the current row: fields lie in
+ * place in the text, the first at the line's start after blanks. */
+static size_t column_of(const csv *c, char **f, const char *s) {
+    const char *bol = f[0];
+    while (bol > c->text && (bol[-1] == ' ' || bol[-1] == '\t')) bol--;
+    return (size_t)(s - bol) + 1;
+}
+
 static ab_status read_rows(csv *c, ab_problem *p, ab_error *err) {
     char *f[64];
     int n;
     ab_status st = AB_OK;
+    int64_t total = 0; /* the sizes so far, each rounded up to its alignment */
     while (next_line(c, f, 64, &n, &st, err)) {
         if (n != c->nfields)
             return ab_fail(err, AB_EINPUT, "%s:%d: expected %d fields like the header, got %d",
@@ -233,6 +242,14 @@ static ab_status read_rows(csv *c, ab_problem *p, ab_error *err) {
         if (f[c->col[COL_ID]][0] == '\0')
             return ab_fail(err, AB_EINPUT, "%s:%d: %s: empty", c->path, c->line,
                            c->name[COL_ID]);
+        /* README's input limit, as the YAML loader enforces it: the sizes, each
+         * rounded up to its alignment, add up to at most 2^62 */
+        int64_t phys;
+        if (ab_align_up_ovf(size, align == AB_NONE ? 1 : align, &phys) ||
+            ab_add_ovf(total, phys, &total) || total > AB_MAX_SIZE)
+            return ab_fail(err, AB_EINPUT, "%s:%d:%zu: %s: the buffers' sizes, each rounded up "
+                           "to its alignment, add up to more than 2^62 bytes here", c->path,
+                           c->line, column_of(c, f, f[c->col[COL_SIZE]]), c->name[COL_SIZE]);
         ab_tensor t = {.name = f[c->col[COL_ID]], .size = size, .start = lower, .end = upper - 1,
                        .align = align == AB_NONE ? 1 : align, .offset = AB_NONE,
                        .logical_bits = size <= INT64_MAX / 8 ? size * 8 : INT64_MAX,
