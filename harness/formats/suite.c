@@ -240,7 +240,9 @@ static void rec_free(rec *R) {
 /* ---- the anchor table ------------------------------------------------------ */
 
 static anchor *anchor_slot(anchor *tab, size_t cap, const char *name) {
-    size_t i = (size_t)ab_fnv1a(AB_FNV_OFFSET, name, strlen(name)) & (cap - 1);
+    int bits = 1;
+    while (((size_t)1 << bits) < cap) bits++; /* cap is a power of two, at least 64 */
+    size_t i = ab_hash_slot(ab_fnv1a(AB_FNV_OFFSET, name, strlen(name)), bits);
     while (tab[i].name != NULL && strcmp(tab[i].name, name) != 0) i = (i + 1) & (cap - 1);
     return &tab[i];
 }
