@@ -572,10 +572,10 @@ static int split_fields(char *line, char **f, int max) {
     return n;
 }
 
-/* Fixes the tensors whose `offset` field the CSV at path fills: the
- * project's loader reads an offset column as a solution and leaves it out
- * of the problem, while for this family (and for MiniMalloc) it is a fixed
- * offset. An empty field leaves the buffer free. *nfixed counts them. */
+/* Fixes the tensors whose `offset` field the CSV at path fills (the
+ * project's loader fixes them too now, validated; this pass counts them and
+ * keeps the bench independent of that). An empty field leaves the buffer
+ * free. *nfixed counts them. */
 static bool apply_offsets(const char *path, ab_problem *p, int *nfixed, char *msg, size_t cap) {
     char *text = NULL;
     size_t len = 0;

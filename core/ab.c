@@ -152,6 +152,10 @@ uint64_t ab_fnv1a(uint64_t h, const void *buf, size_t len) {
     return h;
 }
 
+size_t ab_hash_slot(uint64_t h, int bits) {
+    return (size_t)((h * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - bits));
+}
+
 /* Open addressing over 2^bits slots of 64 bits: the hash's high 32 bits, then
  * the index + 1 (0 is an empty slot); the slot comes from the hash's low bits,
  * mixed (FNV-1a's low bits alone cluster on names like t0, t1, ...). Strings
@@ -178,14 +182,13 @@ int ab_find_duplicate(size_t n, const char *(*str)(const void *ctx, size_t i), c
             const char *s = str(ctx, i0 + q);
             hash[q] = ab_fnv1a(AB_FNV_OFFSET, s, strlen(s));
 #if defined(__GNUC__)
-            __builtin_prefetch(&slot[(size_t)((hash[q] * UINT64_C(0x9e3779b97f4a7c15)) >>
-                                              (64 - bits))]);
+            __builtin_prefetch(&slot[ab_hash_slot(hash[q], bits)]);
 #endif
         }
         for (size_t q = 0; q < m && !found; q++) {
             size_t i = i0 + q;
             uint64_t h = hash[q], tag = h & UINT64_C(0xffffffff00000000);
-            size_t k = (size_t)((h * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - bits));
+            size_t k = ab_hash_slot(h, bits);
             for (; slot[k] != 0; k = (k + 1) & (cap - 1)) {
                 size_t j = (size_t)(slot[k] & 0xffffffffu) - 1;
                 if ((slot[k] & UINT64_C(0xffffffff00000000)) == tag &&

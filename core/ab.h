@@ -104,6 +104,12 @@ size_t ab_count_lt(const int64_t *v, size_t n, int64_t x);
 #define AB_FNV_OFFSET UINT64_C(0xcbf29ce484222325)
 uint64_t ab_fnv1a(uint64_t h, const void *buf, size_t len);
 
+/* The slot of hash h in a table of 2^bits slots (1 <= bits <= 63): h mixed
+ * by Fibonacci hashing, its high bits. FNV-1a's low bits alone cluster on
+ * names like t0, t1, ..., so every open-addressing table over names takes
+ * its first slot from here. */
+size_t ab_hash_slot(uint64_t h, int bits);
+
 /* The first repeated string among str(ctx, 0) .. str(ctx, n - 1), in order:
  * *b the first index whose string equals an earlier one, *a that earlier one.
  * Returns 1 when found, 0 when all differ, -1 when out of memory. Hashes (in

@@ -147,14 +147,13 @@ void ab_buf_md(ab_buf *b, const char *s) {
 
 void ab_buf_csv(ab_buf *b, const char *s) {
     bool formula = strchr("=+-@\t\r", *s) != NULL && *s != '\0';
-    bool quote = formula || strpbrk(s, ",\"\r\n") != NULL;
+    bool quote = formula || strpbrk(s, ",\"") != NULL;
     if (quote) ab_buf_append(b, "\"", 1);
     if (formula) ab_buf_append(b, "'", 1); /* a spreadsheet shows it as text */
     while (*s) {
         bool ctl;
         size_t len = next_char(s, &ctl);
-        if (len == 1 && (*s == '\t' || *s == '\r' || *s == '\n')) ab_buf_append(b, s, 1);
-        else if (len == 0 || ctl) hex_bytes(b, s, len, "\\"); /* no escape sequence either */
+        if (len == 0 || ctl) hex_bytes(b, s, len, "\\"); /* no escape sequence either */
         else if (*s == '"') ab_buf_append(b, "\"\"", 2);
         else ab_buf_append(b, s, len);
         s += len ? len : 1;

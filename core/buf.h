@@ -31,10 +31,11 @@ void ab_buf_xml(ab_buf *b, const char *s);
  * emphasis, link or column break), tab, CR and LF as a space, other control
  * characters and bytes that are not UTF-8 as \\xNN (shown as \xNN). */
 void ab_buf_md(ab_buf *b, const char *s);
-/* One CSV field (RFC 4180): quoted, with doubled quotes, when it holds , " CR
- * or LF; a field starting with =, +, -, @, tab or CR (a spreadsheet formula)
- * is quoted and starts with ' so it is text; other control characters and
- * bytes that are not UTF-8 as \xNN (the JSON report keeps exact bytes). */
+/* One CSV field (RFC 4180): quoted, with doubled quotes, when it holds , or
+ * "; a field starting with =, +, -, @, tab or CR (a spreadsheet formula) is
+ * quoted and starts with ' so it is text; control characters (tab, CR and LF
+ * among them: a cell stays on its line) and bytes that are not UTF-8 as \xNN
+ * (the JSON report keeps exact bytes). */
 void ab_buf_csv(ab_buf *b, const char *s);
 /* A terminal: control characters (C0 with tab and LF, DEL, C1) and bytes
  * that are not UTF-8 as \xNN, so no escape sequence reaches the terminal. */

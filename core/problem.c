@@ -304,8 +304,14 @@ ab_status ab_problem_coarsen(const ab_problem *src, int64_t k, ab_problem *dst, 
 struct ab_names {
     const ab_problem *p;
     size_t mask;     /* capacity - 1, capacity a power of two */
+    int bits;        /* capacity = 2^bits */
     size_t *slot;    /* index + 1, 0 = empty */
 };
+
+/* The first slot for name: its FNV-1a hash mixed (ab_hash_slot). */
+static size_t names_home(const ab_names *t, const char *name, size_t len) {
+    return ab_hash_slot(ab_fnv1a(AB_FNV_OFFSET, name, len), t->bits);
+}
 
 static bool name_is(const char *name, const char *s, size_t len) {
     return strncmp(name, s, len) == 0 && name[len] == '\0';
@@ -315,11 +321,13 @@ ab_status ab_names_build(const ab_problem *p, ab_names **out, size_t *dup_a, siz
                          ab_error *err) {
     *out = NULL;
     size_t cap = 16;
-    while (cap < p->n * 2 + 1) cap *= 2;
+    int bits = 4;
+    while (cap < p->n * 2 + 1) cap *= 2, bits++;
     ab_names *t = ab_malloc(sizeof *t);
     if (t == NULL) return ab_fail(err, AB_ENOMEM, "out of memory building the name table");
     t->p = p;
     t->mask = cap - 1;
+    t->bits = bits;
     t->slot = ab_calloc(cap, sizeof *t->slot);
     if (t->slot == NULL) {
         ab_free(t);
@@ -328,7 +336,7 @@ ab_status ab_names_build(const ab_problem *p, ab_names **out, size_t *dup_a, siz
     for (size_t i = 0; i < p->n; i++) {
         const char *name = p->t[i].name;
         size_t len = strlen(name);
-        size_t h = (size_t)ab_fnv1a(AB_FNV_OFFSET, name, len) & t->mask;
+        size_t h = names_home(t, name, len);
         while (t->slot[h] != 0) {
             size_t j = t->slot[h] - 1;
             if (name_is(p->t[j].name, name, len)) {
@@ -345,14 +353,26 @@ ab_status ab_names_build(const ab_problem *p, ab_names **out, size_t *dup_a, siz
     return AB_OK;
 }
 
-size_t ab_names_find(const ab_names *t, const char *name, size_t len) {
-    size_t h = (size_t)ab_fnv1a(AB_FNV_OFFSET, name, len) & t->mask;
-    while (t->slot[h] != 0) {
+/* The lookup, counting into *probes the slots it looks at. */
+static size_t names_lookup(const ab_names *t, const char *name, size_t len, size_t *probes) {
+    size_t h = names_home(t, name, len);
+    for (*probes = 1; t->slot[h] != 0; ++*probes) {
         size_t j = t->slot[h] - 1;
         if (name_is(t->p->t[j].name, name, len)) return j;
         h = (h + 1) & t->mask;
     }
     return AB_NO_TENSOR;
+}
+
+size_t ab_names_find(const ab_names *t, const char *name, size_t len) {
+    size_t probes;
+    return names_lookup(t, name, len, &probes);
+}
+
+size_t ab_names_probes(const ab_names *t, const char *name, size_t len) {
+    size_t probes;
+    names_lookup(t, name, len, &probes);
+    return probes;
 }
 
 void ab_names_free(ab_names *t) {

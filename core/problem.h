@@ -222,6 +222,10 @@ ab_status ab_names_build(const ab_problem *p, ab_names **out, size_t *dup_a, siz
                          ab_error *err);
 /* The index of the tensor called name (of length len), or AB_NO_TENSOR. */
 size_t ab_names_find(const ab_names *t, const char *name, size_t len);
+/* The number of slots ab_names_find looks at for name (the found one or the
+ * empty one that ends the search included): a measure of the table's
+ * clustering, for tests. */
+size_t ab_names_probes(const ab_names *t, const char *name, size_t len);
 void ab_names_free(ab_names *t);
 
 /* ---- plans -----------------------------------------------------------------

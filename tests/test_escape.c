@@ -21,7 +21,7 @@ static const char *hostile_suite(char **dir) {
     FILE *f = fopen(path, "w");
     cr_assert_not_null(f);
     fputs("suite: \"<script>alert(1)</script> | pipe `tick` [link](javascript:x) "
-          "\\e[31mRED\\e]0;title\\a =cmd|' /C calc'!A0\"\n"
+          "\\e[31mRED\\e]0;title\\a =cmd|' /C calc'!A0 tab\\tcr\\rlf\\nend\"\n"
           "description: \"<img src=x onerror=alert(1)>\"\n"
           "tensors:\n"
           "  - {name: \"<img src=x onerror=alert(1)>\", size: 128, start: 0, end: 2}\n"
@@ -92,6 +92,10 @@ Test(escape, hostile_names_through_every_output) {
     cr_expect_null(strstr(csv, ",=cmd"), "csv: a formula cell: %s", csv);
     cr_expect_null(strstr(csv, ",\"=cmd"), "csv: a formula cell: %s", csv);
     no_control("csv", csv);
+    /* tab, CR and LF inside a cell as \xNN (README), never raw */
+    cr_expect_null(strchr(csv, '\t'), "csv: a raw tab: %s", csv);
+    cr_expect_null(strchr(csv, '\r'), "csv: a raw CR: %s", csv);
+    cr_expect_not_null(strstr(csv, "tab\\x09cr\\x0Dlf\\x0Aend"), "csv: %s", csv);
 
     snprintf(args, sizeof args, "report --db %s/r.db --format json", dir);
     char *json = run_out(args);
@@ -142,6 +146,9 @@ Test(escape, each_escape_on_its_own) {
     }
     ab_buf_csv(&b, "a\x1b[31m\"b\",c");
     cr_expect_str_eq(b.s, "\"a\\x1B[31m\"\"b\"\",c\"");
+    ab_buf_free(&b);
+    ab_buf_csv(&b, "a\tb\r\nc");
+    cr_expect_str_eq(b.s, "a\\x09b\\x0D\\x0Ac");
     ab_buf_free(&b);
     ab_buf_csv(&b, "plain");
     cr_expect_str_eq(b.s, "plain");

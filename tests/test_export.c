@@ -149,6 +149,45 @@ Test(export, c_header_compiles_and_a_program_reading_it_prints_the_plans_offsets
     free(h);
 }
 
+/* Names that C comments cannot hold as they are: an opening and a closing
+ * comment, a backslash (a line splice at the end), a trigraph, a line end.
+ * The header compiles under -Wall -Werror (a slash-star in a comment was an
+ * error), and each string literal still holds the exact name. */
+Test(export, c_header_escapes_hostile_names_in_comments) {
+    static const char hostile_yaml[] =
+        "suite: 's /* x */ y ?\?/'\n"
+        "tensors:\n"
+        "  - {name: 'a /* b', size: 8, start: 0, end: 0}\n"
+        "  - {name: 'c */ d', size: 8, start: 0, end: 0}\n"
+        "  - {name: 'e\\', size: 8, start: 0, end: 0}\n"
+        "  - {name: 'g?\?/', size: 8, start: 0, end: 0}\n"
+        "  - {name: \"h\\ni /*/ j\", size: 8, start: 0, end: 0}\n"
+        "  - {name: '/*', size: 8, start: 0, end: 0}\n";
+    static const char hostile_plan[] = "tensor,offset\n\"a /* b\",0\n\"c */ d\",8\ne\\,16\n"
+                                       "g?\?/,24\n\"h\ni /*/ j\",32\n/*,40\n";
+    put(tmp("hostile.yaml"), hostile_yaml, strlen(hostile_yaml));
+    put(tmp("hostile.csv"), hostile_plan, strlen(hostile_plan));
+    char *out = NULL, *err = NULL;
+    cr_assert_eq(run(&out, &err, "export '%s' --plan '%s' --format c-header -o '%s'",
+                     tmp("hostile.yaml"), tmp("hostile.csv"), tmp("hostile.h")), 0, "%s", err);
+    free(out), free(err);
+    char *h = abt_slurp(tmp("hostile.h"), NULL);
+    cr_assert_not_null(h);
+    cr_assert(strstr(h, "\"a /* b lies inside the arena\"") != NULL, "%s", h);
+    cr_assert(strstr(h, "\"h\\012i /*/ j lies inside the arena\"") != NULL, "%s", h);
+    cr_assert(strstr(h, "\"e\\\\ lies inside the arena\"") != NULL, "%s", h);
+    free(h);
+    char cmd[16384];
+    snprintf(cmd, sizeof cmd, "command -v '%s' >/dev/null 2>&1", AB_C_COMPILER);
+    if (system(cmd) != 0) cr_skip("no C compiler (%s) to compile the header with", AB_C_COMPILER);
+    snprintf(cmd, sizeof cmd, "'%s' -std=c11 -Wall -Wextra -Werror -pedantic -fsyntax-only '%s'",
+             AB_C_COMPILER, tmp("hostile.h"));
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    snprintf(cmd, sizeof cmd, "'%s' -std=c11 -trigraphs -Wall -Werror -fsyntax-only '%s'",
+             AB_C_COMPILER, tmp("hostile.h"));
+    cr_assert_eq(system(cmd), 0, "%s (with trigraphs)", cmd);
+}
+
 /* ---- json and minimalloc -------------------------------------------------------------- */
 
 Test(export, json_names_the_suite_its_hash_and_every_offset) {

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "harness/formats/minimalloc.h"
+#include "harness/formats/suite.h"
 #include "oracle/bounds.h"
 #include "tests/support.h"
 
@@ -241,4 +243,83 @@ Test(minimalloc, benchmark_files_round_trip_byte_for_byte) {
         free(a), free(b);
     }
     free(dir);
+}
+
+/* Fixed offsets and alignments survive YAML -> MiniMalloc CSV -> YAML: the
+ * writer's `offset` column fixes the buffers it fills (it was ignored on
+ * reading, so fixed tensors came back free). */
+Test(minimalloc, fixed_offsets_and_alignments_round_trip_through_yaml) {
+    static const char yaml[] = "suite: fx\n"
+                               "tensors:\n"
+                               "  - {name: a, size: 100, start: 0, end: 2, align: 64, offset: 128}\n"
+                               "  - {name: b, size: 40, start: 1, end: 3}\n"
+                               "  - {name: c, size: 60, start: 3, end: 4, align: 4, offset: 0}\n"
+                               "  - {name: d, size: 8, start: 0, end: 0, align: 16}\n";
+    ab_problem p, q, r;
+    ab_error err = {0};
+    cr_assert_eq(abf_suite_load_buffer("fx.yaml", yaml, sizeof yaml - 1, &p, &err), AB_OK, "%s",
+                 err.msg);
+    ab_buf csv = {0};
+    cr_assert_eq(abf_minimalloc_render(&p, &csv, &err), AB_OK, "%s", err.msg);
+    cr_assert_str_eq(csv.s, "id,lower,upper,size,alignment,offset\na,0,3,100,64,128\n"
+                            "b,1,4,40,1,\nc,3,5,60,4,0\nd,0,1,8,16,\n");
+    bool had = false;
+    cr_assert_eq(abf_minimalloc_load_buffer("fx.csv", csv.s, csv.n, &q, &had, &err), AB_OK, "%s",
+                 err.msg);
+    cr_assert(had);
+    cr_assert_eq(q.n, p.n);
+    for (size_t i = 0; i < p.n; i++) {
+        cr_assert_str_eq(q.t[i].name, p.t[i].name);
+        cr_assert_eq(q.t[i].size, p.t[i].size, "%s", p.t[i].name);
+        cr_assert_eq(q.t[i].start, p.t[i].start, "%s", p.t[i].name);
+        cr_assert_eq(q.t[i].end, p.t[i].end, "%s", p.t[i].name);
+        cr_assert_eq(q.t[i].align, p.t[i].align, "%s", p.t[i].name);
+        cr_assert_eq(q.t[i].offset, p.t[i].offset, "%s: offset", p.t[i].name);
+    }
+    /* and the suite written from the CSV is the original's, tensor for tensor */
+    ab_buf y1 = {0}, y2 = {0};
+    cr_assert_eq(abf_suite_render(&p, &y1, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(abf_suite_render(&q, &y2, &err), AB_OK, "%s", err.msg);
+    const char *t1 = strstr(y1.s, "tensors:"), *t2 = strstr(y2.s, "tensors:");
+    cr_assert(t1 != NULL && t2 != NULL);
+    cr_assert_str_eq(t2, t1);
+    cr_assert_eq(abf_suite_load_buffer("again.yaml", y2.s, y2.n, &r, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(r.t[0].offset, 128);
+    cr_assert_eq(r.t[1].offset, AB_NONE);
+    ab_problem_free(&r);
+    ab_buf_free(&y1);
+    ab_buf_free(&y2);
+    ab_buf_free(&csv);
+    ab_problem_free(&q);
+    ab_problem_free(&p);
+}
+
+/* An offset is checked as YAML checks it, naming file, line and column. */
+Test(minimalloc, fixed_offsets_are_validated_like_yaml) {
+    static const struct {
+        const char *csv, *want;
+    } bad[] = {
+        {"id,lower,upper,size,alignment,offset\na,0,3,8,16,8\n",
+         "m.csv:2:12: offset: must be a multiple of alignment (16), got '8'"},
+        {"id,lower,upper,size,offset\na,0,3,8,-1\n",
+         "m.csv:2: offset: expected an integer in [0, 4611686018427387904], got '-1'"},
+        {"id,lower,upper,size,offset\na,0,3,8,x\n", "m.csv:2: offset: expected an integer"},
+        {"id,lower,upper,size,offset\na,0,3,8,4611686018427387900\n",
+         "m.csv:2:9: offset: offset + size must be at most 2^62, got 4611686018427387900 + 8"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ab_problem p;
+        ab_error err = {0};
+        cr_assert_eq(abf_minimalloc_load_buffer("m.csv", bad[i].csv, strlen(bad[i].csv), &p, NULL,
+                                                &err),
+                     AB_EINPUT, "accepted: %s", bad[i].csv);
+        cr_assert(strstr(err.msg, bad[i].want) != NULL, "%s\nwant %s", err.msg, bad[i].want);
+    }
+    /* the YAML loader refuses the misaligned one the same way */
+    static const char yaml[] =
+        "suite: m\ntensors:\n  - {name: a, size: 8, start: 0, end: 2, align: 16, offset: 8}\n";
+    ab_problem p;
+    ab_error err = {0};
+    cr_assert_eq(abf_suite_load_buffer("m.yaml", yaml, sizeof yaml - 1, &p, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "must be a multiple of align (16), got '8'") != NULL, "%s", err.msg);
 }

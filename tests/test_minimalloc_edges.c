@@ -152,3 +152,44 @@ Test(minimalloc_edges, largest_inclusive_end_round_trips) {
     abt_run_ok(2, "bound '%s'", path);
     free(path);
 }
+
+/* The sizes, each rounded up to its alignment, add up to at most 2^62, as in
+ * YAML: three of 2^61 were accepted (an arena of 6442450944 GiB that exports
+ * as a suite that does not load); the message names file, line and column. */
+Test(minimalloc_edges, sizes_adding_up_past_2_62_are_refused_at_the_line) {
+    static const char three[] = "id,lower,upper,size\na,0,1,2305843009213693952\n"
+                                "b,0,1,2305843009213693952\n  c,0,1, 2305843009213693952\n";
+    ab_problem p;
+    ab_error err = {0};
+    cr_assert_eq(abf_minimalloc_load_buffer("s.csv", three, sizeof three - 1, &p, NULL, &err),
+                 AB_EINPUT, "three sizes of 2^61 were accepted");
+    cr_assert(strstr(err.msg, "s.csv:4:10: size: the buffers' sizes, each rounded up to its "
+                              "alignment, add up to more than 2^62 bytes here") != NULL,
+              "%s", err.msg);
+    /* three of 2^62 (each alone within the limit) stop at the second */
+    static const char huge[] = "id,lower,upper,size\na,0,1,4611686018427387904\n"
+                               "b,0,1,4611686018427387904\nc,0,1,4611686018427387904\n";
+    cr_assert_eq(abf_minimalloc_load_buffer("h.csv", huge, sizeof huge - 1, &p, NULL, &err),
+                 AB_EINPUT);
+    cr_assert(strstr(err.msg, "h.csv:3:7: size: ") != NULL, "%s", err.msg);
+    /* rounding up to the alignment counts: 2^62 - 1 and 1, aligned to 2 */
+    static const char aligned[] = "id,lower,upper,size,alignment\n"
+                                  "a,0,1,4611686018427387903,2\nb,0,1,1,1\n";
+    cr_assert_eq(abf_minimalloc_load_buffer("a.csv", aligned, sizeof aligned - 1, &p, NULL, &err),
+                 AB_EINPUT);
+    cr_assert(strstr(err.msg, "a.csv:3:7: size: ") != NULL, "%s", err.msg);
+    /* exactly 2^62 loads, and exports as a suite that loads */
+    static const char exact[] = "id,lower,upper,size\na,0,1,2305843009213693952\n"
+                                "b,0,1,2305843009213693952\n";
+    cr_assert_eq(abf_minimalloc_load_buffer("e.csv", exact, sizeof exact - 1, &p, NULL, &err),
+                 AB_OK, "%s", err.msg);
+    ab_problem_free(&p);
+    char *path = write_bytes(three, sizeof three - 1);
+    char cmd[4200], *out = NULL, *errs = NULL;
+    snprintf(cmd, sizeof cmd, "bound '%s'", path);
+    cr_assert_eq(abt_run(cmd, &out, &errs), 2, "%s%s", out, errs); /* bad input */
+    cr_assert(strstr(errs, ":4:10: size: the buffers' sizes") != NULL, "%s", errs);
+    free(out);
+    free(errs);
+    free(path);
+}

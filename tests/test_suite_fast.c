@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/buf.h"
 #include "harness/formats/gen.h"
@@ -294,4 +295,45 @@ Test(find_duplicate, first_repeat_as_brute_force_finds_it) {
         for (size_t i = 0; i < n; i++) free(names[i]);
     }
     free(names);
+}
+
+/* `expect: peer_arena:` with many entries loads in linear time: each spec
+ * was looked up by a scan of the peers so far (80k entries took over 10 s,
+ * 4-5x per doubling). CPU time by clock(), with a bound far above the linear
+ * cost (well under a second) and far below the quadratic one. */
+Test(suite_fast, many_peer_expectations_load_in_linear_time, .timeout = 120) {
+    enum { N = 80000 };
+    ab_buf b = {0};
+    ab_buf_printf(&b, "suite: peers\ntensors:\n- {name: a, size: 64, start: 0, end: 1}\n"
+                      "expect:\n  peer_arena:\n");
+    for (int i = 0; i < N; i++) ab_buf_printf(&b, "    \"canonical:nodes=%d\": %d\n", i + 1, 64 + i);
+    ab_buf_printf(&b, "  peer_offsets:\n    \"canonical:nodes=%d\": [0]\n", N / 2);
+    cr_assert(!b.oom);
+    ab_problem p;
+    ab_error err;
+    clock_t t0 = clock();
+    ab_status st = abf_suite_load_buffer("peers.yaml", b.s, b.n, &p, &err);
+    double cpu = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    ab_buf_free(&b);
+    cr_assert_eq(st, AB_OK, "%s", err.msg);
+    cr_assert_eq(p.npeers, (size_t)N);
+    cr_assert_str_eq(p.peers[N - 1].spec, "canonical:nodes=80000");
+    cr_assert_eq(p.peers[N - 1].arena, 64 + N - 1);
+    cr_assert_eq(p.peers[N / 2 - 1].noffsets, 1, "peer_offsets joins the peer_arena entry");
+    cr_assert_lt(cpu, 5.0, "%d peer expectations took %.1f s of CPU", N, cpu);
+    ab_problem_free(&p);
+}
+
+/* The same spec twice is still refused, however many come between. */
+Test(suite_fast, a_repeated_peer_spec_among_many_is_refused) {
+    ab_buf b = {0};
+    ab_buf_printf(&b, "suite: peers\ntensors:\n- {name: a, size: 64, start: 0, end: 1}\n"
+                      "expect:\n  peer_arena:\n");
+    for (int i = 0; i < 1000; i++) ab_buf_printf(&b, "    \"canonical:nodes=%d\": 64\n", i + 1);
+    ab_buf_printf(&b, "    \"canonical:nodes=17\": 64\n");
+    ab_problem p;
+    ab_error err;
+    cr_assert_eq(abf_suite_load_buffer("peers.yaml", b.s, b.n, &p, &err), AB_EINPUT);
+    ab_buf_free(&b);
+    cr_assert(strstr(err.msg, "duplicate key 'canonical:nodes=17'") != NULL, "%s", err.msg);
 }

@@ -15,18 +15,25 @@
 #include "harness/cli/human.h"
 #include "harness/formats/plan_formats.h"
 
-/* Explains unknown plan entries that name an I/O tensor kept outside the arena. */
+/* Explains unknown plan entries that name an I/O tensor kept outside the
+ * arena. One look-up per entry in a name table (a plan misspelling every
+ * name of a large suite took a scan of the suite per entry: quadratic). */
 static void explain_io_entries(const ab_problem *full, const ab_plan *pl) {
     if (full->io != AB_IO_SEPARATE) return;
+    bool outside = false;
+    for (size_t j = 0; j < full->n && !outside; j++) outside = !ab_in_arena(full, j);
+    if (!outside) return; /* every tensor is in the view: an unknown name is unknown */
+    ab_names *names = NULL;
+    if (ab_names_build(full, &names, NULL, NULL, NULL) != AB_OK) return; /* only a note */
     for (size_t i = 0; i < pl->n; i++) {
         if (pl->v[i].tensor != AB_NO_TENSOR || pl->v[i].name == NULL) continue;
-        for (size_t j = 0; j < full->n; j++) {
-            if (strcmp(full->t[j].name, pl->v[i].name) != 0) continue;
-            printf("  note: '%s' is an %s tensor; with io: separate it lives outside the arena "
-                   "and takes no offset\n",
-                   ab_term(full->t[j].name), full->t[j].kind == AB_KIND_INPUT ? "input" : "output");
-        }
+        size_t j = ab_names_find(names, pl->v[i].name, strlen(pl->v[i].name));
+        if (j == AB_NO_TENSOR) continue;
+        printf("  note: '%s' is an %s tensor; with io: separate it lives outside the arena "
+               "and takes no offset\n",
+               ab_term(full->t[j].name), full->t[j].kind == AB_KIND_INPUT ? "input" : "output");
     }
+    ab_names_free(names);
 }
 
 /* After a plan file failed to read as format: says what the file is instead

@@ -197,10 +197,19 @@ static ab_status no_gaps(const csv *c, char **f, ab_error *err) {
                    "the buffer", c->path, c->line, f[c->col[COL_GAPS]]);
 }
 
+/* The byte column (from 1) of field s of the current row: fields lie in
+ * place in the text, the first at the line's start after blanks. */
+static size_t column_of(const csv *c, char **f, const char *s) {
+    const char *bol = f[0];
+    while (bol > c->text && (bol[-1] == ' ' || bol[-1] == '\t')) bol--;
+    return (size_t)(s - bol) + 1;
+}
+
 static ab_status read_rows(csv *c, ab_problem *p, ab_error *err) {
     char *f[64];
     int n;
     ab_status st = AB_OK;
+    int64_t total = 0; /* the sizes so far, each rounded up to its alignment */
     while (next_line(c, f, 64, &n, &st, err)) {
         if (n != c->nfields)
             return ab_fail(err, AB_EINPUT, "%s:%d: expected %d fields like the header, got %d",
@@ -215,6 +224,11 @@ static ab_status read_rows(csv *c, ab_problem *p, ab_error *err) {
         if (st == AB_OK) st = field_int(c, f, COL_SIZE, 1, AB_MAX_SIZE, &size, err);
         if (st == AB_OK) st = field_int(c, f, COL_ALIGN, 1, AB_MAX_SIZE, &align, err);
         if (st == AB_OK) st = no_gaps(c, f, err);
+        /* an `offset` field fixes the buffer there (MiniMalloc's meaning, and
+         * what the writer writes for a fixed tensor); an empty one leaves it free */
+        int64_t offset = AB_NONE;
+        if (st == AB_OK && c->col[COL_OFFSET] >= 0 && f[c->col[COL_OFFSET]][0] != '\0')
+            st = field_int(c, f, COL_OFFSET, 0, AB_MAX_SIZE, &offset, err);
         if (st != AB_OK) return st;
         if (incl) upper++; /* `end` is inclusive: MiniMalloc's upper is end + 1 */
         if (upper <= lower && incl)
@@ -233,8 +247,28 @@ static ab_status read_rows(csv *c, ab_problem *p, ab_error *err) {
         if (f[c->col[COL_ID]][0] == '\0')
             return ab_fail(err, AB_EINPUT, "%s:%d: %s: empty", c->path, c->line,
                            c->name[COL_ID]);
+        /* README's input limit, as the YAML loader enforces it: the sizes, each
+         * rounded up to its alignment, add up to at most 2^62 */
+        int64_t phys;
+        if (ab_align_up_ovf(size, align == AB_NONE ? 1 : align, &phys) ||
+            ab_add_ovf(total, phys, &total) || total > AB_MAX_SIZE)
+            return ab_fail(err, AB_EINPUT, "%s:%d:%zu: %s: the buffers' sizes, each rounded up "
+                           "to its alignment, add up to more than 2^62 bytes here", c->path,
+                           c->line, column_of(c, f, f[c->col[COL_SIZE]]), c->name[COL_SIZE]);
+        /* fixed offsets as the YAML loader checks them */
+        int64_t oend;
+        if (offset != AB_NONE && (ab_add_ovf(offset, size, &oend) || oend > AB_MAX_SIZE))
+            return ab_fail(err, AB_EINPUT, "%s:%d:%zu: %s: offset + size must be at most 2^62, "
+                           "got %lld + %lld", c->path, c->line,
+                           column_of(c, f, f[c->col[COL_OFFSET]]), c->name[COL_OFFSET],
+                           (long long)offset, (long long)size);
+        if (offset != AB_NONE && align != AB_NONE && offset % align != 0)
+            return ab_fail(err, AB_EINPUT, "%s:%d:%zu: %s: must be a multiple of %s (%lld), got "
+                           "'%lld'", c->path, c->line, column_of(c, f, f[c->col[COL_OFFSET]]),
+                           c->name[COL_OFFSET], c->name[COL_ALIGN], (long long)align,
+                           (long long)offset);
         ab_tensor t = {.name = f[c->col[COL_ID]], .size = size, .start = lower, .end = upper - 1,
-                       .align = align == AB_NONE ? 1 : align, .offset = AB_NONE,
+                       .align = align == AB_NONE ? 1 : align, .offset = offset,
                        .logical_bits = size <= INT64_MAX / 8 ? size * 8 : INT64_MAX,
                        .line = c->line};
         if ((st = ab_problem_add(p, &t, err)) != AB_OK) return st;

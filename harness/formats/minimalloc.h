@@ -11,9 +11,12 @@
  * live ranges are inclusive, so importing gives start = lower, end = upper - 1
  * and exporting gives lower = start, upper = end + 1. The file name may carry
  * the capacity the benchmark is posed at: "A.1048576.csv" is suite "A" with
- * capacity 1048576. An `offset` column is a solution, not a constraint: the
- * importer ignores it (the plan reader below takes it), and the exporter
- * writes it only for tensors with a fixed offset.
+ * capacity 1048576. An `offset` column fixes the buffers whose field it
+ * fills, as in MiniMalloc (an empty field leaves the buffer free), checked as
+ * YAML checks `offset:` (at least 0, a multiple of the alignment, offset +
+ * size at most 2^62); the exporter writes it only for tensors with a fixed
+ * offset, so YAML -> CSV -> YAML keeps them. The plan reader below reads the
+ * same column as a plan's offsets.
  *
  * Header names, as MiniMalloc's own reader takes them (case matters):
  *
@@ -26,7 +29,8 @@
  *     -        alignment, offset, gaps   optional
  *
  * so "buffer,start,end,size / x,0,2,8" is the tensor x live on [0, 2].
- * Limits: lower, size and alignment at most 2^62, and upper at most 2^62
+ * Limits: lower, size, alignment and offset at most 2^62, the sizes (each
+ * rounded up to its alignment) adding up to at most 2^62, and upper at most 2^62
  * in both spellings (so `end` at most 2^62 - 1): what is read writes back. A
  * column given twice under two spellings is an error. `gaps` (MiniMalloc's
  * times a buffer is not live, "lo-hi[@a:b] ...") has no counterpart in a

@@ -66,13 +66,15 @@ static void tensor_idents(const ab_problem *v, const char *prefix, char (*names)
 
 /* ---- text in comments and strings ------------------------------------------------ */
 
-/* name in a C comment: printable ASCII, '?' '\' and a star-slash's '/' as _. */
+/* name in a C comment: printable ASCII; '?' (trigraphs), '\' (line splices),
+ * control bytes (line ends), a star-slash's '/' (the comment's end) and a
+ * slash-star's '*' (-Wcomment: a slash-star within a comment) as _. */
 static void comment_text(ab_buf *b, const char *name) {
     char prev = '\0';
     for (const char *c = name; *c; c++) {
         char ch = *c;
         bool bad = (unsigned char)ch < 0x20 || (unsigned char)ch > 0x7e || ch == '?' ||
-                   ch == '\\' || (ch == '/' && prev == '*');
+                   ch == '\\' || (ch == '/' && prev == '*') || (ch == '*' && prev == '/');
         ab_buf_printf(b, "%c", bad ? '_' : ch);
         prev = ch;
     }

@@ -240,7 +240,9 @@ static void rec_free(rec *R) {
 /* ---- the anchor table ------------------------------------------------------ */
 
 static anchor *anchor_slot(anchor *tab, size_t cap, const char *name) {
-    size_t i = (size_t)ab_fnv1a(AB_FNV_OFFSET, name, strlen(name)) & (cap - 1);
+    int bits = 1;
+    while (((size_t)1 << bits) < cap) bits++; /* cap is a power of two, at least 64 */
+    size_t i = ab_hash_slot(ab_fnv1a(AB_FNV_OFFSET, name, strlen(name)), bits);
     while (tab[i].name != NULL && strcmp(tab[i].name, name) != 0) i = (i + 1) & (cap - 1);
     return &tab[i];
 }
@@ -873,6 +875,8 @@ typedef struct ld {
     size_t peers_cap;           /* allocated slots in p->peers and peer_at */
     struct peer_pos *peer_at;   /* one per peer expectation */
     size_t peer_at_cap;
+    size_t *peer_slot;          /* specs to peers: index + 1, 0 empty (open addressing) */
+    int peer_bits;              /* 2^peer_bits slots, 0 before the first peer */
     struct pool_value *pend;    /* per-pool peer arenas, resolved when the suite closes */
     size_t npend, pend_cap;
     bool has_gen;               /* a `generate:` mapping was given */
@@ -1397,14 +1401,44 @@ static ab_status check_spec(ld *L, const ev *k, const fld *where) {
     return AB_OK;
 }
 
-/* The index of the peer expectation for spec (added when new) into *idx. */
+/* The slot of spec in the peer table: its own or the empty one it would take. */
+static size_t peer_slot_of(const ld *L, const char *spec) {
+    size_t mask = ((size_t)1 << L->peer_bits) - 1;
+    size_t h = ab_hash_slot(ab_fnv1a(AB_FNV_OFFSET, spec, strlen(spec)), L->peer_bits);
+    while (L->peer_slot[h] != 0 && strcmp(L->p->peers[L->peer_slot[h] - 1].spec, spec) != 0)
+        h = (h + 1) & mask;
+    return h;
+}
+
+/* Keeps the peer table at most half full for npeers + 1 peers. */
+static bool peer_table_room(ld *L) {
+    size_t want = 2 * (L->p->npeers + 1);
+    if (L->peer_bits > 0 && ((size_t)1 << L->peer_bits) >= want) return true;
+    int bits = L->peer_bits > 0 ? L->peer_bits : 4;
+    while (((size_t)1 << bits) < want) bits++;
+    size_t *old = L->peer_slot;
+    L->peer_slot = ab_calloc((size_t)1 << bits, sizeof *L->peer_slot);
+    if (L->peer_slot == NULL) {
+        L->peer_slot = old;
+        return false;
+    }
+    L->peer_bits = bits;
+    for (size_t i = 0; i < L->p->npeers; i++)
+        L->peer_slot[peer_slot_of(L, L->p->peers[i].spec)] = i + 1;
+    ab_free(old);
+    return true;
+}
+
+/* The index of the peer expectation for spec (added when new) into *idx: a
+ * hash table over the specs, so N peers load in O(N). */
 static ab_status peer_of(ld *L, const ev *k, size_t *idx) {
     ab_problem *p = L->p;
-    for (size_t i = 0; i < p->npeers; i++)
-        if (strcmp(p->peers[i].spec, k->text) == 0) {
-            *idx = i;
-            return AB_OK;
-        }
+    if (!peer_table_room(L)) return nomem(L->err, L->file);
+    size_t h = peer_slot_of(L, k->text);
+    if (L->peer_slot[h] != 0) {
+        *idx = L->peer_slot[h] - 1;
+        return AB_OK;
+    }
     if (!ab_grow((void **)&p->peers, &L->peers_cap, p->npeers + 1, sizeof *p->peers) ||
         !ab_grow((void **)&L->peer_at, &L->peer_at_cap, p->npeers + 1, sizeof *L->peer_at))
         return nomem(L->err, L->file);
@@ -1413,6 +1447,7 @@ static ab_status peer_of(ld *L, const ev *k, size_t *idx) {
     *idx = p->npeers++;
     p->peers[*idx] = (ab_peer_expect){.spec = spec, .arena = AB_NONE};
     L->peer_at[*idx] = (peer_pos){.key = k->at, .offsets = k->at};
+    L->peer_slot[h] = *idx + 1;
     return AB_OK;
 }
 
@@ -1861,6 +1896,7 @@ static ab_status load_once(const char *file, const char *buf, size_t len, bool u
     ab_free(L.pos);
     ab_free(L.name);
     ab_free(L.peer_at);
+    ab_free(L.peer_slot);
     for (size_t v = 0; v < L.npend; v++) ab_free(L.pend[v].pool);
     ab_free(L.pend);
     ab_params_free(&L.gen);
