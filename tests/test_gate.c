@@ -244,3 +244,24 @@ Test(gate, a_pair_that_matches_nothing_is_a_usage_error_with_the_closest_spec) {
     cr_assert_eq(run(args, &out, &err), 0, "%s", err);
     free(out), free(err), free(dir);
 }
+
+/* The example planner in Python (examples/greedy_planner.py) runs through the
+ * external protocol on every example suite, valid; name= labels its rows in
+ * the report. Skips, saying why, without python3. */
+Test(gate, the_python_example_planner_runs_and_is_labelled_by_its_name) {
+    if (system("command -v python3 >/dev/null 2>&1") != 0)
+        cr_skip_test("python3 is not installed: the example planner is not run");
+    char *dir = abt_tmpdir(), args[16384], *out, *err;
+    snprintf(args, sizeof args,
+             "run -q --db '%s/e.db' -p \"external:cmd='python3 %s {input} {output}',"
+             "name=py-greedy\" '%s'", dir, abt_src("examples/greedy_planner.py"),
+             abt_src("suites/examples"));
+    int rc = run(args, &out, &err);
+    cr_assert_eq(rc, 0, "exit %d\n%s\n%s", rc, out, err);
+    free(out), free(err);
+    snprintf(args, sizeof args, "report --db '%s/e.db'", dir);
+    cr_assert_eq(run(args, &out, &err), 0, "%s", err);
+    HAS(out, "0 failed (invalid, crash or error)");
+    HAS(out, "| py-greedy |");
+    free(out), free(err), free(dir);
+}

@@ -547,6 +547,8 @@ static const ab_param_desc external_params[] = {
      AB_PARAM_CHOICE, 0, 0, false},
     {"probe_time", "seconds > 0", "none", "time allowed to each run; a run killed is unknown",
      AB_PARAM_SECONDS, 0, 0, true},
+    {"name", "a word", "none", "the label reports give this spec (default: built from the spec)",
+     AB_PARAM_TEXT, 0, 0, true},
     {0},
 };
 

@@ -637,6 +637,16 @@ static void label_put(char *out, size_t len, size_t *at, const char *s, size_t n
     out[*at] = '\0';
 }
 
+/* The length of the key=value at p: up to the next comma outside '...'
+ * quotes (a value may be quoted to hold commas, as the spec parser reads it). */
+static size_t field_len(const char *p) {
+    bool quoted = false;
+    size_t n = 0;
+    for (; p[n] && (quoted || p[n] != ','); n++)
+        if (p[n] == '\'') quoted = !quoted;
+    return n;
+}
+
 void abr_spec_label(const char *spec, char *out, size_t len) {
     size_t at = 0;
     if (len == 0) return;
@@ -646,9 +656,21 @@ void abr_spec_label(const char *spec, char *out, size_t len) {
         label_put(out, len, &at, spec, strlen(spec));
         return;
     }
+    for (const char *p = colon + 1; *p;) { /* name=WORD labels the spec itself */
+        size_t n = field_len(p);
+        if (n > 5 && strncmp(p, "name=", 5) == 0) {
+            const char *v = p + 5;
+            size_t vn = n - 5;
+            if (vn >= 2 && v[0] == '\'' && v[vn - 1] == '\'') v++, vn -= 2;
+            label_put(out, len, &at, v, vn);
+            return;
+        }
+        p += n;
+        if (*p == ',') p++;
+    }
     label_put(out, len, &at, spec, (size_t)(colon - spec) + 1);
     for (const char *p = colon + 1; *p;) {
-        size_t n = strcspn(p, ","); /* one key=value */
+        size_t n = field_len(p); /* one key=value */
         const char *eq = memchr(p, '=', n);
         if (p != colon + 1) label_put(out, len, &at, ",", 1);
         if (eq == NULL) {

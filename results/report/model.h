@@ -141,9 +141,11 @@ static inline bool row_ok(const abr_model *m, size_t i) { return row_r(m, i)->st
 size_t abr_cell_row(const abr_model *m, size_t si, size_t j);
 
 /* A spec's short label, the same for the same spec in every report: its
- * planner, then each parameter as the key's first letter = the value, with
- * round thousands and millions as k and M: "canonical:nodes=150000,time=45"
- * is "canonical:n=150k,t=45". The Planners table gives each label's spec. */
+ * name= parameter when it has one (external:cmd='...',name=mm is "mm"), else
+ * its planner, then each parameter as the key's first letter = the value,
+ * with round thousands and millions as k and M: "canonical:nodes=150000,
+ * time=45" is "canonical:n=150k,t=45". The Planners table gives each label's
+ * spec. */
 void abr_spec_label(const char *spec, char *out, size_t len);
 
 /* The abr_put_* functions below that name specs take `labels`: true for the
