@@ -158,7 +158,9 @@ Test(memory, peak_rss_is_the_childs_own_not_the_harness_pages) {
     abe_result_free(&r);
     run_one(&p, "test-touch:mib=64", (abe_options){0}, &r);
     cr_assert_eq(r.status, ABE_OK, "%s", r.message);
-    cr_assert_geq(r.peak_rss, 64 * MIB, "64 MiB touched: %lld bytes", (long long)r.peak_rss);
+    /* RSS counters are per-CPU and approximate (Linux 6.2 on: a few pages off, seen
+     * 13 pages short on a loaded machine): a page margin of 1 MiB */
+    cr_assert_geq(r.peak_rss, 63 * MIB, "64 MiB touched: %lld bytes", (long long)r.peak_rss);
     cr_assert_lt(r.peak_rss, 64 * MIB + 96 * MIB, "the harness's pages are not counted");
     abe_result_free(&r);
     free((void *)ballast);
