@@ -29,7 +29,7 @@ cd "$(dirname "$0")/.."
 case "${1:-}" in
     "") ;;
     --long) export AB_TEST_LONG=1 ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "test.sh: unknown option '$1' (usage: scripts/test.sh [--long])" >&2; exit 2 ;;
 esac
 
