@@ -251,11 +251,11 @@ Test(gate, a_pair_that_matches_nothing_is_a_usage_error_with_the_closest_spec) {
 Test(gate, the_python_example_planner_runs_and_is_labelled_by_its_name) {
     if (system("command -v python3 >/dev/null 2>&1") != 0)
         cr_skip_test("python3 is not installed: the example planner is not run");
-    char *dir = abt_tmpdir(), args[16384], *out, *err;
+    char *dir = abt_tmpdir(), args[16384], py[4096], *out, *err;
+    snprintf(py, sizeof py, "%s", abt_src("examples/greedy_planner.py")); /* abt_src: one at a time */
     snprintf(args, sizeof args,
              "run -q --db '%s/e.db' -p \"external:cmd='python3 %s {input} {output}',"
-             "name=py-greedy\" '%s'", dir, abt_src("examples/greedy_planner.py"),
-             abt_src("suites/examples"));
+             "name=py-greedy\" '%s'", dir, py, abt_src("suites/examples"));
     int rc = run(args, &out, &err);
     cr_assert_eq(rc, 0, "exit %d\n%s\n%s", rc, out, err);
     free(out), free(err);
