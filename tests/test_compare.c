@@ -535,37 +535,57 @@ Test(compare, finds_nothing_between_a_run_and_itself) {
 
 /* ---- choosing the runs --------------------------------------------------------------- */
 
+/* compare's one rule for choosing runs (harness/cli/compare.c), through the
+ * command: head the latest run (or --head), base the run before it with its
+ * tag (or --base); a head without an earlier run of its tag compares nothing,
+ * exit 0; a run that does not exist is exit 2. */
+static int compare_cli(const char *path, const char *more, char **out) {
+    char args[4200];
+    snprintf(args, sizeof args, "compare --db '%s' %s", path, more);
+    char *err = NULL;
+    int rc = abt_run(args, out, &err);
+    free(err);
+    return rc;
+}
+
 Test(compare, resolves_the_latest_run_and_its_predecessor_of_one_tag) {
     char *path = db_path();
     abs_store *s = open_db(path);
     int64_t n1 = begin(s, "nightly", "a");
     int64_t other = begin(s, "adhoc", "b");
     int64_t n2 = begin(s, "nightly", "c");
-    ab_error err;
-    int64_t base = 0, head = 0;
-    cr_assert_eq(abr_compare_resolve(s, &base, &head, &err), AB_OK, "%s", err.msg);
-    cr_assert_eq(head, n2);
-    cr_assert_eq(base, n1);
-    base = 0, head = other;
-    cr_assert_eq(abr_compare_resolve(s, &base, &head, &err), AB_EINPUT);
-    HAS(err.msg, "no earlier run");
-    base = other, head = n2;
-    cr_assert_eq(abr_compare_resolve(s, &base, &head, &err), AB_OK);
-    cr_assert(base == other && head == n2, "given ids are kept");
-    base = 0, head = 77;
-    cr_assert_eq(abr_compare_resolve(s, &base, &head, &err), AB_EINPUT);
     abs_close(s);
+    char *out, want[128];
+    cr_assert_eq(compare_cli(path, "", &out), 0, "%s", out);
+    snprintf(want, sizeof want, "# arenabench compare: run %lld -> run %lld", (long long)n1,
+             (long long)n2);
+    HAS(out, want);
+    free(out);
+    char more[64];
+    snprintf(more, sizeof more, "--head %lld", (long long)other);
+    cr_assert_eq(compare_cli(path, more, &out), 0, "%s", out);
+    HAS(out, "has no earlier run with its tag: nothing to compare");
+    free(out);
+    snprintf(more, sizeof more, "--base %lld --head %lld", (long long)other, (long long)n2);
+    cr_assert_eq(compare_cli(path, more, &out), 0, "%s", out);
+    snprintf(want, sizeof want, "# arenabench compare: run %lld -> run %lld", (long long)other,
+             (long long)n2);
+    HAS(out, want); /* given ids are kept */
+    free(out);
+    cr_assert_eq(compare_cli(path, "--head 77", &out), 2, "%s", out);
+    free(out);
     free(path);
 }
 
 Test(compare, says_so_when_there_is_no_run) {
     char *path = db_path();
     abs_store *s = open_db(path);
-    ab_error err;
-    int64_t base = 0, head = 0;
-    cr_assert_eq(abr_compare_resolve(s, &base, &head, &err), AB_EINPUT);
-    HAS(err.msg, "no run to compare");
     abs_close(s);
+    char *out, args[4200], *err;
+    snprintf(args, sizeof args, "compare --db '%s'", path);
+    cr_assert_eq(abt_run(args, &out, &err), 2, "%s", out);
+    cr_assert(strstr(err, "no run") != NULL, "%s", err);
+    free(out), free(err);
     free(path);
 }
 

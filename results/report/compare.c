@@ -460,21 +460,6 @@ void abr_pair_hints(const abr_cctx *c, void (*fn)(void *arg, const char *gone, c
 
 /* ---- entry points --------------------------------------------------------------- */
 
-ab_status abr_compare_resolve(abs_store *s, int64_t *base, int64_t *head, ab_error *err) {
-    ab_status st = AB_OK;
-    if (*head == 0) {
-        st = abs_run_latest(s, NULL, head, err);
-        if (st == AB_OK && *head == 0)
-            return ab_fail(err, AB_EINPUT, "%s: no run to compare", abs_path(s));
-    }
-    if (st != AB_OK || *base != 0) return st;
-    st = abs_run_previous(s, *head, base, err);
-    if (st == AB_OK && *base == 0)
-        st = ab_fail(err, AB_EINPUT, "%s: run %lld has no earlier run with its tag to compare "
-                     "with (give --base)", abs_path(s), (long long)*head);
-    return st;
-}
-
 static ab_status check_threshold(double ratio, double min, const char *what, ab_error *err) {
     if (!(ratio >= 1.0) || !isfinite(ratio))
         return ab_fail(err, AB_EINPUT, "the %s ratio must be a number >= 1, got %g", what, ratio);

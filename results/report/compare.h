@@ -186,13 +186,10 @@ typedef struct abr_compare_summary {
     size_t by_change[ABR_NCHANGES];
 } abr_compare_summary;
 
-/* Resolves the runs to compare, in place: *head = 0 means the latest run
- * (any tag); *base = 0 means the run before head with head's tag. AB_EINPUT
- * when the store has no run, when head has no earlier run of its tag, or
- * when a given id does not exist. Only the tests call it: `arenabench
- * compare` resolves its runs with tags in harness/cli/compare.c, a second
- * copy of this rule that is yet to be folded into this one. */
-ab_status abr_compare_resolve(abs_store *s, int64_t *base, int64_t *head, ab_error *err);
+/* The runs to compare are the caller's to choose: `arenabench compare`
+ * (harness/cli/compare.c) takes --head or the latest run (of --tag), and
+ * --base or the run before head with its tag (abs_run_previous), the one
+ * rule; tests/test_compare.c pins it through the command. */
 
 /* Compares run base with run head (may be equal) and appends the text or the
  * JSON object (opt->format) to out; fills *sum (zeroed by the call; may be
