@@ -147,16 +147,25 @@ typedef struct proc_row {
 } proc_row;
 
 /* Reads /proc/<pid>/stat into *r; false when the process is gone. */
-static bool proc_stat_row(pid_t pid, proc_row *r) {
-    char path[64], text[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+/* Reads /proc/<pid>/stat into text (len bytes) and returns where its fields
+ * start, just after the name's ')' (the name may hold anything but ends
+ * there); NULL when it cannot be read (the process is gone). */
+static const char *proc_stat_fields(const char *pid, char *text, size_t len) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%s/stat", pid);
     int fd = open(path, O_RDONLY);
-    if (fd < 0) return false;
-    ssize_t got = read(fd, text, sizeof text - 1);
+    if (fd < 0) return NULL;
+    ssize_t got = read(fd, text, len - 1);
     close(fd);
-    if (got <= 0) return false;
+    if (got <= 0) return NULL;
     text[got] = '\0';
-    const char *s = strrchr(text, ')'); /* the name may hold anything but ends there */
+    return strrchr(text, ')');
+}
+
+static bool proc_stat_row(pid_t pid, proc_row *r) {
+    char id[24], text[1024];
+    snprintf(id, sizeof id, "%d", (int)pid);
+    const char *s = proc_stat_fields(id, text, sizeof text);
     if (s == NULL) return false;
     /* after ") ": state ppid, then 17 fields up to starttime (field 22) */
     char state;
@@ -690,15 +699,8 @@ void abe_kill(abe_proc *p) {
 /* CPU seconds of /proc/<pid>/stat: utime + stime + cutime + cstime; *pgrp
  * its process group. false when it cannot be read (the process is gone). */
 static bool proc_cpu(const char *pid, double *cpu, long *pgrp) {
-    char path[64], text[1024];
-    snprintf(path, sizeof path, "/proc/%s/stat", pid);
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) return false;
-    ssize_t got = read(fd, text, sizeof text - 1);
-    close(fd);
-    if (got <= 0) return false;
-    text[got] = '\0';
-    const char *s = strrchr(text, ')'); /* the name may hold anything but ends there */
+    char text[1024];
+    const char *s = proc_stat_fields(pid, text, sizeof text);
     if (s == NULL) return false;
     /* after ") ": state ppid pgrp session tty tpgid flags minflt cminflt majflt
      * cmajflt utime stime cutime cstime */

@@ -350,10 +350,12 @@ static void plural(ab_buf *b, size_t n, const char *one, const char *many) {
     ab_buf_printf(b, "%zu %s", n, n == 1 ? one : many);
 }
 
-void abr_put_run_verdict(ab_buf *b, const abr_model *m) {
+void abr_put_run_verdict(ab_buf *b, esc_fn esc, const abr_model *m) {
     const abr_compare_summary *c = &m->cmp;
-    if (m->base == 0) {
-        ab_buf_printf(b, "no verdict against an earlier run (%s)", m->cmp_why);
+    if (m->base == 0) { /* the reason names the tag: the one text not the report's own */
+        put(b, "no verdict against an earlier run (");
+        esc(b, m->cmp_why);
+        put(b, ")");
     } else {
         if (c->regressions == 0) put(b, "no regression");
         else plural(b, c->regressions, "REGRESSION", "REGRESSIONS");

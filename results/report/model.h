@@ -169,11 +169,6 @@ abr_row_counts abr_count_rows(const abr_model *m);
  * the capacity or infeasible." (no markup). */
 void abr_put_row_counts(ab_buf *b, const abr_model *m);
 
-/* The report's first line, plain text: the verdict against the base run (no
- * regression, or how many) and what this run's rows say, e.g. "no regression
- * against run 6 (nightly, abc123): 40 pairs unchanged, 2 improvements; 1 row
- * stopped by a time cap (load can cause it), not judged". */
-void abr_put_run_verdict(ab_buf *b, const abr_model *m);
 
 /* A planner spec's time and memory: over its rows, the median of each row's
  * (median) CPU, wall and planner CPU seconds and of its peak RSS; the largest
@@ -192,6 +187,13 @@ bool abr_spec_times(const abr_model *m, size_t j, abr_times *x);
 
 /* Appends s escaped for one format (put: as it is). */
 typedef void (*esc_fn)(ab_buf *b, const char *s);
+
+/* The report's first line, the verdict against the base run (no
+ * regression, or how many) and what this run's rows say, e.g. "no regression
+ * against run 6 (nightly, abc123): 40 pairs unchanged, 2 improvements; 1 row
+ * stopped by a time cap (load can cause it), not judged"; stored text
+ * (the tag) through esc. */
+void abr_put_run_verdict(ab_buf *b, esc_fn esc, const abr_model *m);
 
 static inline void put(ab_buf *b, const char *s) { ab_buf_append(b, s, strlen(s)); }
 

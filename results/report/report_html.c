@@ -46,11 +46,7 @@ static void html_header(ab_buf *b, const abr_model *m) {
                      "<body>\n<h1>arenabench report: run %lld</h1>\n",
                   (long long)r->id, html_style, (long long)r->id);
     put(b, "<p class=\"verdict\"><b>Verdict:</b> "); /* first: what a reader forwards */
-    ab_buf text = {0};
-    abr_put_run_verdict(&text, m);
-    esc_xml(b, text.s ? text.s : "");
-    if (text.oom) b->oom = true;
-    ab_buf_free(&text);
+    abr_put_run_verdict(b, esc_xml, m);
     put(b, ".</p>\n<p>");
     abr_put_row_counts(b, m);
     put(b, "</p>\n<table>\n");

@@ -80,7 +80,7 @@ static void json_run(ab_buf *b, const abr_model *m) {
     json_object(b, f, sizeof f / sizeof f[0]);
     put(b, ",\n");
     ab_buf text = {0}; /* the verdict against the base run, and its counts */
-    abr_put_run_verdict(&text, m);
+    abr_put_run_verdict(&text, put, m);
     if (text.oom) b->oom = true;
     abr_row_counts c = abr_count_rows(m);
     abr_field v[] = {fi("base", m->base ? m->base : AB_NONE),

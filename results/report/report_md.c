@@ -15,11 +15,7 @@ static void md_field(ab_buf *b, const char *key, const char *v) {
 static void md_header(ab_buf *b, const abr_model *m) {
     const abs_run *r = &m->run;
     ab_buf_printf(b, "# arenabench report: run %lld\n\n**Verdict:** ", (long long)r->id);
-    ab_buf text = {0}; /* first: what a reader forwards */
-    abr_put_run_verdict(&text, m);
-    abr_esc_md(b, text.s ? text.s : "");
-    if (text.oom) b->oom = true;
-    ab_buf_free(&text);
+    abr_put_run_verdict(b, abr_esc_md, m); /* first: what a reader forwards */
     put(b, ".\n\n");
     abr_put_row_counts(b, m);
     ab_buf_printf(b, "\n\n| run | %lld (%s) |\n|---|---|\n", (long long)r->id,
