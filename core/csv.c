@@ -15,7 +15,7 @@ void ab_csv_init(ab_csv *c, const char *path, char *buf, size_t len, bool quotes
     c->buf = buf;
     c->len = len;
     c->at = c->line = 1;
-    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) c->pos = 3;
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) c->pos = c->bol = 3;
 }
 
 void ab_csv_free(ab_csv *c) {
@@ -31,11 +31,13 @@ static bool eat_eol(ab_csv *c) {
         c->pos++;
         if (c->pos < c->len && c->buf[c->pos] == '\n') c->pos++;
         c->at++;
+        c->bol = c->pos;
         return true;
     }
     if (c->pos < c->len && c->buf[c->pos] == '\n') {
         c->pos++;
         c->at++;
+        c->bol = c->pos;
         return true;
     }
     return false;
@@ -101,12 +103,14 @@ static ab_status quoted_field(ab_csv *c, size_t *out, const char *where, ab_erro
     }
 }
 
-/* Reads one field at c->pos into [*begin, *end) of the buffer. */
-static ab_status read_field(ab_csv *c, size_t *begin, size_t *end, ab_error *err) {
+/* Reads one field at c->pos into [*begin, *end) of the buffer; *col is the
+ * byte column (from 1) of its first byte, or of its opening quote. */
+static ab_status read_field(ab_csv *c, size_t *begin, size_t *end, size_t *col, ab_error *err) {
     char wbuf[32];
     const char *where = where_name(c, c->nf, wbuf);
     while (c->pos < c->len && is_blank(c->buf[c->pos])) c->pos++;
     *begin = c->pos;
+    *col = c->pos - c->bol + 1;
     if (c->quotes && c->pos < c->len && c->buf[c->pos] == '"') {
         *end = c->pos; /* unescape over the opening quote */
         ab_status st = quoted_field(c, end, where, err);
@@ -140,14 +144,14 @@ ab_status ab_csv_next(ab_csv *c, bool *eof, ab_error *err) {
     *eof = c->pos == c->len;
     if (*eof) return AB_OK;
     for (;;) {
-        size_t begin = 0, end = 0;
-        ab_status st = read_field(c, &begin, &end, err);
+        size_t begin = 0, end = 0, col = 1;
+        ab_status st = read_field(c, &begin, &end, &col, err);
         if (st != AB_OK) return st;
         if (!ab_grow((void **)&c->f, &c->cap, c->nf + 1, sizeof *c->f))
             return ab_fail(err, AB_ENOMEM, "%s: out of memory reading", c->path);
         /* look at the delimiter before the NUL may overwrite it */
         char delim = c->pos < c->len ? c->buf[c->pos] : '\0';
-        c->f[c->nf++] = (ab_csv_field){.s = c->buf + begin, .len = end - begin};
+        c->f[c->nf++] = (ab_csv_field){.s = c->buf + begin, .len = end - begin, .col = col};
         c->buf[end] = '\0';
         if (delim == ',') {
             c->pos++;
@@ -157,6 +161,7 @@ ab_status ab_csv_next(ab_csv *c, bool *eof, ab_error *err) {
             c->pos++;
             if (delim == '\r' && c->pos < c->len && c->buf[c->pos] == '\n') c->pos++;
             c->at++;
+            c->bol = c->pos;
         }
         return AB_OK;
     }

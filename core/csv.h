@@ -29,6 +29,8 @@
 typedef struct ab_csv_field {
     char *s;      /* NUL-terminated, inside the buffer */
     size_t len;
+    size_t col;   /* the byte column (from 1) where it starts on its line: its
+                   * first byte, or its opening quote; for messages */
 } ab_csv_field;
 
 typedef struct ab_csv {
@@ -46,6 +48,7 @@ typedef struct ab_csv {
     char *buf;
     size_t len, pos, cap;
     int at;                    /* the line of buf[pos] */
+    size_t bol;                /* where that line begins in buf */
 } ab_csv;
 
 /* Starts reading buf[0 .. len): not owned, written into as records are read,

@@ -109,9 +109,21 @@ Test(limits, generator_n_above_the_tensor_limit_is_refused_before_allocating) {
     const char *bomb = "suite: g\ngenerate: {kind: random, n: 100000000}\n";
     double t0 = cpu_seconds();
     assert_rejects(bomb, strlen(bomb), "s.yaml:2:11: generate: ",
-                   "parameter n: 100000000 tensors is above the limit of 10000000 "
-                   "(ARENABENCH_MAX_TENSORS)");
+                   "parameter n: 100000000 tensors is above the limit of 1000000 "
+                   "(ARENABENCH_MAX_GENERATED)");
     cr_assert_lt(cpu_seconds() - t0, 20.0);
+    /* issue 30's 9,999,999: under the suite limit, over the generated one
+     * (about 2.7 GB at 270 bytes a tensor, formats.h) */
+    const char *big = "suite: g\ngenerate: {kind: random, n: 9999999}\n";
+    assert_rejects(big, strlen(big), "s.yaml:2:11: generate: ",
+                   "parameter n: 9999999 tensors is above the limit of 1000000 "
+                   "(ARENABENCH_MAX_GENERATED)");
+    setenv("ARENABENCH_MAX_GENERATED", "20000000", 1);
+    assert_rejects(bomb, strlen(bomb), "s.yaml:2:11: generate: ",
+                   "above the limit of 10000000 (ARENABENCH_MAX_TENSORS)");
+    setenv("ARENABENCH_MAX_GENERATED", "-3", 1);
+    assert_rejects(bomb, strlen(bomb), "ARENABENCH_MAX_GENERATED", "expected a positive integer");
+    unsetenv("ARENABENCH_MAX_GENERATED");
     setenv("ARENABENCH_MAX_TENSORS", "99", 1);
     const char *small = "suite: g\ngenerate: {kind: random, n: 100}\n";
     assert_rejects(small, strlen(small), "s.yaml:2:11: generate: ", "above the limit of 99");
@@ -124,7 +136,7 @@ Test(limits, generator_parameters_asking_too_many_tensors_are_refused_before_all
     double t0 = cpu_seconds();
     assert_rejects(fan, strlen(fan), "s.yaml:2:11: generate: ",
                    "parameters blocks x (branches x depth + 1): 4097000000 tensors or more, above "
-                   "the limit of 10000000 (ARENABENCH_MAX_TENSORS)");
+                   "the limit of 1000000 (ARENABENCH_MAX_GENERATED)");
     cr_assert_lt(cpu_seconds() - t0, 20.0);
     setenv("ARENABENCH_MAX_TENSORS", "10", 1);
     const char *resnet = "suite: g\ngenerate: {kind: resnet, blocks: 1000}\n";
@@ -353,4 +365,28 @@ Test(limits, run_refuses_a_named_device_over_the_limit_with_exit_2) {
                   NULL, "%s", err);
     free(err);
     free(dir);
+}
+
+/* Suites are UTF-8: UTF-16 and UTF-32 (with or without a byte-order mark),
+ * which libyaml alone would read, are refused at 1:1 naming the encoding; a
+ * UTF-8 byte-order mark still loads (issue 30, 13). */
+Test(limits, utf16_and_utf32_suites_are_refused_naming_the_encoding) {
+    const char *ascii = "suite: u\ntensors:\n  - {name: a, size: 4, start: 0, end: 1}\n";
+    size_t n = strlen(ascii);
+    char le[256], be[256], bare[256], u32[512];
+    le[0] = (char)0xff, le[1] = (char)0xfe, be[0] = (char)0xfe, be[1] = (char)0xff;
+    u32[0] = (char)0xff, u32[1] = (char)0xfe, u32[2] = 0, u32[3] = 0;
+    for (size_t i = 0; i < n; i++) {
+        le[2 + 2 * i] = ascii[i], le[3 + 2 * i] = 0;
+        be[2 + 2 * i] = 0, be[3 + 2 * i] = ascii[i];
+        bare[2 * i] = ascii[i], bare[2 * i + 1] = 0;
+        u32[4 + 4 * i] = ascii[i], u32[5 + 4 * i] = u32[6 + 4 * i] = u32[7 + 4 * i] = 0;
+    }
+    assert_rejects(le, 2 + 2 * n, "s.yaml:1:1: the file is UTF-16", "suites must be UTF-8");
+    assert_rejects(be, 2 + 2 * n, "s.yaml:1:1: the file is UTF-16", "byte-order mark");
+    assert_rejects(bare, 2 * n, "s.yaml:1:1: the file is not UTF-8 text", "NUL byte");
+    assert_rejects(u32, 4 + 4 * n, "s.yaml:1:1: the file is UTF-32", "suites must be UTF-8");
+    char bom8[256] = "\xef\xbb\xbf";
+    memcpy(bom8 + 3, ascii, n + 1);
+    assert_loads(bom8, 1);
 }

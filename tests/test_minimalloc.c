@@ -88,13 +88,13 @@ static void rejects(const char *text, const char *want) {
 Test(minimalloc, rejects_bad_files_naming_line_and_column) {
     rejects("", "empty file");
     rejects("id,lower,upper\na,0,1\n", "missing column 'size'");
-    rejects("id,lower,upper,size,color\n", "unknown column 'color'");
-    rejects("id,lower,upper,size\na,3,3,4\n", "bad.csv:2: upper: 3 must be above lower 3");
-    rejects("id,lower,upper,size\na,0,3,0\n", "bad.csv:2: size: expected an integer");
+    rejects("id,lower,upper,size,color\n", "bad.csv:1:21: header: unknown column 'color'");
+    rejects("id,lower,upper,size\na,3,3,4\n", "bad.csv:2:5: upper: 3 must be above lower 3");
+    rejects("id,lower,upper,size\na,0,3,0\n", "bad.csv:2:7: size: expected an integer");
     rejects("id,lower,upper,size\na,0,3,x\n", "got 'x'");
     rejects("id,lower,upper,size\na,0,3\n", "bad.csv:2: expected 4 fields");
     rejects("id,lower,upper,size\na,0,3,4\na,1,2,4\n", "bad.csv:3: id: 'a' again (first on line 2)");
-    rejects("id,lower,upper,size,alignment\na,0,3,4,3\n", "not a power of two");
+    rejects("id,lower,upper,size,alignment\na,0,3,4,3\n", "bad.csv:2:9: alignment: 3 is not a power of two");
     rejects("id,lower,upper,size\n", "no buffers");
 }
 
@@ -302,8 +302,8 @@ Test(minimalloc, fixed_offsets_are_validated_like_yaml) {
         {"id,lower,upper,size,alignment,offset\na,0,3,8,16,8\n",
          "m.csv:2:12: offset: must be a multiple of alignment (16), got '8'"},
         {"id,lower,upper,size,offset\na,0,3,8,-1\n",
-         "m.csv:2: offset: expected an integer in [0, 4611686018427387904], got '-1'"},
-        {"id,lower,upper,size,offset\na,0,3,8,x\n", "m.csv:2: offset: expected an integer"},
+         "m.csv:2:9: offset: expected an integer in [0, 4611686018427387904], got '-1'"},
+        {"id,lower,upper,size,offset\na,0,3,8,x\n", "m.csv:2:9: offset: expected an integer"},
         {"id,lower,upper,size,offset\na,0,3,8,4611686018427387900\n",
          "m.csv:2:9: offset: offset + size must be at most 2^62, got 4611686018427387900 + 8"},
     };

@@ -133,7 +133,7 @@ Test(minimalloc_edges, largest_inclusive_end_round_trips) {
     ab_status st = abf_minimalloc_load_buffer("big.csv", too_big, sizeof too_big - 1, &p, NULL,
                                               &err);
     cr_assert_eq(st, AB_EINPUT, "an end of 2^62 was accepted");
-    cr_assert(strstr(err.msg, "big.csv:3: end: expected an integer in [0, 4611686018427387903]") !=
+    cr_assert(strstr(err.msg, "big.csv:3:7: end: expected an integer in [0, 4611686018427387903]") !=
                   NULL, "%s", err.msg);
     static const char largest[] = "buffer,start,end,size\ny,142,4611686018427387903,6\n";
     cr_assert_eq(abf_minimalloc_load_buffer("big.csv", largest, sizeof largest - 1, &p, NULL, &err),

@@ -258,23 +258,23 @@ Test(plan_csv, reads_standard_input_for_dash) {
 
 Test(plan_csv, rejects_an_offset_that_is_not_an_integer) {
     read_fails("tensor,offset\nconv1,0\n\npool,0\n\nconv1,1\nfire2,12x\n",
-               "7: offset: expected a non-negative integer, got '12x'");
+               "7:7: offset: expected a non-negative integer, got '12x'");
 }
 
 Test(plan_csv, rejects_a_negative_offset) {
-    read_fails("tensor,offset\nconv1,-4\n", "2: offset: expected a non-negative integer, got '-4'");
+    read_fails("tensor,offset\nconv1,-4\n", "2:7: offset: expected a non-negative integer, got '-4'");
 }
 
 Test(plan_csv, rejects_an_empty_offset) {
-    read_fails("tensor,offset\nconv1,\n", "2: offset: expected a non-negative integer, got ''");
+    read_fails("tensor,offset\nconv1,\n", "2:7: offset: expected a non-negative integer, got ''");
 }
 
 Test(plan_csv, rejects_an_offset_too_large) {
     read_fails("tensor,offset\nconv1,4611686018427387905\n",
-               "2: offset: 4611686018427387905 is above the largest accepted, "
+               "2:7: offset: 4611686018427387905 is above the largest accepted, "
                "4611686018427387904");
     read_fails("tensor,offset\nconv1,99999999999999999999\n",
-               "2: offset: expected a non-negative integer, got '99999999999999999999'");
+               "2:7: offset: expected a non-negative integer, got '99999999999999999999'");
 }
 
 Test(plan_csv, rejects_a_header_without_offset) {
@@ -287,47 +287,47 @@ Test(plan_csv, rejects_a_header_without_tensor) {
 
 Test(plan_csv, rejects_an_unknown_column) {
     read_fails("tensor,offset,color\nconv1,0,red\n",
-               "1: header: unknown column 'color' (a plan file starts with a header of tensor, "
+               "1:15: header: unknown column 'color' (a plan file starts with a header of tensor, "
                "offset and optionally size, start, end)");
 }
 
 Test(plan_csv, rejects_a_file_without_a_header) {
     read_fails("conv1,0\n",
-               "1: header: unknown column 'conv1' (a plan file starts with a header of tensor, "
+               "1:1: header: unknown column 'conv1' (a plan file starts with a header of tensor, "
                "offset and optionally size, start, end)");
 }
 
 Test(plan_csv, rejects_a_column_given_twice) {
-    read_fails("tensor,offset,Offset\nconv1,0,0\n", "1: header: column 'offset' appears twice");
+    read_fails("tensor,offset,Offset\nconv1,0,0\n", "1:15: header: column 'offset' appears twice");
 }
 
 Test(plan_csv, rejects_a_column_without_a_name) {
-    read_fails("tensor,,offset\nconv1,0,0\n", "1: header: column 2 has no name");
+    read_fails("tensor,,offset\nconv1,0,0\n", "1:8: header: column 2 has no name");
 }
 
 Test(plan_csv, rejects_a_size_that_disagrees_with_the_suite) {
     read_fails("tensor,offset,size\npool,0,8\n\nconv1,0,64\n",
-               "4: size: 64 disagrees with the suite's size 128 for 'conv1'");
+               "4:9: size: 64 disagrees with the suite's size 128 for 'conv1'");
 }
 
 Test(plan_csv, rejects_a_start_that_disagrees_with_the_suite) {
     read_fails("tensor,offset,start,end\nconv1,0,1,2\n",
-               "2: start: 1 disagrees with the suite's start 0 for 'conv1'");
+               "2:9: start: 1 disagrees with the suite's start 0 for 'conv1'");
 }
 
 Test(plan_csv, rejects_an_end_that_disagrees_with_the_suite) {
     read_fails("tensor,offset,start,end\n\"fire2,sq\",0,2,3\n",
-               "2: end: 3 disagrees with the suite's end 4 for 'fire2,sq'");
+               "2:16: end: 3 disagrees with the suite's end 4 for 'fire2,sq'");
 }
 
 Test(plan_csv, rejects_a_size_that_is_not_positive) {
-    read_fails("tensor,offset,size\nconv1,0,0\n", "2: size: expected a positive integer, got '0'");
-    read_fails("tensor,offset,size\nghost,0,x\n", "2: size: expected a positive integer, got 'x'");
+    read_fails("tensor,offset,size\nconv1,0,0\n", "2:9: size: expected a positive integer, got '0'");
+    read_fails("tensor,offset,size\nghost,0,x\n", "2:9: size: expected a positive integer, got 'x'");
 }
 
 Test(plan_csv, rejects_a_bad_start) {
     read_fails("tensor,offset,start\nconv1,0,-1\n",
-               "2: start: expected a non-negative integer, got '-1'");
+               "2:9: start: expected a non-negative integer, got '-1'");
 }
 
 Test(plan_csv, rejects_a_row_with_too_few_fields) {
@@ -343,7 +343,7 @@ Test(plan_csv, rejects_a_row_with_too_many_fields) {
 }
 
 Test(plan_csv, rejects_an_empty_name) {
-    read_fails("tensor,offset\n\"\",0\n", "2: tensor: empty name");
+    read_fails("tensor,offset\n\"\",0\n", "2:1: tensor: empty name");
 }
 
 Test(plan_csv, rejects_an_empty_file) {
@@ -410,7 +410,7 @@ Test(plan_csv, shortens_long_values_in_messages) {
     char content[400];
     snprintf(content, sizeof content, "tensor,offset\nconv1,%0100d\x01\n", 7);
     char want[200];
-    snprintf(want, sizeof want, "2: offset: expected a non-negative integer, got '%060d...'", 0);
+    snprintf(want, sizeof want, "2:7: offset: expected a non-negative integer, got '%060d...'", 0);
     read_fails(content, want);
 }
 

@@ -21,7 +21,8 @@ typedef struct gb {
     uint64_t rng;
     ab_status st;
     ab_error *err;
-    int64_t max_tensors; /* the input budget ARENABENCH_MAX_TENSORS */
+    int64_t max_tensors;   /* the smaller input budget of the two below */
+    const char *max_name;  /* its variable: ARENABENCH_MAX_GENERATED or _TENSORS */
 } gb;
 
 static uint64_t next_rand(gb *b) { /* splitmix64 */
@@ -43,8 +44,8 @@ static size_t gb_out(gb *b, const char *name, int64_t h, int64_t w, int64_t c, a
     if ((uint64_t)b->p->n >= (uint64_t)b->max_tensors) {
         b->st = ab_fail(b->err, AB_EINPUT,
                         "the suite would have more than %" PRId64
-                        " tensors (the limit ARENABENCH_MAX_TENSORS)",
-                        b->max_tensors);
+                        " tensors (the limit %s)",
+                        b->max_tensors, b->max_name);
         return 0;
     }
     int64_t shape[4] = {1, h, w, c}, bits = b->dt->bits;
@@ -108,8 +109,8 @@ static int64_t param(gctx *g, const char *key, int64_t def, int64_t lo, int64_t 
     if (g->b->st == AB_OK && strcmp(key, "n") == 0 && v > g->b->max_tensors)
         g->b->st = ab_fail(g->b->err, AB_EINPUT,
                            "parameter n: %" PRId64 " tensors is above the limit of %" PRId64
-                           " (ARENABENCH_MAX_TENSORS)",
-                           v, g->b->max_tensors);
+                           " (%s)",
+                           v, g->b->max_tensors, g->b->max_name);
     return v;
 }
 
@@ -119,8 +120,8 @@ static void expect_tensors(gctx *g, int64_t count, const char *from) {
     if (g->b->st == AB_OK && count > g->b->max_tensors)
         g->b->st = ab_fail(g->b->err, AB_EINPUT,
                            "parameters %s: %" PRId64 " tensors or more, above the limit of %" PRId64
-                           " (ARENABENCH_MAX_TENSORS)",
-                           from, count, g->b->max_tensors);
+                           " (%s)",
+                           from, count, g->b->max_tensors, g->b->max_name);
 }
 
 /* A feature-map width drawn for the synthetic kinds: powers of two mixed
@@ -842,7 +843,14 @@ ab_status abf_generate(const char *kind, const ab_params *params, const char *na
     if (b.dt == NULL) return ab_fail(err, AB_EINPUT, "generator %s: unknown dtype '%s'", kind, dtype);
     abf_limits lim;
     if ((st = abf_limits_get(&lim, err)) != AB_OK) return st;
-    b.max_tensors = lim.tensors;
+    /* A generator's tensors cost memory and no file bytes: their own, smaller
+     * budget (formats.h), unless ARENABENCH_MAX_TENSORS is smaller still. */
+    b.max_tensors = lim.generated;
+    b.max_name = "ARENABENCH_MAX_GENERATED";
+    if (lim.tensors < lim.generated) {
+        b.max_tensors = lim.tensors;
+        b.max_name = "ARENABENCH_MAX_TENSORS";
+    }
     int64_t seed = 1;
     if ((st = ab_params_int(params, "seed", 1, 0, INT64_MAX, &seed, err)) != AB_OK) return st;
     b.rng = (uint64_t)seed;

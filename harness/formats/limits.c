@@ -30,11 +30,13 @@ ab_status abf_limits_get(abf_limits *l, ab_error *err) {
     *l = (abf_limits){.file_bytes = ABF_DEFAULT_MAX_FILE_BYTES,
                       .depth = ABF_DEFAULT_MAX_DEPTH,
                       .alias_nodes = ABF_DEFAULT_MAX_ALIAS_NODES,
-                      .tensors = ABF_DEFAULT_MAX_TENSORS};
+                      .tensors = ABF_DEFAULT_MAX_TENSORS,
+                      .generated = ABF_DEFAULT_MAX_GENERATED};
     ab_status st = limit_from_env("ARENABENCH_MAX_FILE_BYTES", &l->file_bytes, err);
     if (st == AB_OK) st = limit_from_env("ARENABENCH_MAX_DEPTH", &l->depth, err);
     if (st == AB_OK) st = limit_from_env("ARENABENCH_MAX_ALIAS_NODES", &l->alias_nodes, err);
     if (st == AB_OK) st = limit_from_env("ARENABENCH_MAX_TENSORS", &l->tensors, err);
+    if (st == AB_OK) st = limit_from_env("ARENABENCH_MAX_GENERATED", &l->generated, err);
     return st;
 }
 

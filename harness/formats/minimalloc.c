@@ -133,12 +133,12 @@ static ab_status read_header(csv *c, bool need_offset, ab_error *err) {
     for (int i = 0; i < n; i++) {
         const alias *a = find_alias(f[i]);
         if (a == NULL)
-            return ab_fail(err, AB_EINPUT, "%s:%d: header: unknown column '%s' (MiniMalloc "
+            return ab_fail(err, AB_EINPUT, "%s:%d:%zu: header: unknown column '%s' (MiniMalloc "
                            "columns: id|buffer|buffer_id, lower|begin|start, upper|end, size, "
-                           "alignment, gaps, offset)", c->path, c->line, f[i]);
+                           "alignment, gaps, offset)", c->path, c->line, c->rd.f[i].col, f[i]);
         if (c->col[a->col] >= 0)
-            return ab_fail(err, AB_EINPUT, "%s:%d: header: column '%s' twice (also as '%s')",
-                           c->path, c->line, a->name, c->name[a->col]);
+            return ab_fail(err, AB_EINPUT, "%s:%d:%zu: header: column '%s' twice (also as '%s')",
+                           c->path, c->line, c->rd.f[i].col, a->name, c->name[a->col]);
         c->col[a->col] = i;
         c->name[a->col] = a->name;
         if (a->col == COL_UPPER) c->end_inclusive = a->inclusive;
@@ -150,6 +150,15 @@ static ab_status read_header(csv *c, bool need_offset, ab_error *err) {
     return st;
 }
 
+/* The byte column (from 1) of field s of the current row, as the tokenizer
+ * found it (f[i] is the row's field i, c->rd.f[i].s). */
+static size_t column_of(const csv *c, char **f, const char *s) {
+    (void)f;
+    for (size_t i = 0; i < c->rd.nf; i++)
+        if (c->rd.f[i].s == s) return c->rd.f[i].col;
+    return 1;
+}
+
 /* Reads column k of the current row as an integer in [lo, hi] into *v
  * (AB_NONE when the column is absent). */
 static ab_status field_int(const csv *c, char **f, int k, int64_t lo, int64_t hi, int64_t *v,
@@ -158,8 +167,9 @@ static ab_status field_int(const csv *c, char **f, int k, int64_t lo, int64_t hi
     if (c->col[k] < 0) return AB_OK;
     const char *s = f[c->col[k]];
     if (!ab_parse_int64(s, strlen(s), v) || *v < lo || *v > hi)
-        return ab_fail(err, AB_EINPUT, "%s:%d: %s: expected an integer in [%lld, %lld], got '%s'",
-                       c->path, c->line, c->name[k], (long long)lo, (long long)hi, s);
+        return ab_fail(err, AB_EINPUT, "%s:%d:%zu: %s: expected an integer in [%lld, %lld], got '%s'",
+                       c->path, c->line, column_of(c, f, s), c->name[k], (long long)lo,
+                       (long long)hi, s);
     return AB_OK;
 }
 
@@ -192,17 +202,10 @@ static char *name_from_path(const char *path, int64_t *capacity) {
  * plan a different problem than the file describes). */
 static ab_status no_gaps(const csv *c, char **f, ab_error *err) {
     if (c->col[COL_GAPS] < 0 || f[c->col[COL_GAPS]][0] == '\0') return AB_OK;
-    return ab_fail(err, AB_EINPUT, "%s:%d: gaps: '%.80s': buffers with gaps are not supported "
+    return ab_fail(err, AB_EINPUT, "%s:%d:%zu: gaps: '%.80s': buffers with gaps are not supported "
                    "(a tensor has one contiguous live range); leave the field empty or split "
-                   "the buffer", c->path, c->line, f[c->col[COL_GAPS]]);
-}
-
-/* The byte column (from 1) of field s of the current row: fields lie in
- * place in the text, the first at the line's start after blanks. */
-static size_t column_of(const csv *c, char **f, const char *s) {
-    const char *bol = f[0];
-    while (bol > c->text && (bol[-1] == ' ' || bol[-1] == '\t')) bol--;
-    return (size_t)(s - bol) + 1;
+                   "the buffer", c->path, c->line, column_of(c, f, f[c->col[COL_GAPS]]),
+                   f[c->col[COL_GAPS]]);
 }
 
 static ab_status read_rows(csv *c, ab_problem *p, ab_error *err) {
@@ -232,21 +235,23 @@ static ab_status read_rows(csv *c, ab_problem *p, ab_error *err) {
         if (st != AB_OK) return st;
         if (incl) upper++; /* `end` is inclusive: MiniMalloc's upper is end + 1 */
         if (upper <= lower && incl)
-            return ab_fail(err, AB_EINPUT, "%s:%d: %s: %lld is below %s %lld (the live range "
-                           "[%s, %s] is inclusive)", c->path, c->line, c->name[COL_UPPER],
+            return ab_fail(err, AB_EINPUT, "%s:%d:%zu: %s: %lld is below %s %lld (the live range "
+                           "[%s, %s] is inclusive)", c->path, c->line,
+                           column_of(c, f, f[c->col[COL_UPPER]]), c->name[COL_UPPER],
                            (long long)upper - 1, c->name[COL_LOWER], (long long)lower,
                            c->name[COL_LOWER], c->name[COL_UPPER]);
         if (upper <= lower)
-            return ab_fail(err, AB_EINPUT, "%s:%d: %s: %lld must be above %s %lld (the "
+            return ab_fail(err, AB_EINPUT, "%s:%d:%zu: %s: %lld must be above %s %lld (the "
                            "interval [%s, %s) is half-open)", c->path, c->line,
-                           c->name[COL_UPPER], (long long)upper, c->name[COL_LOWER],
+                           column_of(c, f, f[c->col[COL_UPPER]]), c->name[COL_UPPER], (long long)upper, c->name[COL_LOWER],
                            (long long)lower, c->name[COL_LOWER], c->name[COL_UPPER]);
         if (align != AB_NONE && !ab_is_pow2(align))
-            return ab_fail(err, AB_EINPUT, "%s:%d: %s: %lld is not a power of two",
-                           c->path, c->line, c->name[COL_ALIGN], (long long)align);
+            return ab_fail(err, AB_EINPUT, "%s:%d:%zu: %s: %lld is not a power of two",
+                           c->path, c->line, column_of(c, f, f[c->col[COL_ALIGN]]),
+                           c->name[COL_ALIGN], (long long)align);
         if (f[c->col[COL_ID]][0] == '\0')
-            return ab_fail(err, AB_EINPUT, "%s:%d: %s: empty", c->path, c->line,
-                           c->name[COL_ID]);
+            return ab_fail(err, AB_EINPUT, "%s:%d:%zu: %s: empty", c->path, c->line,
+                           column_of(c, f, f[c->col[COL_ID]]), c->name[COL_ID]);
         /* README's input limit, as the YAML loader enforces it: the sizes, each
          * rounded up to its alignment, add up to at most 2^62 */
         int64_t phys;
@@ -351,8 +356,9 @@ static ab_status agree(const csv *c, char **f, int k, int64_t want, const char *
     int64_t v;
     ab_status st = field_int(c, f, k, INT64_MIN, INT64_MAX, &v, err);
     if (st != AB_OK || c->col[k] < 0 || v == want) return st;
-    return ab_fail(err, AB_EINPUT, "%s:%d: %s: %lld disagrees with the suite's %lld for '%s'",
-                   c->path, c->line, c->name[k], (long long)v, (long long)want, name);
+    return ab_fail(err, AB_EINPUT, "%s:%d:%zu: %s: %lld disagrees with the suite's %lld for '%s'",
+                   c->path, c->line, column_of(c, f, f[c->col[k]]), c->name[k], (long long)v,
+                   (long long)want, name);
 }
 
 static ab_status plan_read(const char *path, const char *data, size_t len, const ab_problem *p,

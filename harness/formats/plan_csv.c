@@ -72,18 +72,18 @@ static ab_status read_header(ab_csv *c, long col[NCOLS], const char **names, int
         const ab_csv_field *f = &c->f[i];
         char sbuf[72];
         if (f->len == 0)
-            return ab_fail(err, AB_EINPUT, "%s:%d: header: column %zu has no name", c->path, line,
-                           i + 1);
+            return ab_fail(err, AB_EINPUT, "%s:%d:%zu: header: column %zu has no name", c->path,
+                           line, f->col, i + 1);
         int k = 0;
         while (k < NCOLS && strcasecmp(f->s, col_names[k]) != 0) k++;
         if (k == NCOLS)
             return ab_fail(err, AB_EINPUT,
-                           "%s:%d: header: unknown column '%s' (a plan file starts with a header "
-                           "of tensor, offset and optionally size, start, end)",
-                           c->path, line, show(f->s, f->len, sbuf));
+                           "%s:%d:%zu: header: unknown column '%s' (a plan file starts with a "
+                           "header of tensor, offset and optionally size, start, end)",
+                           c->path, line, f->col, show(f->s, f->len, sbuf));
         if (col[k] >= 0)
-            return ab_fail(err, AB_EINPUT, "%s:%d: header: column '%s' appears twice", c->path,
-                           line, col_names[k]);
+            return ab_fail(err, AB_EINPUT, "%s:%d:%zu: header: column '%s' appears twice",
+                           c->path, line, f->col, col_names[k]);
         col[k] = (long)i;
         names[i] = col_names[k];
     }
@@ -102,12 +102,12 @@ static ab_status int_field(const ab_csv *c, int line, int k, const ab_csv_field 
     char sbuf[72];
     const char *what = lo > 0 ? "a positive integer" : "a non-negative integer";
     if (!ab_parse_int64(f->s, f->len, v) || *v < lo)
-        return ab_fail(err, AB_EINPUT, "%s:%d: %s: expected %s, got '%s'", c->path, line,
-                       col_names[k], what, show(f->s, f->len, sbuf));
+        return ab_fail(err, AB_EINPUT, "%s:%d:%zu: %s: expected %s, got '%s'", c->path, line,
+                       f->col, col_names[k], what, show(f->s, f->len, sbuf));
     if (*v > AB_MAX_SIZE)
         return ab_fail(err, AB_EINPUT,
-                       "%s:%d: %s: %" PRId64 " is above the largest accepted, %" PRId64, c->path,
-                       line, col_names[k], *v, AB_MAX_SIZE);
+                       "%s:%d:%zu: %s: %" PRId64 " is above the largest accepted, %" PRId64,
+                       c->path, line, f->col, col_names[k], *v, AB_MAX_SIZE);
     return AB_OK;
 }
 
@@ -134,9 +134,9 @@ static ab_status check_extra(const ab_csv *c, int line, int k, long idx, const a
             }
         }
         return ab_fail(err, AB_EINPUT,
-                       "%s:%d: %s: %" PRId64 " disagrees with the suite's %s %" PRId64
+                       "%s:%d:%zu: %s: %" PRId64 " disagrees with the suite's %s %" PRId64
                        " for '%s'%s",
-                       c->path, line, col_names[k], v, col_names[k], want,
+                       c->path, line, f->col, col_names[k], v, col_names[k], want,
                        show(t->name, strlen(t->name), sbuf), hint);
     }
     return AB_OK;
@@ -154,11 +154,11 @@ static ab_status pool_offset(const ab_csv *c, int line, const ab_csv_field *f, c
     size_t k = 0;
     while (k < p->npools && strcmp(p->pools[k].name, f->s) != 0) k++;
     if (p->npools == 0)
-        return ab_fail(err, AB_EINPUT, "%s:%d: pool: '%s', but the suite declares no pools",
-                       c->path, line, show(f->s, f->len, sbuf));
+        return ab_fail(err, AB_EINPUT, "%s:%d:%zu: pool: '%s', but the suite declares no pools",
+                       c->path, line, f->col, show(f->s, f->len, sbuf));
     if (k == p->npools)
-        return ab_fail(err, AB_EINPUT, "%s:%d: pool: '%s' is not a pool of the suite", c->path,
-                       line, show(f->s, f->len, sbuf));
+        return ab_fail(err, AB_EINPUT, "%s:%d:%zu: pool: '%s' is not a pool of the suite",
+                       c->path, line, f->col, show(f->s, f->len, sbuf));
     if (p->pools[k].size != AB_NONE && *offset >= p->pools[k].size)
         return ab_fail(err, AB_EINPUT,
                        "%s:%d: offset: %" PRId64 " is outside pool '%s' (its size is %" PRId64 ")",
@@ -187,7 +187,7 @@ static ab_status read_row(const ab_csv *c, const long col[NCOLS], size_t nhead, 
                        c->path, line, nhead + 1, c->nf, nhead);
     const ab_csv_field *name = &c->f[col[COL_TENSOR]];
     if (name->len == 0)
-        return ab_fail(err, AB_EINPUT, "%s:%d: tensor: empty name", c->path, line);
+        return ab_fail(err, AB_EINPUT, "%s:%d:%zu: tensor: empty name", c->path, line, name->col);
     int64_t offset;
     ab_status st = int_field(c, line, COL_OFFSET, &c->f[col[COL_OFFSET]], 0, &offset, err);
     if (st != AB_OK) return st;

@@ -1903,6 +1903,26 @@ static ab_status load_once(const char *file, const char *buf, size_t len, bool u
     return st;
 }
 
+/* Suites are UTF-8 (DESIGN §4). libyaml would also read UTF-16 from its
+ * byte-order mark; this refuses that, a UTF-32 mark, and a NUL among the
+ * first four bytes (UTF-16 or UTF-32 text without a mark), naming the file. */
+static ab_status refuse_utf16(const char *file, const char *buf, size_t len, ab_error *err) {
+    const unsigned char *u = (const unsigned char *)buf;
+    const char *what = NULL;
+    if (len >= 4 && ((u[0] == 0 && u[1] == 0 && u[2] == 0xfe && u[3] == 0xff) ||
+                     (u[0] == 0xff && u[1] == 0xfe && u[2] == 0 && u[3] == 0)))
+        what = "UTF-32 (it starts with a UTF-32 byte-order mark)";
+    else if (len >= 2 && ((u[0] == 0xff && u[1] == 0xfe) || (u[0] == 0xfe && u[1] == 0xff)))
+        what = "UTF-16 (it starts with a UTF-16 byte-order mark)";
+    else if (memchr(buf, '\0', len < 4 ? len : 4) != NULL)
+        what = "not UTF-8 text (a NUL byte among its first four: UTF-16 or UTF-32 without a mark?)";
+    if (what == NULL) return AB_OK;
+    return ab_fail(err, AB_EINPUT,
+                   "%s:1:1: the file is %s; suites must be UTF-8 (convert it, e.g. "
+                   "iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8)",
+                   file, what);
+}
+
 /* Loads text (not NUL-terminated; len bytes) into the initialised *p: first
  * through the fast path (see above) when the text has no alias, and when that
  * fails for any reason but memory, again from the start through libyaml,
@@ -1916,6 +1936,7 @@ static ab_status load_text(const char *file, const char *buf, size_t len,
                        "%s: the file has %zu bytes, above the limit of %" PRId64
                        " (ARENABENCH_MAX_FILE_BYTES)",
                        file, len, lim.file_bytes);
+    TRY(refuse_utf16(file, buf, len, err));
     /* An alias needs an anchor: without a '&' no alias can expand. */
     if (memchr(buf, '*', len) != NULL && memchr(buf, '&', len) != NULL) {
         TRY(count_aliases(file, buf, len, &lim, err));
