@@ -695,3 +695,64 @@ Test(spawn, the_memory_limit_holds_for_the_job_s_processes_together, .timeout = 
     free(tmp);
     free(work);
 }
+
+/* ---- the scratch root (spawn.h; issue 30, 13: kill -9 left job folders) ---- */
+
+/* A child opens a root, sends its path, then waits to be killed; returns its
+ * pid, the path in path. */
+static pid_t child_with_root(char *path, size_t cap) {
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        close(fds[0]);
+        abe_scratch_root r;
+        abe_scratch_root_open(&r);
+        const char *p = r.path != NULL ? r.path : "";
+        if (write(fds[1], p, strlen(p) + 1) < 0) _exit(1);
+        for (;;) pause();
+    }
+    close(fds[1]);
+    ssize_t got = 0, k;
+    while ((k = read(fds[0], path + got, cap - 1 - (size_t)got)) > 0) {
+        got += k;
+        if (path[got - 1] == '\0') break;
+    }
+    close(fds[0]);
+    path[got > 0 ? got : 0] = '\0';
+    return pid;
+}
+
+/* A run killed with SIGKILL cannot remove its folders: the next root opened
+ * beside it removes them, and leaves a live run's root alone. */
+Test(spawn, a_killed_runs_scratch_root_goes_at_the_next_open_a_live_one_stays) {
+    char *tmp = abt_tmpdir();
+    setenv("TMPDIR", tmp, 1);
+    char dead[4096], live[4096], job[4200];
+    pid_t a = child_with_root(dead, sizeof dead);
+    pid_t b = child_with_root(live, sizeof live);
+    cr_assert(dead[0] != '\0' && live[0] != '\0', "no root was made in %s", tmp);
+    snprintf(job, sizeof job, "%s/arenabench-job.abc123", dead);
+    cr_assert_eq(mkdir(job, 0700), 0); /* what a job of the killed run left */
+    kill(a, SIGKILL);
+    waitpid(a, NULL, 0);
+    abe_scratch_root r;
+    abe_scratch_root_open(&r);
+    cr_assert_not_null(r.path);
+    cr_assert_eq(r.swept, 1, "swept %zu", r.swept);
+    struct stat st;
+    cr_assert(stat(dead, &st) != 0 && errno == ENOENT, "%s is still there", dead);
+    cr_assert_eq(stat(live, &st), 0, "the live run's %s was removed", live);
+    char mine[4096];
+    snprintf(mine, sizeof mine, "%s", r.path);
+    abe_scratch_root_close(&r);
+    cr_assert(stat(mine, &st) != 0, "closing left %s", mine);
+    kill(b, SIGKILL);
+    waitpid(b, NULL, 0);
+    abe_scratch_root_open(&r);
+    cr_assert_eq(r.swept, 1);
+    abe_scratch_root_close(&r);
+    cr_assert_eq(entries(tmp), 0);
+    free(tmp);
+}

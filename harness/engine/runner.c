@@ -337,6 +337,7 @@ typedef struct run {
     struct pollfd *pfd;  /* nslots entries */
     size_t *pslot;       /* the slot of each pfd entry */
     unsigned char *buf;  /* read buffer */
+    abe_scratch_root scratch; /* the jobs' scratch folders go in it (spawn.h) */
 } run;
 
 #define READ_BUF (1u << 16)
@@ -409,7 +410,7 @@ static ab_status spawn_into(run *r, slot *s, ab_error *err) {
     s->parent_rss = rss > 0 ? rss : 0;
     abe_spawn_opts o = {.fn = child_main, .ctx = (void *)job, .mem_limit = r->opt->mem_limit,
                         .time_limit = r->opt->time_limit, .cpu_limit = r->opt->cpu_limit,
-                        .nested = true, .scratch = true};
+                        .nested = true, .scratch = true, .scratch_base = r->scratch.path};
     ab_error e;
     ab_status st = abe_spawn(&o, &s->proc, &e);
     if (st != AB_OK) {
@@ -834,8 +835,10 @@ ab_status abe_run(const abe_job *jobs, size_t n, const abe_options *opt,
         sigaction(SIGCHLD, NULL, &old_chld);
         bool swap = old_chld.sa_handler == SIG_IGN || (old_chld.sa_flags & SA_NOCLDWAIT);
         if (swap) sigaction(SIGCHLD, &dfl, NULL);
+        abe_scratch_root_open(&r.scratch);
         st = run_all(&r, err);
         abandon(&r);
+        abe_scratch_root_close(&r.scratch);
         if (swap) sigaction(SIGCHLD, &old_chld, NULL);
     }
     ab_free(r.slots);

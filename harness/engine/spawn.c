@@ -20,7 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -486,7 +488,7 @@ static bool extras_make(const abe_spawn_opts *o, abe_proc *p, ab_error *err) {
         p->reg = m;
     }
     if (o->scratch && o->fn != NULL) {
-        const char *base = getenv("TMPDIR");
+        const char *base = o->scratch_base != NULL ? o->scratch_base : getenv("TMPDIR");
         if (base == NULL || base[0] == '\0') base = "/tmp";
         size_t len = strlen(base) + sizeof "/arenabench-job.XXXXXX";
         p->scratch = ab_malloc(len);
@@ -505,6 +507,64 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
     (void)st, (void)flag, (void)ftw;
     remove(path);
     return 0;
+}
+
+/* ---- the scratch root (spawn.h) ---------------------------------------------------- */
+
+#define ROOT_PREFIX "arenabench-run."
+
+/* Removes dir (a sibling root in base) when its owner is gone: its lock file
+ * can be locked, or it has none and is over an hour old. */
+static bool sweep_one(const char *base, const char *name) {
+    char dir[4096], lock[4200];
+    if (snprintf(dir, sizeof dir, "%s/%s", base, name) >= (int)sizeof dir) return false;
+    snprintf(lock, sizeof lock, "%s/lock", dir);
+    struct stat st;
+    if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) return false;
+    int fd = open(lock, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+    bool dead;
+    if (fd < 0) dead = errno == ENOENT && time(NULL) - st.st_mtime > 3600;
+    else dead = flock(fd, LOCK_EX | LOCK_NB) == 0; /* held until close, past the removal */
+    if (dead) nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    if (fd >= 0) close(fd);
+    return dead;
+}
+
+void abe_scratch_root_open(abe_scratch_root *r) {
+    memset(r, 0, sizeof *r);
+    r->lock_fd = -1;
+    const char *base = getenv("TMPDIR");
+    if (base == NULL || base[0] == '\0') base = "/tmp";
+    DIR *d = opendir(base);
+    for (struct dirent *de; d != NULL && (de = readdir(d)) != NULL;)
+        if (strncmp(de->d_name, ROOT_PREFIX, sizeof ROOT_PREFIX - 1) == 0)
+            r->swept += sweep_one(base, de->d_name);
+    if (d != NULL) closedir(d);
+    size_t len = strlen(base) + sizeof "/" ROOT_PREFIX "XXXXXX";
+    char *path = ab_malloc(len), lock[4200];
+    if (path == NULL) return;
+    snprintf(path, len, "%s/" ROOT_PREFIX "XXXXXX", base);
+    if (mkdtemp(path) == NULL || snprintf(lock, sizeof lock, "%s/lock", path) >= (int)sizeof lock) {
+        ab_free(path);
+        return;
+    }
+    int fd = open(lock, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        if (fd >= 0) close(fd);
+        nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+        ab_free(path);
+        return;
+    }
+    r->path = path;
+    r->lock_fd = fd;
+}
+
+void abe_scratch_root_close(abe_scratch_root *r) {
+    if (r->path != NULL) nftw(r->path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    if (r->lock_fd >= 0) close(r->lock_fd);
+    ab_free(r->path);
+    r->path = NULL;
+    r->lock_fd = -1;
 }
 
 /* Removes the scratch folder with what it holds and unmaps the registry. */

@@ -144,6 +144,8 @@ typedef struct abe_spawn_opts {
     bool nested;         /* the child's own spawns are the caller's too (see Nested) */
     bool scratch;        /* a fresh folder for the child's TMPDIR, removed at the reap
                             (function children only; see Nested) */
+    const char *scratch_base; /* where that folder is made (abe_scratch_root's
+                            folder); NULL: $TMPDIR, else /tmp */
 } abe_spawn_opts;
 
 /* How a spawn ended. */
@@ -164,6 +166,28 @@ typedef struct abe_exit {
                             sampled (The job's memory); 0 when never sampled */
     int job_procs;       /* the processes counted in that sample */
 } abe_exit;
+
+/* ---- the scratch root of a batch of spawns ----------------------------------------
+ * A job's scratch folder is removed when the job is reaped, which a caller
+ * killed with SIGKILL never does. So a batch (abe_run) makes its job folders
+ * inside one root, $TMPDIR/arenabench-run.XXXXXX, holding a file `lock` that
+ * the caller keeps locked (flock) while it lives; the kernel drops the lock
+ * with the process, however it ends. Opening a root first removes every
+ * sibling root whose lock can be taken (its owner is gone) and every sibling
+ * left without a lock file for over an hour (its owner died between making
+ * it and locking it), so the folders of a killed run go at the next run. */
+typedef struct abe_scratch_root {
+    char *path; /* owned; NULL when no root could be made */
+    int lock_fd;
+    size_t swept; /* the dead runs' roots this open removed */
+} abe_scratch_root;
+
+/* Makes the root (best effort: when $TMPDIR cannot hold it, path is NULL and
+ * spawns fall back to $TMPDIR itself). */
+void abe_scratch_root_open(abe_scratch_root *r);
+
+/* Removes the root with what it holds and drops the lock. */
+void abe_scratch_root_close(abe_scratch_root *r);
 
 /* A running child, owned by the caller: abe_free. */
 typedef struct abe_proc abe_proc;
