@@ -37,6 +37,7 @@ typedef struct abo_row {
     double cpu_min_s, cpu_max_s, wall_min_s, wall_max_s; /* seconds */
     double plan_cpu_s;         /* the planner's own CPU seconds in its process (median) */
     const char *capped;        /* NULL, "time" or "memory" (schema.sql) */
+    const char *containment;   /* NULL, "subreaper" or "process-group" (schema.sql) */
     int64_t nodes;             /* search nodes */
     int signal;                /* the signal that ended a crashed planner */
     const char *verdict;       /* the checker's verdict word */

@@ -157,7 +157,8 @@ Test(check_db, a_stored_view_that_is_not_the_texts_fails) {
  * suites it already had, so its report draws them without parsing. */
 Test(check_db, a_run_into_a_version_4_file_fills_the_old_suites_views) {
     const char *db = good_db();
-    edit(db, "BEGIN; DROP TABLE suite_tensors; DROP TABLE suite_pools; DROP TABLE proof_kinds; "
+    edit(db, "BEGIN; ALTER TABLE results DROP COLUMN containment; "
+             "DROP TABLE suite_tensors; DROP TABLE suite_pools; DROP TABLE proof_kinds; "
              "ALTER TABLE suites DROP COLUMN view_tensors; "
              "ALTER TABLE suites DROP COLUMN view_capacity; PRAGMA user_version = 4; COMMIT;");
     abt_run_ok(0, "run '%s' -p first-fit --db '%s' -j 1",
@@ -270,4 +271,21 @@ Test(check_db, resume_refuses_a_database_that_fails_its_checks) {
     cr_assert_eq(rc, 2, "exit %d: %s%s", rc, out, err);
     cr_assert(strstr(err, "fails 1 of its own checks") != NULL, "%s", err);
     free(out), free(err);
+}
+
+/* Every row says how its job's processes were held (issue 30): on Linux the
+ * runner is a subreaper that sweeps the job's descendants. */
+Test(check_db, each_run_row_says_its_containment) {
+    const char *db = good_db();
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(h, "SELECT count(*), count(CASE WHEN containment = "
+                                       "'subreaper' THEN 1 END) FROM results", -1, &st, NULL),
+                 SQLITE_OK);
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+    cr_assert_eq(sqlite3_column_int(st, 0), 2);
+    cr_assert_eq(sqlite3_column_int(st, 1), 2);
+    sqlite3_finalize(st);
+    sqlite3_close(h);
 }

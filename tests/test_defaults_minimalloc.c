@@ -89,30 +89,30 @@ static void rejects(const char *text, const char *want) {
 }
 
 Test(defaults_minimalloc, names_file_line_and_column_in_header_errors) {
-    rejects("id,buffer,lower,upper,size\n", "bad.csv:1: header: column 'buffer' twice (also as 'id')");
-    rejects("id,start,begin,upper,size\n", "bad.csv:1: header: column 'begin' twice (also as 'start')");
-    rejects("id,lower,end,upper,size\n", "bad.csv:1: header: column 'upper' twice (also as 'end')");
+    rejects("id,buffer,lower,upper,size\n", "bad.csv:1:4: header: column 'buffer' twice (also as 'id')");
+    rejects("id,start,begin,upper,size\n", "bad.csv:1:10: header: column 'begin' twice (also as 'start')");
+    rejects("id,lower,end,upper,size\n", "bad.csv:1:14: header: column 'upper' twice (also as 'end')");
     rejects("\n\nbuffer,start,size\n", "bad.csv:3: header: missing column 'upper' (spelled upper "
                                        "(half-open) or end (inclusive))");
     rejects("start,end,size\n", "bad.csv:1: header: missing column 'id' (spelled id, buffer or "
                                 "buffer_id)");
-    rejects("buffer,finish,end,size\n", "bad.csv:1: header: unknown column 'finish'");
-    rejects("Buffer,start,end,size\n", "bad.csv:1: header: unknown column 'Buffer'");
+    rejects("buffer,finish,end,size\n", "bad.csv:1:8: header: unknown column 'finish'");
+    rejects("Buffer,start,end,size\n", "bad.csv:1:1: header: unknown column 'Buffer'");
 }
 
 Test(defaults_minimalloc, names_the_header_spelling_in_row_errors) {
-    rejects("buffer,start,end,size\na,3,2,4\n", "bad.csv:2: end: 2 is below start 3 (the live "
+    rejects("buffer,start,end,size\na,3,2,4\n", "bad.csv:2:5: end: 2 is below start 3 (the live "
                                                 "range [start, end] is inclusive)");
-    rejects("buffer_id,begin,upper,size\na,3,3,4\n", "bad.csv:2: upper: 3 must be above begin 3");
-    rejects("buffer,start,end,size\n,0,1,4\n", "bad.csv:2: buffer: empty");
-    rejects("buffer,start,end,size\na,x,1,4\n", "bad.csv:2: start: expected an integer");
-    rejects("buffer,start,end,size\na,0,-1,4\n", "bad.csv:2: end: expected an integer in [0,");
+    rejects("buffer_id,begin,upper,size\na,3,3,4\n", "bad.csv:2:5: upper: 3 must be above begin 3");
+    rejects("buffer,start,end,size\n,0,1,4\n", "bad.csv:2:1: buffer: empty");
+    rejects("buffer,start,end,size\na,x,1,4\n", "bad.csv:2:3: start: expected an integer");
+    rejects("buffer,start,end,size\na,0,-1,4\n", "bad.csv:2:5: end: expected an integer in [0,");
 }
 
 Test(defaults_minimalloc, refuses_a_non_empty_gaps_field_naming_the_line) {
     rejects("id,lower,upper,size,gaps\na,0,9,4,\nb,0,9,4,2-5\n",
-            "bad.csv:3: gaps: '2-5': buffers with gaps are not supported");
-    rejects("id,lower,upper,size,gaps\na,0,9,4,2-5@0:2 7-8\n", "bad.csv:2: gaps: '2-5@0:2 7-8'");
+            "bad.csv:3:9: gaps: '2-5': buffers with gaps are not supported");
+    rejects("id,lower,upper,size,gaps\na,0,9,4,2-5@0:2 7-8\n", "bad.csv:2:9: gaps: '2-5@0:2 7-8'");
 }
 
 Test(defaults_minimalloc, reads_plans_under_the_aliases_too) {
@@ -132,7 +132,7 @@ Test(defaults_minimalloc, reads_plans_under_the_aliases_too) {
     snprintf(plan, sizeof plan, "%s",
              write_named("p.csv", "buffer,start,end,size,offset\na,0,3,8,0\nb,2,4,4,8\n"));
     cr_assert_eq(abf_minimalloc_plan_read(plan, &p, &pl, &err), AB_EINPUT);
-    HAS(err.msg, "p.csv:2: end: 3 disagrees with the suite's 2 for 'a'");
+    HAS(err.msg, "p.csv:2:5: end: 3 disagrees with the suite's 2 for 'a'");
     snprintf(plan, sizeof plan, "%s", write_named("p.csv", "buffer,lower,size\na,0,8\n"));
     cr_assert_eq(abf_minimalloc_plan_read(plan, &p, &pl, &err), AB_EINPUT);
     HAS(err.msg, "p.csv:1: header: missing column 'offset'");

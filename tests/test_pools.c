@@ -581,14 +581,14 @@ Test(pools, plan_files_reject_unknown_pools_and_offsets_outside_them) {
     load_ok(two_pools, &p);
     const char *path = abt_write_tmp("tensor,pool,offset\na,medium,0\n", ".csv");
     cr_assert_eq(abf_plan_read(path, &p, &pl, &err), AB_EINPUT);
-    HAS(err.msg, ":2: pool: 'medium' is not a pool of the suite");
+    HAS(err.msg, ":2:3: pool: 'medium' is not a pool of the suite");
     path = abt_write_tmp("tensor,pool,offset\na,fast,100\n", ".csv");
     cr_assert_eq(abf_plan_read(path, &p, &pl, &err), AB_EINPUT);
     HAS(err.msg, ":2: offset: 100 is outside pool 'fast' (its size is 100)");
     load_ok("suite: s\ntensors:\n  - {name: a, size: 1, start: 0, end: 0}\n", &q);
     path = abt_write_tmp("tensor,pool,offset\na,fast,0\n", ".csv");
     cr_assert_eq(abf_plan_read(path, &q, &pl, &err), AB_EINPUT);
-    HAS(err.msg, ":2: pool: 'fast', but the suite declares no pools");
+    HAS(err.msg, ":2:3: pool: 'fast', but the suite declares no pools");
     ab_problem_free(&q);
     ab_problem_free(&p);
 }

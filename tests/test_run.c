@@ -287,7 +287,7 @@ Test(run, a_file_in_a_folder_that_does_not_load_is_an_error_row_and_the_run_goes
     /* every bad file listed, as path:line:column: message */
     char want[8192];
     const char *lines[] = {"malformed.yaml:4:1: YAML syntax error", "negative.yaml:3:21: ", "overflow.yaml:3:21: ",
-                           "bad.csv:2: size", "empty1.yaml:1:1: ", "empty2.yaml:1:1: "};
+                           "bad.csv:2:7: size", "empty1.yaml:1:1: ", "empty2.yaml:1:1: "};
     for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
         snprintf(want, sizeof want, "arenabench: %s/%s", dir, lines[i]);
         HAS(err, want);
@@ -318,7 +318,7 @@ Test(run, a_file_in_a_folder_that_does_not_load_is_an_error_row_and_the_run_goes
     snprintf(args, sizeof args, "report --db %s", db);
     cr_assert_eq(abt_run(args, &out, &err), 0, "%s%s", out, err);
     HAS(out, "6 failed results.");
-    snprintf(want, sizeof want, "| %s/bad.csv | (load) | error | %s/bad.csv:2: size", dir, dir);
+    snprintf(want, sizeof want, "| %s/bad.csv | (load) | error | %s/bad.csv:2:7: size", dir, dir);
     HAS(out, want);
     free(out), free(err);
     free(dir);

@@ -309,12 +309,12 @@ Test(migrate, turns_an_empty_version_0_file_into_the_schema) {
     free(path);
 }
 
-/* A fake version 6: one step from version 5 (ABS_SCHEMA_VERSION) adds a column. */
+/* A fake version 7: one step from version 6 (ABS_SCHEMA_VERSION) adds a column. */
 static const abs_migration fake_steps[] = {
-    {5, "ALTER TABLE runs ADD COLUMN fake_note TEXT DEFAULT 'migrated';"
-        "PRAGMA user_version = 6;"},
+    {6, "ALTER TABLE runs ADD COLUMN fake_note TEXT DEFAULT 'migrated';"
+        "PRAGMA user_version = 7;"},
 };
-static const abs_schema fake6 = {fake_steps, 1, 6};
+static const abs_schema fake6 = {fake_steps, 1, 7};
 
 /* Opens path as code that knows schema sch would. */
 static abs_store *open_fake(const char *path, unsigned flags, const abs_schema *sch) {
@@ -326,21 +326,21 @@ static abs_store *open_fake(const char *path, unsigned flags, const abs_schema *
 
 Test(migrate, steps_an_older_version_forward_keeping_its_rows) {
     char *path = tmp_path("old.db");
-    cr_assert_eq(ABS_SCHEMA_VERSION, 5, "fake_steps start from the current version");
-    abs_store *s = open_ok(path, ABS_OPEN_CREATE); /* version 5: "older" than the fake 6 */
+    cr_assert_eq(ABS_SCHEMA_VERSION, 6, "fake_steps start from the current version");
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE); /* version 6: "older" than the fake 7 */
     int64_t run = begin_run(s, "k1", "nightly");
     abs_close(s);
     s = open_fake(path, 0, &fake6);
     abs_close(s);
-    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 6);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 7);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM runs WHERE fake_note = 'migrated'"), 1);
     /* A new file under the fake version gets schema.sql, then the step. */
     char *fresh = tmp_path("fresh.db");
     abs_close(open_fake(fresh, ABS_OPEN_CREATE, &fake6));
-    cr_assert_eq(raw_int(fresh, "PRAGMA user_version"), 6);
+    cr_assert_eq(raw_int(fresh, "PRAGMA user_version"), 7);
     cr_assert_eq(raw_int(fresh, "SELECT count(*) FROM pragma_table_info('runs') "
                                 "WHERE name = 'fake_note'"), 1);
-    /* Back to the real code: version 6 is now newer than known. */
+    /* Back to the real code: version 7 is now newer than known. */
     ab_error err;
     cr_assert_eq(abs_open(path, 0, &s, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "newer") != NULL, "%s", err.msg);
@@ -352,12 +352,12 @@ Test(migrate, steps_an_older_version_forward_keeping_its_rows) {
 
 Test(migrate, a_failing_step_leaves_the_file_as_it_was) {
     static const abs_migration bad[] = {
-        {5, "ALTER TABLE runs ADD COLUMN half TEXT; SELECT no_such_function();"
-            "PRAGMA user_version = 6;"},
+        {6, "ALTER TABLE runs ADD COLUMN half TEXT; SELECT no_such_function();"
+            "PRAGMA user_version = 7;"},
     };
     char *path = tmp_path("old.db");
     abs_close(open_ok(path, ABS_OPEN_CREATE));
-    abs_schema bad6 = {bad, 1, 6};
+    abs_schema bad6 = {bad, 1, 7};
     abs_store *s;
     ab_error err;
     cr_assert_neq(abs_open_schema(path, 0, &bad6, &s, &err), AB_OK);
@@ -406,7 +406,9 @@ static const char v1_results[] =
 /* Takes a current file back to version 4's tables (before proof_kinds and the
  * stored views; results keep a reference to the dropped proof_kinds, which
  * the 4 -> 5 step's rebuild replaces). */
+#define UNDO_V6 "ALTER TABLE results DROP COLUMN containment; "
 #define UNDO_V5                                                                   \
+    UNDO_V6                                                                       \
     "DROP TABLE suite_tensors; DROP TABLE suite_pools; DROP TABLE proof_kinds; "  \
     "ALTER TABLE suites DROP COLUMN view_tensors; "                               \
     "ALTER TABLE suites DROP COLUMN view_capacity;"
@@ -653,7 +655,7 @@ Test(migrate, refuses_a_newer_version_with_a_clear_message) {
     cr_assert_eq(abs_open(path, 0, &s, &err), AB_EINPUT);
     cr_assert_null(s);
     cr_assert(strstr(err.msg, path) != NULL, "%s", err.msg);
-    cr_assert(strstr(err.msg, "schema version 99 is newer than this arenabench knows (5)"),
+    cr_assert(strstr(err.msg, "schema version 99 is newer than this arenabench knows (6)"),
               "%s", err.msg);
     cr_assert_eq(abs_open(path, ABS_OPEN_READONLY, &s, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "newer") != NULL, "%s", err.msg);
@@ -1266,7 +1268,7 @@ Test(merge, migrates_an_older_input_first) {
     snprintf(out, sizeof out, "%s/out.db", dir);
     snprintf(empty, sizeof empty, "%s/empty.db", dir);
     record_jobs(in, "k", 0, 1, "x");          /* version 4 ... */
-    abs_store *s = open_fake(out, ABS_OPEN_CREATE, &fake6); /* ... is older than the fake 6 */
+    abs_store *s = open_fake(out, ABS_OPEN_CREATE, &fake6); /* ... is older than the fake 7 */
     abs_merge_stats st = {0};
     ab_error err;
     cr_assert_eq(abs_merge(s, in, &st, &err), AB_OK, "%s", err.msg);
@@ -1277,8 +1279,8 @@ Test(merge, migrates_an_older_input_first) {
     cr_assert_eq(abs_merge(s, empty, &st, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(st.results_added, NSUITES * NSPECS);
     abs_close(s);
-    cr_assert_eq(raw_int(in, "PRAGMA user_version"), 6);
-    cr_assert_eq(raw_int(empty, "PRAGMA user_version"), 6);
+    cr_assert_eq(raw_int(in, "PRAGMA user_version"), 7);
+    cr_assert_eq(raw_int(empty, "PRAGMA user_version"), 7);
     cr_assert_eq(raw_int(out, "SELECT count(*) FROM runs WHERE fake_note = 'migrated'"), 1);
     free(dir);
 }
@@ -1607,7 +1609,7 @@ Test(migrate, version_4_results_keep_their_proofs_and_suites_await_their_view) {
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'proof_kinds'"),
                  0);
     s = open_ok(path, 0);
-    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 5);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 6);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM proof_kinds"), ABO_NPROOFS);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM results WHERE proven_by = 'lower-bound' "
                                "AND proven = 1 AND arena = 64"), 1);
@@ -1721,5 +1723,42 @@ Test(suites, store_and_rebuild_the_arena_view) {
     v.pools = NULL;
     v.npools = 0;
     ab_problem_free(&v);
+    free(path);
+}
+
+/* Version 6 adds results.containment (issue 30: the row says how the job's
+ * processes were held): a version-5 file keeps its rows, NULL there (not
+ * known), and a new row stores the word; a word outside the list is refused. */
+Test(migrate, version_5_results_gain_containment_null_and_new_rows_say_it) {
+    char *path = tmp_path("v5.db");
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
+    int64_t run = begin_run(s, "k1", "nightly"), su = put_suite(s, "a", "suite: a\n");
+    abo_row r = simple_result(run, su, "first-fit", plan4, 4);
+    put_result(s, &r);
+    abs_close(s);
+    raw_exec(path, "BEGIN;" UNDO_V6 "PRAGMA user_version = 5; COMMIT;");
+    s = open_ok(path, 0);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 6);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM results WHERE containment IS NULL"), 1);
+    abo_row r2 = simple_result(run, su, "best-fit", plan4, 4);
+    r2.containment = "subreaper";
+    put_result(s, &r2);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM results WHERE containment = 'subreaper' "
+                               "AND spec = 'best-fit'"), 1);
+    abs_rows rows;
+    ab_error err;
+    cr_assert_eq(abs_rows_read(s, run, &rows, &err), AB_OK, "%s", err.msg);
+    cr_assert_eq(rows.n, 2);
+    for (size_t i = 0; i < rows.n; i++) {
+        bool bf = strcmp(rows.v[i].r.spec, "best-fit") == 0;
+        if (bf) cr_assert_str_eq(rows.v[i].r.containment, "subreaper");
+        else cr_assert_null(rows.v[i].r.containment);
+    }
+    abs_rows_free(&rows);
+    abo_row r3 = simple_result(run, su, "tflm-greedy", plan4, 4);
+    r3.containment = "cgroup";
+    cr_assert_eq(abs_result_put(s, &r3, &err), AB_EINPUT);
+    cr_assert(strstr(err.msg, "containment is neither") != NULL, "%s", err.msg);
+    abs_close(s);
     free(path);
 }

@@ -121,6 +121,7 @@ void abe_row(const abe_job_result *r, const abe_outcome *o, abo_row *row) {
     row->cpu_max_s = r->cpu_max;
     row->plan_cpu_s = r->plan_cpu_seconds;
     row->capped = abe_capped_word(r->capped);
+    row->containment = r->containment;
     row->nodes = r->stats.nodes;
     row->signal = r->signal;
     row->note = r->stats.note[0] ? r->stats.note : NULL;

@@ -577,6 +577,7 @@ static void one_run(run *r, slot *s, const abe_exit *e, abe_job_result *res) {
     if (e->job_peak > res->peak_rss) res->peak_rss = e->job_peak; /* the job's total, sampled */
     if (e->timed_out || cpu_limited(r, e) || res->stats.capped) res->capped = ABE_CAPPED_TIME;
     else if (res->status == ABE_OOM) res->capped = ABE_CAPPED_MEMORY;
+    res->containment = abe_containment();
 }
 
 /* Keeps run k's samples. false when out of memory. */

@@ -200,6 +200,8 @@ typedef struct abe_job_result {
     int64_t base_rss;         /* the child's resident bytes before the planner ran
                                  (0 when unknown): the harness pages it inherited */
     abe_capped capped;        /* why the row may depend on the machine, if it may */
+    const char *containment;  /* how its processes were held: abe_containment()'s word
+                                 once it ran, else NULL (static) */
     char message[AB_ERROR_MAX]; /* empty for ok; else what went wrong */
 } abe_job_result;
 

@@ -509,6 +509,14 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
     return 0;
 }
 
+const char *abe_containment(void) {
+#ifdef __linux__
+    return "subreaper";
+#else
+    return "process-group";
+#endif
+}
+
 /* ---- the scratch root (spawn.h) ---------------------------------------------------- */
 
 #define ROOT_PREFIX "arenabench-run."

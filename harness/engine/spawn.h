@@ -189,6 +189,13 @@ void abe_scratch_root_open(abe_scratch_root *r);
 /* Removes the root with what it holds and drops the lock. */
 void abe_scratch_root_close(abe_scratch_root *r);
 
+/* How a job spawned with nested or reap_descendants is held, as results
+ * store it: "subreaper" where the spawner is a child subreaper and sweeps
+ * /proc (Linux: every descendant is killed and reaped, wherever it moved),
+ * "process-group" elsewhere (only the groups it knows of are killed). No
+ * cgroup containment is built: see README, Planner processes. Static. */
+const char *abe_containment(void);
+
 /* A running child, owned by the caller: abe_free. */
 typedef struct abe_proc abe_proc;
 

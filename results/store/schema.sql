@@ -28,7 +28,7 @@
 -- lose the last ones, never the file's consistency).
 
 PRAGMA application_id = 1094865491;  -- 'ABRS': marks an arenabench results file
-PRAGMA user_version = 5;
+PRAGMA user_version = 6;
 
 -- One invocation of `arenabench run` (or one shard of it).
 CREATE TABLE runs (
@@ -160,6 +160,13 @@ CREATE TABLE results (
                                      -- or the planner's own safety cap) rather than a
                                      -- deterministic budget stopped it; 'memory' when it
                                      -- ran out of memory; NULL otherwise
+    containment   TEXT CHECK (containment IS NULL OR
+                              containment IN ('subreaper', 'process-group')),
+                                     -- how the job's processes were held (README,
+                                     -- Planner processes): 'subreaper' when every
+                                     -- descendant was killed and reaped wherever it went
+                                     -- (Linux), 'process-group' when only its groups
+                                     -- were; NULL for rows from before version 6
     UNIQUE (run, suite, spec)
 );
 

@@ -63,7 +63,10 @@ struct abs_store {
  * list, never a migration again: the results table is rebuilt once for it.
  * suites gain view_tensors and the tables suite_tensors and suite_pools are
  * created, empty: old suites have no stored view until `run` fills it
- * (abs_suite_put_view). */
+ * (abs_suite_put_view).
+ *
+ * 5 -> 6: results gain containment, at the end as schema.sql has it: how the
+ * job's processes were held; NULL (not known) on old rows. */
 #define ABS_RESULTS_COLUMNS                                                     \
     "id, run, suite, spec, status, arena, lower_bound, k, ilp_status, ilp_objective, "  \
     "ilp_bound, proven_by, wall_s, cpu_s, peak_rss, nodes, signal, verdict, "  \
@@ -214,6 +217,9 @@ static const abs_migration builtin_migrations[] = {
         "    PRIMARY KEY (suite, idx)\n"
         ") WITHOUT ROWID;\n"
         "PRAGMA user_version = 5;\n"},
+    {5, "ALTER TABLE results ADD COLUMN containment TEXT\n"
+        "    CHECK (containment IS NULL OR containment IN ('subreaper', 'process-group'));\n"
+        "PRAGMA user_version = 6;\n"},
 };
 
 /* This code's schema. */
@@ -1256,7 +1262,8 @@ ab_status abs_plan_get(abs_store *s, const char *hash, int64_t **offsets, size_t
 #define RESULT_DATA                                                                      \
     "spec, status, arena, lower_bound, k, ilp_status, ilp_objective, ilp_bound, proven_by, " \
     "wall_s, cpu_s, peak_rss, nodes, signal, verdict, check_message, error, note, plan, "    \
-    "recorded, repeats, cpu_min_s, cpu_max_s, wall_min_s, wall_max_s, plan_cpu_s, capped"
+    "recorded, repeats, cpu_min_s, cpu_max_s, wall_min_s, wall_max_s, plan_cpu_s, capped, "  \
+    "containment"
 
 _Static_assert(ABS_SHA256_HEX == ABO_HASH_HEX, "a plan hash is SHA-256 in hex");
 
@@ -1272,6 +1279,9 @@ static ab_status result_valid(abs_store *s, const abo_row *r, ab_error *err) {
     else if (r->capped != NULL && strcmp(r->capped, "time") != 0 &&
              strcmp(r->capped, "memory") != 0)
         why = "capped is neither time nor memory";
+    else if (r->containment != NULL && strcmp(r->containment, "subreaper") != 0 &&
+             strcmp(r->containment, "process-group") != 0)
+        why = "containment is neither subreaper nor process-group";
     if (why == NULL) return AB_OK;
     return ab_fail(err, AB_EINPUT, "%s: cannot record a result of run %lld: %s", s->path,
                    (long long)r->run, why);
@@ -1298,7 +1308,7 @@ static int put_row(abs_store *s, const abo_row *r, const char *plan_hash) {
     sqlite3_stmt *st;
     int rc = prepare(s, "INSERT INTO results (run, suite, " RESULT_DATA ") VALUES "
                         "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                        NOW_SQL ", ?, ?, ?, ?, ?, ?, ?)", &st);
+                        NOW_SQL ", ?, ?, ?, ?, ?, ?, ?, ?)", &st);
     if (rc != SQLITE_OK) return rc;
     binder b = {st, 0, SQLITE_OK};
     b_i64(&b, r->run);
@@ -1329,6 +1339,7 @@ static int put_row(abs_store *s, const abo_row *r, const char *plan_hash) {
     b_real(&b, r->wall_max_s);
     b_real(&b, r->plan_cpu_s);
     b_str(&b, r->capped);
+    b_str(&b, r->containment);
     rc = b.rc == SQLITE_OK ? step_done(st) : b.rc;
     sqlite3_finalize(st);
     return rc;
@@ -1431,6 +1442,7 @@ static ab_status read_row(abs_store *s, sqlite3_stmt *st, abs_pool **pool, abs_r
     r->wall_max_s = c_real(&c);
     r->plan_cpu_s = c_real(&c);
     r->capped = c_str(&c);
+    r->containment = c_str(&c);
     if (c.oom) return oom(s, err);
     if (!(status != NULL && abo_status_parse(status, &r->status)) || !abo_proof_parse(proof, &r->proven_by))
         return ab_fail(err, AB_EINPUT, "%s: a result of run %lld has an unknown status or proof",
@@ -1449,7 +1461,7 @@ ab_status abs_rows_read(abs_store *s, int64_t run, abs_rows *out, ab_error *err)
                    "r.ilp_objective, r.ilp_bound, r.proven_by, r.wall_s, r.cpu_s, r.peak_rss, "
                    "r.nodes, r.signal, r.verdict, r.check_message, r.error, r.note, r.plan, "
                    "r.recorded, r.repeats, r.cpu_min_s, r.cpu_max_s, r.wall_min_s, r.wall_max_s, "
-                   "r.plan_cpu_s, r.capped "
+                   "r.plan_cpu_s, r.capped, r.containment "
                    "FROM results r JOIN suites s ON s.id = r.suite WHERE r.run = ? "
                    "ORDER BY s.name, s.hash, r.spec", &st) != SQLITE_OK)
         return db_fail(s, err, "cannot read the results of run %lld", (long long)run);
