@@ -59,7 +59,7 @@
  * offsets are heap base + offset within the heap. The arena is therefore
  * XLA's total heap_size, plus that rounding when the suite has alignments:
  * the memory of all heaps taken together, not the size of any one of them
- * (the plan's note gives each heap's bytes).
+ * (the planner's note, kept in a run's row, gives each heap's bytes).
  *
  * Not modelled (the heap algorithm is modelled, not the rest of XLA's buffer
  * assignment): memory-space assignment and prefetching (MSA), sliced
