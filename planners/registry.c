@@ -28,7 +28,9 @@
     X(abp_usmp_greedy_by_size)       /* peer_usmp.c */                           \
     X(abp_usmp_greedy_by_conflicts)  /* peer_usmp.c */                           \
     X(abp_usmp_hill_climb)           /* peer_usmp.c */                           \
-    X(abp_tflite_gpu_greedy_by_size) /* peer_tflite_gpu.c */
+    X(abp_tflite_gpu_greedy_by_size) /* peer_tflite_gpu.c */                     \
+    X(abp_executorch_greedy)         /* peer_executorch.c */                     \
+    X(abp_executorch_naive)          /* peer_executorch.c */
 
 #define AB_DECLARE_(sym) extern const ab_planner sym;
 #define AB_ENTRY_(sym) &sym,
