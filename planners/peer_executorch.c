@@ -85,31 +85,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "planners/space.h"
+
 /* The key greedy sorts on: sizes rounded up to TensorSpec's own alignment. */
 #define ET_SPEC_ALIGNMENT 16
 
-/* The end of an object's list of tensors (et.next). */
-#define ET_END SIZE_MAX
+/* No object (et_pick). */
+#define ET_NONE SIZE_MAX
 
-/* A shared object: a segment of the buffer that tensors share by lifetime. */
+/* A shared object: a segment of the buffer that tensors share by lifetime.
+ * Objects never grow and are laid out in the order made, so an object's
+ * place in the arena is known when it is made: the sum of the sizes before
+ * it, from the base. */
 typedef struct et_obj {
-    int64_t size;        /* the rounded size of the tensor that made it */
-    int64_t first, last; /* the hull of its tensors' live ranges */
-    int64_t offset;      /* in the arena, once laid out (step 5) */
-    size_t head;         /* its first tensor; the others follow through et.next */
+    int64_t lo, hi; /* its bytes [lo, hi) in the arena; hi - lo is the rounded size
+                       of the tensor that made it */
 } et_obj;
 
-/* The working state of one plan. Arrays are indexed by tensor. */
+/* The working state of one plan. */
 typedef struct et {
     const ab_problem *p;
-    int64_t align;   /* A: the sizes' rounding and the offsets' unit */
-    int64_t base;    /* where the plan starts: above every fixed tensor */
-    int64_t *rsize;  /* sizes rounded up to A */
-    int64_t *inner;  /* greedy: offset in its object */
-    size_t *obj_of;  /* greedy: its object */
-    size_t *next;    /* greedy: the next tensor of its object, or ET_END */
-    et_obj *objs;    /* greedy: the shared objects, in the order made */
+    int64_t align;     /* A: the sizes' rounding and the offsets' unit */
+    int64_t base;      /* where the plan starts: above every fixed tensor */
+    int64_t *rsize;    /* sizes rounded up to A, by tensor */
+    et_obj *objs;      /* greedy: the shared objects, in the order made */
     size_t nobjs;
+    int64_t top;       /* greedy: the end of the last object (the base when none) */
+    abp_space *placed; /* greedy: the placed tensors, each over its rounded bytes */
 } et;
 
 /* ---- what both planners share ------------------------------------------------------- */
@@ -157,32 +159,27 @@ static ab_status et_grow(int64_t *top, int64_t by, ab_error *err) {
     return AB_OK;
 }
 
-/* Prepares s for p: A, the rounded sizes and the base. The arrays the greedy
- * rule needs are allocated when greedy is true. Free with et_free. */
+/* Prepares s for p: A, the rounded sizes and the base; with greedy, the
+ * objects and the index of placed tensors too. Free with et_free. */
 static ab_status et_init(et *s, const ab_problem *p, const ab_params *opt, bool greedy,
                          ab_error *err) {
     *s = (et){.p = p};
     size_t n = p->n ? p->n : 1;
     s->rsize = ab_alloc_array(n, sizeof *s->rsize);
-    bool ok = s->rsize != NULL;
-    if (greedy) {
-        s->inner = ab_alloc_array(n, sizeof *s->inner);
-        s->obj_of = ab_alloc_array(n, sizeof *s->obj_of);
-        s->next = ab_alloc_array(n, sizeof *s->next);
-        s->objs = ab_alloc_array(n, sizeof *s->objs);
-        ok = ok && s->inner && s->obj_of && s->next && s->objs;
-    }
-    if (!ok) return ab_fail(err, AB_ENOMEM, "out of memory planning %zu tensors", p->n);
+    if (greedy && s->rsize) s->objs = ab_alloc_array(n, sizeof *s->objs);
+    if (s->rsize == NULL || (greedy && s->objs == NULL))
+        return ab_fail(err, AB_ENOMEM, "out of memory planning %zu tensors", p->n);
     ab_status st = et_unit(s, ab_param_i64(opt, "align"), err);
-    return st == AB_OK ? et_sizes(s, err) : st;
+    if (st == AB_OK) st = et_sizes(s, err);
+    s->top = s->base;
+    if (st == AB_OK && greedy) st = abp_space_new(p, &s->placed, err);
+    return st;
 }
 
 static void et_free(et *s) {
     ab_free(s->rsize);
-    ab_free(s->inner);
-    ab_free(s->obj_of);
-    ab_free(s->next);
     ab_free(s->objs);
+    abp_space_free(s->placed);
 }
 
 /* Copies the fixed offsets into offsets. */
@@ -219,83 +216,52 @@ static size_t et_order(const ab_problem *p, et_key *keys) {
     return n;
 }
 
-/* Looks at object o for tensor i: *conflicts, whether it holds a tensor
- * that conflicts with i, and *top, the highest end (offset in the object +
- * rounded size) of those that do (0 when none). */
-static void et_look(const et *s, const et_obj *o, size_t i, bool *conflicts, int64_t *top) {
-    const ab_tensor *t = &s->p->t[i];
-    *conflicts = false;
-    *top = 0;
-    if (t->end < o->first || t->start > o->last) return; /* outside every one of them */
-    for (size_t j = o->head; j != ET_END; j = s->next[j]) {
-        if (!ab_conflict(t, &s->p->t[j])) continue;
-        *conflicts = true;
-        if (s->inner[j] + s->rsize[j] > *top) *top = s->inner[j] + s->rsize[j];
-    }
+/* ExecuTorch's failing assertion (step 2), as this planner's error. */
+static ab_status et_unsorted(const et *s, size_t i, size_t k, ab_error *err) {
+    return ab_fail(err, AB_EINPUT,
+                   "'%s': ExecuTorch's greedy fails here (its assertion 'Allocation specs are not "
+                   "sorted'): it sorts on sizes rounded to %d, and object %zu of %lld bytes is "
+                   "free for this tensor of %lld bytes rounded to align=%lld; an align that is a "
+                   "multiple of %d avoids it",
+                   s->p->t[i].name, ET_SPEC_ALIGNMENT, k, (long long)(s->objs[k].hi - s->objs[k].lo),
+                   (long long)s->rsize[i], (long long)s->align, ET_SPEC_ALIGNMENT);
 }
 
-/* Puts tensor i into object k at offset `at` within it. */
-static void et_join(et *s, size_t k, size_t i, int64_t at) {
-    et_obj *o = &s->objs[k];
-    const ab_tensor *t = &s->p->t[i];
-    s->inner[i] = at;
-    s->obj_of[i] = k;
-    s->next[i] = o->head;
-    o->head = i;
-    if (t->start < o->first) o->first = t->start;
-    if (t->end > o->last) o->last = t->end;
-}
-
-/* Places tensor i by steps 2 to 4. The first object free of conflicts wins
- * (step 2) wherever it is; failing one, the first that takes i on top of its
- * conflicts (step 3); failing that, a new object (step 4). */
-static ab_status et_pick(et *s, size_t i, bool overlap, ab_error *err) {
-    size_t stacked = ET_END;
-    int64_t stacked_at = 0;
+/* Steps 2 to 4 for tensor i: its offset into *offset, making an object when
+ * none takes it. The tensors in object k lie inside [lo, hi) of it, and the
+ * tensors of no other object do, so the placed tensors conflicting with i,
+ * cut to [lo, hi), are those of k: k holds none (step 2) when the busy
+ * ranges around i miss [lo, hi), and the top of those it holds (step 3) is
+ * the highest busy byte inside [lo, hi). The busy ranges come sorted and
+ * disjoint (space.h), so one walk over them and the objects answers both:
+ * the first object free of conflicts wins wherever it is; failing one, the
+ * first that takes i on top of its conflicts; failing that, a new object. */
+static ab_status et_pick(et *s, size_t i, bool overlap, int64_t *offset, ab_error *err) {
+    const abp_busy *busy;
+    size_t nbusy, q = 0, stacked = ET_NONE;
+    ab_status st = abp_space_busy(s->placed, i, &busy, &nbusy, err);
+    if (st != AB_OK) return st;
     for (size_t k = 0; k < s->nobjs; k++) {
-        bool conflicts;
-        int64_t top;
-        et_look(s, &s->objs[k], i, &conflicts, &top);
-        if (!conflicts) {
-            if (s->objs[k].size < s->rsize[i])
-                return ab_fail(err, AB_EINPUT,
-                               "'%s': ExecuTorch's greedy fails here (its assertion 'Allocation "
-                               "specs are not sorted'): it sorts on sizes rounded to %d, and "
-                               "object %zu of %lld bytes is free for this tensor of %lld bytes "
-                               "rounded to align=%lld; an align that is a multiple of %d avoids it",
-                               s->p->t[i].name, ET_SPEC_ALIGNMENT, k,
-                               (long long)s->objs[k].size, (long long)s->rsize[i],
-                               (long long)s->align, ET_SPEC_ALIGNMENT);
-            et_join(s, k, i, 0);
+        const et_obj *o = &s->objs[k];
+        while (q < nbusy && busy[q].hi <= o->lo) q++; /* wholly below the objects left */
+        int64_t top = o->lo;                          /* the top of i's conflicts in k */
+        for (size_t r = q; r < nbusy && busy[r].lo < o->hi; r++)
+            top = busy[r].hi < o->hi ? busy[r].hi : o->hi;
+        if (top == o->lo) { /* step 2 */
+            if (o->hi - o->lo < s->rsize[i]) return et_unsorted(s, i, k, err);
+            *offset = o->lo;
             return AB_OK;
         }
-        if (overlap && stacked == ET_END && top > 0 && s->rsize[i] <= s->objs[k].size - top) {
+        if (overlap && stacked == ET_NONE && s->rsize[i] <= o->hi - top) { /* step 3 */
             stacked = k;
-            stacked_at = top;
+            *offset = top;
         }
     }
-    if (stacked != ET_END) {
-        et_join(s, stacked, i, stacked_at);
-        return AB_OK;
-    }
-    const ab_tensor *t = &s->p->t[i];
-    s->objs[s->nobjs] = (et_obj){.size = s->rsize[i], .first = t->start, .last = t->end,
-                                 .head = ET_END};
-    et_join(s, s->nobjs++, i, 0);
-    return AB_OK;
-}
-
-/* Step 5: lays the objects out from the base and fills the offsets. */
-static ab_status et_layout(et *s, int64_t *offsets, ab_error *err) {
-    int64_t top = s->base;
-    for (size_t k = 0; k < s->nobjs; k++) {
-        s->objs[k].offset = top;
-        ab_status st = et_grow(&top, s->objs[k].size, err);
-        if (st != AB_OK) return st;
-        for (size_t j = s->objs[k].head; j != ET_END; j = s->next[j])
-            offsets[j] = s->objs[k].offset + s->inner[j];
-    }
-    return AB_OK;
+    if (stacked != ET_NONE) return AB_OK;
+    *offset = s->top; /* step 4 (and 5: the new object goes above the others) */
+    st = et_grow(&s->top, s->rsize[i], err);
+    if (st == AB_OK) s->objs[s->nobjs++] = (et_obj){*offset, s->top};
+    return st;
 }
 
 static ab_status et_greedy_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
@@ -308,8 +274,12 @@ static ab_status et_greedy_plan(const ab_problem *p, const ab_params *opt, int64
     if (s == AB_OK && keys == NULL)
         s = ab_fail(err, AB_ENOMEM, "out of memory planning %zu tensors", p->n);
     size_t nkeys = s == AB_OK ? et_order(p, keys) : 0;
-    for (size_t r = 0; s == AB_OK && r < nkeys; r++) s = et_pick(&S, keys[r].idx, overlap, err);
-    if (s == AB_OK) s = et_layout(&S, offsets, err);
+    for (size_t r = 0; s == AB_OK && r < nkeys; r++) {
+        size_t i = keys[r].idx;
+        s = et_pick(&S, i, overlap, &offsets[i], err);
+        if (s == AB_OK)
+            s = abp_space_place(S.placed, i, offsets[i], offsets[i] + S.rsize[i], err);
+    }
     if (s == AB_OK) {
         et_fixed(p, offsets);
         snprintf(st->note, sizeof st->note,
