@@ -62,6 +62,11 @@
  *   5. the objects are laid out one after the other, in the order they were
  *      made, from the base; a tensor's offset is its object's plus its own
  *      offset in the object.
+ * ExecuTorch walks every tensor of every object for each tensor (quadratic);
+ * here, as objects never grow, an object's bytes are known when it is made,
+ * and a tensor's conflicts in each object are read off the free-space index
+ * (space.h) in one walk: the same offsets (tests/test_peer_executorch.c
+ * checks them against a reference written the quadratic way).
  *
  * `executorch-naive`: in suite order (ExecuTorch: the graph's), each tensor
  * at the running top, from the base, which then grows by its rounded size.
