@@ -228,8 +228,9 @@ static ab_status et_unsorted(const et *s, size_t i, size_t k, ab_error *err) {
                    "sorted'): it sorts on sizes rounded to %d, and object %zu of %lld bytes is "
                    "free for this tensor of %lld bytes rounded to align=%lld; an align that is a "
                    "multiple of %d avoids it",
-                   s->p->t[i].name, ET_SPEC_ALIGNMENT, k, (long long)(s->objs[k].hi - s->objs[k].lo),
-                   (long long)s->rsize[i], (long long)s->align, ET_SPEC_ALIGNMENT);
+                   s->p->t[i].name, ET_SPEC_ALIGNMENT, k,
+                   (long long)(s->objs[k].hi - s->objs[k].lo), (long long)s->rsize[i],
+                   (long long)s->align, ET_SPEC_ALIGNMENT);
 }
 
 /* Steps 2 to 4 for tensor i: its offset into *offset, making an object when

@@ -422,8 +422,8 @@ static int ref_greedy(const ab_problem *p, int64_t param, bool overlap, int64_t 
             int64_t top = 0;
             for (size_t m = 0; m < objs[o].n; m++) {
                 size_t j = objs[o].who[m];
-                if (ref_lifetimes_overlap(t, &p->t[j]) && objs[o].at[m] + ref_round(p->t[j].size, unit) > top)
-                    top = objs[o].at[m] + ref_round(p->t[j].size, unit);
+                int64_t end = objs[o].at[m] + ref_round(p->t[j].size, unit);
+                if (ref_lifetimes_overlap(t, &p->t[j]) && end > top) top = end;
             }
             if (top > 0 && top + size <= objs[o].size) {
                 picked = (long)o;
