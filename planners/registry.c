@@ -30,7 +30,9 @@
     X(abp_usmp_hill_climb)           /* peer_usmp.c */                           \
     X(abp_tflite_gpu_greedy_by_size) /* peer_tflite_gpu.c */                     \
     X(abp_xla_best_fit)              /* peer_xla.c: XLA's heap simulator */      \
-    X(abp_xla_constrained_best_fit)  /* peer_xla.c */
+    X(abp_xla_constrained_best_fit)  /* peer_xla.c */                           \
+    X(abp_executorch_greedy)         /* peer_executorch.c */                     \
+    X(abp_executorch_naive)          /* peer_executorch.c */
 
 #define AB_DECLARE_(sym) extern const ab_planner sym;
 #define AB_ENTRY_(sym) &sym,

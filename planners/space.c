@@ -468,8 +468,8 @@ static abp_busy *merge_runs(abp_busy *busy, abp_busy *tmp, size_t *rs, size_t *r
     return nrun ? from + rs[0] : from;
 }
 
-ab_status abp_space_rule(abp_space *s, size_t i, abp_rule rule, int64_t size, int64_t align,
-                         int64_t *offset, ab_error *err) {
+ab_status abp_space_busy(abp_space *s, size_t i, const abp_busy **busy, size_t *nbusy,
+                         ab_error *err) {
     gather(s, i);
     /* the rule itself, run on the intervals of the unions instead of the
      * placed tensors (fewer: tensors side by side in one union are one) */
@@ -486,7 +486,17 @@ ab_status abp_space_rule(abp_space *s, size_t i, abp_rule rule, int64_t size, in
             s->busy[n++] = (abp_busy){s->q[j]->v[2 * (size_t)k], s->q[j]->v[2 * (size_t)k + 1], 0};
         re[j] = n;
     }
-    const abp_busy *sorted = merge_runs(s->busy, s->tmp, rs, re, s->nq, &n);
+    *busy = merge_runs(s->busy, s->tmp, rs, re, s->nq, &n);
+    *nbusy = n;
+    return AB_OK;
+}
+
+ab_status abp_space_rule(abp_space *s, size_t i, abp_rule rule, int64_t size, int64_t align,
+                         int64_t *offset, ab_error *err) {
+    const abp_busy *sorted;
+    size_t n;
+    ab_status st = abp_space_busy(s, i, &sorted, &n, err);
+    if (st != AB_OK) return st;
     if (!rule(sorted, n, size, align, offset))
         return ab_fail(err, AB_EINPUT, "placing '%s': the arena overflows 64 bits", name_of(s, i));
     return AB_OK;

@@ -59,6 +59,15 @@ int64_t abp_space_top(abp_space *s, size_t i);
 ab_status abp_space_rule(abp_space *s, size_t i, abp_rule rule, int64_t size, int64_t align,
                          int64_t *offset, ab_error *err);
 
+/* The union of the byte ranges of the placed tensors conflicting with i, as
+ * intervals sorted by lo, pairwise disjoint and not touching, into *busy
+ * (*nbusy of them; idx 0): the list abp_space_rule runs its rule on, for
+ * a caller whose rule needs more than the list (ExecuTorch's greedy reads it
+ * against its shared objects). Owned by the index, valid until its next
+ * call. AB_ENOMEM. */
+ab_status abp_space_busy(abp_space *s, size_t i, const abp_busy **busy, size_t *nbusy,
+                         ab_error *err);
+
 /* Asks the cache for what a query and a placement of tensor i will read,
  * a few tensors ahead of them, each stage once the previous one's lines had
  * time to arrive: stage 0 its leaf range, 1 the nodes on the paths to its
