@@ -630,6 +630,10 @@ Test(onnx, symbolic_dimensions_take_dim_or_assume_dynamic) {
     cr_assert_eq(import(f, &o, &p, NULL, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(find(&p, "y")->size, 60);
     ab_problem_free(&p);
+    abf_tflite_dim bad = {.tensor = "batchsize", .value = 5};
+    expect_error(f, &(abf_onnx_options){.dims = &bad, .ndims = 1},
+                 WANT("--dim batchsize=5: no symbolic dimension (dim_param) or tensor is called "
+                      "'batchsize'"));
     abf_onnx_options a = {.assume_dynamic = 2};
     cr_assert_eq(import(f, &a, &p, NULL, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(find(&p, "x")->size, 24);
@@ -1065,4 +1069,37 @@ Test(onnx, the_fuzz_seed_is_the_cnn_built_here) {
     cr_assert(n == f->n && memcmp(seed, f->b, n) == 0, "the seed differs from cnn(): rewrite it");
     free(seed);
     pb_free(f);
+}
+
+/* The fuzz seeds and the inputs that once crashed the harness import cleanly
+ * in the ordinary build too: read, or refused as bad input naming the file. */
+Test(onnx, fuzz_seeds_and_regressions_import_cleanly) {
+    const char *dirs[] = {"fuzz/seeds/onnx", "fuzz/regressions/onnx"};
+    int files = 0;
+    for (int k = 0; k < 2; k++) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", abt_src(dirs[k]));
+        DIR *d = opendir(dir);
+        if (d == NULL) continue;
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            if (e->d_name[0] == '.') continue;
+            char path[8192];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            for (int opt = 0; opt < 2; opt++) {
+                abf_onnx_options o = {.assume_dynamic = 3, .ignore_declared = opt == 1};
+                ab_problem p;
+                ab_error err;
+                ab_error_clear(&err);
+                ab_status st = abf_onnx_load(path, &o, &p, NULL, &err);
+                cr_assert(st == AB_OK || (st == AB_EINPUT && strncmp(err.msg, path,
+                                                                     strlen(path)) == 0),
+                          "%s: status %d: %s", path, st, err.msg);
+                ab_problem_free(&p);
+            }
+            files++;
+        }
+        closedir(d);
+    }
+    cr_assert_geq(files, 1);
 }

@@ -66,6 +66,13 @@ bool abf_ox_elem_is_int(int e) {
 
 bool abf_ox_elem_is_float(int e) { return e == ABF_ONNX_FLOAT || e == ABF_ONNX_DOUBLE; }
 
+int64_t abf_ox_f2i(double x) {
+    if (!(x == x)) return 0; /* NaN */
+    if (x >= 9.2e18) return INT64_MAX;
+    if (x <= -9.2e18) return INT64_MIN;
+    return (int64_t)x;
+}
+
 /* ==== 1. reading ===================================================================== */
 
 static void model_init(abf_onnx_model *m) { memset(m, 0, sizeof *m); }
@@ -325,10 +332,10 @@ static ab_status tensor_values(abf_ox_ctx *c, size_t pos, size_t end, const char
                     uint32_t u = (uint32_t)buf[k];
                     memcpy(&fl, &u, 4);
                     fv = fl;
-                    iv = (int64_t)fl;
+                    iv = abf_ox_f2i(fl);
                 } else if (f.num == 10) {
                     memcpy(&fv, &buf[k], 8);
-                    iv = (int64_t)fv;
+                    iv = abf_ox_f2i(fv);
                 } else {
                     if (f.num == 5) iv = (int32_t)(uint32_t)buf[k];
                     fv = (double)iv;
@@ -341,7 +348,13 @@ static ab_status tensor_values(abf_ox_ctx *c, size_t pos, size_t end, const char
         }
     }
     if (got != (size_t)n) {
-        if (n == 1 && got == 0) return AB_OK; /* no data: a zero scalar, as ONNX reads it */
+        if (got == 0) { /* no data here (held elsewhere): its value stays unknown */
+            ab_free(t->iv);
+            ab_free(t->fv);
+            t->iv = NULL;
+            t->fv = NULL;
+            return AB_OK;
+        }
         return abf_pw_fail(&c->r, pos, path, "%zu values for %" PRId64 " elements", got, n);
     }
     t->known = true;
@@ -1179,7 +1192,7 @@ ab_status abf_onnx_import(const char *file, const unsigned char *buf, size_t len
     model_init(mm);
     ab_problem_init(p);
     abf_ox_ctx c = {.r = {.file = file ? file : "<buffer>", .b = buf, .len = len, .err = err},
-                 .m = mm, .o = o};
+                 .m = mm, .o = o, .values_left = 16 * (uint64_t)len + 65536};
     mm->file = ab_strdup(c.r.file);
     ab_status st = mm->file ? AB_OK : ab_fail(err, AB_ENOMEM, "out of memory");
     if (st == AB_OK) st = read_model(&c);

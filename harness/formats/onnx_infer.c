@@ -127,7 +127,7 @@ static int in_ints(ictx *q, size_t k, int64_t *v, size_t cap, size_t *n) {
                       in_name(q, k), ABF_ONNX_MAX_VALUES);
     if (x->n > cap) return fail(q, "input %zu '%s' has %zu values, more than %zu", k,
                                 in_name(q, k), x->n, cap);
-    for (size_t j = 0; j < x->n; j++) v[j] = x->iv ? x->iv[j] : (int64_t)x->fv[j];
+    for (size_t j = 0; j < x->n; j++) v[j] = x->iv ? x->iv[j] : abf_ox_f2i(x->fv[j]);
     *n = x->n;
     return INF_OK;
 }
@@ -217,7 +217,8 @@ static int broadcast(ictx *q, const shp *a, const shp *b, shp *o) {
 /* ---- values carried for later shapes -------------------------------------------------- */
 
 static int set_val_ints(ictx *q, size_t j, const int64_t *v, size_t n) {
-    if (j >= q->n->nout || n > ABF_ONNX_MAX_VALUES) return INF_OK;
+    if (j >= q->n->nout || n > ABF_ONNX_MAX_VALUES || n > q->c->values_left) return INF_OK;
+    q->c->values_left -= n;
     abf_ox_val *x = &q->val[j];
     x->iv = ab_alloc_array(n ? n : 1, sizeof *x->iv);
     if (x->iv == NULL) {
@@ -417,6 +418,10 @@ static int spatial(ictx *q, const shp *x, const int64_t *kernel, int nsp, bool p
         if (!has_d) dil[j] = 1;
         if (strides[j] < 1 || dil[j] < 1 || kernel[j] < 1 || pads[j] < 0 || pads[j + nsp] < 0)
             return fail(q, "a kernel size, stride or dilation below 1, or a negative pad");
+        if (strides[j] > AB_MAX_SIZE || dil[j] > AB_MAX_SIZE || kernel[j] > AB_MAX_SIZE ||
+            pads[j] > AB_MAX_SIZE || pads[j + nsp] > AB_MAX_SIZE || outpad[j] < 0 ||
+            outpad[j] > AB_MAX_SIZE)
+            return fail(q, "a kernel size, stride, dilation or pad above 2^62");
     }
     bool same = attr_s_is(q, "auto_pad", "SAME_UPPER", false) ||
                 attr_s_is(q, "auto_pad", "SAME_LOWER", false);
@@ -425,17 +430,18 @@ static int spatial(ictx *q, const shp *x, const int64_t *kernel, int nsp, bool p
     if (has_os && transpose && nos != (size_t)nsp && nos != (size_t)nsp + 2)
         return fail(q, "output_shape has %zu entries for %d spatial dimensions", nos, nsp);
     for (int j = 0; j < nsp; j++) {
-        int64_t in = x->d[j + 2], ek = (kernel[j] - 1) * dil[j] + 1, out;
         if (kernel[j] > AB_MAX_SIZE / dil[j]) return fail(q, "a kernel too large");
+        int64_t in = x->d[j + 2], ek = (kernel[j] - 1) * dil[j] + 1, out;
         if (transpose) {
             if (has_os) {
                 out = outshape[nos == (size_t)nsp ? j : j + 2];
             } else if (same) {
-                out = in * strides[j];
+                if (ab_mul_ovf(in, strides[j], &out)) return fail(q, "an output too large");
             } else {
-                if (in > AB_MAX_SIZE / strides[j]) return fail(q, "an output too large");
-                out = strides[j] * (in - 1) + outpad[j] + ek;
-                if (!valid) out -= pads[j] + pads[j + nsp];
+                if (in < 1 || in > AB_MAX_SIZE / strides[j] ||
+                    ab_add_ovf(strides[j] * (in - 1), outpad[j], &out) || ab_add_ovf(out, ek, &out))
+                    return fail(q, "an output out of range");
+                if (!valid) out -= pads[j] + pads[j + nsp]; /* each pad at most 2^62 */
             }
         } else if (same) {
             out = (in + strides[j] - 1) / strides[j];
@@ -446,7 +452,10 @@ static int spatial(ictx *q, const shp *x, const int64_t *kernel, int nsp, bool p
             int64_t span = eff - ek;
             out = (ceil_mode ? (span + strides[j] - 1) / strides[j] : span / strides[j]) + 1;
             /* a last window starting in the end padding is dropped (ceil_mode) */
-            if (ceil_mode && !valid && (out - 1) * strides[j] >= in + pads[j]) out--;
+            int64_t last;
+            if (ceil_mode && !valid && !ab_mul_ovf(out - 1, strides[j], &last) &&
+                last >= in + pads[j])
+                out--;
         }
         o->d[j + 2] = out;
     }
@@ -898,10 +907,11 @@ static int op_pad(ictx *q) {
     for (size_t j = 0; j < na; j++) {
         int a;
         if (!norm_axis(ax[j], x.rank, &a)) return axis_err(q, "axis", ax[j], x.rank);
-        o.d[a] = x.d[a] + pads[j] + pads[j + na];
         if (pads[j] < -AB_MAX_SIZE || pads[j] > AB_MAX_SIZE || pads[j + na] < -AB_MAX_SIZE ||
-            pads[j + na] > AB_MAX_SIZE || o.d[a] < 0)
+            pads[j + na] > AB_MAX_SIZE)
             return fail(q, "pads out of range");
+        o.d[a] = x.d[a] + pads[j] + pads[j + na];
+        if (o.d[a] < 0) return fail(q, "pads out of range");
     }
     if (check_shape(q, &o) != INF_OK) return INF_ERROR;
     set_out(q, 0, &o);
@@ -984,7 +994,7 @@ static int op_split(ictx *q) {
             const abf_ox_val *v = has_in(q, 1) ? &q->c->vx[q->n->in[1]].val : NULL;
             if (v == NULL || !v->known) rc = in_ints(q, 1, small, R, &n);
             else if (v->n != nout) rc = fail(q, "split has %zu entries for %zu outputs", v->n, nout);
-            else for (n = 0; n < nout; n++) buf[n] = v->iv ? v->iv[n] : (int64_t)v->fv[n];
+            else for (n = 0; n < nout; n++) buf[n] = v->iv ? v->iv[n] : abf_ox_f2i(v->fv[n]);
         }
         if (rc == INF_OK && present && n != nout)
             rc = fail(q, "split has %zu entries for %zu outputs", n, nout);
@@ -996,7 +1006,7 @@ static int op_split(ictx *q) {
                 rc = fail(q, "dimension %" PRId64 " does not split into %zu equal parts", d, nout);
             int64_t chunk = k ? (d + k - 1) / k : 0;
             for (size_t j = 0; rc == INF_OK && j < nout; j++) {
-                int64_t left = d - chunk * (int64_t)j;
+                int64_t used, left = ab_mul_ovf(chunk, (int64_t)j, &used) ? 0 : d - used;
                 parts[j] = left < 0 ? 0 : left < chunk ? left : chunk;
             }
         }
@@ -1438,9 +1448,32 @@ static ab_status settle(abf_ox_ctx *c, ictx *q, int rc, size_t j) {
                    q->n->domain[0] ? "." : "", q->n->op, hint);
 }
 
+/* Each --dim NAME must name a dim_param of the model or a value. */
+static ab_status check_dims(abf_ox_ctx *c) {
+    const abf_onnx_options *o = c->o;
+    for (size_t d = 0; d < o->ndims; d++) {
+        const char *name = o->dims[d].tensor;
+        size_t n = strlen(name);
+        bool found = false;
+        for (size_t i = 0; i < c->m->nvalues && !found; i++) {
+            const abf_ox_vx *x = &c->vx[i];
+            if (strcmp(c->m->v[i].name, name) == 0) found = true;
+            for (int j = 0; j < x->decl_rank && !found; j++)
+                found = x->param[j] != NULL && x->nparam[j] == n &&
+                        memcmp(x->param[j], name, n) == 0;
+        }
+        if (!found)
+            return ab_fail(c->r.err, AB_EINPUT, "%s: --dim %s=%" PRId64 ": no symbolic "
+                           "dimension (dim_param) or tensor is called '%s'", c->m->file, name,
+                           o->dims[d].value, name);
+    }
+    return AB_OK;
+}
+
 ab_status abf_ox_infer(abf_ox_ctx *c) {
     abf_onnx_model *m = c->m;
-    ab_status st = input_shapes(c);
+    ab_status st = check_dims(c);
+    if (st == AB_OK) st = input_shapes(c);
     if (st != AB_OK) return st;
     for (size_t k = 0; k < m->nnodes && st == AB_OK; k++) {
         const abf_onnx_node *n = &m->nodes[k];

@@ -78,10 +78,13 @@ typedef struct abf_ox_ctx {
     size_t capv, capx;
     int32_t *slots;      /* the name table: 2^bits slots of value indices, -1 empty */
     int bits;
+    uint64_t values_left; /* integers that may still be carried for shapes (a budget
+                             proportional to the file: copies are not free) */
 } abf_ox_ctx;
 
 bool abf_ox_elem_is_int(int e);
 bool abf_ox_elem_is_float(int e);
+int64_t abf_ox_f2i(double x); /* truncated, NaN 0, saturated at the int64 range */
 char *abf_ox_clean(const uint8_t *s, size_t n);
 void abf_ox_ctx_free(abf_ox_ctx *c);
 int32_t abf_ox_find(const abf_ox_ctx *c, const uint8_t *s, size_t n);
