@@ -43,9 +43,10 @@ static int abc_help(const abc_args *a);
                                    "(a runtime that folds them keeps them with the weights)"},   \
     {"dim", 0, "NAME=VALUE", ABC_MAX_DIMS,                                                 \
      "a model: every dynamic dimension (-1 in shape_signature) of\n"                        \
-     "tensor NAME is VALUE; repeat for several tensors (no shape\n"                         \
-     "inference: each dynamic tensor needs its own value, or\n"                             \
-     "--assume-dynamic)"},                                                                 \
+     "tensor NAME is VALUE; repeat for several tensors (TFLite: no\n"                       \
+     "shape inference, each dynamic tensor needs its own value, or\n"                       \
+     "--assume-dynamic). ONNX: NAME is a symbolic dimension\n"                              \
+     "(dim_param) or a tensor; shapes are inferred from the inputs"},                      \
     {"assume-dynamic", 0, "=N", 0, "a model: every other dynamic dimension is N (without it, a\n" \
                                   "dynamic dimension is an error naming the tensor)"}
 #define CAPACITY_OPTION                                                                   \
