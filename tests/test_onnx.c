@@ -1103,3 +1103,19 @@ Test(onnx, fuzz_seeds_and_regressions_import_cleanly) {
     }
     cr_assert_geq(files, 1);
 }
+
+/* Memory is bounded by the file: structures that cost far more than the bytes
+ * that name them (here 100,000 empty attributes, 2 bytes each) are refused. */
+Test(onnx, refuses_structures_far_larger_than_the_file) {
+    pb *n = pb_new();
+    pb_str(n, 1, "x");
+    pb_str(n, 2, "y");
+    pb_str(n, 4, "Relu");
+    for (int k = 0; k < 100000; k++) pb_bytes(n, 5, "", 0);
+    pb *g = pb_new();
+    pb_msg(g, 1, n);
+    pb_msg(g, 11, value_info("x", FLOAT, D(2), NULL));
+    pb *f = model(g, 13);
+    expect_error(f, NULL, WANT("graph.node[0]", "need more memory than a file of"));
+    pb_free(f);
+}

@@ -142,14 +142,27 @@ void abf_ox_ctx_free(abf_ox_ctx *c) {
             abf_ox_attr *a = &c->nx[i].a[k];
             ab_free(a->ints);
             ab_free(a->floats);
-            ab_free(a->t.iv);
-            ab_free(a->t.fv);
+            if (a->t != NULL) {
+                ab_free(a->t->iv);
+                ab_free(a->t->fv);
+                ab_free(a->t);
+            }
         }
         ab_free(c->nx[i].a);
     }
     ab_free(c->vx);
     ab_free(c->nx);
     ab_free(c->slots);
+}
+
+ab_status abf_ox_spend(abf_ox_ctx *c, size_t at, const char *path, uint64_t n) {
+    if (n <= c->mem_left) {
+        c->mem_left -= n;
+        return AB_OK;
+    }
+    return abf_pw_fail(&c->r, at, path, "the model's nodes, values and attributes need more "
+                       "memory than a file of %zu bytes may take (%d bytes a byte, plus 1 MiB): "
+                       "not a model an exporter writes", c->r.len, ABF_OX_MEM_PER_BYTE);
 }
 
 /* ---- the name table ---------------------------------------------------------------- */
@@ -193,6 +206,7 @@ static ab_status intern(abf_ox_ctx *c, const uint8_t *s, size_t n, size_t at, in
     }
     if (m->nvalues >= INT32_MAX - 1)
         return abf_pw_fail(&c->r, at, "graph", "more than 2^31 values");
+    TRY(abf_ox_spend(c, at, "graph", 2 * (sizeof *m->v + sizeof *c->vx) + 4 * (uint64_t)n + 64));
     if (!ab_grow((void **)&m->v, &c->capv, m->nvalues + 1, sizeof *m->v) ||
         !ab_grow((void **)&c->vx, &c->capx, m->nvalues + 1, sizeof *c->vx))
         return ab_fail(c->r.err, AB_ENOMEM, "out of memory reading %s", m->file);
@@ -271,6 +285,7 @@ static int elem_bytes(int e) {
 static ab_status tensor_values(abf_ox_ctx *c, size_t pos, size_t end, const char *path,
                                abf_ox_tensor *t, int64_t n) {
     bool isint = abf_ox_elem_is_int(t->elem);
+    TRY(abf_ox_spend(c, pos, path, 8 * (uint64_t)(n + 1)));
     t->iv = isint ? ab_calloc((size_t)(n ? n : 1), sizeof *t->iv) : NULL;
     t->fv = isint ? NULL : ab_calloc((size_t)(n ? n : 1), sizeof *t->fv);
     if (t->iv == NULL && t->fv == NULL)
@@ -454,6 +469,7 @@ static ab_status read_shape(abf_ox_ctx *c, size_t pos, size_t end, const char *p
         }
         rank++;
     }
+    TRY(abf_ox_spend(c, pos, path, (uint64_t)(rank + 1) * 32 + 96));
     x->decl = ab_alloc_array((size_t)(rank ? rank : 1), sizeof *x->decl);
     x->param = ab_calloc((size_t)(rank ? rank : 1), sizeof *x->param);
     x->nparam = ab_calloc((size_t)(rank ? rank : 1), sizeof *x->nparam);
@@ -584,9 +600,14 @@ static ab_status read_attr(abf_ox_ctx *c, const abf_pw_field *af, const char *pa
             TRY(want(c, &f, ABF_PW_LEN, path, "t"));
             char tp[200];
             snprintf(tp, sizeof tp, "%s.t", path);
-            ab_free(a->t.iv);
-            ab_free(a->t.fv);
-            TRY(abf_ox_read_tensor(c, f.data, f.data + f.n, tp, &a->t));
+            if (a->t == NULL) {
+                TRY(abf_ox_spend(c, f.at, path, sizeof *a->t));
+                if ((a->t = ab_calloc(1, sizeof *a->t)) == NULL)
+                    return ab_fail(c->r.err, AB_ENOMEM, "out of memory");
+            }
+            ab_free(a->t->iv);
+            ab_free(a->t->fv);
+            TRY(abf_ox_read_tensor(c, f.data, f.data + f.n, tp, a->t));
             a->has |= ABF_OX_HAS_T;
             break;
         }
@@ -604,6 +625,7 @@ static ab_status read_attr(abf_ox_ctx *c, const abf_pw_field *af, const char *pa
                 a->long_list = true; /* an error only where it is used */
                 break;
             }
+            TRY(abf_ox_spend(c, f.at, path, (have + n) * 8 + 32));
             uint64_t raw[ABF_OX_MAX_ATTR_LIST];
             abf_pw_scalars(&c->r, &f, size, raw, n);
             if (f.num == 8) {
@@ -657,6 +679,13 @@ static ab_status node_names(abf_ox_ctx *c, size_t pos, size_t end, const char *p
         if (!more) break;
         if (f.num == num) cnt++;
     }
+    if (cnt > ABF_OX_MAX_NODE_LIST) {
+        char what[200];
+        abf_ox_node_what(m, k, what, sizeof what);
+        return abf_pw_fail(&c->r, pos, path, "%s: %zu %s, more than %d", what, cnt,
+                           output ? "outputs" : "inputs", ABF_OX_MAX_NODE_LIST);
+    }
+    TRY(abf_ox_spend(c, pos, path, (cnt + 1) * sizeof **out + 32));
     *out = ab_alloc_array(cnt ? cnt : 1, sizeof **out);
     if (*out == NULL) return ab_fail(c->r.err, AB_ENOMEM, "out of memory reading %s", m->file);
     *n = 0;
@@ -725,6 +754,8 @@ static ab_status read_node(abf_ox_ctx *c, const abf_pw_field *nf, size_t k) {
         if (f.num == 7) dom = c->r.b + f.data, ndom = f.n;
         if (f.num == 5) nattr++;
     }
+    TRY(abf_ox_spend(c, nf->at, path, sizeof *n + sizeof *x + 4 * ((uint64_t)nname + nop + ndom) +
+                                      192 + nattr * sizeof *x->a));
     n->name = str_field(c, name ? name : (const uint8_t *)"", nname);
     n->op = str_field(c, op ? op : (const uint8_t *)"", nop);
     n->domain = str_field(c, dom ? dom : (const uint8_t *)"", ndom);
@@ -827,6 +858,12 @@ static ab_status read_initializer(abf_ox_ctx *c, const abf_pw_field *f, size_t k
         return st;
     }
     abf_onnx_value *v = &c->m->v[vi];
+    st = abf_ox_spend(c, f->at, path, 8 * (uint64_t)t.rank + 16);
+    if (st != AB_OK) {
+        ab_free(t.iv);
+        ab_free(t.fv);
+        return st;
+    }
     v->flags |= ABF_ONNX_CONSTANT;
     v->elem = t.elem;
     v->rank = t.rank;
@@ -1192,7 +1229,9 @@ ab_status abf_onnx_import(const char *file, const unsigned char *buf, size_t len
     model_init(mm);
     ab_problem_init(p);
     abf_ox_ctx c = {.r = {.file = file ? file : "<buffer>", .b = buf, .len = len, .err = err},
-                 .m = mm, .o = o, .values_left = 16 * (uint64_t)len + 65536};
+                 .m = mm, .o = o,
+                 .mem_left = ABF_OX_MEM_PER_BYTE * (uint64_t)len + (1u << 20),
+                 .values_left = 16 * (uint64_t)len + 65536};
     mm->file = ab_strdup(c.r.file);
     ab_status st = mm->file ? AB_OK : ab_fail(err, AB_ENOMEM, "out of memory");
     if (st == AB_OK) st = read_model(&c);

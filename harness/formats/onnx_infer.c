@@ -339,17 +339,17 @@ static int op_constant(ictx *q) {
     shp s = {.rank = 0};
     const abf_ox_attr *a;
     if ((a = attr(q, "value")) != NULL && (a->has & ABF_OX_HAS_T)) {
-        s.rank = a->t.rank;
-        s.elem = a->t.elem;
-        memcpy(s.d, a->t.dims, sizeof s.d);
+        s.rank = a->t->rank;
+        s.elem = a->t->elem;
+        memcpy(s.d, a->t->dims, sizeof s.d);
         set_out(q, 0, &s);
-        if (a->t.known && a->t.iv) return set_val_ints(q, 0, a->t.iv, a->t.n);
-        if (a->t.known && a->t.fv && q->n->nout > 0) {
+        if (a->t->known && a->t->iv) return set_val_ints(q, 0, a->t->iv, a->t->n);
+        if (a->t->known && a->t->fv && q->n->nout > 0) {
             abf_ox_val *x = &q->val[0];
-            x->fv = ab_alloc_array(a->t.n ? a->t.n : 1, sizeof *x->fv);
+            x->fv = ab_alloc_array(a->t->n ? a->t->n : 1, sizeof *x->fv);
             if (x->fv == NULL) return fail(q, "out of memory");
-            if (a->t.n) memcpy(x->fv, a->t.fv, a->t.n * sizeof *x->fv);
-            x->n = a->t.n;
+            if (a->t->n) memcpy(x->fv, a->t->fv, a->t->n * sizeof *x->fv);
+            x->n = a->t->n;
             x->known = true;
         }
         return INF_OK;
@@ -390,7 +390,7 @@ static int op_constant_of_shape(ictx *q) {
     shp s = {.rank = (int)n, .elem = ABF_ONNX_FLOAT};
     for (size_t j = 0; j < n; j++) s.d[j] = v[j];
     const abf_ox_attr *a = attr(q, "value");
-    if (a && (a->has & ABF_OX_HAS_T)) s.elem = a->t.elem;
+    if (a && (a->has & ABF_OX_HAS_T)) s.elem = a->t->elem;
     if (check_shape(q, &s) != INF_OK) return INF_ERROR;
     set_out(q, 0, &s);
     return INF_OK;

@@ -10,7 +10,9 @@
 #include "harness/formats/onnx.h"
 #include "harness/formats/protowire.h"
 
-#define ABF_OX_MAX_ATTR_LIST 1024 /* ints or floats of an attribute kept (more: unusable) */
+#define ABF_OX_MEM_PER_BYTE 32    /* memory for nodes, values and attributes a file byte */
+#define ABF_OX_MAX_ATTR_LIST 1024
+#define ABF_OX_MAX_NODE_LIST 65536 /* inputs or outputs of one node */ /* ints or floats of an attribute kept (more: unusable) */
 
 /* A TensorProto as read: type, shape and, when small, integer or float values. */
 typedef struct abf_ox_tensor {
@@ -39,7 +41,7 @@ typedef struct abf_ox_attr {
     int64_t *ints;       /* owned */
     double *floats;      /* owned */
     bool long_list;      /* a list above ABF_OX_MAX_ATTR_LIST: not kept */
-    abf_ox_tensor t;
+    abf_ox_tensor *t;    /* owned, when has & ABF_OX_HAS_T */
 } abf_ox_attr;
 
 /* A node's attributes. */
@@ -78,6 +80,8 @@ typedef struct abf_ox_ctx {
     size_t capv, capx;
     int32_t *slots;      /* the name table: 2^bits slots of value indices, -1 empty */
     int bits;
+    uint64_t mem_left;   /* bytes the model's structures may still take (a budget of
+                            ABF_OX_MEM_PER_BYTE a byte of the file, plus 1 MiB) */
     uint64_t values_left; /* integers that may still be carried for shapes (a budget
                              proportional to the file: copies are not free) */
 } abf_ox_ctx;
@@ -90,6 +94,9 @@ void abf_ox_ctx_free(abf_ox_ctx *c);
 int32_t abf_ox_find(const abf_ox_ctx *c, const uint8_t *s, size_t n);
 ab_status abf_ox_read_tensor(abf_ox_ctx *c, size_t pos, size_t end, const char *path, abf_ox_tensor *t);
 void abf_ox_node_what(const abf_onnx_model *m, size_t k, char *out, size_t cap);
+
+/* Takes n bytes from the memory budget, or fails at byte at (path). */
+ab_status abf_ox_spend(abf_ox_ctx *c, size_t at, const char *path, uint64_t n);
 
 /* Infers the shapes of every node output in order, checks them against the
  * declarations and resolves symbolic dimensions (onnx_infer.c). */
