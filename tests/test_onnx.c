@@ -924,6 +924,21 @@ Test(onnx, agrees_with_the_declared_shapes_of_onnx_node_tests) {
             failed++;
             ab_buf_printf(&fails, "  %s\n", err.msg);
         } else if (st == AB_OK && inferred_all) {
+            /* again with the declared shapes stripped: the same outputs */
+            abf_onnx_options strip = {.ignore_declared = true};
+            ab_problem p2;
+            abf_onnx_model m2;
+            ab_status st2 = abf_onnx_load(path, &strip, &p2, &m2, &err);
+            cr_assert_eq(st2, AB_OK, "%s stripped: %s", e->d_name, err.msg);
+            for (size_t k = 0; k < m.noutputs; k++) {
+                const abf_onnx_value *a = &m.v[m.outputs[k]], *b = &m2.v[m2.outputs[k]];
+                cr_assert_eq(a->rank, b->rank, "%s: output %zu", e->d_name, k);
+                for (int j = 0; j < a->rank; j++)
+                    cr_assert_eq(a->dims[j], b->dims[j], "%s: output %zu", e->d_name, k);
+                cr_assert_eq(a->elem, b->elem, "%s: output %zu", e->d_name, k);
+            }
+            ab_problem_free(&p2);
+            abf_onnx_model_free(&m2);
             compared++;
             outputs += (int)m.ninferred;
         } else {
@@ -1030,6 +1045,53 @@ Test(onnx, import_writes_a_suite_that_loads_and_plan_bound_take_the_model) {
     cr_assert_eq(abt_run(args, &out, &err), 0, "%s", err);
     free(out), free(err);
     free(dir);
+}
+
+static const char *write_model(pb *f, const char *name) {
+    static char path[4096];
+    char *dir = abt_tmpdir();
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    free(dir);
+    FILE *o = fopen(path, "wb");
+    cr_assert_not_null(o);
+    cr_assert_eq(fwrite(f->b, 1, f->n, o), f->n);
+    fclose(o);
+    pb_free(f);
+    return path;
+}
+
+/* plan, validate and bound take a model's options and a profile on a .onnx
+ * as on a .tflite: a symbolic dimension needs --dim or --assume-dynamic. */
+Test(onnx, plan_validate_bound_take_profiles_and_model_options) {
+    pb *g = pb_new();
+    pb_msg(g, 1, node("Relu", "r", IN("x"), OUT("a"), NULL));
+    pb_msg(g, 1, node("Sigmoid", "s", IN("a"), OUT("y"), NULL));
+    pb_msg(g, 11, value_info("x", FLOAT, D(-1, 3), S("batch", NULL)));
+    pb_msg(g, 12, value_info("y", FLOAT, D(-1, 3), S("batch", NULL)));
+    char path[4096], args[13000], *out, *err;
+    snprintf(path, sizeof path, "%s", write_model(model(g, 13), "sym.onnx"));
+    const char *m = path;
+    snprintf(args, sizeof args, "plan --profile tflm '%s'", m);
+    cr_assert_eq(abt_run(args, &out, &err), 2, "%s", out);
+    cr_assert(strstr(err, "--dim batch=N") != NULL, "%s", err);
+    free(out), free(err);
+    char *dir = abt_tmpdir();
+    snprintf(args, sizeof args, "plan --profile tflm -p first-fit '%s' --dim batch=4 -o '%s/p.csv'",
+             m, dir);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "profile    tflm") != NULL, "%s", out);
+    free(out), free(err);
+    snprintf(args, sizeof args, "validate '%s' '%s/p.csv' --dim batch=4", m, dir);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s%s", out, err);
+    free(out), free(err);
+    snprintf(args, sizeof args, "bound '%s' --assume-dynamic=2", m);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s", err);
+    free(out), free(err);
+    snprintf(args, sizeof args, "import '%s' --dim nobody=2", m);
+    cr_assert_eq(abt_run(args, &out, &err), 2, "%s", out);
+    cr_assert(strstr(err, "no symbolic dimension (dim_param) or tensor is called 'nobody'") != NULL,
+              "%s", err);
+    free(out), free(err), free(dir);
 }
 
 Test(onnx, a_corrupt_model_is_exit_2_naming_the_file) {
