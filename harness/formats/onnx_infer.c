@@ -1255,6 +1255,91 @@ static int op_onehot(ictx *q) {
     return INF_OK;
 }
 
+/* EyeLike, Bernoulli: like input 0, in the type of attribute dtype when given. */
+static int op_same_dtype(ictx *q) {
+    shp x;
+    if (need(q, 0, &x) != INF_OK) return INF_ERROR;
+    x.elem = (int)attr_i(q, "dtype", x.elem);
+    set_out(q, 0, &x);
+    return INF_OK;
+}
+
+/* GridSample: [N, C] of X, then the grid's dimensions between N and the last. */
+static int op_grid_sample(ictx *q) {
+    shp x, g;
+    if (need(q, 0, &x) != INF_OK || need(q, 1, &g) != INF_OK) return INF_ERROR;
+    if (x.rank < 3 || g.rank != x.rank) return fail(q, "X of rank %d, grid of rank %d", x.rank,
+                                                    g.rank);
+    shp o = {.rank = x.rank, .elem = x.elem, .d = {x.d[0], x.d[1]}};
+    for (int j = 1; j < g.rank - 1; j++) o.d[j + 1] = g.d[j];
+    set_out(q, 0, &o);
+    return INF_OK;
+}
+
+/* RoiAlign: [num_rois, C, output_height, output_width]. */
+static int op_roi_align(ictx *q) {
+    shp x, r;
+    if (need(q, 0, &x) != INF_OK || need(q, 1, &r) != INF_OK) return INF_ERROR;
+    if (x.rank != 4 || r.rank != 2) return fail(q, "X must have rank 4 and rois rank 2");
+    shp o = {.rank = 4, .elem = x.elem,
+             .d = {r.d[0], x.d[1], attr_i(q, "output_height", 1), attr_i(q, "output_width", 1)}};
+    if (check_shape(q, &o) != INF_OK) return INF_ERROR;
+    set_out(q, 0, &o);
+    return INF_OK;
+}
+
+/* Det: the batch dimensions of [*, M, M]. */
+static int op_det(ictx *q) {
+    shp x;
+    if (need(q, 0, &x) != INF_OK) return INF_ERROR;
+    if (x.rank < 2) return fail(q, "input of rank %d", x.rank);
+    x.rank -= 2;
+    set_out(q, 0, &x);
+    return INF_OK;
+}
+
+/* MaxUnpool: output_shape (input 2) when given, else (in - 1) * stride + kernel - pads. */
+static int op_max_unpool(ictx *q) {
+    shp x;
+    if (need(q, 0, &x) != INF_OK) return INF_ERROR;
+    if (x.rank < 3) return fail(q, "input of rank %d (expected at least 3)", x.rank);
+    if (has_in(q, 2)) {
+        int64_t v[R];
+        size_t n;
+        int rc = in_ints(q, 2, v, R, &n);
+        if (rc != INF_OK) return rc;
+        if (n != (size_t)x.rank) return fail(q, "output_shape has %zu entries for rank %d", n,
+                                             x.rank);
+        shp o = {.rank = x.rank, .elem = x.elem};
+        memcpy(o.d, v, n * sizeof *v);
+        if (check_shape(q, &o) != INF_OK) return INF_ERROR;
+        set_out(q, 0, &o);
+        return INF_OK;
+    }
+    int nsp = x.rank - 2;
+    int64_t kernel[R], strides[R], pads[2 * R] = {0};
+    size_t nk, ns, np;
+    bool hk, hs, hp;
+    if (attr_ints(q, "kernel_shape", kernel, R, &nk, &hk) != INF_OK ||
+        attr_ints(q, "strides", strides, R, &ns, &hs) != INF_OK ||
+        attr_ints(q, "pads", pads, 2 * R, &np, &hp) != INF_OK)
+        return INF_ERROR;
+    if (!hk || nk != (size_t)nsp || (hs && ns != (size_t)nsp) || (hp && np != 2 * (size_t)nsp))
+        return fail(q, "kernel_shape, strides or pads do not match %d spatial dimensions", nsp);
+    shp o = x;
+    for (int j = 0; j < nsp; j++) {
+        int64_t s = hs ? strides[j] : 1, in = x.d[j + 2], out;
+        if (s < 1 || s > AB_MAX_SIZE || kernel[j] < 1 || kernel[j] > AB_MAX_SIZE || pads[j] < 0 ||
+            pads[j] > AB_MAX_SIZE || pads[j + nsp] < 0 || pads[j + nsp] > AB_MAX_SIZE || in < 1 ||
+            ab_mul_ovf(in - 1, s, &out) || ab_add_ovf(out, kernel[j], &out))
+            return fail(q, "a kernel, stride or pad out of range");
+        o.d[j + 2] = out - pads[j] - pads[j + nsp];
+    }
+    if (check_shape(q, &o) != INF_OK) return INF_ERROR;
+    set_out(q, 0, &o);
+    return INF_OK;
+}
+
 /* The operators with a rule; each name once. */
 static const struct {
     const char *op;
@@ -1274,7 +1359,10 @@ static const struct {
     {"Sinh", op_same}, {"Softmax", op_same}, {"Softplus", op_same}, {"Softsign", op_same},
     {"Sqrt", op_same}, {"Tan", op_same}, {"Tanh", op_same}, {"ThresholdedRelu", op_same},
     {"Trilu", op_same}, {"InstanceNormalization", op_same}, {"GroupNormalization", op_same},
-    {"ReverseSequence", op_same}, {"Identity", op_identity}, {"Not", op_bool_same},
+    {"ReverseSequence", op_same}, {"ScatterElements", op_same}, {"ScatterND", op_same},
+    {"Scatter", op_same}, {"EyeLike", op_same_dtype}, {"Bernoulli", op_same_dtype},
+    {"GridSample", op_grid_sample}, {"RoiAlign", op_roi_align}, {"Det", op_det},
+    {"MaxUnpool", op_max_unpool}, {"Identity", op_identity}, {"Not", op_bool_same},
     {"IsNaN", op_bool_same}, {"IsInf", op_bool_same},
     /* elementwise with broadcasting */
     {"Add", op_bcast}, {"Sub", op_bcast}, {"Mul", op_bcast}, {"Div", op_bcast},
