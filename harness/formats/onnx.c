@@ -470,6 +470,9 @@ static ab_status read_shape(abf_ox_ctx *c, size_t pos, size_t end, const char *p
         rank++;
     }
     TRY(abf_ox_spend(c, pos, path, (uint64_t)(rank + 1) * 32 + 96));
+    ab_free(x->decl); /* a repeated shape field: the last one holds */
+    ab_free(x->param);
+    ab_free(x->nparam);
     x->decl = ab_alloc_array((size_t)(rank ? rank : 1), sizeof *x->decl);
     x->param = ab_calloc((size_t)(rank ? rank : 1), sizeof *x->param);
     x->nparam = ab_calloc((size_t)(rank ? rank : 1), sizeof *x->nparam);
