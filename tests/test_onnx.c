@@ -850,6 +850,18 @@ Test(onnx, infers_reductions_shape_and_constants) {
     expect_shape(f, "y", "[2]", INT64);
 }
 
+Test(onnx, infers_einsum_explicit_implicit_and_with_ellipsis) {
+    pb *f = one(node("Einsum", "e", IN("x", "w"), OUT("y"), ATTRS(attr_str("equation", "bij,bjk->bik"))),
+                D(2, 3, 4), init_f32("w", D(2, 4, 5)), NULL, 13);
+    expect_shape(f, "y", "[2,3,5]", FLOAT);
+    f = one(node("Einsum", "e", IN("x", "w"), OUT("y"), ATTRS(attr_str("equation", "ij,jk"))),
+            D(3, 4), init_f32("w", D(4, 5)), NULL, 13);
+    expect_shape(f, "y", "[3,5]", FLOAT);
+    f = one(node("Einsum", "e", IN("x"), OUT("y"), ATTRS(attr_str("equation", "...ij->...ji"))),
+            D(7, 2, 3, 4), NULL, NULL, 13);
+    expect_shape(f, "y", "[7,2,4,3]", FLOAT);
+}
+
 /* PyTorch's exports compute shapes at run time: Shape -> Gather -> Unsqueeze ->
  * Concat -> Reshape. The values are carried so the Reshape is inferred. */
 Test(onnx, carries_shape_values_through_shape_arithmetic) {

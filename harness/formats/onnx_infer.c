@@ -1340,6 +1340,93 @@ static int op_max_unpool(ictx *q) {
     return INF_OK;
 }
 
+/* Einsum: the equation's letters name dimensions ("..." the broadcast rest);
+ * the output is the right-hand side, or, without one, the broadcast dimensions
+ * then the letters used once, in ASCII order (numpy's rule). */
+static int op_einsum(ictx *q) {
+    const abf_ox_attr *a = attr(q, "equation");
+    if (a == NULL || !(a->has & ABF_OX_HAS_S)) return fail(q, "no equation");
+    int64_t dim[128];
+    int count[128] = {0};
+    for (int k = 0; k < 128; k++) dim[k] = -1;
+    shp ell = {.rank = 0};
+    bool ell_seen = false;
+    size_t i = 0, input = 0, n = a->ns;
+    const uint8_t *e = a->s;
+    int elem = 0;
+    for (;; input++) { /* one term an input */
+        shp x;
+        if (need(q, input, &x) != INF_OK) return INF_ERROR;
+        if (input == 0) elem = x.elem;
+        char letters[R + 1];
+        int nl = 0, ell_at = -1;
+        for (; i < n && e[i] != ',' && e[i] != '-'; i++) {
+            if (e[i] == ' ') continue;
+            if (e[i] == '.') {
+                if (i + 2 >= n || e[i + 1] != '.' || e[i + 2] != '.' || ell_at >= 0)
+                    return fail(q, "a malformed ellipsis in the equation");
+                ell_at = nl;
+                i += 2;
+                continue;
+            }
+            if (!((e[i] >= 'a' && e[i] <= 'z') || (e[i] >= 'A' && e[i] <= 'Z')) || nl == R)
+                return fail(q, "equation: unexpected character or too many letters");
+            letters[nl++] = (char)e[i];
+        }
+        int nell = x.rank - nl;
+        if (nell < 0 || (ell_at < 0 && nell != 0))
+            return fail(q, "input %zu has rank %d for %d letters", input, x.rank, nl);
+        shp this_ell = {.rank = ell_at < 0 ? 0 : nell};
+        for (int k = 0, d = 0; k < nl; k++, d++) {
+            if (k == ell_at) {
+                for (int j = 0; j < nell; j++) this_ell.d[j] = x.d[d + j];
+                d += nell;
+            }
+            int c = letters[k];
+            if (dim[c] < 0 || dim[c] == 1) dim[c] = x.d[d];
+            else if (x.d[d] != 1 && x.d[d] != dim[c])
+                return fail(q, "letter '%c' is %" PRId64 " and %" PRId64, c, dim[c], x.d[d]);
+            count[c]++;
+        }
+        if (ell_at == nl)
+            for (int j = 0; j < nell; j++) this_ell.d[j] = x.d[nl + j];
+        if (ell_at >= 0) {
+            shp t;
+            if (broadcast(q, &ell, &this_ell, &t) != INF_OK) return INF_ERROR;
+            ell = t;
+            ell_seen = true;
+        }
+        if (i >= n || e[i] == '-') break;
+        i++; /* the comma */
+    }
+    if (input + 1 != q->n->nin) return fail(q, "the equation has %zu terms for %zu inputs",
+                                            input + 1, q->n->nin);
+    shp o = {.rank = 0, .elem = elem};
+    if (i < n) { /* "->" then the output */
+        if (i + 1 >= n || e[i + 1] != '>') return fail(q, "a malformed '->'");
+        for (i += 2; i < n; i++) {
+            if (e[i] == ' ') continue;
+            if (e[i] == '.') {
+                if (i + 2 >= n || e[i + 1] != '.' || e[i + 2] != '.')
+                    return fail(q, "a malformed ellipsis in the output");
+                i += 2;
+                for (int j = 0; j < ell.rank && o.rank < R; j++) o.d[o.rank++] = ell.d[j];
+                continue;
+            }
+            int c = e[i];
+            if (c >= 128 || dim[c] < 0 || o.rank == R)
+                return fail(q, "output letter '%c' names no input dimension", c);
+            o.d[o.rank++] = dim[c];
+        }
+    } else {
+        for (int j = 0; ell_seen && j < ell.rank; j++) o.d[o.rank++] = ell.d[j];
+        for (int c = 'A'; c <= 'z'; c++)
+            if (count[c] == 1 && o.rank < R) o.d[o.rank++] = dim[c];
+    }
+    set_out(q, 0, &o);
+    return INF_OK;
+}
+
 /* The operators with a rule; each name once. */
 static const struct {
     const char *op;
@@ -1362,7 +1449,7 @@ static const struct {
     {"ReverseSequence", op_same}, {"ScatterElements", op_same}, {"ScatterND", op_same},
     {"Scatter", op_same}, {"EyeLike", op_same_dtype}, {"Bernoulli", op_same_dtype},
     {"GridSample", op_grid_sample}, {"RoiAlign", op_roi_align}, {"Det", op_det},
-    {"MaxUnpool", op_max_unpool}, {"Identity", op_identity}, {"Not", op_bool_same},
+    {"MaxUnpool", op_max_unpool}, {"Einsum", op_einsum}, {"Identity", op_identity}, {"Not", op_bool_same},
     {"IsNaN", op_bool_same}, {"IsInf", op_bool_same},
     /* elementwise with broadcasting */
     {"Add", op_bcast}, {"Sub", op_bcast}, {"Mul", op_bcast}, {"Div", op_bcast},
