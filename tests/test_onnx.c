@@ -892,6 +892,25 @@ Test(onnx, carries_shape_values_through_shape_arithmetic) {
     pb_free(f);
 }
 
+/* PyTorch's expand: Expand(x, Where(Equal(shape, -ones), ones, shape)). */
+Test(onnx, carries_values_through_pytorchs_expand_pattern) {
+    const int64_t shape[] = {2, -1, 4}, one1[] = {1}, minus[] = {-1};
+    pb *g = pb_new();
+    pb_msg(g, 1, node("Constant", "c", NULL, OUT("shape"),
+                      ATTRS(attr_tensor("value", init_i64("v", D(3), shape, 3, true)))));
+    pb_msg(g, 1, node("Shape", "s", IN("shape"), OUT("ss"), NULL));
+    pb_msg(g, 1, node("ConstantOfShape", "o", IN("ss"), OUT("ones"),
+                      ATTRS(attr_tensor("value", init_i64("one", D(1), one1, 1, true)))));
+    pb_msg(g, 1, node("Mul", "m", IN("ones", "minus"), OUT("neg"), NULL));
+    pb_msg(g, 1, node("Equal", "e", IN("shape", "neg"), OUT("eq"), NULL));
+    pb_msg(g, 1, node("Where", "w", IN("eq", "ones", "shape"), OUT("to"), NULL));
+    pb_msg(g, 1, node("Expand", "x", IN("x", "to"), OUT("y"), NULL));
+    pb_msg(g, 5, init_i64("minus", D0, minus, 1, true));
+    pb_msg(g, 11, value_info("x", FLOAT, D(3, 1), NULL));
+    pb_msg(g, 12, value_info("y", FLOAT, NULL, NULL));
+    expect_shape(model(g, 13), "y", "[2,3,4]", FLOAT);
+}
+
 Test(onnx, a_reshape_whose_shape_is_a_graph_input_needs_a_declaration) {
     pb *g = pb_new();
     pb_msg(g, 1, node("Reshape", "r", IN("x", "s"), OUT("y"), NULL));

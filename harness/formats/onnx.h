@@ -35,8 +35,11 @@
  * needed for shapes (Reshape's shape, Slice's starts, Resize's scales ...)
  * are read from initializers and Constant nodes of at most
  * ABF_ONNX_MAX_VALUES elements (raw_data or the typed lists), and carried
- * through Shape, Gather, Concat, Unsqueeze, Squeeze, Cast, Identity and
- * integer arithmetic; weights are never read, and external data never opened.
+ * through Shape, Gather, Concat, Slice, Unsqueeze, Squeeze, Cast, Identity,
+ * ConstantOfShape, Equal, Where and integer arithmetic (under a budget
+ * proportional to the file); weights are never read, and external data never
+ * opened. Memory is bounded by the file: nodes, values and attributes may take
+ * at most 32 bytes a file byte (plus 1 MiB), else the file is refused.
  *
  * ---- From the main graph to a problem ------------------------------------------
  *   - execution order = node order; a node input must be a graph input, an

@@ -315,8 +315,43 @@ static int bcast(ictx *q, size_t elem_from, bool boolean) {
 }
 
 static int op_bcast(ictx *q) { return bcast(q, 0, false); }
-static int op_compare(ictx *q) { return bcast(q, 0, true); }
-static int op_where(ictx *q) { return bcast(q, 1, false); }
+/* The value of input k at element j of a 1-D (or scalar) broadcast of n. */
+static bool val_at(const ictx *q, size_t k, size_t n, size_t j, int64_t *v) {
+    const abf_ox_val *x = in_val(q, k);
+    if (x == NULL || !(x->n == n || x->n == 1)) return false;
+    *v = x->iv[x->n == 1 ? 0 : j];
+    return true;
+}
+
+/* Equal on known integer values (PyTorch's expand: Where(Equal(shape, -1), ...)). */
+static int op_compare(ictx *q) {
+    if (bcast(q, 0, true) != INF_OK) return INF_ERROR;
+    if (strcmp(q->n->op, "Equal") != 0 || q->n->nout == 0 || q->out[0].rank > 1) return INF_OK;
+    int64_t n = numel(&q->out[0]), v[R];
+    if (n < 0 || n > R) return INF_OK;
+    for (int64_t j = 0; j < n; j++) {
+        int64_t a, b;
+        if (!val_at(q, 0, (size_t)n, (size_t)j, &a) || !val_at(q, 1, (size_t)n, (size_t)j, &b))
+            return INF_OK;
+        v[j] = a == b;
+    }
+    return set_val_ints(q, 0, v, (size_t)n);
+}
+
+static int op_where(ictx *q) {
+    if (bcast(q, 1, false) != INF_OK) return INF_ERROR;
+    if (q->n->nout == 0 || q->out[0].rank > 1) return INF_OK;
+    int64_t n = numel(&q->out[0]), v[R];
+    if (n < 0 || n > R) return INF_OK;
+    for (int64_t j = 0; j < n; j++) {
+        int64_t c, a, b;
+        if (!val_at(q, 0, (size_t)n, (size_t)j, &c) || !val_at(q, 1, (size_t)n, (size_t)j, &a) ||
+            !val_at(q, 2, (size_t)n, (size_t)j, &b))
+            return INF_OK;
+        v[j] = c ? a : b;
+    }
+    return set_val_ints(q, 0, v, (size_t)n);
+}
 
 static int op_cast(ictx *q) {
     shp s;
@@ -393,7 +428,12 @@ static int op_constant_of_shape(ictx *q) {
     if (a && (a->has & ABF_OX_HAS_T)) s.elem = a->t->elem;
     if (check_shape(q, &s) != INF_OK) return INF_ERROR;
     set_out(q, 0, &s);
-    return INF_OK;
+    int64_t count = numel(&s), fill = 0, vals[R];
+    if (a && (a->has & ABF_OX_HAS_T) && a->t->known && a->t->iv && a->t->n == 1) fill = a->t->iv[0];
+    else if (a && (a->has & ABF_OX_HAS_T)) return INF_OK; /* a float fill: not carried */
+    if (s.rank > 1 || count < 0 || count > R) return INF_OK;
+    for (int64_t j = 0; j < count; j++) vals[j] = fill;
+    return set_val_ints(q, 0, vals, (size_t)count);
 }
 
 /* kernel, pads, strides, dilations of a convolution or pool over nsp
