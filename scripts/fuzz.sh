@@ -7,7 +7,7 @@
 #   --time S     seconds per harness (default 60)
 #   --runs N     stop a harness after N executions too (default: no limit)
 #   --no-build   run the harnesses already in build-fuzz/ as they are
-#   NAME       harnesses to run (default all): tflite suite minimalloc plan_csv spec
+#   NAME       harnesses to run (default all): tflite onnx suite minimalloc plan_csv spec
 #
 # Each harness starts from fuzz/seeds/NAME/ and its corpus build-fuzz/corpus/NAME/
 # (kept between runs, not in git), with the dictionary fuzz/dict/NAME.dict.
@@ -21,7 +21,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-all=(tflite suite minimalloc plan_csv spec)
+all=(tflite onnx suite minimalloc plan_csv spec)
 time=60 runs=-1 build=1 names=()
 while [ $# -gt 0 ]; do
     case "$1" in

@@ -25,10 +25,13 @@ Test(formats, the_table_names_each_format_once) {
     cr_assert(abf_format_suffix_known("a/b.YAML"));
     cr_assert(abf_format_suffix_known("x.csv"));
     cr_assert(abf_format_suffix_known("m.tflite"));
+    cr_assert(abf_format_suffix_known("m.ONNX"));
+    cr_assert_not_null(abf_format_named("onnx"));
     cr_assert(!abf_format_suffix_known("notes.md"));
     ab_buf b = {0};
     abf_format_list(&b);
-    cr_assert_str_eq(b.s, "suite YAML (.yaml, .yml), MiniMalloc CSV (.csv), TFLite model (.tflite)");
+    cr_assert_str_eq(b.s, "suite YAML (.yaml, .yml), MiniMalloc CSV (.csv), TFLite model (.tflite), "
+                          "ONNX model (.onnx)");
     ab_buf_free(&b);
 }
 

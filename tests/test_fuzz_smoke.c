@@ -25,7 +25,7 @@
 
 #include "tests/support.h"
 
-static const char *const harnesses[] = {"tflite", "suite", "minimalloc", "plan_csv", "spec"};
+static const char *const harnesses[] = {"tflite", "onnx", "suite", "minimalloc", "plan_csv", "spec"};
 #define NHARNESSES (sizeof harnesses / sizeof harnesses[0])
 
 /* The harness binary, or NULL when it was not built. */
@@ -104,6 +104,7 @@ static void smoke(const char *name, const char *runs) {
 }
 
 Test(fuzz_smoke, tflite) { smoke("tflite", "20000"); }
+Test(fuzz_smoke, onnx) { smoke("onnx", "20000"); }
 Test(fuzz_smoke, suite) { smoke("suite", "5000"); }
 Test(fuzz_smoke, minimalloc) { smoke("minimalloc", "20000"); }
 Test(fuzz_smoke, plan_csv) { smoke("plan_csv", "20000"); }

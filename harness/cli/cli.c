@@ -43,9 +43,10 @@ static int abc_help(const abc_args *a);
                                    "(a runtime that folds them keeps them with the weights)"},   \
     {"dim", 0, "NAME=VALUE", ABC_MAX_DIMS,                                                 \
      "a model: every dynamic dimension (-1 in shape_signature) of\n"                        \
-     "tensor NAME is VALUE; repeat for several tensors (no shape\n"                         \
-     "inference: each dynamic tensor needs its own value, or\n"                             \
-     "--assume-dynamic)"},                                                                 \
+     "tensor NAME is VALUE; repeat for several tensors (TFLite: no\n"                       \
+     "shape inference, each dynamic tensor needs its own value, or\n"                       \
+     "--assume-dynamic). ONNX: NAME is a symbolic dimension\n"                              \
+     "(dim_param) or a tensor; shapes are inferred from the inputs"},                      \
     {"assume-dynamic", 0, "=N", 0, "a model: every other dynamic dimension is N (without it, a\n" \
                                   "dynamic dimension is an error naming the tensor)"}
 #define CAPACITY_OPTION                                                                   \
@@ -300,7 +301,7 @@ static const abc_command commands[] = {
              "ends. A planner that crashes, hangs, runs out of memory or returns an invalid plan is\n"
              "recorded (crash with its signal, timeout, oom, invalid with the checker's message)\n"
              "and the run goes on. Folders are searched recursively for suite files (*.yaml, *.yml,\n"
-             "*.csv, *.tflite). A file found in a folder that does not load (malformed, a negative\n"
+             "*.csv, *.tflite, *.onnx). A file found in a folder that does not load (malformed, a negative\n"
              "size, an overflow...) is recorded as an error row (planner (load), the message naming\n"
              "file, line and column) and the run goes on with the other files; a file named on the\n"
              "command line that does not load stops the run before anything is written (exit 2).\n"
@@ -402,6 +403,19 @@ static const abc_command commands[] = {
              "      from shape x element bits (int4 packed), each tensor keeping its shape and dtype.\n"
              "      Tensors computed from constants alone (e.g. DEQUANTIZE of float16 weights) are\n"
              "      kept unless --fold-constants. Names that repeat get '#<index>' appended.\n"
+             "  ONNX model (.onnx)      the main graph of an ONNX ModelProto, read by arenabench's own\n"
+             "      bounds-checked protobuf reader (weights and external data are never read).\n"
+             "      Execution order is node order (refused when not topological); If, Loop and Scan\n"
+             "      (subgraphs) are refused. Initializers and Constant nodes are constants, never\n"
+             "      planned; live ranges, kinds and sizes as for TFLite, in node indices. Shapes: graph\n"
+             "      inputs as declared; node outputs inferred from ONNX's operator specification for\n"
+             "      the common operators (elementwise with broadcasting, Conv, ConvTranspose, pools,\n"
+             "      Gemm, MatMul, normalizations, Reshape, Flatten, Transpose, Concat, Squeeze,\n"
+             "      Unsqueeze, Gather, Slice, Pad, Resize, Split, Shape, reductions, LSTM, ...: the\n"
+             "      README lists them) and checked against value_info; another operator takes its\n"
+             "      declared shape, or is refused with a hint to run ONNX's shape inference\n"
+             "      (python3-onnx) first. Symbolic dimensions (dim_param) take --dim PARAM=N or\n"
+             "      --assume-dynamic=N.\n"
              "  MiniMalloc CSV (.csv)   id,lower,upper,size[,alignment][,offset]. MiniMalloc's live\n"
              "      intervals are half-open [lower, upper), so end = upper - 1. A file named like\n"
              "      A.1048576.csv gives suite A with capacity 1048576. An offset column is a\n"
@@ -416,7 +430,8 @@ static const abc_command commands[] = {
              "\nExit status: 0 ok; 2 bad usage or input (unknown format, malformed file, dynamic\n"
              "dimension without a value); 3 internal error.\n"
              "\nExample:\n"
-             "  arenabench import model.tflite --fold-constants -o suites/models/model.yaml\n",
+             "  arenabench import model.tflite --fold-constants -o suites/models/model.yaml\n"
+             "  arenabench import model.onnx --dim batch_size=1 -o suites/models/model.yaml\n",
      .max_operands = 1,
      .run = abc_import},
     {.name = "export",

@@ -13,12 +13,13 @@
 #include <sys/stat.h>
 
 /* The table: one row a format, each defined in its own file (suite.c,
- * minimalloc.c, tflite.c); the order is the order of recognition by name and
+ * minimalloc.c, tflite.c, onnx.c); the order is the order of recognition by name and
  * of the lists in messages. */
 #define ABF_FORMAT_ROWS(X) \
     X(abf_format_yaml)       /* suite.c */      \
     X(abf_format_minimalloc) /* minimalloc.c */ \
-    X(abf_format_tflite)     /* tflite.c */
+    X(abf_format_tflite)     /* tflite.c */     \
+    X(abf_format_onnx)       /* onnx.c */
 
 #define ABF_DECLARE_(sym) extern const abf_format sym;
 #define ABF_ENTRY_(sym) &sym,

@@ -7,6 +7,8 @@
  *   yaml        suite YAML       .yaml .yml      no (the default)        yes
  *   minimalloc  MiniMalloc CSV   .csv            no                      yes
  *   tflite      TFLite model     .tflite         yes ("TFL3" at byte 4)  no
+ *   onnx        ONNX model       .onnx           yes (a ModelProto's     no
+ *                                                usual first bytes)
  *
  * A file's format: the first row whose sniff recognises its first bytes (a
  * regular file's only: a pipe, a FIFO or a device is read once, by its
