@@ -5,11 +5,12 @@
  * the messages come out grouped by check and, within a check, in entry or
  * tensor order. Check 7 is a sweep over instructions: the tensors live at the
  * current instruction are kept ordered by offset in a 64-ary bitset tree over
- * the compressed offsets; the live set is pairwise disjoint in bytes, so a
- * newcomer overlaps some live tensor iff it overlaps its predecessor or its
- * successor by offset. A newcomer that overlaps is reported and left out, so
- * the set stays disjoint. Sorts are stable radix sorts (ties by index), so the
- * whole check is O(n log n) at worst and deterministic.
+ * the compressed offsets; the live tensors of one pool are pairwise disjoint
+ * in bytes, so a newcomer overlaps some live tensor of its pool iff it
+ * overlaps its predecessor or its successor by offset (when in its pool). A
+ * newcomer that overlaps is reported and left out, so each pool stays disjoint.
+ * Sorts are stable radix sorts (ties by index), so the whole check is
+ * O(n log n) at worst and deterministic.
  */
 #include "oracle/check.h"
 
@@ -62,8 +63,9 @@ typedef struct checker {
     int64_t *off;      /* per placed tensor: the offset of that entry */
     bool *has_range;   /* per tensor: placed and offset + size fits in int64 */
     int64_t base[AB_MAX_POOLS]; /* where each pool starts in the joint address space */
-    int64_t held, held_at; /* check 7: the most bytes (at offsets >= 0) its disjoint live
-                              set held at one instruction, and the first such instruction */
+    int64_t held[AB_MAX_POOLS], held_at[AB_MAX_POOLS]; /* check 7, per pool (sweep_pool):
+                              the most bytes (at offsets >= 0) its disjoint live tensors
+                              held at one instruction, and the first such instruction */
     bool failed[ABO_NVERDICTS];
     size_t nlines;     /* message lines written */
     size_t len;        /* bytes used in r->msg */
@@ -182,10 +184,20 @@ static void check_missing(checker *c) {
 /* ---- checks 4 to 6: each placed tensor ------------------------------------ */
 
 /* Where joint offset off lies: its pool in *k (AB_NO_POOL when in none) and
- * the offset within that pool (off itself when in none). */
+ * the offset within that pool; past the last pool, the offset from the last
+ * pool's base (where its bytes count); off itself when negative. */
 static int64_t in_pool(const checker *c, int64_t off, size_t *k) {
     *k = ab_pool_find(c->p, off);
-    return *k == AB_NO_POOL ? off : off - c->base[*k < AB_MAX_POOLS ? *k : 0];
+    if (*k != AB_NO_POOL) return off - c->base[*k < AB_MAX_POOLS ? *k : 0];
+    return off >= 0 && c->p->npools > 0 ? off - c->base[c->p->npools - 1] : off;
+}
+
+/* The pool whose tensors check 7 compares a tensor at joint offset off with:
+ * its own; the last one past the last pool, the first at a negative offset.
+ * It never falls as off rises, so the pools are runs of the offset order. */
+static size_t sweep_pool(const checker *c, int64_t off) {
+    size_t k = ab_pool_find(c->p, off);
+    return k != AB_NO_POOL ? k : off < 0 || c->p->npools == 0 ? 0 : c->p->npools - 1;
 }
 
 /* Check 4: offsets are >= 0 and multiples of the tensor's align (with pools:
@@ -199,7 +211,12 @@ static void check_aligned(checker *c) {
         int64_t rel = in_pool(c, off, &k);
         if (off < 0)
             note(c, ABO_MISALIGNED, "'%s' offset %" PRId64 " is negative", tname(c, i, buf), off);
-        else if (rel % align != 0 && c->p->npools > 0 && k != AB_NO_POOL)
+        else if (rel % align != 0 && k == AB_NO_POOL)
+            note(c, ABO_MISALIGNED,
+                 "'%s' offset %" PRId64 " from the last pool '%s' (past its end) is not a "
+                 "multiple of its align %" PRId64,
+                 tname(c, i, buf), rel, ab_pool_name(c->p, c->p->npools - 1), align);
+        else if (rel % align != 0 && c->p->npools > 0)
             note(c, ABO_MISALIGNED,
                  "'%s' offset %" PRId64 " in pool '%s' is not a multiple of its align %" PRId64,
                  tname(c, i, buf), rel, ab_pool_name(c->p, k), align);
@@ -245,14 +262,14 @@ static void check_overflow(checker *c) {
         if (c->p->npools == 0) {
             if (end > c->r->arena) c->r->arena = end;
         } else if (off >= 0) {
-            if (k == AB_NO_POOL) { /* past the last pool: its bytes count in the last pool */
-                k = c->p->npools - 1;
-                rel = off - c->base[k];
-            }
+            if (k == AB_NO_POOL) k = c->p->npools - 1; /* past the last pool: counts in it */
             if (rel + size > c->r->pool_used[k]) c->r->pool_used[k] = rel + size;
         }
     }
-    for (size_t k = 0; k < c->p->npools; k++) c->r->arena += c->r->pool_used[k];
+    for (size_t k = 0; k < c->p->npools; k++) { /* past 64 bits (over its pools): the most */
+        int64_t sum;
+        c->r->arena = ab_add_ovf(c->r->arena, c->r->pool_used[k], &sum) ? INT64_MAX : sum;
+    }
 }
 
 /* ---- check 7: the sweep --------------------------------------------------- */
@@ -293,7 +310,7 @@ static void radix_sort(keyed *v, keyed *tmp, size_t *count, size_t m) {
 /* ---- the live set: a 64-ary bitset tree over offset slots -----------------
  * The offsets of the swept tensors, sorted and deduplicated, are numbered
  * 0 .. nslots-1 (slots). The live set holds at most one tensor per slot (live
- * tensors are disjoint, so their offsets differ). Level 0 has one bit per slot;
+ * tensors of one pool are disjoint, and one offset lies in one pool). Level 0 has one bit per slot;
  * bit w of level k+1 says word w of level k is not zero. Predecessor and
  * successor take O(log64 nslots) word operations, and level 0 is nslots / 8
  * bytes, so the walks stay in the cache. */
@@ -389,6 +406,7 @@ typedef struct node {
     int64_t off, end; /* its bytes [off, end) */
     size_t tensor;    /* its index in the problem */
     size_t slot;      /* its offset's slot */
+    size_t pool;      /* the pool it is compared in (sweep_pool) */
 } node;
 
 /* The working arrays of the sweep over the m tensors that have a byte range. */
@@ -455,7 +473,8 @@ static bool sweep_init(const checker *c, sweep *s) {
         radix_sort(s->by_start, tmp, count, m);
         for (j = 0; j < m; j++) {
             size_t i = s->by_start[j].idx;
-            s->nodes[j] = (node){.off = c->off[i], .end = c->off[i] + p->t[i].size, .tensor = i};
+            s->nodes[j] = (node){.off = c->off[i], .end = c->off[i] + p->t[i].size, .tensor = i,
+                                 .pool = sweep_pool(c, c->off[i])};
             s->by_end[j] = (keyed){p->t[i].end, j};
         }
         radix_sort(s->by_end, tmp, count, m);
@@ -485,15 +504,23 @@ static void report_overlap(checker *c, size_t x, size_t y, int64_t t) {
          tname(c, a, na), oa, ea, tname(c, b, nb), ob, eb, t, ob, ea < eb ? ea : eb);
 }
 
-/* The live node whose bytes node x would share, or NIL: the lowest by
- * offset. The live set is disjoint, so it is x's predecessor (the live node
- * at the last slot <= x's) or else its successor (at the first slot above). */
+/* The live node of x's pool whose bytes node x would share, or NIL: the
+ * lowest by offset. Tensors of different pools never share a byte, though
+ * one running past its pool's end reaches into the next one's window (check
+ * 8 reports that). The live set is disjoint within each pool, and each pool
+ * is a run of the offset order, so it is x's predecessor (the live node at
+ * the last slot <= x's) or else its successor (at the first slot above),
+ * when that node is in x's pool. */
 static size_t first_clash(const sweep *s, size_t x) {
     const node *nx = &s->nodes[x];
     size_t pred = bits_pred(&s->live, nx->slot);
-    if (pred != NIL && s->nodes[s->slot_node[pred]].end > nx->off) return s->slot_node[pred];
+    if (pred != NIL) {
+        const node *np = &s->nodes[s->slot_node[pred]];
+        if (np->pool == nx->pool && np->end > nx->off) return s->slot_node[pred];
+    }
     size_t succ = nx->slot + 1 < s->nslots ? bits_succ(&s->live, nx->slot + 1) : NIL;
-    if (succ != NIL && s->slot_off[succ] < nx->end) return s->slot_node[succ];
+    if (succ != NIL && s->nodes[s->slot_node[succ]].pool == nx->pool && s->slot_off[succ] < nx->end)
+        return s->slot_node[succ];
     return NIL;
 }
 
@@ -507,7 +534,8 @@ static ab_status check_overlaps(checker *c) {
         return AB_ENOMEM;
     }
     size_t e = 0;
-    int64_t held = 0; /* bytes at offsets >= 0 of the live set (disjoint: no overflow) */
+    int64_t held[AB_MAX_POOLS] = {0}; /* per pool: bytes at offsets >= 0 of its live
+                                         tensors (disjoint: no overflow) */
     for (size_t j = 0; j < s.m; j++) {
         int64_t t = s.by_start[j].key;
         for (; e < s.m && s.by_end[e].key < t; e++) {
@@ -515,7 +543,8 @@ static ab_status check_overlaps(checker *c) {
             if (s.slot_node[slot] != gone) continue; /* it never entered */
             s.slot_node[slot] = NIL;
             bits_clear(&s.live, slot);
-            if (s.nodes[gone].off >= 0) held -= s.nodes[gone].end - s.nodes[gone].off;
+            if (s.nodes[gone].off >= 0)
+                held[s.nodes[gone].pool] -= s.nodes[gone].end - s.nodes[gone].off;
         }
         size_t clash = first_clash(&s, j);
         if (clash != NIL) {
@@ -524,10 +553,11 @@ static ab_status check_overlaps(checker *c) {
         }
         s.slot_node[s.nodes[j].slot] = j;
         bits_set(&s.live, s.nodes[j].slot);
-        if (s.nodes[j].off >= 0) held += s.nodes[j].end - s.nodes[j].off;
-        if (held > c->held) {
-            c->held = held;
-            c->held_at = t;
+        size_t k = s.nodes[j].pool;
+        if (s.nodes[j].off >= 0) held[k] += s.nodes[j].end - s.nodes[j].off;
+        if (held[k] > c->held[k]) {
+            c->held[k] = held[k];
+            c->held_at[k] = t;
         }
     }
     sweep_free(&s);
@@ -613,15 +643,19 @@ ab_status abo_check(const ab_problem *p, const ab_plan *plan, abo_report *r, ab_
         check_overflow(&c);
         st = check_overlaps(&c);
         check_capacity(&c);
-        /* The arena counts every byte of a tensor at an offset >= 0, and the
-         * tensors check 7 let in are disjoint, so the bytes they hold at one
-         * instruction never exceed it. Should they, the arena is miscounted
+        /* A pool's used bytes (the arena without pools) count every byte of
+         * its tensors at offsets >= 0, and the tensors check 7 let in are
+         * disjoint within each pool, so the bytes they hold there at one
+         * instruction never exceed them. Should they, the arena is miscounted
          * (a published arena would fall below the max-load bound): no verdict. */
-        if (st == AB_OK && c.held > r->arena)
-            st = ab_fail(err, AB_EINTERNAL,
-                         "the checker's arena %" PRId64 " is below the %" PRId64
-                         " bytes its disjoint tensors hold at instruction %" PRId64,
-                         r->arena, c.held, c.held_at);
+        for (size_t k = 0; st == AB_OK && k < (p->npools ? p->npools : 1); k++) {
+            int64_t used = p->npools ? r->pool_used[k] : r->arena;
+            if (c.held[k] > used)
+                st = ab_fail(err, AB_EINTERNAL,
+                             "the checker's %" PRId64 " bytes used in '%s' are below the %" PRId64
+                             " bytes its disjoint tensors hold there at instruction %" PRId64,
+                             used, ab_pool_name(p, k), c.held[k], c.held_at[k]);
+        }
     }
     ab_free(c.entry_of);
     ab_free(c.off);

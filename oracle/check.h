@@ -17,14 +17,17 @@
  *
  * Pools (core/problem.h): with a suite's pools, an offset is an offset in the
  * pools' joint address space; a tensor belongs to the pool whose window holds
- * its offset. Check 4 then takes the offset within that pool (offset - its
- * base), check 8 reports every tensor that runs past the end of a bounded
- * pool or lies past the last one, and the arena is the sum over pools of each
- * pool's used bytes (max(offset in pool + size) over its tensors; a tensor
- * past the last pool counts in the last one, from its base), also given
- * pool by pool in pool_used. Pools are disjoint windows, so check 7 only ever
- * finds overlaps within one pool. Without pools nothing changes: one implicit
- * unbounded pool at 0, and the arena is max(0, offset + size).
+ * its offset; a tensor past the last pool counts in the last one, from its
+ * base. Check 4 then takes the offset within that pool (offset - its base),
+ * check 8 reports every tensor that runs past the end of a bounded pool or
+ * lies past the last one, and the arena is the sum over pools of each pool's
+ * used bytes (max(offset in pool + size) over its tensors), also given pool
+ * by pool in pool_used. Two tensors in different pools never share a byte,
+ * so check 7 compares the tensors of one pool only (a tensor at a negative
+ * offset: the first pool's): one that runs past its pool's end into the next
+ * pool's window is over capacity (check 8), not an overlap. Without pools
+ * nothing changes: one implicit unbounded pool at 0, and the arena is
+ * max(0, offset + size).
  *
  * Every check runs, whatever failed before it; checks 4 to 8 look at the
  * well-formed entries: the first entry of each tensor of the problem (an
@@ -95,7 +98,8 @@ typedef struct abo_report {
                                 when abo_check did not return AB_OK */
     size_t nproblems;        /* every problem found (see "Counting" above) */
     int64_t arena;           /* max(offset + size) over placed tensors; 0 when empty;
-                                with pools the sum of pool_used */
+                                with pools the sum of pool_used (INT64_MAX when that
+                                passes 64 bits: only a plan over its pools can) */
     size_t npools;           /* the problem's pools (0 without pools) */
     int64_t pool_used[AB_MAX_POOLS]; /* with pools: pool k's used bytes, the largest
                                 offset in pool + size of its tensors (0 if none) */
@@ -110,8 +114,9 @@ typedef struct abo_report {
  * verdict is in r, valid or not), AB_ENOMEM when it could not, AB_EINPUT when
  * a tensor of p is malformed (size < 1, align < 1 or start > end: the loaders
  * never make one, or p has more than AB_MAX_POOLS pools), AB_EINTERNAL when
- * the arena it counted is below the bytes that check 7's disjoint tensors
- * hold at one instruction (its own arithmetic is wrong, so it gives no
+ * the arena it counted (with pools: a pool's used bytes) is below the bytes
+ * that check 7's disjoint tensors (in that pool) hold at one instruction (its
+ * own arithmetic is wrong, so it gives no
  * verdict rather than a false arena: the arena of a plan is never below the
  * max-load bound of the tensors it places disjointly). Plan entries index
  * p's tensors. Allocates only scratch,

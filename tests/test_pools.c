@@ -452,6 +452,63 @@ Test(pools, checker_counts_a_tensor_past_the_last_pool_in_the_arena) {
     ab_problem_free(&p);
 }
 
+/* A tensor past the end of a sized last pool counts in that pool, from its
+ * base (issue 30): its alignment too, so a spilled planner's plan that runs
+ * past the last pool is over capacity, not misaligned. */
+Test(pools, checker_aligns_a_tensor_past_the_last_pool_from_the_last_pools_base) {
+    ab_problem p;
+    load_ok("suite: s\npools: [{name: f, size: 10}, {name: g, size: 6}]\n"
+            "tensors:\n  - {name: a, size: 4, start: 0, end: 0, align: 8}\n",
+            &p);
+    int64_t from_g[1] = {26}; /* 16 from g's base 10, though 26 is no multiple of 8 */
+    abo_report r = check_offsets(&p, from_g);
+    cr_assert_eq(r.verdict, ABO_OVER_CAPACITY, "%s", r.msg);
+    cr_assert_str_eq(r.msg, "over-capacity: 'a' offset 26 lies past the last pool 'g' (the pools "
+                            "end at 16)");
+    cr_assert_eq(r.pool_used[1], 20);
+    int64_t joint[1] = {24}; /* a multiple of 8, but 14 from g's base */
+    r = check_offsets(&p, joint);
+    cr_assert_eq(r.verdict, ABO_MISALIGNED);
+    HAS(r.msg, "misaligned: 'a' offset 14 from the last pool 'g' (past its end) is not a "
+               "multiple of its align 8");
+    ab_problem_free(&p);
+}
+
+/* Two tensors in different pools never share a byte (issue 30): one running
+ * past its pool's end into the next pool's window is over capacity, and the
+ * sweep still finds the overlaps within the next pool. */
+Test(pools, checker_finds_no_overlap_across_pools_when_a_tensor_runs_past_its_pool) {
+    ab_problem p;
+    load_ok(two_pools, &p);
+    int64_t past[3] = {50, 100, 150}; /* a [50,110) runs past fast into slow's window */
+    abo_report r = check_offsets(&p, past);
+    cr_assert_eq(r.verdict, ABO_OVER_CAPACITY, "%s", r.msg);
+    cr_assert_eq(r.overlap_a, AB_NO_TENSOR);
+    cr_assert_str_eq(r.msg, "over-capacity: 'a' [50, 110) in pool 'fast' runs past its size 100");
+    cr_assert_eq(r.pool_used[0], 110);
+    cr_assert_eq(r.pool_used[1], 80);
+    int64_t clash[3] = {50, 100, 120}; /* b [0,50) and c [20,50) in slow still clash */
+    r = check_offsets(&p, clash);
+    cr_assert_eq(r.verdict, ABO_OVERLAP, "%s", r.msg);
+    cr_assert_eq(r.overlap_a, 1);
+    cr_assert_eq(r.overlap_b, 2);
+    cr_assert_eq(r.nproblems, 2, "%s", r.msg);
+    ab_problem_free(&p);
+}
+
+/* The pools' used bytes of an over-capacity plan may sum past 64 bits. */
+Test(pools, checker_survives_pools_whose_used_bytes_sum_past_64_bits) {
+    ab_problem p;
+    load_ok("suite: s\npools: [{name: f, size: 1}, {name: g}]\n"
+            "tensors:\n  - {name: a, size: 10, start: 0, end: 0}\n"
+            "  - {name: b, size: 10, start: 0, end: 0}\n",
+            &p);
+    int64_t off[2] = {0, INT64_MAX - 10}; /* f uses 10, g all but 1 byte of 2^63 */
+    abo_report r = check_offsets(&p, off);
+    cr_assert_eq(r.verdict, ABO_OVER_CAPACITY, "%s", r.msg);
+    ab_problem_free(&p);
+}
+
 /* splitmix64: the random tests' generator. */
 static uint64_t next(uint64_t *s) {
     uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
