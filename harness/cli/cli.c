@@ -69,6 +69,9 @@ static const abc_option plan_options[] = {
                             "per tensor across 64 slices of the arena (for a terminal)"},
     {"time-limit", 0, "S", 0, "kill the planner after S seconds (default: no limit)"},
     {"mem-limit", 0, "B", 0, "the planner's memory, e.g. 2G (default: no limit)"},
+    {"tflm-pointer", 0, "BITS", 0, "with --profile tflm and a .tflite: the pointer width of the\n"
+                                   "target for the estimate of TFLM's tail, 32 (an MCU, the\n"
+                                   "default) or 64 (a host)"},
     MODEL_OPTIONS,
     PROFILE_OPTION,
     IO_OPTION,

@@ -15,7 +15,9 @@
 #include "harness/cli/human.h"
 #include "harness/engine/evaluate.h"
 #include "harness/engine/runner.h"
+#include "harness/formats/formats.h"
 #include "harness/formats/plan_formats.h"
+#include "harness/formats/tflm_tail.h"
 #include "oracle/bounds.h"
 #include "planners/planner.h"
 #include "results/report/picture.h"
@@ -42,6 +44,7 @@ typedef struct plan_job {
     bool raw;                   /* --bytes: raw byte counts */
     bool picture;               /* --picture: the plan as text after the summary */
     abc_model_opts *model;      /* a model's options */
+    int tflm_pointer;           /* --tflm-pointer: 4 or 8 bytes (the tail estimate's target) */
 } plan_job;
 
 static void plan_job_free(plan_job *j) {
@@ -158,6 +161,96 @@ static int plan_job_peak(const plan_job *j, FILE *to) {
     return rc;
 }
 
+/* The operators of t whose kind has no row, as "PAD x3, code 99 x1" (at most
+ * a few kinds) into buf. */
+static void unmodelled_kinds(const abf_tflm_tail *t, char *buf, size_t len) {
+    size_t used = 0, shown = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < t->nkinds && used < len; i++) {
+        const abf_tflm_kind *k = &t->kinds[i];
+        if (k->modelled) continue;
+        if (shown++ == 4) {
+            snprintf(buf + used, len - used, ", ...");
+            break;
+        }
+        used += (size_t)snprintf(buf + used, len - used, "%sBuiltinOperator %d x%zu",
+                                 shown > 1 ? ", " : "", (int)k->code, k->count);
+    }
+}
+
+/* The kinds of t with op data, largest first, as "CONV_2D x40 7680" (at most
+ * five) into buf. */
+static void op_data_kinds(const abf_tflm_tail *t, char *buf, size_t len) {
+    bool done[ABF_TFLM_MAX_KINDS] = {false};
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int n = 0; n < 5 && used < len; n++) {
+        size_t best = t->nkinds;
+        for (size_t i = 0; i < t->nkinds; i++) {
+            const abf_tflm_kind *k = &t->kinds[i];
+            if (done[i] || !k->modelled || k->op_data + k->builtin == 0) continue;
+            if (best == t->nkinds || k->op_data + k->builtin >
+                                         t->kinds[best].op_data + t->kinds[best].builtin)
+                best = i;
+        }
+        if (best == t->nkinds) break;
+        done[best] = true;
+        const abf_tflm_kind *k = &t->kinds[best];
+        used += (size_t)snprintf(buf + used, len - used, "%s%s x%zu %lld", n ? ", " : "",
+                                 abf_tflm_op_name(k->code), k->count,
+                                 (long long)(k->op_data + k->builtin));
+    }
+}
+
+/* For the tflm profile: the arena is TFLM's head; with a .tflite, an
+ * estimate of the tail (harness/formats/tflm_tail.h) and their sum as the
+ * suggested kTensorArenaSize, with what the estimate leaves out. */
+static void print_tflm_arena(const plan_job *j, int64_t head, FILE *to) {
+    ab_error err;
+    ab_error_clear(&err);
+    const abf_format *f = abf_format_of(j->path, false, &err);
+    abf_tflm_tail t;
+    if (f == NULL || strcmp(f->name, "tflite") != 0 ||
+        abf_tflm_tail_of_file(j->path, j->tflm_pointer, &t, &err) != AB_OK) {
+        fprintf(to, "%-10s TFLM's non-persistent (head) section only: kTensorArenaSize also "
+                "needs its persistent tail; plan the .tflite itself for an estimate of it\n", "");
+        return;
+    }
+    char kinds[256], other[256];
+    op_data_kinds(&t, kinds, sizeof kinds);
+    unmodelled_kinds(&t, other, sizeof other);
+    int64_t total = (head + t.total + 15) / 16 * 16;
+    fprintf(to, "tflm       an ESTIMATE of TFLM's whole arena (%d-bit target%s):\n",
+            8 * t.pointer_bytes, t.pointer_bytes == 4 ? ", --tflm-pointer 64 for a host" : "");
+    fprintf(to, "  head     %10lld  the arena above: the tensors TFLM's planner places\n",
+            (long long)head);
+    fprintf(to, "  tail     %10lld  estimated persistent section, rounded up to 16:\n",
+            (long long)t.total);
+    fprintf(to, "    eval tensors %7lld  %zu x TfLiteEvalTensor (%lld), constants included\n",
+            (long long)t.eval_tensors, t.ntensors, (long long)t.eval_tensor_size);
+    fprintf(to, "    nodes        %7lld  %zu x NodeAndRegistration (%lld)\n",
+            (long long)t.nodes, t.nops, (long long)t.node_size);
+    fprintf(to, "    op data      %7lld  kernels' OpData, %lld of it per-channel arrays\n",
+            (long long)t.op_data, (long long)t.per_channel);
+    fprintf(to, "    builtin data %7lld  operators' params structs\n", (long long)t.builtin_data);
+    if (kinds[0]) fprintf(to, "    by kind (op + builtin data): %s\n", kinds);
+    fprintf(to, "    I/O tensors  %7lld  %zu persistent TfLiteTensor (%zu quantized), pointer "
+            "arrays\n", (long long)t.io_tensors, t.nio, t.nio_quantized);
+    fprintf(to, "    allocator    %7lld  MicroAllocator, GreedyMemoryPlanner, ... (approximate)\n",
+            (long long)t.allocator);
+    if (t.nvariables > 0)
+        fprintf(to, "    (variables   %7lld  %zu variable tensors: TFLM's tail, already in the "
+                "head as planned here, not added)\n", (long long)t.variables, t.nvariables);
+    fprintf(to, "  total    %10lld  kTensorArenaSize at least (head + tail; declare the arena "
+            "alignas(16))\n", (long long)total);
+    fprintf(to, "  not counted: kernel scratch buffers (RequestScratchBufferInArena: TFLM plans "
+            "them in its head, e.g. for CMSIS-NN kernels); op data of optimized or custom "
+            "kernels%s%s; the transient planning section\n",
+            t.nunmodelled ? " and of " : "", other);
+    fprintf(to, "  sizes: TFLM's reference kernels and structs (README, \"TFLite Micro's "
+            "whole arena\")\n");
+}
+
 /* Prints the summary to to; returns 0 or 1 (invalid, below the optimum, or
  * the capacity gate: a valid plan over the capacity or a pool says by how
  * much and whether anything proved that no plan fits, and exits 1). */
@@ -176,10 +269,7 @@ static int plan_job_print(const plan_job *j, FILE *to) {
     abc_print_size(to, "arena", arena, j->raw);
     if (!j->raw && arena >= 1024) /* the figure to copy into a build */
         fprintf(to, "%-10s %lld bytes exactly\n", "", (long long)arena);
-    if (strcmp(j->profile.profile->name, "tflm") == 0) /* say what it is not */
-        fprintf(to, "%-10s TFLM's non-persistent (head) section only: kTensorArenaSize also "
-                "needs its persistent tail (runtime structures, op data, scratch buffers), "
-                "not estimated here\n", "");
+    if (strcmp(j->profile.profile->name, "tflm") == 0) print_tflm_arena(j, arena, to);
     if (lb == j->bounds.max_load)
         fprintf(to, "bound      %s (max-load at instruction %lld)\n", abc_bytes(b1, lb, j->raw),
                 (long long)j->bounds.max_load_instr);
@@ -271,6 +361,10 @@ int abc_plan(const abc_args *a) {
                   .svg = abc_opt(a, "svg", NULL),
                   .picture = abc_flag(a, "picture")};
     const char *tl = abc_opt(a, "time-limit", NULL), *ml = abc_opt(a, "mem-limit", NULL);
+    const char *tp = abc_opt(a, "tflm-pointer", "32");
+    if (strcmp(tp, "32") != 0 && strcmp(tp, "64") != 0)
+        return abc_usage_error(a->cmd, "--tflm-pointer takes 32 or 64 (bits), not '%s'", tp);
+    j.tflm_pointer = tp[0] == '6' ? 8 : 4;
     if (tl && !abc_parse_number(tl, &j.time_limit, false))
         return abc_usage_error(a->cmd, "--time-limit takes seconds > 0, not '%s'", tl);
     if (ml && !ab_parse_bytes(ml, &j.mem_limit))

@@ -201,6 +201,23 @@ static ab_status parse_shape(parse_ctx *c, const abf_fb_table *t, abf_tflite_ten
     return AB_OK;
 }
 
+/* Tensor field 4, quantization:QuantizationParameters (2 scale:[float], 3
+ * zero_point:[long]): mt->quant_channels is the number of scales when both
+ * vectors are non-empty (TFLite Micro then copies the parameters out), else 0. */
+static ab_status parse_quantization(parse_ctx *c, const abf_fb_table *t, abf_tflite_tensor *mt) {
+    rd *r = &c->r;
+    uint64_t at;
+    TRY(abf_fb_get_ref(&r->fb, t, 4, "quantization", &at));
+    if (at == 0) return AB_OK;
+    abf_fb_table q;
+    abf_fb_vec scale, zero;
+    TRY(abf_fb_table_open(&r->fb, at, "quantization", &q));
+    TRY(abf_fb_get_vec(&r->fb, &q, 2, 4, "quantization scale", &scale));
+    TRY(abf_fb_get_vec(&r->fb, &q, 3, 8, "quantization zero_point", &zero));
+    if (scale.n > 0 && zero.n > 0) mt->quant_channels = scale.n;
+    return AB_OK;
+}
+
 static ab_status parse_tensor(parse_ctx *c, const abf_fb_vec *v, uint32_t k) {
     rd *r = &c->r;
     abf_tflite_tensor *mt = &c->m->t[k];
@@ -224,6 +241,7 @@ static ab_status parse_tensor(parse_ctx *c, const abf_fb_vec *v, uint32_t k) {
                            "has %zu buffers)", what, mt->buffer, c->m->nbuffers);
     }
     if (mt->buffer < c->m->nbuffers && c->buf_full[mt->buffer]) mt->flags |= ABF_TFLITE_CONSTANT;
+    TRY(parse_quantization(c, &t, mt));
     TRY(abf_fb_get_u8(&r->fb, &t, 5, "is_variable", 0, &var));
     if (var) mt->flags |= ABF_TFLITE_VARIABLE;
     TRY(abf_fb_get_string(&r->fb, &t, 3, what, &name, &nname));

@@ -23,7 +23,10 @@
  *   SubGraph       0 tensors:[Tensor]  1 inputs:[int]  2 outputs:[int]
  *                  3 operators:[Operator]  (in execution order)
  *   Tensor         0 shape:[int]  1 type:byte  2 buffer:uint  3 name:string
- *                  5 is_variable:bool  7 shape_signature:[int]  (-1 = unknown)
+ *                  4 quantization:QuantizationParameters  5 is_variable:bool
+ *                  7 shape_signature:[int]  (-1 = unknown)
+ *   QuantizationParameters  2 scale:[float]  3 zero_point:[long]  (only their
+ *                  lengths, for the TFLM tail estimate: tflm_tail.h)
  *   Operator       0 opcode_index:uint  1 inputs:[int] (-1 = an absent optional
  *                  input)  2 outputs:[int]  8 intermediates:[int]
  *   Buffer         0 data:[ubyte]  1 offset:ulong  2 size:ulong (data outside
@@ -137,6 +140,8 @@ typedef struct abf_tflite_tensor {
     int64_t first, last; /* first and last operator that touches it, or -1 */
     int64_t last_read;   /* last operator that reads it, or -1 */
     size_t at;           /* byte offset of its table in the file */
+    uint32_t quant_channels; /* scales of its quantization when it has both scales
+                                and zero points (TFLite Micro copies them), else 0 */
 } abf_tflite_tensor;
 
 /* An operator of subgraph 0. The arrays point into abf_tflite_model.io. */
