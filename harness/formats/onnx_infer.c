@@ -65,6 +65,8 @@ static bool has_in(const ictx *q, size_t k) { return k < q->n->nin && q->n->in[k
 
 /* Input k's shape into *s (false when it is absent). */
 static bool in_shape(const ictx *q, size_t k, shp *s) {
+    s->rank = -1; /* defined on every path: callers read it only on success */
+    s->elem = 0;
     if (!has_in(q, k)) return false;
     const abf_onnx_value *v = &q->c->m->v[q->n->in[k]];
     s->rank = v->rank;
@@ -119,6 +121,7 @@ static bool attr_s_is(const ictx *q, const char *name, const char *s, bool dflt)
 
 /* The known values of input k as integers (floats truncated) into v. */
 static int in_ints(ictx *q, size_t k, int64_t *v, size_t cap, size_t *n) {
+    *n = 0;
     if (!has_in(q, k)) return fail(q, "input %zu is missing", k);
     const abf_ox_val *x = &q->c->vx[q->n->in[k]].val;
     if (!x->known)
@@ -133,6 +136,7 @@ static int in_ints(ictx *q, size_t k, int64_t *v, size_t cap, size_t *n) {
 }
 
 static int in_floats(ictx *q, size_t k, double *v, size_t cap, size_t *n) {
+    *n = 0;
     if (!has_in(q, k)) return fail(q, "input %zu is missing", k);
     const abf_ox_val *x = &q->c->vx[q->n->in[k]].val;
     if (!x->known)
