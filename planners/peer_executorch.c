@@ -345,7 +345,7 @@ static const ab_param_desc et_naive_params[] = {
 const ab_planner abp_executorch_greedy = {
     .name = "executorch-greedy",
     .summary = "ExecuTorch's greedy: by size, shared objects by lifetime, objects stacked",
-    .flags = 0,
+    .flags = AB_PLANNER_DEFAULT,
     .params = et_greedy_params,
     .plan = et_greedy_plan,
 };
@@ -354,7 +354,7 @@ const ab_planner abp_executorch_greedy = {
 const ab_planner abp_executorch_naive = {
     .name = "executorch-naive",
     .summary = "ExecuTorch's naive: every tensor its own aligned slot, in suite order",
-    .flags = 0,
+    .flags = AB_PLANNER_DEFAULT,
     .params = et_naive_params,
     .plan = et_naive_plan,
 };

@@ -411,7 +411,7 @@ static const ab_param_desc constrained_params[] = {
 const ab_planner abp_xla_best_fit = {
     .name = "xla-best-fit",
     .summary = "XLA's heap simulator (GlobalDecreasingSizeBestFitHeap): global order, best-fit chunk",
-    .flags = 0,
+    .flags = AB_PLANNER_DEFAULT,
     .params = best_fit_params,
     .plan = best_fit_plan,
 };
