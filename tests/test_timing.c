@@ -103,6 +103,26 @@ Test(repeats, a_planner_slower_than_the_repeat_time_runs_once) {
     ab_problem_free(&p);
 }
 
+/* issue 31: a first run that took repeat_below or more (an interpreter's
+ * start-up) is not repeated, even with time to spare; with repeat_below 0 it
+ * is. The sleep makes every run at least 50 ms, whatever the machine. */
+Test(repeats, a_first_run_slower_than_repeat_below_is_not_repeated) {
+    ab_problem p;
+    make_four(&p);
+    abe_job_result r;
+    run_one(&p, "test-sleep:ms=50",
+            (abe_options){.repeat_min = 3, .repeat_time = 1000, .repeat_below = 0.04}, &r);
+    cr_assert_eq(r.status, ABE_OK, "%s", r.message);
+    cr_assert_eq(r.repeats, 1);
+    abe_result_free(&r);
+    run_one(&p, "test-sleep:ms=50",
+            (abe_options){.repeat_min = 3, .repeat_time = 1000, .repeat_below = 0}, &r);
+    cr_assert_eq(r.status, ABE_OK, "%s", r.message);
+    cr_assert_eq(r.repeats, 3);
+    abe_result_free(&r);
+    ab_problem_free(&p);
+}
+
 Test(repeats, a_plan_that_differs_between_repeats_is_an_error) {
     ab_problem p;
     make_four(&p);

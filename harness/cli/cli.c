@@ -121,6 +121,9 @@ static const abc_option run_options[] = {
                               "process each time; the row keeps the median, min and max times"},
     {"repeat-time", 0, "S", 0, "... while its runs took less than S seconds together (default\n"
                                "0.5): a planner slower than S runs once"},
+    {"repeat-below", 0, "S", 0, "... and only when its first run took less than S seconds\n"
+                                "(default 0.05; 0: always): an interpreter's start-up is\n"
+                                "not paid three times"},
     {"ilp-max-tensors", 0, "N", 0, "only on suites of at most N arena tensors (default 300)"},
     {"subset-bound", 0, "OPTS", 0, "also prove each suite's subset bound (windows around its\n"
                                    "peaks solved by GLPK; a bound, not a planner): OPTS as\n"

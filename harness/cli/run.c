@@ -41,6 +41,7 @@ static int parse_numbers(const abc_args *a, abu_args *r) {
     const char *ilp_max = abc_opt(a, "ilp-max-tensors", NULL);
     const char *ilp_nodes = abc_opt(a, "ilp-nodes", NULL);
     const char *rmin = abc_opt(a, "repeat-min", NULL), *rtime = abc_opt(a, "repeat-time", NULL);
+    const char *rbelow = abc_opt(a, "repeat-below", NULL);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     r->jobs = cpus > 0 ? (int)cpus : 1;
     int64_t v;
@@ -79,6 +80,9 @@ static int parse_numbers(const abc_args *a, abu_args *r) {
                                rmin);
     if (rtime && !abc_parse_number(rtime, &r->repeat_time, true))
         return abc_usage_error(a->cmd, "--repeat-time takes seconds >= 0, not '%s'", rtime);
+    r->repeat_below = 0.05;
+    if (rbelow && !abc_parse_number(rbelow, &r->repeat_below, true))
+        return abc_usage_error(a->cmd, "--repeat-below takes seconds >= 0, not '%s'", rbelow);
     return 0;
 }
 

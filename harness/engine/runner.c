@@ -658,6 +658,7 @@ static bool again(const run *r, const slot *s) {
     const abe_job_result *f = &s->first;
     return f->status == ABE_OK && f->capped == ABE_CAPPED_NONE &&
            s->runs < r->opt->repeat_min && s->wall_total < r->opt->repeat_time &&
+           !(r->opt->repeat_below > 0 && s->wall[0] >= r->opt->repeat_below) &&
            !(r->opt->stop && *r->opt->stop);
 }
 

@@ -106,8 +106,10 @@
  *
  * Repeats. A job whose run ends ok, uncapped, is run again (a new child
  * each time) while it has fewer than repeat_min runs and its runs took less
- * than repeat_time seconds of wall time together; so a planner slower than
- * repeat_time runs once. Every repeat must return the same offsets as the
+ * than repeat_time seconds of wall time together, and only when its first
+ * run took less than repeat_below (when > 0); so a planner slower than
+ * repeat_time runs once, and one whose first run took repeat_below or more
+ * (an interpreter's start-up) is not paid for again. Every repeat must return the same offsets as the
  * first: a plan that differs makes the job an error. A repeat that ends
  * otherwise than ok makes the job end that way. The result keeps the
  * median, min and max of the runs' CPU and wall times, the median of the
@@ -162,6 +164,8 @@ typedef struct abe_options {
     const volatile sig_atomic_t *stop;
     int repeat_min;           /* runs of a job that ends ok (see Repeats); <= 1: one */
     double repeat_time;       /* ... while its runs took less than this many seconds */
+    double repeat_below;      /* ... and only if its first run took less than this (<= 0:
+                                 no such condition) */
 } abe_options;
 
 /* Why a job's row may depend on the machine (results.capped). */

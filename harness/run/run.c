@@ -798,7 +798,8 @@ static ab_status run_jobs(run_ctx *c, ab_error *err) {
                             .params = &c->specs[c->refs[i].spec].params};
     abe_options opt = {.jobs = a->jobs, .time_limit = a->time_limit, .cpu_limit = a->cpu_limit,
                        .mem_limit = a->mem_limit, .stop = a->stop,
-                       .repeat_min = (int)a->repeat_min, .repeat_time = a->repeat_time};
+                       .repeat_min = (int)a->repeat_min, .repeat_time = a->repeat_time,
+                       .repeat_below = a->repeat_below};
     expect_of_suites(c);
     c->sum->ran = true;
     if (c->ev && c->ev->start) c->ev->start(c->ev->ctx, njobs);

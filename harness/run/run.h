@@ -66,6 +66,7 @@ typedef struct abu_args {
                                  (bounds.h: abu_subset_params; "default"), or NULL */
     int64_t repeat_min;       /* runs of a job that ends ok */
     double repeat_time;       /* ... while its runs took less than this */
+    double repeat_below;      /* ... when the first took less than this (<= 0: always) */
     const volatile sig_atomic_t *stop; /* set non-zero (a signal handler) to stop; NULL: never */
     const char *const *paths; /* suite files and folders */
     int npaths;
