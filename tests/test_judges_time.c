@@ -21,10 +21,10 @@ Test(judges_time, a_planner_made_3x_slower_in_cpu_is_reported_slower) {
     char suite[4096];
     snprintf(suite, sizeof suite, "%s", abt_src("suites/examples/diamond.yaml"));
     unsetenv("ARENABENCH_TEST_SLOWER");
-    abt_run_ok(0, "run -q --db %s/r.db --tag t --repeat-min 3 -p test-slower-by-env -p first-fit %s",
+    abt_run_ok(0, "run -q --db %s/r.db --tag t --repeat-min 3 --repeat-below 0 -p test-slower-by-env -p first-fit %s",
            dir, suite);
     setenv("ARENABENCH_TEST_SLOWER", "3", 1);
-    abt_run_ok(0, "run -q --db %s/r.db --tag t --repeat-min 3 -p test-slower-by-env -p first-fit %s",
+    abt_run_ok(0, "run -q --db %s/r.db --tag t --repeat-min 3 --repeat-below 0 -p test-slower-by-env -p first-fit %s",
            dir, suite);
     unsetenv("ARENABENCH_TEST_SLOWER");
     char args[8192], *out, *err;
@@ -40,7 +40,7 @@ Test(judges_time, a_planner_made_3x_slower_in_cpu_is_reported_slower) {
     free(out), free(err);
     /* run again as slow as the last: against it, no change */
     setenv("ARENABENCH_TEST_SLOWER", "3", 1);
-    abt_run_ok(0, "run -q --db %s/r.db --tag t --repeat-min 3 -p test-slower-by-env -p first-fit %s",
+    abt_run_ok(0, "run -q --db %s/r.db --tag t --repeat-min 3 --repeat-below 0 -p test-slower-by-env -p first-fit %s",
            dir, suite);
     unsetenv("ARENABENCH_TEST_SLOWER");
     snprintf(args, sizeof args, "compare --db %s/r.db --tag t --fail-on-time", dir);

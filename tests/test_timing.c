@@ -386,7 +386,7 @@ Test(reproducible, the_same_jobs_give_the_same_rows_with_cpu_burners_beside_them
         "-p ilp:nodes=40,time=3600 -p exact-cover:nodes=3000,time=3600 "
         "-p canonical:nodes=20000,time=3600 --subset-bound nodes=10,tensors=16,time=3600 "
         "-p first-fit";
-    abt_run_ok(0, "run -q --db %s/quiet.db -j 2 --repeat-min 2 --repeat-time 1000 "
+    abt_run_ok(0, "run -q --db %s/quiet.db -j 2 --repeat-min 2 --repeat-time 1000 --repeat-below 0 "
               "--time-limit 3600 %s %s", dir, specs, suites);
     pid_t busy[2] = {burner(), burner()};
     abt_run_ok(0, "run -q --db %s/busy.db -j 1 --repeat-min 1 --time-limit 3600 %s %s", dir, specs,
