@@ -221,3 +221,62 @@ const char *ab_signal_name(int sig) {
         if (names[i].sig == sig) return names[i].name;
     return NULL;
 }
+
+/* ---- unique names (ab.h) ---------------------------------------------------- */
+
+typedef struct name_ref {
+    const char *name;
+    size_t i;
+} name_ref;
+
+/* By name, then by index: a total order. */
+static int name_ref_cmp(const void *a, const void *b) {
+    const name_ref *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    if (c != 0) return c;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+static void sort_refs(size_t n, char **(*slot)(void *, size_t), void *ctx, name_ref *refs) {
+    for (size_t i = 0; i < n; i++) refs[i] = (name_ref){*slot(ctx, i), i};
+    qsort(refs, n, sizeof *refs, name_ref_cmp);
+}
+
+ab_status ab_names_make_unique(size_t n, char **(*slot)(void *ctx, size_t i), void *ctx,
+                               size_t *dup, size_t *first) {
+    if (n < 2) return AB_OK;
+    name_ref *refs = ab_alloc_array(n, sizeof *refs);
+    if (refs == NULL) return AB_ENOMEM;
+    sort_refs(n, slot, ctx, refs);
+    ab_status st = AB_OK;
+    const char *group = refs[0].name; /* the first of a run of equal names keeps it */
+    for (size_t k = 1; k < n && st == AB_OK; k++) {
+        if (strcmp(refs[k].name, group) != 0) {
+            group = refs[k].name;
+            continue;
+        }
+        char **name = slot(ctx, refs[k].i);
+        size_t len = strlen(*name) + 24;
+        char *nn = ab_malloc(len);
+        if (nn == NULL) {
+            st = AB_ENOMEM;
+            break;
+        }
+        snprintf(nn, len, "%s#%zu", *name, refs[k].i);
+        ab_free(*name);
+        *name = nn;
+        refs[k].name = nn;
+    }
+    if (st == AB_OK) {
+        sort_refs(n, slot, ctx, refs);
+        for (size_t k = 1; k < n; k++)
+            if (strcmp(refs[k].name, refs[k - 1].name) == 0) {
+                *dup = refs[k].i;
+                *first = refs[k - 1].i;
+                st = AB_EINPUT;
+                break;
+            }
+    }
+    ab_free(refs);
+    return st;
+}

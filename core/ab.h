@@ -125,4 +125,12 @@ static inline bool ab_is_pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
  * of signal names (the engine's messages, the store's rows, the report). */
 const char *ab_signal_name(int sig);
 
+/* Makes n names unique in place, as the model importers need: slot(ctx, i)
+ * is the address of name i, an ab_malloc'd string; every repeat of a name
+ * after its first (by index) becomes "NAME#<index>". AB_OK; AB_ENOMEM; or
+ * AB_EINPUT when a name still repeats after that, *dup and *first then being
+ * the two indices (the caller names them in its own message). */
+ab_status ab_names_make_unique(size_t n, char **(*slot)(void *ctx, size_t i), void *ctx,
+                               size_t *dup, size_t *first);
+
 #endif

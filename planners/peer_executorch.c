@@ -354,7 +354,7 @@ const ab_planner abp_executorch_greedy = {
 const ab_planner abp_executorch_naive = {
     .name = "executorch-naive",
     .summary = "ExecuTorch's naive: every tensor its own aligned slot, in suite order",
-    .flags = AB_PLANNER_DEFAULT,
+    .flags = 0,
     .params = et_naive_params,
     .plan = et_naive_plan,
 };

@@ -2,7 +2,7 @@
 # nightly.sh — the main job: build arenabench in Release, run the default
 # planners (ours and the peers': tflm-greedy, usmp-greedy-by-size,
 # usmp-greedy-by-conflicts, tflite-gpu-greedy-by-size, xla-best-fit,
-# executorch-greedy, executorch-naive; usmp-hill-climb, a
+# executorch-greedy; executorch-naive, which reuses nothing, and usmp-hill-climb, a
 # minute on 10k tensors, only with --full) over the default suites into
 # out/arenabench.db (tag nightly),
 # compare with the previous nightly, and write out/report.md and

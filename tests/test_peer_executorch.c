@@ -302,8 +302,11 @@ Test(executorch_rule, checks_its_parameters) {
         cr_assert_eq(plan(bad[i], &p, off, NULL, &err), AB_EINPUT, "%s", bad[i]);
     }
     const ab_planner *g = ab_planner_find("executorch-greedy");
+    const ab_planner *nv = ab_planner_find("executorch-naive");
     cr_assert_not_null(g);
-    cr_assert_eq(g->flags & AB_PLANNER_DEFAULT, 0, "not in the nightly's default set");
+    cr_assert_not_null(nv);
+    cr_assert_neq(g->flags & AB_PLANNER_DEFAULT, 0, "greedy is in the nightly's default set");
+    cr_assert_eq(nv->flags & AB_PLANNER_DEFAULT, 0, "naive (no reuse at all) is not");
     ab_problem_free(&p);
 }
 

@@ -439,7 +439,7 @@ Test(planner_sets, the_default_set_is_the_fast_planners_in_registry_order) {
         "first-fit",           "first-fit:order=size",     "best-fit",
         "best-fit:order=size", "tflm-greedy",              "usmp-greedy-by-size",
         "usmp-greedy-by-conflicts", "tflite-gpu-greedy-by-size", "xla-best-fit",
-        "executorch-greedy", "executorch-naive"};
+        "executorch-greedy"};
     char names[64][64];
     int n = ab_planner_set_specs("default", names, 64);
     cr_assert_eq(n, (int)(sizeof want / sizeof *want));

@@ -990,63 +990,19 @@ static ab_status read_model(abf_ox_ctx *c) {
     return read_graph(c, gpos, gend);
 }
 
-/* Name order for uniqueness: by name, then by index. */
-typedef struct name_ref {
-    const char *name;
-    size_t i;
-} name_ref;
-
-static int name_ref_cmp(const void *a, const void *b) {
-    const name_ref *x = a, *y = b;
-    int c = strcmp(x->name, y->name);
-    if (c != 0) return c;
-    return (x->i > y->i) - (x->i < y->i);
-}
-
-static void sort_names(const abf_onnx_model *m, name_ref *refs) {
-    for (size_t i = 0; i < m->nvalues; i++) refs[i] = (name_ref){m->v[i].name, i};
-    qsort(refs, m->nvalues, sizeof *refs, name_ref_cmp);
-}
+static char **value_name(void *m, size_t i) { return &((abf_onnx_model *)m)->v[i].name; }
 
 /* Makes names unique: cleaning may make two names equal (one holding the text
  * "\x01", one the byte 1); every repeat after the first gets "#<index>". */
 static ab_status unique_names(abf_ox_ctx *c) {
     abf_onnx_model *m = c->m;
-    if (m->nvalues < 2) return AB_OK;
-    name_ref *refs = ab_alloc_array(m->nvalues, sizeof *refs);
-    if (refs == NULL) return ab_fail(c->r.err, AB_ENOMEM, "out of memory checking names");
-    sort_names(m, refs);
-    ab_status st = AB_OK;
-    const char *group = refs[0].name;
-    for (size_t k = 1; k < m->nvalues && st == AB_OK; k++) {
-        if (strcmp(refs[k].name, group) != 0) {
-            group = refs[k].name;
-            continue;
-        }
-        abf_onnx_value *t = &m->v[refs[k].i];
-        size_t n = strlen(t->name) + 24;
-        char *nn = ab_malloc(n);
-        if (nn == NULL) {
-            st = ab_fail(c->r.err, AB_ENOMEM, "out of memory renaming values");
-            break;
-        }
-        snprintf(nn, n, "%s#%zu", t->name, refs[k].i);
-        ab_free(t->name);
-        t->name = nn;
-        refs[k].name = nn;
-    }
-    if (st == AB_OK) {
-        sort_names(m, refs);
-        for (size_t k = 1; k < m->nvalues; k++)
-            if (strcmp(refs[k].name, refs[k - 1].name) == 0) {
-                st = abf_pw_fail(&c->r, m->v[refs[k].i].at, "graph", "value %zu: its name '%s' "
-                                 "cannot be made unique (value %zu has it too)", refs[k].i,
-                                 refs[k].name, refs[k - 1].i);
-                break;
-            }
-    }
-    ab_free(refs);
-    return st;
+    size_t dup = 0, first = 0;
+    ab_status st = ab_names_make_unique(m->nvalues, value_name, m, &dup, &first);
+    if (st == AB_ENOMEM) return ab_fail(c->r.err, AB_ENOMEM, "out of memory renaming values");
+    if (st != AB_OK)
+        return abf_pw_fail(&c->r, m->v[dup].at, "graph", "value %zu: its name '%s' cannot be "
+                           "made unique (value %zu has it too)", dup, m->v[dup].name, first);
+    return AB_OK;
 }
 
 /* ==== 3. conversion ================================================================ */

@@ -356,64 +356,20 @@ static ab_status parse_graph_io(parse_ctx *c, const abf_fb_table *sg, int id, co
     return AB_OK;
 }
 
-/* Name order for uniqueness: by name, then by index. */
-typedef struct name_ref {
-    const char *name;
-    size_t i;
-} name_ref;
-
-static int name_ref_cmp(const void *a, const void *b) {
-    const name_ref *x = a, *y = b;
-    int c = strcmp(x->name, y->name);
-    if (c != 0) return c;
-    return (x->i > y->i) - (x->i < y->i);
-}
-
-/* Fills refs with the tensors' names, sorted. */
-static void sort_names(const abf_tflite_model *m, name_ref *refs) {
-    for (size_t i = 0; i < m->ntensors; i++) refs[i] = (name_ref){m->t[i].name, i};
-    qsort(refs, m->ntensors, sizeof *refs, name_ref_cmp);
-}
+static char **tensor_name(void *m, size_t i) { return &((abf_tflite_model *)m)->t[i].name; }
 
 /* Makes names unique: every repeat of a name (after the first, by index) gets
  * "#<index>". A name that still repeats then is an error. */
 static ab_status unique_names(parse_ctx *c) {
     abf_tflite_model *m = c->m;
-    if (m->ntensors < 2) return AB_OK;
-    name_ref *refs = ab_alloc_array(m->ntensors, sizeof *refs);
-    if (refs == NULL) return ab_fail(c->r.fb.err, AB_ENOMEM, "out of memory checking tensor names");
-    sort_names(m, refs);
-    ab_status st = AB_OK;
-    const char *group = refs[0].name; /* the first of a run of equal names keeps it */
-    for (size_t k = 1; k < m->ntensors && st == AB_OK; k++) {
-        if (strcmp(refs[k].name, group) != 0) {
-            group = refs[k].name;
-            continue;
-        }
-        abf_tflite_tensor *t = &m->t[refs[k].i];
-        size_t n = strlen(t->name) + 24;
-        char *nn = ab_malloc(n);
-        if (nn == NULL) {
-            st = ab_fail(c->r.fb.err, AB_ENOMEM, "out of memory renaming tensors");
-            break;
-        }
-        snprintf(nn, n, "%s#%zu", t->name, refs[k].i);
-        ab_free(t->name);
-        t->name = nn;
-        refs[k].name = nn;
-    }
-    if (st == AB_OK) {
-        sort_names(m, refs);
-        for (size_t k = 1; k < m->ntensors; k++)
-            if (strcmp(refs[k].name, refs[k - 1].name) == 0) {
-                st = abf_fb_fail(&c->r.fb, m->t[refs[k].i].at, "tensor %zu: its name '%s' cannot "
-                                 "be made unique (tensor %zu has it too)", refs[k].i,
-                                 refs[k].name, refs[k - 1].i);
-                break;
-            }
-    }
-    ab_free(refs);
-    return st;
+    size_t dup = 0, first = 0;
+    ab_status st = ab_names_make_unique(m->ntensors, tensor_name, m, &dup, &first);
+    if (st == AB_ENOMEM)
+        return ab_fail(c->r.fb.err, AB_ENOMEM, "out of memory renaming tensors");
+    if (st != AB_OK)
+        return abf_fb_fail(&c->r.fb, m->t[dup].at, "tensor %zu: its name '%s' cannot be made "
+                           "unique (tensor %zu has it too)", dup, m->t[dup].name, first);
+    return AB_OK;
 }
 
 static ab_status parse_subgraph(parse_ctx *c, const abf_fb_table *model) {
