@@ -16,46 +16,14 @@
 #include <string.h>
 
 #include "core/problem.h"
+#include "fuzz/fuzz_check.h"
 #include "harness/formats/tflite.h"
 #include "harness/formats/tflite_offline.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* true when s is valid UTF-8 without C0 control characters (an independent
- * check of the importer's name cleaning). */
-static bool printable_utf8(const unsigned char *s) {
-    while (*s) {
-        unsigned c = *s, n = c < 0x80 ? 0 : c >= 0xC2 && c <= 0xDF ? 1
-                           : c >= 0xE0 && c <= 0xEF ? 2 : c >= 0xF0 && c <= 0xF4 ? 3 : 9;
-        if (n == 9 || c < 0x20 || c == 0x7F) return false;
-        uint32_t cp = n == 0 ? c : c & (0x3Fu >> n);
-        for (unsigned k = 1; k <= n; k++) {
-            if ((s[k] & 0xC0) != 0x80) return false;
-            cp = cp << 6 | (s[k] & 0x3Fu);
-        }
-        if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
-            cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-            return false;
-        s += n + 1;
-    }
-    return true;
-}
-
 static void check_problem(const abf_tflite_model *m, const ab_problem *p) {
-    int64_t last = m->nops > 0 ? (int64_t)m->nops - 1 : 0;
-    if (p->n > m->ntensors || p->name == NULL || p->description == NULL) abort();
-    for (size_t i = 0; i < p->n; i++) {
-        const ab_tensor *t = &p->t[i];
-        if (t->size < 1 || t->size > AB_MAX_SIZE || t->start < 0 || t->start > t->end ||
-            t->end > last || t->align != 1 || t->logical_bits < 1 ||
-            (t->logical_bits + 7) / 8 != t->size || t->ndim > ABF_TFLITE_MAX_RANK)
-            abort();
-        if (!printable_utf8((const unsigned char *)t->name)) abort();
-    }
-    ab_names *names = NULL;
-    ab_status st = ab_names_build(p, &names, NULL, NULL, NULL);
-    if (st == AB_EINPUT) abort(); /* a repeated name */
-    ab_names_free(names);
+    fz_check_imported(p, m->ntensors, m->nops, ABF_TFLITE_MAX_RANK);
 }
 
 /* Writes an offline plan (offset 16 k for tensor k, -1 for every third) into

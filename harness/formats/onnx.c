@@ -108,27 +108,6 @@ static bool onnx_sniff(const unsigned char *head, size_t n) {
            head[2] == 0x32 || head[2] == 0x3A || head[2] == 0x42;
 }
 
-/* A printable copy of the n bytes at s: control characters and bytes that are
- * not UTF-8 become \xNN. NULL on OOM. */
-char *abf_ox_clean(const uint8_t *s, size_t n) {
-    if (n > (SIZE_MAX - 1) / 4) return NULL;
-    char *out = ab_malloc(4 * n + 1), *o = out;
-    if (out == NULL) return NULL;
-    for (size_t i = 0; i < n;) {
-        size_t len = ab_utf8_len((const char *)s + i, n - i);
-        if (len == 0 || (len == 1 && (s[i] < 0x20 || s[i] == 0x7F))) {
-            o += snprintf(o, 5, "\\x%02X", s[i]);
-            i++;
-            continue;
-        }
-        memcpy(o, s + i, len);
-        o += len;
-        i += len;
-    }
-    *o = '\0';
-    return out;
-}
-
 void abf_ox_ctx_free(abf_ox_ctx *c) {
     for (size_t i = 0; i < c->m->nvalues && c->vx != NULL; i++) {
         ab_free(c->vx[i].decl);
@@ -220,7 +199,7 @@ static ab_status intern(abf_ox_ctx *c, const uint8_t *s, size_t n, size_t at, in
     c->vx[i].raw = s;
     c->vx[i].nraw = n;
     c->vx[i].decl_rank = -1;
-    v->name = abf_ox_clean(s, n);
+    v->name = abf_clean_name(s, n);
     if (v->name == NULL) return ab_fail(c->r.err, AB_ENOMEM, "out of memory reading %s", m->file);
     m->nvalues++;
     if (2 * m->nvalues > ((size_t)1 << c->bits) || c->slots == NULL) {
@@ -717,7 +696,7 @@ static ab_status node_names(abf_ox_ctx *c, size_t pos, size_t end, const char *p
                                       (m->v[vi].flags & (ABF_ONNX_INPUT | ABF_ONNX_CONSTANT)));
                 if (!ok) {
                     abf_ox_node_what(m, k, what, sizeof what);
-                    char *nm = abf_ox_clean(c->r.b + f.data, f.n);
+                    char *nm = abf_clean_name(c->r.b + f.data, f.n);
                     ab_status st = abf_pw_fail(
                         &c->r, f.at, path, "%s: input '%s' is not a graph input, an initializer "
                         "or the output of an earlier node (the nodes must be in topological "
@@ -732,7 +711,7 @@ static ab_status node_names(abf_ox_ctx *c, size_t pos, size_t end, const char *p
     return AB_OK;
 }
 
-static char *str_field(abf_ox_ctx *c, const uint8_t *s, size_t n) { return abf_ox_clean(s, n); }
+static char *str_field(abf_ox_ctx *c, const uint8_t *s, size_t n) { return abf_clean_name(s, n); }
 
 static ab_status read_node(abf_ox_ctx *c, const abf_pw_field *nf, size_t k) {
     abf_onnx_model *m = c->m;
@@ -777,7 +756,7 @@ static ab_status read_node(abf_ox_ctx *c, const abf_pw_field *nf, size_t k) {
         abf_ox_attr *a = &x->a[x->na++];
         TRY(read_attr(c, &f, ap, a));
         if (a->has & ABF_OX_HAS_GRAPH) {
-            char *an = abf_ox_clean(a->name ? a->name : (const uint8_t *)"", a->nname);
+            char *an = abf_clean_name(a->name ? a->name : (const uint8_t *)"", a->nname);
             ab_status st = abf_pw_fail(&c->r, f.at, ap, "%s: attribute '%s' holds a subgraph: "
                                        "control flow (If, Loop, Scan) is not imported", what,
                                        an ? an : "?");
@@ -1104,30 +1083,14 @@ static ab_status add_value(abf_onnx_model *m, size_t i, ab_problem *p, size_t *n
     a.dtype = elem[e].dtype ? ab_dtype_find(elem[e].dtype) : NULL;
     a.ndim = a.dtype ? t->rank : 0;
     a.shape = a.dtype ? t->dims : NULL;
-    a.start = (f & ABF_ONNX_INPUT) ? 0 : t->first >= 0 ? t->first : last_op;
-    a.end = (f & ABF_ONNX_OUTPUT) ? last_op : t->last > a.start ? t->last : a.start;
-    a.kind = (f & ABF_ONNX_INPUT) ? AB_KIND_INPUT : (f & ABF_ONNX_OUTPUT) ? AB_KIND_OUTPUT
-                                                                          : AB_KIND_INTERMEDIATE;
-    *nin += a.kind == AB_KIND_INPUT;
-    *nout += a.kind == AB_KIND_OUTPUT;
+    abf_model_live_range(&a, f & ABF_ONNX_INPUT, f & ABF_ONNX_OUTPUT, false, t->first, t->last,
+                         last_op, nin, nout);
     return ab_problem_add(p, &a, err);
-}
-
-static char *base_name(const char *file) {
-    const char *b = strrchr(file, '/');
-    b = b ? b + 1 : file;
-    size_t n = strlen(b);
-    const char *dot = strrchr(b, '.');
-    if (dot != NULL && dot != b) n = (size_t)(dot - b);
-    if (n == 0) return ab_strdup("onnx");
-    return abf_ox_clean((const uint8_t *)b, n);
 }
 
 static char *describe(const abf_onnx_model *m, const abf_onnx_options *o, size_t nin,
                       size_t nout) {
-    const char *b = strrchr(m->file, '/');
-    b = b ? b + 1 : m->file;
-    char *file = abf_ox_clean((const uint8_t *)b, strlen(b));
+    char *file = abf_model_file_label(m->file);
     if (file == NULL) return NULL;
     ab_buf t = {0};
     ab_buf_printf(&t, "Imported from the ONNX model %s (opset %" PRId64 "): %zu values, %zu nodes; "
@@ -1137,19 +1100,8 @@ static char *describe(const abf_onnx_model *m, const abf_onnx_options *o, size_t
                   file, m->opset, m->nvalues, m->nnodes, m->nactivations, nin, nout,
                   m->nconstant, m->ninferred, m->ndeclared);
     ab_free(file);
-    if (m->nderived > 0)
-        ab_buf_printf(&t, "; %zu tensors computed from constants alone %s", m->nderived,
-                      o->fold_constants ? "left out (--fold-constants)"
-                                        : "kept (--fold-constants leaves them out)");
-    if (m->ndead > 0)
-        ab_buf_printf(&t, "; %zu dead tensors (never read) kept with end = start", m->ndead);
-    if (m->nunused > 0) ab_buf_printf(&t, "; %zu unused tensors left out", m->nunused);
-    if (m->nempty > 0) ab_buf_printf(&t, "; %zu empty tensors left out", m->nempty);
-    if (o->ndims > 0 || o->assume_dynamic > 0)
-        ab_buf_printf(&t, "; symbolic dimensions given by %s",
-                      o->ndims > 0 && o->assume_dynamic > 0 ? "--dim and --assume-dynamic"
-                      : o->ndims > 0                        ? "--dim"
-                                                            : "--assume-dynamic");
+    abf_model_counts c = {m->nderived, m->ndead, m->nunused, m->nempty};
+    abf_model_describe_tail(&t, &c, o->fold_constants, o->ndims, o->assume_dynamic, "symbolic");
     if (t.oom) {
         ab_buf_free(&t);
         return NULL;
@@ -1168,7 +1120,7 @@ static ab_status convert(abf_onnx_model *m, const abf_onnx_options *o, ab_proble
         if (planned(m, &m->v[i], o)) st = add_value(m, i, p, &nin, &nout, err);
     m->nactivations = p->n;
     if (st == AB_OK) {
-        p->name = base_name(m->file);
+        p->name = abf_model_suite_name(m->file, "onnx");
         p->description = describe(m, o, nin, nout);
         if (p->name == NULL || p->description == NULL)
             st = ab_fail(err, AB_ENOMEM, "out of memory importing %s", m->file);

@@ -1571,7 +1571,7 @@ static ab_status unresolved(abf_ox_ctx *c, int32_t vi, int j) {
     const abf_ox_vx *x = &c->vx[vi];
     const char *name = c->m->v[vi].name;
     if (x->param[j] != NULL) {
-        char *p = abf_ox_clean(x->param[j], x->nparam[j]);
+        char *p = abf_clean_name(x->param[j], x->nparam[j]);
         ab_status st = ab_fail(c->r.err, AB_EINPUT, "%s: tensor '%s': dimension %d is symbolic "
                                "('%s'); give its value with --dim %s=N or --assume-dynamic=N",
                                c->m->file, name, j, p ? p : "?", p ? p : "?");

@@ -9,6 +9,7 @@
 
 #include "harness/formats/onnx.h"
 #include "harness/formats/protowire.h"
+#include "harness/formats/model_import.h"
 
 #define ABF_OX_MEM_PER_BYTE 32    /* memory for nodes, values and attributes a file byte */
 #define ABF_OX_MAX_ATTR_LIST 1024
@@ -89,7 +90,6 @@ typedef struct abf_ox_ctx {
 bool abf_ox_elem_is_int(int e);
 bool abf_ox_elem_is_float(int e);
 int64_t abf_ox_f2i(double x); /* truncated, NaN 0, saturated at the int64 range */
-char *abf_ox_clean(const uint8_t *s, size_t n);
 void abf_ox_ctx_free(abf_ox_ctx *c);
 int32_t abf_ox_find(const abf_ox_ctx *c, const uint8_t *s, size_t n);
 ab_status abf_ox_read_tensor(abf_ox_ctx *c, size_t pos, size_t end, const char *path, abf_ox_tensor *t);

@@ -11,6 +11,7 @@
 #include "harness/formats/tflite.h"
 #include "harness/formats/flatbuf.h"
 #include "harness/formats/formats.h"
+#include "harness/formats/model_import.h"
 
 #include "core/buf.h"
 #include "core/file.h"
@@ -86,26 +87,6 @@ static const char *const type_names[] = {
 static const char *tflite_type_name(int type) {
     if (type < 0 || (size_t)type >= sizeof type_names / sizeof type_names[0]) return "unknown";
     return type_names[type];
-}
-
-/* A printable copy of the n bytes at s: control characters and bytes that are
- * not UTF-8 become \xNN. NULL on OOM. The caller has spent 4n + 1 bytes. */
-static char *clean_name(const uint8_t *s, size_t n) {
-    char *out = ab_malloc(4 * n + 1), *o = out;
-    if (out == NULL) return NULL;
-    for (size_t i = 0; i < n;) {
-        size_t len = ab_utf8_len((const char *)s + i, n - i);
-        if (len == 0 || (len == 1 && (s[i] < 0x20 || s[i] == 0x7F))) {
-            o += snprintf(o, 5, "\\x%02X", s[i]);
-            i++;
-            continue;
-        }
-        memcpy(o, s + i, len);
-        o += len;
-        i += len;
-    }
-    *o = '\0';
-    return out;
 }
 
 /* What parsing knows of the model's buffers and operator codes. */
@@ -256,7 +237,7 @@ static ab_status parse_tensor(parse_ctx *c, const abf_fb_vec *v, uint32_t k) {
                            "hold (the file shares its strings more than a model does)", what,
                            r->fb.len);
     r->bytes_left -= 4 * (uint64_t)nname + 1;
-    mt->name = clean_name(name, nname);
+    mt->name = abf_clean_name(name, nname);
     if (mt->name == NULL) return ab_fail(r->fb.err, AB_ENOMEM, "out of memory reading %s", what);
     return AB_OK;
 }
@@ -476,7 +457,7 @@ ab_status abf_tflite_parse(const char *file, const unsigned char *buf, size_t le
         return abf_fb_fail(&c.r.fb, 0, "too short for a TFLite flatbuffer (%zu bytes, at least "
                            "8)", len);
     if (!tflite_sniff(buf, len)) {
-        char *seen = clean_name(buf + 4, 4);
+        char *seen = abf_clean_name(buf + 4, 4);
         ab_status st = abf_fb_fail(&c.r.fb, 4, "no TFLite file identifier ('TFL3' expected, found "
                                    "'%s')", seen ? seen : "?");
         ab_free(seen);
@@ -677,23 +658,10 @@ static bool planned(abf_tflite_model *m, abf_tflite_tensor *t, const abf_tflite_
     return true;
 }
 
-/* The suite name: the file's base name without its extension. */
-static char *base_name(const char *file) {
-    const char *b = strrchr(file, '/');
-    b = b ? b + 1 : file;
-    size_t n = strlen(b);
-    const char *dot = strrchr(b, '.');
-    if (dot != NULL && dot != b) n = (size_t)(dot - b);
-    if (n == 0) return ab_strdup("tflite");
-    return clean_name((const uint8_t *)b, n);
-}
-
 /* The suite's description: where it came from and what was left out. */
 static char *describe(const abf_tflite_model *m, const abf_tflite_options *o, size_t ninputs,
                       size_t noutputs) {
-    const char *b = strrchr(m->file, '/');
-    b = b ? b + 1 : m->file;
-    char *file = clean_name((const uint8_t *)b, strlen(b));
+    char *file = abf_model_file_label(m->file);
     if (file == NULL) return NULL;
     ab_buf t = {0};
     ab_buf_printf(&t, "Imported from the TFLite model %s: subgraph 0%s, %zu tensors, %zu "
@@ -702,17 +670,8 @@ static char *describe(const abf_tflite_model *m, const abf_tflite_options *o, si
                   file, m->nsubgraphs > 1 ? " (other subgraphs ignored)" : "", m->ntensors,
                   m->nops, m->nactivations, ninputs, noutputs, m->nconstant);
     ab_free(file);
-    if (m->nderived > 0)
-        ab_buf_printf(&t, "; %zu tensors computed from constants alone %s", m->nderived,
-                      o->fold_constants ? "left out (--fold-constants)"
-                                        : "kept (--fold-constants leaves them out)");
-    if (m->ndead > 0)
-        ab_buf_printf(&t, "; %zu dead tensors (never read) kept with end = start", m->ndead);
-    if (m->nunused > 0) ab_buf_printf(&t, "; %zu unused tensors left out", m->nunused);
-    if (m->nempty > 0) ab_buf_printf(&t, "; %zu empty tensors left out", m->nempty);
-    if (o->ndims > 0 || o->assume_dynamic > 0)
-        ab_buf_printf(&t, "; dynamic dimensions given by %s", o->ndims > 0 && o->assume_dynamic > 0
-                      ? "--dim and --assume-dynamic" : o->ndims > 0 ? "--dim" : "--assume-dynamic");
+    abf_model_counts c = {m->nderived, m->ndead, m->nunused, m->nempty};
+    abf_model_describe_tail(&t, &c, o->fold_constants, o->ndims, o->assume_dynamic, "dynamic");
     if (t.oom) {
         ab_buf_free(&t);
         return NULL;
@@ -730,13 +689,8 @@ static ab_status add_tensor(abf_tflite_model *m, size_t i, const abf_tflite_opti
     ab_tensor a = {.name = t->name, .align = p->alignment, .offset = AB_NONE};
     TRY(tensor_size(m, i, o, &a, shape, err));
     bool whole = f & ABF_TFLITE_VARIABLE;
-    a.start = (f & ABF_TFLITE_INPUT) || whole ? 0 : t->first >= 0 ? t->first : last_op;
-    a.end = (f & ABF_TFLITE_OUTPUT) || whole ? last_op : t->last > a.start ? t->last : a.start;
-    a.kind = (f & ABF_TFLITE_INPUT)    ? AB_KIND_INPUT
-             : (f & ABF_TFLITE_OUTPUT) ? AB_KIND_OUTPUT
-                                       : AB_KIND_INTERMEDIATE;
-    *nin += a.kind == AB_KIND_INPUT;
-    *nout += a.kind == AB_KIND_OUTPUT;
+    abf_model_live_range(&a, f & ABF_TFLITE_INPUT, f & ABF_TFLITE_OUTPUT, whole, t->first,
+                         t->last, last_op, nin, nout);
     return ab_problem_add(p, &a, err);
 }
 
@@ -757,7 +711,7 @@ ab_status abf_tflite_problem(abf_tflite_model *m, const abf_tflite_options *opt,
         if (planned(m, &m->t[i], o)) st = add_tensor(m, i, o, p, &nin, &nout, err);
     m->nactivations = p->n;
     if (st == AB_OK) {
-        p->name = base_name(m->file);
+        p->name = abf_model_suite_name(m->file, "tflite");
         p->description = describe(m, o, nin, nout);
         if (p->name == NULL || p->description == NULL)
             st = ab_fail(err, AB_ENOMEM, "out of memory importing %s", m->file);
