@@ -315,13 +315,17 @@
  * Determinism: every order is total, nothing is random; only time= makes the
  * stopping point vary.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+
 #include <math.h>
 #include <stdarg.h>
+#include <sys/mman.h>
 #include <ucontext.h> /* makecontext, swapcontext (glibc declares them with POSIX 2008 too) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/sort.h"
 #include "planners/greedy.h"
@@ -399,6 +403,8 @@ typedef struct cn {
     ucontext_t ctx, *back;      /* back NULL: no stack, the search runs and stops as a call */
     char *stack;
     size_t stack_size;
+    void *stack_map;            /* the mapping: a guard page, then the stack */
+    size_t stack_mapped;
     cn_run run;
     int64_t run_H;              /* the capacity being decided */
     cn_result res;              /* with CN_DONE */
@@ -420,9 +426,12 @@ typedef struct cn {
     int32_t *sec_list;
     struct cn_memo {            /* a direct-mapped cache of least stacks */
         uint64_t mask;          /* section-local positions of the unplaced tensors */
-        int32_t t, r;           /* section, base modulo the aligns' lcm; t = -1: empty */
+        int32_t t1, r;          /* section + 1 (0: an empty entry, so a zeroed table is
+                                   empty and calloc's fresh pages are not touched until
+                                   used), base modulo the aligns' lcm */
         int64_t top;            /* the least top above the base */
     } *memo;
+    int memo_bits;              /* the table has 2^memo_bits entries */
     /* (N1) refuted nodes */
     abp_ng *ng;                 /* NULL: none */
     int64_t *ngv, *ngs;         /* per tensor of the problem: its floor, and the node (serial) that saw it unplaced */
@@ -472,7 +481,8 @@ static void cn_free(cn *c) {
     ab_free(c->cut), ab_free(c->pool), ab_free(c->pend), ab_free(c->F), ab_free(c->fl);
     ab_free(c->rank), ab_free(c->area), ab_free(c->wid), ab_free(c->tot), ab_free(c->rsave);
     ab_free(c->sec_at), ab_free(c->sec_list), ab_free(c->memo), ab_free(c->slack0), ab_free(c->sec_instr);
-    ab_free(c->ngv), ab_free(c->ngs), ab_free(c->ngid), ab_free(c->stack);
+    ab_free(c->ngv), ab_free(c->ngs), ab_free(c->ngid);
+    if (c->stack_map != NULL) munmap(c->stack_map, c->stack_mapped);
     memset(c, 0, sizeof *c);
 }
 
@@ -1039,17 +1049,19 @@ static int64_t stack_above(cn *c, int32_t t, int64_t b) {
     }
     if (m == 0) return 0;
     int64_t r = b % lcm;
-    if (c->memo == NULL) {
-        c->memo = ab_alloc_array((size_t)1 << CN_MEMO_BITS, sizeof *c->memo);
+    if (c->memo == NULL) { /* 2^8 entries a free tensor, from 2^10 up to 2^CN_MEMO_BITS */
+        int bits = 10;
+        while (bits < CN_MEMO_BITS && ((size_t)1 << (bits - 8)) < c->nf) bits++;
+        c->memo = ab_calloc((size_t)1 << bits, sizeof *c->memo);
         if (c->memo == NULL) return -1;
-        for (size_t k = 0; k < (size_t)1 << CN_MEMO_BITS; k++) c->memo[k].t = -1;
+        c->memo_bits = bits;
     }
     uint64_t key = mask * 0x9e3779b97f4a7c15ull ^ ((uint64_t)t << 20 | (uint64_t)r) * 0xc2b2ae3d27d4eb4full;
-    struct cn_memo *e = &c->memo[key >> (64 - CN_MEMO_BITS)];
-    if (e->t == t && e->r == r && e->mask == mask) return e->top;
+    struct cn_memo *e = &c->memo[key >> (64 - c->memo_bits)];
+    if (e->t1 == t + 1 && e->r == r && e->mask == mask) return e->top;
     int64_t dp[1 << CN_STACK_LIVE];
     int64_t top = least_stack(h, a, m, r, dp);
-    *e = (struct cn_memo){.mask = mask, .t = t, .r = (int32_t)r, .top = top - r};
+    *e = (struct cn_memo){.mask = mask, .t1 = t + 1, .r = (int32_t)r, .top = top - r};
     return e->top;
 }
 
@@ -1420,6 +1432,27 @@ static void cn_entry(unsigned hi, unsigned lo) {
 #define CN_FRAME_BYTES 2048
 #endif
 
+/* (S1) Maps a search's stack of at least `want` bytes, with an inaccessible
+ * page below it: an overflow faults at once instead of writing over the
+ * heap. Mapped rather than allocated, also because a sanitizer poisons a
+ * freed heap block byte by byte (its shadow: an eighth of the block), which
+ * for a stack of a megabyte or more took most of the time of searches of a
+ * few tensors. Leaves c->stack NULL when it cannot (out of memory). */
+static void stack_map(cn *c, size_t want) {
+    long pg = sysconf(_SC_PAGESIZE);
+    size_t page = pg > 0 ? (size_t)pg : 4096;
+    if (want > SIZE_MAX / 2 || !ab_alloc_allowed()) return;
+    size_t size = (want + page - 1) / page * page, total = size + page;
+    void *m = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return;
+    if (mprotect(m, page, PROT_NONE) != 0) {
+        munmap(m, total);
+        return;
+    }
+    c->stack_map = m, c->stack_mapped = total;
+    c->stack = (char *)m + page, c->stack_size = size;
+}
+
 /* (S1) Runs search c on capacity H until it finishes or reaches its node_stop:
  * resumes it when it is suspended on H, else starts it on its own stack
  * (allocated once, for its depth: at most two frames per free tensor, plus
@@ -1427,10 +1460,7 @@ static void cn_entry(unsigned hi, unsigned lo) {
  * at node_stop, and is started again the next time, as MiniMalloc does.
  * Returns its result, CN_STOPPED while it is suspended. */
 static cn_result run_search(cn *c, ucontext_t *main, int64_t H) {
-    if (c->stack == NULL) {
-        c->stack_size = ((size_t)1 << 20) + c->nf * CN_FRAME_BYTES;
-        c->stack = ab_alloc_array(c->stack_size, 1);
-    }
+    if (c->stack == NULL) stack_map(c, ((size_t)1 << 20) + c->nf * CN_FRAME_BYTES);
     if (c->stack == NULL) {
         c->back = NULL;
         c->stopped = false;

@@ -105,6 +105,10 @@ typedef struct pool {
     size_t left;        /* its length in words */
 } pool;
 
+/* Chunks double from 4 KiB to 1 MiB: a small problem takes a few small
+ * chunks instead of a megabyte (which a sanitizer poisons whole when it is
+ * freed: most of the time of the tests' many small plans). */
+#define POOL_CHUNK_FIRST ((size_t)1 << 9)
 #define POOL_CHUNK_WORDS ((size_t)1 << 17) /* 1 MiB */
 
 /* A block of 2^c intervals (c < 31), or NULL when out of memory. */
@@ -116,7 +120,8 @@ static int64_t *pool_get(pool *pl, unsigned c) {
         return b;
     }
     if (pl->left < words) {
-        size_t len = words > POOL_CHUNK_WORDS ? words : POOL_CHUNK_WORDS;
+        size_t grown = pl->nchunk < 8 ? POOL_CHUNK_FIRST << pl->nchunk : POOL_CHUNK_WORDS;
+        size_t len = words > grown ? words : grown;
         if (!ab_grow((void **)&pl->chunk, &pl->chunk_cap, pl->nchunk + 1, sizeof *pl->chunk))
             return NULL;
         int64_t *ch = ab_alloc_array(len, sizeof *ch);

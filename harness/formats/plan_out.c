@@ -35,8 +35,8 @@ static void ident_part(char *out, size_t cap, const char *name) {
 /* The macro prefix of the suite: its name as an identifier, "PLAN" when that
  * leaves nothing, a leading _ before a digit. */
 static void prefix_of(const char *suite, char out[IDENT_MAX + 1]) {
-    char part[IDENT_MAX + 1] = "";
-    ident_part(part, 40, suite ? suite : "");
+    char part[40] = ""; /* at most 39 characters: with a leading _, well inside IDENT_MAX */
+    ident_part(part, sizeof part, suite ? suite : "");
     size_t n = strlen(part);
     while (n > 0 && part[n - 1] == '_') part[--n] = '\0';
     const char *p = part[0] == '_' ? part + 1 : part;
