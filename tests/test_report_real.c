@@ -262,6 +262,10 @@ Test(report_real, a_model_where_first_fit_loses_shows_both_plans_with_their_peak
     char *sec = slice(html, "<section id=\"real\">", "</section>");
     cr_assert_not_null(sec);
     HAS(sec, "<h2>Real models and traces: best greedy against best</h2>");
+    HAS(html, "<p><a href=\"#real\">Real models and traces</a>: 3 suites; the best greedy plan "
+              "loses on 2 (most: face, +33.33%), is already best on 1.</p>");
+    cr_assert(strstr(html, "<a href=\"#real\">") < strstr(html, "<h2>Planners</h2>"),
+              "the line comes under the header, before the tables");
     HAS(sec, "3 of the run's 4 suites are real: 1 imported from a model file (TFLite, ONNX), 1 "
              "a published network's layers (suites/models/, by the generators), 1 a compiler's "
              "trace (MiniMalloc CSV).");
@@ -350,6 +354,7 @@ Test(report_real, a_synthetic_only_run_says_it_has_no_real_suite) {
     char *sec = slice(html, "<section id=\"real\">", "</section>");
     cr_assert_not_null(sec);
     HAS(sec, "No real model or trace among this run's suites");
+    HASNT(html, "<a href=\"#real\">");
     cr_assert_eq(count(sec, "<figure"), 0);
     cr_assert_eq(count(sec, "<table"), 0);
     char *md = render(path, run, ABR_REPORT_MD, NULL);
@@ -416,5 +421,28 @@ Test(report_real, the_section_is_the_same_bytes_each_time) {
         free(a);
         free(b);
     }
+    free(path);
+}
+
+Test(report_real, fails_cleanly_at_each_allocation) {
+    int64_t run;
+    char *path = fixture(&run, false);
+    abs_store *s = open_db(path, ABS_OPEN_READONLY);
+    for (int f = ABR_REPORT_MD; f <= ABR_REPORT_HTML; f++) {
+        for (long n = 1;; n++) {
+            ab_buf b = {0};
+            ab_error err;
+            ab_alloc_fail_at(n);
+            ab_status st = abr_report_render(s, run, (abr_report_format)f, NULL, &b, &err);
+            long made = ab_alloc_fail_at(0);
+            ab_buf_free(&b);
+            if (made < n) {
+                cr_assert_eq(st, AB_OK, "format %d: %s", f, err.msg);
+                break;
+            }
+            cr_assert_eq(st, AB_ENOMEM, "format %d, allocation %ld: %d %s", f, n, st, err.msg);
+        }
+    }
+    abs_close(s);
     free(path);
 }

@@ -670,10 +670,11 @@ static void put_names(ab_buf *b, esc_fn esc, const ab_problem *p, const size_t *
 
 /* The figure's caption: what the plan is (role, spec, arena, gap), then the
  * tensors that set its arena, each with its bytes and live range, and the
- * fragmentation (arena minus the view's peak live bytes). */
+ * fragmentation (arena minus peak, the view's peak live bytes; none when
+ * peak is AB_NONE). */
 static void real_caption(ab_buf *b, const abr_model *m, const abr_real *r, size_t i,
                          const char *role, const ab_problem *p, const int64_t *off,
-                         const size_t *top, size_t ntop, int64_t arena) {
+                         const size_t *top, size_t ntop, int64_t arena, int64_t peak) {
     const abo_row *w = row_r(m, i);
     ab_buf_printf(b, "<figcaption><b>%s</b>: ", role);
     esc_xml(b, w->spec);
@@ -712,12 +713,11 @@ static void real_caption(ab_buf *b, const abr_model *m, const abr_real *r, size_
         if (ntop > REAL_NAMED) ab_buf_printf(b, " and %zu more", ntop - REAL_NAMED);
         put(b, "</span>");
     }
-    abo_bounds bd;
-    if (ntop > 0 && abo_bounds_compute(p, &bd, NULL) == AB_OK && arena >= bd.max_load) {
+    if (ntop > 0 && peak != AB_NONE && arena >= peak) {
         put(b, "; fragmentation ");
-        abr_put_bytes(b, arena - bd.max_load);
+        abr_put_bytes(b, arena - peak);
         ab_buf_printf(b, " (arena minus peak live, %.1f%% of the arena)",
-                      arena > 0 ? 100.0 * (double)(arena - bd.max_load) / (double)arena : 0.0);
+                      arena > 0 ? 100.0 * (double)(arena - peak) / (double)arena : 0.0);
     }
     put(b, ".</figcaption>\n");
 }
@@ -761,14 +761,18 @@ static ab_status real_figure(ab_buf *b, abs_store *s, const abr_model *m, const 
     ab_problem view;
     ab_plan pl;
     ab_plan_init(&pl);
-    int64_t *off = NULL, arena = 0;
+    int64_t *off = NULL, arena = 0, peak = AB_NONE;
     size_t *top = NULL, ntop = 0;
     ab_error e = {AB_OK, ""};
     ab_status st = load_plan(s, m, i, &view, &pl, &off, &e);
     if (st == AB_OK) st = abr_plan_top(&view, off, &top, &ntop, &arena, &e);
+    abo_bounds bd;
+    ab_status bs = st == AB_OK ? abo_bounds_compute(&view, &bd, &e) : st;
+    if (bs == AB_OK) peak = bd.max_load;
+    else if (bs == AB_ENOMEM) st = bs; /* any other failure: no fragmentation said */
     if (st == AB_OK) st = real_svg(b, m, r, i, role, &view, &pl, top, ntop, y_top, &e);
     if (st == AB_OK) {
-        real_caption(b, m, r, i, role, &view, off, top, ntop, arena);
+        real_caption(b, m, r, i, role, &view, off, top, ntop, arena, peak);
     } else if (st != AB_ENOMEM) {
         put(b, "<p>Cannot draw the plan of ");
         esc_xml(b, row_r(m, i)->spec);
@@ -808,10 +812,16 @@ static void real_heading(ab_buf *b, const abr_model *m, const abr_real *r) {
         abr_put_excess(b, excess);
         put(b, ") over the best");
     }
+    bool both = abr_real_greedy_is_best(m, r);
     if (r->best != SIZE_MAX && m->su[r->suite].bound != AB_NONE &&
-        row_r(m, r->best)->arena == m->su[r->suite].bound)
-        ab_buf_printf(b, "%s optimal (%s)", abr_real_greedy_is_best(m, r) ? ", and" :
-                      ", which is", abo_proof_word(abr_bound_proof(m, r->suite)));
+        row_r(m, r->best)->arena == m->su[r->suite].bound) {
+        ab_buf_printf(b, "%s optimal (%s)", both ? ", and" : ", which is",
+                      abo_proof_word(abr_bound_proof(m, r->suite)));
+    } else if (r->best != SIZE_MAX && m->rr[r->best].has_gap) {
+        ab_buf_printf(b, "%s ", both ? ", gap" : "; the best's gap");
+        abr_put_excess(b, m->rr[r->best].gap);
+        put(b, " to the best bound");
+    }
     put(b, "</h3>\n");
 }
 
@@ -848,6 +858,33 @@ static ab_status html_real_pictures(ab_buf *b, abs_store *s, const abr_model *m,
     return st;
 }
 
+/* One line under the header, linking to the real suites' section: how many
+ * there are, on how many the best greedy plan loses (and where most), on
+ * how many it is already best; nothing when the run has none. */
+static void html_real_summary(ab_buf *b, const abr_model *m, const abr_reals *rs) {
+    if (rs->n == 0) return;
+    size_t lose = 0, best = 0;
+    for (size_t q = 0; q < rs->n; q++) {
+        double excess;
+        if (!abr_real_excess(m, &rs->v[q], &excess)) continue;
+        if (excess > 0) lose++;
+        else best++;
+    }
+    ab_buf_printf(b, "<p><a href=\"#real\">Real models and traces</a>: %zu suite%s; the best "
+                     "greedy plan loses on %zu", rs->n, rs->n == 1 ? "" : "s", lose);
+    double excess;
+    if (lose > 0 && abr_real_excess(m, &rs->v[0], &excess)) { /* the first loses most */
+        put(b, " (most: ");
+        abr_put_suite(b, esc_xml, m, rs->v[0].suite);
+        put(b, ", ");
+        abr_put_excess(b, excess);
+        put(b, ")");
+    }
+    ab_buf_printf(b, ", is already best on %zu", best);
+    if (rs->n > lose + best) ab_buf_printf(b, ", has no valid plan on %zu", rs->n - lose - best);
+    put(b, ".</p>\n");
+}
+
 /* A table in a box that scrolls sideways, its first column (the suite or the
  * planner) and its heading kept in view. */
 static void scroll_table(ab_buf *b, const abr_table *t) {
@@ -862,6 +899,7 @@ ab_status abr_render_html(ab_buf *b, abs_store *s, const abr_model *m,
     ab_status st = abr_sections_build(s, m, &x, err);
     if (st == AB_OK) {
         html_header(b, m);
+        html_real_summary(b, m, &x.reals);
         scroll_table(b, &x.planners);
         scroll_table(b, &x.timing);
         html_gap_chart(b, m);
