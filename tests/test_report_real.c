@@ -14,6 +14,7 @@
 #include "harness/formats/suite.h"
 #include "results/report/real.h"
 #include "results/report/report.h"
+#include "results/report/svg.h"
 #include "tests/support.h"
 
 /* ---- building databases ---------------------------------------------------- */
@@ -380,6 +381,57 @@ Test(report_real, suites_past_the_limit_are_counted_not_dropped) {
     free(sec);
     free(html);
     free(path);
+}
+
+/* ---- the marks on a picture (svg.h: abr_svg_plan_marked) ------------------------- */
+
+/* An aggregated picture (over ABR_SVG_DETAIL_MAX tensors) still outlines and
+ * names each marked tensor, however small, skips an index out of range, and
+ * draws at most ABR_SVG_MARKED_MAX; y_top raises the axis. */
+Test(report_real, marks_survive_aggregation_and_are_capped) {
+    size_t n = ABR_SVG_DETAIL_MAX + 50;
+    ab_problem p;
+    ab_problem_init(&p);
+    int64_t *off = calloc(n, sizeof *off);
+    for (size_t i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "t%zu", i);
+        int64_t size = i == 7 ? 1 : 1000;
+        ab_tensor t = {.name = name, .size = size, .logical_bits = size * 8,
+                       .start = (int64_t)i, .end = (int64_t)i, .align = 1, .offset = AB_NONE};
+        cr_assert_eq(ab_problem_add(&p, &t, NULL), AB_OK);
+    }
+    off[7] = 1000;
+    ab_plan pl;
+    cr_assert_eq(ab_plan_from_offsets(&pl, off, n, NULL), AB_OK);
+    size_t marked[ABR_SVG_MARKED_MAX + 3];
+    marked[0] = 7;
+    marked[1] = n + 5; /* not a tensor: skipped */
+    for (size_t k = 2; k < sizeof marked / sizeof marked[0]; k++) marked[k] = 100 + k;
+    abr_svg_marks mk = {.marked = marked, .nmarked = sizeof marked / sizeof marked[0],
+                        .y_top = 4000, .note = "red: <the top>"};
+    ab_buf b = {0};
+    cr_assert_eq(abr_svg_plan_marked(&b, &p, &pl, 1000, "t", AB_NO_TENSOR, AB_NO_TENSOR, &mk,
+                                     NULL), AB_OK);
+    HAS(b.s, "aggregated: ");
+    cr_assert_eq(count(b.s, "<rect class=\"mark\""), ABR_SVG_MARKED_MAX);
+    HAS(b.s, ">t7</text>");
+    HAS(b.s, "<title>t7: [7, 7] bytes [1000, 1001), marked</title>");
+    HAS(b.s, "red: &lt;the top&gt;");
+    HAS(b.s, "text-anchor=\"end\">4 KiB</text>");
+    ab_buf_free(&b);
+    /* without marks: the picture of abr_svg_plan, byte for byte */
+    ab_buf c = {0}, d = {0};
+    cr_assert_eq(abr_svg_plan(&c, &p, &pl, 1000, "t", AB_NO_TENSOR, AB_NO_TENSOR, NULL), AB_OK);
+    cr_assert_eq(abr_svg_plan_marked(&d, &p, &pl, 1000, "t", AB_NO_TENSOR, AB_NO_TENSOR,
+                                     &(abr_svg_marks){0}, NULL), AB_OK);
+    cr_assert_str_eq(c.s, d.s);
+    HASNT(c.s, "class=\"mark\"");
+    ab_buf_free(&c);
+    ab_buf_free(&d);
+    ab_plan_free(&pl);
+    ab_problem_free(&p);
+    free(off);
 }
 
 /* ---- the Markdown table --------------------------------------------------------- */
