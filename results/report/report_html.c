@@ -730,8 +730,9 @@ static ab_status real_svg(ab_buf *b, const abr_model *m, const abr_real *r, size
                           const size_t *top, size_t ntop, int64_t y_top, ab_error *err) {
     const abo_row *w = row_r(m, i);
     ab_buf title = {0}, note = {0};
-    ab_buf_printf(&title, "%s: %s (%c%s), arena %lld, ", suite_of(m, r->suite)->name, w->spec,
-                  tolower((unsigned char)role[0]), role + 1, (long long)w->arena);
+    abr_put_suite(&title, put, m, r->suite); /* the title is escaped by svg.c */
+    ab_buf_printf(&title, ": %s (%c%s), arena %lld, ", w->spec, tolower((unsigned char)role[0]),
+                  role + 1, (long long)w->arena);
     if (!(m->su[r->suite].bound != AB_NONE && w->arena == m->su[r->suite].bound))
         put(&title, "gap ");
     abr_put_row_gap(&title, m, i);
