@@ -342,8 +342,11 @@ static const abc_command commands[] = {
              "mean of arena / best lower bound, proven optima, wins), a per-suite table (planners as\n"
              "columns, arena and gap to the best known bound), the optimality certificates (which\n"
              "planner proved what: lower bound, ILP or exhaustive search) and every failure with its\n"
-             "message. html is one self-contained file with inline SVG charts (gap per planner per\n"
-             "suite, arena versus coarsening k) and pictures of the plans with the worst gaps.\n",
+             "message, and per real model or trace (an imported model file, a network's layers,\n"
+             "a MiniMalloc CSV trace) its best greedy plan against its best plan. html is one\n"
+             "self-contained file with inline SVG charts (gap per planner per suite, arena versus\n"
+             "coarsening k), those two plans of each real suite side by side with the tensors that\n"
+             "set each arena named, and pictures of the plans with the worst gaps.\n",
      .options = report_options,
      .column = 20,
      .more = "\nExit status: 0 ok; 2 bad usage, no such run or database; 3 internal error.\n",

@@ -87,8 +87,14 @@ typedef enum abr_report_format {
  * drawn from the suite's stored arena view and the stored plan. */
 #define ABR_REPORT_PICTURES 3
 
+/* The HTML pictures of the real models and traces (real.h): per suite, its
+ * best greedy plan beside its best plan, for at most this many suites in the
+ * table's order (the report says how many more there are). */
+#define ABR_REPORT_REAL_SUITES 20
+
 typedef struct abr_report_opts {
-    int pictures; /* how many worst plans to draw; <= 0: ABR_REPORT_PICTURES */
+    int pictures;    /* how many worst plans to draw; <= 0: ABR_REPORT_PICTURES */
+    int real_suites; /* how many real suites to draw; <= 0: ABR_REPORT_REAL_SUITES */
 } abr_report_opts;
 
 /* The format named w (a row's word or alias: "md", "markdown", "html", ...);

@@ -1,12 +1,17 @@
 /*
  * report_html.c — the report as one self-contained HTML page: the tables and
- * three inline SVG pieces (the gap chart, the arena-versus-k charts, the
- * plans with the largest gaps, drawn by svg.c).
+ * four inline SVG pieces (the gap chart, the arena-versus-k charts, the best
+ * greedy and best plans of each real model or trace, the plans with the
+ * largest gaps; plans drawn by svg.c).
  */
 #include "results/report/render.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 
+#include "oracle/bounds.h"
+#include "oracle/certify.h"
+#include "results/report/real.h"
 #include "results/report/sections.h"
 #include "results/report/svg.h"
 
@@ -29,7 +34,10 @@ static const char html_style[] =
     ".scroll th:first-child{background:#f2f2f2}\n"
     ".scroll th,.scroll td:first-child{white-space:nowrap}\n"
     ".legend{display:flex;flex-wrap:wrap;gap:.2em 1.2em;margin:.4em 0;font-size:.9em;"
-    "max-width:830px}\n.legend span{white-space:nowrap}.legend svg{vertical-align:middle}\n";
+    "max-width:830px}\n.legend span{white-space:nowrap}.legend svg{vertical-align:middle}\n"
+    "h3{font-size:1.05em;margin:1.2em 0 .3em}\n"
+    ".pair{display:flex;flex-wrap:wrap;gap:0 1.5em;align-items:flex-start}\n"
+    ".pair figure{flex:1 1 520px;min-width:0}\n";
 
 static void esc_xml(ab_buf *b, const char *s) { ab_buf_xml(b, s); }
 
@@ -547,24 +555,40 @@ static void put_same_plan_specs(ab_buf *b, const abr_model *m, const worst *v, s
     if (total > 1) put(b, " (the same plan)");
 }
 
+/* Reads row i's suite view and plan from the store into *view (initialised
+ * by the call; ab_problem_free), *pl (initialised by the caller; ab_plan_free)
+ * and, when off is not NULL, *off (owned, ab_free; one offset per tensor of
+ * the view). A status other than AB_OK with err set when it cannot. */
+static ab_status load_plan(abs_store *s, const abr_model *m, size_t i, ab_problem *view,
+                           ab_plan *pl, int64_t **off_out, ab_error *err) {
+    const abs_row *w = &m->rows.v[i];
+    int64_t *off = NULL;
+    size_t n = 0;
+    ab_status st = abs_suite_view(s, w->suite.id, view, err);
+    if (st == AB_OK && w->r.plan_hash[0] == '\0')
+        st = ab_fail(err, AB_EINPUT, "no plan was stored for it");
+    if (st == AB_OK) st = abs_plan_get(s, w->r.plan_hash, &off, &n, err);
+    if (st == AB_OK && n != view->n)
+        st = ab_fail(err, AB_EINPUT, "the plan has %zu offsets but the suite's arena view has "
+                     "%zu tensors", n, view->n);
+    if (st == AB_OK) st = ab_plan_from_offsets(pl, off, n, err);
+    if (st == AB_OK && off_out != NULL) {
+        *off_out = off;
+        off = NULL;
+    }
+    ab_free(off);
+    return st;
+}
+
 /* Draws row i's plan into b; a status other than AB_OK with err set when it
  * cannot (the caller prints the reason unless it is AB_ENOMEM). */
 static ab_status draw_plan(abs_store *s, const abr_model *m, size_t i, const char *specs,
                            ab_buf *b, ab_error *err) {
     const abs_row *w = &m->rows.v[i];
-    int64_t *off = NULL;
-    size_t n = 0;
     ab_problem view;
     ab_plan pl;
     ab_plan_init(&pl);
-    ab_status st = abs_suite_view(s, w->suite.id, &view, err);
-    if (st == AB_OK) st = abs_plan_get(s, w->r.plan_hash, &off, &n, err);
-    if (st == AB_OK && n != view.n)
-        st = ab_fail(err, AB_EINPUT, "the plan has %zu offsets but the suite's arena view has "
-                     "%zu tensors", n, view.n);
-    if (st == AB_OK) st = ab_plan_from_offsets(&pl, off, n, err);
-    ab_free(off);
-    off = NULL;
+    ab_status st = load_plan(s, m, i, &view, &pl, NULL, err);
     if (st == AB_OK) {
         ab_buf title = {0};
         ab_buf_printf(&title, "%s: %s, arena %lld, gap %+.2f%%", w->suite.name, specs,
@@ -576,7 +600,6 @@ static ab_status draw_plan(abs_store *s, const abr_model *m, size_t i, const cha
     }
     ab_plan_free(&pl);
     ab_problem_free(&view);
-    ab_free(off);
     return st;
 }
 
@@ -629,6 +652,239 @@ static ab_status html_pictures(ab_buf *b, abs_store *s, const abr_model *m,
     return st;
 }
 
+/* ---- HTML: real models and traces, best greedy against best ------------------------ */
+
+#define REAL_NAMED 3 /* tensors that set an arena named in a caption; the rest counted */
+#define ROLE_BOTH "Best greedy, also the best" /* the one picture when greedy is best */
+
+/* The names of top[0 .. n): "a", "a and b", "a, b, c and 4 more" (stored
+ * text through esc). */
+static void put_names(ab_buf *b, esc_fn esc, const ab_problem *p, const size_t *top, size_t n) {
+    size_t shown = n < REAL_NAMED ? n : REAL_NAMED;
+    for (size_t k = 0; k < shown; k++) {
+        if (k > 0) put(b, k + 1 == shown && shown == n ? " and " : ", ");
+        esc(b, p->t[top[k]].name);
+    }
+    if (n > shown) ab_buf_printf(b, " and %zu more", n - shown);
+}
+
+/* The figure's caption: what the plan is (role, spec, arena, gap), then the
+ * tensors that set its arena, each with its bytes and live range, and the
+ * fragmentation (arena minus peak, the view's peak live bytes; none when
+ * peak is AB_NONE). */
+static void real_caption(ab_buf *b, const abr_model *m, const abr_real *r, size_t i,
+                         const char *role, const ab_problem *p, const int64_t *off,
+                         const size_t *top, size_t ntop, int64_t arena, int64_t peak) {
+    const abo_row *w = row_r(m, i);
+    ab_buf_printf(b, "<figcaption><b>%s</b>: ", role);
+    esc_xml(b, w->spec);
+    ab_buf_printf(b, ", arena %lld B", (long long)w->arena);
+    if (w->arena >= 1024) { /* and for a reader */
+        put(b, " (");
+        abr_put_bytes(b, w->arena);
+        put(b, ")");
+    }
+    put(b, ", ");
+    bool optimal = m->su[r->suite].bound != AB_NONE && w->arena == m->su[r->suite].bound;
+    if (!optimal) put(b, "gap ");
+    abr_put_row_gap(b, m, i);
+    if (!optimal && m->rr[i].has_gap) put(b, " to the best bound");
+    if (strcmp(role, ROLE_BOTH) == 0) {
+        put(b, "; greedy is already best, reached by ");
+        abr_put_winners(b, esc_xml, m, r->suite, true);
+    } else if (i == r->greedy && r->greedy_ties > 0) {
+        ab_buf_printf(b, "; %zu other greedy planner%s reach%s the same arena", r->greedy_ties,
+                      r->greedy_ties == 1 ? "" : "s", r->greedy_ties == 1 ? "es" : "");
+    }
+    put(b, ".");
+    if (ntop > 0) {
+        put(b, " <span class=\"top\">Arena set by ");
+        for (size_t k = 0; k < ntop && k < REAL_NAMED; k++) {
+            if (k > 0) put(b, k + 1 == ntop ? " and " : ", ");
+            put(b, "<b>");
+            esc_xml(b, p->t[top[k]].name);
+            put(b, "</b> (offset ");
+            abr_put_bytes(b, off[top[k]]);
+            put(b, " + size ");
+            abr_put_bytes(b, p->t[top[k]].size);
+            ab_buf_printf(b, ", live [%lld, %lld])", (long long)p->t[top[k]].start,
+                          (long long)p->t[top[k]].end);
+        }
+        if (ntop > REAL_NAMED) ab_buf_printf(b, " and %zu more", ntop - REAL_NAMED);
+        put(b, "</span>");
+    }
+    if (ntop > 0 && peak != AB_NONE && arena >= peak) {
+        put(b, "; fragmentation ");
+        abr_put_bytes(b, arena - peak);
+        ab_buf_printf(b, " (arena minus peak live, %.1f%% of the arena)",
+                      arena > 0 ? 100.0 * (double)(arena - peak) / (double)arena : 0.0);
+    }
+    put(b, ".</figcaption>\n");
+}
+
+/* The SVG of row i's plan (p, pl, its offsets off) with the tensors that set
+ * its arena (top) outlined, on the scale y_top; its title says the suite, the
+ * spec, the role, the arena and the gap. */
+static ab_status real_svg(ab_buf *b, const abr_model *m, const abr_real *r, size_t i,
+                          const char *role, const ab_problem *p, const ab_plan *pl,
+                          const size_t *top, size_t ntop, int64_t y_top, ab_error *err) {
+    const abo_row *w = row_r(m, i);
+    ab_buf title = {0}, note = {0};
+    abr_put_suite(&title, put, m, r->suite); /* the title is escaped by svg.c */
+    ab_buf_printf(&title, ": %s (%c%s), arena %lld, ", w->spec, tolower((unsigned char)role[0]),
+                  role + 1, (long long)w->arena);
+    if (!(m->su[r->suite].bound != AB_NONE && w->arena == m->su[r->suite].bound))
+        put(&title, "gap ");
+    abr_put_row_gap(&title, m, i);
+    if (ntop > 0) {
+        ab_buf_printf(&note, "red outline: the tensor%s that set%s the arena: ",
+                      ntop == 1 ? "" : "s", ntop == 1 ? "s" : "");
+        put_names(&note, put, p, top, ntop);
+    }
+    ab_status st = AB_OK;
+    if (title.oom || note.oom) st = ab_fail(err, AB_ENOMEM, "out of memory drawing a plan");
+    abr_svg_marks mk = {.marked = top, .nmarked = ntop, .y_top = y_top,
+                        .note = ntop > 0 ? note.s : NULL};
+    if (st == AB_OK)
+        st = abr_svg_plan_marked(b, p, pl, m->su[r->suite].bound, title.s, AB_NO_TENSOR,
+                                 AB_NO_TENSOR, &mk, err);
+    ab_buf_free(&title);
+    ab_buf_free(&note);
+    return st;
+}
+
+/* One figure: row i of real suite r as `role` ("Best greedy", "Best", ...),
+ * drawn on the scale y_top, its caption under it; a line saying why when it
+ * cannot be drawn. AB_ENOMEM only. */
+static ab_status real_figure(ab_buf *b, abs_store *s, const abr_model *m, const abr_real *r,
+                             size_t i, const char *role, int64_t y_top, ab_error *err) {
+    put(b, "<figure class=\"plan real\">\n");
+    ab_problem view;
+    ab_plan pl;
+    ab_plan_init(&pl);
+    int64_t *off = NULL, arena = 0, peak = AB_NONE;
+    size_t *top = NULL, ntop = 0;
+    ab_error e = {AB_OK, ""};
+    ab_status st = load_plan(s, m, i, &view, &pl, &off, &e);
+    if (st == AB_OK) st = abr_plan_top(&view, off, &top, &ntop, &arena, &e);
+    abo_bounds bd;
+    ab_status bs = st == AB_OK ? abo_bounds_compute(&view, &bd, &e) : st;
+    if (bs == AB_OK) peak = bd.max_load;
+    else if (bs == AB_ENOMEM) st = bs; /* any other failure: no fragmentation said */
+    if (st == AB_OK) st = real_svg(b, m, r, i, role, &view, &pl, top, ntop, y_top, &e);
+    if (st == AB_OK) {
+        real_caption(b, m, r, i, role, &view, off, top, ntop, arena, peak);
+    } else if (st != AB_ENOMEM) {
+        put(b, "<p>Cannot draw the plan of ");
+        esc_xml(b, row_r(m, i)->spec);
+        put(b, " on ");
+        abr_put_suite(b, esc_xml, m, r->suite);
+        put(b, ": ");
+        esc_xml(b, e.msg);
+        put(b, "</p>\n");
+        st = AB_OK;
+    } else {
+        ab_fail(err, st, "%s", e.msg);
+    }
+    put(b, "</figure>\n");
+    ab_free(top);
+    ab_free(off);
+    ab_plan_free(&pl);
+    ab_problem_free(&view);
+    return st;
+}
+
+/* The heading of real suite r's pictures: the suite, its kind, and the
+ * verdict of the pair. */
+static void real_heading(ab_buf *b, const abr_model *m, const abr_real *r) {
+    put(b, "<h3>");
+    abr_put_suite(b, esc_xml, m, r->suite);
+    ab_buf_printf(b, " <small>(%s)</small>: ", abr_real_kind_word(r->kind));
+    double excess;
+    if (r->best == SIZE_MAX) {
+        put(b, "no valid plan");
+    } else if (r->greedy == SIZE_MAX) {
+        put(b, "no valid greedy plan");
+    } else if (abr_real_greedy_is_best(m, r)) {
+        put(b, "greedy is already best");
+    } else if (abr_real_excess(m, r, &excess)) {
+        ab_buf_printf(b, "the best greedy plan is %lld B (",
+                      (long long)(row_r(m, r->greedy)->arena - row_r(m, r->best)->arena));
+        abr_put_excess(b, excess);
+        put(b, ") over the best");
+    }
+    bool both = abr_real_greedy_is_best(m, r);
+    if (r->best != SIZE_MAX && m->su[r->suite].bound != AB_NONE &&
+        row_r(m, r->best)->arena == m->su[r->suite].bound) {
+        ab_buf_printf(b, "%s optimal (%s)", both ? ", and" : ", which is",
+                      abo_proof_word(abr_bound_proof(m, r->suite)));
+    } else if (r->best != SIZE_MAX && m->rr[r->best].has_gap) {
+        ab_buf_printf(b, "%s ", both ? ", gap" : "; the best's gap");
+        abr_put_excess(b, m->rr[r->best].gap);
+        put(b, " to the best bound");
+    }
+    put(b, "</h3>\n");
+}
+
+/* The pictures of the real suites, in the table's order: per suite the best
+ * greedy plan beside the best one, on one scale, or one picture when greedy
+ * is best; at most opt->real_suites suites (the rest counted). */
+static ab_status html_real_pictures(ab_buf *b, abs_store *s, const abr_model *m,
+                                    const abr_reals *rs, const abr_report_opts *opt,
+                                    ab_error *err) {
+    size_t want = opt && opt->real_suites > 0 ? (size_t)opt->real_suites
+                                              : (size_t)ABR_REPORT_REAL_SUITES;
+    ab_status st = AB_OK;
+    size_t drawn = 0;
+    for (size_t q = 0; q < rs->n && drawn < want && st == AB_OK; q++) {
+        const abr_real *r = &rs->v[q];
+        drawn++;
+        real_heading(b, m, r);
+        if (r->best == SIZE_MAX) continue;
+        size_t g = r->greedy;
+        int64_t y_top = row_r(m, g != SIZE_MAX ? g : r->best)->arena;
+        put(b, "<div class=\"pair\">\n");
+        if (g != SIZE_MAX && abr_real_greedy_is_best(m, r)) {
+            st = real_figure(b, s, m, r, g, ROLE_BOTH, y_top, err);
+        } else {
+            if (g != SIZE_MAX) st = real_figure(b, s, m, r, g, "Best greedy", y_top, err);
+            if (st == AB_OK) st = real_figure(b, s, m, r, r->best, "Best", y_top, err);
+        }
+        put(b, "</div>\n");
+    }
+    if (st == AB_OK && rs->n > drawn)
+        ab_buf_printf(b, "<p class=\"note\">%zu more real suite%s not drawn (the first %zu in "
+                         "the table's order are; the table lists all %zu).</p>\n",
+                      rs->n - drawn, rs->n - drawn == 1 ? "" : "s", drawn, rs->n);
+    return st;
+}
+
+/* One line under the header, linking to the real suites' section: how many
+ * there are, on how many the best greedy plan loses (and where most), on
+ * how many it is already best; nothing when the run has none. */
+static void html_real_summary(ab_buf *b, const abr_model *m, const abr_reals *rs) {
+    if (rs->n == 0) return;
+    size_t lose = 0, best = 0;
+    for (size_t q = 0; q < rs->n; q++) {
+        double excess;
+        if (!abr_real_excess(m, &rs->v[q], &excess)) continue;
+        if (excess > 0) lose++;
+        else best++;
+    }
+    ab_buf_printf(b, "<p><a href=\"#real\">Real models and traces</a>: %zu suite%s; the best "
+                     "greedy plan loses on %zu", rs->n, rs->n == 1 ? "" : "s", lose);
+    double excess;
+    if (lose > 0 && abr_real_excess(m, &rs->v[0], &excess)) { /* the first loses most */
+        put(b, " (most: ");
+        abr_put_suite(b, esc_xml, m, rs->v[0].suite);
+        put(b, ", ");
+        abr_put_excess(b, excess);
+        put(b, ")");
+    }
+    ab_buf_printf(b, ", is already best on %zu", best);
+    if (rs->n > lose + best) ab_buf_printf(b, ", has no valid plan on %zu", rs->n - lose - best);
+    put(b, ".</p>\n");
+}
 
 /* A table in a box that scrolls sideways, its first column (the suite or the
  * planner) and its heading kept in view. */
@@ -644,10 +900,17 @@ ab_status abr_render_html(ab_buf *b, abs_store *s, const abr_model *m,
     ab_status st = abr_sections_build(s, m, &x, err);
     if (st == AB_OK) {
         html_header(b, m);
+        html_real_summary(b, m, &x.reals);
         scroll_table(b, &x.planners);
         scroll_table(b, &x.timing);
         html_gap_chart(b, m);
         html_k_charts(b, m);
+        put(b, "<section id=\"real\">\n");
+        scroll_table(b, &x.real);
+        st = html_real_pictures(b, s, m, &x.reals, opt, err);
+        put(b, "</section>\n");
+    }
+    if (st == AB_OK) {
         scroll_table(b, &x.suites);
         scroll_table(b, &x.io);
         for (size_t k = 0; k < x.npools; k++) scroll_table(b, &x.pools[k]);

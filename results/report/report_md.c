@@ -34,8 +34,8 @@ ab_status abr_render_md(ab_buf *b, abs_store *s, const abr_model *m,
     ab_status st = abr_sections_build(s, m, &x, err);
     if (st == AB_OK) {
         md_header(b, m);
-        const abr_table *order[] = {&x.planners, &x.timing, &x.suites, &x.io, &x.certificates,
-                                    &x.bounds, &x.capacity, &x.failures};
+        const abr_table *order[] = {&x.planners, &x.timing, &x.real, &x.suites, &x.io,
+                                    &x.certificates, &x.bounds, &x.capacity, &x.failures};
         for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) abr_table_md(b, order[k]);
         for (size_t k = 0; k < x.npools; k++) abr_table_md(b, &x.pools[k]);
         abr_table_md(b, &x.peaks);

@@ -566,12 +566,97 @@ static ab_status peaks(abr_table *t, abs_store *s, const abr_model *m, ab_buf *t
     return st;
 }
 
+/* ---- real models and traces: best greedy against best ------------------------------ */
+
+/* A gap as a cell, two significant digits when small ("-" when none). */
+static void add_gap(abr_table *t, bool has, double gap, ab_buf *tmp) {
+    if (has) abr_put_excess(fresh(tmp), gap);
+    else abr_put_gap(fresh(tmp), false, 0);
+    abr_table_add(t, (abr_cell){.text = text(t, tmp)});
+}
+
+/* A row of the real table: the plan's word ("greedy", "best", "both") and
+ * row i's spec label, its arena, how much larger than the best (over best)
+ * and its gap to the best bound; i SIZE_MAX: no valid plan. */
+static void real_row(abr_table *t, const abr_model *m, const abr_real *r, const char *word,
+                     size_t i, ab_buf *tmp) {
+    if (strcmp(word, "best") == 0) abr_table_add(t, (abr_cell){0});
+    else add_suite(t, m, r->suite, tmp);
+    if (i == SIZE_MAX) {
+        abr_table_addf(t, "%s: no valid plan", word);
+        for (int k = 0; k < 3; k++) abr_table_add(t, (abr_cell){.text = "-"});
+        return;
+    }
+    char label[96];
+    abr_spec_label(row_r(m, i)->spec, label, sizeof label);
+    abr_table_addf(t, "%s: %s", word, label);
+    abr_table_addf(t, "%lld", (long long)row_r(m, i)->arena);
+    double excess;
+    fresh(tmp);
+    if (strcmp(word, "best") != 0 && abr_real_excess(m, r, &excess))
+        abr_put_excess(tmp, excess);
+    else put(tmp, "-");
+    abr_table_add(t, (abr_cell){.text = text(t, tmp)});
+    const abr_rsuite *su = &m->su[r->suite];
+    if (su->bound != AB_NONE && row_r(m, i)->arena == su->bound) /* the proof: certificates */
+        abr_table_add(t, (abr_cell){.text = "optimal"});
+    else
+        add_gap(t, m->rr[i].has_gap, m->rr[i].gap, tmp);
+}
+
+/* How many of the real suites are of kind k. */
+static size_t real_count(const abr_reals *rs, abr_real_kind k) {
+    size_t n = 0;
+    for (size_t q = 0; q < rs->n; q++) n += rs->v[q].kind == k;
+    return n;
+}
+
+/* "Real models and traces": one or two rows per real suite (real.h). */
+static void real_table(abr_table *t, const abr_model *m, const abr_reals *rs, ab_buf *tmp) {
+    abr_table_title(t, 2, "Real models and traces: best greedy against best");
+    if (rs->n == 0) {
+        abr_table_para(t, "No real model or trace among this run's suites: none was imported "
+                          "from a model file (TFLite, ONNX) or a compiler trace (MiniMalloc "
+                          "CSV), and none is a published network's layers (the mobilenet_v1, "
+                          "mobilenet_v2, resnet18 and squeezenet generators).", ABR_IN_BOTH,
+                       false, false);
+        return;
+    }
+    fresh(tmp);
+    ab_buf_printf(tmp, "%zu of the run's %zu suites are real: %zu imported from a model file "
+                       "(TFLite, ONNX), %zu a published network's layers (suites/models/, by "
+                       "the generators), %zu a compiler's trace (MiniMalloc CSV). Per suite, "
+                       "the smallest arena of a greedy planner (one that is not exact) against "
+                       "the smallest of all; both: the best greedy plan is the best. Largest "
+                       "loss first.", rs->n, m->nsu, real_count(rs, ABR_REAL_MODEL),
+                  real_count(rs, ABR_REAL_NETWORK), real_count(rs, ABR_REAL_TRACE));
+    abr_table_para(t, text(t, tmp), ABR_IN_BOTH, false, false);
+    abr_table_column(t, "suite", ABR_LEFT);
+    abr_table_column(t, "plan: planner", ABR_LEFT);
+    abr_table_column(t, "arena", ABR_RIGHT);
+    abr_table_column(t, "over best", ABR_RIGHT);
+    abr_table_column(t, "gap to bound", ABR_LEFT);
+    for (size_t q = 0; q < rs->n; q++) {
+        const abr_real *r = &rs->v[q];
+        if (abr_real_greedy_is_best(m, r)) {
+            real_row(t, m, r, "both", r->greedy, tmp);
+            continue;
+        }
+        real_row(t, m, r, "greedy", r->greedy, tmp);
+        real_row(t, m, r, "best", r->best, tmp);
+    }
+    abr_table_para(t, "planner: the spec's label (the Planners table gives the spec); over "
+                      "best: the greedy arena / the best arena - 1; gap to bound: to the "
+                      "suite's best lower bound, optimal when the arena equals it (the "
+                      "Optimality certificates name the proof).", ABR_IN_BOTH, true, true);
+}
+
 /* ---- all of them -------------------------------------------------------------------- */
 
 ab_status abr_sections_build(abs_store *s, const abr_model *m, abr_sections *x, ab_error *err) {
     memset(x, 0, sizeof *x);
     abr_table *all[] = {&x->planners, &x->timing, &x->suites, &x->io, &x->certificates,
-                        &x->bounds, &x->capacity, &x->failures, &x->peaks};
+                        &x->bounds, &x->capacity, &x->failures, &x->peaks, &x->real};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) abr_table_init(all[k]);
     ab_buf tmp = {0};
     planners(&x->planners, m, &tmp);
@@ -584,6 +669,8 @@ ab_status abr_sections_build(abs_store *s, const abr_model *m, abr_sections *x, 
     failures(&x->failures, m, &tmp);
     ab_status st = pools(x, s, m, &tmp, err);
     if (st == AB_OK) st = peaks(&x->peaks, s, m, &tmp, err);
+    if (st == AB_OK) st = abr_reals_find(s, m, &x->reals, err);
+    if (st == AB_OK) real_table(&x->real, m, &x->reals, &tmp);
     ab_buf_free(&tmp);
     if (st != AB_OK) return st;
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
@@ -596,8 +683,9 @@ ab_status abr_sections_build(abs_store *s, const abr_model *m, abr_sections *x, 
 void abr_sections_free(abr_sections *x) {
     if (x == NULL) return;
     abr_table *all[] = {&x->planners, &x->timing, &x->suites, &x->io, &x->certificates,
-                        &x->bounds, &x->capacity, &x->failures, &x->peaks};
+                        &x->bounds, &x->capacity, &x->failures, &x->peaks, &x->real};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) abr_table_free(all[k]);
+    abr_reals_free(&x->reals);
     for (size_t k = 0; k < x->npools; k++) abr_table_free(&x->pools[k]);
     ab_free(x->pools);
     memset(x, 0, sizeof *x);

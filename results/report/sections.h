@@ -8,6 +8,7 @@
 #define AB_REPORT_SECTIONS_H
 
 #include "results/report/model.h"
+#include "results/report/real.h"
 #include "results/report/table.h"
 
 typedef struct abr_sections {
@@ -26,6 +27,10 @@ typedef struct abr_sections {
     size_t npools;
     abr_table peaks;        /* per suite: the tensors live at its max-load instruction
                                (from the stored arena view) */
+    abr_table real;         /* per real suite (real.h): its best greedy plan against its
+                               best plan; a paragraph saying so when the run has none */
+    abr_reals reals;        /* those suites and rows, in the table's order (the HTML
+                               report draws their plans) */
 } abr_sections;
 
 /* Builds the tables of model m into *x (initialised by the call; free with

@@ -65,9 +65,7 @@ void abr_put_tick(ab_buf *b, const abr_ticks *t, size_t k) {
     ab_buf_printf(b, "%.*f %s", t->decimals, v, t->uname);
 }
 
-/* Appends bytes for a reader: "512 B", "6 KiB", "1.25 MiB" (at most 3
- * significant digits after the point, exact bytes in B). */
-static void abr_put_bytes(ab_buf *b, int64_t bytes) {
+void abr_put_bytes(ab_buf *b, int64_t bytes) {
     double a = fabs((double)bytes);
     size_t u = 0;
     while (u + 1 < NUNITS && a >= units[u + 1].unit) u++;
@@ -289,8 +287,9 @@ static void draw_axes(ab_buf *b, const frame *f) {
 }
 
 /* The frame: every instruction of the problem, bytes up to the highest of
- * the arena, the bound and the peak (a little headroom). */
-static frame make_frame(const ab_problem *p, const int64_t *off, int64_t lb, int64_t *arena) {
+ * the arena, the bound and y_top (a little headroom). */
+static frame make_frame(const ab_problem *p, const int64_t *off, int64_t lb, int64_t y_top,
+                        int64_t *arena) {
     frame f = {.tmin = 0, .tmax = 0, .ymax = 1};
     *arena = 0;
     for (size_t i = 0; i < p->n; i++) {
@@ -299,6 +298,7 @@ static frame make_frame(const ab_problem *p, const int64_t *off, int64_t lb, int
         if (off[i] != AB_NONE && off[i] + p->t[i].size > *arena) *arena = off[i] + p->t[i].size;
     }
     int64_t top = *arena > lb ? *arena : lb;
+    if (y_top > top) top = y_top;
     f.yt = abr_byte_ticks(0, (double)(top + top / 20 + 1), 6);
     f.ymax = (int64_t)llround(f.yt.first + (double)f.yt.n * f.yt.step);
     return f;
@@ -410,15 +410,47 @@ static void put_size(ab_buf *b, int64_t v) {
     ab_buf_printf(b, ")");
 }
 
+/* Marked tensor t at off (svg.h, abr_svg_marks): a red outline over the
+ * plan and its name above its top edge (left-aligned, or right-aligned when
+ * it starts in the plot's right third), on a white halo. */
+static void draw_mark(ab_buf *b, const frame *f, const ab_tensor *t, int64_t off) {
+    double x0 = fx(f, t->start), x1 = fx(f, t->end + 1);
+    double y0 = fy(f, off + t->size), y1 = fy(f, off);
+    ab_buf_printf(b, "<rect class=\"mark\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+                     "height=\"%.2f\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"2\"><title>",
+                  x0, y0, x1 - x0, y1 - y0);
+    ab_buf_xml(b, t->name);
+    ab_buf_printf(b, ": [%lld, %lld] bytes [%lld, %lld), marked</title></rect>\n",
+                  (long long)t->start, (long long)t->end, (long long)off,
+                  (long long)(off + t->size));
+    bool right = x0 > LEFT + W * 2.0 / 3.0;
+    ab_buf_printf(b, "<text class=\"mark\" x=\"%.2f\" y=\"%.2f\" font-size=\"11\" "
+                     "font-weight=\"bold\" fill=\"#d62728\" stroke=\"#fff\" stroke-width=\"3\" "
+                     "paint-order=\"stroke\" text-anchor=\"%s\">",
+                  right ? x1 - 2 : x0 + 2, y0 - 4 < TOP + 10 ? y0 + 12 : y0 - 4,
+                  right ? "end" : "start");
+    ab_buf_xml(b, t->name);
+    ab_buf_printf(b, "</text>\n");
+}
+
 ab_status abr_svg_plan(ab_buf *b, const ab_problem *p, const ab_plan *pl, int64_t lower_bound,
                        const char *title, size_t overlap_a, size_t overlap_b, ab_error *err) {
+    return abr_svg_plan_marked(b, p, pl, lower_bound, title, overlap_a, overlap_b, NULL, err);
+}
+
+ab_status abr_svg_plan_marked(ab_buf *b, const ab_problem *p, const ab_plan *pl,
+                              int64_t lower_bound, const char *title, size_t overlap_a,
+                              size_t overlap_b, const abr_svg_marks *marks, ab_error *err) {
+    static const abr_svg_marks none = {0};
+    if (marks == NULL) marks = &none;
     int64_t *off = plan_offsets(p, pl);
     if (off == NULL) return ab_fail(err, AB_ENOMEM, "out of memory drawing a plan");
     int64_t arena;
-    frame f = make_frame(p, off, lower_bound, &arena);
+    frame f = make_frame(p, off, lower_bound, marks->y_top, &arena);
+    double height = TOP + H + BOTTOM + (marks->note ? 18 : 0);
     ab_buf_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
                      "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\">\n",
-                  LEFT + W + RIGHT, TOP + H + BOTTOM, LEFT + W + RIGHT, TOP + H + BOTTOM);
+                  LEFT + W + RIGHT, height, LEFT + W + RIGHT, height);
     ab_buf_printf(b, "<text x=\"%.0f\" y=\"20\" font-size=\"14\" font-weight=\"bold\">", LEFT);
     ab_buf_xml(b, title ? title : (p->name ? p->name : "plan"));
     ab_buf_printf(b, "</text>\n<text x=\"%.0f\" y=\"38\" font-size=\"11\">%zu tensors, arena ",
@@ -459,6 +491,18 @@ ab_status abr_svg_plan(ab_buf *b, const ab_problem *p, const ab_plan *pl, int64_
     bool ok = draw_profile(b, &f, p, &peak_t, &peak, true);
     draw_peak(b, &f, peak_t, peak);
     draw_lines(b, &f, arena, lower_bound);
+    for (size_t k = 0, drawn = 0; k < marks->nmarked && drawn < ABR_SVG_MARKED_MAX; k++) {
+        size_t i = marks->marked[k];
+        if (i >= p->n || off[i] == AB_NONE) continue;
+        draw_mark(b, &f, &p->t[i], off[i]);
+        drawn++;
+    }
+    if (marks->note != NULL) {
+        ab_buf_printf(b, "<text class=\"note\" x=\"%.0f\" y=\"%.0f\" font-size=\"11\">",
+                      LEFT, TOP + H + BOTTOM + 10);
+        ab_buf_xml(b, marks->note);
+        ab_buf_printf(b, "</text>\n");
+    }
     ab_buf_printf(b, "</svg>\n");
     ab_free(off);
     if (!ok || b->oom) return ab_fail(err, AB_ENOMEM, "out of memory drawing a plan");

@@ -32,6 +32,26 @@
 ab_status abr_svg_plan(ab_buf *b, const ab_problem *p, const ab_plan *pl, int64_t lower_bound,
                        const char *title, size_t overlap_a, size_t overlap_b, ab_error *err);
 
+/* What abr_svg_plan_marked adds to a picture. Marked tensors (e.g. those that
+ * set the arena) are drawn last, at most ABR_SVG_MARKED_MAX of them, each
+ * outlined in red (class "mark") with its name beside it, also when the
+ * picture is aggregated; an index out of range or a tensor the plan does not
+ * place is skipped. y_top > 0 makes the offset axis reach at least y_top
+ * bytes, so that two plans of one suite drawn with the same y_top share a
+ * scale; note, when not NULL, is a third line under the title. */
+#define ABR_SVG_MARKED_MAX 16
+typedef struct abr_svg_marks {
+    const size_t *marked;   /* tensor indices into p, or NULL */
+    size_t nmarked;
+    int64_t y_top;          /* 0: the plan's own scale */
+    const char *note;       /* plain text (escaped here), or NULL */
+} abr_svg_marks;
+
+/* abr_svg_plan with marks (NULL: none, the same picture as abr_svg_plan). */
+ab_status abr_svg_plan_marked(ab_buf *b, const ab_problem *p, const ab_plan *pl,
+                              int64_t lower_bound, const char *title, size_t overlap_a,
+                              size_t overlap_b, const abr_svg_marks *marks, ab_error *err);
+
 /* Round axis ticks over bytes: a unit (B, KiB, MiB or GiB: the largest that
  * hi reaches twice) and a step of 1, 2 or 5 x 10^n units (at least 1 byte),
  * the smallest giving at most `want` intervals; the axis runs from lo rounded
@@ -45,6 +65,10 @@ typedef struct abr_ticks {
     int decimals;       /* digits after the point a tick label needs */
 } abr_ticks;
 abr_ticks abr_byte_ticks(double lo, double hi, int want);
+
+/* Appends bytes for a reader: "512 B", "6 KiB", "1.25 MiB" (at most 3
+ * significant digits after the point, exact bytes in B). */
+void abr_put_bytes(ab_buf *b, int64_t bytes);
 
 /* Appends tick k's label, e.g. "0", "512 B", "1.5 KiB" (0 has no unit). */
 void abr_put_tick(ab_buf *b, const abr_ticks *t, size_t k);
