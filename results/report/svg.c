@@ -11,7 +11,8 @@
 #define W 960.0   /* plot width, px */
 #define H 480.0   /* plot height, px */
 #define LEFT 90.0
-#define TOP 50.0
+#define TOP 58.0   /* the title (y 20), the subtitle (y 38), the peak label (TOP - 3): a
+                     * line of 11 px text apart */
 #define BOTTOM 50.0
 #define RIGHT 20.0
 
