@@ -1,11 +1,12 @@
 /*
  * test_report_browser.c — the HTML report as a browser lays it out (issue 31):
  * a report made by the command line from a run of every planner over
- * suites/examples (a gap chart of 21 planners with outliers far above its
- * axis, plan pictures, wide tables) gets a small script appended that, on
- * load, measures the page with getBoundingClientRect and writes the figures as
- * JSON into <pre id="geom">; headless Chromium loads it at 1024x768 and dumps
- * the DOM, and the checks below read the geometry, never pixels:
+ * suites/examples and a chain with a converted model's long tensor names (a
+ * gap chart of 21 planners with outliers far above its axis, plan pictures,
+ * wide tables) gets a small script appended that, on load, measures the page
+ * with getBoundingClientRect and writes the figures as JSON into
+ * <pre id="geom">; headless Chromium loads it at 1024x768 and dumps the DOM,
+ * and the checks below read the geometry, never pixels:
  *
  *  1. the legend lies above the gap chart, inside the page, its entries apart;
  *  2. the gap chart's axis: its ticks from 0% up, its 0-50% band over most of
@@ -19,7 +20,7 @@
  *  5. each plan picture has a size and fits the page; every tensor rectangle
  *     lies in the arena box (between the axes, under the arena line) where its
  *     tooltip's instructions and bytes put it; a tensor's name lies inside its
- *     rectangle; every label lies inside the picture, the tick labels and the
+ *     rectangle (the long ones cut); every label lies inside the picture, the tick labels and the
  *     other labels (title, subtitle, peak, arena and bound, axis titles) apart;
  *  6. the page does not scroll sideways: each table fits the page or sits in
  *     a scrolling box that does.
@@ -286,10 +287,40 @@ static const char probe[] =
     "});\n"
     "</script>\n";
 
-/* Runs every planner over suites/examples into dir/r.db and writes the HTML
- * report to dir/r.html, as test_report_html.c's make_report does. */
+/* A layer chain whose tensors have the long names of a converted model
+ * (TFLite joins the ops a tensor comes from with ';'): each lives two
+ * instructions, so two buffers do, and a planner that reuses nothing
+ * (executorch-naive) leaves a gap of 500%: the report draws its plan. */
+static const char long_names[] =
+    "suite: long-names\n"
+    "tensors:\n"
+    "  - {name: 'serving_default_input:0', size: 100, start: 0, end: 1}\n"
+    "  - {name: 'model/block_1/conv2d_1/Relu6;model/block_1/conv2d_1/BiasAdd', size: 100, "
+    "start: 1, end: 2}\n"
+    "  - {name: 'model/block_2/depthwise_conv2d/Relu6', size: 100, start: 2, end: 3}\n"
+    "  - {name: 'model/block_3/conv2d_3/Conv2D;model/block_3/batch_normalization/FusedBatchNorm',"
+    " size: 100, start: 3, end: 4}\n"
+    "  - {name: 'WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW', size: 100, start: 4, end: 5}\n"
+    "  - {name: 'model/global_average_pooling2d/Mean', size: 100, start: 5, end: 6}\n"
+    "  - {name: 'StatefulPartitionedCall:0', size: 100, start: 6, end: 7}\n"
+    "  - {name: 'x', size: 100, start: 7, end: 8}\n"
+    "  - {name: 'model/dense/MatMul;model/dense/BiasAdd', size: 100, start: 8, end: 9}\n"
+    "  - {name: 'model/dense_1/Softmax', size: 100, start: 9, end: 10}\n"
+    "  - {name: 'Identity', size: 100, start: 10, end: 11}\n"
+    "  - {name: 'model/concatenate/concat', size: 100, start: 11, end: 12}\n";
+
+/* Runs every planner over suites/examples and the long names into dir/r.db
+ * and writes the HTML report to dir/r.html, as test_report_html.c's
+ * make_report does. */
 static void make_report(const char *dir) {
-    abt_run_ok(0, "run -q -j 2 --db %s/r.db --planners all %s", dir, abt_src("suites/examples"));
+    char path[4096];
+    snprintf(path, sizeof path, "%s/long_names.yaml", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(long_names, f);
+    cr_assert_eq(fclose(f), 0);
+    abt_run_ok(0, "run -q -j 2 --db %s/r.db --planners all %s %s", dir,
+               abt_src("suites/examples"), path);
     abt_run_ok(0, "report --db %s/r.db --format html -o %s/r.html", dir, dir);
 }
 
@@ -478,8 +509,8 @@ static double instruction(const char *label) {
     return v;
 }
 
-/* 5. One plan picture. */
-static void check_plan(const jv *pic, size_t k, double page_w) {
+/* 5. One plan picture; returns how many of its name labels are cut. */
+static size_t check_plan(const jv *pic, size_t k, double page_w) {
     box svg = jbox(pic, "b");
     cr_assert(svg.w > 100 && svg.h > 100, "picture %zu has a size " BOX_FMT, k, BOX_ARG(svg));
     cr_assert_leq(right(svg), page_w + EPS, "picture %zu fits the page", k);
@@ -508,6 +539,7 @@ static void check_plan(const jv *pic, size_t k, double page_w) {
     double x0 = cx(jbox(&xt->v[0], "b")), x1 = cx(jbox(&xt->v[xt->n - 1], "b"));
     cr_assert(fabs(x0 - left) < EPS, "picture %zu: the first instruction tick at the y axis", k);
     double arena = 0;
+    size_t cut = 0;
     for (size_t i = 0; i < tensors->n; i++) {
         double s, e, a, b;
         tensor_title(jstr(&tensors->v[i], "s"), &s, &e, &a, &b);
@@ -534,8 +566,10 @@ static void check_plan(const jv *pic, size_t k, double page_w) {
                   "instructions and bytes are at x [%.1f, %.1f], y [%.1f, %.1f]", k, title,
                   BOX_ARG(r), xs, xe, yb, ya0);
         const jv *name = jget(t, "name");
-        if (name->t == J_OBJ)
-            cr_assert(inside(jbox(name, "b"), r), "picture %zu: the name '%s' " BOX_FMT
+        if (name->t != J_OBJ) continue;
+        cut += strncmp(title, jstr(name, "s"), strlen(jstr(name, "s"))) != 0 ||
+               title[strlen(jstr(name, "s"))] != ':';
+        cr_assert(inside(jbox(name, "b"), r), "picture %zu: the name '%s' " BOX_FMT
                       " leaves its rectangle " BOX_FMT, k, jstr(name, "s"),
                       BOX_ARG(jbox(name, "b")), BOX_ARG(r));
     }
@@ -547,6 +581,7 @@ static void check_plan(const jv *pic, size_t k, double page_w) {
     check_apart(jget(pic, "yt"), "offset ticks");
     check_apart(xt, "instruction ticks");
     check_apart(jget(pic, "other"), "a plan picture's labels");
+    return cut;
 }
 
 /* 6. Tables fit the page or sit in a scrolling box that does; the page does
@@ -586,7 +621,9 @@ Test(report_browser, charts_keep_their_geometry_in_chromium) {
     check_gap_marks(gap, &p);
     const jv *plans = jget(&g, "plans");
     cr_assert_geq(plans->n, 2, "the report draws plan pictures");
-    for (size_t k = 0; k < plans->n; k++) check_plan(&plans->v[k], k, jnum(&g, "w"));
+    size_t cut = 0;
+    for (size_t k = 0; k < plans->n; k++) cut += check_plan(&plans->v[k], k, jnum(&g, "w"));
+    cr_assert_geq(cut, 3, "the long names are drawn, cut to their rectangles");
     check_tables(&g);
     jfree(&g);
     char cmd[4200];
