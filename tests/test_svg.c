@@ -52,3 +52,37 @@ Test(svg, draws_overlaps_in_red) {
     cr_assert(strstr(b.s, "overlap: a&lt;1&gt; and b") != NULL);
     ab_buf_free(&b);
 }
+
+/* A name wider than its rectangle is cut with an ellipsis on a character
+ * boundary (the tooltip keeps it whole); a short one is drawn whole.
+ * test_report_browser.c checks in Chromium that the labels fit. */
+Test(svg, cuts_names_wider_than_their_rectangle) {
+    ab_problem p;
+    ab_problem_init(&p);
+    /* 12 instructions over 960 px: 80 px an instruction. */
+    ab_tensor t[] = {T("model/block_1/conv2d_1/Relu6;model/block_1/conv2d_1/BiasAdd", 16, 0, 0),
+                     T("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9",
+                       16, 1, 1),
+                     T("x", 16, 2, 11)};
+    for (int i = 0; i < 3; i++) cr_assert_eq(ab_problem_add(&p, &t[i], NULL), AB_OK);
+    ab_plan pl;
+    cr_assert_eq(ab_plan_from_offsets(&pl, (int64_t[]){0, 0, 16}, 3, NULL), AB_OK);
+    ab_buf b = {0};
+    cr_assert_eq(abr_svg_plan(&b, &p, &pl, 32, "t", AB_NO_TENSOR, AB_NO_TENSOR, NULL), AB_OK);
+    cr_assert_eq(count(b.s, "<title>model/block_1/conv2d_1/Relu6;model/block_1/conv2d_1/BiasAdd:"),
+                 1, "the tooltip has the whole name");
+    const char *label = strstr(b.s, "clip-path=\"none\">model/");
+    cr_assert_not_null(label, "%s", b.s);
+    const char *end = strstr(label, "</text>");
+    cr_assert(end - label < 40, "the name is cut: %.80s", label);
+    cr_assert(strncmp(end - 3, "\xe2\x80\xa6", 3) == 0, "an ellipsis ends it: %.80s", label);
+    label = strstr(b.s, "clip-path=\"none\">\xc3\xa9");
+    cr_assert_not_null(label);
+    end = strstr(label, "</text>");
+    cr_assert(strncmp(end - 3, "\xe2\x80\xa6", 3) == 0 && end[-4] == '\xa9',
+              "cut after a whole character: %.60s", label);
+    cr_assert_eq(count(b.s, "clip-path=\"none\">x</text>"), 1, "a short name is whole");
+    ab_buf_free(&b);
+    ab_plan_free(&pl);
+    ab_problem_free(&p);
+}

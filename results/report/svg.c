@@ -11,7 +11,8 @@
 #define W 960.0   /* plot width, px */
 #define H 480.0   /* plot height, px */
 #define LEFT 90.0
-#define TOP 50.0
+#define TOP 58.0   /* the title (y 20), the subtitle (y 38), the peak label (TOP - 3): a
+                     * line of 11 px text apart */
 #define BOTTOM 50.0
 #define RIGHT 20.0
 
@@ -110,6 +111,37 @@ static void put_s(ab_buf *b, const char *s) { ab_buf_append(b, s, strlen(s)); }
 static const char *const palette[] = {"#8dd3c7", "#bebada", "#80b1d3", "#fdb462", "#b3de69",
                                       "#fccde5", "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f"};
 
+/* A generous width in px of the character starting with byte c in 10 px
+ * sans-serif (DejaVu Sans, the widest common default, is under it), so a
+ * label measured with it fits in the browser; 0 for UTF-8 continuation bytes. */
+static double glyph_width(unsigned char c) {
+    if (c >= 0x80) return c >= 0xC0 ? 10.0 : 0.0;
+    if (strchr("mwMW@%", c)) return 10.0;
+    if (c >= 'A' && c <= 'Z') return 8.0;
+    if (strchr("ijlftr!|.,:;'/()[] ", c)) return 4.5;
+    return 6.5;
+}
+
+/* The length in bytes of the longest prefix of name that fits in width px of
+ * 10 px text: all of it, or a prefix (cut before a character) that leaves
+ * room for an ellipsis. */
+static size_t fitting_prefix(const char *name, double width) {
+    double w = 0;
+    size_t n = strlen(name);
+    for (size_t k = 0; k < n; k++) w += glyph_width((unsigned char)name[k]);
+    if (w <= width) return n;
+    w = 10.0; /* the ellipsis */
+    size_t k = 0;
+    while (k < n) {
+        size_t e = k + 1; /* the character at k: its continuation bytes */
+        while (e < n && ((unsigned char)name[e] & 0xC0) == 0x80) e++;
+        if (w + glyph_width((unsigned char)name[k]) > width) break;
+        w += glyph_width((unsigned char)name[k]);
+        k = e;
+    }
+    return k;
+}
+
 static void draw_tensor(ab_buf *b, const frame *f, const ab_tensor *t, int64_t off, size_t i) {
     double x0 = fx(f, t->start), x1 = fx(f, t->end + 1);
     double y0 = fy(f, off + t->size), y1 = fy(f, off);
@@ -120,10 +152,23 @@ static void draw_tensor(ab_buf *b, const frame *f, const ab_tensor *t, int64_t o
     ab_buf_printf(b, ": [%lld, %lld] bytes [%lld, %lld)</title></rect>\n", (long long)t->start,
                   (long long)t->end, (long long)off, (long long)(off + t->size));
     if (x1 - x0 < 36 || y1 - y0 < 11) return;
+    /* The name, cut with an ellipsis when it is wider than the rectangle
+     * (the tooltip has all of it); none when not 2 bytes of it fit. */
+    size_t n = fitting_prefix(t->name, x1 - x0 - 6);
+    bool whole = t->name[n] == '\0';
+    if (!whole && n < 2) return;
+    char *cut = whole ? NULL : ab_alloc_array(n + 1, 1);
+    if (!whole && cut == NULL) {
+        b->oom = true;
+        return;
+    }
+    if (cut != NULL) memcpy(cut, t->name, n), cut[n] = '\0';
     ab_buf_printf(b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"10\" clip-path=\"none\">",
                   x0 + 3, y0 + 10);
-    ab_buf_xml(b, t->name);
+    ab_buf_xml(b, whole ? t->name : cut);
+    if (!whole) put_s(b, "\xe2\x80\xa6"); /* an ellipsis */
     ab_buf_printf(b, "</text>\n");
+    ab_free(cut);
 }
 
 static void draw_overlap(ab_buf *b, const frame *f, const ab_problem *p, const int64_t *off,
