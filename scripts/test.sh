@@ -6,9 +6,10 @@
 # Usage: scripts/test.sh [--long]
 #   --long   the property sweeps run many more cases (AB_TEST_LONG=1 in the
 #            tests' environment, read by tests/support.c's abt_cases): minutes
-#            more; not for CI. Without it the whole script takes about 10 min on
-#            2 cores (CI: 579 s, build included, at stop 34), and no test
-#            depends on the machine's speed.
+#            more; not for CI. Without it, on an idle 2-vCPU VM, a clean
+#            clone took 678 s before the changes of stop 37 (the figure after
+#            them is in README, Tests), build included; no test depends on the
+#            machine's speed.
 #
 # Counting (the synthesis line): Criterion's own counts per binary (its Failing
 # includes its Crashing); then, per binary, what Criterion did not count, once:
@@ -22,7 +23,9 @@
 # So one failing test counts 1.
 #
 # Environment: AB_SANITIZE=0 builds without sanitizers (faster);
-# AB_BUILD_DIR overrides the build folder (default build/test or build/test-nosan).
+# AB_BUILD_DIR overrides the build folder (default build/test or build/test-nosan);
+# AB_TEST_BINARIES sets how many test binaries run side by side (default: the
+# number of cores).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,10 +55,12 @@ echo "test.sh: built in $(( $(date +%s) - b0 )) s" >&2
 # is present (the test skips otherwise), and only the fuzz targets.
 if command -v clang >/dev/null; then
     echo "test.sh: building the fuzz targets with clang in build-fuzz" >&2
+    f0=$(date +%s)
     cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
           -DARENABENCH_FUZZ=ON -DARENABENCH_WERROR=ON -DBUILD_TESTING=OFF >/dev/null &&
         cmake --build build-fuzz -j "$(nproc)" --target fuzzers >build-fuzz/build.log 2>&1 ||
         { cat build-fuzz/build.log; exit 1; }
+    echo "test.sh: built the fuzz targets in $(( $(date +%s) - f0 )) s" >&2
     export AB_FUZZ_DIR="$PWD/build-fuzz"
 else
     echo "test.sh: no clang: the fuzz smoke tests are skipped (fuzz/README.md)"
