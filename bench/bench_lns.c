@@ -5,6 +5,8 @@
  * which most tensors are fixed at the offsets of the current plan.
  *
  *   bench_lns [-T SEC] [-s SEED] [-i BUDGET] [-n NODES] [-k KINDS] [-p PLATEAU] [-q] [FILE]
+ *   bench_lns -m repair [-L FRAC] [-W EXP] ...
+ *   bench_lns -m stitch [-C UNITS] [-K CUTS | -B SECTIONS] [-D SECTIONS] [-R N] ...
  *
  * FILE is a suite YAML or a MiniMalloc CSV (default: D.1048576.csv from
  * ../shared/data/minimalloc beside the source tree).
@@ -43,6 +45,11 @@
  *   c  chain: the tensors conflicting with k below it, each with probability
  *      r, and those conflicting with them below them (two levels): room
  *      where k must go.
+ *
+ * Two other modes: repair (-m repair, see repair_run) and stitch (-m
+ * stitch, see stitch_run and roll_run: a capacity held, the sections cut
+ * in two, or in blocks, solved separately and joined on the tensors live
+ * across each cut).
  *
  * Deterministic: one splitmix64 stream from -s SEED (printed); every budget
  * of a subproblem is a node count, so only -T (CPU time) decides where the
@@ -649,10 +656,363 @@ static int repair_run(lns *L, double T, const int *kind_of, size_t nk, int64_t *
     return 0;
 }
 
+/* ---- stitch mode (-m stitch) ----------------------------------------------------------
+ * A capacity C (-C units) is held. A CUT K (a section; -K, or the cuts with
+ * the fewest interface bytes) splits the tensors into the LEFT part (live at
+ * some section <= K), the RIGHT part (live at some section > K) and their
+ * INTERFACE (live at K and at K + 1: in both). A plan of the left part and a
+ * plan of the right part that agree on the interface are a plan of the
+ * whole: two tensors that conflict are both live at a common section, so
+ * both are in one part (a left-only and a right-only tensor never conflict);
+ * the union is checked by the oracle on the whole problem all the same.
+ * A ROUND:
+ *  1. picks a cut K, a side to start from (left and right in turn), a
+ *     look-ahead d (0..-D sections) and one of canonical's orders;
+ *  2. solves the starting side at C with nothing fixed, over the sections
+ *     0..K+d (left) or K+1-d..last (right) (the look-ahead tensors are
+ *     planned and dropped: they steer the interface towards room for them);
+ *  3. then up to -R times: decides the other side at C (its sections only)
+ *     with the interface fixed where the last solution put it (a COMPLETION;
+ *     found: the union is a plan of arena <= C, C drops by one unit and the
+ *     next round starts); when refuted or undecided, solves that other side
+ *     again with only a random share (0.2-0.8) of the interface fixed, and
+ *     the roles swap (an alternating block-coordinate walk: each solution is
+ *     valid for its side and agrees with the last one on part of the
+ *     interface).
+ * Every subproblem is decided by canonical (target=capacity, nodes=-n) with
+ * its tensors' order shuffled (the stream of -s), so the run is
+ * deterministic up to where -T stops it. */
+typedef struct stitch_cut {
+    int32_t K;
+    size_t nI;
+    int64_t bI;                            /* interface tensors and bytes */
+    long tries[2], found[2], refuted[2], root[2], undecided[2]; /* completions of the right [0] and left [1]
+                                                                   side; root: refuted in <= 1 node */
+    long first[2], first_ok[2];                                 /* first solves starting right / left */
+} stitch_cut;
+
+/* Decides the tensors live within sections a..b (ranges cut to it) at
+ * capacity cap, those with fix[i] fixed at off[i]; a plan found goes to
+ * out (its tensors only). *used receives the nodes. */
+static outcome stitch_solve(lns *L, const ab_params *prm, int32_t a, int32_t b, const bool *fix, const int64_t *off,
+                            int64_t cap, int64_t *out, int64_t *used) {
+    ab_problem q;
+    ab_error err;
+    ab_problem_init(&q);
+    q.alignment = L->v->alignment, q.io = L->v->io, q.capacity = cap;
+    for (size_t i = 0; i < L->n; i++) L->order[i] = i;
+    for (size_t i = L->n; i > 1; i--) {
+        size_t j = rndn(i), x = L->order[i - 1];
+        L->order[i - 1] = L->order[j], L->order[j] = x;
+    }
+    size_t m = 0;
+    outcome o = OUT_ERROR;
+    for (size_t oi = 0; oi < L->n; oi++) {
+        size_t i = L->order[oi];
+        if (L->s1[i] < a || L->s0[i] > b) continue;
+        ab_tensor t = L->v->t[i];
+        t.start = (L->s0[i] > a ? L->s0[i] : a) - a;
+        t.end = (L->s1[i] < b ? L->s1[i] : b) - a;
+        t.offset = fix != NULL && fix[i] ? off[i] : AB_NONE;
+        if (ab_problem_add(&q, &t, &err) != AB_OK) {
+            fprintf(stderr, "bench_lns: %s\n", err.msg);
+            goto done;
+        }
+        L->sub_map[m++] = i;
+    }
+    ab_plan_stats st;
+    memset(&st, 0, sizeof st);
+    if (ab_planner_plan(L->pl, prm, &q, L->sub_off, &st, &err) != AB_OK) {
+        fprintf(stderr, "bench_lns: canonical: %s\n", err.msg);
+        goto done;
+    }
+    *used = st.nodes;
+    int64_t top = 0;
+    for (size_t j = 0; j < m; j++)
+        if (L->sub_off[j] + q.t[j].size > top) top = L->sub_off[j] + q.t[j].size;
+    if (top <= cap) {
+        for (size_t j = 0; j < m; j++) out[L->sub_map[j]] = L->sub_off[j];
+        o = OUT_FOUND;
+    } else if (st.lower_bound > cap || strstr(st.note, "refuted") != NULL) o = OUT_REFUTED;
+    else o = OUT_UNDECIDED;
+done:
+    ab_problem_free(&q);
+    return o;
+}
+
+static int stitch_run(lns *L, double T, int64_t C, int64_t sub_nodes, const char *cuts_arg, int32_t look, long chain,
+                      int64_t *best, int64_t *bestA, double *best_t) {
+    size_t n = L->n;
+    int32_t ns = L->nsec;
+    stitch_cut *cuts = calloc((size_t)(ns > 1 ? ns : 1), sizeof *cuts);
+    int64_t *cur = malloc(n * sizeof *cur), *other = malloc(n * sizeof *other), *plan = malloc(n * sizeof *plan);
+    bool *fix = malloc(n * sizeof *fix);
+    if (!cuts || !cur || !other || !plan || !fix) return fprintf(stderr, "bench_lns: out of memory\n"), 2;
+    size_t nc = 0;
+    stitch_cut *all = calloc((size_t)(ns > 1 ? ns : 1), sizeof *all);
+    bool *taken = calloc((size_t)(ns > 1 ? ns : 1), sizeof *taken);
+    if (!all || !taken) return fprintf(stderr, "bench_lns: out of memory\n"), 2;
+    for (int32_t K = 0; K + 1 < ns; K++) {
+        all[K].K = K;
+        for (size_t i = 0; i < n; i++)
+            if (L->s0[i] <= K && K + 1 <= L->s1[i]) all[K].nI++, all[K].bI += L->v->t[i].size;
+    }
+    if (cuts_arg != NULL) { /* "K1,K2,...": each once */
+        const char *c = cuts_arg;
+        while (*c) {
+            char *end;
+            long K = strtol(c, &end, 10);
+            if (end == c || K < 0 || K + 1 >= ns || (*end && *end != ',')) {
+                fprintf(stderr, "bench_lns: -K: sections 0..%d separated by commas\n", (int)ns - 2);
+                return 2;
+            }
+            if (!taken[K]) cuts[nc++] = all[K], taken[K] = true;
+            c = *end ? end + 1 : end;
+        }
+    } else /* the 8 cuts with the fewest interface bytes, within the middle 80% of the sections */
+        for (int pick = 0; pick < 8; pick++) {
+            int32_t bestK = -1;
+            for (int32_t K = ns / 10; K + 1 < ns - ns / 10; K++)
+                if (!taken[K] && (bestK < 0 || all[K].bI < all[bestK].bI)) bestK = K;
+            if (bestK < 0) break;
+            cuts[nc++] = all[bestK];
+            taken[bestK] = true;
+        }
+    free(all), free(taken);
+    if (nc == 0) return fprintf(stderr, "bench_lns: no cut\n"), 2;
+    /* canonical's orders, one per round: the default set and single ones */
+    static const char *const ord[] = {NULL, "TAW", "TWA", "WAT", "CAT", "TCA", "CZ"};
+    enum { NORD = sizeof ord / sizeof ord[0] };
+    ab_params prm[NORD];
+    const ab_planner *pl;
+    ab_error err;
+    for (int k = 0; k < NORD; k++) {
+        char spec[160];
+        if (ord[k] == NULL) snprintf(spec, sizeof spec, "canonical:target=capacity,nodes=%lld", (long long)sub_nodes);
+        else snprintf(spec, sizeof spec, "canonical:target=capacity,nodes=%lld,orders=%s", (long long)sub_nodes, ord[k]);
+        if (ab_planner_resolve(spec, &pl, &prm[k], &err) != AB_OK) return fprintf(stderr, "bench_lns: %s\n", err.msg), 2;
+    }
+    printf("stitch: capacity %lld (%lld units), look-ahead 0..%d, chain %ld, cuts:", (long long)C,
+           (long long)(C / L->g), (int)look, chain);
+    for (size_t c = 0; c < nc; c++)
+        printf(" %d (%zu tensors, %lld units)", (int)cuts[c].K, cuts[c].nI, (long long)(cuts[c].bI / L->g));
+    printf("\n");
+    fflush(stdout);
+    long rounds = 0, first_fail = 0, partial_tries = 0, partial_ok = 0, wins = 0;
+    double last_sum = cpu_now();
+    while (cpu_now() < T && C >= L->lb) {
+        rounds++;
+        stitch_cut *cu = &cuts[rndn(nc)];
+        int32_t K = cu->K, d = (int32_t)rndn((size_t)look + 1);
+        int side = (int)(rounds & 1); /* 1: left first */
+        const ab_params *pr = &prm[rndn(NORD)];
+        int64_t used = 0;
+        int32_t a = side ? 0 : (K + 1 - d > 0 ? K + 1 - d : 0), b = side ? (K + d < ns - 1 ? K + d : ns - 1) : ns - 1;
+        outcome o = stitch_solve(L, pr, a, b, NULL, NULL, C, cur, &used);
+        L->nodes_total += used;
+        if (o == OUT_ERROR) return 2;
+        cu->first[side]++, cu->first_ok[side] += o == OUT_FOUND;
+        if (verbose)
+            printf("  round %ld: cut %d, %s first over %d..%d: %s\n", rounds, (int)K, side ? "left" : "right", (int)a,
+                   (int)b, o == OUT_FOUND ? "found" : o == OUT_REFUTED ? "refuted" : "undecided");
+        if (o != OUT_FOUND) {
+            first_fail++;
+            continue;
+        }
+        bool done = false;
+        for (long step = 0; step < chain && !done && cpu_now() < T; step++) {
+            /* the other side: sections 0..K (side 0: left) or K+1..last */
+            int os = !side;
+            a = os ? 0 : K + 1, b = os ? K : ns - 1;
+            for (size_t i = 0; i < n; i++) fix[i] = L->s0[i] <= K && K + 1 <= L->s1[i];
+            o = stitch_solve(L, pr, a, b, fix, cur, C, other, &used);
+            L->nodes_total += used;
+            cu->tries[os]++;
+            if (o == OUT_ERROR) return 2;
+            if (verbose)
+                printf("    step %ld: %s completion: %s (%lld nodes)\n", step, os ? "left" : "right",
+                       o == OUT_FOUND ? "found" : o == OUT_REFUTED ? "refuted" : "undecided", (long long)used);
+            if (o == OUT_FOUND) {
+                cu->found[os]++;
+                for (size_t i = 0; i < n; i++) {
+                    bool left = L->s0[i] <= K, right = L->s1[i] > K;
+                    plan[i] = (os ? left : right) ? other[i] : cur[i];
+                }
+                int64_t arena;
+                if (!check_plan(L, plan, C, &arena)) {
+                    fprintf(stderr, "bench_lns: a stitched plan is INVALID or above the capacity\n");
+                    return 1;
+                }
+                wins++;
+                if (arena < *bestA) *bestA = arena, *best_t = cpu_now(), memcpy(best, plan, n * sizeof *best);
+                printf("%8.2f s  arena %10lld (%lld units)  gap %.3f%%  stitch: cut %d, round %ld, step %ld\n",
+                       cpu_now(), (long long)arena, (long long)(arena / L->g),
+                       100.0 * (double)(arena - L->lb) / (double)L->lb, (int)K, rounds, step);
+                fflush(stdout);
+                C = (arena < C ? arena : C) - L->g;
+                done = true;
+                break;
+            }
+            if (o == OUT_REFUTED) cu->refuted[os]++, cu->root[os] += used <= 1;
+            else cu->undecided[os]++;
+            if (step + 1 == chain) break;
+            /* the other side again, a share of the interface fixed; the roles swap */
+            double phi = 0.2 + 0.6 * rndf();
+            for (size_t i = 0; i < n; i++) fix[i] = fix[i] && rndf() < phi;
+            o = stitch_solve(L, pr, a, b, fix, cur, C, other, &used);
+            L->nodes_total += used;
+            partial_tries++;
+            if (o == OUT_ERROR) return 2;
+            if (o != OUT_FOUND) break;
+            partial_ok++;
+            for (size_t i = 0; i < n; i++)
+                if (os ? L->s0[i] <= K : L->s1[i] > K) cur[i] = other[i];
+            side = os;
+        }
+        if (cpu_now() - last_sum >= 30) {
+            last_sum = cpu_now();
+            printf("%8.2f s  .. capacity %lld, rounds %ld (first side failed %ld), partial %ld/%ld, nodes %lld;",
+                   last_sum, (long long)(C / L->g), rounds, first_fail, partial_ok, partial_tries,
+                   (long long)L->nodes_total);
+            for (size_t c = 0; c < nc; c++)
+                printf(" K%d %ld/%ld", (int)cuts[c].K, cuts[c].tries[0] + cuts[c].tries[1],
+                       cuts[c].found[0] + cuts[c].found[1]);
+            printf("\n");
+            fflush(stdout);
+        }
+    }
+    printf("stitch: %ld rounds (first side failed %ld), partial re-solves %ld (%ld found), %ld stitched plans, "
+           "lowest capacity tried %lld units\n",
+           rounds, first_fail, partial_tries, partial_ok, wins, (long long)(C / L->g));
+    for (size_t c = 0; c < nc; c++) {
+        const stitch_cut *u = &cuts[c];
+        printf("  cut %d (interface %zu tensors, %lld units): first solves found: left %ld/%ld, right %ld/%ld\n",
+               (int)u->K, u->nI, (long long)(u->bI / L->g), u->first_ok[1], u->first[1], u->first_ok[0], u->first[0]);
+        for (int sd = 1; sd >= 0; sd--)
+            printf("    completions of the %s side: %ld, found %ld, refuted %ld (%ld at the root), undecided %ld\n",
+                   sd ? "left" : "right", u->tries[sd], u->found[sd], u->refuted[sd], u->root[sd], u->undecided[sd]);
+    }
+    for (int k = 0; k < NORD; k++) ab_params_free(&prm[k]);
+    free(cuts), free(cur), free(other), free(plan), free(fix);
+    return 0;
+}
+
+/* ---- stitch mode with several cuts (-m stitch -B SECTIONS) ----------------------------
+ * The sections are cut into blocks of about -B sections (the first block's
+ * length drawn at random in each pass, so the cuts move). Block j (sections
+ * a_j..b_j) is decided at C with the tensors live before a_j fixed where
+ * earlier blocks put them (its interface) and the tensors starting in it
+ * free, over a_j..b_j + d (d: 0..-D sections of look-ahead, whose tensors are
+ * planned and dropped); the free tensors starting within a_j..b_j keep their
+ * offsets. A block that is refuted or undecided sends the search back: block
+ * j - 1 is solved again (another shuffle, another of canonical's orders), up
+ * to -R times per block before going back one more; block 0 failing -R times
+ * starts a new pass. When the last block fits, the offsets are a plan of the
+ * whole (each pair of conflicting tensors was decided together in the block
+ * where the later one starts); the oracle checks it, and C drops one unit. */
+static int roll_run(lns *L, double T, int64_t C, int64_t sub_nodes, int32_t B, int32_t look, long retries,
+                    int64_t *best, int64_t *bestA, double *best_t) {
+    size_t n = L->n;
+    int32_t ns = L->nsec;
+    int32_t *cut = malloc((size_t)(ns + 2) * sizeof *cut); /* block j: sections cut[j]..cut[j+1]-1 */
+    long *fails = calloc((size_t)(ns + 2), sizeof *fails);
+    int64_t *cur = malloc(n * sizeof *cur), *sol = malloc(n * sizeof *sol);
+    bool *fix = malloc(n * sizeof *fix);
+    if (!cut || !fails || !cur || !sol || !fix) return fprintf(stderr, "bench_lns: out of memory\n"), 2;
+    static const char *const ord[] = {NULL, "TAW", "TWA", "WAT", "CAT", "TCA", "CZ"};
+    enum { NORD = sizeof ord / sizeof ord[0] };
+    ab_params prm[NORD];
+    const ab_planner *pl;
+    ab_error err;
+    for (int k = 0; k < NORD; k++) {
+        char spec[160];
+        if (ord[k] == NULL) snprintf(spec, sizeof spec, "canonical:target=capacity,nodes=%lld", (long long)sub_nodes);
+        else snprintf(spec, sizeof spec, "canonical:target=capacity,nodes=%lld,orders=%s", (long long)sub_nodes, ord[k]);
+        if (ab_planner_resolve(spec, &pl, &prm[k], &err) != AB_OK) return fprintf(stderr, "bench_lns: %s\n", err.msg), 2;
+    }
+    printf("stitch, several cuts: capacity %lld (%lld units), blocks of %d sections, look-ahead 0..%d, -R %ld\n",
+           (long long)C, (long long)(C / L->g), (int)B, (int)look, retries);
+    fflush(stdout);
+    long passes = 0, solves = 0, found = 0, refuted = 0, root = 0, undecided = 0, wins = 0, deepest = 0;
+    long *reach = calloc((size_t)(ns + 2), sizeof *reach); /* passes whose deepest block was j */
+    double last_sum = cpu_now();
+    if (reach == NULL) return 2;
+    while (cpu_now() < T && C >= L->lb) {
+        passes++;
+        int32_t nb = 0;
+        cut[nb++] = 0;
+        for (int32_t k = 1 + (int32_t)rndn((size_t)B); k < ns; k += B) cut[nb++] = k;
+        cut[nb] = ns; /* nb blocks */
+        for (int32_t j = 0; j <= nb; j++) fails[j] = 0;
+        int32_t j = 0, far = 0;
+        while (j >= 0 && j < nb && cpu_now() < T) {
+            int32_t a = cut[j], b = cut[j + 1] - 1, e = b + (int32_t)rndn((size_t)look + 1);
+            if (e > ns - 1) e = ns - 1;
+            for (size_t i = 0; i < n; i++) fix[i] = L->s0[i] < a && L->s1[i] >= a;
+            int64_t used = 0;
+            outcome o = stitch_solve(L, &prm[rndn(NORD)], a, e, fix, cur, C, sol, &used);
+            L->nodes_total += used;
+            solves++;
+            if (o == OUT_ERROR) return 2;
+            if (verbose)
+                printf("  pass %ld block %d (%d..%d, to %d): %s (%lld nodes)\n", passes, (int)j, (int)a, (int)b,
+                       (int)e, o == OUT_FOUND ? "found" : o == OUT_REFUTED ? "refuted" : "undecided", (long long)used);
+            if (o == OUT_FOUND) {
+                found++;
+                for (size_t i = 0; i < n; i++)
+                    if (L->s0[i] >= a && L->s0[i] <= b) cur[i] = sol[i];
+                j++;
+                if (j > far) far = j;
+                if (j < nb) fails[j] = 0;
+                continue;
+            }
+            if (o == OUT_REFUTED) refuted++, root += used <= 1;
+            else undecided++;
+            /* back: block j - 1 again (j itself again when j = 0) */
+            if (j > 0) j--;
+            while (j >= 0 && ++fails[j] > retries) j--;
+        }
+        reach[far]++;
+        if (far > deepest) deepest = far;
+        if (j == nb) {
+            int64_t arena;
+            if (!check_plan(L, cur, C, &arena)) {
+                fprintf(stderr, "bench_lns: a stitched plan is INVALID or above the capacity\n");
+                return 1;
+            }
+            wins++;
+            if (arena < *bestA) *bestA = arena, *best_t = cpu_now(), memcpy(best, cur, n * sizeof *best);
+            printf("%8.2f s  arena %10lld (%lld units)  gap %.3f%%  stitch: %d blocks, pass %ld, solves %ld\n",
+                   cpu_now(), (long long)arena, (long long)(arena / L->g),
+                   100.0 * (double)(arena - L->lb) / (double)L->lb, (int)nb, passes, solves);
+            fflush(stdout);
+            C = (arena < C ? arena : C) - L->g;
+        }
+        if (cpu_now() - last_sum >= 30) {
+            last_sum = cpu_now();
+            printf("%8.2f s  .. capacity %lld, passes %ld, block solves %ld: found %ld, refuted %ld (%ld at the "
+                   "root), undecided %ld; deepest block %ld; nodes %lld\n",
+                   last_sum, (long long)(C / L->g), passes, solves, found, refuted, root, undecided, deepest,
+                   (long long)L->nodes_total);
+            fflush(stdout);
+        }
+    }
+    printf("stitch, several cuts: %ld passes, %ld block solves: found %ld, refuted %ld (%ld at the root), undecided "
+           "%ld; %ld stitched plans, lowest capacity tried %lld units; passes by the number of blocks done:",
+           passes, solves, found, refuted, root, undecided, wins, (long long)(C / L->g));
+    for (int32_t k = 0; k <= ns; k++)
+        if (reach[k]) printf(" %d:%ld", (int)k, reach[k]);
+    printf("\n");
+    for (int k = 0; k < NORD; k++) ab_params_free(&prm[k]);
+    free(cut), free(fails), free(cur), free(sol), free(fix), free(reach);
+    return 0;
+}
+
 static void usage(void) {
     fprintf(stderr,
             "usage: bench_lns [-T SEC] [-s SEED] [-i BUDGET] [-n NODES] [-k KINDS] [-p PLATEAU]\n"
-            "                 [-l FRAC] [-m lns|repair] [-L FRAC] [-W EXP] [-P PLAN] [-o PLAN] [-S] [-q] [FILE]\n"
+            "                 [-l FRAC] [-m lns|repair|stitch] [-L FRAC] [-W EXP] [-C UNITS] [-K CUTS]\n"
+            "                 [-B SECTIONS] [-D SECTIONS] [-R N] [-P PLAN] [-o PLAN] [-S] [-q] [FILE]\n"
             "  -T SEC      CPU seconds for the whole run (default 600)\n"
             "  -s SEED     the seed of the splitmix64 stream (default 1)\n"
             "  -i BUDGET   canonical's budget for the first plan (default nodes=2000000)\n"
@@ -661,11 +1021,22 @@ static void usage(void) {
             "  -p PLATEAU  failed moves in a row before a shake (default 20; 0: never)\n"
             "  -l FRAC     lns mode: the share of moves anchored on a tensor below the target,\n"
             "              high ones first (default 0.5)\n"
-            "  -m MODE     lns (default: moves around the tensors above the target) or repair (a\n"
-            "              capacity held fixed, unplaced tensors inserted or ejecting others)\n"
+            "  -m MODE     lns (default: moves around the tensors above the target), repair (a\n"
+            "              capacity held fixed, unplaced tensors inserted or ejecting others) or\n"
+            "              stitch (a capacity held, the sections cut in two or in blocks, each part\n"
+            "              decided with the tensors live across the cut fixed; lower by one unit\n"
+            "              per plan found)\n"
             "  -L FRAC     repair mode: the share of steps that re-place a slab of offsets\n"
             "              [y1, y2) at the capacity (default 0: none)\n"
             "  -W EXP      repair mode: a tensor's weight is size x sections^EXP (default 1)\n"
+            "  -C UNITS    stitch mode: the first capacity, in units (default max-load + 2%%)\n"
+            "  -K CUTS     stitch mode: the cut sections, K1,K2,... (default: the 8 with the fewest\n"
+            "              bytes live across, within the middle 80%% of the sections)\n"
+            "  -B SECTIONS stitch mode: cut into blocks of about this many sections, solved in turn\n"
+            "              with backtracking (instead of one cut per round)\n"
+            "  -D SECTIONS stitch mode: look-ahead, 0..SECTIONS at random (default 10)\n"
+            "  -R N        stitch mode: completions per round (one cut), or retries per block\n"
+            "              (blocks) (default 6)\n"
             "  -P PLAN     start from this plan (CSV of tensor,offset) instead of canonical's\n"
             "  -o PLAN     write the best plan there\n"
             "  -S          shuffle each subproblem's tensors (breaks canonical's ties)\n"
@@ -682,10 +1053,13 @@ int main(int argc, char **argv) {
     long plateau = 20;
     double lower = 0.5;
     const char *out_path = NULL, *start_path = NULL;
-    bool repair = false;
+    bool repair = false, stitch = false;
     bool quiet = false;
+    int64_t cap_units = 0;
+    const char *cuts_arg = NULL;
+    long look = 10, chain = 6, block = 0;
     int opt;
-    while ((opt = getopt(argc, argv, "T:s:i:n:k:p:l:o:P:m:W:L:Sqvh")) != -1) {
+    while ((opt = getopt(argc, argv, "T:s:i:n:k:p:l:o:P:m:W:L:C:K:D:R:B:Sqvh")) != -1) {
         char *end;
         if (opt == 'T') {
             T = strtod(optarg, &end);
@@ -721,7 +1095,23 @@ int main(int argc, char **argv) {
         else if (opt == 'm') {
             if (strcmp(optarg, "repair") == 0) repair = true;
             else if (strcmp(optarg, "lns") == 0) repair = false;
-            else return fprintf(stderr, "bench_lns: -m: lns or repair\n"), 2;
+            else if (strcmp(optarg, "stitch") == 0) stitch = true;
+            else return fprintf(stderr, "bench_lns: -m: lns, repair or stitch\n"), 2;
+        }
+        else if (opt == 'C') {
+            cap_units = strtoll(optarg, &end, 10);
+            if (*end || cap_units < 1) return fprintf(stderr, "bench_lns: -C: units >= 1\n"), 2;
+        } else if (opt == 'K') cuts_arg = optarg;
+        else if (opt == 'B') {
+            block = strtol(optarg, &end, 10);
+            if (*end || block < 1 || block > 1000000) return fprintf(stderr, "bench_lns: -B: sections >= 1\n"), 2;
+        }
+        else if (opt == 'D') {
+            look = strtol(optarg, &end, 10);
+            if (*end || look < 0 || look > 1000000) return fprintf(stderr, "bench_lns: -D: sections >= 0\n"), 2;
+        } else if (opt == 'R') {
+            chain = strtol(optarg, &end, 10);
+            if (*end || chain < 1) return fprintf(stderr, "bench_lns: -R: an integer >= 1\n"), 2;
         }
         else if (opt == 'q') quiet = true;
         else if (opt == 'v') verbose = true;
@@ -818,6 +1208,35 @@ int main(int argc, char **argv) {
            base, L.n, npeel, (long long)L.base, (int)L.nsec, (long long)L.g, (long long)L.lb, (unsigned long long)seed, T, init,
            (long long)sub_nodes, kinds, plateau, lower);
 
+    if (stitch) { /* no first plan: see stitch_run */
+        int64_t C = cap_units > 0 ? cap_units * L.g : (L.lb + L.lb / 50) / L.g * L.g;
+        int64_t bestA = INT64_MAX;
+        double best_t = 0;
+        printf("stitch mode: -n %lld, -D %ld, -R %ld\n", (long long)sub_nodes, look, chain);
+        int rc = block > 0 ? roll_run(&L, T, C, sub_nodes, (int32_t)block, (int32_t)look, chain, best, &bestA, &best_t)
+                           : stitch_run(&L, T, C, sub_nodes, cuts_arg, (int32_t)look, chain, best, &bestA, &best_t);
+        if (rc != 0) return rc;
+        int64_t a = 0;
+        bool ok = bestA == INT64_MAX || check_plan(&L, best, bestA, &a);
+        if (bestA == INT64_MAX)
+            printf("best %s: no plan at %lld units or below, bound %lld, %lld nodes, %.2f s CPU in all\n", base,
+                   (long long)(C / L.g), (long long)L.lb, (long long)L.nodes_total, cpu_now());
+        else
+            printf("best %s %lld (%lld units) at %.2f s CPU, bound %lld, gap %.3f%%, oracle: %s; %lld nodes, "
+                   "%.2f s CPU in all\n",
+                   base, (long long)bestA, (long long)(bestA / L.g), best_t, (long long)L.lb,
+                   100.0 * (double)(bestA - L.lb) / (double)L.lb, ok ? "valid" : "INVALID",
+                   (long long)L.nodes_total, cpu_now());
+        if (out_path != NULL && bestA != INT64_MAX) {
+            FILE *fo = fopen(out_path, "w");
+            if (fo == NULL) return fprintf(stderr, "bench_lns: cannot write %s\n", out_path), 2;
+            fprintf(fo, "name,offset\n");
+            for (size_t i = 0; i < L.n; i++) fprintf(fo, "%s,%lld\n", view.t[i].name, (long long)best[i]);
+            fclose(fo);
+        }
+        ab_params_free(&L.prm);
+        return ok ? 0 : 1;
+    }
     /* 1. the first plan: canonical's, or read from -P */
     {
         char note[200];
