@@ -55,8 +55,6 @@ long ab_alloc_fail_at(long n) {
     return calls;
 }
 
-bool ab_alloc_allowed(void) { return !alloc_should_fail(); }
-
 void *ab_malloc(size_t size) {
     if (alloc_should_fail()) return NULL;
     return malloc(size ? size : 1);

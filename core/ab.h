@@ -63,11 +63,6 @@ void ab_free(void *p);
  * made since the last call (so a test can count calls, then fail each one). */
 long ab_alloc_fail_at(long n);
 
-/* For memory not taken through the functions above (a mapped stack): counts
- * as one allocation for the hook, and returns false when the hook makes this
- * one fail, so the caller takes its out-of-memory path. */
-bool ab_alloc_allowed(void);
-
 /* Grows *arr (of element size elem) so it holds at least need elements;
  * *cap is updated. Returns false (leaving *arr intact) on overflow or OOM. */
 bool ab_grow(void **arr, size_t *cap, size_t need, size_t elem);

@@ -315,17 +315,13 @@
  * Determinism: every order is total, nothing is random; only time= makes the
  * stopping point vary.
  */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
-
 #include <math.h>
 #include <stdarg.h>
-#include <sys/mman.h>
 #include <ucontext.h> /* makecontext, swapcontext (glibc declares them with POSIX 2008 too) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "core/sort.h"
 #include "planners/greedy.h"
@@ -403,8 +399,6 @@ typedef struct cn {
     ucontext_t ctx, *back;      /* back NULL: no stack, the search runs and stops as a call */
     char *stack;
     size_t stack_size;
-    void *stack_map;            /* the mapping: a guard page, then the stack */
-    size_t stack_mapped;
     cn_run run;
     int64_t run_H;              /* the capacity being decided */
     cn_result res;              /* with CN_DONE */
@@ -481,8 +475,7 @@ static void cn_free(cn *c) {
     ab_free(c->cut), ab_free(c->pool), ab_free(c->pend), ab_free(c->F), ab_free(c->fl);
     ab_free(c->rank), ab_free(c->area), ab_free(c->wid), ab_free(c->tot), ab_free(c->rsave);
     ab_free(c->sec_at), ab_free(c->sec_list), ab_free(c->memo), ab_free(c->slack0), ab_free(c->sec_instr);
-    ab_free(c->ngv), ab_free(c->ngs), ab_free(c->ngid);
-    if (c->stack_map != NULL) munmap(c->stack_map, c->stack_mapped);
+    ab_free(c->ngv), ab_free(c->ngs), ab_free(c->ngid), ab_free(c->stack);
     memset(c, 0, sizeof *c);
 }
 
@@ -1432,27 +1425,6 @@ static void cn_entry(unsigned hi, unsigned lo) {
 #define CN_FRAME_BYTES 2048
 #endif
 
-/* (S1) Maps a search's stack of at least `want` bytes, with an inaccessible
- * page below it: an overflow faults at once instead of writing over the
- * heap. Mapped rather than allocated, also because a sanitizer poisons a
- * freed heap block byte by byte (its shadow: an eighth of the block), which
- * for a stack of a megabyte or more took most of the time of searches of a
- * few tensors. Leaves c->stack NULL when it cannot (out of memory). */
-static void stack_map(cn *c, size_t want) {
-    long pg = sysconf(_SC_PAGESIZE);
-    size_t page = pg > 0 ? (size_t)pg : 4096;
-    if (want > SIZE_MAX / 2 || !ab_alloc_allowed()) return;
-    size_t size = (want + page - 1) / page * page, total = size + page;
-    void *m = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) return;
-    if (mprotect(m, page, PROT_NONE) != 0) {
-        munmap(m, total);
-        return;
-    }
-    c->stack_map = m, c->stack_mapped = total;
-    c->stack = (char *)m + page, c->stack_size = size;
-}
-
 /* (S1) Runs search c on capacity H until it finishes or reaches its node_stop:
  * resumes it when it is suspended on H, else starts it on its own stack
  * (allocated once, for its depth: at most two frames per free tensor, plus
@@ -1460,7 +1432,10 @@ static void stack_map(cn *c, size_t want) {
  * at node_stop, and is started again the next time, as MiniMalloc does.
  * Returns its result, CN_STOPPED while it is suspended. */
 static cn_result run_search(cn *c, ucontext_t *main, int64_t H) {
-    if (c->stack == NULL) stack_map(c, ((size_t)1 << 20) + c->nf * CN_FRAME_BYTES);
+    if (c->stack == NULL) {
+        c->stack_size = ((size_t)1 << 20) + c->nf * CN_FRAME_BYTES;
+        c->stack = ab_alloc_array(c->stack_size, 1);
+    }
     if (c->stack == NULL) {
         c->back = NULL;
         c->stopped = false;
