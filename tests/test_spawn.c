@@ -25,6 +25,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "harness/engine/cgroup.h"
 #include "harness/engine/spawn.h"
 #include "harness/engine/runner.h"
 #include "tests/support.h"
@@ -603,45 +604,76 @@ static int escaped_alive(const char *path) {
     return alive;
 }
 
+/* The containment modes a test of what escapes runs under (spawn.h,
+ * Containment): the subreaper alone always; a cgroup per job too where this
+ * machine can make one (else said, and that half skipped). Returns the count. */
+static int modes(abe_contain_mode m[2]) {
+    const char *why;
+    m[0] = ABE_CONTAIN_SUBREAPER;
+    if (abe_cgroup_usable(&why)) {
+        m[1] = ABE_CONTAIN_CGROUP;
+        return 2;
+    }
+    cr_log_warn("no cgroup per job on this machine (%s): the cgroup half is skipped", why);
+    return 1;
+}
+
+static const char *mode_word(abe_contain_mode m) {
+    return m == ABE_CONTAIN_CGROUP ? "cgroup" : "subreaper";
+}
+
 Test(spawn, kills_what_left_the_group_and_session_when_the_program_exits) {
-    char *work = abt_tmpdir();
-    char pids[4096], cmd[16384];
-    snprintf(pids, sizeof pids, "%s/pids", work);
-    escaping_script(cmd, sizeof cmd, pids, "exit 0");
-    char *argv[] = {"sh", "-c", cmd, NULL};
-    abe_exit e = run(&(abe_spawn_opts){.path = "/bin/sh", .argv = argv, .capture = true,
-                                       .reap_descendants = true, .time_limit = 600},
-                     NULL, 0);
-    cr_assert(e.exited && e.code == 0, "exited %d code %d", e.exited, e.code);
-    cr_assert_eq(escaped_alive(pids), 0, "a sleeper outside the group outlived the spawn");
-    free(work);
+    abe_contain_mode m[2];
+    for (int k = 0, n = modes(m); k < n; k++) {
+        abe_set_containment(m[k]);
+        char *work = abt_tmpdir();
+        char pids[4096], cmd[16384];
+        snprintf(pids, sizeof pids, "%s/pids", work);
+        escaping_script(cmd, sizeof cmd, pids, "exit 0");
+        char *argv[] = {"sh", "-c", cmd, NULL};
+        abe_exit e = run(&(abe_spawn_opts){.path = "/bin/sh", .argv = argv, .capture = true,
+                                           .reap_descendants = true, .time_limit = 600},
+                         NULL, 0);
+        cr_assert(e.exited && e.code == 0, "%s: exited %d code %d", mode_word(m[k]), e.exited,
+                  e.code);
+        cr_assert_str_eq(e.containment, mode_word(m[k]));
+        cr_assert_eq(escaped_alive(pids), 0, "%s: a sleeper outside the group outlived the spawn",
+                     mode_word(m[k]));
+        free(work);
+    }
 }
 
 Test(spawn, kills_what_left_the_group_and_session_when_the_program_is_killed) {
-    char *work = abt_tmpdir();
-    char pids[4096], cmd[16384], text[ABE_TAIL + 1];
-    snprintf(pids, sizeof pids, "%s/pids", work);
-    escaping_script(cmd, sizeof cmd, pids, "echo ready; exec sleep 1002");
-    char *argv[] = {"sh", "-c", cmd, NULL};
-    abe_proc *p;
-    ab_error err;
-    cr_assert_eq(abe_spawn(&(abe_spawn_opts){.path = "/bin/sh", .argv = argv, .capture = true,
-                                             .reap_descendants = true, .time_limit = 600},
-                           &p, &err), AB_OK, "%s", err.msg);
-    char buf[256];
-    while (strstr(tail_of(p, text, sizeof text), "ready") == NULL) { /* the pids are written */
-        struct pollfd pfd = {.fd = abe_fd(p), .events = POLLIN};
-        cr_assert_geq(abe_fd(p), 0, "the script ended early: %s", text);
-        poll(&pfd, 1, 1000);
-        abe_read(p, buf, sizeof buf);
+    abe_contain_mode m[2];
+    for (int k = 0, n = modes(m); k < n; k++) {
+        abe_set_containment(m[k]);
+        char *work = abt_tmpdir();
+        char pids[4096], cmd[16384], text[ABE_TAIL + 1];
+        snprintf(pids, sizeof pids, "%s/pids", work);
+        escaping_script(cmd, sizeof cmd, pids, "echo ready; exec sleep 1002");
+        char *argv[] = {"sh", "-c", cmd, NULL};
+        abe_proc *p;
+        ab_error err;
+        cr_assert_eq(abe_spawn(&(abe_spawn_opts){.path = "/bin/sh", .argv = argv, .capture = true,
+                                                 .reap_descendants = true, .time_limit = 600},
+                               &p, &err), AB_OK, "%s", err.msg);
+        char buf[256];
+        while (strstr(tail_of(p, text, sizeof text), "ready") == NULL) { /* the pids are written */
+            struct pollfd pfd = {.fd = abe_fd(p), .events = POLLIN};
+            cr_assert_geq(abe_fd(p), 0, "the script ended early: %s", text);
+            poll(&pfd, 1, 1000);
+            abe_read(p, buf, sizeof buf);
+        }
+        abe_kill(p); /* what the deadline does */
+        abe_exit e;
+        abe_wait(p, &e);
+        abe_free(p);
+        cr_assert(e.killed);
+        cr_assert_str_eq(e.containment, mode_word(m[k]));
+        cr_assert_eq(escaped_alive(pids), 0, "%s: a sleeper outside the group outlived the kill",
+                     mode_word(m[k]));
+        free(work);
     }
-    abe_kill(p); /* what the deadline does */
-    abe_exit e;
-    abe_wait(p, &e);
-    abe_free(p);
-    cr_assert(e.killed);
-    cr_assert_eq(escaped_alive(pids), 0, "a sleeper outside the group outlived the kill");
-    free(work);
 }
 
 /* Through the runner, with `external`: the tester's case. The script's
@@ -652,19 +684,24 @@ Test(spawn, kills_what_left_the_group_and_session_when_the_program_is_killed) {
 Test(spawn, an_external_planner_s_escaped_processes_end_with_the_job, .timeout = 300) {
     char *tmp = abt_tmpdir(), *work = abt_tmpdir();
     const char *then[] = {"exit 1", "exec sleep 1003"};
-    for (int k = 0; k < 2; k++) {
+    abe_contain_mode m[2];
+    int nm = modes(m);
+    for (int k = 0; k < 2 * nm; k++) {
+        abe_set_containment(m[k / 2]);
         char script[4096], pids[4096], body[16384], text[20000];
         snprintf(script, sizeof script, "%s/planner%d.sh", work, k);
         snprintf(pids, sizeof pids, "%s/pids%d", work, k);
-        escaping_script(body, sizeof body, pids, then[k]);
+        escaping_script(body, sizeof body, pids, then[k % 2]);
         snprintf(text, sizeof text, "#!/bin/sh\n%s\n", body);
         put_file(script, text, true);
-        abe_options opt = {.jobs = 1, .time_limit = k == 0 ? 240 : 20};
+        abe_options opt = {.jobs = 1, .time_limit = k % 2 == 0 ? 240 : 20};
         abe_job_result res;
         run_script_job(script, tmp, &opt, &res);
-        cr_assert_eq(res.status, k == 0 ? ABE_ERROR : ABE_TIMEOUT, "run %d: status %d: %s", k,
+        cr_assert_eq(res.status, k % 2 == 0 ? ABE_ERROR : ABE_TIMEOUT, "run %d: status %d: %s", k,
                      (int)res.status, res.message);
-        cr_assert_eq(escaped_alive(pids), 0, "run %d: a sleeper outlived the job", k);
+        cr_assert_str_eq(res.containment, mode_word(m[k / 2]));
+        cr_assert_eq(escaped_alive(pids), 0, "run %d (%s): a sleeper outlived the job", k,
+                     mode_word(m[k / 2]));
         abe_result_free(&res);
     }
     free(tmp);
@@ -683,16 +720,169 @@ Test(spawn, the_memory_limit_holds_for_the_job_s_processes_together, .timeout = 
     snprintf(script, sizeof script, "%s/planner.sh", work);
     snprintf(text, sizeof text, "#!/bin/sh\nexec '%s/ab-memhog' 3 100\n", AB_BINARY_DIR);
     put_file(script, text, true);
-    abe_options opt = {.jobs = 1, .time_limit = 240, .mem_limit = 200 * (int64_t)1 << 20};
-    abe_job_result res;
-    run_script_job(script, tmp, &opt, &res);
-    cr_assert_eq(res.status, ABE_OOM, "status %d: %s", (int)res.status, res.message);
-    cr_assert(strstr(res.message, "total") != NULL && strstr(res.message, "processes") != NULL,
-              "%s", res.message);
-    cr_assert_gt(res.peak_rss, 200 * (int64_t)1 << 20, "peak %lld", (long long)res.peak_rss);
-    cr_assert_eq(res.capped, ABE_CAPPED_MEMORY);
-    abe_result_free(&res);
+    const int64_t limit = 200 * (int64_t)1 << 20;
+    abe_contain_mode m[2];
+    for (int k = 0, n = modes(m); k < n; k++) {
+        abe_set_containment(m[k]);
+        abe_options opt = {.jobs = 1, .time_limit = 240, .mem_limit = limit};
+        abe_job_result res;
+        run_script_job(script, tmp, &opt, &res);
+        cr_assert_eq(res.status, ABE_OOM, "%s: status %d: %s", mode_word(m[k]), (int)res.status,
+                     res.message);
+        cr_assert(strstr(res.message, "total") != NULL && strstr(res.message, "processes") != NULL,
+                  "%s", res.message);
+        cr_assert_str_eq(res.containment, mode_word(m[k]));
+        if (m[k] == ABE_CONTAIN_CGROUP) {
+            /* The kernel stops the job at its limit: its peak is the limit, give or
+             * take what it could reclaim. */
+            cr_assert(strstr(res.message, "cgroup") != NULL, "%s", res.message);
+            cr_assert_geq(res.peak_rss, limit - limit / 10, "peak %lld", (long long)res.peak_rss);
+        } else {
+            cr_assert_gt(res.peak_rss, limit, "peak %lld", (long long)res.peak_rss);
+        }
+        cr_assert_eq(res.capped, ABE_CAPPED_MEMORY);
+        abe_result_free(&res);
+    }
     free(tmp);
+    free(work);
+}
+
+/* ---- a cgroup per job (spawn.h, Containment; issue 30: contain each job whole) ---- */
+
+/* How many groups of this process's are in the folder where job groups go. */
+static int own_groups(void) {
+    const char *dir = abe_cgroup_parent();
+    if (dir == NULL) return 0;
+    char prefix[64];
+    int plen = snprintf(prefix, sizeof prefix, "arenabench.%d.", (int)getpid());
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d, "%s", dir);
+    int n = 0;
+    for (struct dirent *de; (de = readdir(d)) != NULL;)
+        if (strncmp(de->d_name, prefix, (size_t)plen) == 0) n++;
+    closedir(d);
+    return n;
+}
+
+/* true when process pid has ended (gone, or a zombie not yet reaped). */
+static bool gone(pid_t pid) {
+    char path[64], text[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL) return true;
+    size_t got = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[got] = '\0';
+    const char *close_paren = strrchr(text, ')');
+    return close_paren == NULL || close_paren[1] == '\0' || close_paren[2] == 'Z' ||
+           close_paren[2] == 'X';
+}
+
+/* A job's group exists while it runs, with the job's process in it and the
+ * limit set, and is gone once the job is reaped, however it ended. */
+Test(spawn, a_job_s_cgroup_holds_it_while_it_runs_and_goes_with_it) {
+    const char *why;
+    if (!abe_cgroup_usable(&why)) cr_skip_test("no cgroup per job on this machine: %s", why);
+    abe_set_containment(ABE_CONTAIN_CGROUP);
+    for (int k = 0; k < 2; k++) { /* killed; exits by itself */
+        char *argv[] = {"sh", "-c", k == 0 ? "echo ready; exec sleep 1004" : "echo ready", NULL};
+        abe_proc *p;
+        ab_error err;
+        cr_assert_eq(abe_spawn(&(abe_spawn_opts){.path = "/bin/sh", .argv = argv, .capture = true,
+                                                 .reap_descendants = true, .time_limit = 600,
+                                                 .mem_limit = 64 << 20},
+                               &p, &err), AB_OK, "%s", err.msg);
+        cr_assert_eq(own_groups(), 1);
+        char text[ABE_TAIL + 1], buf[256];
+        while (strstr(tail_of(p, text, sizeof text), "ready") == NULL) {
+            struct pollfd pfd = {.fd = abe_fd(p), .events = POLLIN};
+            cr_assert_geq(abe_fd(p), 0, "the script ended early: %s", text);
+            poll(&pfd, 1, 1000);
+            abe_read(p, buf, sizeof buf);
+        }
+        /* the sleeper is in a group whose name is this process's */
+        char path[64], cg[8192];
+        if (k == 1) goto reap;
+        snprintf(path, sizeof path, "/proc/%d/cgroup", (int)abe_pid(p));
+        FILE *f = fopen(path, "r");
+        cr_assert_not_null(f);
+        size_t got = fread(cg, 1, sizeof cg - 1, f);
+        cg[got] = '\0';
+        fclose(f);
+        char mine[64];
+        snprintf(mine, sizeof mine, "/arenabench.%d.", (int)getpid());
+        cr_assert(strstr(cg, mine) != NULL, "%s", cg);
+    reap:;
+        abe_exit e;
+        if (k == 0) abe_kill(p);
+        abe_wait(p, &e);
+        abe_free(p);
+        cr_assert_str_eq(e.containment, "cgroup");
+        cr_assert_eq(own_groups(), 0, "a job's cgroup outlived it");
+    }
+}
+
+/* A run killed with SIGKILL cannot remove its jobs' groups, and a process
+ * that escaped its job's session lives on in one: the next process that
+ * makes job groups kills it and removes the group. */
+Test(spawn, a_killed_spawner_s_cgroups_and_escaped_processes_go_at_the_next_probe,
+     .timeout = 300) {
+    const char *why;
+    if (!abe_cgroup_usable(&why)) cr_skip_test("no cgroup per job on this machine: %s", why);
+    char *work = abt_tmpdir();
+    char pids[4096];
+    snprintf(pids, sizeof pids, "%s/pids", work);
+    int ready[2];
+    cr_assert_eq(pipe(ready), 0);
+    pid_t spawner = fork();
+    cr_assert_geq(spawner, 0);
+    if (spawner == 0) { /* a fresh process: it probes, and its groups are its own */
+        close(ready[0]);
+        abe_set_containment(ABE_CONTAIN_CGROUP);
+        char cmd[16384];
+        escaping_script(cmd, sizeof cmd, pids, "echo ready; exec sleep 1005");
+        char *argv[] = {"sh", "-c", cmd, NULL};
+        abe_proc *p;
+        ab_error err;
+        if (abe_spawn(&(abe_spawn_opts){.path = "/bin/sh", .argv = argv, .capture = true,
+                                        .reap_descendants = true},
+                      &p, &err) != AB_OK)
+            _exit(1);
+        char text[ABE_TAIL + 1], buf[256];
+        while (strstr(tail_of(p, text, sizeof text), "ready") == NULL) {
+            struct pollfd pfd = {.fd = abe_fd(p), .events = POLLIN};
+            if (abe_fd(p) < 0) _exit(2);
+            poll(&pfd, 1, 1000);
+            abe_read(p, buf, sizeof buf);
+        }
+        if (write(ready[1], "r", 1) != 1) _exit(3);
+        for (;;) pause();
+    }
+    close(ready[1]);
+    char c;
+    cr_assert_eq(read(ready[0], &c, 1), 1, "the spawner failed before its job was ready");
+    close(ready[0]);
+    kill(spawner, SIGKILL);
+    waitpid(spawner, NULL, 0);
+    pid_t list[2];
+    cr_assert_eq(read_pid_list(pids, list, 2), 2);
+    /* Its job's escaped sleepers went to init, in its group: still alive. */
+    for (int i = 0; i < 2; i++) cr_assert(!gone(list[i]), "sleeper %d died early", i);
+    char dead[4200];
+    snprintf(dead, sizeof dead, "%s/arenabench.%d.0", abe_cgroup_parent(), (int)spawner);
+    struct stat st;
+    cr_assert_eq(stat(dead, &st), 0, "the killed spawner's group %s is not there", dead);
+    /* This process's first probe (each test is a process of its own) swept it. */
+    abe_cgroup_sweep();
+    cr_assert(stat(dead, &st) != 0 && errno == ENOENT, "%s is still there", dead);
+    for (int i = 0; i < 50; i++) { /* the kill is sent; the sleepers' ends are init's to reap */
+        int alive = 0;
+        for (int j = 0; j < 2; j++) alive += !gone(list[j]);
+        if (alive == 0) break;
+        cr_assert_lt(i, 49, "%d escaped sleepers outlived the sweep", alive);
+        struct timespec ts = {0, 100000000};
+        nanosleep(&ts, NULL);
+    }
     free(work);
 }
 

@@ -69,6 +69,20 @@ static int64_t raw_int(const char *path, const char *sql) {
     return v;
 }
 
+/* The text a raw query on path returns (malloc'd; "" for NULL). */
+static char *raw_text(const char *path, const char *sql) {
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s", sql);
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "%s", sql);
+    const unsigned char *t = sqlite3_column_text(st, 0);
+    char *v = strdup(t != NULL ? (const char *)t : "");
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
 static int64_t begin_run(abs_store *s, const char *key, const char *tag) {
     int64_t id;
     ab_error err;
@@ -309,12 +323,12 @@ Test(migrate, turns_an_empty_version_0_file_into_the_schema) {
     free(path);
 }
 
-/* A fake version 7: one step from version 6 (ABS_SCHEMA_VERSION) adds a column. */
+/* A fake version 8: one step from version 7 (ABS_SCHEMA_VERSION) adds a column. */
 static const abs_migration fake_steps[] = {
-    {6, "ALTER TABLE runs ADD COLUMN fake_note TEXT DEFAULT 'migrated';"
-        "PRAGMA user_version = 7;"},
+    {7, "ALTER TABLE runs ADD COLUMN fake_note TEXT DEFAULT 'migrated';"
+        "PRAGMA user_version = 8;"},
 };
-static const abs_schema fake6 = {fake_steps, 1, 7};
+static const abs_schema fake7 = {fake_steps, 1, 8};
 
 /* Opens path as code that knows schema sch would. */
 static abs_store *open_fake(const char *path, unsigned flags, const abs_schema *sch) {
@@ -326,21 +340,21 @@ static abs_store *open_fake(const char *path, unsigned flags, const abs_schema *
 
 Test(migrate, steps_an_older_version_forward_keeping_its_rows) {
     char *path = tmp_path("old.db");
-    cr_assert_eq(ABS_SCHEMA_VERSION, 6, "fake_steps start from the current version");
-    abs_store *s = open_ok(path, ABS_OPEN_CREATE); /* version 6: "older" than the fake 7 */
+    cr_assert_eq(ABS_SCHEMA_VERSION, 7, "fake_steps start from the current version");
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE); /* version 7: "older" than the fake 8 */
     int64_t run = begin_run(s, "k1", "nightly");
     abs_close(s);
-    s = open_fake(path, 0, &fake6);
+    s = open_fake(path, 0, &fake7);
     abs_close(s);
-    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 7);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 8);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM runs WHERE fake_note = 'migrated'"), 1);
     /* A new file under the fake version gets schema.sql, then the step. */
     char *fresh = tmp_path("fresh.db");
-    abs_close(open_fake(fresh, ABS_OPEN_CREATE, &fake6));
-    cr_assert_eq(raw_int(fresh, "PRAGMA user_version"), 7);
+    abs_close(open_fake(fresh, ABS_OPEN_CREATE, &fake7));
+    cr_assert_eq(raw_int(fresh, "PRAGMA user_version"), 8);
     cr_assert_eq(raw_int(fresh, "SELECT count(*) FROM pragma_table_info('runs') "
                                 "WHERE name = 'fake_note'"), 1);
-    /* Back to the real code: version 7 is now newer than known. */
+    /* Back to the real code: version 8 is now newer than known. */
     ab_error err;
     cr_assert_eq(abs_open(path, 0, &s, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "newer") != NULL, "%s", err.msg);
@@ -352,12 +366,12 @@ Test(migrate, steps_an_older_version_forward_keeping_its_rows) {
 
 Test(migrate, a_failing_step_leaves_the_file_as_it_was) {
     static const abs_migration bad[] = {
-        {6, "ALTER TABLE runs ADD COLUMN half TEXT; SELECT no_such_function();"
-            "PRAGMA user_version = 7;"},
+        {7, "ALTER TABLE runs ADD COLUMN half TEXT; SELECT no_such_function();"
+            "PRAGMA user_version = 8;"},
     };
     char *path = tmp_path("old.db");
     abs_close(open_ok(path, ABS_OPEN_CREATE));
-    abs_schema bad6 = {bad, 1, 7};
+    abs_schema bad6 = {bad, 1, 8};
     abs_store *s;
     ab_error err;
     cr_assert_neq(abs_open_schema(path, 0, &bad6, &s, &err), AB_OK);
@@ -406,6 +420,11 @@ static const char v1_results[] =
 /* Takes a current file back to version 4's tables (before proof_kinds and the
  * stored views; results keep a reference to the dropped proof_kinds, which
  * the 4 -> 5 step's rebuild replaces). */
+/* Takes a current file back to version 6's results (containment without 'cgroup'). */
+#define UNDO_V7                                                                          \
+    "ALTER TABLE results DROP COLUMN containment; "                                      \
+    "ALTER TABLE results ADD COLUMN containment TEXT CHECK (containment IS NULL OR "     \
+    "containment IN ('subreaper', 'process-group')); "
 #define UNDO_V6 "ALTER TABLE results DROP COLUMN containment; "
 #define UNDO_V5                                                                   \
     UNDO_V6                                                                       \
@@ -655,7 +674,7 @@ Test(migrate, refuses_a_newer_version_with_a_clear_message) {
     cr_assert_eq(abs_open(path, 0, &s, &err), AB_EINPUT);
     cr_assert_null(s);
     cr_assert(strstr(err.msg, path) != NULL, "%s", err.msg);
-    cr_assert(strstr(err.msg, "schema version 99 is newer than this arenabench knows (6)"),
+    cr_assert(strstr(err.msg, "schema version 99 is newer than this arenabench knows (7)"),
               "%s", err.msg);
     cr_assert_eq(abs_open(path, ABS_OPEN_READONLY, &s, &err), AB_EINPUT);
     cr_assert(strstr(err.msg, "newer") != NULL, "%s", err.msg);
@@ -1268,7 +1287,7 @@ Test(merge, migrates_an_older_input_first) {
     snprintf(out, sizeof out, "%s/out.db", dir);
     snprintf(empty, sizeof empty, "%s/empty.db", dir);
     record_jobs(in, "k", 0, 1, "x");          /* version 4 ... */
-    abs_store *s = open_fake(out, ABS_OPEN_CREATE, &fake6); /* ... is older than the fake 7 */
+    abs_store *s = open_fake(out, ABS_OPEN_CREATE, &fake7); /* ... is older than the fake 8 */
     abs_merge_stats st = {0};
     ab_error err;
     cr_assert_eq(abs_merge(s, in, &st, &err), AB_OK, "%s", err.msg);
@@ -1279,8 +1298,8 @@ Test(merge, migrates_an_older_input_first) {
     cr_assert_eq(abs_merge(s, empty, &st, &err), AB_OK, "%s", err.msg);
     cr_assert_eq(st.results_added, NSUITES * NSPECS);
     abs_close(s);
-    cr_assert_eq(raw_int(in, "PRAGMA user_version"), 7);
-    cr_assert_eq(raw_int(empty, "PRAGMA user_version"), 7);
+    cr_assert_eq(raw_int(in, "PRAGMA user_version"), 8);
+    cr_assert_eq(raw_int(empty, "PRAGMA user_version"), 8);
     cr_assert_eq(raw_int(out, "SELECT count(*) FROM runs WHERE fake_note = 'migrated'"), 1);
     free(dir);
 }
@@ -1609,7 +1628,7 @@ Test(migrate, version_4_results_keep_their_proofs_and_suites_await_their_view) {
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'proof_kinds'"),
                  0);
     s = open_ok(path, 0);
-    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 6);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABS_SCHEMA_VERSION);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM proof_kinds"), ABO_NPROOFS);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM results WHERE proven_by = 'lower-bound' "
                                "AND proven = 1 AND arena = 64"), 1);
@@ -1738,7 +1757,7 @@ Test(migrate, version_5_results_gain_containment_null_and_new_rows_say_it) {
     abs_close(s);
     raw_exec(path, "BEGIN;" UNDO_V6 "PRAGMA user_version = 5; COMMIT;");
     s = open_ok(path, 0);
-    cr_assert_eq(raw_int(path, "PRAGMA user_version"), 6);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABS_SCHEMA_VERSION);
     cr_assert_eq(raw_int(path, "SELECT count(*) FROM results WHERE containment IS NULL"), 1);
     abo_row r2 = simple_result(run, su, "best-fit", plan4, 4);
     r2.containment = "subreaper";
@@ -1756,9 +1775,42 @@ Test(migrate, version_5_results_gain_containment_null_and_new_rows_say_it) {
     }
     abs_rows_free(&rows);
     abo_row r3 = simple_result(run, su, "tflm-greedy", plan4, 4);
-    r3.containment = "cgroup";
+    r3.containment = "container";
     cr_assert_eq(abs_result_put(s, &r3, &err), AB_EINPUT);
-    cr_assert(strstr(err.msg, "containment is neither") != NULL, "%s", err.msg);
+    cr_assert(strstr(err.msg, "containment is none of") != NULL, "%s", err.msg);
     abs_close(s);
+    free(path);
+}
+
+/* Version 7 lets containment say 'cgroup' (issue 30: a cgroup per job): a
+ * version-6 file's results table is rebuilt with every row and column as it
+ * was, and then takes the new word, which version 6 refused. */
+Test(migrate, version_6_results_take_cgroup_and_keep_their_rows) {
+    char *path = tmp_path("v6.db");
+    abs_store *s = open_ok(path, ABS_OPEN_CREATE);
+    int64_t run = begin_run(s, "k1", "nightly"), su = put_suite(s, "a", "suite: a\n");
+    abo_row r = simple_result(run, su, "first-fit", plan4, 4);
+    r.containment = "subreaper";
+    r.capped = "time";
+    put_result(s, &r);
+    abs_close(s);
+    raw_exec(path, "BEGIN;" UNDO_V7 "UPDATE results SET containment = 'subreaper'; "
+                   "PRAGMA user_version = 6; COMMIT;");
+    char *before = raw_text(path, "SELECT group_concat(spec || status || arena || capped || "
+                                  "containment || recorded, '|') FROM results");
+    s = open_ok(path, 0);
+    cr_assert_eq(raw_int(path, "PRAGMA user_version"), ABS_SCHEMA_VERSION);
+    char *after = raw_text(path, "SELECT group_concat(spec || status || arena || capped || "
+                                 "containment || recorded, '|') FROM results");
+    cr_assert_str_eq(after, before);
+    abo_row r2 = simple_result(run, su, "best-fit", plan4, 4);
+    r2.containment = "cgroup";
+    put_result(s, &r2);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM results WHERE containment = 'cgroup'"), 1);
+    abs_close(s);
+    cr_assert_eq(raw_int(path, "SELECT count(*) FROM pragma_integrity_check "
+                               "WHERE integrity_check <> 'ok'"), 0);
+    free(before);
+    free(after);
     free(path);
 }

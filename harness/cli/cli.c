@@ -36,6 +36,12 @@ static int abc_help(const abc_args *a);
 #define ALIGN_OPTION                                                                    \
     {"align", 0, "N", 0, "align every tensor to at least N bytes (a power of two), instead\n" \
                          "of the profile's; tflm also rounds sizes up to it"}
+/* How each job's processes are held (harness/cli/common.h: abc_containment_arg). */
+#define CONTAINMENT_OPTION                                                                  \
+    {"containment", 0, "MODE", 0, "how a job's processes are held: auto (the default: a\n"    \
+                                  "cgroup of its own where the machine allows, else the\n"    \
+                                  "subreaper), cgroup (or fail: exit 3), subreaper (never a\n" \
+                                  "cgroup); see README, Planner processes"}
 #define BYTES_OPTION {"bytes", 0, NULL, 0, "byte counts in bytes, not B/KiB/MiB"}
 /* A model's options (harness/cli/common.h: abc_model_args), wherever a model is read. */
 #define MODEL_OPTIONS                                                                      \
@@ -69,6 +75,7 @@ static const abc_option plan_options[] = {
                             "per tensor across 64 slices of the arena (for a terminal)"},
     {"time-limit", 0, "S", 0, "kill the planner after S seconds (default: no limit)"},
     {"mem-limit", 0, "B", 0, "the planner's memory, e.g. 2G (default: no limit)"},
+    CONTAINMENT_OPTION,
     {"tflm-pointer", 0, "BITS", 0, "with --profile tflm and a .tflite: the pointer width of the\n"
                                    "target for the estimate of TFLM's tail, 32 (an MCU, the\n"
                                    "default) or 64 (a host)"},
@@ -102,8 +109,10 @@ static const abc_option run_options[] = {
     {"cpu-limit", 0, "S", 0, "CPU seconds (user + system) per job, then SIGXCPU (RLIMIT_CPU):\n"
                             "a limit the machine's load does not move (default: none)"},
     {"mem-limit", 0, "B", 0, "memory per job, e.g. 512M, 4G (default 4G): each process's\n"
-                            "address space, and the job's processes together (their private\n"
-                            "bytes, sampled every 0.1 s: a shorter spike can pass unseen)"},
+                            "address space, and the job's processes together: in its cgroup\n"
+                            "(see --containment), else their private bytes, sampled every\n"
+                            "0.1 s (a shorter spike can pass unseen)"},
+    CONTAINMENT_OPTION,
     {"shard", 0, "I/N", 0, "run only jobs I, I+N, I+2N, ... (1-based) of the sorted job list;\n"
                            "give every shard the same --run-key, then 'arenabench merge'"},
     {"run-key", 0, "K", 0, "the run's identity across shards (default: a random key)"},
@@ -239,6 +248,7 @@ static const abc_command commands[] = {
      .run = abc_planners},
     {.name = "plan",
      .usage = "plan [-p SPEC] SUITE [-o PLAN] [--svg FILE] [--time-limit S] [--mem-limit B]\n"
+              "                  [--containment auto|cgroup|subreaper]\n"
               "                  [--profile plain|tflm|tvm-usmp] [--io MODE] [--align N]\n"
               "                  [--capacity BYTES] [--picture] [--bytes]",
      .summary = "Plan one suite, check the plan, print the arena, the lower bound and the gap.",
@@ -300,7 +310,7 @@ static const abc_command commands[] = {
      .usage = "run [-p SPEC]... [--planners default|all] [--db F] [-j N] [--time-limit S]\n"
               "                  [--mem-limit B] [--shard I/N] [--resume ID|latest] [--tag T]\n"
               "                  [--io separate|workspace|both] [--profile P] [--align N]\n"
-              "                  [--capacity BYTES] SUITE|DIR...",
+              "                  [--capacity BYTES] [--containment MODE] SUITE|DIR...",
      .summary = "Run every planner spec over every suite, isolated, in parallel, into SQLite.",
      .help = "\nEach (suite, spec) job runs in its own child process under a wall-clock and a memory\n"
              "limit; the parent checks every plan with the oracle and commits its row as the job\n"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "harness/cli/fail.h"
+#include "harness/engine/spawn.h"
 #include "harness/formats/formats.h"
 #include "harness/formats/plan_formats.h"
 #include "results/report/report.h"
@@ -123,6 +124,18 @@ void abc_print_over_capacity(const abo_report *r, int64_t capacity, abo_proof re
     else
         fprintf(to, "status     over-capacity: nothing proved that no plan fits (another "
                 "planner may fit it)\n");
+}
+
+int abc_containment_arg(const abc_args *a) {
+    const char *word = abc_opt(a, "containment", "auto");
+    abe_contain_mode m;
+    if (!abe_parse_containment(word, &m))
+        return abc_usage_error(a->cmd, "--containment takes auto, cgroup or subreaper, not '%s'",
+                               word);
+    abe_set_containment(m);
+    ab_error err;
+    if (abe_containment_check(&err) != AB_OK) return abc_fail(&err);
+    return 0;
 }
 
 int abc_plan_file_format(const abc_args *a, const abf_plan_format **f) {

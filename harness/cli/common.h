@@ -60,6 +60,12 @@ int abc_print_verdict(const abo_report *r, FILE *to);
 void abc_print_over_capacity(const abo_report *r, int64_t capacity, abo_proof refuted_by,
                              int64_t bound, FILE *to);
 
+/* --containment auto|cgroup|subreaper (spawn.h, Containment) for this
+ * process's jobs: sets the mode; returns 0, the usage error's exit code for
+ * another word, or 3 when cgroup is asked for and the machine cannot give
+ * one (the message says why). */
+int abc_containment_arg(const abc_args *a);
+
 /* The plan file format --format names (a row of the plan formats table that
  * reads: harness/formats/plan_formats.h), the table's default when it is not
  * given. Returns 0, or prints the usage error listing every such row and

@@ -376,6 +376,8 @@ int abc_plan(const abc_args *a) {
         return abc_usage_error(a->cmd, "expected one suite file");
     static abc_model_opts model;
     j.model = &model;
+    int crc = abc_containment_arg(a);
+    if (crc != 0) return crc;
     int prc = abc_profile_args(a, true, &j.profile);
     if (prc == 0) prc = abc_model_args(a, j.model);
     if (prc != 0) return prc;

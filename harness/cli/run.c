@@ -57,6 +57,8 @@ static int parse_numbers(const abc_args *a, abu_args *r) {
     r->mem_limit = (int64_t)4 << 30;
     if (ml && !ab_parse_bytes(ml, &r->mem_limit))
         return abc_usage_error(a->cmd, "--mem-limit takes bytes (e.g. 2G, 512M), not '%s'", ml);
+    int crc = abc_containment_arg(a);
+    if (crc != 0) return crc;
     int used = 0;
     if (shard && (sscanf(shard, "%d/%d%n", &r->shard_i, &r->shard_n, &used) != 2 ||
                   shard[used] != '\0' || r->shard_n < 1 || r->shard_i < 1 ||

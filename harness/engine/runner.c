@@ -485,6 +485,13 @@ static void classify(const run *r, slot *s, const abe_exit *e, abe_job_result *r
         res->status = ABE_TIMEOUT;
         snprintf(res->message, sizeof res->message, "exceeded the time limit of %g s",
                  r->opt->time_limit);
+    } else if (e->mem_out && e->containment != NULL && strcmp(e->containment, "cgroup") == 0) {
+        res->status = ABE_OOM;
+        snprintf(res->message, sizeof res->message,
+                 "the job's total memory reached the limit of %.1f MiB in its cgroup, and the "
+                 "kernel's out-of-memory killer stopped it (the job's peak: %.1f MiB, all its "
+                 "processes together)",
+                 (double)r->opt->mem_limit / 1048576.0, (double)e->job_peak / 1048576.0);
     } else if (e->mem_out) {
         res->status = ABE_OOM;
         snprintf(res->message, sizeof res->message,
@@ -577,7 +584,7 @@ static void one_run(run *r, slot *s, const abe_exit *e, abe_job_result *res) {
     if (e->job_peak > res->peak_rss) res->peak_rss = e->job_peak; /* the job's total, sampled */
     if (e->timed_out || cpu_limited(r, e) || res->stats.capped) res->capped = ABE_CAPPED_TIME;
     else if (res->status == ABE_OOM) res->capped = ABE_CAPPED_MEMORY;
-    res->containment = abe_containment();
+    res->containment = e->containment;
 }
 
 /* Keeps run k's samples. false when out of memory. */

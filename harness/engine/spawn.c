@@ -10,6 +10,8 @@
 
 #include "harness/engine/spawn.h"
 
+#include "harness/engine/cgroup.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -66,6 +68,7 @@ struct abe_proc {
     int64_t mem_peak;    /* the largest total sampled */
     int mem_peak_procs;  /* ... over that many processes */
     bool mem_out;
+    abe_cgroup cg;       /* the job's cgroup (spawn.h, Containment); version 0: none */
 };
 
 /* The live spawns (their read ends are closed in function children), and
@@ -76,6 +79,8 @@ static int subreaper_users;
 static bool subreaper_ours;
 /* In a nested child: where its spawns record their groups (else NULL). */
 static nested_reg *my_reg;
+/* How jobs are contained (abe_set_containment). */
+static abe_contain_mode contain_mode = ABE_CONTAIN_AUTO;
 
 /* ---- names and clocks ------------------------------------------------------------ */
 
@@ -370,13 +375,16 @@ static void wait_for_guard(const int go[2]) {
  * With a guard it starts nothing before the guard is in the group: a caller
  * killed in between would otherwise leave the program without one. */
 _Noreturn static void child_main(const abe_spawn_opts *o, int rfd, int wfd, pid_t parent,
-                                 const int go[2], nested_reg *reg, const char *scratch) {
+                                 const int go[2], nested_reg *reg, const char *scratch,
+                                 abe_cgroup *cg) {
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(ABE_ORPHANED);
 #else
     (void)parent;
 #endif
+    /* Into the job's cgroup before anything is charged or started. */
+    if (cg->version != 0 && !abe_cgroup_join(cg)) _exit(ABE_CGROUP_FAILED);
     setpgid(0, 0);
 #ifdef __linux__
     /* Orphans of the job stay in its tree while its leader lives (spawn.h,
@@ -509,12 +517,42 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
     return 0;
 }
 
-const char *abe_containment(void) {
+/* The word for a job held without a cgroup. */
+static const char *fallback_word(void) {
 #ifdef __linux__
     return "subreaper";
 #else
     return "process-group";
 #endif
+}
+
+const char *abe_containment(void) {
+    if (contain_mode != ABE_CONTAIN_SUBREAPER && abe_cgroup_usable(NULL)) return "cgroup";
+    return fallback_word();
+}
+
+void abe_set_containment(abe_contain_mode m) { contain_mode = m; }
+
+abe_contain_mode abe_get_containment(void) { return contain_mode; }
+
+bool abe_parse_containment(const char *word, abe_contain_mode *m) {
+    static const char *const words[] = {"auto", "cgroup", "subreaper"};
+    for (int i = 0; word != NULL && i < 3; i++)
+        if (strcmp(word, words[i]) == 0) {
+            *m = (abe_contain_mode)i;
+            return true;
+        }
+    return false;
+}
+
+ab_status abe_containment_check(ab_error *err) {
+    const char *why = NULL;
+    if (contain_mode == ABE_CONTAIN_CGROUP && !abe_cgroup_usable(&why))
+        return ab_fail(err, AB_EINTERNAL,
+                       "--containment cgroup: this machine cannot give a job a cgroup of its "
+                       "own: %s (use --containment auto or subreaper)",
+                       why);
+    return AB_OK;
 }
 
 /* ---- the scratch root (spawn.h) ---------------------------------------------------- */
@@ -658,6 +696,20 @@ ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err) {
         ab_free(p);
         return AB_EINTERNAL;
     }
+    p->cg.mem_fd = p->cg.kill_fd = -1;
+    if (reap && contain_mode != ABE_CONTAIN_SUBREAPER &&
+        (contain_mode == ABE_CONTAIN_CGROUP || abe_cgroup_usable(NULL)) && !abe_cgroup_inside()) {
+        ab_error ce;
+        if (abe_cgroup_make(&p->cg, o->mem_limit, &ce) != AB_OK &&
+            contain_mode == ABE_CONTAIN_CGROUP) {
+            close(fds[0]);
+            close(fds[1]);
+            if (go[0] >= 0) close(go[0]), close(go[1]);
+            extras_free(p);
+            ab_free(p);
+            return ab_fail(err, AB_EINTERNAL, "%s", ce.msg);
+        }
+    }
     if (reap) subreaper_take();
     if (reap) snapshot_foreign(p);
     int64_t caller_rss = o->fn != NULL ? abe_resident_bytes() : 0;
@@ -672,12 +724,17 @@ ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err) {
         if (go[0] >= 0) close(go[0]), close(go[1]);
         if (reap) subreaper_give();
         extras_free(p);
+        abe_cgroup_remove(&p->cg);
         ab_free(p->foreign);
         ab_free(p);
         return ab_fail(err, AB_EINTERNAL, "cannot start a process: %s", strerror(e));
     }
-    if (pid == 0) child_main(o, fds[0], fds[1], parent, go, p->reg, p->scratch);
+    if (pid == 0) child_main(o, fds[0], fds[1], parent, go, p->reg, p->scratch, &p->cg);
     p->reg_slot = record_nested(pid);
+    /* The child has its own copies to join with; ours would leak into later children. */
+    if (p->cg.mem_fd >= 0) close(p->cg.mem_fd);
+    if (p->cg.kill_fd >= 0) close(p->cg.kill_fd);
+    p->cg.mem_fd = p->cg.kill_fd = -1;
     close(fds[1]);
     if (go[0] >= 0) close(go[0]);
     setpgid(pid, pid); /* also done by the child: whoever runs first forms the group */
@@ -689,7 +746,9 @@ ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err) {
     p->cpu_limit = o->nested && o->cpu_limit > 0 ? o->cpu_limit : 0;
     p->t0 = t0;
     p->deadline = o->time_limit > 0 ? p->t0 + o->time_limit : INFINITY;
-    p->sampling = o->nested || o->mem_limit > 0;
+    /* In a cgroup the kernel counts the job's memory; the samples only look
+     * for its out-of-memory kills, which need a limit. */
+    p->sampling = p->cg.version != 0 ? o->mem_limit > 0 : o->nested || o->mem_limit > 0;
     p->mem_limit = o->mem_limit > 0 ? o->mem_limit : 0;
     p->base_rss = caller_rss > 0 ? caller_rss : 0;
     p->next_sample = t0 + ABE_SAMPLE_SECONDS;
@@ -708,6 +767,7 @@ ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err) {
 }
 
 int abe_fd(const abe_proc *p) { return p->fd; }
+pid_t abe_pid(const abe_proc *p) { return p->pid; }
 double abe_deadline(const abe_proc *p) { return p->deadline; }
 
 double abe_next_check(const abe_proc *p) {
@@ -756,6 +816,7 @@ void abe_kill(abe_proc *p) {
     if (!p->killed && !p->reaped) {
         if (kill(-p->pid, SIGKILL) != 0) kill(p->pid, SIGKILL);
         kill_nested(p);
+        abe_cgroup_kill(&p->cg);
         p->killed = true;
     }
     if (p->fd >= 0) {
@@ -915,6 +976,13 @@ static void sweep(abe_proc *p, abe_exit *e) {
  * a subreaper); keeps the peak; kills the job, marked mem_out, when the sum
  * passes mem_limit. */
 static void sample_memory(abe_proc *p) {
+    if (p->cg.version != 0) { /* the kernel limits the whole job: was it stopped there? */
+        if (abe_cgroup_oom_kills(&p->cg) > 0 && !p->killed) {
+            p->mem_out = true;
+            abe_kill(p);
+        }
+        return;
+    }
     size_t n;
     proc_row *t = proc_table(&n);
     bool *mark = t != NULL ? ab_calloc(n ? n : 1, sizeof *mark) : NULL;
@@ -986,7 +1054,17 @@ static void collect(abe_proc *p, bool lost) {
         }
         p->reg->g[i] = 0;
     }
+    abe_cgroup_kill(&p->cg); /* whatever session or group they moved to */
     if (p->reap_descendants) sweep(p, e);
+    if (p->cg.version != 0) {
+        if (abe_cgroup_oom_kills(&p->cg) > 0) p->mem_out = true;
+        int64_t peak = abe_cgroup_peak(&p->cg);
+        if (peak > p->mem_peak) p->mem_peak = peak;
+        e->containment = "cgroup";
+    } else {
+        e->containment = fallback_word();
+    }
+    abe_cgroup_remove(&p->cg);
     extras_free(p);
     e->killed = p->killed;
     e->mem_out = p->mem_out;

@@ -78,6 +78,24 @@
  * before the first sample; the per-process RLIMIT_AS/RLIMIT_DATA (step 6)
  * stay as the first line, which no spike passes.
  *
+ * Containment. A spawn that holds a job (reap_descendants or nested) is
+ * also put in a cgroup of its own where the machine allows it and the mode
+ * (abe_set_containment) asks for it (cgroup.h says where the groups go):
+ * the child joins it before anything else, so every process the job starts
+ * is in it, whatever session or process group it moves to. Then the kernel
+ * counts the job's memory whole: mem_limit is the group's limit (the kernel
+ * reclaims, then its out-of-memory killer ends the job: mem_out, seen when
+ * the group's oom_kill count rises, at the samples and at the reap), the
+ * group's peak is job_peak (job_procs 0), every kill of the spawn kills the
+ * whole group, and the reap kills what is left of it before the sweep, then
+ * removes it. The per-process limits (step 6) and the subreaper stay, so the
+ * CPU times of the processes killed are still counted. A spawn made inside
+ * a job's group (the runner's child running `external`) makes no group of
+ * its own: the job's holds it. Modes: ABE_CONTAIN_AUTO (a cgroup where
+ * usable, else the subreaper alone), ABE_CONTAIN_CGROUP (a cgroup or the
+ * spawn fails), ABE_CONTAIN_SUBREAPER (never a cgroup). The word a reap
+ * stores in abe_exit.containment says which applied.
+ *
  * Ending: when the child exits (seen with waitid(WNOWAIT), so its pid, which
  * names the group, is not yet free for reuse), or when it is killed, the
  * spawner sends SIGKILL to the whole group and reaps every process of the
@@ -120,6 +138,7 @@
 #define ABE_TAIL 2048 /* bytes of captured output a spawn keeps (the last ones) */
 #define ABE_ORPHANED 126 /* the child's exit status when its parent was gone */
 #define ABE_EXEC_FAILED 127 /* the child's exit status when the exec failed */
+#define ABE_CGROUP_FAILED 125 /* the child's exit status when it could not join its cgroup */
 #define ABE_SAMPLE_SECONDS 0.1 /* seconds between two samples of a job's memory */
 
 /* What to start and under which limits. Nothing here is copied or freed. */
@@ -164,7 +183,9 @@ typedef struct abe_exit {
     bool mem_out;        /* killed because the job's total passed mem_limit */
     int64_t job_peak;    /* the largest total of the job's private resident bytes
                             sampled (The job's memory); 0 when never sampled */
-    int job_procs;       /* the processes counted in that sample */
+    int job_procs;       /* the processes counted in that sample; 0 in a cgroup */
+    const char *containment; /* how the job was held: "cgroup", "subreaper" or
+                                "process-group" (static; see Containment) */
 } abe_exit;
 
 /* ---- the scratch root of a batch of spawns ----------------------------------------
@@ -189,12 +210,31 @@ void abe_scratch_root_open(abe_scratch_root *r);
 /* Removes the root with what it holds and drops the lock. */
 void abe_scratch_root_close(abe_scratch_root *r);
 
-/* How a job spawned with nested or reap_descendants is held, as results
- * store it: "subreaper" where the spawner is a child subreaper and sweeps
- * /proc (Linux: every descendant is killed and reaped, wherever it moved),
- * "process-group" elsewhere (only the groups it knows of are killed). No
- * cgroup containment is built: see README, Planner processes. Static. */
+/* How a job spawned now with nested or reap_descendants would be held, as
+ * results store it: "cgroup" (see Containment), else "subreaper" where the
+ * spawner is a child subreaper and sweeps /proc (Linux: every descendant is
+ * killed and reaped, wherever it moved), "process-group" elsewhere (only the
+ * groups it knows of are killed). Static. */
 const char *abe_containment(void);
+
+/* The containment modes (see Containment). */
+typedef enum abe_contain_mode {
+    ABE_CONTAIN_AUTO,      /* "auto": a cgroup where usable, else the subreaper */
+    ABE_CONTAIN_CGROUP,    /* "cgroup": a cgroup, or the spawn fails */
+    ABE_CONTAIN_SUBREAPER  /* "subreaper": never a cgroup */
+} abe_contain_mode;
+
+/* Sets the mode for this process's later spawns (and their children's);
+ * ABE_CONTAIN_AUTO at start. */
+void abe_set_containment(abe_contain_mode m);
+abe_contain_mode abe_get_containment(void);
+
+/* Parses "auto", "cgroup" or "subreaper"; false on another word. */
+bool abe_parse_containment(const char *word, abe_contain_mode *m);
+
+/* AB_EINTERNAL, with err saying why, when the mode is ABE_CONTAIN_CGROUP
+ * and this machine cannot make job cgroups; AB_OK otherwise. */
+ab_status abe_containment_check(ab_error *err);
 
 /* A running child, owned by the caller: abe_free. */
 typedef struct abe_proc abe_proc;
@@ -203,6 +243,9 @@ typedef struct abe_proc abe_proc;
  * neither fn nor path is given; AB_ENOMEM; AB_EINTERNAL when the pipe or the
  * process cannot be made (err says why). */
 ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err);
+
+/* The child's pid (the leader of its group). */
+pid_t abe_pid(const abe_proc *p);
 
 /* The read end of the pipe (non-blocking, close-on-exec), for poll(); -1
  * once the stream ended or abe_kill closed it. */

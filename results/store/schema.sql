@@ -28,7 +28,7 @@
 -- lose the last ones, never the file's consistency).
 
 PRAGMA application_id = 1094865491;  -- 'ABRS': marks an arenabench results file
-PRAGMA user_version = 6;
+PRAGMA user_version = 7;
 
 -- One invocation of `arenabench run` (or one shard of it).
 CREATE TABLE runs (
@@ -161,12 +161,15 @@ CREATE TABLE results (
                                      -- deterministic budget stopped it; 'memory' when it
                                      -- ran out of memory; NULL otherwise
     containment   TEXT CHECK (containment IS NULL OR
-                              containment IN ('subreaper', 'process-group')),
+                              containment IN ('subreaper', 'process-group', 'cgroup')),
                                      -- how the job's processes were held (README,
-                                     -- Planner processes): 'subreaper' when every
-                                     -- descendant was killed and reaped wherever it went
-                                     -- (Linux), 'process-group' when only its groups
-                                     -- were; NULL for rows from before version 6
+                                     -- Planner processes): 'cgroup' when the job had a
+                                     -- cgroup of its own (its memory counted whole by the
+                                     -- kernel, all its processes killed with it; version
+                                     -- 7), 'subreaper' when every descendant was killed
+                                     -- and reaped wherever it went (Linux), 'process-group'
+                                     -- when only its groups were; NULL for rows from
+                                     -- before version 6
     UNIQUE (run, suite, spec)
 );
 

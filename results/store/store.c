@@ -66,7 +66,11 @@ struct abs_store {
  * (abs_suite_put_view).
  *
  * 5 -> 6: results gain containment, at the end as schema.sql has it: how the
- * job's processes were held; NULL (not known) on old rows. */
+ * job's processes were held; NULL (not known) on old rows.
+ *
+ * 6 -> 7: containment may also be 'cgroup' (each job in a cgroup of its own:
+ * spawn.h, Containment): the results table is rebuilt for the CHECK, its
+ * rows copied as they are. */
 #define ABS_RESULTS_COLUMNS                                                     \
     "id, run, suite, spec, status, arena, lower_bound, k, ilp_status, ilp_objective, "  \
     "ilp_bound, proven_by, wall_s, cpu_s, peak_rss, nodes, signal, verdict, "  \
@@ -220,6 +224,50 @@ static const abs_migration builtin_migrations[] = {
     {5, "ALTER TABLE results ADD COLUMN containment TEXT\n"
         "    CHECK (containment IS NULL OR containment IN ('subreaper', 'process-group'));\n"
         "PRAGMA user_version = 6;\n"},
+    {6, "ALTER TABLE results RENAME TO results_v6;\n"
+        "CREATE TABLE results (\n"
+        "    id            INTEGER PRIMARY KEY,\n"
+        "    run           INTEGER NOT NULL REFERENCES runs (id),\n"
+        "    suite         INTEGER NOT NULL REFERENCES suites (id),\n"
+        "    spec          TEXT NOT NULL,\n"
+        "    status        TEXT NOT NULL\n"
+        "                  CHECK (status IN ('ok', 'invalid', 'timeout', 'crash', 'oom',\n"
+        "                                    'over-capacity', 'infeasible', 'error')),\n"
+        "    arena         INTEGER,\n"
+        "    lower_bound   INTEGER,\n"
+        "    k             INTEGER CHECK (k IS NULL OR k >= 1),\n"
+        "    ilp_status    TEXT,\n"
+        "    ilp_objective INTEGER,\n"
+        "    ilp_bound     INTEGER,\n"
+        "    proven_by     TEXT NOT NULL DEFAULT 'none' REFERENCES proof_kinds (word),\n"
+        "    proven        INTEGER GENERATED ALWAYS AS (proven_by <> 'none') VIRTUAL,\n"
+        "    wall_s        REAL,\n"
+        "    cpu_s         REAL,\n"
+        "    peak_rss      INTEGER,\n"
+        "    nodes         INTEGER,\n"
+        "    signal        INTEGER,\n"
+        "    verdict       TEXT,\n"
+        "    check_message TEXT,\n"
+        "    error         TEXT,\n"
+        "    note          TEXT,\n"
+        "    plan          TEXT REFERENCES plans (hash),\n"
+        "    recorded      TEXT NOT NULL,\n"
+        "    repeats       INTEGER CHECK (repeats IS NULL OR repeats >= 1),\n"
+        "    cpu_min_s     REAL,\n"
+        "    cpu_max_s     REAL,\n"
+        "    wall_min_s    REAL,\n"
+        "    wall_max_s    REAL,\n"
+        "    plan_cpu_s    REAL,\n"
+        "    capped        TEXT CHECK (capped IS NULL OR capped IN ('time', 'memory')),\n"
+        "    containment   TEXT CHECK (containment IS NULL OR\n"
+        "                              containment IN ('subreaper', 'process-group', 'cgroup')),\n"
+        "    UNIQUE (run, suite, spec)\n"
+        ");\n"
+        "INSERT INTO results (" ABS_RESULTS_COLUMNS ", " ABS_RESULTS_V3_COLUMNS ", containment)\n"
+        "    SELECT " ABS_RESULTS_COLUMNS ", " ABS_RESULTS_V3_COLUMNS ", containment\n"
+        "    FROM results_v6 ORDER BY id;\n"
+        "DROP TABLE results_v6;\n"
+        "PRAGMA user_version = 7;\n"},
 };
 
 /* This code's schema. */
@@ -1280,8 +1328,8 @@ static ab_status result_valid(abs_store *s, const abo_row *r, ab_error *err) {
              strcmp(r->capped, "memory") != 0)
         why = "capped is neither time nor memory";
     else if (r->containment != NULL && strcmp(r->containment, "subreaper") != 0 &&
-             strcmp(r->containment, "process-group") != 0)
-        why = "containment is neither subreaper nor process-group";
+             strcmp(r->containment, "process-group") != 0 && strcmp(r->containment, "cgroup") != 0)
+        why = "containment is none of subreaper, process-group and cgroup";
     if (why == NULL) return AB_OK;
     return ab_fail(err, AB_EINPUT, "%s: cannot record a result of run %lld: %s", s->path,
                    (long long)r->run, why);

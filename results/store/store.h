@@ -47,7 +47,7 @@
 
 /* The schema version this code reads and writes (PRAGMA user_version);
  * schema.sql sets the same number. */
-#define ABS_SCHEMA_VERSION 6
+#define ABS_SCHEMA_VERSION 7
 
 /* How long a call waits for another process holding the file's write lock. */
 #define ABS_BUSY_TIMEOUT_MS 10000
