@@ -711,3 +711,67 @@ Test(run, stores_the_bounds_of_each_suite_with_their_certificates) {
     free(md);
     free(dir);
 }
+
+/* ---- --containment (issue 30: each job contained whole) ---- */
+
+/* The containment word of every row of the latest run in db, joined by ' '. */
+static char *containments(const char *db) {
+    abs_store *s;
+    ab_error err;
+    cr_assert_eq(abs_open(db, ABS_OPEN_READONLY, &s, &err), AB_OK, "%s", err.msg);
+    int64_t run;
+    cr_assert_eq(abs_run_latest(s, NULL, &run, &err), AB_OK, "%s", err.msg);
+    abs_rows rows;
+    cr_assert_eq(abs_rows_read(s, run, &rows, &err), AB_OK, "%s", err.msg);
+    ab_buf b = {0};
+    for (size_t i = 0; i < rows.n; i++)
+        ab_buf_printf(&b, "%s%s", i ? " " : "",
+                      rows.v[i].r.containment ? rows.v[i].r.containment : "NULL");
+    abs_rows_free(&rows);
+    abs_close(s);
+    return b.s;
+}
+
+/* Each row says how its job was held, as --containment asked: subreaper
+ * never makes a cgroup; cgroup makes one for every job or refuses the run
+ * (exit 3, saying why) on a machine that cannot; auto takes a cgroup where
+ * it can. Another word is a usage error. */
+Test(run, containment_is_chosen_by_the_option_and_said_in_each_row) {
+    char *dir = abt_tmpdir();
+    char db[4096];
+    char suite[4096];
+    snprintf(suite, sizeof suite, "%s", abt_src("suites/examples/diamond.yaml"));
+    snprintf(db, sizeof db, "%s/s.db", dir);
+    abt_run_ok(0, "run --db %s -p first-fit -p best-fit --containment subreaper %s", db, suite);
+    char *w = containments(db);
+    cr_assert_str_eq(w, "subreaper subreaper");
+    free(w);
+    char *out, *err;
+    char args[8192];
+    snprintf(args, sizeof args, "run --db %s/c.db -p first-fit --containment cgroup %s", dir,
+             suite);
+    int rc = abt_run(args, &out, &err);
+    bool root = geteuid() == 0;
+    if (rc == 3) {
+        HAS(err, "--containment cgroup: this machine cannot give a job a cgroup");
+        cr_assert(!root || access("/sys/fs/cgroup/memory/cgroup.procs", W_OK) != 0,
+                  "root with a writable v1 memory hierarchy, yet: %s", err);
+        cr_log_warn("no cgroup per job here, the cgroup half is skipped: %s", err);
+    } else {
+        cr_assert_eq(rc, 0, "%s", err);
+        snprintf(db, sizeof db, "%s/c.db", dir);
+        w = containments(db);
+        cr_assert_str_eq(w, "cgroup");
+        free(w);
+        snprintf(db, sizeof db, "%s/a.db", dir);
+        abt_run_ok(0, "run --db %s -p first-fit %s", db, suite);
+        w = containments(db);
+        cr_assert_str_eq(w, "cgroup", "auto takes a cgroup where one can be made");
+        free(w);
+    }
+    free(out), free(err);
+    cr_assert_eq(abt_run("run --containment box x.yaml", &out, &err), 2);
+    HAS(err, "--containment takes auto, cgroup or subreaper, not 'box'");
+    free(out), free(err);
+    free(dir);
+}

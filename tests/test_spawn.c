@@ -686,7 +686,10 @@ Test(spawn, an_external_planner_s_escaped_processes_end_with_the_job, .timeout =
     const char *then[] = {"exit 1", "exec sleep 1003"};
     abe_contain_mode m[2];
     int nm = modes(m);
-    for (int k = 0; k < 2 * nm; k++) {
+    /* Both endings without a cgroup; the exit alone in one (a kill of a job in
+     * a cgroup is the same abe_kill as the spawn tests above, and the time
+     * limit's wait would double the test's time). */
+    for (int k = 0; k < 2 * nm - (nm > 1); k++) {
         abe_set_containment(m[k / 2]);
         char script[4096], pids[4096], body[16384], text[20000];
         snprintf(script, sizeof script, "%s/planner%d.sh", work, k);
