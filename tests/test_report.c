@@ -735,6 +735,21 @@ Test(report_html, pictures_the_worst_plans) {
     free(path);
 }
 
+/* No options (NULL) are the defaults, pictures included: the same page as
+ * every field 0 (report.h, abr_report_render). */
+Test(report_html, null_options_are_the_defaults_with_pictures) {
+    int64_t run;
+    char *path = fixture(&run);
+    char *null_opt = render(path, run, ABR_REPORT_HTML, NULL);
+    char *zero_opt = render(path, run, ABR_REPORT_HTML, &(abr_report_opts){0});
+    cr_assert_str_eq(null_opt, zero_opt);
+    HAS(null_opt, "gamma: best-fit, arena 210, gap +5.00%");
+    cr_assert_eq(plots(null_opt), 4, "gap chart, one k chart, two plans");
+    free(zero_opt);
+    free(null_opt);
+    free(path);
+}
+
 /* Suites stored without their arena view (a file of schema 4 or older, never
  * filled by a run since): each picture says why it is missing, and nothing
  * parses the suite text instead. */
