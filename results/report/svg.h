@@ -13,9 +13,14 @@
 /* Appends the SVG of plan pl for problem p (the arena view the plan indexes)
  * to b. lower_bound is drawn as a dashed line (AB_NONE: not drawn); title may
  * be NULL. Overlapping pairs are found here by comparing every conflicting
- * pair when p->n <= ABR_SVG_PAIRWISE_MAX; above that only the pair in
- * (overlap_a, overlap_b) is drawn (pass AB_NO_TENSOR for none) and the
- * picture says so. Returns AB_ENOMEM when b ran out of memory. */
+ * pair when p->n <= ABR_SVG_PAIRWISE_MAX. Above that one overlap is drawn:
+ * the pair (overlap_a, overlap_b) when the caller has it from the checker
+ * and it does overlap, else the first the checker (oracle/check.h) finds
+ * when it checks the plan here (pass AB_NO_TENSOR when the caller has none);
+ * a note under the plot says, in red, that only the checker's first overlap
+ * is drawn, or, in grey, that the checker finds none (or could not check a
+ * malformed problem). Returns AB_ENOMEM when b (or the checker) ran out of
+ * memory. */
 #define ABR_SVG_PAIRWISE_MAX 4000
 
 /* Above ABR_SVG_DETAIL_MAX placed tensors the picture is aggregated, so its
