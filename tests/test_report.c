@@ -688,7 +688,8 @@ Test(report_html, draws_arena_versus_k_when_specs_differ_in_k) {
     char *path = fixture(&run);
     char *html = render(path, run, ABR_REPORT_HTML, NULL);
     HAS(html, "<h2>Arena versus coarsening k</h2>");
-    HAS(html, "gamma: arena (bytes) versus k</text>");
+    HAS(html, "font-weight=\"bold\">gamma</text>\n<text x=\"8\" y=\"31\" font-size=\"11\" "
+              "fill=\"#555\">arena (bytes) versus k</text>");
     cr_assert_eq(count(html, "versus k</text>"), 1, "only gamma has several k");
     HAS(html, "<title>exact-cover:k=64: arena 256, 0.250 s</title>");
     HAS(html, "<title>exact-cover: arena 200, 0.250 s</title>");

@@ -124,21 +124,27 @@ static double glyph_width(unsigned char c) {
     return 6.5;
 }
 
-/* The length in bytes of the longest prefix of name that fits in width px of
- * 10 px text: all of it, or a prefix (cut before a character) that leaves
- * room for an ellipsis. */
-static size_t fitting_prefix(const char *name, double width) {
+/* How much wider than 10 px regular a glyph of px px is: DejaVu Sans Bold's
+ * glyphs are at most 15% wider than its regular ones. */
+static double glyph_scale(double px, bool bold) { return px / 10.0 * (bold ? 1.15 : 1.0); }
+
+double abr_text_width(const char *s, double px, bool bold) {
     double w = 0;
-    size_t n = strlen(name);
-    for (size_t k = 0; k < n; k++) w += glyph_width((unsigned char)name[k]);
-    if (w <= width) return n;
-    w = 10.0; /* the ellipsis */
+    for (size_t k = 0; s[k] != '\0'; k++) w += glyph_width((unsigned char)s[k]);
+    return w * glyph_scale(px, bold);
+}
+
+size_t abr_text_fit(const char *s, double width, double px, bool bold) {
+    size_t n = strlen(s);
+    if (abr_text_width(s, px, bold) <= width) return n;
+    double g = glyph_scale(px, bold);
+    double w = 10.0 * g; /* the ellipsis */
     size_t k = 0;
     while (k < n) {
         size_t e = k + 1; /* the character at k: its continuation bytes */
-        while (e < n && ((unsigned char)name[e] & 0xC0) == 0x80) e++;
-        if (w + glyph_width((unsigned char)name[k]) > width) break;
-        w += glyph_width((unsigned char)name[k]);
+        while (e < n && ((unsigned char)s[e] & 0xC0) == 0x80) e++;
+        if (w + glyph_width((unsigned char)s[k]) * g > width) break;
+        w += glyph_width((unsigned char)s[k]) * g;
         k = e;
     }
     return k;
@@ -156,7 +162,7 @@ static void draw_tensor(ab_buf *b, const frame *f, const ab_tensor *t, int64_t o
     if (x1 - x0 < 36 || y1 - y0 < 11) return;
     /* The name, cut with an ellipsis when it is wider than the rectangle
      * (the tooltip has all of it); none when not 2 bytes of it fit. */
-    size_t n = fitting_prefix(t->name, x1 - x0 - 6);
+    size_t n = abr_text_fit(t->name, x1 - x0 - 6, 10, false);
     bool whole = t->name[n] == '\0';
     if (!whole && n < 2) return;
     char *cut = whole ? NULL : ab_alloc_array(n + 1, 1);

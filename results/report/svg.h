@@ -7,6 +7,8 @@
 #ifndef AB_SVG_H
 #define AB_SVG_H
 
+#include <stdbool.h>
+
 #include "core/buf.h"
 #include "core/problem.h"
 
@@ -70,6 +72,16 @@ typedef struct abr_ticks {
     int decimals;       /* digits after the point a tick label needs */
 } abr_ticks;
 abr_ticks abr_byte_ticks(double lo, double hi, int want);
+
+/* A generous width in px of text s (UTF-8) in sans-serif of px px, bold or
+ * not: DejaVu Sans, the widest common default, draws it narrower, so a label
+ * measured with it fits in the browser. */
+double abr_text_width(const char *s, double px, bool bold);
+
+/* The length in bytes of s when it fits in width px (abr_text_width), else
+ * of its longest prefix that, followed by an ellipsis, does (cut before a
+ * character, possibly 0). */
+size_t abr_text_fit(const char *s, double width, double px, bool bold);
 
 /* Appends bytes for a reader: "512 B", "6 KiB", "1.25 MiB" (at most 3
  * significant digits after the point, exact bytes in B). */
