@@ -5,6 +5,9 @@
 #include "tests/planners_testing.h"
 
 #include "core/file.h"
+#include "results/store/store.h"
+
+#include <criterion/criterion.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -168,3 +171,29 @@ bool abt_long(void) {
 }
 
 int abt_cases(int normal, int more) { return abt_long() ? more : normal; }
+
+char *abt_db_path(void) {
+    char *dir = abt_tmpdir();
+    size_t n = strlen(dir) + 16;
+    char *p = malloc(n);
+    cr_assert_not_null(p);
+    snprintf(p, n, "%s/r.db", dir);
+    free(dir);
+    return p;
+}
+
+abs_store *abt_open_db(const char *path, unsigned flags) {
+    abs_store *s;
+    ab_error err;
+    cr_assert_eq(abs_open(path, flags, &s, &err), AB_OK, "%s", err.msg);
+    return s;
+}
+
+int64_t abt_begin(abs_store *s, const char *tag, const char *rev) {
+    abs_run info = {.tag = tag, .revision = rev, .host = "box",
+                    .command = "arenabench run suites/"};
+    int64_t id;
+    ab_error err;
+    cr_assert_eq(abs_run_begin(s, &info, &id, &err), AB_OK, "%s", err.msg);
+    return id;
+}

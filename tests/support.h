@@ -1,12 +1,16 @@
 /*
  * support.h — helpers shared by the Criterion tests: temporary files, running
- * the arenabench command, finding the shared data folder.
+ * the arenabench command, finding the shared data folder, results databases
+ * for the report and compare tests.
  */
 #ifndef AB_TEST_SUPPORT_H
 #define AB_TEST_SUPPORT_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+typedef struct abs_store abs_store; /* results/store/store.h */
 
 /* Writes content to a new file in a fresh temporary folder and returns its path
  * (static storage, valid until the next call from the same slot: use the
@@ -71,5 +75,20 @@ bool abt_long(void);
 /* The number of cases of a property sweep: normal by default, more with
  * AB_TEST_LONG=1. */
 int abt_cases(int normal, int more);
+
+/* ---- results databases (they assert with Criterion: tests only) ---------- */
+
+/* The path of a results database not made yet, r.db in a fresh temporary
+ * folder; owned by the caller (free). */
+char *abt_db_path(void);
+
+/* Opens the store at path with abs_open's flags (ABS_OPEN_CREATE,
+ * ABS_OPEN_READONLY), asserting that it opens; the caller closes it. */
+abs_store *abt_open_db(const char *path, unsigned flags);
+
+/* Begins a run in s tagged tag at revision rev (either may be NULL), host
+ * "box", command "arenabench run suites/", asserting that it begins; returns
+ * its id. */
+int64_t abt_begin(abs_store *s, const char *tag, const char *rev);
 
 #endif

@@ -17,31 +17,6 @@
 
 /* ---- building databases ---------------------------------------------------- */
 
-static char *db_path(void) {
-    char *dir = abt_tmpdir();
-    size_t n = strlen(dir) + 16;
-    char *p = malloc(n);
-    cr_assert_not_null(p);
-    snprintf(p, n, "%s/r.db", dir);
-    free(dir);
-    return p;
-}
-
-static abs_store *open_db(const char *path) {
-    abs_store *s;
-    ab_error err;
-    cr_assert_eq(abs_open(path, ABS_OPEN_CREATE, &s, &err), AB_OK, "%s", err.msg);
-    return s;
-}
-
-static int64_t begin(abs_store *s, const char *tag, const char *rev) {
-    abs_run info = {.tag = tag, .revision = rev, .host = "box", .command = "arenabench run"};
-    int64_t id;
-    ab_error err;
-    cr_assert_eq(abs_run_begin(s, &info, &id, &err), AB_OK, "%s", err.msg);
-    return id;
-}
-
 static int64_t suite(abs_store *s, const char *name, const char *text) {
     abs_suite su;
     abs_suite_init(&su);
@@ -93,7 +68,7 @@ typedef struct outcome {
 /* Compares run base with run head in the database at path. */
 static outcome compare(const char *path, int64_t base, int64_t head,
                        const abr_compare_opts *opt) {
-    abs_store *s = open_db(path);
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
     ab_buf b = {0};
     ab_error err;
     outcome o;
@@ -107,11 +82,11 @@ static outcome compare(const char *path, int64_t base, int64_t head,
 /* A database with one suite and one spec, base and head as given; the
  * outcome of comparing them (opt may be NULL). */
 static outcome pair(side base, side head, const abr_compare_opts *opt) {
-    char *path = db_path();
-    abs_store *s = open_db(path);
-    int64_t r0 = begin(s, "nightly", "aaa"), su = suite(s, "s", "suite: s\n");
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
+    int64_t r0 = abt_begin(s, "nightly", "aaa"), su = suite(s, "s", "suite: s\n");
     result(s, r0, su, "first-fit", base);
-    int64_t r1 = begin(s, "nightly", "bbb");
+    int64_t r1 = abt_begin(s, "nightly", "bbb");
     result(s, r1, su, "first-fit", head);
     abs_close(s);
     outcome o = compare(path, r0, r1, opt);
@@ -162,10 +137,10 @@ Test(compare, over_capacity_to_ok_is_fixed) {
 /* A suite proved infeasible in one run and packed within its capacity in the
  * other (or the same) run is a contradiction: a regression, whatever changed. */
 Test(compare, infeasible_and_packed_is_a_contradiction) {
-    char *path = db_path();
-    abs_store *s = open_db(path);
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
     int64_t su = suite(s, "s", "suite: s\n"), other = suite(s, "t", "suite: t\n");
-    int64_t r0 = begin(s, "nightly", "aaa");
+    int64_t r0 = abt_begin(s, "nightly", "aaa");
     side refuted = {.status = ABO_STATUS_INFEASIBLE, .lb = 101,
                     .error = "infeasible, proven by exhaustive: a proven lower bound 101 > "
                              "capacity 100"};
@@ -173,7 +148,7 @@ Test(compare, infeasible_and_packed_is_a_contradiction) {
     result(s, r0, su, "first-fit", (side){.status = ABO_STATUS_OVER_CAPACITY});
     result(s, r0, other, "canonical", refuted); /* t: nobody packs it */
     result(s, r0, other, "first-fit", (side){.status = ABO_STATUS_OVER_CAPACITY});
-    int64_t r1 = begin(s, "nightly", "bbb");
+    int64_t r1 = abt_begin(s, "nightly", "bbb");
     result(s, r1, su, "canonical", refuted);
     result(s, r1, su, "first-fit", (side){0}); /* packs s within the capacity */
     result(s, r1, other, "canonical", refuted);
@@ -289,19 +264,19 @@ Test(compare, honours_configured_thresholds) {
 }
 
 Test(compare, judges_cpu_time_never_wall_time) {
-    char *path = db_path();
-    abs_store *s = open_db(path);
-    int64_t r0 = begin(s, "nightly", "aaa"), su = suite(s, "s", "suite: s\n");
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
+    int64_t r0 = abt_begin(s, "nightly", "aaa"), su = suite(s, "s", "suite: s\n");
     abo_row r;
     abo_row_init(&r);
     r.run = r0, r.suite = su, r.spec = "first-fit", r.arena = 100, r.lower_bound = 100;
     r.cpu_s = 0.2, r.wall_s = 0.2;
     ab_error err;
     cr_assert_eq(abs_result_put(s, &r, &err), AB_OK, "%s", err.msg);
-    int64_t r1 = begin(s, "nightly", "bbb");
+    int64_t r1 = abt_begin(s, "nightly", "bbb");
     r.run = r1, r.wall_s = 9.0; /* a busy machine: the wall clock grew, the CPU time not */
     cr_assert_eq(abs_result_put(s, &r, &err), AB_OK, "%s", err.msg);
-    int64_t r2 = begin(s, "nightly", "ccc");
+    int64_t r2 = abt_begin(s, "nightly", "ccc");
     r.run = r2, r.cpu_s = -1; /* CPU time unknown: not judged */
     cr_assert_eq(abs_result_put(s, &r, &err), AB_OK, "%s", err.msg);
     abs_close(s);
@@ -315,9 +290,9 @@ Test(compare, judges_cpu_time_never_wall_time) {
 }
 
 Test(compare, refuses_bad_thresholds_and_unknown_runs) {
-    char *path = db_path();
-    abs_store *s = open_db(path);
-    int64_t r0 = begin(s, NULL, NULL);
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
+    int64_t r0 = abt_begin(s, NULL, NULL);
     ab_buf b = {0};
     ab_error err;
     abr_compare_summary sum;
@@ -370,13 +345,13 @@ Test(compare, notes_one_failure_turning_into_another) {
 }
 
 Test(compare, an_edited_suite_is_new_and_gone_not_a_regression) {
-    char *path = db_path();
-    abs_store *s = open_db(path);
-    int64_t r0 = begin(s, "nightly", "aaa");
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
+    int64_t r0 = abt_begin(s, "nightly", "aaa");
     int64_t v1 = suite(s, "resnet", "suite: resnet\n# v1\n");
     result(s, r0, v1, "first-fit", (side){.arena = 100});
     result(s, r0, v1, "dropped", (side){.arena = 100});
-    int64_t r1 = begin(s, "nightly", "bbb");
+    int64_t r1 = abt_begin(s, "nightly", "bbb");
     int64_t v2 = suite(s, "resnet", "suite: resnet\n# v2\n");
     result(s, r1, v2, "first-fit", (side){.arena = 900});
     abs_close(s);
@@ -401,13 +376,13 @@ Test(compare, an_edited_suite_is_new_and_gone_not_a_regression) {
  * suite file that did not load, stored as an error row) is a regression; a
  * new pair that is ok or ended in an outcome (timeout, oom) is only new. */
 Test(compare, a_new_failing_pair_is_a_regression_a_new_outcome_is_not) {
-    char *path = db_path();
-    abs_store *s = open_db(path);
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
     static const char *const specs[] = {"first-fit", "p-crash", "p-timeout", "p-ok"};
-    int64_t r0 = begin(s, "nightly", "aaa");
+    int64_t r0 = abt_begin(s, "nightly", "aaa");
     int64_t su = suite(s, "s", "suite: s\n");
     for (int i = 0; i < 4; i++) result(s, r0, su, specs[i], (side){0});
-    int64_t r1 = begin(s, "nightly", "bbb");
+    int64_t r1 = abt_begin(s, "nightly", "bbb");
     for (int i = 0; i < 4; i++) result(s, r1, su, specs[i], (side){0});
     /* a new suite: rows only in head, of specs both runs have */
     int64_t s2 = suite(s, "s2", "suite: s2\n");
@@ -437,8 +412,8 @@ Test(compare, a_new_failing_pair_is_a_regression_a_new_outcome_is_not) {
 
 /* base and head with one pair per kind of change, plus three unchanged. */
 static char *big(int64_t *r0, int64_t *r1) {
-    char *path = db_path();
-    abs_store *s = open_db(path);
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
     static const struct {
         const char *spec;
         side base, head;
@@ -457,11 +432,11 @@ static char *big(int64_t *r0, int64_t *r1) {
         {"p-same", {0}, {0}},
     };
     int64_t su = suite(s, "s", "suite: s\n");
-    *r0 = begin(s, "nightly", "aaa");
+    *r0 = abt_begin(s, "nightly", "aaa");
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
         result(s, *r0, su, pairs[i].spec, pairs[i].base);
     result(s, *r0, su, "p-gone", (side){0});
-    *r1 = begin(s, "nightly", "bbb");
+    *r1 = abt_begin(s, "nightly", "bbb");
     for (size_t i = sizeof pairs / sizeof pairs[0]; i-- > 0;) /* another insertion order */
         result(s, *r1, su, pairs[i].spec, pairs[i].head);
     result(s, *r1, su, "p-new", (side){0});
@@ -549,11 +524,11 @@ static int compare_cli(const char *path, const char *more, char **out) {
 }
 
 Test(compare, resolves_the_latest_run_and_its_predecessor_of_one_tag) {
-    char *path = db_path();
-    abs_store *s = open_db(path);
-    int64_t n1 = begin(s, "nightly", "a");
-    int64_t other = begin(s, "adhoc", "b");
-    int64_t n2 = begin(s, "nightly", "c");
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
+    int64_t n1 = abt_begin(s, "nightly", "a");
+    int64_t other = abt_begin(s, "adhoc", "b");
+    int64_t n2 = abt_begin(s, "nightly", "c");
     abs_close(s);
     char *out, want[128];
     cr_assert_eq(compare_cli(path, "", &out), 0, "%s", out);
@@ -578,8 +553,8 @@ Test(compare, resolves_the_latest_run_and_its_predecessor_of_one_tag) {
 }
 
 Test(compare, says_so_when_there_is_no_run) {
-    char *path = db_path();
-    abs_store *s = open_db(path);
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
     abs_close(s);
     char *out, args[4200], *err;
     snprintf(args, sizeof args, "compare --db '%s'", path);
@@ -592,7 +567,7 @@ Test(compare, says_so_when_there_is_no_run) {
 Test(compare, fails_cleanly_at_each_allocation) {
     int64_t r0, r1;
     char *path = big(&r0, &r1);
-    abs_store *s = open_db(path);
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
     for (long n = 1;; n++) {
         ab_buf b = {0};
         ab_error err;

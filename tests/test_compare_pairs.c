@@ -28,13 +28,8 @@ typedef struct db {
 } db;
 
 static db db_new(void) {
-    char *dir = abt_tmpdir();
-    db d = {.path = malloc(strlen(dir) + 8)};
-    cr_assert_not_null(d.path);
-    sprintf(d.path, "%s/r.db", dir);
-    free(dir);
-    ab_error err;
-    cr_assert_eq(abs_open(d.path, ABS_OPEN_CREATE, &d.s, &err), AB_OK, "%s", err.msg);
+    db d = {.path = abt_db_path()};
+    d.s = abt_open_db(d.path, ABS_OPEN_CREATE);
     return d;
 }
 
@@ -43,13 +38,7 @@ static void db_free(db *d) {
     free(d->path);
 }
 
-static int64_t begin(db *d, const char *tag) {
-    abs_run info = {.tag = tag, .revision = "r", .host = "box", .command = "arenabench run"};
-    int64_t id;
-    ab_error err;
-    cr_assert_eq(abs_run_begin(d->s, &info, &id, &err), AB_OK, "%s", err.msg);
-    return id;
-}
+static int64_t begin(db *d, const char *tag) { return abt_begin(d->s, tag, "r"); }
 
 static int64_t suite(db *d, const char *name) {
     char text[128];

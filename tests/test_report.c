@@ -38,32 +38,6 @@ static const char delta_yaml[] = "suite: delta\ntensors:\n"
 /* The nasty message: every format must escape it. */
 static const char nasty[] = "x and y overlap, \"bytes\" [0, 8)\nat <instr> 1 | end";
 
-static char *db_path(void) {
-    char *dir = abt_tmpdir();
-    size_t n = strlen(dir) + 16;
-    char *p = malloc(n);
-    cr_assert_not_null(p);
-    snprintf(p, n, "%s/r.db", dir);
-    free(dir);
-    return p;
-}
-
-static abs_store *open_db(const char *path, unsigned flags) {
-    abs_store *s;
-    ab_error err;
-    cr_assert_eq(abs_open(path, flags, &s, &err), AB_OK, "%s", err.msg);
-    return s;
-}
-
-static int64_t begin(abs_store *s, const char *tag) {
-    abs_run info = {.tag = tag, .revision = "abc123", .host = "box",
-                    .command = "arenabench run suites/"};
-    int64_t id;
-    ab_error err;
-    cr_assert_eq(abs_run_begin(s, &info, &id, &err), AB_OK, "%s", err.msg);
-    return id;
-}
-
 /* Whether suite() stores the suite's arena view with it, as `run` does
  * (false: as a file of schema 4 or older has it). */
 static bool store_views = true;
@@ -154,9 +128,9 @@ static const int64_t gamma_bf[] = {0, 130}, gamma_k64[] = {0};
  *                         proven exhaustive), exact-cover:k=64 256 (a plan
  *                         that does not fit), first-fit invalid (nasty) */
 static char *fixture(int64_t *run) {
-    char *path = db_path();
-    abs_store *s = open_db(path, ABS_OPEN_CREATE);
-    *run = begin(s, "nightly");
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
+    *run = abt_begin(s, "nightly", "abc123");
     int64_t a = suite(s, "alpha", alpha_yaml, 3, 48);
     int64_t b = suite(s, "beta", beta_yaml, 2, 100);
     int64_t g = suite(s, "gamma", gamma_yaml, 2, 180);
@@ -197,7 +171,7 @@ static void dump(abr_report_format fmt, const char *text) {
 /* The report of run in fmt, as a string owned by the caller (free). */
 static char *render(const char *path, int64_t run, abr_report_format fmt,
                     const abr_report_opts *opt) {
-    abs_store *s = open_db(path, ABS_OPEN_READONLY);
+    abs_store *s = abt_open_db(path, ABS_OPEN_READONLY);
     ab_buf b = {0};
     ab_error err;
     ab_status st = abr_report_render(s, run, fmt, opt, &b, &err);
@@ -412,9 +386,9 @@ Test(report_md, lists_every_failure_with_its_message_escaped) {
 }
 
 Test(report_md, ties_all_win) {
-    char *path = db_path();
-    abs_store *s = open_db(path, ABS_OPEN_CREATE);
-    int64_t run = begin(s, NULL);
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
+    int64_t run = abt_begin(s, NULL, "abc123");
     int64_t a = suite(s, "alpha", alpha_yaml, 3, 48);
     result(s, run, a, OK("one", 64, 48));
     result(s, run, a, OK("two", 64, 48));
@@ -432,9 +406,9 @@ Test(report_md, ties_all_win) {
 }
 
 Test(report_md, tells_apart_suites_of_one_name) {
-    char *path = db_path();
-    abs_store *s = open_db(path, ABS_OPEN_CREATE);
-    int64_t run = begin(s, NULL);
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
+    int64_t run = abt_begin(s, NULL, "abc123");
     int64_t a = suite(s, "same", "suite: same\n# one\n", 1, 10);
     int64_t b = suite(s, "same", "suite: same\n# two\n", 1, 10);
     result(s, run, a, OK("first-fit", 10, 10));
@@ -448,9 +422,9 @@ Test(report_md, tells_apart_suites_of_one_name) {
 }
 
 Test(report_md, flags_a_bound_above_a_valid_arena) {
-    char *path = db_path();
-    abs_store *s = open_db(path, ABS_OPEN_CREATE);
-    int64_t run = begin(s, NULL);
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
+    int64_t run = abt_begin(s, NULL, "abc123");
     int64_t a = suite(s, "alpha", alpha_yaml, 3, 48);
     result(s, run, a, OK("liar", 40, 48));
     abs_close(s);
@@ -464,15 +438,15 @@ Test(report_md, flags_a_bound_above_a_valid_arena) {
 /* The verdict against the run before with the same tag, as compare judges:
  * an arena that grew is a regression; the JSON says it too. */
 Test(report_md, gives_the_verdict_against_the_previous_run_first) {
-    char *path = db_path();
-    abs_store *s = open_db(path, ABS_OPEN_CREATE);
-    int64_t r1 = begin(s, "nightly");
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
+    int64_t r1 = abt_begin(s, "nightly", "abc123");
     int64_t a = suite(s, "alpha", alpha_yaml, 3, 48);
     result(s, r1, a, OK("first-fit", 64, 48));
     result(s, r1, a, OK("best-fit", 48, 48));
     ab_error err;
     cr_assert_eq(abs_run_finish(s, r1, ABS_RUN_DONE, &err), AB_OK, "%s", err.msg);
-    int64_t r2 = begin(s, "nightly");
+    int64_t r2 = abt_begin(s, "nightly", "abc123");
     result(s, r2, a, OK("first-fit", 80, 48));
     result(s, r2, a, OK("best-fit", 48, 48));
     cr_assert_eq(abs_run_finish(s, r2, ABS_RUN_DONE, &err), AB_OK, "%s", err.msg);
@@ -490,14 +464,14 @@ Test(report_md, gives_the_verdict_against_the_previous_run_first) {
  * stopped by the runner's wall clock with its CPU time far below the limit,
  * is not a regression; the verdict says so and the row is not "failed". */
 Test(report_md, a_row_the_wall_clock_stopped_under_load_is_not_judged) {
-    char *path = db_path();
-    abs_store *s = open_db(path, ABS_OPEN_CREATE);
-    int64_t r1 = begin(s, "nightly");
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
+    int64_t r1 = abt_begin(s, "nightly", "abc123");
     int64_t a = suite(s, "alpha", alpha_yaml, 3, 48);
     result(s, r1, a, OK("canonical", 48, 48, .cpu = 18.0, .wall = 18.5));
     ab_error err;
     cr_assert_eq(abs_run_finish(s, r1, ABS_RUN_DONE, &err), AB_OK, "%s", err.msg);
-    int64_t r2 = begin(s, "nightly");
+    int64_t r2 = abt_begin(s, "nightly", "abc123");
     result(s, r2, a, FAIL("canonical", ABO_STATUS_TIMEOUT, .capped = "time", .cpu = 18.6,
                           .wall = 601.0, .error = "exceeded the time limit of 600 s"));
     cr_assert_eq(abs_run_finish(s, r2, ABS_RUN_DONE, &err), AB_OK, "%s", err.msg);
@@ -512,9 +486,9 @@ Test(report_md, a_row_the_wall_clock_stopped_under_load_is_not_judged) {
 }
 
 Test(report_md, renders_an_empty_run) {
-    char *path = db_path();
-    abs_store *s = open_db(path, ABS_OPEN_CREATE);
-    int64_t run = begin(s, "empty");
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
+    int64_t run = abt_begin(s, "empty", "abc123");
     abs_close(s);
     char *md = render(path, run, ABR_REPORT_MD, NULL);
     HAS(md, "0 suites, 0 planner specs, 0 results: 0 valid, 0 failed (invalid, crash or error), "
@@ -607,9 +581,9 @@ Test(report_json, parses_and_holds_run_planners_suites_rows) {
 }
 
 Test(report_json, escapes_control_bytes_and_bad_utf8) {
-    char *path = db_path();
-    abs_store *s = open_db(path, ABS_OPEN_CREATE);
-    int64_t run = begin(s, "t\"ag");
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
+    int64_t run = abt_begin(s, "t\"ag", "abc123");
     int64_t a = suite(s, "alpha", alpha_yaml, 3, 48);
     result(s, run, a, FAIL("first-fit", ABO_STATUS_ERROR, .error = "bell\a tab\t bad\xff\xfe "
                                                                  "ok\xc3\xa9 back\\slash"));
@@ -682,9 +656,9 @@ Test(report_html, draws_the_gap_chart) {
  * outlier column is centred at 230 + 476 + 3 + 22 = 731 (a square marker of
  * half-width 3.6 starts at 727.4). */
 Test(report_html, clips_the_gap_axis_at_50_percent_and_marks_outliers_apart) {
-    char *path = db_path();
-    abs_store *s = open_db(path, ABS_OPEN_CREATE);
-    int64_t run = begin(s, "nightly");
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
+    int64_t run = abt_begin(s, "nightly", "abc123");
     int64_t a = suite(s, "alpha", alpha_yaml, 3, 48);
     result(s, run, a, OK("best-fit", 110, 100));
     result(s, run, a, OK("first-fit", 400, 100));
@@ -714,7 +688,8 @@ Test(report_html, draws_arena_versus_k_when_specs_differ_in_k) {
     char *path = fixture(&run);
     char *html = render(path, run, ABR_REPORT_HTML, NULL);
     HAS(html, "<h2>Arena versus coarsening k</h2>");
-    HAS(html, "gamma: arena (bytes) versus k</text>");
+    HAS(html, "font-weight=\"bold\">gamma</text>\n<text x=\"8\" y=\"31\" font-size=\"11\" "
+              "fill=\"#555\">arena (bytes) versus k</text>");
     cr_assert_eq(count(html, "versus k</text>"), 1, "only gamma has several k");
     HAS(html, "<title>exact-cover:k=64: arena 256, 0.250 s</title>");
     HAS(html, "<title>exact-cover: arena 200, 0.250 s</title>");
@@ -723,9 +698,9 @@ Test(report_html, draws_arena_versus_k_when_specs_differ_in_k) {
 }
 
 Test(report_html, leaves_out_the_k_section_without_several_k) {
-    char *path = db_path();
-    abs_store *s = open_db(path, ABS_OPEN_CREATE);
-    int64_t run = begin(s, NULL);
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
+    int64_t run = abt_begin(s, NULL, "abc123");
     int64_t a = suite(s, "alpha", alpha_yaml, 3, 48);
     result(s, run, a, OK("first-fit", 64, 48));
     result(s, run, a, OK("exact-cover:k=4", 64, 48, .k = 4));
@@ -758,6 +733,21 @@ Test(report_html, pictures_the_worst_plans) {
     HASNT(one, "Cannot draw");
     free(one);
     free(html);
+    free(path);
+}
+
+/* No options (NULL) are the defaults, pictures included: the same page as
+ * every field 0 (report.h, abr_report_render). */
+Test(report_html, null_options_are_the_defaults_with_pictures) {
+    int64_t run;
+    char *path = fixture(&run);
+    char *null_opt = render(path, run, ABR_REPORT_HTML, NULL);
+    char *zero_opt = render(path, run, ABR_REPORT_HTML, &(abr_report_opts){0});
+    cr_assert_str_eq(null_opt, zero_opt);
+    HAS(null_opt, "gamma: best-fit, arena 210, gap +5.00%");
+    cr_assert_eq(plots(null_opt), 4, "gap chart, one k chart, two plans");
+    free(zero_opt);
+    free(null_opt);
     free(path);
 }
 
@@ -807,7 +797,7 @@ Test(report, parses_format_words) {
 Test(report, refuses_an_unknown_run) {
     int64_t run;
     char *path = fixture(&run);
-    abs_store *s = open_db(path, ABS_OPEN_READONLY);
+    abs_store *s = abt_open_db(path, ABS_OPEN_READONLY);
     ab_buf b = {0};
     ab_error err;
     cr_assert_eq(abr_report_render(s, 99, ABR_REPORT_MD, NULL, &b, &err), AB_EINPUT);
@@ -820,7 +810,7 @@ Test(report, refuses_an_unknown_run) {
 Test(report, fails_cleanly_at_each_allocation) {
     int64_t run;
     char *path = fixture(&run);
-    abs_store *s = open_db(path, ABS_OPEN_READONLY);
+    abs_store *s = abt_open_db(path, ABS_OPEN_READONLY);
     abr_report_opts opt = {0};
     for (int f = ABR_REPORT_MD; f <= ABR_REPORT_JSON; f++) {
         for (long n = 1;; n++) {

@@ -23,7 +23,12 @@
  *     rectangle (the long ones cut); every label lies inside the picture, the tick labels and the
  *     other labels (title, subtitle, peak, arena and bound, axis titles) apart;
  *  6. the page does not scroll sideways: each table fits the page or sits in
- *     a scrolling box that does.
+ *     a scrolling box that does;
+ *  7. each arena-versus-k chart (a second, small report of hand-made k
+ *     sweeps, charts_of_k_sweeps_keep_their_geometry_in_chromium): every
+ *     marker, failure mark and time label inside the plot, between its axes;
+ *     every label inside the chart (the title, the legend, the axes' ticks
+ *     and titles are not cut); no two labels overlapping.
  *
  * Skips, saying so, when /usr/bin/chromium is absent. Chromium's start-up is
  * seconds; `timeout 600` is a safety net only, never a measure of speed.
@@ -35,6 +40,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "oracle/row.h"
+#include "results/store/store.h"
 #include "tests/support.h"
 
 #define CHROMIUM "/usr/bin/chromium"
@@ -183,10 +190,16 @@ typedef struct box {
     double x, y, w, h;
 } box;
 
+/* The box [left, top, width, height] that array a holds. */
+static box abox(const jv *a) {
+    cr_assert(a->t == J_ARR && a->n == 4, "a box is 4 numbers");
+    return (box){a->v[0].d, a->v[1].d, a->v[2].d, a->v[3].d};
+}
+
 static box jbox(const jv *o, const char *key) {
     const jv *a = jget(o, key);
     cr_assert(a->t == J_ARR && a->n == 4, "'%s' is a box", key);
-    return (box){a->v[0].d, a->v[1].d, a->v[2].d, a->v[3].d};
+    return abox(a);
 }
 
 static double right(box b) { return b.x + b.w; }
@@ -229,7 +242,10 @@ static void check_apart(const jv *a, const char *what) {
  * #ddd, each followed by its tick label; a suite's label (anchored at its
  * end) comes before its markers (g.mk); a plan picture's axes are the
  * solid #000 lines, the arena line the dotted one; tensors are the rects
- * stroked #333, a name label (text with clip-path) right after its rect. */
+ * stroked #333, a name label (text with clip-path) right after its rect; a
+ * k chart is an SVG in div.charts, its axes the #333 lines, its points the
+ * g.mk with a tooltip (the legend's have none), its failure marks text.kf,
+ * its time labels text.kt. */
 static const char probe[] =
     "<script>\n"
     "addEventListener('load', function () {\n"
@@ -277,6 +293,16 @@ static const char probe[] =
     ".map(text);\n"
     "    delete p.names;\n"
     "    return p; });\n"
+    "  g.kcharts = all(document, 'div.charts > svg').map(function (s) {\n"
+    "    var c = {b: box(s), axes: [], marks: [], fails: [], times: [], labels: []};\n"
+    "    all(s, 'line[stroke=\"#333\"]').forEach(function (l) { c.axes.push(box(l)); });\n"
+    "    all(s, 'g.mk').forEach(function (m) { var t = m.querySelector('title');\n"
+    "      if (t) c.marks.push({s: t.textContent, b: box(m)}); });\n"
+    "    all(s, 'text').forEach(function (t) {\n"
+    "      if (t.matches('.kf')) { c.fails.push({s: t.textContent, b: box(t)}); return; }\n"
+    "      c.labels.push(text(t));\n"
+    "      if (t.matches('.kt')) c.times.push(text(t)); });\n"
+    "    return c; });\n"
     "  g.tables = all(document, 'table').map(function (t) { var sc = t.closest('.scroll');\n"
     "    return {b: box(t), scroll: sc ? box(sc) : null}; });\n"
     "  var pre = document.createElement('pre');\n"
@@ -625,6 +651,160 @@ Test(report_browser, charts_keep_their_geometry_in_chromium) {
     for (size_t k = 0; k < plans->n; k++) cut += check_plan(&plans->v[k], k, jnum(&g, "w"));
     cr_assert_geq(cut, 3, "the long names are drawn, cut to their rectangles");
     check_tables(&g);
+    jfree(&g);
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+    free(dir);
+}
+
+/* ---- the arena-versus-k charts ---------------------------------------------------- */
+
+/* A suite called name whose best bound is its max-load, bound (its text a
+ * stand-in: the report reads the stored figures). */
+static int64_t k_suite(abs_store *s, const char *name, int64_t bound) {
+    char text[256];
+    snprintf(text, sizeof text,
+             "suite: %s\ntensors:\n  - {name: t, size: %lld, start: 0, end: 0}\n", name,
+             (long long)bound);
+    abs_suite su;
+    abs_suite_init(&su);
+    su.name = name;
+    su.text = text;
+    su.text_len = strlen(text);
+    su.tensors = 1;
+    su.lower_bound = su.peak_live_bytes = bound;
+    int64_t id;
+    ab_error err;
+    cr_assert_eq(abs_suite_put(s, &su, &id, &err), AB_OK, "%s", err.msg);
+    return id;
+}
+
+/* A row of spec family fam at k: arena (0: a timeout) after wall seconds. */
+static void k_row(abs_store *s, int64_t run, int64_t su, const char *fam, int64_t k,
+                  int64_t arena, int64_t bound, double wall) {
+    char spec[128];
+    const char *colon = strchr(fam, ':');
+    if (colon == NULL) snprintf(spec, sizeof spec, "%s:k=%lld", fam, (long long)k);
+    else snprintf(spec, sizeof spec, "%.*s:k=%lld,%s", (int)(colon - fam), fam, (long long)k,
+                  colon + 1);
+    abo_row r;
+    abo_row_init(&r);
+    r.run = run;
+    r.suite = su;
+    r.spec = spec;
+    r.k = k;
+    r.status = arena ? ABO_STATUS_OK : ABO_STATUS_TIMEOUT;
+    r.arena = arena ? arena : AB_NONE;
+    r.lower_bound = bound;
+    r.verdict = arena ? "ok" : NULL;
+    r.error = arena ? NULL : "killed at the time limit";
+    r.capped = arena ? NULL : "time";
+    r.wall_s = r.cpu_s = r.cpu_min_s = r.cpu_max_s = wall;
+    ab_error err;
+    cr_assert_eq(abs_result_put(s, &r, &err), AB_OK, "%s", err.msg);
+}
+
+/* dir/r.html: the k sweeps of README's "Coarsening", as a run stores them,
+ * hand-made so the layout meets what such runs give: exact searches that
+ * agree at each k (their points and time labels fall on one another), a
+ * timeout, a suite name as long as the longest of suites/, a family with
+ * every option spelled out, an arena in MiB, eleven k from 1 to 1024 and
+ * 1000 beside 1024, points at the best bound. */
+static void make_k_report(const char *dir) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/k.db", dir);
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
+    int64_t run = abt_begin(s, "ksweep", "abc123");
+    /* Three exact searches over k = 1, 16, 64, 256, 1024 (README's sweep):
+     * the same arena at each k, the matrix engine out of time at k = 1. */
+    static const char *const fams[] = {"exact-cover:time=10", "exact-cover:engine=links,time=10",
+                                       "exact-cover:order=canon,time=10"};
+    static const int64_t ks[] = {1, 16, 64, 256, 1024};
+    static const int64_t mib[] = {1204224, 1204224, 1210368, 1228800, 1310720};
+    static const double secs[3][5] = {{9.87, 2.41, 0.62, 0.11, 0.02},
+                                      {0, 3.05, 0.71, 0.12, 0.02},
+                                      {4.20, 1.93, 0.58, 0.10, 0.01}};
+    int64_t a = k_suite(s, "mobilenet_v2_1.0_224_int8", mib[0]);
+    int64_t b = k_suite(s, "peer-executorch-multiple-pools-mem3", 48000);
+    for (size_t f = 0; f < 3; f++)
+        for (size_t j = 0; j < 5; j++) {
+            k_row(s, run, a, fams[f], ks[j], f == 1 && j == 0 ? 0 : mib[j], mib[0], secs[f][j]);
+            k_row(s, run, b, fams[f], ks[j], 48000 + 512 * (int64_t)j * (int64_t)j, 48000,
+                  secs[f][j] / 7);
+        }
+    /* A search with every option spelled out, over eleven k and 1000 beside
+     * 1024, its arena growing with k from the bound up. */
+    int64_t c = k_suite(s, "chain_reuse", 4096);
+    const char *opts = "exact-cover:engine=intervals,learn=off,nodes=100000,order=canon";
+    for (int j = 0; j <= 10; j++)
+        k_row(s, run, c, opts, (int64_t)1 << j, 4096 + 64 * j * j, 4096, 0.001 * (11 - j));
+    k_row(s, run, c, opts, 1000, 4096 + 64 * 99, 4096, 0.0015);
+    ab_error err;
+    cr_assert_eq(abs_run_finish(s, run, ABS_RUN_DONE, &err), AB_OK, "%s", err.msg);
+    abs_close(s);
+    abt_run_ok(0, "report --db %s --format html -o %s/r.html", path, dir);
+}
+
+/* 7. One k chart. */
+static void check_k_chart(const jv *c, size_t k) {
+    box svg = jbox(c, "b");
+    cr_assert(svg.w > 100 && svg.h > 100, "k chart %zu has a size " BOX_FMT, k, BOX_ARG(svg));
+    const jv *axes = jget(c, "axes");
+    cr_assert_eq(axes->n, 2, "k chart %zu has two axes", k);
+    box ya = abox(&axes->v[0]), xa = abox(&axes->v[1]);
+    if (xa.w < xa.h) { /* the x axis is flat, the y axis upright */
+        box t = xa;
+        xa = ya, ya = t;
+    }
+    box plot = {ya.x, ya.y, right(xa) - ya.x, xa.y - ya.y};
+    cr_assert(plot.w > 100 && plot.h > 100, "k chart %zu: the plot " BOX_FMT, k, BOX_ARG(plot));
+    const jv *marks = jget(c, "marks"), *fails = jget(c, "fails"), *times = jget(c, "times");
+    cr_assert_gt(marks->n, 0, "k chart %zu has points", k);
+    for (size_t i = 0; i < marks->n; i++)
+        cr_assert(inside(jbox(&marks->v[i], "b"), plot), "k chart %zu: the point '%s' " BOX_FMT
+                  " leaves the plot " BOX_FMT, k, jstr(&marks->v[i], "s"),
+                  BOX_ARG(jbox(&marks->v[i], "b")), BOX_ARG(plot));
+    for (size_t i = 0; i < fails->n; i++)
+        cr_assert(inside(jbox(&fails->v[i], "b"), plot), "k chart %zu: the failure '%s' " BOX_FMT
+                  " leaves the plot " BOX_FMT, k, jstr(&fails->v[i], "s"),
+                  BOX_ARG(jbox(&fails->v[i], "b")), BOX_ARG(plot));
+    for (size_t i = 0; i < times->n; i++)
+        cr_assert(inside(jbox(&times->v[i], "b"), plot), "k chart %zu: the time label '%s' "
+                  BOX_FMT " leaves the plot " BOX_FMT, k, jstr(&times->v[i], "s"),
+                  BOX_ARG(jbox(&times->v[i], "b")), BOX_ARG(plot));
+    const jv *labels = jget(c, "labels");
+    for (size_t i = 0; i < labels->n; i++)
+        cr_assert(inside(jbox(&labels->v[i], "b"), svg), "k chart %zu: '%s' " BOX_FMT " is cut "
+                  "off by the chart " BOX_FMT, k, jstr(&labels->v[i], "s"),
+                  BOX_ARG(jbox(&labels->v[i], "b")), BOX_ARG(svg));
+    char what[64];
+    snprintf(what, sizeof what, "k chart %zu's labels", k);
+    check_apart(labels, what);
+}
+
+Test(report_browser, charts_of_k_sweeps_keep_their_geometry_in_chromium) {
+    if (access(CHROMIUM, X_OK) != 0)
+        cr_skip_test("chromium is not installed (" CHROMIUM "): the report's layout is not "
+                     "checked in a browser");
+    char *dir = abt_tmpdir();
+    make_k_report(dir);
+    jv g;
+    measure(dir, &g);
+    const jv *charts = jget(&g, "kcharts");
+    cr_assert_eq(charts->n, 3, "a k chart per suite");
+    size_t fails = 0, points = 0, times = 0;
+    for (size_t k = 0; k < charts->n; k++) {
+        check_k_chart(&charts->v[k], k);
+        fails += jget(&charts->v[k], "fails")->n;
+        points += jget(&charts->v[k], "marks")->n;
+        times += jget(&charts->v[k], "times")->n;
+    }
+    cr_assert_eq(fails, 1, "the one timeout is marked");
+    cr_assert_eq(points, 12 + 2 * 15 - 1, "a marker per valid row");
+    /* Apart is not left out: the lone series' 12 points have their times,
+     * and of each 3 points the series share, 2 (above and below). */
+    cr_assert_geq(times, 12 + 2 * 10, "%zu time labels", times);
     jfree(&g);
     char cmd[4200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

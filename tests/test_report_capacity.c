@@ -33,31 +33,6 @@ static const abr_report_opts defaults = {0};
 
 /* ---- building databases ---------------------------------------------------- */
 
-static char *db_path(void) {
-    char *dir = abt_tmpdir();
-    size_t n = strlen(dir) + 16;
-    char *p = malloc(n);
-    cr_assert_not_null(p);
-    snprintf(p, n, "%s/c.db", dir);
-    free(dir);
-    return p;
-}
-
-static abs_store *open_db(const char *path, unsigned flags) {
-    abs_store *s;
-    ab_error err;
-    cr_assert_eq(abs_open(path, flags, &s, &err), AB_OK, "%s", err.msg);
-    return s;
-}
-
-static int64_t begin(abs_store *s) {
-    abs_run info = {.tag = "cap", .revision = "abc123", .host = "box", .command = "run"};
-    int64_t id;
-    ab_error err;
-    cr_assert_eq(abs_run_begin(s, &info, &id, &err), AB_OK, "%s", err.msg);
-    return id;
-}
-
 /* Whether suite() stores the suite's arena view with it, as `run` does
  * (false: a suite of a file of schema 3, with neither capacity nor view). */
 static bool store_views = true;
@@ -134,9 +109,9 @@ static void finish(abs_store *s, int64_t run) {
  *            bound 3501 (its plan 4096 over the capacity: infeasible)
  *   nocap    no capacity: first-fit 4096 (+33.33%), best-fit 3584 (+16.67%) */
 static char *fixture(int64_t *run) {
-    char *path = db_path();
-    abs_store *s = open_db(path, ABS_OPEN_CREATE);
-    *run = begin(s);
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
+    *run = abt_begin(s, "cap", "abc123");
     int64_t f = suite(s, "fits", fits_yaml), o = suite(s, "open", open_yaml);
     int64_t r = suite(s, "refuted", refuted_yaml), n = suite(s, "nocap", nocap_yaml);
     result(s, *run, f, ROW("first-fit", ABO_STATUS_OVER_CAPACITY, 5120));
@@ -161,7 +136,7 @@ static char *fixture(int64_t *run) {
 /* The report of run in fmt, as a string owned by the caller (free). */
 static char *render(const char *path, int64_t run, abr_report_format fmt,
                     const abr_report_opts *opt) {
-    abs_store *s = open_db(path, ABS_OPEN_READONLY);
+    abs_store *s = abt_open_db(path, ABS_OPEN_READONLY);
     ab_buf b = {0};
     ab_error err;
     ab_status st = abr_report_render(s, run, fmt, opt, &b, &err);
@@ -313,9 +288,9 @@ Test(report_capacity, an_exact_search_out_of_budget_is_not_decided) {
  * is none), or the exact ones failed; a heuristic's plan within the capacity
  * decides it all the same. */
 Test(report_capacity, says_why_a_capacity_is_not_decided) {
-    char *path = db_path();
-    abs_store *s = open_db(path, ABS_OPEN_CREATE);
-    int64_t run = begin(s);
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
+    int64_t run = abt_begin(s, "cap", "abc123");
     int64_t h = suite(s, "heuristics", "suite: heuristics\ncapacity: 4000\n" TENSORS);
     int64_t c = suite(s, "crashed", "suite: crashed\ncapacity: 4000\n" TENSORS);
     int64_t g = suite(s, "greedy-fits", "suite: greedy-fits\ncapacity: 4000\n" TENSORS);
@@ -371,9 +346,9 @@ Test(report_capacity, a_bound_above_the_capacity_does_not_fit) {
     free(cert), free(cap), free(js), free(cr), free(md), free(json), free(csv), free(html);
 
     /* the max-load bound alone refutes a capacity below it, heuristics only */
-    char *p2 = db_path();
-    abs_store *s = open_db(p2, ABS_OPEN_CREATE);
-    int64_t r2 = begin(s);
+    char *p2 = abt_db_path();
+    abs_store *s = abt_open_db(p2, ABS_OPEN_CREATE);
+    int64_t r2 = abt_begin(s, "cap", "abc123");
     int64_t su = suite(s, "small", "suite: small\ncapacity: 3000\n" TENSORS);
     result(s, r2, su, ROW("first-fit", ABO_STATUS_INFEASIBLE, 4096));
     finish(s, r2);
@@ -387,9 +362,9 @@ Test(report_capacity, a_bound_above_the_capacity_does_not_fit) {
 /* A plan within the capacity beside a proof that none fits: a conflict, said
  * as such in the decision. */
 Test(report_capacity, a_plan_within_a_refuted_capacity_is_a_conflict) {
-    char *path = db_path();
-    abs_store *s = open_db(path, ABS_OPEN_CREATE);
-    int64_t run = begin(s);
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
+    int64_t run = abt_begin(s, "cap", "abc123");
     int64_t su = suite(s, "liar", "suite: liar\ncapacity: 3500\n" TENSORS);
     result(s, run, su, ROW("first-fit", ABO_STATUS_OK, 3072));
     result(s, run, su, ROW("canonical:target=capacity", ABO_STATUS_INFEASIBLE, 4096,
@@ -439,9 +414,9 @@ Test(report_capacity, a_suite_without_a_capacity_keeps_its_verdict) {
  * plan pictures); no capacity section; the CSV's 36 columns. Without a loader
  * nothing tells the capacity: no decision. */
 Test(report_capacity, a_run_without_capacities_is_unchanged) {
-    char *path = db_path();
-    abs_store *s = open_db(path, ABS_OPEN_CREATE);
-    int64_t run = begin(s);
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
+    int64_t run = abt_begin(s, "cap", "abc123");
     int64_t n = suite(s, "nocap", nocap_yaml);
     result(s, run, n, ROW("first-fit", ABO_STATUS_OK, 4096));
     result(s, run, n, ROW("best-fit", ABO_STATUS_OK, 3584));
@@ -479,7 +454,7 @@ Test(report_capacity, a_run_without_capacities_is_unchanged) {
 Test(report_capacity, fails_cleanly_at_each_allocation) {
     int64_t run;
     char *path = fixture(&run);
-    abs_store *s = open_db(path, ABS_OPEN_READONLY);
+    abs_store *s = abt_open_db(path, ABS_OPEN_READONLY);
     for (int f = ABR_REPORT_MD; f <= ABR_REPORT_JSON; f++) {
         for (long n = 1;; n++) {
             ab_buf b = {0};

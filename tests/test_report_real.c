@@ -64,32 +64,6 @@ static const char syn_yaml[] =
     "  - {name: s1, size: 10, start: 1, end: 2}\n";
 static const int64_t syn_ff[] = {0, 30};
 
-static char *db_path(void) {
-    char *dir = abt_tmpdir();
-    size_t n = strlen(dir) + 16;
-    char *p = malloc(n);
-    cr_assert_not_null(p);
-    snprintf(p, n, "%s/r.db", dir);
-    free(dir);
-    return p;
-}
-
-static abs_store *open_db(const char *path, unsigned flags) {
-    abs_store *s;
-    ab_error err;
-    cr_assert_eq(abs_open(path, flags, &s, &err), AB_OK, "%s", err.msg);
-    return s;
-}
-
-static int64_t begin(abs_store *s) {
-    abs_run info = {.tag = "nightly", .revision = "abc123", .host = "box",
-                    .command = "arenabench run suites/"};
-    int64_t id;
-    ab_error err;
-    cr_assert_eq(abs_run_begin(s, &info, &id, &err), AB_OK, "%s", err.msg);
-    return id;
-}
-
 /* Stores a suite with its arena view, as `run` does. */
 static int64_t suite(abs_store *s, const char *name, const char *text, int64_t peak) {
     abs_suite su;
@@ -157,9 +131,9 @@ static void face_rows(abs_store *s, int64_t run, int64_t f) {
 /* The run: face (greedy loses by 33%), gpu_trace (by 10%), backbone (greedy
  * optimal), syn (synthetic). With synthetic_only, syn alone. */
 static char *fixture(int64_t *run, bool synthetic_only) {
-    char *path = db_path();
-    abs_store *s = open_db(path, ABS_OPEN_CREATE);
-    *run = begin(s);
+    char *path = abt_db_path();
+    abs_store *s = abt_open_db(path, ABS_OPEN_CREATE);
+    *run = abt_begin(s, "nightly", "abc123");
     int64_t y = suite(s, "syn", syn_yaml, 20);
     result(s, *run, y, "first-fit", OK_, 40, NOPROOF, syn_ff, 2);
     result(s, *run, y, "canonical", OK_, 20, ABO_PROOF_LOWER_BOUND, NULL, 0);
@@ -182,7 +156,7 @@ static char *fixture(int64_t *run, bool synthetic_only) {
 /* The report of run in fmt (owned by the caller). */
 static char *render(const char *path, int64_t run, abr_report_format fmt,
                     const abr_report_opts *opt) {
-    abs_store *s = open_db(path, ABS_OPEN_READONLY);
+    abs_store *s = abt_open_db(path, ABS_OPEN_READONLY);
     ab_buf b = {0};
     ab_error err;
     cr_assert_eq(abr_report_render(s, run, fmt, opt, &b, &err), AB_OK, "%s", err.msg);
@@ -479,7 +453,7 @@ Test(report_real, the_section_is_the_same_bytes_each_time) {
 Test(report_real, fails_cleanly_at_each_allocation) {
     int64_t run;
     char *path = fixture(&run, false);
-    abs_store *s = open_db(path, ABS_OPEN_READONLY);
+    abs_store *s = abt_open_db(path, ABS_OPEN_READONLY);
     for (int f = ABR_REPORT_MD; f <= ABR_REPORT_HTML; f++) {
         for (long n = 1;; n++) {
             ab_buf b = {0};

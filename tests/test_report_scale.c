@@ -2,8 +2,9 @@
  * test_report_scale.c — the report at scale (issue 14 part 6): a suite of 60k
  * tensors made by `arenabench gen`, planned by first-fit, gives an HTML report
  * under 5 MB whose plan picture is there and aggregated (occupancy cells and
- * a bounded number of tensors drawn one by one); and the aggregated picture's
- * cells are right on a plan whose coverage is known.
+ * a bounded number of tensors drawn one by one, no overlap noted on its valid
+ * plan); and the aggregated picture's cells are right on a plan whose
+ * coverage is known.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -56,6 +57,9 @@ Test(report_scale, html_of_60k_tensors_is_small_and_aggregated) {
     cr_assert_eq(drawn, ABR_SVG_OUTLINED, "%zu tensors drawn one by one", drawn);
     cr_assert(strstr(pic, "live bytes") != NULL, "the profile is drawn");
     cr_assert(strstr(pic, "lower bound") != NULL);
+    /* first-fit's plan is valid: no red note about an overlap (svg.h). */
+    cr_assert(strstr(pic, "first overlap") == NULL, "an overlap noted on a valid plan");
+    cr_assert(strstr(pic, "no overlap: the checker finds none among the 60000 tensors") != NULL);
     free(pic);
     free(html);
     snprintf(args, sizeof args, "rm -rf '%s'", dir);

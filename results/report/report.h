@@ -109,8 +109,10 @@ const char *abr_report_format_summary(abr_report_format f);
 /* Appends every format's word to b, as "md, html, csv or json". */
 void abr_report_format_list(ab_buf *b);
 
-/* Appends the report of run `run` in format fmt to out (opt may be NULL: the
- * defaults, no pictures). AB_EINPUT for an unknown run, AB_ENOMEM when memory
+/* Appends the report of run `run` in format fmt to out. opt may be NULL,
+ * which is the same as every field 0: the defaults, so HTML still draws
+ * ABR_REPORT_PICTURES plan pictures and up to ABR_REPORT_REAL_SUITES real
+ * suites (the other formats draw none and read no option). AB_EINPUT for an unknown run, AB_ENOMEM when memory
  * runs out (out->oom included), the store's status for a read failure. A
  * plan picture that cannot be drawn (the loader refuses the text, the plan
  * does not fit the suite) is replaced by a line saying why; it does not fail

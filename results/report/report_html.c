@@ -7,6 +7,7 @@
 #include "results/report/render.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "oracle/bounds.h"
@@ -278,8 +279,12 @@ static void html_gap_chart(ab_buf *b, const abr_model *m) {
 #define KC_W 460.0
 #define KC_H 200.0
 #define KC_LEFT 80.0
-#define KC_TOP 28.0
+#define KC_RIGHT (KC_W - 8) /* the x axis' right end */
+#define KC_PADX 18.0 /* inside the plot, left and right of the first and last k: room
+                      * for their markers and time labels */
+#define KC_TOP 42.0 /* the title (y 16), the subtitle (y 31), then the legend */
 #define KC_PAD 40.0
+#define KC_MARK 4.0  /* a marker's radius; its shape reaches 1.35 times it */
 
 /* A series: the rows of one suite whose specs share a family. */
 typedef struct kseries {
@@ -350,8 +355,10 @@ typedef struct kframe {
     double top;        /* the plot's top, below the legend */
 } kframe;
 
+/* The first k at KC_LEFT + KC_PADX, the last at KC_RIGHT - KC_PADX. */
 static double kx(const kframe *f, int64_t k) {
-    return KC_LEFT + (log2((double)k) - f->lk0) / (f->lk1 - f->lk0) * (KC_W - KC_LEFT - 16);
+    return KC_LEFT + KC_PADX +
+           (log2((double)k) - f->lk0) / (f->lk1 - f->lk0) * (KC_RIGHT - KC_LEFT - 2 * KC_PADX);
 }
 static double ky(const kframe *f, double v) {
     return f->top + KC_H - (v - f->y0) / (f->y1 - f->y0) * KC_H;
@@ -381,21 +388,105 @@ static kframe k_frame(const abr_model *m, size_t si, const kseries *s, size_t ns
     return f;
 }
 
-/* true when a point before s[q].rows[t] (in s[0 .. q]) has the same k. */
-static bool k_seen(const abr_model *m, const kseries *s, size_t q, size_t t) {
-    int64_t k = m->rr[s[q].rows[t]].k;
-    for (size_t a = 0; a <= q; a++)
-        for (size_t c = 0; c < (a == q ? t : s[a].n); c++)
-            if (m->rr[s[a].rows[c]].k == k) return true;
+/* A label's box as the chart estimates it (svg.h, abr_text_width: never
+ * narrower than the browser draws it), or a marker's. */
+typedef struct kbox {
+    double x0, y0, x1, y1;
+} kbox;
+
+/* The box of text s of px px at (x, baseline y), anchored start, middle or
+ * end (anchor 0, 1, 2): from px above the baseline to 0.3 px below it. */
+static kbox text_box(const char *s, double x, double y, double px, bool bold, int anchor) {
+    double w = abr_text_width(s, px, bold);
+    double x0 = anchor == 0 ? x : anchor == 1 ? x - w / 2 : x - w;
+    return (kbox){x0, y - px, x0 + w, y + 0.3 * px};
+}
+
+/* true when a and c come within 1 px of each other. */
+static bool kbox_meet(kbox a, kbox c) {
+    return a.x0 < c.x1 + 1 && c.x0 < a.x1 + 1 && a.y0 < c.y1 + 1 && c.y0 < a.y1 + 1;
+}
+
+/* What the time labels must not cover: markers, failure marks, the bound's
+ * label and the labels placed so far. */
+typedef struct kboxes {
+    kbox *v;
+    size_t n, cap;
+} kboxes;
+
+static void kboxes_add(kboxes *o, kbox c) {
+    if (o->n < o->cap) o->v[o->n++] = c;
+}
+
+static bool kboxes_meet(const kboxes *o, kbox c) {
+    for (size_t i = 0; i < o->n; i++)
+        if (kbox_meet(o->v[i], c)) return true;
     return false;
 }
 
-static void k_axes(ab_buf *b, const abr_model *m, size_t si, const kframe *f, const kseries *s,
-                   size_t ns) {
+/* The plot: between the axes. */
+static bool in_plot(const kframe *f, kbox c) {
+    return c.x0 >= KC_LEFT + 1 && c.x1 <= KC_RIGHT - 1 && c.y0 >= f->top + 1 &&
+           c.y1 <= f->top + KC_H - 1;
+}
+
+/* Text s (plain; escaped here) cut with an ellipsis to width px of px px. */
+static void put_fitted(ab_buf *b, const char *s, double width, double px, bool bold) {
+    size_t n = abr_text_fit(s, width, px, bold);
+    if (s[n] == '\0') {
+        esc_xml(b, s);
+        return;
+    }
+    char *cut = ab_alloc_array(n + 1, 1);
+    if (cut == NULL) {
+        b->oom = true;
+        return;
+    }
+    memcpy(cut, s, n);
+    cut[n] = '\0';
+    esc_xml(b, cut);
+    put(b, "\xe2\x80\xa6"); /* an ellipsis */
+    ab_free(cut);
+}
+
+/* The k of the chart's points, distinct, ascending, into ks (room for every
+ * row of the series); their count. */
+static size_t k_values(const abr_model *m, const kseries *s, size_t ns, int64_t *ks) {
+    size_t n = 0;
+    for (size_t q = 0; q < ns; q++)
+        for (size_t t = 0; t < s[q].n; t++) {
+            int64_t k = m->rr[s[q].rows[t]].k;
+            size_t j = 0;
+            while (j < n && ks[j] < k) j++;
+            if (j < n && ks[j] == k) continue;
+            memmove(ks + j + 1, ks + j, (n - j) * sizeof *ks);
+            ks[j] = k;
+            n++;
+        }
+    return n;
+}
+
+/* The label of k under the x axis (bottom: the axis' y), and its box. */
+static void k_tick(ab_buf *b, const kframe *f, int64_t k, double bottom) {
+    ab_buf_printf(b, "<text class=\"xt\" x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
+                     "text-anchor=\"middle\">%lld</text>\n", kx(f, k), bottom + 13, (long long)k);
+}
+
+static kbox k_tick_box(const kframe *f, int64_t k, double bottom) {
+    char label[24];
+    snprintf(label, sizeof label, "%lld", (long long)k);
+    return text_box(label, kx(f, k), bottom + 13, 10, false, 1);
+}
+
+/* The axes, their ticks and titles, the bound's line and label (its box
+ * added to o). A k whose label would touch another's is left unlabelled (its
+ * points' tooltips say it); the first and the last k keep theirs. */
+static void k_axes(ab_buf *b, const abr_model *m, size_t si, const kframe *f, const int64_t *ks,
+                   size_t nk, kboxes *o) {
     double bottom = f->top + KC_H;
     ab_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>"
                      "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
-                  KC_LEFT, f->top, KC_LEFT, bottom, KC_LEFT, bottom, KC_W - 8, bottom);
+                  KC_LEFT, f->top, KC_LEFT, bottom, KC_LEFT, bottom, KC_RIGHT, bottom);
     for (size_t t = 0; t <= f->yt.n; t++) {
         double v = f->yt.first + (double)t * f->yt.step;
         ab_buf_printf(b, "<text class=\"yt\" x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
@@ -403,14 +494,17 @@ static void k_axes(ab_buf *b, const abr_model *m, size_t si, const kframe *f, co
         abr_put_tick(b, &f->yt, t);
         put(b, "</text>\n");
     }
-    for (size_t q = 0; q < ns; q++)
-        for (size_t t = 0; t < s[q].n; t++) {
-            int64_t k = m->rr[s[q].rows[t]].k;
-            if (k_seen(m, s, q, t)) continue;
-            ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
-                             "text-anchor=\"middle\">%lld</text>\n",
-                          kx(f, k), bottom + 13, (long long)k);
-        }
+    /* From the right: the last k, every k between whose label touches
+     * neither the one drawn before it nor the first k's, then the first. */
+    kbox first = k_tick_box(f, ks[0], bottom), last = k_tick_box(f, ks[nk - 1], bottom);
+    k_tick(b, f, ks[nk - 1], bottom);
+    for (size_t j = nk - 1; j-- > 1;) {
+        kbox c = k_tick_box(f, ks[j], bottom);
+        if (kbox_meet(last, c) || kbox_meet(first, c)) continue;
+        k_tick(b, f, ks[j], bottom);
+        last = c;
+    }
+    if (nk > 1 && !kbox_meet(first, last)) k_tick(b, f, ks[0], bottom);
     ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">"
                      "coarsening k (log scale)</text>\n", (KC_LEFT + KC_W) / 2, bottom + 28);
     if (m->su[si].bound == AB_NONE) return;
@@ -419,36 +513,58 @@ static void k_axes(ab_buf *b, const abr_model *m, size_t si, const kframe *f, co
                      "stroke-dasharray=\"6,3\"><title>best bound %lld</title></line>\n"
                      "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"#1f4e9c\" "
                      "text-anchor=\"end\">bound</text>\n",
-                  KC_LEFT, yb, KC_W - 8, yb, (long long)m->su[si].bound, KC_W - 8, yb - 3);
+                  KC_LEFT, yb, KC_RIGHT, yb, (long long)m->su[si].bound, KC_RIGHT - 2, yb - 3);
+    kboxes_add(o, text_box("bound", KC_RIGHT - 2, yb - 3, 10, false, 2));
 }
 
-/* One series: a line through its valid points, x marks for failures. */
-static void k_line(ab_buf *b, const abr_model *m, const kframe *f, const kseries *s, size_t q) {
-    const char *c = abr_color(s->fam);
-    marker(b, s->fam, KC_LEFT + 5, KC_TOP + 14.0 * (double)q + 4, 4, false);
+/* Row i's point: valid with an arena (else a failure mark at the plot's top)
+ * at (*x, *y). */
+static bool k_point(const abr_model *m, const kframe *f, size_t i, double *x, double *y) {
+    const abo_row *r = row_r(m, i);
+    bool ok = row_ok(m, i) && r->arena != AB_NONE;
+    *x = kx(f, m->rr[i].k);
+    *y = ok ? ky(f, (double)r->arena) : f->top + 14;
+    return ok;
+}
+
+/* Series q's legend entry, its family cut to the chart's width. */
+static void k_legend(ab_buf *b, const abr_model *m, const kseries *s, size_t q) {
+    marker(b, s->fam, KC_LEFT + 5, KC_TOP + 14.0 * (double)q + 4, KC_MARK, false);
     put(b, "</g>");
     ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"%s\">",
-                  KC_LEFT + 14, KC_TOP + 14.0 * (double)q + 8, c);
-    esc_xml(b, m->sp[s->fam].family);
-    put(b, "</text>\n<polyline fill=\"none\" stroke-width=\"1.5\" stroke=\"");
-    ab_buf_printf(b, "%s\" points=\"", c);
-    for (size_t t = 0; t < s->n; t++) {
-        const abo_row *r = row_r(m, s->rows[t]);
-        if (row_ok(m, s->rows[t]) && r->arena != AB_NONE)
-            ab_buf_printf(b, "%.1f,%.1f ", kx(f, m->rr[s->rows[t]].k), ky(f, (double)r->arena));
+                  KC_LEFT + 14, KC_TOP + 14.0 * (double)q + 8, abr_color(s->fam));
+    put_fitted(b, m->sp[s->fam].family, KC_W - 4 - (KC_LEFT + 14), 11, false);
+    if (abr_text_fit(m->sp[s->fam].family, KC_W - 4 - (KC_LEFT + 14), 11, false) <
+        strlen(m->sp[s->fam].family)) {
+        put(b, "<title>");
+        esc_xml(b, m->sp[s->fam].family);
+        put(b, "</title>");
     }
+    put(b, "</text>\n");
+}
+
+/* One series: a line through its valid points, their markers, x marks for
+ * failures (each added to o). */
+static void k_line(ab_buf *b, const abr_model *m, const kframe *f, const kseries *s,
+                   kboxes *o) {
+    const char *c = abr_color(s->fam);
+    double x, y, reach = KC_MARK * 1.35;
+    ab_buf_printf(b, "<polyline fill=\"none\" stroke-width=\"1.5\" stroke=\"%s\" points=\"", c);
+    for (size_t t = 0; t < s->n; t++)
+        if (k_point(m, f, s->rows[t], &x, &y)) ab_buf_printf(b, "%.1f,%.1f ", x, y);
     put(b, "\"/>\n");
     for (size_t t = 0; t < s->n; t++) {
         size_t i = s->rows[t];
         const abo_row *r = row_r(m, i);
-        bool ok = row_ok(m, i) && r->arena != AB_NONE;
-        double x = kx(f, m->rr[i].k), y = ok ? ky(f, (double)r->arena) : f->top + 6;
+        bool ok = k_point(m, f, i, &x, &y);
         if (ok) {
-            marker(b, s->fam, x, y, 4, false);
+            marker(b, s->fam, x, y, KC_MARK, false);
             put(b, "<title>");
+            kboxes_add(o, (kbox){x - reach, y - reach, x + reach, y + reach});
         } else {
-            ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"%s\" "
-                             "text-anchor=\"middle\">&#215;<title>", x, y, c);
+            ab_buf_printf(b, "<text class=\"kf\" x=\"%.1f\" y=\"%.1f\" font-size=\"12\" "
+                             "fill=\"%s\" text-anchor=\"middle\">&#215;<title>", x, y, c);
+            kboxes_add(o, text_box("\xc3\x97", x, y, 12, false, 1));
         }
         esc_xml(b, r->spec);
         if (ok && r->wall_s >= 0)
@@ -456,24 +572,77 @@ static void k_line(ab_buf *b, const abr_model *m, const kframe *f, const kseries
                           r->wall_s);
         else if (ok) ab_buf_printf(b, ": arena %lld</title></g>\n", (long long)r->arena);
         else ab_buf_printf(b, ": %s</title></text>\n", abo_status_word(r->status));
-        if (ok && r->wall_s >= 0) /* the time it took: the other side of the trade-off */
-            ab_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"%s\" "
-                             "text-anchor=\"middle\">%.2fs</text>\n", x, y - 7, c, r->wall_s);
     }
+}
+
+/* The time each valid point took (the other side of the trade-off), above
+ * its marker or else below it, where it covers nothing drawn and stays in
+ * the plot; left out where neither does (its tooltip says it). */
+static void k_times(ab_buf *b, const abr_model *m, const kframe *f, const kseries *s,
+                    kboxes *o) {
+    for (size_t t = 0; t < s->n; t++) {
+        const abo_row *r = row_r(m, s->rows[t]);
+        double x, y;
+        if (!k_point(m, f, s->rows[t], &x, &y) || r->wall_s < 0) continue;
+        char label[48];
+        snprintf(label, sizeof label, "%.2fs", r->wall_s);
+        const double at[] = {y - KC_MARK * 1.35 - 4, y + KC_MARK * 1.35 + 11};
+        for (size_t a = 0; a < 2; a++) {
+            kbox c = text_box(label, x, at[a], 9, false, 1);
+            if (!in_plot(f, c) || kboxes_meet(o, c)) continue;
+            ab_buf_printf(b, "<text class=\"kt\" x=\"%.1f\" y=\"%.1f\" font-size=\"9\" "
+                             "fill=\"%s\" text-anchor=\"middle\">%s</text>\n",
+                          x, at[a], abr_color(s->fam), label);
+            kboxes_add(o, c);
+            break;
+        }
+    }
+}
+
+/* The chart's title, the suite (cut to the chart's width, its tooltip
+ * whole), and under it what the chart shows. */
+static void k_title(ab_buf *b, const abr_model *m, size_t si) {
+    ab_buf name = {0};
+    abr_put_suite(&name, put, m, si); /* escaped below */
+    const char *n = name.s ? name.s : "";
+    double room = KC_W - 16;
+    put(b, "<text x=\"8\" y=\"16\" font-size=\"13\" font-weight=\"bold\">");
+    put_fitted(b, n, room, 13, true);
+    if (abr_text_fit(n, room, 13, true) < strlen(n)) {
+        put(b, "<title>");
+        esc_xml(b, n);
+        put(b, "</title>");
+    }
+    put(b, "</text>\n<text x=\"8\" y=\"31\" font-size=\"11\" fill=\"#555\">arena (bytes) "
+           "versus k</text>\n");
+    if (name.oom) b->oom = true;
+    ab_buf_free(&name);
 }
 
 static void k_chart(ab_buf *b, const abr_model *m, size_t si, const kseries *s, size_t ns) {
     kframe f = k_frame(m, si, s, ns);
+    size_t npoints = 0;
+    for (size_t q = 0; q < ns; q++) npoints += s[q].n;
+    int64_t *ks = ab_alloc_array(npoints, sizeof *ks);
+    kboxes o = {ab_alloc_array(2 * npoints + 1, sizeof *o.v), 0, 2 * npoints + 1};
+    if (ks == NULL || o.v == NULL) {
+        b->oom = true;
+        ab_free(ks);
+        ab_free(o.v);
+        return;
+    }
     double h = f.top + KC_H + KC_PAD;
     ab_buf_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-                     "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" role=\"img\">\n"
-                     "<text x=\"%.1f\" y=\"16\" font-size=\"13\" font-weight=\"bold\">",
-                  KC_W, h, KC_W, h, KC_LEFT);
-    abr_put_suite(b, esc_xml, m, si);
-    put(b, ": arena (bytes) versus k</text>\n");
-    k_axes(b, m, si, &f, s, ns);
-    for (size_t q = 0; q < ns; q++) k_line(b, m, &f, &s[q], q);
+                     "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" role=\"img\">\n",
+                  KC_W, h, KC_W, h);
+    k_title(b, m, si);
+    k_axes(b, m, si, &f, ks, k_values(m, s, ns, ks), &o);
+    for (size_t q = 0; q < ns; q++) k_legend(b, m, &s[q], q);
+    for (size_t q = 0; q < ns; q++) k_line(b, m, &f, &s[q], &o);
+    for (size_t q = 0; q < ns; q++) k_times(b, m, &f, &s[q], &o);
     put(b, "</svg>\n");
+    ab_free(ks);
+    ab_free(o.v);
 }
 
 /* The section only when some suite has a series (specs differing only in k). */
@@ -495,7 +664,9 @@ static void html_k_charts(ab_buf *b, const abr_model *m) {
         free_series(s, ns);
     }
     if (drawn > 0) put(b, "</div>\n<p class=\"note\">Specs that differ only in their k "
-                          "parameter, on one suite; dashed: the suite's best bound; &#215;: a "
+                          "parameter, on one suite; the small numbers: wall seconds (one is "
+                          "left out where it would cover another label or a marker: hover "
+                          "for every value); dashed: the suite's best bound; &#215;: a "
                           "failure.</p>\n");
 }
 

@@ -3,6 +3,8 @@
  */
 #include "results/report/svg.h"
 
+#include "oracle/check.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,21 +124,27 @@ static double glyph_width(unsigned char c) {
     return 6.5;
 }
 
-/* The length in bytes of the longest prefix of name that fits in width px of
- * 10 px text: all of it, or a prefix (cut before a character) that leaves
- * room for an ellipsis. */
-static size_t fitting_prefix(const char *name, double width) {
+/* How much wider than 10 px regular a glyph of px px is: DejaVu Sans Bold's
+ * glyphs are at most 15% wider than its regular ones. */
+static double glyph_scale(double px, bool bold) { return px / 10.0 * (bold ? 1.15 : 1.0); }
+
+double abr_text_width(const char *s, double px, bool bold) {
     double w = 0;
-    size_t n = strlen(name);
-    for (size_t k = 0; k < n; k++) w += glyph_width((unsigned char)name[k]);
-    if (w <= width) return n;
-    w = 10.0; /* the ellipsis */
+    for (size_t k = 0; s[k] != '\0'; k++) w += glyph_width((unsigned char)s[k]);
+    return w * glyph_scale(px, bold);
+}
+
+size_t abr_text_fit(const char *s, double width, double px, bool bold) {
+    size_t n = strlen(s);
+    if (abr_text_width(s, px, bold) <= width) return n;
+    double g = glyph_scale(px, bold);
+    double w = 10.0 * g; /* the ellipsis */
     size_t k = 0;
     while (k < n) {
         size_t e = k + 1; /* the character at k: its continuation bytes */
-        while (e < n && ((unsigned char)name[e] & 0xC0) == 0x80) e++;
-        if (w + glyph_width((unsigned char)name[k]) > width) break;
-        w += glyph_width((unsigned char)name[k]);
+        while (e < n && ((unsigned char)s[e] & 0xC0) == 0x80) e++;
+        if (w + glyph_width((unsigned char)s[k]) * g > width) break;
+        w += glyph_width((unsigned char)s[k]) * g;
         k = e;
     }
     return k;
@@ -154,7 +162,7 @@ static void draw_tensor(ab_buf *b, const frame *f, const ab_tensor *t, int64_t o
     if (x1 - x0 < 36 || y1 - y0 < 11) return;
     /* The name, cut with an ellipsis when it is wider than the rectangle
      * (the tooltip has all of it); none when not 2 bytes of it fit. */
-    size_t n = fitting_prefix(t->name, x1 - x0 - 6);
+    size_t n = abr_text_fit(t->name, x1 - x0 - 6, 10, false);
     bool whole = t->name[n] == '\0';
     if (!whole && n < 2) return;
     char *cut = whole ? NULL : ab_alloc_array(n + 1, 1);
@@ -171,14 +179,16 @@ static void draw_tensor(ab_buf *b, const frame *f, const ab_tensor *t, int64_t o
     ab_free(cut);
 }
 
-static void draw_overlap(ab_buf *b, const frame *f, const ab_problem *p, const int64_t *off,
+/* Draws the overlap of tensors i and j in red; false (nothing drawn) when
+ * they do not overlap: not live together, or no byte in common. */
+static bool draw_overlap(ab_buf *b, const frame *f, const ab_problem *p, const int64_t *off,
                          size_t i, size_t j) {
     const ab_tensor *a = &p->t[i], *c = &p->t[j];
     int64_t t0 = a->start > c->start ? a->start : c->start;
     int64_t t1 = a->end < c->end ? a->end : c->end;
     int64_t lo = off[i] > off[j] ? off[i] : off[j];
     int64_t hi = off[i] + a->size < off[j] + c->size ? off[i] + a->size : off[j] + c->size;
-    if (t0 > t1 || lo >= hi) return;
+    if (t0 > t1 || lo >= hi) return false;
     ab_buf_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"red\" "
                      "fill-opacity=\"0.7\" stroke=\"red\"><title>overlap: ",
                   fx(f, t0), fy(f, hi), fx(f, t1 + 1) - fx(f, t0), fy(f, lo) - fy(f, hi));
@@ -186,6 +196,55 @@ static void draw_overlap(ab_buf *b, const frame *f, const ab_problem *p, const i
     ab_buf_printf(b, " and ");
     ab_buf_xml(b, c->name);
     ab_buf_printf(b, "</title></rect>\n");
+    return true;
+}
+
+/* Whether (i, j) names two placed tensors (AB_NO_TENSOR: none). */
+static bool placed_pair(const ab_problem *p, const int64_t *off, size_t i, size_t j) {
+    return i < p->n && j < p->n && off[i] != AB_NONE && off[j] != AB_NONE;
+}
+
+/* Over ABR_SVG_PAIRWISE_MAX tensors (svg.h): draws the caller's overlapping
+ * pair or, when it gives none, the checker's first overlap, and says which
+ * it is: in red when there is an overlap (naming it when it cannot be drawn:
+ * a tensor at a negative offset is not in the picture), in grey when the
+ * checker finds none or cannot check the plan. AB_ENOMEM when the checker
+ * runs out of memory. */
+static ab_status draw_first_overlap(ab_buf *b, const frame *f, const ab_problem *p,
+                                    const ab_plan *pl, const int64_t *off, size_t i, size_t j,
+                                    ab_error *err) {
+    bool drawn = placed_pair(p, off, i, j) && draw_overlap(b, f, p, off, i, j);
+    bool checked = drawn, found = drawn;
+    if (!drawn) {
+        abo_report r;
+        ab_error e = {AB_OK, ""};
+        ab_status st = abo_check(p, pl, &r, &e);
+        if (st == AB_ENOMEM) return ab_fail(err, st, "%s", e.msg);
+        checked = st == AB_OK;
+        found = checked && r.overlap_a < p->n && r.overlap_b < p->n;
+        i = r.overlap_a, j = r.overlap_b;
+        if (found && placed_pair(p, off, i, j)) drawn = draw_overlap(b, f, p, off, i, j);
+    }
+    ab_buf_printf(b, "<text class=\"overlaps\" x=\"%.0f\" y=\"%.0f\" font-size=\"10\" "
+                     "fill=\"%s\" text-anchor=\"end\">", LEFT + W, TOP + H + 32,
+                  found ? "red" : "#555");
+    if (drawn) {
+        ab_buf_printf(b, "over %d tensors: only the checker's first overlap is drawn",
+                      ABR_SVG_PAIRWISE_MAX);
+    } else if (found) {
+        ab_buf_printf(b, "over %d tensors: the checker's first overlap, ", ABR_SVG_PAIRWISE_MAX);
+        ab_buf_xml(b, p->t[i].name);
+        ab_buf_printf(b, " and ");
+        ab_buf_xml(b, p->t[j].name);
+        ab_buf_printf(b, ", is not in the picture");
+    } else if (checked) {
+        ab_buf_printf(b, "no overlap: the checker finds none among the %zu tensors", p->n);
+    } else {
+        ab_buf_printf(b, "over %d tensors: overlaps are not drawn (the checker could not "
+                         "check this plan)", ABR_SVG_PAIRWISE_MAX);
+    }
+    ab_buf_printf(b, "</text>\n");
+    return AB_OK;
 }
 
 typedef struct event {
@@ -524,14 +583,9 @@ ab_status abr_svg_plan_marked(ab_buf *b, const ab_problem *p, const ab_plan *pl,
             for (size_t j = i + 1; j < p->n; j++)
                 if (off[i] != AB_NONE && off[j] != AB_NONE && ab_conflict(&p->t[i], &p->t[j]))
                     draw_overlap(b, &f, p, off, i, j);
-    } else {
-        if (overlap_a < p->n && overlap_b < p->n && off[overlap_a] != AB_NONE &&
-            off[overlap_b] != AB_NONE)
-            draw_overlap(b, &f, p, off, overlap_a, overlap_b);
-        ab_buf_printf(b, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\" fill=\"red\" "
-                         "text-anchor=\"end\">over %d tensors: only the checker's first "
-                         "overlap is drawn</text>\n",
-                      LEFT + W, TOP + H + 32, ABR_SVG_PAIRWISE_MAX);
+    } else if (draw_first_overlap(b, &f, p, pl, off, overlap_a, overlap_b, err) != AB_OK) {
+        ab_free(off);
+        return AB_ENOMEM;
     }
     bool ok = draw_profile(b, &f, p, &peak_t, &peak, true);
     draw_peak(b, &f, peak_t, peak);

@@ -7,15 +7,22 @@
 #ifndef AB_SVG_H
 #define AB_SVG_H
 
+#include <stdbool.h>
+
 #include "core/buf.h"
 #include "core/problem.h"
 
 /* Appends the SVG of plan pl for problem p (the arena view the plan indexes)
  * to b. lower_bound is drawn as a dashed line (AB_NONE: not drawn); title may
  * be NULL. Overlapping pairs are found here by comparing every conflicting
- * pair when p->n <= ABR_SVG_PAIRWISE_MAX; above that only the pair in
- * (overlap_a, overlap_b) is drawn (pass AB_NO_TENSOR for none) and the
- * picture says so. Returns AB_ENOMEM when b ran out of memory. */
+ * pair when p->n <= ABR_SVG_PAIRWISE_MAX. Above that one overlap is drawn:
+ * the pair (overlap_a, overlap_b) when the caller has it from the checker
+ * and it does overlap, else the first the checker (oracle/check.h) finds
+ * when it checks the plan here (pass AB_NO_TENSOR when the caller has none);
+ * a note under the plot says, in red, that only the checker's first overlap
+ * is drawn, or, in grey, that the checker finds none (or could not check a
+ * malformed problem). Returns AB_ENOMEM when b (or the checker) ran out of
+ * memory. */
 #define ABR_SVG_PAIRWISE_MAX 4000
 
 /* Above ABR_SVG_DETAIL_MAX placed tensors the picture is aggregated, so its
@@ -65,6 +72,16 @@ typedef struct abr_ticks {
     int decimals;       /* digits after the point a tick label needs */
 } abr_ticks;
 abr_ticks abr_byte_ticks(double lo, double hi, int want);
+
+/* A generous width in px of text s (UTF-8) in sans-serif of px px, bold or
+ * not: DejaVu Sans, the widest common default, draws it narrower, so a label
+ * measured with it fits in the browser. */
+double abr_text_width(const char *s, double px, bool bold);
+
+/* The length in bytes of s when it fits in width px (abr_text_width), else
+ * of its longest prefix that, followed by an ellipsis, does (cut before a
+ * character, possibly 0). */
+size_t abr_text_fit(const char *s, double width, double px, bool bold);
 
 /* Appends bytes for a reader: "512 B", "6 KiB", "1.25 MiB" (at most 3
  * significant digits after the point, exact bytes in B). */
