@@ -189,6 +189,20 @@ abs_store *abt_open_db(const char *path, unsigned flags) {
     return s;
 }
 
+int64_t abt_put_suite(abs_store *s, const char *name, const char *text, int64_t bound) {
+    abs_suite su;
+    abs_suite_init(&su);
+    su.name = name;
+    su.text = text;
+    su.text_len = strlen(text);
+    su.tensors = 1;
+    su.peak_live_bytes = su.lower_bound = bound;
+    int64_t id;
+    ab_error err;
+    cr_assert_eq(abs_suite_put(s, &su, &id, &err), AB_OK, "%s", err.msg);
+    return id;
+}
+
 int64_t abt_begin(abs_store *s, const char *tag, const char *rev) {
     abs_run info = {.tag = tag, .revision = rev, .host = "box",
                     .command = "arenabench run suites/"};

@@ -91,4 +91,9 @@ abs_store *abt_open_db(const char *path, unsigned flags);
  * its id. */
 int64_t abt_begin(abs_store *s, const char *tag, const char *rev);
 
+/* Stores a one-tensor suite called name with this text (a stand-in: the
+ * report reads the stored figures), its max-load and lower bound both bound;
+ * returns its id, asserted in the calling test. */
+int64_t abt_put_suite(abs_store *s, const char *name, const char *text, int64_t bound);
+
 #endif

@@ -18,17 +18,7 @@
 /* ---- building databases ---------------------------------------------------- */
 
 static int64_t suite(abs_store *s, const char *name, const char *text) {
-    abs_suite su;
-    abs_suite_init(&su);
-    su.name = name;
-    su.text = text;
-    su.text_len = strlen(text);
-    su.tensors = 1;
-    su.peak_live_bytes = su.lower_bound = 100;
-    int64_t id;
-    ab_error err;
-    cr_assert_eq(abs_suite_put(s, &su, &id, &err), AB_OK, "%s", err.msg);
-    return id;
+    return abt_put_suite(s, name, text, 100);
 }
 
 /* One side of a pair; status ok unless given, CPU and wall 0.25 s unless given. */

@@ -43,17 +43,7 @@ static int64_t begin(db *d, const char *tag) { return abt_begin(d->s, tag, "r");
 static int64_t suite(db *d, const char *name) {
     char text[128];
     snprintf(text, sizeof text, "suite: %s\n", name);
-    abs_suite su;
-    abs_suite_init(&su);
-    su.name = name;
-    su.text = text;
-    su.text_len = strlen(text);
-    su.tensors = 1;
-    su.peak_live_bytes = su.lower_bound = 100;
-    int64_t id;
-    ab_error err;
-    cr_assert_eq(abs_suite_put(d->s, &su, &id, &err), AB_OK, "%s", err.msg);
-    return id;
+    return abt_put_suite(d->s, name, text, 100);
 }
 
 /* An ok row: arena, proof, CPU median (0.25 s when 0). */

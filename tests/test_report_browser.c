@@ -667,17 +667,7 @@ static int64_t k_suite(abs_store *s, const char *name, int64_t bound) {
     snprintf(text, sizeof text,
              "suite: %s\ntensors:\n  - {name: t, size: %lld, start: 0, end: 0}\n", name,
              (long long)bound);
-    abs_suite su;
-    abs_suite_init(&su);
-    su.name = name;
-    su.text = text;
-    su.text_len = strlen(text);
-    su.tensors = 1;
-    su.lower_bound = su.peak_live_bytes = bound;
-    int64_t id;
-    ab_error err;
-    cr_assert_eq(abs_suite_put(s, &su, &id, &err), AB_OK, "%s", err.msg);
-    return id;
+    return abt_put_suite(s, name, text, bound);
 }
 
 /* A row of spec family fam at k: arena (0: a timeout) after wall seconds. */

@@ -20,16 +20,23 @@
 
 #define HAS(s, sub) cr_assert(strstr((s), (sub)) != NULL, "expected '%s' in:\n%s", (sub), (s))
 
+/* The rows of the latest run in db, read through a store left open in *s. */
+static abs_rows latest_rows(const char *db, abs_store **s) {
+    ab_error err;
+    cr_assert_eq(abs_open(db, ABS_OPEN_READONLY, s, &err), AB_OK, "%s", err.msg);
+    int64_t run;
+    cr_assert_eq(abs_run_latest(*s, NULL, &run, &err), AB_OK, "%s", err.msg);
+    abs_rows rows;
+    cr_assert_eq(abs_rows_read(*s, run, &rows, &err), AB_OK, "%s", err.msg);
+    return rows;
+}
+
 /* The rows of the latest run in db as text, one line per row, without the
  * fields that vary from run to run (times, RSS, ids). */
 static char *rows_text(const char *db) {
     abs_store *s;
     ab_error err;
-    cr_assert_eq(abs_open(db, ABS_OPEN_READONLY, &s, &err), AB_OK, "%s", err.msg);
-    int64_t run;
-    cr_assert_eq(abs_run_latest(s, NULL, &run, &err), AB_OK, "%s", err.msg);
-    abs_rows rows;
-    cr_assert_eq(abs_rows_read(s, run, &rows, &err), AB_OK, "%s", err.msg);
+    abs_rows rows = latest_rows(db, &s);
     ab_buf b = {0};
     for (size_t i = 0; i < rows.n; i++) {
         const abo_row *r = &rows.v[i].r;
@@ -717,12 +724,7 @@ Test(run, stores_the_bounds_of_each_suite_with_their_certificates) {
 /* The containment word of every row of the latest run in db, joined by ' '. */
 static char *containments(const char *db) {
     abs_store *s;
-    ab_error err;
-    cr_assert_eq(abs_open(db, ABS_OPEN_READONLY, &s, &err), AB_OK, "%s", err.msg);
-    int64_t run;
-    cr_assert_eq(abs_run_latest(s, NULL, &run, &err), AB_OK, "%s", err.msg);
-    abs_rows rows;
-    cr_assert_eq(abs_rows_read(s, run, &rows, &err), AB_OK, "%s", err.msg);
+    abs_rows rows = latest_rows(db, &s);
     ab_buf b = {0};
     for (size_t i = 0; i < rows.n; i++)
         ab_buf_printf(&b, "%s%s", i ? " " : "",
