@@ -345,7 +345,7 @@ static void make_report(const char *dir) {
     cr_assert_not_null(f);
     fputs(long_names, f);
     cr_assert_eq(fclose(f), 0);
-    abt_run_ok(0, "run -q -j 2 --db %s/r.db --planners all %s %s", dir,
+    abt_run_ok(0, "run -q -j 2 --repeat-min 1 --db %s/r.db --planners all %s %s", dir,
                abt_src("suites/examples"), path);
     abt_run_ok(0, "report --db %s/r.db --format html -o %s/r.html", dir, dir);
 }
