@@ -177,36 +177,53 @@ static bool own_folder(const mount_row *m, const char *path, char *out, size_t c
 
 static void sweep_dead(const char *parent);
 
+/* true when groups with the memory controller can be made under dir (a v2
+ * group): memory is enabled for its children already, or can be now (the
+ * kernel allows it at the hierarchy's root, and elsewhere only in a group
+ * with no process of its own). */
+static bool v2_delegates(const char *dir) {
+    char text[1024];
+    if (!get(dir, "cgroup.controllers", text, sizeof text) ||
+        !has_word(first_line(text), "memory", ' ')) {
+        errno = EOPNOTSUPP;
+        return false;
+    }
+    if (get(dir, "cgroup.subtree_control", text, sizeof text) &&
+        has_word(first_line(text), "memory", ' '))
+        return access(dir, W_OK) == 0;
+    return put(dir, "cgroup.subtree_control", "+memory");
+}
+
 /* Decides where (see cgroup.h, Where the groups go). */
 static void probe(void) {
     where.probed = true;
     mount_row v2, v1;
     find_mount(false, &v2);
     find_mount(true, &v1);
-    char path[4096], dir[4096], text[1024];
+    char path[4096], dir[4096];
     bool v2_dir = v2.found && own_path(false, path, sizeof path) &&
                   own_folder(&v2, path, dir, sizeof dir);
-    if (v2_dir && get(dir, "cgroup.controllers", text, sizeof text) &&
-        has_word(first_line(text), "memory", ' ')) {
-        char sub[1024];
-        bool on = get(dir, "cgroup.subtree_control", sub, sizeof sub) &&
-                  has_word(first_line(sub), "memory", ' ');
-        if (on || put(dir, "cgroup.subtree_control", "+memory")) {
+    /* This process's own group first; else the hierarchy's root (as root, on
+     * a machine whose own group cannot delegate: a login session's scope). */
+    const char *v2_try[2] = {v2_dir ? dir : NULL, v2.found ? v2.point : NULL};
+    for (int i = 0; i < 2; i++) {
+        if (v2_try[i] == NULL || (i == 1 && v2_try[0] != NULL && strcmp(v2_try[0], v2_try[1]) == 0))
+            continue;
+        if (v2_delegates(v2_try[i])) {
             where.version = 2;
-            snprintf(where.mem, sizeof where.mem, "%s", dir);
+            snprintf(where.mem, sizeof where.mem, "%s", v2_try[i]);
             sweep_dead(where.mem);
             return;
         }
-        snprintf(where.why, sizeof where.why,
-                 "the memory controller cannot be given to groups under %s (%s): a cgroup with "
-                 "processes of its own cannot enable it for its children",
-                 dir, strerror(errno));
-    } else if (v2_dir) {
-        snprintf(where.why, sizeof where.why,
-                 "the cgroup v2 group %s has no memory controller", dir);
-    } else {
-        snprintf(where.why, sizeof where.why, "no cgroup v2 hierarchy is mounted");
     }
+    if (v2.found)
+        snprintf(where.why, sizeof where.why,
+                 "the cgroup v2 hierarchy at %s gives no memory controller to arenabench's "
+                 "groups (neither its own group nor the root can: the controller is absent, "
+                 "or bound to v1, or the group has processes of its own, or not root)",
+                 v2.point);
+    else
+        snprintf(where.why, sizeof where.why, "no cgroup v2 hierarchy is mounted");
     char mdir[4096];
     if (!v1.found || !own_path(true, path, sizeof path) ||
         !own_folder(&v1, path, mdir, sizeof mdir)) {

@@ -9,7 +9,10 @@
  * /proc/self/mountinfo give it:
  *   - cgroup v2 with the memory controller available to the children of the
  *     spawner's group (its cgroup.subtree_control lists memory, or "+memory"
- *     can be written there): one v2 group per job, memory.max as the limit,
+ *     can be written there), else to the children of the v2 hierarchy's root
+ *     (as root: the kernel forbids the controller below a group that holds
+ *     processes, such as a login session's scope, but not at the root): one
+ *     v2 group per job there, memory.max as the limit,
  *     memory.oom.group set (the kernel's out-of-memory killer takes the whole
  *     job), memory.peak as the peak, cgroup.kill to end it;
  *   - else the cgroup v1 memory controller, writable (root, usually): one
