@@ -34,6 +34,10 @@ static struct {
 /* Set in a job's member (abe_cgroup_join): it makes no groups of its own. */
 static bool member;
 
+/* Where the probe reads this process's mounts and groups (abe_cgroup_probe_from). */
+static const char *mountinfo_path = "/proc/self/mountinfo";
+static const char *cgroup_path = "/proc/self/cgroup";
+
 /* ---- small file helpers --------------------------------------------------------- */
 
 /* Writes text to dir/name; false (errno set) on failure. */
@@ -118,7 +122,7 @@ typedef struct mount_row {
  * controller (v1 true). */
 static void find_mount(bool v1, mount_row *m) {
     memset(m, 0, sizeof *m);
-    FILE *f = fopen("/proc/self/mountinfo", "re");
+    FILE *f = fopen(mountinfo_path, "re");
     if (f == NULL) return;
     char line[8192];
     while (!m->found && fgets(line, sizeof line, f) != NULL) {
@@ -143,7 +147,7 @@ static void find_mount(bool v1, mount_row *m) {
 /* This process's path in the v2 hierarchy (v1 false: the "0::" line) or in
  * the v1 memory hierarchy; false when /proc/self/cgroup has none. */
 static bool own_path(bool v1, char *path, size_t cap) {
-    FILE *f = fopen("/proc/self/cgroup", "re");
+    FILE *f = fopen(cgroup_path, "re");
     if (f == NULL) return false;
     char line[8192];
     bool found = false;
@@ -152,7 +156,7 @@ static bool own_path(bool v1, char *path, size_t cap) {
         char *c1 = strchr(line, ':');
         char *c2 = c1 != NULL ? strchr(c1 + 1, ':') : NULL;
         if (c2 == NULL) continue;
-        *c2 = '\0';
+        *c1 = *c2 = '\0'; /* "id:controllers:path" */
         const char *ctrl = c1 + 1;
         bool hit = v1 ? has_word(ctrl, "memory", ',') : strcmp(line, "0") == 0 && *ctrl == '\0';
         if (hit) found = snprintf(path, cap, "%s", c2 + 1) < (int)cap;
@@ -258,6 +262,13 @@ bool abe_cgroup_usable(const char **why) {
 }
 
 bool abe_cgroup_inside(void) { return member; }
+
+void abe_cgroup_probe_from(const char *mountinfo, const char *cgroup) {
+    mountinfo_path = mountinfo;
+    cgroup_path = cgroup;
+    memset(&where, 0, sizeof where);
+    probe();
+}
 
 const char *abe_cgroup_parent(void) { return abe_cgroup_usable(NULL) ? where.mem : NULL; }
 

@@ -61,6 +61,12 @@ bool abe_cgroup_usable(const char **why);
  * parent of it since the fork): the job's group holds what it starts. */
 bool abe_cgroup_inside(void);
 
+/* Probes again, reading the mounts and this process's groups from these two
+ * files (in the formats of /proc/self/mountinfo and /proc/self/cgroup)
+ * instead: for tests of where the groups go on layouts this machine does
+ * not have. Later probes read the given files too. */
+void abe_cgroup_probe_from(const char *mountinfo, const char *cgroup);
+
 /* The folder job memory groups are made in; NULL when not usable. */
 const char *abe_cgroup_parent(void);
 
