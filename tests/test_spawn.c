@@ -815,6 +815,11 @@ Test(spawn, a_job_s_cgroup_holds_it_while_it_runs_and_goes_with_it) {
         char mine[64];
         snprintf(mine, sizeof mine, "/arenabench.%d.", (int)getpid());
         cr_assert(strstr(cg, mine) != NULL, "%s", cg);
+        const char *layout = abe_cgroup_layout();
+        if (strcmp(layout, "v1") != 0) { /* a v2 group: the job's, for cgroup.kill */
+            const char *v2 = strncmp(cg, "0::", 3) == 0 ? cg : strstr(cg, "\n0::");
+            cr_assert(v2 != NULL && strstr(v2, mine) != NULL, "%s: %s", layout, cg);
+        }
     reap:;
         abe_exit e;
         if (k == 0) abe_kill(p);
