@@ -874,13 +874,15 @@ Test(spawn, a_killed_spawner_s_cgroups_and_escaped_processes_go_at_the_next_prob
     waitpid(spawner, NULL, 0);
     pid_t list[2];
     cr_assert_eq(read_pid_list(pids, list, 2), 2);
-    /* Its job's escaped sleepers went to init, in its group: still alive. */
-    for (int i = 0; i < 2; i++) cr_assert(!gone(list[i]), "sleeper %d died early", i);
+    /* Its job's escaped sleepers went to init, alive in its group, which
+     * nothing removed. Any arenabench process's next probe sweeps it, this
+     * one's below or another's of the test run side by side (each process's
+     * first probe sweeps): so the group and the sleepers may be gone already,
+     * and only the end is asserted. */
     char dead[4200];
     snprintf(dead, sizeof dead, "%s/arenabench.%d.0", abe_cgroup_parent(), (int)spawner);
     struct stat st;
-    cr_assert_eq(stat(dead, &st), 0, "the killed spawner's group %s is not there", dead);
-    /* This process's first probe (each test is a process of its own) swept it. */
+    if (stat(dead, &st) != 0) cr_log_info("%s was swept by another process first", dead);
     abe_cgroup_sweep();
     cr_assert(stat(dead, &st) != 0 && errno == ENOENT, "%s is still there", dead);
     for (int i = 0; i < 50; i++) { /* the kill is sent; the sleepers' ends are init's to reap */

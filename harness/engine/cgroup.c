@@ -339,16 +339,19 @@ static bool tree_empty(const char *dir) {
     return empty;
 }
 
-/* Kills everything in dir's tree (cgroup.kill when v2 has it), then waits up
- * to about a second for it to empty, and removes it. */
+/* Kills everything in dir's tree (cgroup.kill when v2 has it), then waits for
+ * it to empty and removes it. At the reap the job's processes are reaped
+ * already, so neither wait loops; the bounds (about 5 s and 1 s, 1 ms a
+ * round) are for a process that cannot die at once, whose group is then left
+ * for the next sweep. */
 static void end_tree(const char *dir, bool v2) {
-    for (int round = 0; round < 1000; round++) {
+    for (int round = 0; round < 5000; round++) {
         if (!(v2 && put(dir, "cgroup.kill", "1"))) kill_listed(dir);
         if (tree_empty(dir)) break;
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
-    for (int round = 0; round < 100 && !remove_tree(dir); round++) {
+    for (int round = 0; round < 1000 && !remove_tree(dir); round++) {
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
