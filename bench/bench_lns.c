@@ -740,6 +740,26 @@ done:
     return o;
 }
 
+/* A joined plan from the stitch or roll rounds: checked by the oracle on the
+ * whole instance at capacity *C, kept when it beats *bestA, printed with
+ * `how` (the round's own words), and *C lowered one unit below it. false (a
+ * message said) when the plan is invalid or above the capacity. */
+static bool stitched_win(lns *L, const int64_t *plan, int64_t *C, int64_t *best, int64_t *bestA,
+                         double *best_t, const char *how) {
+    int64_t arena;
+    if (!check_plan(L, plan, *C, &arena)) {
+        fprintf(stderr, "bench_lns: a stitched plan is INVALID or above the capacity\n");
+        return false;
+    }
+    if (arena < *bestA) *bestA = arena, *best_t = cpu_now(), memcpy(best, plan, L->n * sizeof *best);
+    printf("%8.2f s  arena %10lld (%lld units)  gap %.3f%%  stitch: %s\n", cpu_now(),
+           (long long)arena, (long long)(arena / L->g),
+           100.0 * (double)(arena - L->lb) / (double)L->lb, how);
+    fflush(stdout);
+    *C = (arena < *C ? arena : *C) - L->g;
+    return true;
+}
+
 static int stitch_run(lns *L, double T, int64_t C, int64_t sub_nodes, const char *cuts_arg, int32_t look, long chain,
                       int64_t *best, int64_t *bestA, double *best_t) {
     size_t n = L->n;
@@ -838,18 +858,10 @@ static int stitch_run(lns *L, double T, int64_t C, int64_t sub_nodes, const char
                     bool left = L->s0[i] <= K, right = L->s1[i] > K;
                     plan[i] = (os ? left : right) ? other[i] : cur[i];
                 }
-                int64_t arena;
-                if (!check_plan(L, plan, C, &arena)) {
-                    fprintf(stderr, "bench_lns: a stitched plan is INVALID or above the capacity\n");
-                    return 1;
-                }
+                char how[96];
+                snprintf(how, sizeof how, "cut %d, round %ld, step %ld", (int)K, rounds, step);
+                if (!stitched_win(L, plan, &C, best, bestA, best_t, how)) return 1;
                 wins++;
-                if (arena < *bestA) *bestA = arena, *best_t = cpu_now(), memcpy(best, plan, n * sizeof *best);
-                printf("%8.2f s  arena %10lld (%lld units)  gap %.3f%%  stitch: cut %d, round %ld, step %ld\n",
-                       cpu_now(), (long long)arena, (long long)(arena / L->g),
-                       100.0 * (double)(arena - L->lb) / (double)L->lb, (int)K, rounds, step);
-                fflush(stdout);
-                C = (arena < C ? arena : C) - L->g;
                 done = true;
                 break;
             }
@@ -975,18 +987,10 @@ static int roll_run(lns *L, double T, int64_t C, int64_t sub_nodes, int32_t B, i
         reach[far]++;
         if (far > deepest) deepest = far;
         if (j == nb) {
-            int64_t arena;
-            if (!check_plan(L, cur, C, &arena)) {
-                fprintf(stderr, "bench_lns: a stitched plan is INVALID or above the capacity\n");
-                return 1;
-            }
+            char how[96];
+            snprintf(how, sizeof how, "%d blocks, pass %ld, solves %ld", (int)nb, passes, solves);
+            if (!stitched_win(L, cur, &C, best, bestA, best_t, how)) return 1;
             wins++;
-            if (arena < *bestA) *bestA = arena, *best_t = cpu_now(), memcpy(best, cur, n * sizeof *best);
-            printf("%8.2f s  arena %10lld (%lld units)  gap %.3f%%  stitch: %d blocks, pass %ld, solves %ld\n",
-                   cpu_now(), (long long)arena, (long long)(arena / L->g),
-                   100.0 * (double)(arena - L->lb) / (double)L->lb, (int)nb, passes, solves);
-            fflush(stdout);
-            C = (arena < C ? arena : C) - L->g;
         }
         if (cpu_now() - last_sum >= 30) {
             last_sum = cpu_now();

@@ -285,6 +285,21 @@ const char *abe_cgroup_layout(void) {
 
 /* ---- killing and removing ------------------------------------------------------------ */
 
+/* fn over every group directly under dir (its subfolders); the sum of what
+ * fn returns. */
+static size_t over_subgroups(const char *dir, size_t (*fn)(const char *group)) {
+    size_t sum = 0;
+    char path[4200];
+    DIR *d = opendir(dir);
+    for (struct dirent *de; d != NULL && (de = readdir(d)) != NULL;) {
+        if (de->d_type != DT_DIR || de->d_name[0] == '.') continue;
+        if (snprintf(path, sizeof path, "%s/%s", dir, de->d_name) < (int)sizeof path)
+            sum += fn(path);
+    }
+    if (d != NULL) closedir(d);
+    return sum;
+}
+
 /* SIGKILL to every process dir/cgroup.procs lists, in dir and every group
  * under it; the count of processes signalled. */
 static size_t kill_listed(const char *dir) {
@@ -298,45 +313,21 @@ static size_t kill_listed(const char *dir) {
             if (pid > 0 && kill((pid_t)pid, SIGKILL) == 0) n++;
         fclose(f);
     }
-    DIR *d = opendir(dir);
-    for (struct dirent *de; d != NULL && (de = readdir(d)) != NULL;) {
-        if (de->d_type != DT_DIR || de->d_name[0] == '.') continue;
-        if (snprintf(path, sizeof path, "%s/%s", dir, de->d_name) < (int)sizeof path)
-            n += kill_listed(path);
-    }
-    if (d != NULL) closedir(d);
-    return n;
+    return n + over_subgroups(dir, kill_listed);
 }
 
-/* Removes dir and the groups under it, deepest first; false when one stays. */
-static bool remove_tree(const char *dir) {
-    DIR *d = opendir(dir);
-    char path[4200];
-    for (struct dirent *de; d != NULL && (de = readdir(d)) != NULL;) {
-        if (de->d_type != DT_DIR || de->d_name[0] == '.') continue;
-        if (snprintf(path, sizeof path, "%s/%s", dir, de->d_name) < (int)sizeof path)
-            remove_tree(path);
-    }
-    if (d != NULL) closedir(d);
-    return rmdir(dir) == 0 || errno == ENOENT;
+/* Removes dir and the groups under it, deepest first; 1 when one stays. */
+static size_t remove_tree(const char *dir) {
+    over_subgroups(dir, remove_tree);
+    return rmdir(dir) == 0 || errno == ENOENT ? 0 : 1;
 }
 
-/* true when dir and the groups under it list no process. */
-static bool tree_empty(const char *dir) {
+/* 1 when dir or a group under it lists a process, else 0. */
+static size_t tree_busy(const char *dir) {
     char text[64];
-    if (get(dir, "cgroup.events", text, sizeof text)) return keyed(text, "populated") == 0;
-    if (!get(dir, "cgroup.procs", text, sizeof text)) return true; /* gone */
-    if (text[0] != '\0') return false;
-    DIR *d = opendir(dir);
-    bool empty = true;
-    char path[4200];
-    for (struct dirent *de; empty && d != NULL && (de = readdir(d)) != NULL;) {
-        if (de->d_type != DT_DIR || de->d_name[0] == '.') continue;
-        if (snprintf(path, sizeof path, "%s/%s", dir, de->d_name) < (int)sizeof path)
-            empty = tree_empty(path);
-    }
-    if (d != NULL) closedir(d);
-    return empty;
+    if (get(dir, "cgroup.events", text, sizeof text)) return keyed(text, "populated") != 0;
+    if (!get(dir, "cgroup.procs", text, sizeof text)) return 0; /* gone */
+    return text[0] != '\0' || over_subgroups(dir, tree_busy) > 0;
 }
 
 /* Kills everything in dir's tree (cgroup.kill when v2 has it), then waits for
@@ -347,11 +338,11 @@ static bool tree_empty(const char *dir) {
 static void end_tree(const char *dir, bool v2) {
     for (int round = 0; round < 5000; round++) {
         if (!(v2 && put(dir, "cgroup.kill", "1"))) kill_listed(dir);
-        if (tree_empty(dir)) break;
+        if (!tree_busy(dir)) break;
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
-    for (int round = 0; round < 1000 && !remove_tree(dir); round++) {
+    for (int round = 0; round < 1000 && remove_tree(dir) != 0; round++) {
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
@@ -464,10 +455,6 @@ bool abe_cgroup_join(abe_cgroup *cg) {
 void abe_cgroup_kill(const abe_cgroup *cg) {
     if (cg->version == 0) return;
     if (!(cg->kill != NULL && put(cg->kill, "cgroup.kill", "1"))) kill_listed(cg->mem);
-}
-
-bool abe_cgroup_empty(const abe_cgroup *cg) {
-    return cg->version == 0 || tree_empty(cg->mem);
 }
 
 int64_t abe_cgroup_peak(const abe_cgroup *cg) {

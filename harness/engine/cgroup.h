@@ -91,9 +91,6 @@ bool abe_cgroup_join(abe_cgroup *cg);
  * there is one: at once, forks included; else one pass over the lists). */
 void abe_cgroup_kill(const abe_cgroup *cg);
 
-/* true when no process is left in the job's memory group. */
-bool abe_cgroup_empty(const abe_cgroup *cg);
-
 /* The largest memory the group was charged, in bytes; -1 when unknown. */
 int64_t abe_cgroup_peak(const abe_cgroup *cg);
 

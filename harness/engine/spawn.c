@@ -533,8 +533,6 @@ const char *abe_containment(void) {
 
 void abe_set_containment(abe_contain_mode m) { contain_mode = m; }
 
-abe_contain_mode abe_get_containment(void) { return contain_mode; }
-
 bool abe_parse_containment(const char *word, abe_contain_mode *m) {
     static const char *const words[] = {"auto", "cgroup", "subreaper"};
     for (int i = 0; word != NULL && i < 3; i++)
@@ -661,6 +659,13 @@ static void unlink_live(abe_proc *p) {
     p->prev = p->next = NULL;
 }
 
+/* Closes the spawn's pipes that are open (a failed start). */
+static void close_pipes(const int fds[2], const int go[2]) {
+    close(fds[0]);
+    close(fds[1]);
+    if (go[0] >= 0) close(go[0]), close(go[1]);
+}
+
 ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err) {
     *out = NULL;
     if (o == NULL || (o->fn == NULL && (o->path == NULL || o->argv == NULL)))
@@ -690,25 +695,20 @@ ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err) {
 #endif
     bool reap = o->reap_descendants || o->nested;
     if (!extras_make(o, p, err)) {
-        close(fds[0]);
-        close(fds[1]);
-        if (go[0] >= 0) close(go[0]), close(go[1]);
+        close_pipes(fds, go);
         ab_free(p);
         return AB_EINTERNAL;
     }
+    /* A cgroup for a job (Containment): in auto mode, when none can be made
+     * (abe_cgroup_make says why), the subreaper alone holds it. */
     p->cg.mem_fd = p->cg.kill_fd = -1;
-    if (reap && contain_mode != ABE_CONTAIN_SUBREAPER &&
-        (contain_mode == ABE_CONTAIN_CGROUP || abe_cgroup_usable(NULL)) && !abe_cgroup_inside()) {
-        ab_error ce;
-        if (abe_cgroup_make(&p->cg, o->mem_limit, &ce) != AB_OK &&
-            contain_mode == ABE_CONTAIN_CGROUP) {
-            close(fds[0]);
-            close(fds[1]);
-            if (go[0] >= 0) close(go[0]), close(go[1]);
-            extras_free(p);
-            ab_free(p);
-            return ab_fail(err, AB_EINTERNAL, "%s", ce.msg);
-        }
+    ab_error ce;
+    if (reap && contain_mode != ABE_CONTAIN_SUBREAPER && !abe_cgroup_inside() &&
+        abe_cgroup_make(&p->cg, o->mem_limit, &ce) != AB_OK && contain_mode == ABE_CONTAIN_CGROUP) {
+        close_pipes(fds, go);
+        extras_free(p);
+        ab_free(p);
+        return ab_fail(err, AB_EINTERNAL, "%s", ce.msg);
     }
     if (reap) subreaper_take();
     if (reap) snapshot_foreign(p);
@@ -719,9 +719,7 @@ ab_status abe_spawn(const abe_spawn_opts *o, abe_proc **out, ab_error *err) {
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;
-        close(fds[0]);
-        close(fds[1]);
-        if (go[0] >= 0) close(go[0]), close(go[1]);
+        close_pipes(fds, go);
         if (reap) subreaper_give();
         extras_free(p);
         abe_cgroup_remove(&p->cg);

@@ -227,7 +227,6 @@ typedef enum abe_contain_mode {
 /* Sets the mode for this process's later spawns (and their children's);
  * ABE_CONTAIN_AUTO at start. */
 void abe_set_containment(abe_contain_mode m);
-abe_contain_mode abe_get_containment(void);
 
 /* Parses "auto", "cgroup" or "subreaper"; false on another word. */
 bool abe_parse_containment(const char *word, abe_contain_mode *m);
