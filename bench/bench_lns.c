@@ -740,6 +740,27 @@ done:
     return o;
 }
 
+/* canonical's orders for the stitch and roll rounds, one per round: the
+ * default set and single ones. */
+static const char *const ord[] = {NULL, "TAW", "TWA", "WAT", "CAT", "TCA", "CZ"};
+enum { NORD = sizeof ord / sizeof ord[0] };
+
+/* The specs of the rounds' subproblems (target=capacity, sub_nodes nodes), one
+ * per order, resolved into prm; false with err set when one does not resolve. */
+static bool stitch_specs(int64_t sub_nodes, ab_params prm[NORD], const ab_planner **pl,
+                         ab_error *err) {
+    for (int k = 0; k < NORD; k++) {
+        char spec[160];
+        if (ord[k] == NULL)
+            snprintf(spec, sizeof spec, "canonical:target=capacity,nodes=%lld", (long long)sub_nodes);
+        else
+            snprintf(spec, sizeof spec, "canonical:target=capacity,nodes=%lld,orders=%s",
+                     (long long)sub_nodes, ord[k]);
+        if (ab_planner_resolve(spec, pl, &prm[k], err) != AB_OK) return false;
+    }
+    return true;
+}
+
 /* A joined plan from the stitch or roll rounds: checked by the oracle on the
  * whole instance at capacity *C, kept when it beats *bestA, printed with
  * `how` (the round's own words), and *C lowered one unit below it. false (a
@@ -800,18 +821,10 @@ static int stitch_run(lns *L, double T, int64_t C, int64_t sub_nodes, const char
         }
     free(all), free(taken);
     if (nc == 0) return fprintf(stderr, "bench_lns: no cut\n"), 2;
-    /* canonical's orders, one per round: the default set and single ones */
-    static const char *const ord[] = {NULL, "TAW", "TWA", "WAT", "CAT", "TCA", "CZ"};
-    enum { NORD = sizeof ord / sizeof ord[0] };
     ab_params prm[NORD];
     const ab_planner *pl;
     ab_error err;
-    for (int k = 0; k < NORD; k++) {
-        char spec[160];
-        if (ord[k] == NULL) snprintf(spec, sizeof spec, "canonical:target=capacity,nodes=%lld", (long long)sub_nodes);
-        else snprintf(spec, sizeof spec, "canonical:target=capacity,nodes=%lld,orders=%s", (long long)sub_nodes, ord[k]);
-        if (ab_planner_resolve(spec, &pl, &prm[k], &err) != AB_OK) return fprintf(stderr, "bench_lns: %s\n", err.msg), 2;
-    }
+    if (!stitch_specs(sub_nodes, prm, &pl, &err)) return fprintf(stderr, "bench_lns: %s\n", err.msg), 2;
     printf("stitch: capacity %lld (%lld units), look-ahead 0..%d, chain %ld, cuts:", (long long)C,
            (long long)(C / L->g), (int)look, chain);
     for (size_t c = 0; c < nc; c++)
@@ -931,17 +944,10 @@ static int roll_run(lns *L, double T, int64_t C, int64_t sub_nodes, int32_t B, i
     int64_t *cur = malloc(n * sizeof *cur), *sol = malloc(n * sizeof *sol);
     bool *fix = malloc(n * sizeof *fix);
     if (!cut || !fails || !cur || !sol || !fix) return fprintf(stderr, "bench_lns: out of memory\n"), 2;
-    static const char *const ord[] = {NULL, "TAW", "TWA", "WAT", "CAT", "TCA", "CZ"};
-    enum { NORD = sizeof ord / sizeof ord[0] };
     ab_params prm[NORD];
     const ab_planner *pl;
     ab_error err;
-    for (int k = 0; k < NORD; k++) {
-        char spec[160];
-        if (ord[k] == NULL) snprintf(spec, sizeof spec, "canonical:target=capacity,nodes=%lld", (long long)sub_nodes);
-        else snprintf(spec, sizeof spec, "canonical:target=capacity,nodes=%lld,orders=%s", (long long)sub_nodes, ord[k]);
-        if (ab_planner_resolve(spec, &pl, &prm[k], &err) != AB_OK) return fprintf(stderr, "bench_lns: %s\n", err.msg), 2;
-    }
+    if (!stitch_specs(sub_nodes, prm, &pl, &err)) return fprintf(stderr, "bench_lns: %s\n", err.msg), 2;
     printf("stitch, several cuts: capacity %lld (%lld units), blocks of %d sections, look-ahead 0..%d, -R %ld\n",
            (long long)C, (long long)(C / L->g), (int)B, (int)look, retries);
     fflush(stdout);
