@@ -2,7 +2,8 @@
  * test_cgroup.c — where the spawner puts a job's cgroup (harness/engine/cgroup.h,
  * Where the groups go) on layouts this machine may not have: a pure cgroup
  * v2 machine whose login scope cannot delegate (the groups go under the
- * hierarchy's root), one whose group delegates the memory controller, the
+ * hierarchy's root, or under the scope's slice when its children have
+ * memory), a subtree delegated to arenabench (beside its leaf), the
  * hybrid layout (a v1 memory group, a v2 group for cgroup.kill), a container
  * whose mount's root is not the hierarchy's, and a machine with neither.
  *
@@ -81,47 +82,86 @@ static void expect_parent(const char *base, const char *rel) {
 #define V2_MOUNT "30 24 0:26 / @/v2 rw,nosuid,nodev,noexec,relatime shared:4 - cgroup2 cgroup2 rw\n"
 
 /* A systemd machine, pure v2, arenabench in a login scope: the scope holds
- * processes, so it cannot give its children the memory controller; the
- * root has it for its children: the jobs' groups go under the root. */
+ * processes, so it cannot give its children the memory controller, and its
+ * slice gives its own children none (it is not changed: only the root is);
+ * the root has it for its children: the jobs' groups go under the root. */
 Test(cgroup, pure_v2_from_a_scope_that_cannot_delegate_goes_under_the_root) {
     char *base = abt_tmpdir();
     put(base, "v2/cgroup.controllers", "cpuset cpu io memory hugetlb pids rdma misc\n");
     put(base, "v2/cgroup.subtree_control", "cpu io memory pids\n");
+    put(base, "v2/user.slice/user-0.slice/cgroup.controllers", "cpu io memory pids\n");
+    put(base, "v2/user.slice/user-0.slice/cgroup.subtree_control", "cpu pids\n");
     put(base, "v2/user.slice/user-0.slice/session-3.scope/cgroup.controllers", "cpu io memory pids\n");
     folder(base, "v2/user.slice/user-0.slice/session-3.scope/cgroup.subtree_control");
     probe_with(base, V2_MOUNT, "0::/user.slice/user-0.slice/session-3.scope\n");
     expect_parent(base, "/v2");
     cr_assert_str_eq(abe_cgroup_layout(), "v2");
+    char sp[4096];
+    snprintf(sp, sizeof sp, "%s/v2/user.slice/user-0.slice/cgroup.subtree_control", base);
+    char *slice = abt_slurp(sp, NULL);
+    cr_assert_not_null(slice);
+    cr_assert_str_eq(slice, "cpu pids\n", "a group above the own one is never changed");
+    free(slice);
     free(base);
 }
 
-/* A group delegated to arenabench (memory already enabled for its children,
- * as systemd's Delegate=yes with a leaf of its own would leave it): the
- * groups go there, not under the root. */
-Test(cgroup, pure_v2_with_a_delegating_group_stays_in_it) {
+/* The same scope in a slice whose children have memory (systemd's default
+ * memory accounting): the jobs go beside the scope, inside the slice. */
+Test(cgroup, pure_v2_from_a_scope_in_a_slice_with_memory_goes_in_the_slice) {
     char *base = abt_tmpdir();
     put(base, "v2/cgroup.controllers", "cpu io memory pids\n");
     put(base, "v2/cgroup.subtree_control", "cpu io memory pids\n");
+    put(base, "v2/user.slice/cgroup.subtree_control", "cpu io memory pids\n");
+    put(base, "v2/user.slice/user-0.slice/cgroup.controllers", "cpu io memory pids\n");
+    put(base, "v2/user.slice/user-0.slice/cgroup.subtree_control", "memory pids\n");
+    put(base, "v2/user.slice/user-0.slice/session-3.scope/cgroup.controllers", "cpu io memory pids\n");
+    folder(base, "v2/user.slice/user-0.slice/session-3.scope/cgroup.subtree_control");
+    probe_with(base, V2_MOUNT, "0::/user.slice/user-0.slice/session-3.scope\n");
+    expect_parent(base, "/v2/user.slice/user-0.slice");
+    cr_assert_str_eq(abe_cgroup_layout(), "v2");
+    free(base);
+}
+
+/* A subtree delegated to arenabench (systemd's Delegate=yes): its processes
+ * run in a leaf, since the kernel lets no group hold processes and give its
+ * children memory at once; the delegated group has memory for its children:
+ * the jobs go there, beside the leaf, not under the root. */
+Test(cgroup, pure_v2_delegated_subtree_takes_the_jobs_beside_the_leaf) {
+    char *base = abt_tmpdir();
+    put(base, "v2/cgroup.controllers", "cpu io memory pids\n");
+    put(base, "v2/cgroup.subtree_control", "cpu io memory pids\n");
+    put(base, "v2/system.slice/cgroup.subtree_control", "cpu io memory pids\n");
     put(base, "v2/system.slice/bench.service/cgroup.controllers", "cpu memory pids\n");
     put(base, "v2/system.slice/bench.service/cgroup.subtree_control", "memory pids\n");
-    probe_with(base, V2_MOUNT, "0::/system.slice/bench.service\n");
+    put(base, "v2/system.slice/bench.service/main/cgroup.controllers", "memory pids\n");
+    folder(base, "v2/system.slice/bench.service/main/cgroup.subtree_control");
+    probe_with(base, V2_MOUNT, "0::/system.slice/bench.service/main\n");
     expect_parent(base, "/v2/system.slice/bench.service");
     cr_assert_str_eq(abe_cgroup_layout(), "v2");
     free(base);
 }
 
 /* A container: the cgroup2 mount's root is the container's group, and
- * /proc/self/cgroup names paths below it. */
+ * /proc/self/cgroup names paths below it; the search upwards stops at the
+ * mount. */
 Test(cgroup, a_mount_whose_root_is_not_the_hierarchy_s_is_followed) {
     char *base = abt_tmpdir();
     put(base, "v2/cgroup.controllers", "memory pids\n");
     put(base, "v2/cgroup.subtree_control", "memory\n");
     put(base, "v2/job/cgroup.controllers", "memory\n");
     put(base, "v2/job/cgroup.subtree_control", "memory\n");
+    put(base, "v2/job/init/cgroup.controllers", "memory\n");
+    folder(base, "v2/job/init/cgroup.subtree_control");
     probe_with(base,
                "41 40 0:30 /docker/c0ffee @/v2 rw,relatime - cgroup2 cgroup rw\n",
-               "0::/docker/c0ffee/job\n");
+               "0::/docker/c0ffee/job/init\n");
     expect_parent(base, "/v2/job");
+    /* nothing in the container delegates but its root: the mount point */
+    put(base, "v2/job/cgroup.subtree_control", "pids\n");
+    probe_with(base,
+               "41 40 0:30 /docker/c0ffee @/v2 rw,relatime - cgroup2 cgroup rw\n",
+               "0::/docker/c0ffee/job/init\n");
+    expect_parent(base, "/v2");
     free(base);
 }
 

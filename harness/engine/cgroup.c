@@ -198,6 +198,21 @@ static bool v2_delegates(const char *dir) {
     return put(dir, "cgroup.subtree_control", "+memory");
 }
 
+/* true when dir's children have the memory controller already and dir can be
+ * written: a group above this process's own that a delegation left ready. */
+static bool v2_lists_memory(const char *dir) {
+    char text[1024];
+    return get(dir, "cgroup.subtree_control", text, sizeof text) &&
+           has_word(first_line(text), "memory", ' ') && access(dir, W_OK) == 0;
+}
+
+/* Uses the v2 group dir for the jobs' groups. */
+static void take_v2(const char *dir) {
+    where.version = 2;
+    snprintf(where.mem, sizeof where.mem, "%s", dir);
+    sweep_dead(where.mem);
+}
+
 /* Decides where (see cgroup.h, Where the groups go). */
 static void probe(void) {
     where.probed = true;
@@ -207,24 +222,40 @@ static void probe(void) {
     char path[4096], dir[4096];
     bool v2_dir = v2.found && own_path(false, path, sizeof path) &&
                   own_folder(&v2, path, dir, sizeof dir);
-    /* This process's own group first; else the hierarchy's root (as root, on
-     * a machine whose own group cannot delegate: a login session's scope). */
-    const char *v2_try[2] = {v2_dir ? dir : NULL, v2.found ? v2.point : NULL};
-    for (int i = 0; i < 2; i++) {
-        if (v2_try[i] == NULL || (i == 1 && v2_try[0] != NULL && strcmp(v2_try[0], v2_try[1]) == 0))
-            continue;
-        if (v2_delegates(v2_try[i])) {
-            where.version = 2;
-            snprintf(where.mem, sizeof where.mem, "%s", v2_try[i]);
-            sweep_dead(where.mem);
+    if (v2_dir) {
+        /* This process's own group first (it can give its children memory
+         * only at the root: elsewhere it holds this process); then each group
+         * above it, up to the mount, whose children have memory already (a
+         * delegated subtree: the jobs go beside arenabench's leaf, inside the
+         * subtree's limits); nothing above the own group is changed. */
+        if (v2_delegates(dir)) {
+            take_v2(dir);
             return;
         }
+        char up[4096];
+        snprintf(up, sizeof up, "%s", dir);
+        size_t top = strlen(v2.point);
+        for (char *slash; (slash = strrchr(up, '/')) != NULL && (size_t)(slash - up) > top;) {
+            *slash = '\0';
+            if (v2_lists_memory(up)) {
+                take_v2(up);
+                return;
+            }
+        }
+    }
+    /* Else the hierarchy's root (as root, on a machine whose groups above
+     * arenabench's cannot delegate: a login session's scope in a slice
+     * without memory for its children). */
+    if (v2.found && !(v2_dir && strcmp(dir, v2.point) == 0) && v2_delegates(v2.point)) {
+        take_v2(v2.point);
+        return;
     }
     if (v2.found)
         snprintf(where.why, sizeof where.why,
                  "the cgroup v2 hierarchy at %s gives no memory controller to arenabench's "
-                 "groups (neither its own group nor the root can: the controller is absent, "
-                 "or bound to v1, or the group has processes of its own, or not root)",
+                 "groups (neither its own group, nor a group above it, nor the root can: the "
+                 "controller is absent, or bound to v1, or the group has processes of its "
+                 "own, or not root)",
                  v2.point);
     else
         snprintf(where.why, sizeof where.why, "no cgroup v2 hierarchy is mounted");

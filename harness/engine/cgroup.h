@@ -7,11 +7,16 @@
  *
  * Where the groups go. The spawner's own cgroup, as /proc/self/cgroup and
  * /proc/self/mountinfo give it:
- *   - cgroup v2 with the memory controller available to the children of the
- *     spawner's group (its cgroup.subtree_control lists memory, or "+memory"
- *     can be written there), else to the children of the v2 hierarchy's root
- *     (as root: the kernel forbids the controller below a group that holds
- *     processes, such as a login session's scope, but not at the root): one
+ *   - cgroup v2 with the memory controller available to the children of a
+ *     group that can be written, tried nearest first: the spawner's own
+ *     group (its cgroup.subtree_control lists memory, or "+memory" can be
+ *     written there; the kernel allows that only at the hierarchy's root,
+ *     since a group with the controller for its children may hold no process
+ *     of its own); else the nearest group above it, within the mount, whose
+ *     subtree_control lists memory already (a delegated subtree, or a login
+ *     session's slice: the jobs go beside the spawner's leaf, inside the
+ *     subtree's limits; nothing is enabled there); else the hierarchy's root
+ *     (as root; "+memory" is written there when missing): one
  *     v2 group per job there, memory.max as the limit,
  *     memory.oom.group set (the kernel's out-of-memory killer takes the whole
  *     job), memory.peak as the peak, cgroup.kill to end it;
