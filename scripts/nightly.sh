@@ -24,7 +24,9 @@
 # clock, with CPU to spare: "capped under load", not a regression).
 # Every job is limited by its CPU time (60 s, --cpu-limit), not the wall
 # clock, which is only a safety cap (600 s): a busy machine does not turn a
-# row into a timeout. Fast planners are run 3 times (or for 0.5 s) and keep
+# row into a timeout. A job the safety cap stopped all the same, with less
+# than 90% of it in CPU, is run again alone once the others are done
+# (--rerun-wall-capped), and its row says so. Fast planners are run 3 times (or for 0.5 s) and keep
 # min, median and max.
 # Proofs of optimality that disagree (exact cover and canonical at k = 1, ILP,
 # lower bound) fail the run, and every gap in the report is measured against
@@ -45,7 +47,7 @@ args=()
 for a in "$@"; do
     case "$a" in
         --full) full=1 ;;
-        -h|--help) sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) args+=("$a") ;;
     esac
 done

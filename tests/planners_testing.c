@@ -336,6 +336,41 @@ const ab_planner abp_test_unstable = {
     .plan = unstable_plan,
 };
 
+/* test-slow-first: appends a byte to the file `count`; on its first run
+ * (the file was empty) it sleeps ms milliseconds before planning like
+ * first-fit, on later runs it plans at once: a job that a busy machine held
+ * up once, for the rerun of wall-capped jobs. */
+static ab_status slow_first_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
+                                 ab_plan_stats *st, ab_error *err) {
+    const char *path = ab_param_has(opt, "count") ? ab_param_text(opt, "count") : NULL;
+    if (path == NULL) return ab_fail(err, AB_EINPUT, "test-slow-first needs count=FILE");
+    FILE *f = fopen(path, "ab");
+    if (f == NULL) return ab_fail(err, AB_EINPUT, "test-slow-first: cannot open %s", path);
+    fputc('x', f);
+    long runs = ftell(f);
+    fclose(f);
+    if (runs == 1) {
+        int64_t ms = ab_param_i64(opt, "ms");
+        struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+        while (nanosleep(&ts, &ts) != 0) continue;
+    }
+    return ab_planner_plan(&abp_first_fit, NULL, p, offsets, st, err);
+}
+
+static const ab_param_desc slow_first_params[] = {
+    {"count", "a file", "(required)", "a file it appends a byte to on each run", AB_PARAM_TEXT,
+     0, 0, true},
+    {"ms", "integer 0..3600000", "100", "milliseconds to sleep on the first run",
+     AB_PARAM_INT, 0, 3600000, false}, {0}};
+
+const ab_planner abp_test_slow_first = {
+    .name = "test-slow-first",
+    .summary = "test only: sleeps on its first run only, then plans like first-fit",
+    .flags = AB_PLANNER_TEST,
+    .params = slow_first_params,
+    .plan = slow_first_plan,
+};
+
 /* test-capped: plans like first-fit and says its time cap stopped it, as an
  * exact planner whose safety cap ran out before its deterministic budget. */
 static ab_status capped_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
@@ -452,7 +487,7 @@ ab_status abt_register_test_planners(void) {
         &abp_test_crash, &abp_test_abort,  &abp_test_hang,  &abp_test_alloc_bomb,
         &abp_test_overlap, &abp_test_error, &abp_test_sleep, &abp_test_worse_by_env,
         &abp_test_false_refutation, &abp_test_touch, &abp_test_unstable, &abp_test_capped,
-        &abp_test_fork_burn, &abp_test_slower_by_env, &abp_test_gate};
+        &abp_test_fork_burn, &abp_test_slower_by_env, &abp_test_gate, &abp_test_slow_first};
     ab_status st = abe_register_planners();
     for (size_t i = 0; st == AB_OK && i < sizeof mine / sizeof mine[0]; i++)
         st = ab_planner_register(mine[i]);

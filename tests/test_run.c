@@ -740,6 +740,65 @@ static char *containments(const char *db) {
     return b.s;
 }
 
+/* The note of the latest run's rows, one per line (empty when none). */
+static char *notes(const char *db) {
+    abs_store *s;
+    abs_rows rows = latest_rows(db, &s);
+    ab_buf b = {0};
+    ab_buf_printf(&b, "%s", "");
+    for (size_t i = 0; i < rows.n; i++)
+        ab_buf_printf(&b, "%s %s %s\n", rows.v[i].r.spec, abo_status_word(rows.v[i].r.status),
+                      rows.v[i].r.note ? rows.v[i].r.note : "");
+    abs_rows_free(&rows);
+    abs_close(s);
+    return b.s;
+}
+
+/* --rerun-wall-capped: a job the wall-clock limit stopped while it used
+ * little CPU (it slept: a busy machine's stand-in) runs again alone after
+ * the others, and its row is the second run's, saying so. Without the
+ * option the timeout row stays. The planner sleeps 600 s on its first run
+ * against a limit of 1 s, and plans at once on its second: no race. */
+Test(run, a_job_the_wall_clock_stopped_with_cpu_to_spare_runs_again_alone) {
+    char *dir = abt_tmpdir();
+    const char *suite = abt_src("suites/examples/diamond.yaml");
+    char db[4096], count[4096], args[16384];
+    snprintf(count, sizeof count, "%s/once", dir);
+    snprintf(db, sizeof db, "%s/r.db", dir);
+    snprintf(args, sizeof args,
+             "run --db %s --time-limit 1 --repeat-min 1 --rerun-wall-capped -p first-fit "
+             "-p test-slow-first:count=%s,ms=600000 %s",
+             db, count, suite);
+    char *out, *err;
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s%s", out, err);
+    HAS(err, "test-slow-first:count=");
+    HAS(err, "stopped by the time limit after");
+    HAS(err, "run again alone after the others");
+    char *n = notes(db);
+    HAS(n, "first-fit ok");
+    HAS(n, "ms=600000 ok run again alone: the first run was stopped by the time limit after");
+    free(n);
+    size_t len = 0;
+    free(abt_slurp(count, &len));
+    cr_assert_eq(len, 2, "two runs, not %zu", len);
+    free(out), free(err);
+
+    snprintf(count, sizeof count, "%s/plain", dir);
+    snprintf(db, sizeof db, "%s/p.db", dir);
+    snprintf(args, sizeof args,
+             "run --db %s --time-limit 1 --repeat-min 1 -p test-slow-first:count=%s,ms=600000 %s",
+             db, count, suite);
+    cr_assert_eq(abt_run(args, &out, &err), 0, "%s%s", out, err);
+    n = notes(db);
+    HAS(n, "ms=600000 timeout");
+    cr_assert_null(strstr(n, "run again"), "%s", n);
+    free(n);
+    free(abt_slurp(count, &len));
+    cr_assert_eq(len, 1);
+    free(out), free(err);
+    free(dir);
+}
+
 /* Each row says how its job was held, as --containment asked: subreaper
  * never makes a cgroup; cgroup makes one for every job or refuses the run
  * (exit 3, saying why) on a machine that cannot; auto takes a cgroup where

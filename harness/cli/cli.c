@@ -133,6 +133,10 @@ static const abc_option run_options[] = {
     {"repeat-below", 0, "S", 0, "... and only when its first run took less than S seconds\n"
                                 "(default 0.05; 0: always): an interpreter's start-up is\n"
                                 "not paid three times"},
+    {"rerun-wall-capped", 0, NULL, 0, "run a job that --time-limit stopped after less than 90%\n"
+                                      "of it in CPU time (the machine's load took the time)\n"
+                                      "again, alone, once the others are done; its row is the\n"
+                                      "second run's, and its note says so (the nightly's way)"},
     {"ilp-max-tensors", 0, "N", 0, "only on suites of at most N arena tensors (default 300)"},
     {"subset-bound", 0, "OPTS", 0, "also prove each suite's subset bound (windows around its\n"
                                    "peaks solved by GLPK; a bound, not a planner): OPTS as\n"

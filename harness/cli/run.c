@@ -82,6 +82,7 @@ static int parse_numbers(const abc_args *a, abu_args *r) {
                                rmin);
     if (rtime && !abc_parse_number(rtime, &r->repeat_time, true))
         return abc_usage_error(a->cmd, "--repeat-time takes seconds >= 0, not '%s'", rtime);
+    r->rerun_wall_capped = abc_flag(a, "rerun-wall-capped");
     r->repeat_below = 0.05;
     if (rbelow && !abc_parse_number(rbelow, &r->repeat_below, true))
         return abc_usage_error(a->cmd, "--repeat-below takes seconds >= 0, not '%s'", rbelow);

@@ -472,6 +472,12 @@ typedef struct job_ref {
     int spec;
 } job_ref;
 
+/* A job stopped by the wall-clock limit, and what its first run took. */
+typedef struct rerun_item {
+    size_t index; /* in run_ctx.refs */
+    double cpu_s, wall_s;
+} rerun_item;
+
 typedef struct run_ctx {
     const abu_args *a;
     const abu_events *ev;
@@ -485,6 +491,10 @@ typedef struct run_ctx {
     abo_agree agree;     /* proofs and capacities across rows (oracle/certify.h) */
     bad_file *bad;       /* files found in folders that did not load, by path */
     size_t nbad;
+    rerun_item *rerun;   /* jobs the wall-clock limit stopped with CPU to spare
+                            (abu_args.rerun_wall_capped), to run again alone */
+    size_t nrerun, rerun_cap;
+    bool rerunning;      /* on_done sees the reruns: indexes into rerun[] */
 } run_ctx;
 
 /* Stores bound b of suite s (its own when source is NULL). */
@@ -505,11 +515,47 @@ static void row_of(const run_ctx *c, const job_ref *ref, const abe_job_result *r
     row->k = c->specs[ref->spec].k;
 }
 
+/* The share of the wall-clock limit below which a stopped job's CPU time
+ * says the machine, not the job's work, took the time. */
+#define RERUN_CPU_SHARE 0.9
+
+/* Whether result r was stopped by the runner's wall-clock limit (its
+ * message: harness/engine/runner.c, classify) with CPU time to spare. */
+static bool wall_capped(const abe_job_result *r, double time_limit) {
+    static const char prefix[] = "exceeded the time limit of ";
+    return r->finished && r->status == ABE_TIMEOUT && r->capped == ABE_CAPPED_TIME &&
+           strncmp(r->message, prefix, sizeof prefix - 1) == 0 && r->cpu_seconds >= 0 &&
+           r->cpu_seconds < RERUN_CPU_SHARE * time_limit;
+}
+
+/* Keeps job index, stopped by the wall-clock limit, for a run alone. */
+static ab_status defer(run_ctx *c, size_t index, const abe_job_result *r, ab_error *err) {
+    size_t cap = c->rerun_cap;
+    if (!ab_grow((void **)&c->rerun, &cap, c->nrerun + 1, sizeof *c->rerun)) return oom(err);
+    c->rerun_cap = cap;
+    c->rerun[c->nrerun++] = (rerun_item){index, r->cpu_seconds, r->wall_seconds};
+    const job_ref *ref = &c->refs[index];
+    note(c->ev, "%s %s: stopped by the time limit after %.1f s of CPU in %.1f s: run again "
+                "alone after the others",
+         c->suites[ref->suite].full.name, c->specs[ref->spec].spec, r->cpu_seconds,
+         r->wall_seconds);
+    return AB_OK;
+}
+
 /* The runner's callback: judge (the engine's pipeline), store (committed
- * now), count, ask the oracle whether the rows agree, tell the caller. */
+ * now), count, ask the oracle whether the rows agree, tell the caller. A job
+ * the wall-clock limit stopped with CPU to spare is kept for a run alone
+ * instead (--rerun-wall-capped), and its second row is the one stored. */
 static ab_status on_done(void *vctx, size_t index, abe_job_result *r, ab_error *err) {
     run_ctx *c = vctx;
     abu_summary *sum = c->sum;
+    const rerun_item *again = NULL;
+    if (c->rerunning) {
+        again = &c->rerun[index];
+        index = again->index;
+    } else if (c->a->rerun_wall_capped && wall_capped(r, c->a->time_limit)) {
+        return defer(c, index, r, err);
+    }
     const job_ref *ref = &c->refs[index];
     const suite_item *s = &c->suites[ref->suite];
     const spec_item *sp = &c->specs[ref->spec];
@@ -518,6 +564,15 @@ static ab_status on_done(void *vctx, size_t index, abe_job_result *r, ab_error *
     if (st != AB_OK) return st;
     abo_row row;
     row_of(c, ref, r, &o, &row);
+    char said[sizeof r->stats.note + 200];
+    if (again != NULL) {
+        snprintf(said, sizeof said,
+                 "run again alone: the first run was stopped by the time limit after %.1f s of "
+                 "CPU in %.1f s%s%s",
+                 again->cpu_s, again->wall_s, row.note && row.note[0] ? "; " : "",
+                 row.note ? row.note : "");
+        row.note = said;
+    }
     abo_bound b; /* before the row: a resumed run that redoes the job finds it stored */
     if (o.checked && abu_bound_of_row(sp->spec, r->stats.method, r->stats.lower_bound,
                                       s->bounds.max_load, r->stats.nodes, &b) &&
@@ -787,6 +842,11 @@ static void expect_of_suites(run_ctx *c) {
     }
 }
 
+static int cmp_rerun(const void *a, const void *b) {
+    size_t x = ((const rerun_item *)a)->index, y = ((const rerun_item *)b)->index;
+    return (x > y) - (x < y);
+}
+
 static ab_status run_jobs(run_ctx *c, ab_error *err) {
     const abu_args *a = c->a;
     size_t njobs = c->sum->njobs;
@@ -804,6 +864,14 @@ static ab_status run_jobs(run_ctx *c, ab_error *err) {
     c->sum->ran = true;
     if (c->ev && c->ev->start) c->ev->start(c->ev->ctx, njobs);
     ab_status st = abe_run(jobs, njobs, &opt, NULL, on_done, c, err);
+    if (st == AB_OK && c->nrerun > 0) { /* one at a time, after the others, in job order */
+        qsort(c->rerun, c->nrerun, sizeof *c->rerun, cmp_rerun);
+        for (size_t i = 0; i < c->nrerun; i++) jobs[i] = jobs[c->rerun[i].index]; /* index >= i */
+        opt.jobs = 1;
+        c->rerunning = true;
+        st = abe_run(jobs, c->nrerun, &opt, NULL, on_done, c, err);
+        c->rerunning = false;
+    }
     if (c->ev && c->ev->end) c->ev->end(c->ev->ctx);
     ab_free(jobs);
     ab_error ferr;
@@ -902,6 +970,7 @@ ab_status abu_run(const abu_args *a, const abu_events *ev, abu_summary *out, ab_
     abs_close(c.db);
     abo_agree_free(&c.agree);
     ab_free(c.refs);
+    ab_free(c.rerun);
     suites_free(c.suites, nsuites);
     bad_free(c.bad, c.nbad);
     specs_free(c.specs, c.nspecs);

@@ -67,6 +67,9 @@ typedef struct abu_args {
     int64_t repeat_min;       /* runs of a job that ends ok */
     double repeat_time;       /* ... while its runs took less than this */
     double repeat_below;      /* ... when the first took less than this (<= 0: always) */
+    bool rerun_wall_capped;   /* a job the wall-clock limit stopped after less than 90% of
+                                 it in CPU time is run again, alone, after the others,
+                                 and that row is stored, saying so in its note */
     const volatile sig_atomic_t *stop; /* set non-zero (a signal handler) to stop; NULL: never */
     const char *const *paths; /* suite files and folders */
     int npaths;
