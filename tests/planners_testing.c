@@ -309,15 +309,24 @@ const ab_planner abp_test_touch = {
 /* test-unstable: plans like first-fit, then moves every offset up by the
  * number of times it ran (it appends a byte to the file `count` each time):
  * a planner whose plan differs between repeats. */
+/* Appends a byte to the file opt's count names: *runs is then its size, the
+ * number of runs so far with this one. */
+static ab_status count_run(const char *who, const ab_params *opt, long *runs, ab_error *err) {
+    const char *path = ab_param_has(opt, "count") ? ab_param_text(opt, "count") : NULL;
+    if (path == NULL) return ab_fail(err, AB_EINPUT, "%s needs count=FILE", who);
+    FILE *f = fopen(path, "ab");
+    if (f == NULL) return ab_fail(err, AB_EINPUT, "%s: cannot open %s", who, path);
+    fputc('x', f);
+    *runs = ftell(f);
+    fclose(f);
+    return AB_OK;
+}
+
 static ab_status unstable_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
                                ab_plan_stats *st, ab_error *err) {
-    const char *path = ab_param_has(opt, "count") ? ab_param_text(opt, "count") : NULL;
-    if (path == NULL) return ab_fail(err, AB_EINPUT, "test-unstable needs count=FILE");
-    FILE *f = fopen(path, "ab");
-    if (f == NULL) return ab_fail(err, AB_EINPUT, "test-unstable: cannot open %s", path);
-    fputc('x', f);
-    long runs = ftell(f);
-    fclose(f);
+    long runs;
+    ab_status cs = count_run("test-unstable", opt, &runs, err);
+    if (cs != AB_OK) return cs;
     ab_status s = ab_planner_plan(&abp_first_fit, NULL, p, offsets, st, err);
     for (size_t i = 0; s == AB_OK && i < p->n; i++)
         if (p->t[i].offset == AB_NONE) offsets[i] += runs * 4096;
@@ -342,13 +351,9 @@ const ab_planner abp_test_unstable = {
  * up once, for the rerun of wall-capped jobs. */
 static ab_status slow_first_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
                                  ab_plan_stats *st, ab_error *err) {
-    const char *path = ab_param_has(opt, "count") ? ab_param_text(opt, "count") : NULL;
-    if (path == NULL) return ab_fail(err, AB_EINPUT, "test-slow-first needs count=FILE");
-    FILE *f = fopen(path, "ab");
-    if (f == NULL) return ab_fail(err, AB_EINPUT, "test-slow-first: cannot open %s", path);
-    fputc('x', f);
-    long runs = ftell(f);
-    fclose(f);
+    long runs;
+    ab_status cs = count_run("test-slow-first", opt, &runs, err);
+    if (cs != AB_OK) return cs;
     if (runs == 1) {
         int64_t ms = ab_param_i64(opt, "ms");
         struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
