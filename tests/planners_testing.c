@@ -213,11 +213,16 @@ const ab_planner abp_test_error = {
  * correct, for tests that must interrupt a run between jobs. */
 extern const ab_planner abp_first_fit;
 
-static ab_status sleep_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
-                            ab_plan_stats *st, ab_error *err) {
+/* Sleeps opt's ms milliseconds (through signals). */
+static void sleep_ms(const ab_params *opt) {
     int64_t ms = ab_param_i64(opt, "ms");
     struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
     while (nanosleep(&ts, &ts) != 0) continue;
+}
+
+static ab_status sleep_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
+                            ab_plan_stats *st, ab_error *err) {
+    sleep_ms(opt);
     return ab_planner_plan(&abp_first_fit, NULL, p, offsets, st, err);
 }
 
@@ -354,11 +359,7 @@ static ab_status slow_first_plan(const ab_problem *p, const ab_params *opt, int6
     long runs;
     ab_status cs = count_run("test-slow-first", opt, &runs, err);
     if (cs != AB_OK) return cs;
-    if (runs == 1) {
-        int64_t ms = ab_param_i64(opt, "ms");
-        struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
-        while (nanosleep(&ts, &ts) != 0) continue;
-    }
+    if (runs == 1) sleep_ms(opt);
     return ab_planner_plan(&abp_first_fit, NULL, p, offsets, st, err);
 }
 
