@@ -52,6 +52,20 @@ static void folder(const char *base, const char *rel) {
     cr_assert(stat(path, &st) == 0 && S_ISDIR(st.st_mode), "%s", path);
 }
 
+/* Makes the v2 group base/rel: its cgroup.controllers when ctrl is not NULL;
+ * its cgroup.subtree_control holding sub, or, when sub is NULL, a folder:
+ * a group that holds processes, where the kernel refuses "+memory". */
+static void group(const char *base, const char *rel, const char *ctrl, const char *sub) {
+    char path[4096];
+    if (ctrl != NULL) {
+        snprintf(path, sizeof path, "%s/cgroup.controllers", rel);
+        put(base, path, ctrl);
+    }
+    snprintf(path, sizeof path, "%s/cgroup.subtree_control", rel);
+    if (sub != NULL) put(base, path, sub);
+    else folder(base, path);
+}
+
 /* Probes with the mountinfo and cgroup texts given (each "@" in mountinfo:
  * base). */
 static void probe_with(const char *base, const char *mountinfo, const char *cgroup) {
@@ -87,12 +101,9 @@ static void expect_parent(const char *base, const char *rel) {
  * the root has it for its children: the jobs' groups go under the root. */
 Test(cgroup, pure_v2_from_a_scope_that_cannot_delegate_goes_under_the_root) {
     char *base = abt_tmpdir();
-    put(base, "v2/cgroup.controllers", "cpuset cpu io memory hugetlb pids rdma misc\n");
-    put(base, "v2/cgroup.subtree_control", "cpu io memory pids\n");
-    put(base, "v2/user.slice/user-0.slice/cgroup.controllers", "cpu io memory pids\n");
-    put(base, "v2/user.slice/user-0.slice/cgroup.subtree_control", "cpu pids\n");
-    put(base, "v2/user.slice/user-0.slice/session-3.scope/cgroup.controllers", "cpu io memory pids\n");
-    folder(base, "v2/user.slice/user-0.slice/session-3.scope/cgroup.subtree_control");
+    group(base, "v2", "cpuset cpu io memory hugetlb pids rdma misc\n", "cpu io memory pids\n");
+    group(base, "v2/user.slice/user-0.slice", "cpu io memory pids\n", "cpu pids\n");
+    group(base, "v2/user.slice/user-0.slice/session-3.scope", "cpu io memory pids\n", NULL);
     probe_with(base, V2_MOUNT, "0::/user.slice/user-0.slice/session-3.scope\n");
     expect_parent(base, "/v2");
     cr_assert_str_eq(abe_cgroup_layout(), "v2");
@@ -109,13 +120,10 @@ Test(cgroup, pure_v2_from_a_scope_that_cannot_delegate_goes_under_the_root) {
  * memory accounting): the jobs go beside the scope, inside the slice. */
 Test(cgroup, pure_v2_from_a_scope_in_a_slice_with_memory_goes_in_the_slice) {
     char *base = abt_tmpdir();
-    put(base, "v2/cgroup.controllers", "cpu io memory pids\n");
-    put(base, "v2/cgroup.subtree_control", "cpu io memory pids\n");
-    put(base, "v2/user.slice/cgroup.subtree_control", "cpu io memory pids\n");
-    put(base, "v2/user.slice/user-0.slice/cgroup.controllers", "cpu io memory pids\n");
-    put(base, "v2/user.slice/user-0.slice/cgroup.subtree_control", "memory pids\n");
-    put(base, "v2/user.slice/user-0.slice/session-3.scope/cgroup.controllers", "cpu io memory pids\n");
-    folder(base, "v2/user.slice/user-0.slice/session-3.scope/cgroup.subtree_control");
+    group(base, "v2", "cpu io memory pids\n", "cpu io memory pids\n");
+    group(base, "v2/user.slice", NULL, "cpu io memory pids\n");
+    group(base, "v2/user.slice/user-0.slice", "cpu io memory pids\n", "memory pids\n");
+    group(base, "v2/user.slice/user-0.slice/session-3.scope", "cpu io memory pids\n", NULL);
     probe_with(base, V2_MOUNT, "0::/user.slice/user-0.slice/session-3.scope\n");
     expect_parent(base, "/v2/user.slice/user-0.slice");
     cr_assert_str_eq(abe_cgroup_layout(), "v2");
@@ -128,13 +136,10 @@ Test(cgroup, pure_v2_from_a_scope_in_a_slice_with_memory_goes_in_the_slice) {
  * the jobs go there, beside the leaf, not under the root. */
 Test(cgroup, pure_v2_delegated_subtree_takes_the_jobs_beside_the_leaf) {
     char *base = abt_tmpdir();
-    put(base, "v2/cgroup.controllers", "cpu io memory pids\n");
-    put(base, "v2/cgroup.subtree_control", "cpu io memory pids\n");
-    put(base, "v2/system.slice/cgroup.subtree_control", "cpu io memory pids\n");
-    put(base, "v2/system.slice/bench.service/cgroup.controllers", "cpu memory pids\n");
-    put(base, "v2/system.slice/bench.service/cgroup.subtree_control", "memory pids\n");
-    put(base, "v2/system.slice/bench.service/main/cgroup.controllers", "memory pids\n");
-    folder(base, "v2/system.slice/bench.service/main/cgroup.subtree_control");
+    group(base, "v2", "cpu io memory pids\n", "cpu io memory pids\n");
+    group(base, "v2/system.slice", NULL, "cpu io memory pids\n");
+    group(base, "v2/system.slice/bench.service", "cpu memory pids\n", "memory pids\n");
+    group(base, "v2/system.slice/bench.service/main", "memory pids\n", NULL);
     probe_with(base, V2_MOUNT, "0::/system.slice/bench.service/main\n");
     expect_parent(base, "/v2/system.slice/bench.service");
     cr_assert_str_eq(abe_cgroup_layout(), "v2");
@@ -146,12 +151,9 @@ Test(cgroup, pure_v2_delegated_subtree_takes_the_jobs_beside_the_leaf) {
  * mount. */
 Test(cgroup, a_mount_whose_root_is_not_the_hierarchy_s_is_followed) {
     char *base = abt_tmpdir();
-    put(base, "v2/cgroup.controllers", "memory pids\n");
-    put(base, "v2/cgroup.subtree_control", "memory\n");
-    put(base, "v2/job/cgroup.controllers", "memory\n");
-    put(base, "v2/job/cgroup.subtree_control", "memory\n");
-    put(base, "v2/job/init/cgroup.controllers", "memory\n");
-    folder(base, "v2/job/init/cgroup.subtree_control");
+    group(base, "v2", "memory pids\n", "memory\n");
+    group(base, "v2/job", "memory\n", "memory\n");
+    group(base, "v2/job/init", "memory\n", NULL);
     probe_with(base,
                "41 40 0:30 /docker/c0ffee @/v2 rw,relatime - cgroup2 cgroup rw\n",
                "0::/docker/c0ffee/job/init\n");
@@ -197,8 +199,7 @@ Test(cgroup, v1_alone_takes_the_memory_group) {
  * the reason says both. */
 Test(cgroup, no_memory_controller_anywhere_says_why) {
     char *base = abt_tmpdir();
-    put(base, "v2/cgroup.controllers", "cpu pids\n");
-    put(base, "v2/cgroup.subtree_control", "cpu pids\n");
+    group(base, "v2", "cpu pids\n", "cpu pids\n");
     probe_with(base, V2_MOUNT, "0::/\n");
     const char *why = NULL;
     cr_assert_not(abe_cgroup_usable(&why));

@@ -181,6 +181,14 @@ static bool own_folder(const mount_row *m, const char *path, char *out, size_t c
 
 static void sweep_dead(const char *parent);
 
+/* true when dir's children have the memory controller already and dir can be
+ * written: a group above this process's own that a delegation left ready. */
+static bool v2_lists_memory(const char *dir) {
+    char text[1024];
+    return get(dir, "cgroup.subtree_control", text, sizeof text) &&
+           has_word(first_line(text), "memory", ' ') && access(dir, W_OK) == 0;
+}
+
 /* true when groups with the memory controller can be made under dir (a v2
  * group): memory is enabled for its children already, or can be now (the
  * kernel allows it at the hierarchy's root, and elsewhere only in a group
@@ -192,18 +200,7 @@ static bool v2_delegates(const char *dir) {
         errno = EOPNOTSUPP;
         return false;
     }
-    if (get(dir, "cgroup.subtree_control", text, sizeof text) &&
-        has_word(first_line(text), "memory", ' '))
-        return access(dir, W_OK) == 0;
-    return put(dir, "cgroup.subtree_control", "+memory");
-}
-
-/* true when dir's children have the memory controller already and dir can be
- * written: a group above this process's own that a delegation left ready. */
-static bool v2_lists_memory(const char *dir) {
-    char text[1024];
-    return get(dir, "cgroup.subtree_control", text, sizeof text) &&
-           has_word(first_line(text), "memory", ' ') && access(dir, W_OK) == 0;
+    return v2_lists_memory(dir) || put(dir, "cgroup.subtree_control", "+memory");
 }
 
 /* Uses the v2 group dir for the jobs' groups. */
