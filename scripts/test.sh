@@ -105,7 +105,7 @@ par="${AB_TEST_BINARIES:-$(nproc)}"
 times="$dir/test-times.txt"
 order() {
     local t
-    for t in "$dir"/test_*; do
+    for t in "$dir"/tests_*; do
         [ -x "$t" ] || continue
         local n s
         n=$(basename "$t")
@@ -136,7 +136,7 @@ wait
 : >"$times.new"
 
 tested=0 passing=0 failing=0 crashing=0 skipped=0
-for t in "$dir"/test_*; do
+for t in "$dir"/tests_*; do
     [ -x "$t" ] || continue
     name=$(basename "$t")
     log="$dir/$name.log"

@@ -1513,7 +1513,7 @@ static abs_bound a_bound(int64_t run, int64_t suite, abo_bound_kind kind, int64_
     return b;
 }
 
-Test(bounds, round_trip_in_a_total_order_and_a_second_put_keeps_the_first) {
+Test(store_bounds, round_trip_in_a_total_order_and_a_second_put_keeps_the_first) {
     char *path = tmp_path("b.db");
     abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t run = begin_run(s, "k1", NULL);
@@ -1554,7 +1554,7 @@ Test(bounds, round_trip_in_a_total_order_and_a_second_put_keeps_the_first) {
     free(path);
 }
 
-Test(bounds, a_kind_from_a_newer_writer_is_refused_by_name) {
+Test(store_bounds, a_kind_from_a_newer_writer_is_refused_by_name) {
     char *path = tmp_path("b.db");
     abs_store *s = open_ok(path, ABS_OPEN_CREATE);
     int64_t run = begin_run(s, "k1", NULL), a = put_suite(s, "a", "suite: a\n");
