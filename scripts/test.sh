@@ -54,16 +54,26 @@ cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g1 -O1" -D
 cmake --build "$dir" -j "$(nproc)" >/dev/null 2>"$dir.build.log" || { cat "$dir.build.log"; exit 1; }
 echo "test.sh: built in $(( $(date +%s) - b0 )) s" >&2
 
-# The libFuzzer harnesses (fuzz/), for tests/test_fuzz_smoke.c: only when clang
-# is present (the test skips otherwise), and only the fuzz targets.
+# The libFuzzer harnesses (fuzz/), for tests/test_fuzz_smoke.c (the program
+# tests_fuzz): only when clang is present (the test skips otherwise), and only
+# the fuzz targets. The build runs beside the other test programs (they leave
+# the cores idle while their tests wait on children and clocks), and
+# tests_fuzz starts once it is done.
+fuzz_pid="" fuzz_rc="$dir.fuzz-build.rc"
+rm -f "$fuzz_rc"
 if command -v clang >/dev/null; then
-    echo "test.sh: building the fuzz targets with clang in build-fuzz" >&2
-    f0=$(date +%s)
-    cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-          -DARENABENCH_FUZZ=ON -DARENABENCH_WERROR=ON -DBUILD_TESTING=OFF >/dev/null &&
-        cmake --build build-fuzz -j "$(nproc)" --target fuzzers >build-fuzz/build.log 2>&1 ||
-        { cat build-fuzz/build.log; exit 1; }
-    echo "test.sh: built the fuzz targets in $(( $(date +%s) - f0 )) s" >&2
+    echo "test.sh: building the fuzz targets with clang in build-fuzz, beside the tests" >&2
+    (
+        f0=$(date +%s)
+        mkdir -p build-fuzz
+        cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+              -DARENABENCH_FUZZ=ON -DARENABENCH_WERROR=ON -DBUILD_TESTING=OFF >build-fuzz/build.log 2>&1 &&
+            cmake --build build-fuzz -j "$(nproc)" --target fuzzers >>build-fuzz/build.log 2>&1
+        rc=$?
+        echo "test.sh: built the fuzz targets in $(( $(date +%s) - f0 )) s (exit $rc)" >&2
+        echo $rc >"$fuzz_rc"
+    ) &
+    fuzz_pid=$!
     export AB_FUZZ_DIR="$PWD/build-fuzz"
 else
     echo "test.sh: no clang: the fuzz smoke tests are skipped (fuzz/README.md)"
@@ -124,14 +134,42 @@ run_one() {
     echo $((SECONDS - t0)) >"$log.secs"
     echo "test.sh: ran $name in $((SECONDS - t0)) s (exit $rc)" >&2
 }
+# The test programs running now (the fuzz build is not one).
+running() {
+    local n=0 p
+    for p in $(jobs -rp); do [ "$p" = "$fuzz_pid" ] || n=$((n + 1)); done
+    echo $n
+}
+# tests_fuzz, once the fuzz build has ended; exits when that build failed.
+fuzz_started=""
+start_fuzz_tests() {
+    [ -n "$fuzz_started" ] && return
+    fuzz_started=1
+    if [ -n "$fuzz_pid" ]; then
+        wait "$fuzz_pid"
+        if [ "$(cat "$fuzz_rc" 2>/dev/null)" != "0" ]; then
+            cat build-fuzz/build.log
+            echo "test.sh: the fuzz targets did not build (build-fuzz/build.log above)" >&2
+            wait
+            exit 1
+        fi
+    fi
+    rm -f "$dir/tests_fuzz.log.rc" "$dir/tests_fuzz.log.secs"
+    run_one "$dir/tests_fuzz" &
+}
 start=$SECONDS
 nbin=$(order | wc -l)
 echo "test.sh: running $nbin test binaries, $par at a time" >&2
 while IFS= read -r t; do
+    if [ "$(basename "$t")" = tests_fuzz ]; then continue; fi
     rm -f "$dir/$(basename "$t").log.rc" "$dir/$(basename "$t").log.secs"
-    while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n; done
+    while [ "$(running)" -ge "$par" ]; do
+        wait -n
+        if [ -s "$fuzz_rc" ] || [ -z "$fuzz_pid" ]; then start_fuzz_tests; fi
+    done
     run_one "$t" &
 done < <(order)
+start_fuzz_tests
 wait
 : >"$times.new"
 
