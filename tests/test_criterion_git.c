@@ -1,0 +1,71 @@
+/*
+ * test_criterion_git.c — the test programs' stand-in for libgit2
+ * (tests/criterion_git.c): the test's own process has the stand-in loaded and
+ * not the real library, and a failed string assertion still prints its diff,
+ * which the stand-in hands to the real libgit2.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/support.h"
+
+#ifdef AB_GIT2_REAL
+/* Whether a path appears in this process's memory map. */
+static bool mapped(const char *path) {
+    char *maps = abt_slurp("/proc/self/maps", NULL);
+    cr_assert_not_null(maps);
+    bool found = strstr(maps, path) != NULL;
+    free(maps);
+    return found;
+}
+#endif
+
+Test(criterion_git, the_real_libgit2_is_not_loaded) {
+#ifndef AB_GIT2_REAL
+    cr_skip("configured without the libgit2 stand-in (CMake said why)");
+#else
+    cr_assert(mapped(AB_GIT_SHIM_LIB), "the stand-in %s is not loaded", AB_GIT_SHIM_LIB);
+    cr_assert(!mapped(AB_GIT2_REAL), "the real %s is loaded", AB_GIT2_REAL);
+#endif
+}
+
+Test(criterion_git, a_failed_string_assertion_prints_its_diff) {
+#ifndef AB_GIT2_REAL
+    cr_skip("configured without the libgit2 stand-in (CMake said why)");
+#else
+    char *dir = abt_tmpdir();
+    cr_assert_not_null(dir);
+    char src[4096], prog[4096], out[4096], cmd[16384];
+    snprintf(src, sizeof src, "%s/probe.c", dir);
+    snprintf(prog, sizeof prog, "%s/probe", dir);
+    snprintf(out, sizeof out, "%s/probe.out", dir);
+    FILE *f = fopen(src, "w");
+    cr_assert_not_null(f);
+    fputs("#include <criterion/criterion.h>\n"
+          "#include <criterion/new/assert.h>\n"
+          "Test(probe, differs) {\n"
+          "    cr_assert(eq(str, \"alpha\\nbeta\\ngamma\\n\", \"alpha\\nBETA\\ngamma\\n\"));\n"
+          "}\n",
+          f);
+    cr_assert_eq(fclose(f), 0);
+    /* No sanitizers: only the stand-in and Criterion are under test. The
+     * probe runs without BXFI_MAP, which marks this process as a Criterion
+     * worker and would make the probe take itself for one. */
+    snprintf(cmd, sizeof cmd,
+             "'%s' -std=c11 -o '%s' '%s' -Wl,--no-as-needed '%s' '%s' -Wl,-rpath,'%s' && "
+             "env -u BXFI_MAP '%s' --verbose=0 >'%s' 2>&1",
+             AB_C_COMPILER, prog, src, AB_GIT_SHIM_LIB, AB_CRITERION_LIB, AB_GIT_SHIM_DIR, prog,
+             out);
+    int rc = system(cmd);
+    char *got = abt_slurp(out, NULL);
+    cr_assert_not_null(got, "%s", cmd);
+    cr_assert_neq(rc, 0, "the probe's assertion fails, so it exits non-zero: %s", got);
+    cr_assert(strstr(got, "-\"beta\\n\"") != NULL, "no diff: %s", got);
+    cr_assert(strstr(got, "+\"BETA\\n\"") != NULL, "no diff: %s", got);
+    cr_assert(strstr(got, "Failing: 1") != NULL, "%s", got);
+    free(got);
+    free(dir);
+#endif
+}
