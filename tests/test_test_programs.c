@@ -1,8 +1,10 @@
 /*
- * test_criterion_git.c — the test programs' stand-in for libgit2
- * (tests/criterion_git.c): the test's own process has the stand-in loaded and
- * not the real library, and a failed string assertion still prints its diff,
- * which the stand-in hands to the real libgit2.
+ * test_test_programs.c — how the test programs themselves are built:
+ *   - the stand-in for libgit2 (tests/criterion_git.c): the test's own process
+ *     has it loaded and not the real library, and a failed string assertion
+ *     still prints its diff, which the stand-in hands to the real libgit2;
+ *   - no leak check in Criterion's runner (tests/lsan_runner.c): a worker's
+ *     leak is still reported, the runner's is not.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -65,6 +67,43 @@ Test(criterion_git, a_failed_string_assertion_prints_its_diff) {
     cr_assert(strstr(got, "-\"beta\\n\"") != NULL, "no diff: %s", got);
     cr_assert(strstr(got, "+\"BETA\\n\"") != NULL, "no diff: %s", got);
     cr_assert(strstr(got, "Failing: 1") != NULL, "%s", got);
+    free(got);
+    free(dir);
+#endif
+}
+
+Test(lsan_runner, a_worker_s_leak_is_reported_and_the_runner_s_is_not) {
+#ifndef AB_LSAN_RUNNER_SRC
+    cr_skip("not a build with AddressSanitizer: there is no leak check to turn off");
+#else
+    char *dir = abt_tmpdir();
+    cr_assert_not_null(dir);
+    char src[4096], prog[4096], out[4096], cmd[16384];
+    snprintf(src, sizeof src, "%s/probe.c", dir);
+    snprintf(prog, sizeof prog, "%s/probe", dir);
+    snprintf(out, sizeof out, "%s/probe.out", dir);
+    FILE *f = fopen(src, "w");
+    cr_assert_not_null(f);
+    /* 33 bytes lost in the runner only (a worker has BXFI_MAP), 77 in the test */
+    fputs("#include <criterion/criterion.h>\n"
+          "#include <stdlib.h>\n"
+          "void *volatile keep;\n"
+          "__attribute__((constructor)) static void lose(void) {\n"
+          "    if (getenv(\"BXFI_MAP\") == NULL) { keep = malloc(33); keep = NULL; }\n"
+          "}\n"
+          "Test(probe, leaks) { keep = malloc(77); keep = NULL; }\n",
+          f);
+    cr_assert_eq(fclose(f), 0);
+    snprintf(cmd, sizeof cmd,
+             "'%s' -std=c11 -fsanitize=address -o '%s' '%s' '%s' '%s' && "
+             "env -u BXFI_MAP ASAN_OPTIONS=detect_leaks=1 '%s' --verbose=0 >'%s' 2>&1",
+             AB_C_COMPILER, prog, src, AB_LSAN_RUNNER_SRC, AB_CRITERION_LIB, prog, out);
+    (void)!system(cmd);
+    char *got = abt_slurp(out, NULL);
+    cr_assert_not_null(got, "%s", cmd);
+    cr_assert(strstr(got, "Synthesis") != NULL, "the probe did not run: %s\n%s", cmd, got);
+    cr_assert(strstr(got, "77 byte(s)") != NULL, "the worker's leak is not reported: %s", got);
+    cr_assert(strstr(got, "33 byte(s)") == NULL, "the runner's leak is reported: %s", got);
     free(got);
     free(dir);
 #endif
