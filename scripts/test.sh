@@ -8,9 +8,10 @@
 #   --long   the property sweeps run many more cases (AB_TEST_LONG=1 in the
 #            tests' environment, read by tests/support.c's abt_cases): minutes
 #            more; not for CI. Without it, on an idle 2-vCPU VM, a clean
-#            clone took 364 s at stop 40 (678 s before stop 37), build
-#            included (README, Tests); no test depends on the machine's
-#            speed.
+#            clone took 341 s at stop 41 with only the required packages
+#            (365 s with MiniZinc and Chromium, whose tests then run; 678 s
+#            before stop 37), build included (README, Tests); no test
+#            depends on the machine's speed.
 #
 # Counting (the synthesis line): Criterion's own counts per binary (its Failing
 # includes its Crashing); then, per binary, what Criterion did not count, once:
