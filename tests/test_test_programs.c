@@ -33,10 +33,13 @@ Test(criterion_git, the_real_libgit2_is_not_loaded) {
 #endif
 }
 
-Test(criterion_git, a_failed_string_assertion_prints_its_diff) {
-#ifndef AB_GIT2_REAL
-    cr_skip("configured without the libgit2 stand-in (CMake said why)");
-#else
+#if defined(AB_GIT2_REAL) || defined(AB_LSAN_RUNNER_SRC)
+/* Compiles a Criterion program from source, with build (more arguments to the
+ * compiler after the source), runs it with env before it, and returns what it
+ * printed (owned by the caller); *rc gets system()'s status. The probe runs
+ * without BXFI_MAP, which marks this process as a Criterion worker and would
+ * make the probe take itself for one. */
+static char *probe(const char *source, const char *build, const char *env, int *rc) {
     char *dir = abt_tmpdir();
     cr_assert_not_null(dir);
     char src[4096], prog[4096], out[4096], cmd[16384];
@@ -45,30 +48,40 @@ Test(criterion_git, a_failed_string_assertion_prints_its_diff) {
     snprintf(out, sizeof out, "%s/probe.out", dir);
     FILE *f = fopen(src, "w");
     cr_assert_not_null(f);
-    fputs("#include <criterion/criterion.h>\n"
-          "#include <criterion/new/assert.h>\n"
-          "Test(probe, differs) {\n"
-          "    cr_assert(eq(str, \"alpha\\nbeta\\ngamma\\n\", \"alpha\\nBETA\\ngamma\\n\"));\n"
-          "}\n",
-          f);
+    fputs(source, f);
     cr_assert_eq(fclose(f), 0);
-    /* No sanitizers: only the stand-in and Criterion are under test. The
-     * probe runs without BXFI_MAP, which marks this process as a Criterion
-     * worker and would make the probe take itself for one. */
     snprintf(cmd, sizeof cmd,
-             "'%s' -std=c11 -o '%s' '%s' -Wl,--no-as-needed '%s' '%s' -Wl,-rpath,'%s' && "
-             "env -u BXFI_MAP '%s' --verbose=0 >'%s' 2>&1",
-             AB_C_COMPILER, prog, src, AB_GIT_SHIM_LIB, AB_CRITERION_LIB, AB_GIT_SHIM_DIR, prog,
-             out);
-    int rc = system(cmd);
+             "'%s' -std=c11 -o '%s' '%s' %s && env -u BXFI_MAP %s '%s' --verbose=0 >'%s' 2>&1",
+             AB_C_COMPILER, prog, src, build, env, prog, out);
+    *rc = system(cmd);
     char *got = abt_slurp(out, NULL);
     cr_assert_not_null(got, "%s", cmd);
+    cr_assert(strstr(got, "Synthesis") != NULL, "the probe did not run: %s\n%s", cmd, got);
+    free(dir);
+    return got;
+}
+#endif
+
+Test(criterion_git, a_failed_string_assertion_prints_its_diff) {
+#ifndef AB_GIT2_REAL
+    cr_skip("configured without the libgit2 stand-in (CMake said why)");
+#else
+    /* no sanitizers: only the stand-in and Criterion are under test */
+    char build[8192];
+    snprintf(build, sizeof build, "-Wl,--no-as-needed '%s' '%s' -Wl,-rpath,'%s'", AB_GIT_SHIM_LIB,
+             AB_CRITERION_LIB, AB_GIT_SHIM_DIR);
+    int rc;
+    char *got = probe("#include <criterion/criterion.h>\n"
+                      "#include <criterion/new/assert.h>\n"
+                      "Test(probe, differs) {\n"
+                      "    cr_assert(eq(str, \"alpha\\nbeta\\ngamma\\n\", \"alpha\\nBETA\\ngamma\\n\"));\n"
+                      "}\n",
+                      build, "", &rc);
     cr_assert_neq(rc, 0, "the probe's assertion fails, so it exits non-zero: %s", got);
     cr_assert(strstr(got, "-\"beta\\n\"") != NULL, "no diff: %s", got);
     cr_assert(strstr(got, "+\"BETA\\n\"") != NULL, "no diff: %s", got);
     cr_assert(strstr(got, "Failing: 1") != NULL, "%s", got);
     free(got);
-    free(dir);
 #endif
 }
 
@@ -76,35 +89,21 @@ Test(lsan_runner, a_worker_s_leak_is_reported_and_the_runner_s_is_not) {
 #ifndef AB_LSAN_RUNNER_SRC
     cr_skip("not a build with AddressSanitizer: there is no leak check to turn off");
 #else
-    char *dir = abt_tmpdir();
-    cr_assert_not_null(dir);
-    char src[4096], prog[4096], out[4096], cmd[16384];
-    snprintf(src, sizeof src, "%s/probe.c", dir);
-    snprintf(prog, sizeof prog, "%s/probe", dir);
-    snprintf(out, sizeof out, "%s/probe.out", dir);
-    FILE *f = fopen(src, "w");
-    cr_assert_not_null(f);
+    char build[8192];
+    snprintf(build, sizeof build, "-fsanitize=address '%s' '%s'", AB_LSAN_RUNNER_SRC,
+             AB_CRITERION_LIB);
+    int rc;
     /* 33 bytes lost in the runner only (a worker has BXFI_MAP), 77 in the test */
-    fputs("#include <criterion/criterion.h>\n"
-          "#include <stdlib.h>\n"
-          "void *volatile keep;\n"
-          "__attribute__((constructor)) static void lose(void) {\n"
-          "    if (getenv(\"BXFI_MAP\") == NULL) { keep = malloc(33); keep = NULL; }\n"
-          "}\n"
-          "Test(probe, leaks) { keep = malloc(77); keep = NULL; }\n",
-          f);
-    cr_assert_eq(fclose(f), 0);
-    snprintf(cmd, sizeof cmd,
-             "'%s' -std=c11 -fsanitize=address -o '%s' '%s' '%s' '%s' && "
-             "env -u BXFI_MAP ASAN_OPTIONS=detect_leaks=1 '%s' --verbose=0 >'%s' 2>&1",
-             AB_C_COMPILER, prog, src, AB_LSAN_RUNNER_SRC, AB_CRITERION_LIB, prog, out);
-    (void)!system(cmd);
-    char *got = abt_slurp(out, NULL);
-    cr_assert_not_null(got, "%s", cmd);
-    cr_assert(strstr(got, "Synthesis") != NULL, "the probe did not run: %s\n%s", cmd, got);
+    char *got = probe("#include <criterion/criterion.h>\n"
+                      "#include <stdlib.h>\n"
+                      "void *volatile keep;\n"
+                      "__attribute__((constructor)) static void lose(void) {\n"
+                      "    if (getenv(\"BXFI_MAP\") == NULL) { keep = malloc(33); keep = NULL; }\n"
+                      "}\n"
+                      "Test(probe, leaks) { keep = malloc(77); keep = NULL; }\n",
+                      build, "ASAN_OPTIONS=detect_leaks=1", &rc);
     cr_assert(strstr(got, "77 byte(s)") != NULL, "the worker's leak is not reported: %s", got);
     cr_assert(strstr(got, "33 byte(s)") == NULL, "the runner's leak is reported: %s", got);
     free(got);
-    free(dir);
 #endif
 }
