@@ -45,16 +45,10 @@ Test(criterion_git, the_real_libgit2_is_not_loaded) {
  * without BXFI_MAP, which marks this process as a Criterion worker and would
  * make the probe take itself for one. */
 static char *probe(const char *source, const char *build, const char *env, int *rc) {
-    char *dir = abt_tmpdir();
-    cr_assert_not_null(dir);
     char src[4096], prog[4096], out[4096], cmd[16384];
-    snprintf(src, sizeof src, "%s/probe.c", dir);
-    snprintf(prog, sizeof prog, "%s/probe", dir);
-    snprintf(out, sizeof out, "%s/probe.out", dir);
-    FILE *f = fopen(src, "w");
-    cr_assert_not_null(f);
-    fputs(source, f);
-    cr_assert_eq(fclose(f), 0);
+    snprintf(src, sizeof src, "%s", abt_write_tmp(source, ".c"));
+    snprintf(prog, sizeof prog, "%.*s", (int)(strlen(src) - 2), src);
+    snprintf(out, sizeof out, "%s.out", prog);
     snprintf(cmd, sizeof cmd,
              "'%s' -std=c11 -o '%s' '%s' %s && env -u BXFI_MAP %s '%s' --verbose=0 >'%s' 2>&1",
              AB_C_COMPILER, prog, src, build, env, prog, out);
@@ -62,7 +56,6 @@ static char *probe(const char *source, const char *build, const char *env, int *
     char *got = abt_slurp(out, NULL);
     cr_assert_not_null(got, "%s", cmd);
     cr_assert(strstr(got, "Synthesis") != NULL, "the probe did not run: %s\n%s", cmd, got);
-    free(dir);
     return got;
 }
 #endif
