@@ -346,6 +346,7 @@ typedef struct cn_opts {
     char orders[CN_MAX_ORDERS][8]; /* the static orders (orders=), each its keys */
     size_t norders;
     bool learn;      /* learn=on: (N1) */
+    int merge;       /* merge=on|off|only (0, 1, 2): (U1) */
     double time_s;   /* <= 0: none */
     int64_t nodes;   /* <= 0: none */
 } cn_opts;
@@ -440,6 +441,7 @@ typedef struct cn {
 static ab_status parse_opts(const ab_params *opt, cn_opts *o, ab_error *err) {
     o->target = ab_param_choice(opt, "target") == 1; /* min|capacity */
     o->learn = ab_param_choice(opt, "learn") == 0;   /* on|off */
+    o->merge = ab_param_choice(opt, "merge");        /* on|off|only */
     const char *v = ab_param_text(opt, "orders");
     o->norders = 0;
     for (const char *q = v;;) { /* separated by '/' (or ',', quoted); each 1-5 distinct keys of WCATZ */
@@ -523,6 +525,16 @@ static int by_twin(const void *pa, const void *pb, const void *ctx) {
     if (k->t0[x] != k->t0[y]) return k->t0[x] < k->t0[y] ? -1 : 1;
     if (k->t1[x] != k->t1[y]) return k->t1[x] < k->t1[y] ? -1 : 1;
     return (x > y) - (x < y);
+}
+
+/* Tensor indices by (start, size, index) of the problem in ctx (U1). */
+static int by_start_size(const void *pa, const void *pb, const void *ctx) {
+    const ab_problem *p = ctx;
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    const ab_tensor *x = &p->t[a], *y = &p->t[b];
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    if (x->size != y->size) return x->size < y->size ? -1 : 1;
+    return (a > b) - (a < b);
 }
 
 static int by_pair_lo(const void *pa, const void *pb) {
@@ -1534,6 +1546,143 @@ static bool set_order(cn_set *S, size_t i) {
     return true;
 }
 
+/* The bisection of the arena between lo (units: every arena of p is >= lo x
+ * g) and best (bytes; its plan in offsets), with at most `nodes` nodes and
+ * `seconds` of CPU of S (<= 0: no limit): a capacity undecided within its
+ * share (a quarter of what is left) raises a soft floor; when that passes
+ * best - 1, the step below best gets all that is left. A plan found lowers
+ * best (offsets take it), a refutation raises lo and sets *refuted (bytes).
+ * True when the budget stopped it with best > lo x g. */
+static bool bisect(cn_set *S, const ab_problem *p, int64_t *offsets, int64_t g, int64_t *lo,
+                   int64_t *best, int64_t *refuted, int64_t nodes, double seconds) {
+    clock_t t0 = clock();
+    int64_t n0 = S->nodes, soft = *lo;
+    while (*best > *lo * g) {
+        int64_t Hb = (*best - 1) / g;
+        if (Hb < *lo) break;
+        bool last = soft > Hb;
+        int64_t H = last ? Hb : soft + (Hb - soft) / 2;
+        double left = seconds > 0 ? seconds - (double)(clock() - t0) / CLOCKS_PER_SEC : 0;
+        if (seconds > 0 && left <= 0) return true;
+        if (nodes > 0 && S->nodes - n0 >= nodes) return S->by_nodes = true, true;
+        int64_t nleft = nodes > 0 ? nodes - (S->nodes - n0) : 0;
+        if (last || (seconds <= 0 && nodes <= 0)) set_budget(S, nleft, left);
+        else set_budget(S, nleft > 0 ? (nleft + 3) / 4 : 0, left / 4);
+        cn_result r = decide_all(S, H);
+        if (r == CN_FOUND) *best = take_solution(&S->c[S->won], p, offsets);
+        else if (r == CN_REFUTED) *refuted = H * g, *lo = H + 1, soft = soft > *lo ? soft : *lo;
+        else if (last) return true;
+        else soft = H + 1;
+    }
+    return false;
+}
+
+/* (U1) The merged successions of p into q (initialised here): a free tensor
+ * b that starts the instruction after a free tensor a of the same size ends
+ * is merged into a, one tensor live over both ranges with the larger align;
+ * chains merge end to end. For each a, in index order, the candidate b taken
+ * is the lowest-indexed one not yet merged into another. Fixed tensors stay
+ * as they are. grp[i] is the tensor of q that tensor i of p went into. */
+static ab_status merge_successions(const ab_problem *p, ab_problem *q, size_t *grp, ab_error *err) {
+    size_t n = p->n, m = 0, N = n ? n : 1;
+    size_t *by = ab_alloc_array(N, sizeof *by), *next = ab_alloc_array(N, sizeof *next);
+    size_t *cur = ab_alloc_array(N, sizeof *cur);
+    bool *has_pred = ab_calloc(N, sizeof *has_pred);
+    ab_problem_init(q);
+    ab_status st = AB_OK;
+    if (!by || !next || !cur || !has_pred) {
+        st = ab_fail(err, AB_ENOMEM, "canonical: out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++) {
+        next[i] = SIZE_MAX;
+        if (p->t[i].offset == AB_NONE) by[m++] = i;
+    }
+    ab_sort(by, m, sizeof *by, by_start_size, p); /* (start, size, index) */
+    for (size_t k = 0; k < m; k++) cur[k] = k; /* cur[first of a run]: its first candidate not taken */
+    for (size_t a = 0; a < n; a++) {
+        const ab_tensor *ta = &p->t[a];
+        if (ta->offset != AB_NONE || ta->end >= AB_MAX_SIZE) continue;
+        size_t l = 0, h = m; /* the first of the run with start = end + 1 and the same size */
+        while (l < h) {
+            size_t mid = l + (h - l) / 2;
+            const ab_tensor *t = &p->t[by[mid]];
+            if (t->start < ta->end + 1 || (t->start == ta->end + 1 && t->size < ta->size)) l = mid + 1;
+            else h = mid;
+        }
+        if (l == m || p->t[by[l]].start != ta->end + 1 || p->t[by[l]].size != ta->size) continue;
+        size_t k = cur[l];
+        if (k < m && p->t[by[k]].start == ta->end + 1 && p->t[by[k]].size == ta->size) {
+            next[a] = by[k], has_pred[by[k]] = true;
+            cur[l] = k + 1;
+        }
+    }
+    q->alignment = p->alignment, q->io = p->io, q->capacity = p->capacity;
+    for (size_t i = 0; i < n && st == AB_OK; i++) {
+        if (has_pred[i]) continue;
+        ab_tensor t = p->t[i];
+        t.shape = NULL, t.ndim = 0, t.dtype = NULL, t.logical_bits = 0, t.stride_align = 0;
+        for (size_t j = i;; j = next[j]) {
+            grp[j] = q->n;
+            if (p->t[j].align > t.align) t.align = p->t[j].align; /* powers of two: the lcm */
+            t.end = p->t[j].end;
+            if (next[j] == SIZE_MAX) break;
+        }
+        st = ab_problem_add(q, &t, err);
+    }
+out:
+    ab_free(by), ab_free(next), ab_free(cur), ab_free(has_pred);
+    if (st != AB_OK) ab_problem_free(q);
+    return st;
+}
+
+/* (U1) Minimises the merged successions of p with at most `nodes` nodes and
+ * `seconds` of CPU (<= 0: no limit), from lo_bytes (a bound of p, so of its
+ * restriction) and *best: a plan found below *best is mapped back (each
+ * tensor at its merged tensor's offset) into offsets, and *improved set.
+ * *used receives the nodes spent, *why 1 or 2 when the node budget or the
+ * time stopped it. Nothing is searched when no tensor merges, unless
+ * `always` (merge=only), which also starts from the restriction's own
+ * greedy plan. Out of memory it does nothing: the restriction
+ * only finds plans. */
+static void merged_phase(const ab_problem *p, const cn_opts *o, int64_t *offsets, int64_t lo_bytes,
+                         int64_t *best, int64_t nodes, double seconds, int64_t *used, bool *improved,
+                         bool always, int *why) {
+    ab_error e;
+    ab_problem q;
+    size_t N = p->n ? p->n : 1;
+    size_t *grp = ab_alloc_array(N, sizeof *grp);
+    int64_t *qoff = ab_alloc_array(N, sizeof *qoff);
+    cn_set *R = ab_calloc(1, sizeof *R);
+    if (!grp || !qoff || !R || merge_successions(p, &q, grp, &e) != AB_OK) {
+        ab_free(grp), ab_free(qoff), ab_free(R);
+        return;
+    }
+    if (q.n < p->n || always) {
+        R->p = &q, R->o = *o, R->norders = o->norders;
+        if (cn_setup(&R->c[0], &q, o->orders[0], &e) == AB_OK) {
+            R->c[0].o = *o;
+            R->k = 1;
+            if (o->learn) set_learn(R, &R->c[0], &q);
+            int64_t g2 = R->c[0].g, lo = (lo_bytes + g2 - 1) / g2, rbest = *best, refuted;
+            if (R->c[0].L > lo) lo = R->c[0].L;
+            if (always && greedy_best(&q, qoff, &rbest, &e) != AB_OK) rbest = *best; /* its own greedy plan */
+            if (bisect(R, &q, qoff, g2, &lo, &rbest, &refuted, nodes, seconds)) *why = R->by_nodes ? 1 : 2;
+            if (rbest < *best) {
+                for (size_t i = 0; i < p->n; i++) offsets[i] = qoff[grp[i]];
+                *best = arena_of(p, offsets);
+                *improved = true;
+            }
+            *used = R->nodes;
+        } else {
+            cn_free(&R->c[0]);
+        }
+        set_free(R);
+    }
+    ab_problem_free(&q);
+    ab_free(grp), ab_free(qoff), ab_free(R);
+}
+
 static ab_status canonical_plan(const ab_problem *p, const ab_params *opt, int64_t *offsets,
                                 ab_plan_stats *st, ab_error *err) {
     cn_set *S = ab_calloc(1, sizeof *S);
@@ -1603,59 +1752,63 @@ static ab_status canonical_plan(const ab_problem *p, const ab_params *opt, int64
                  (long long)cap, (long long)S->nodes, (long long)best);
     } else {
         int64_t refuted = -1; /* bytes */
-        bool stopped = false;
-        if (best > lo * g) { /* first the max-load bound, with a third of the budget */
+        bool stopped = false, from_merge = false, only = o.merge == 2;
+        int64_t merged_best = -1, used = 0;
+        if (only) { /* merge=only: the restriction alone, with the whole budget */
+            int why = 0;
+            int64_t mine = INT64_MAX;
+            merged_phase(p, &o, offsets, lo * g, &mine, o.nodes, total, &used, &from_merge, true, &why);
+            if (from_merge) best = mine; /* else out of memory: the suite's greedy plan */
+            S->nodes += used, merged_best = best;
+            stopped = why != 0, S->by_nodes = why == 1;
+        } else if (best > lo * g) { /* first the max-load bound, with a third of the budget */
             int64_t share = o.nodes > 0 ? (o.nodes + 2) / 3 : (total > 0 ? 0 : (int64_t)1 << 22);
             set_budget(S, share, total > 0 ? total / 3 : 0);
             cn_result r = decide_all(S, lo);
             if (r == CN_FOUND) best = take_solution(&S->c[S->won], p, offsets);
             else if (r == CN_REFUTED) refuted = lo * g, lo++;
         }
-        /* then bisection between the bound and the best plan: a capacity
-         * undecided within its share (a quarter of what is left) raises a
-         * soft floor; when that passes best - 1, the step below best gets
-         * all that is left */
-        int64_t soft = lo;
-        while (best > lo * g && !stopped) {
-            int64_t Hb = (best - 1) / g;
-            if (Hb < lo) break;
-            bool last = soft > Hb;
-            int64_t H = last ? Hb : soft + (Hb - soft) / 2;
-            double left = total > 0 ? total - (double)(clock() - t0) / CLOCKS_PER_SEC : 0;
-            if (total > 0 && left <= 0) {
-                stopped = true;
-                break;
-            }
-            if (o.nodes > 0 && S->nodes >= o.nodes) {
-                stopped = true;
-                S->by_nodes = true;
-                break;
-            }
-            int64_t nleft = o.nodes > 0 ? o.nodes - S->nodes : 0;
-            if (last || (total <= 0 && o.nodes <= 0)) set_budget(S, nleft, left);
-            else set_budget(S, nleft > 0 ? (nleft + 3) / 4 : 0, left / 4);
-            cn_result r = decide_all(S, H);
-            if (r == CN_FOUND) best = take_solution(&S->c[S->won], p, offsets);
-            else if (r == CN_REFUTED) refuted = H * g, lo = H + 1, soft = soft > lo ? soft : lo;
-            else if (last) stopped = true;
-            else soft = H + 1;
+        /* (U1) then the merged successions, with half of what is left */
+        double left = total > 0 ? total - (double)(clock() - t0) / CLOCKS_PER_SEC : 0;
+        int64_t nleft = o.nodes > 0 ? o.nodes - S->nodes : 0;
+        bool spent = (total > 0 && left <= 0) || (o.nodes > 0 && nleft <= 0);
+        if (o.merge == 0 && best > lo * g && !spent) {
+            int64_t share = o.nodes > 0 ? (nleft + 1) / 2 : (total > 0 ? 0 : (int64_t)1 << 22);
+            int why = 0;
+            merged_phase(p, &o, offsets, lo * g, &best, share, total > 0 ? left / 2 : 0, &used, &from_merge,
+                         false, &why);
+            S->nodes += used, merged_best = best;
+            left = total > 0 ? total - (double)(clock() - t0) / CLOCKS_PER_SEC : 0;
+            nleft = o.nodes > 0 ? o.nodes - S->nodes : 0;
+            spent = (total > 0 && left <= 0) || (o.nodes > 0 && nleft <= 0);
         }
-        if (!stopped) {
+        /* then the bisection between the bound and the best plan */
+        if (!only && spent) stopped = best > lo * g, S->by_nodes = stopped && o.nodes > 0 && nleft <= 0;
+        else if (!only) stopped = bisect(S, p, offsets, g, &lo, &best, &refuted, nleft, left);
+        from_merge = from_merge && best == merged_best; /* the plan returned is the merged one */
+        if (only && best > lo * g) {
+            st->capped = stopped && !S->by_nodes;
+            note(st, "merged successions only%s: best %lld, bound %lld%s after %lld nodes",
+                 stopped ? (S->by_nodes ? " (budget: nodes)" : " (budget: time)") : "", (long long)best,
+                 (long long)(lo * g), stack_at >= 0 && lo == stack_lo ? " (the aligned stack of a section)" : "",
+                 (long long)S->nodes);
+        } else if (!stopped) {
             st->proven_optimal = true;
             if (refuted >= 0)
-                note(st, "optimal: %lld refuted at %lld after %lld nodes", (long long)best,
-                     (long long)refuted, (long long)S->nodes);
+                note(st, "optimal: %lld refuted at %lld after %lld nodes%s", (long long)best,
+                     (long long)refuted, (long long)S->nodes, from_merge ? " (plan on the merged successions)" : "");
             else if (stack_at >= 0 && best <= stack_lo * g)
                 note(st, "optimal: %lld meets the bound of the aligned stack of the tensors live at "
-                     "instruction %lld after %lld nodes", (long long)best,
-                     (long long)S->c[0].sec_instr[stack_at], (long long)S->nodes);
+                     "instruction %lld after %lld nodes%s", (long long)best,
+                     (long long)S->c[0].sec_instr[stack_at], (long long)S->nodes,
+                     from_merge ? " (plan on the merged successions)" : "");
             else
-                note(st, "optimal: %lld meets the max-load bound after %lld nodes", (long long)best,
-                     (long long)S->nodes);
+                note(st, "optimal: %lld meets the max-load bound after %lld nodes%s", (long long)best,
+                     (long long)S->nodes, from_merge ? " (plan on the merged successions)" : "");
         } else {
             st->capped = !S->by_nodes; /* time, not the node budget, stopped it */
-            note(st, "budget: %s; best %lld, bound %lld%s", S->by_nodes ? "nodes" : "time",
-                 (long long)best, (long long)(lo * g),
+            note(st, "budget: %s; best %lld%s, bound %lld%s", S->by_nodes ? "nodes" : "time",
+                 (long long)best, from_merge ? " (on the merged successions)" : "", (long long)(lo * g),
                  stack_at >= 0 && lo == stack_lo ? " (the aligned stack of a section)" : "");
         }
     }
@@ -1680,6 +1833,12 @@ static const ab_param_desc canonical_params[] = {
     {"learn", "on|off", "on",
      "on: remember the refuted nodes (144M at most, then forgotten) and cut a node met again with the "
      "same tensors and floors as high, in any order, at any lower capacity",
+     AB_PARAM_CHOICE, 0, 0, false},
+    {"merge", "on|off|only", "on",
+     "on: when minimising, also search the suite with each tensor that starts the instruction after "
+     "one of the same size ends held at that one's offset (a restriction: its plans are plans of the "
+     "suite, often found much faster; it proves nothing), with a third of the budget; only: search "
+     "that restriction alone (a plan and the max-load or aligned-stack bound, no proof above them)",
      AB_PARAM_CHOICE, 0, 0, false},
     {"time", "seconds > 0", "no limit",
      "stop the search after this much CPU time: the best plan so far", AB_PARAM_SECONDS, 0, 0,

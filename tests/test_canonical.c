@@ -510,6 +510,141 @@ Test(canonical, identical_tensors_stack_without_search_blowup) {
     ab_problem_free(&p);
 }
 
+/* ---- (U1) merged successions ------------------------------------------------------ */
+
+/* 3-8 tensors where about one in two starts the instruction after an
+ * earlier one ends with the same size (a succession, chains included),
+ * sometimes with another align or one byte off; one in five of the others
+ * fixed (dropped when it collides). */
+static void succession_problem(ab_problem *p, uint64_t seed) {
+    static char names[8][8];
+    rng = seed * 6151 + 17;
+    ab_problem_init(p);
+    size_t n = (size_t)pick(3, 8);
+    int64_t scale = (int64_t[]){1, 8, 1000}[next() % 3];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(names[i], sizeof names[i], "u%zu", i);
+        int64_t s = pick(0, 5), e = s + pick(0, 3), size = scale * pick(1, scale == 1 ? 3000 : 40);
+        int64_t align = (int64_t[]){1, 1, 2, 8, 16}[next() % 5];
+        if (i > 0 && next() % 2 == 0) {
+            const ab_tensor *o = &p->t[next() % i];
+            s = o->end + 1, e = s + pick(0, 3), size = o->size + (next() % 8 == 0);
+            if (next() % 3) align = o->align;
+        }
+        ab_tensor t = T(names[i], size, s, e, .align = align);
+        if (next() % 5 == 0) t.offset = align * pick(0, 4000 / align);
+        cr_assert_eq(ab_problem_add(p, &t, NULL), AB_OK);
+    }
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < i; j++) {
+            const ab_tensor *a = &p->t[i], *b = &p->t[j];
+            if (a->offset == AB_NONE || b->offset == AB_NONE || !ab_conflict(a, b)) continue;
+            if (a->offset < b->offset + b->size && b->offset < a->offset + a->size)
+                p->t[i].offset = AB_NONE;
+        }
+}
+
+/* The test's own merge, written from the rule's statement (U1 in
+ * planners/canonical.c), quadratic: each free a, in index order, takes the
+ * lowest-indexed free b not yet taken that starts at a's end + 1 with a's
+ * size; a chain is one tensor over its ranges with the largest align. q
+ * gets one tensor per chain (and the fixed ones); returns how many merges. */
+static int merge_by_hand(const ab_problem *p, ab_problem *q) {
+    int nx[8], merges = 0;
+    bool taken[8] = {false};
+    for (size_t a = 0; a < p->n; a++) {
+        nx[a] = -1;
+        if (p->t[a].offset != AB_NONE) continue;
+        for (size_t b = 0; b < p->n && nx[a] < 0; b++)
+            if (!taken[b] && p->t[b].offset == AB_NONE && p->t[b].start == p->t[a].end + 1 &&
+                p->t[b].size == p->t[a].size)
+                nx[a] = (int)b, taken[b] = true, merges++;
+    }
+    ab_problem_init(q);
+    for (size_t a = 0; a < p->n; a++) {
+        if (taken[a]) continue;
+        ab_tensor t = p->t[a];
+        for (int j = (int)a; j >= 0; j = nx[j]) {
+            t.end = p->t[j].end;
+            if (p->t[j].align > t.align) t.align = p->t[j].align;
+        }
+        cr_assert_eq(ab_problem_add(q, &t, NULL), AB_OK);
+    }
+    return merges;
+}
+
+/* Minimising with the merged successions (the default) keeps the optimum
+ * and its proof, also where the restriction loses the optimum; merge=off
+ * gives the same optimum; merge=only gives the optimum of the test's own
+ * merge, a plan of the suite, and a true bound. */
+Test(canonical, merged_successions_keep_the_optimum_and_its_proof) {
+    int merged = 0, loses = 0;
+    for (uint64_t seed = 0; seed < 300; seed++) {
+        ab_problem p, q;
+        succession_problem(&p, seed);
+        int64_t want = abt_brute_optimum(&p, NULL), restricted = want;
+        cr_assert_geq(want, 0, "seed %llu", (unsigned long long)seed);
+        if (merge_by_hand(&p, &q) > 0) {
+            merged++;
+            restricted = abt_brute_optimum(&q, NULL);
+            cr_assert_geq(restricted, want, "seed %llu: a restriction below the optimum",
+                          (unsigned long long)seed);
+            loses += restricted > want;
+        }
+        ab_problem_free(&q);
+        static const char *const specs[] = {"canonical", "canonical:merge=off", "canonical:merge=only"};
+        for (int k = 0; k < 3; k++) {
+            int64_t off[8], arena;
+            ab_plan_stats st;
+            ab_error err;
+            cr_assert_eq(abt_plan(specs[k], &p, off, &st, &err), AB_OK, "seed %llu: %s",
+                         (unsigned long long)seed, err.msg);
+            cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu %s", (unsigned long long)seed, specs[k]);
+            int64_t expect = k == 2 ? restricted : want;
+            cr_assert_eq(arena, expect, "seed %llu %s: canonical %lld, brute force %lld (%s)",
+                         (unsigned long long)seed, specs[k], (long long)arena, (long long)expect, st.note);
+            cr_assert_leq(st.lower_bound, want, "seed %llu %s", (unsigned long long)seed, specs[k]);
+            if (k < 2) {
+                cr_assert(st.proven_optimal, "seed %llu %s: %s", (unsigned long long)seed, specs[k], st.note);
+                cr_assert_eq(st.lower_bound, want, "seed %llu %s", (unsigned long long)seed, specs[k]);
+            } else {
+                cr_assert(!st.proven_optimal || arena == want, "seed %llu: %s", (unsigned long long)seed, st.note);
+            }
+        }
+        ab_problem_free(&p);
+    }
+    cr_assert_gt(merged, 150, "%d problems with a succession", merged);
+    cr_assert_gt(loses, 5, "%d problems whose restriction loses the optimum", loses);
+}
+
+/* Under node budgets, with the restriction among the phases and alone, the
+ * plan is a valid plan of the suite (the oracle), never claimed optimal
+ * above the optimum, and the bound stays true. */
+Test(canonical, a_plan_of_the_merged_successions_is_a_plan_of_the_suite) {
+    int stopped = 0;
+    for (uint64_t seed = 0; seed < 200; seed++) {
+        ab_problem p;
+        succession_problem(&p, seed + 5000);
+        int64_t opt = abt_brute_optimum(&p, NULL);
+        for (int64_t nodes = 2; nodes <= 32; nodes *= 4)
+            for (int only = 0; only < 2; only++) {
+                char spec[64];
+                snprintf(spec, sizeof spec, "canonical:nodes=%lld%s", (long long)nodes, only ? ",merge=only" : "");
+                int64_t off[8], arena;
+                ab_plan_stats st;
+                cr_assert_eq(abt_plan(spec, &p, off, &st, NULL), AB_OK);
+                cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu %s", (unsigned long long)seed, spec);
+                cr_assert_geq(arena, opt);
+                cr_assert_leq(st.lower_bound, opt, "seed %llu %s: %s", (unsigned long long)seed, spec, st.note);
+                cr_assert_leq(st.nodes, nodes, "seed %llu %s", (unsigned long long)seed, spec);
+                cr_assert(!st.proven_optimal || arena == opt);
+                stopped += strstr(st.note, "budget: nodes") != NULL;
+            }
+        ab_problem_free(&p);
+    }
+    cr_assert_gt(stopped, 100, "%d budget stops", stopped);
+}
+
 /* ---- parameters, registry, determinism ---------------------------------------------------- */
 
 static const ab_tensor hole[] = {T("a", 2, 0, 1), T("b", 1, 0, 3), T("c", 3, 2, 3)};
