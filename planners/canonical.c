@@ -18,8 +18,10 @@
  * raises a soft floor for the next guess, so plans are found fast; once the
  * soft floor passes best - 1, that capacity gets all that is left. A plan
  * found lowers best, a refutation raises lo; when best <= lo the best plan
- * is optimal. target=capacity decides the suite's capacity only, as
- * MiniMalloc does.
+ * is optimal. Between the max-load try and the bisection, half of what is
+ * left goes to a restriction of the suite, the merged successions (U1),
+ * which only finds plans. target=capacity decides
+ * the suite's capacity only, as MiniMalloc does.
  *
  * Notation: a node is the set S of placed free tensors with their offsets and
  * x; a COMPLETION of a node is a valid plan of arena <= H that gives S its
@@ -260,6 +262,47 @@
  *      argument above stands. The table is shared by the four orders (keys
  *      name the problem's tensors, not the indices) and kept across
  *      capacities and rounds; learn=off turns it off.
+ *
+ * (U1) Merged successions (minimising only). Call b a SUCCESSOR of a when
+ *      both are free, of the same size, and b starts at the instruction
+ *      after a ends (b.start = a.end + 1). The restriction Q of the suite
+ *      replaces each chain a1, a2, ..., ak of successors (a(i+1) a successor
+ *      of a(i); each a taking, in index order, its lowest-indexed successor
+ *      not yet taken) by ONE tensor m of that size, live on [a1.start,
+ *      ak.end], with the largest align of the chain (aligns are powers of
+ *      two: the lcm); fixed tensors stay. Claim: a plan of Q, each member
+ *      given its chain's offset, is a plan of the suite with the same
+ *      arena. The offset is a multiple of every member's align. A tensor x
+ *      that conflicts with a member conflicts with m, whose range contains
+ *      the member's, so in Q's plan x (or x's chain) and m share no byte;
+ *      two members of one chain never conflict (each starts after the one
+ *      before it ends). So Q's optimum is >= the suite's and every plan of
+ *      Q is a plan of the suite; a refutation of Q proves nothing about the
+ *      suite and is never used: every bound reported (max-load, B4, a
+ *      refuted capacity) is the suite's own. m's range is exactly the union
+ *      of its members' (no instruction between them), so every section's
+ *      load is unchanged and Q has the suite's max-load bound. Q is searched
+ *      by everything above (its own units R1, orders and table N1), from
+ *      the suite's bound and best arena; a plan below the best replaces it.
+ *      Since Q's refutations bound nothing of the suite, its share goes to
+ *      finding plans, in PASSES with a node limit b per capacity (2^14 at
+ *      first, doubled after a pass that found nothing): a pass bisects
+ *      [lo, best - 1] as the suite's bisection does, then walks down from
+ *      best - 1 one capacity at a time with as many tries as the bisection
+ *      took, passing over undecided ones (a plan restarts the walk below
+ *      it; a refutation of Q ends it, every lower capacity being refuted
+ *      for Q too). Which capacity a search decides fast is luck (on D's Q,
+ *      977 units fit in 0.5M nodes and 974 in 0.9M, while 975 and 976 are
+ *      undecided after 11M: bench/README.md); many small tries find the
+ *      lucky ones, and the walk tries those the bisection skips.
+ *      With no budget at all the passes end at Q's optimum: b grows until
+ *      a pass decides every capacity it tries. Why the restriction pays:
+ *      a tensor handing its slot to one of the same size is a choice the
+ *      search otherwise makes again and again. merge=off leaves it out; merge=only
+ *      searches Q alone (from Q's own greedy plan, with the whole budget:
+ *      the best plan of Q and the suite's bound, which is what the tests
+ *      compare with the brute force on a restriction built independently).
+ *      Figures: bench/README.md.
  *
  * Static orders (the indices of the free tensors, which break every tie):
  * seven by default (orders= sets them, up to 8), each a list of keys, larger first, then the suite's order: W the
@@ -1577,6 +1620,78 @@ static bool bisect(cn_set *S, const ab_problem *p, int64_t *offsets, int64_t g, 
     return false;
 }
 
+/* (U1) One try of the restriction's search for plans: decides H with at
+ * most b nodes (and what is left of the budget). 1 a plan (best lowered),
+ * -1 refuted (*lo raised), 0 undecided within b, 2 the phase's budget is
+ * spent (*why says which). */
+typedef struct cn_try {
+    cn_set *S;
+    const ab_problem *p;
+    int64_t *offsets, *best, g, lo, nodes, n0, b;
+    double seconds;
+    clock_t t0;
+    int why;
+} cn_try;
+
+static int try_capacity(cn_try *t, int64_t H) {
+    cn_set *S = t->S;
+    double left = t->seconds > 0 ? t->seconds - (double)(clock() - t->t0) / CLOCKS_PER_SEC : 0;
+    int64_t nleft = t->nodes > 0 ? t->nodes - (S->nodes - t->n0) : 0;
+    if (t->seconds > 0 && left <= 0) return t->why = 2, 2;
+    if (t->nodes > 0 && nleft <= 0) return t->why = 1, 2;
+    set_budget(S, t->nodes > 0 && nleft < t->b ? nleft : t->b, left);
+    cn_result r = decide_all(S, H);
+    if (r == CN_FOUND) return *t->best = take_solution(&S->c[S->won], t->p, t->offsets), 1;
+    if (r == CN_REFUTED) return t->lo = H + 1, -1;
+    if (S->by_nodes) return 0;
+    return t->why = 2, 2; /* time */
+}
+
+/* (U1) The search for plans of the restriction, in passes with a node limit
+ * b per capacity (2^14 at first, doubling after a pass that found nothing):
+ * a pass bisects [lo, best - 1] as the suite's bisection does (a plan
+ * lowers best, an undecided H raises the soft floor above it, a refuted
+ * one raises lo: no lower capacity fits the restriction either), then
+ * walks down from best - 1 one capacity at a time, passing over undecided
+ * ones, with as many tries as the bisection took (a plan restarts the walk
+ * below it, a refutation ends it). Which capacity a search decides fast is
+ * luck, and the walk tries the ones the bisection skips just below the
+ * best. At most `nodes` nodes and `seconds` of CPU (<= 0: no limit); *why
+ * is 1 or 2 when the node budget or the time stopped it. With no budget it
+ * ends at the restriction's optimum (b grows until a pass decides all). */
+static void descend(cn_set *S, const ab_problem *p, int64_t *offsets, int64_t g, int64_t lo,
+                    int64_t *best, int64_t nodes, double seconds, int *why) {
+    cn_try t = {.S = S, .p = p, .offsets = offsets, .best = best, .g = g, .lo = lo, .nodes = nodes,
+                .n0 = S->nodes, .b = (int64_t)1 << 14, .seconds = seconds, .t0 = clock()};
+    while (*best > t.lo * g) {
+        bool found = false;
+        int64_t tries = 0;
+        for (int64_t soft = t.lo; soft <= (*best - 1) / g;) { /* the bisection */
+            int64_t Hb = (*best - 1) / g, H = soft + (Hb - soft) / 2;
+            int r = try_capacity(&t, H);
+            tries++;
+            if (r == 2) {
+                *why = t.why;
+                return;
+            }
+            if (r == 1) found = true;
+            if (r == -1) soft = soft > t.lo ? soft : t.lo;
+            if (r == 0) soft = H + 1;
+        }
+        for (int64_t H = (*best - 1) / g, k = 0; H >= t.lo && k < tries; k++) { /* the walk */
+            int r = try_capacity(&t, H);
+            if (r == 2) {
+                *why = t.why;
+                return;
+            }
+            if (r == -1) break;
+            if (r == 1) found = true, H = (*best - 1) / g;
+            else H--;
+        }
+        if (!found && t.b < INT64_MAX / 4) t.b *= 2;
+    }
+}
+
 /* (U1) The merged successions of p into q (initialised here): a free tensor
  * b that starts the instruction after a free tensor a of the same size ends
  * is merged into a, one tensor live over both ranges with the larger align;
@@ -1664,10 +1779,10 @@ static void merged_phase(const ab_problem *p, const cn_opts *o, int64_t *offsets
             R->c[0].o = *o;
             R->k = 1;
             if (o->learn) set_learn(R, &R->c[0], &q);
-            int64_t g2 = R->c[0].g, lo = (lo_bytes + g2 - 1) / g2, rbest = *best, refuted;
+            int64_t g2 = R->c[0].g, lo = (lo_bytes + g2 - 1) / g2, rbest = *best;
             if (R->c[0].L > lo) lo = R->c[0].L;
             if (always && greedy_best(&q, qoff, &rbest, &e) != AB_OK) rbest = *best; /* its own greedy plan */
-            if (bisect(R, &q, qoff, g2, &lo, &rbest, &refuted, nodes, seconds)) *why = R->by_nodes ? 1 : 2;
+            descend(R, &q, qoff, g2, lo, &rbest, nodes, seconds, why);
             if (rbest < *best) {
                 for (size_t i = 0; i < p->n; i++) offsets[i] = qoff[grp[i]];
                 *best = arena_of(p, offsets);
@@ -1837,7 +1952,7 @@ static const ab_param_desc canonical_params[] = {
     {"merge", "on|off|only", "on",
      "on: when minimising, also search the suite with each tensor that starts the instruction after "
      "one of the same size ends held at that one's offset (a restriction: its plans are plans of the "
-     "suite, often found much faster; it proves nothing), with a third of the budget; only: search "
+     "suite, often found much faster; it proves nothing), with half of what the max-load try leaves; only: search "
      "that restriction alone (a plan and the max-load or aligned-stack bound, no proof above them)",
      AB_PARAM_CHOICE, 0, 0, false},
     {"time", "seconds > 0", "no limit",
