@@ -53,6 +53,16 @@ abo_verdict abt_judge(const ab_problem *p, const int64_t *off, int64_t *arena) {
     return r.verdict;
 }
 
+void abt_drop_colliding_fixed(ab_problem *p) {
+    for (size_t i = 0; i < p->n; i++)
+        for (size_t j = 0; j < i; j++) {
+            const ab_tensor *a = &p->t[i], *b = &p->t[j];
+            if (a->offset == AB_NONE || b->offset == AB_NONE || !ab_conflict(a, b)) continue;
+            if (a->offset < b->offset + b->size && b->offset < a->offset + a->size)
+                p->t[i].offset = AB_NONE;
+        }
+}
+
 int64_t abt_max_load(const ab_problem *p) {
     abo_bounds b;
     cr_assert_eq(abo_bounds_compute(p, &b, NULL), AB_OK);

@@ -21,6 +21,11 @@ ab_status abt_plan(const char *spec, const ab_problem *p, int64_t *off, ab_plan_
 /* The oracle's verdict on off, and the arena it measured (arena may be NULL). */
 abo_verdict abt_judge(const ab_problem *p, const int64_t *off, int64_t *arena);
 
+/* Drops the fixed offset of each tensor whose fixed bytes overlap those of
+ * an earlier conflicting fixed tensor (random problems draw fixed offsets
+ * independently). */
+void abt_drop_colliding_fixed(ab_problem *p);
+
 /* The max-load bound of p. */
 int64_t abt_max_load(const ab_problem *p);
 

@@ -101,13 +101,7 @@ static void random_problem(ab_problem *p, uint64_t seed) {
         if (next() % 6 == 0) t.offset = (align > scale ? align : scale) * pick(0, 4000 / scale);
         cr_assert_eq(ab_problem_add(p, &t, NULL), AB_OK);
     }
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = 0; j < i; j++) {
-            const ab_tensor *a = &p->t[i], *b = &p->t[j];
-            if (a->offset == AB_NONE || b->offset == AB_NONE || !ab_conflict(a, b)) continue;
-            if (a->offset < b->offset + b->size && b->offset < a->offset + a->size)
-                p->t[i].offset = AB_NONE;
-        }
+    abt_drop_colliding_fixed(p);
 }
 
 #define NRANDOM 60

@@ -12,6 +12,7 @@
 #include "core/problem.h"
 #include "core/sort.h"
 #include "planners/planner.h"
+#include "tests/planning.h"
 #include "tests/support.h"
 
 #define T(nm, sz, s, e, ...) \
@@ -193,15 +194,7 @@ static void random_problem(ab_problem *p, size_t n, bool fixed) {
         if (fixed && next() % 8 == 0) t.offset = t.align * (int64_t)(next() % 4) * 64;
         cr_assert_eq(ab_problem_add(p, &t, NULL), AB_OK);
     }
-    if (fixed) { /* drop fixed offsets that collide with each other */
-        for (size_t i = 0; i < n; i++)
-            for (size_t j = 0; j < i; j++) {
-                const ab_tensor *a = &p->t[i], *b = &p->t[j];
-                if (a->offset == AB_NONE || b->offset == AB_NONE || !ab_conflict(a, b)) continue;
-                if (a->offset < b->offset + b->size && b->offset < a->offset + a->size)
-                    p->t[i].offset = AB_NONE;
-            }
-    }
+    if (fixed) abt_drop_colliding_fixed(p);
 }
 
 static int64_t max_load(const ab_problem *p) {
