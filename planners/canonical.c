@@ -286,19 +286,20 @@
  *      the suite's bound and best arena; a plan below the best replaces it.
  *      Since Q's refutations bound nothing of the suite, its share goes to
  *      finding plans, in PASSES with a node limit b per capacity (2^14 at
- *      first, doubled after a pass that found nothing): a pass bisects
- *      [lo, best - 1] as the suite's bisection does, then walks down from
- *      best - 1 one capacity at a time with as many tries as the bisection
- *      took, passing over undecided ones (a plan restarts the walk below
- *      it; a refutation of Q ends it, every lower capacity being refuted
- *      for Q too). Which capacity a search decides fast is luck (on D's Q,
- *      977 units fit in 0.5M nodes and 974 in 0.9M, while 975 and 976 are
- *      undecided after 11M: bench/README.md); many small tries find the
- *      lucky ones, and the walk tries those the bisection skips.
- *      With no budget at all the passes end at Q's optimum: b grows until
- *      a pass decides every capacity it tries. Why the restriction pays:
- *      a tensor handing its slot to one of the same size is a choice the
- *      search otherwise makes again and again. merge=off leaves it out; merge=only
+ *      first, doubled after a pass that found nothing): a pass walks down
+ *      from best - 1 one capacity at a time, passing over undecided ones
+ *      (a plan restarts the walk below it; a refutation of Q ends the
+ *      pass, every lower capacity being refuted for Q too). Which capacity
+ *      a search decides fast is luck (on D's Q, 977 units fit in 0.5M
+ *      nodes and 974 in 0.9M, while 975 and 976 are undecided after 11M:
+ *      bench/README.md); many small tries just below the best find the
+ *      lucky ones. (The suite's bisection reached 977 units on D in 600 s,
+ *      a bisection before the walk in each pass 985, this walk 974; on the
+ *      family's sample they trade places: bench/README.md.) With no budget
+ *      at all the passes end at Q's optimum: b grows until a pass decides
+ *      every capacity it tries. Why the restriction pays: a tensor handing
+ *      its slot to one of the same size is a choice the search otherwise
+ *      makes again and again. merge=off leaves it out; merge=only
  *      searches Q alone (from Q's own greedy plan, with the whole budget:
  *      the best plan of Q and the suite's bound, which is what the tests
  *      compare with the brute force on a restriction built independently).
@@ -1649,36 +1650,21 @@ static int try_capacity(cn_try *t, int64_t H) {
 
 /* (U1) The search for plans of the restriction, in passes with a node limit
  * b per capacity (2^14 at first, doubling after a pass that found nothing):
- * a pass bisects [lo, best - 1] as the suite's bisection does (a plan
- * lowers best, an undecided H raises the soft floor above it, a refuted
- * one raises lo: no lower capacity fits the restriction either), then
- * walks down from best - 1 one capacity at a time, passing over undecided
- * ones, with as many tries as the bisection took (a plan restarts the walk
- * below it, a refutation ends it). Which capacity a search decides fast is
- * luck, and the walk tries the ones the bisection skips just below the
- * best. At most `nodes` nodes and `seconds` of CPU (<= 0: no limit); *why
- * is 1 or 2 when the node budget or the time stopped it. With no budget it
- * ends at the restriction's optimum (b grows until a pass decides all). */
+ * a pass walks down from best - 1 one capacity at a time, passing over
+ * undecided ones; a plan restarts the walk below it, a refutation ends the
+ * pass (no lower capacity fits the restriction either). Which capacity a
+ * search decides fast is luck, and many small tries just below the best
+ * find the lucky ones. At most `nodes` nodes and `seconds` of CPU (<= 0:
+ * no limit); *why is 1 or 2 when the node budget or the time stopped it.
+ * With no budget it ends at the restriction's optimum (b grows until a pass
+ * decides every capacity it tries). */
 static void descend(cn_set *S, const ab_problem *p, int64_t *offsets, int64_t g, int64_t lo,
                     int64_t *best, int64_t nodes, double seconds, int *why) {
     cn_try t = {.S = S, .p = p, .offsets = offsets, .best = best, .g = g, .lo = lo, .nodes = nodes,
                 .n0 = S->nodes, .b = (int64_t)1 << 14, .seconds = seconds, .t0 = clock()};
     while (*best > t.lo * g) {
         bool found = false;
-        int64_t tries = 0;
-        for (int64_t soft = t.lo; soft <= (*best - 1) / g;) { /* the bisection */
-            int64_t Hb = (*best - 1) / g, H = soft + (Hb - soft) / 2;
-            int r = try_capacity(&t, H);
-            tries++;
-            if (r == 2) {
-                *why = t.why;
-                return;
-            }
-            if (r == 1) found = true;
-            if (r == -1) soft = soft > t.lo ? soft : t.lo;
-            if (r == 0) soft = H + 1;
-        }
-        for (int64_t H = (*best - 1) / g, k = 0; H >= t.lo && k < tries; k++) { /* the walk */
+        for (int64_t H = (*best - 1) / g; H >= t.lo;) {
             int r = try_capacity(&t, H);
             if (r == 2) {
                 *why = t.why;
