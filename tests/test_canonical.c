@@ -242,6 +242,20 @@ Test(canonical, target_capacity_fits_iff_the_optimum_does) {
     cr_assert_gt(not_fits, 300);
 }
 
+/* Plans p with spec, a budget of `nodes` nodes: a valid plan (the oracle)
+ * of arena >= opt (returned), a bound <= opt, the budget kept; *st gets the
+ * planner's figures. */
+static int64_t budget_plan_is_sound(const ab_problem *p, uint64_t seed, const char *spec, int64_t opt,
+                                    int64_t nodes, ab_plan_stats *st) {
+    int64_t off[8], arena;
+    cr_assert_eq(abt_plan(spec, p, off, st, NULL), AB_OK);
+    cr_assert_eq(abt_judge(p, off, &arena), ABO_OK, "seed %llu %s", (unsigned long long)seed, spec);
+    cr_assert_geq(arena, opt);
+    cr_assert_leq(st->lower_bound, opt, "seed %llu %s: %s", (unsigned long long)seed, spec, st->note);
+    cr_assert_leq(st->nodes, nodes, "seed %llu %s", (unsigned long long)seed, spec);
+    return arena;
+}
+
 /* A node budget stops the search with a valid plan and a true bound. */
 Test(canonical, a_node_budget_returns_a_valid_plan_and_a_true_bound) {
     int stopped = 0;
@@ -252,14 +266,9 @@ Test(canonical, a_node_budget_returns_a_valid_plan_and_a_true_bound) {
         for (int64_t nodes = 1; nodes <= 8; nodes *= 2) {
             char spec[64];
             snprintf(spec, sizeof spec, "canonical:nodes=%lld", (long long)nodes);
-            int64_t off[8], arena;
             ab_plan_stats st;
-            cr_assert_eq(abt_plan(spec, &p, off, &st, NULL), AB_OK);
-            cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu %s", (unsigned long long)seed, spec);
-            cr_assert_geq(arena, opt);
-            cr_assert_leq(st.lower_bound, opt, "seed %llu %s: %s", (unsigned long long)seed, spec, st.note);
+            int64_t arena = budget_plan_is_sound(&p, seed, spec, opt, nodes, &st);
             cr_assert_geq(st.lower_bound, abt_max_load(&p));
-            cr_assert_leq(st.nodes, nodes);
             if (!st.proven_optimal) {
                 cr_assert(strncmp(st.note, "budget: nodes; best ", 20) == 0, "%s", st.note);
                 stopped++;
@@ -618,13 +627,8 @@ Test(canonical, a_plan_of_the_merged_successions_is_a_plan_of_the_suite) {
             for (int only = 0; only < 2; only++) {
                 char spec[64];
                 snprintf(spec, sizeof spec, "canonical:nodes=%lld%s", (long long)nodes, only ? ",merge=only" : "");
-                int64_t off[8], arena;
                 ab_plan_stats st;
-                cr_assert_eq(abt_plan(spec, &p, off, &st, NULL), AB_OK);
-                cr_assert_eq(abt_judge(&p, off, &arena), ABO_OK, "seed %llu %s", (unsigned long long)seed, spec);
-                cr_assert_geq(arena, opt);
-                cr_assert_leq(st.lower_bound, opt, "seed %llu %s: %s", (unsigned long long)seed, spec, st.note);
-                cr_assert_leq(st.nodes, nodes, "seed %llu %s", (unsigned long long)seed, spec);
+                int64_t arena = budget_plan_is_sound(&p, seed, spec, opt, nodes, &st);
                 cr_assert(!st.proven_optimal || arena == opt);
                 stopped += strstr(st.note, "budget: nodes") != NULL;
             }
