@@ -1894,18 +1894,18 @@ static ab_status canonical_plan(const ab_problem *p, const ab_params *opt, int64
                  (long long)(lo * g), stack_at >= 0 && lo == stack_lo ? " (the aligned stack of a section)" : "",
                  (long long)S->nodes);
         } else if (!stopped) {
+            const char *via = from_merge ? " (plan on the merged successions)" : "";
             st->proven_optimal = true;
             if (refuted >= 0)
                 note(st, "optimal: %lld refuted at %lld after %lld nodes%s", (long long)best,
-                     (long long)refuted, (long long)S->nodes, from_merge ? " (plan on the merged successions)" : "");
+                     (long long)refuted, (long long)S->nodes, via);
             else if (stack_at >= 0 && best <= stack_lo * g)
                 note(st, "optimal: %lld meets the bound of the aligned stack of the tensors live at "
                      "instruction %lld after %lld nodes%s", (long long)best,
-                     (long long)S->c[0].sec_instr[stack_at], (long long)S->nodes,
-                     from_merge ? " (plan on the merged successions)" : "");
+                     (long long)S->c[0].sec_instr[stack_at], (long long)S->nodes, via);
             else
                 note(st, "optimal: %lld meets the max-load bound after %lld nodes%s", (long long)best,
-                     (long long)S->nodes, from_merge ? " (plan on the merged successions)" : "");
+                     (long long)S->nodes, via);
         } else {
             st->capped = !S->by_nodes; /* time, not the node budget, stopped it */
             note(st, "budget: %s; best %lld%s, bound %lld%s", S->by_nodes ? "nodes" : "time",
